@@ -1,0 +1,91 @@
+import ky, { type KyInstance, type Options } from 'ky';
+import { COOKIES, HTTP, XSRF_HEADER } from '@warren/contract';
+import { getCookie } from './cookies';
+import { getToken, setToken } from './token';
+import { errorText, parseErrorBody, type ApiError } from './http-error';
+import { snackbar } from './notify';
+
+/**
+ * Per-request switches, passed as ky's `context`:
+ * - silent: the caller shows the error itself (no snackbar);
+ * - skipAuthHandling: a 401 does not sign out (the logout call itself).
+ */
+export interface RequestContext {
+  silent?: boolean;
+  skipAuthHandling?: boolean;
+}
+
+type UnauthorizedHandler = () => void;
+let onUnauthorized: UnauthorizedHandler = () => {};
+export function setUnauthorizedHandler(handler: UnauthorizedHandler): void {
+  onUnauthorized = handler;
+}
+
+/** Own-domain calls are the relative ones, i.e. those that resolve to our origin. */
+export function isOwnOrigin(url: string, origin: string = window.location.origin): boolean {
+  try {
+    return new URL(url, origin).origin === origin;
+  } catch {
+    return false;
+  }
+}
+
+const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
+
+export function createApiClient(options: Options = {}): KyInstance {
+  return ky.create({
+    prefixUrl: '/api',
+    retry: 0,
+    timeout: 30_000,
+    credentials: 'same-origin',
+    ...options,
+    hooks: {
+      beforeRequest: [
+        (request) => {
+          if (!isOwnOrigin(request.url)) return;
+          const token = getToken();
+          if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
+          if (!SAFE_METHODS.has(request.method.toUpperCase())) {
+            const xsrf = getCookie(COOKIES.xsrf);
+            if (xsrf) request.headers.set(XSRF_HEADER, xsrf);
+          }
+        },
+      ],
+      afterResponse: [
+        (request, _options, response) => {
+          if (!isOwnOrigin(request.url)) return;
+          const header = response.headers.get('authorization');
+          const match = header?.match(/^Bearer\s+(\S+)$/i);
+          // Only rotate a token we hold: a login answer carries its token in the body.
+          if (match?.[1] && getToken() && match[1] !== getToken()) setToken(match[1]);
+        },
+      ],
+      beforeError: [
+        async (error) => {
+          const err = error as ApiError;
+          const ctx = (err.options.context ?? {}) as RequestContext;
+          const status = err.response.status;
+          let raw: unknown = null;
+          try {
+            raw = await err.response.clone().json();
+          } catch {
+            raw = null;
+          }
+          err.body = parseErrorBody(raw) ?? undefined;
+          if (err.body) err.message = errorText(err.body, err.message);
+          if (status === HTTP.unauthorized && !ctx.skipAuthHandling && getToken()) onUnauthorized();
+          const silent = ctx.silent || status === HTTP.locked || status === HTTP.validation;
+          if (!silent) snackbar(errorText(err.body, err.response.statusText || 'Something went wrong.'));
+          return err;
+        },
+      ],
+    },
+  });
+}
+
+export const api = createApiClient();
+
+/** `{ data }` envelope unwrapping. */
+export async function getData<T>(promise: Promise<{ data: T }>): Promise<T> {
+  return (await promise).data;
+}

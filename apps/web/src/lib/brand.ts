@@ -1,0 +1,70 @@
+import { brandify, publicBrand, type PublicBrand } from '@warren/contract';
+
+/** Used only when neither the page nor the API can tell us the brand (offline dev). */
+export const FALLBACK_BRAND: PublicBrand = {
+  id: 'warren',
+  productName: 'Warren VPN',
+  kind: 'vpn',
+  logo: '',
+  mainProduct: true,
+  paymentFirst: false,
+  helpCenterUrl: 'https://help.warren.invalid',
+  affiliatePortalUrl: null,
+  supportChat: null,
+  restrictedKey: null,
+  captcha: { provider: 'none', siteKey: null },
+  testAccountSuffixes: ['@test.warren.invalid'],
+};
+
+let current: PublicBrand = FALLBACK_BRAND;
+
+/** The brand the API embedded in index.html (script#warren-brand), if any. */
+export function readEmbeddedBrand(doc: Document = document): PublicBrand | null {
+  const el = doc.getElementById('warren-brand');
+  if (!el?.textContent) return null;
+  try {
+    const parsed = publicBrand.safeParse(JSON.parse(el.textContent));
+    return parsed.success ? parsed.data : null;
+  } catch {
+    return null;
+  }
+}
+
+/** Embedded brand first; in vite dev (no embedding) ask GET /api/brand. */
+export async function loadBrand(): Promise<PublicBrand> {
+  const embedded = readEmbeddedBrand();
+  if (embedded) {
+    current = embedded;
+    return current;
+  }
+  try {
+    const res = await fetch('/api/brand', { headers: { accept: 'application/json' } });
+    if (res.ok) {
+      const body = (await res.json()) as { data?: unknown };
+      const parsed = publicBrand.safeParse(body.data);
+      if (parsed.success) current = parsed.data;
+    }
+  } catch {
+    /* keep the fallback */
+  }
+  return current;
+}
+
+export function getBrand(): PublicBrand {
+  return current;
+}
+
+/** Tests and previews. */
+export function setBrand(brand: PublicBrand): void {
+  current = brand;
+}
+
+export function brandText(text: string): string {
+  return brandify(text, current.kind);
+}
+
+/** "{productName} | {page title}", or just the product name. */
+export function formatTitle(productName: string, pageTitle: string | null | undefined, kind: PublicBrand['kind']): string {
+  const title = pageTitle ? `${productName} | ${pageTitle}` : productName;
+  return brandify(title, kind);
+}

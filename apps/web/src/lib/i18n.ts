@@ -1,0 +1,69 @@
+import i18next, { type BackendModule, type i18n as I18n, type PostProcessorModule } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LANGUAGE, LANGUAGES, brandify, type Language } from '@warren/contract';
+import { STORAGE_KEYS, storage } from './storage';
+import { getBrand } from './brand';
+
+export function isLanguage(value: unknown): value is Language {
+  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
+}
+
+/** Spec section 3: stored i18nLang, else the browser language's first two letters, else en. */
+export function detectLanguage(stored: string | null, navigatorLanguage: string | undefined): Language {
+  if (isLanguage(stored)) return stored;
+  const two = (navigatorLanguage ?? '').slice(0, 2).toLowerCase();
+  return isLanguage(two) ? two : DEFAULT_LANGUAGE;
+}
+
+/** Replaces VPN with Proxy on proxy brands, in every translated string. */
+const brandifyProcessor: PostProcessorModule = {
+  type: 'postProcessor',
+  name: 'brandify',
+  process: (value: string) => brandify(value, getBrand().kind),
+};
+
+/** Reads assets/i18n/{lang}.json at runtime. */
+const fetchBackend: BackendModule = {
+  type: 'backend',
+  init() {},
+  read(language, _namespace, callback) {
+    fetch(`${import.meta.env.BASE_URL}assets/i18n/${language}.json`)
+      .then((res) => {
+        if (!res.ok) throw new Error(`Translations ${language}: ${res.status}`);
+        return res.json();
+      })
+      .then((data) => callback(null, data))
+      .catch((err: Error) => callback(err, false));
+  },
+};
+
+export async function initI18n(instance: I18n = i18next): Promise<I18n> {
+  const lng = detectLanguage(storage.get(STORAGE_KEYS.i18nLang), navigator.language);
+  await instance
+    .use(fetchBackend)
+    .use(brandifyProcessor)
+    .use(initReactI18next)
+    .init({
+      lng,
+      fallbackLng: DEFAULT_LANGUAGE,
+      supportedLngs: [...LANGUAGES],
+      load: 'languageOnly',
+      postProcess: ['brandify'],
+      interpolation: { escapeValue: false, defaultVariables: { product: getBrand().productName } },
+      react: { useSuspense: false },
+      returnNull: false,
+    });
+  document.documentElement.lang = lng;
+  instance.on('languageChanged', (l) => {
+    document.documentElement.lang = l;
+  });
+  return instance;
+}
+
+/** The language switcher: stores i18nLang and switches. */
+export async function changeLanguage(lang: Language, instance: I18n = i18next): Promise<void> {
+  storage.set(STORAGE_KEYS.i18nLang, lang);
+  await instance.changeLanguage(lang);
+}
+
+export const LANGUAGE_LABELS: Record<Language, string> = { en: 'English', ru: 'Русский', zh: '中文' };

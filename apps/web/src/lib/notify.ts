@@ -1,0 +1,19 @@
+import { notifications } from '@mantine/notifications';
+import { SNACKBAR_MS } from '@warren/contract';
+
+export type SnackKind = 'error' | 'success' | 'info';
+
+const COLORS: Record<SnackKind, string> = { error: 'red', success: 'teal', info: 'brand' };
+
+/** The app's snackbar: a Mantine notification with a close button, 3 s unless told. */
+export function snackbar(message: string, opts: { kind?: SnackKind; ms?: number; id?: string } = {}): void {
+  const kind = opts.kind ?? 'error';
+  notifications.show({
+    id: opts.id,
+    message,
+    color: COLORS[kind],
+    autoClose: opts.ms ?? SNACKBAR_MS.httpError,
+    withCloseButton: true,
+    withBorder: true,
+  });
+}
