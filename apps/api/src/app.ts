@@ -1,0 +1,148 @@
+import { randomUUID } from 'node:crypto';
+import fastifyCookie from '@fastify/cookie';
+import fastifySwagger from '@fastify/swagger';
+import fastifySwaggerUi from '@fastify/swagger-ui';
+import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
+import type { PublicBrand } from '@warren/contract';
+import { loadBrandRegistry, toPublicBrand } from './brands/registry.js';
+import type { Config } from './config.js';
+import { type Database, openDatabase } from './db/client.js';
+import { migrate } from './db/migrate.js';
+import { createCaptchaVerifier } from './lib/captcha.js';
+import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
+import { type Mailer, createMailer } from './mail/mailer.js';
+import { systemRoutes } from './modules/system/routes.js';
+import { usersRoutes } from './modules/users/routes.js';
+import { usersService } from './modules/users/service.js';
+import { requireUser } from './plugins/auth.js';
+import { registerBrandResolution } from './plugins/context.js';
+import { registerErrorHandling } from './plugins/errors.js';
+import { registerSpa } from './plugins/spa.js';
+import { zodValidatorCompiler } from './plugins/validation.js';
+import { registerXsrf } from './plugins/xsrf.js';
+
+export interface AppDeps {
+  db: Database;
+  mailer: Mailer;
+  limiter: RateLimiter;
+}
+
+/** Query parameters that carry secrets; their values never reach the logs. */
+const SECRET_PARAMS = /([?&](?:token|t|password|code|otp|secret|key)=)[^&#]*/gi;
+export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[redacted]');
+
+/**
+ * Builds the whole application without listening: plugins, hooks, routes. Tests call this and
+ * use `app.inject`; server.ts adds the listener and the signal handling.
+ */
+export async function buildApp(config: Config, overrides: Partial<AppDeps> = {}): Promise<FastifyInstance> {
+  const db = overrides.db ?? (await openDatabase(config.database));
+  await migrate(db);
+  const brands = loadBrandRegistry(config.brandsFile);
+  const mailer = overrides.mailer ?? createMailer(config.mail);
+  const limiter = overrides.limiter ?? (config.redisUrl ? createRedisRateLimiter(config.redisUrl) : createMemoryRateLimiter());
+  const captcha = createCaptchaVerifier(config.captcha);
+
+  const app = Fastify({
+    logger: {
+      level: config.logLevel,
+      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'res.headers.authorization'], remove: true },
+      serializers: {
+        req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.headers?.host }),
+      },
+    },
+    genReqId: (req) => {
+      const incoming = req.headers['x-request-id'];
+      return typeof incoming === 'string' && /^[A-Za-z0-9._-]{8,64}$/.test(incoming) ? incoming : randomUUID();
+    },
+    bodyLimit: config.bodyLimit,
+    trustProxy: config.trustProxy,
+    onProtoPoisoning: 'error',
+    onConstructorPoisoning: 'error',
+    routerOptions: { maxParamLength: 200 },
+    return503OnClosing: true,
+  });
+
+  // Work a request starts but does not wait for (emails): shutdown drains it before closing the database.
+  const pending = new Set<Promise<unknown>>();
+  const defer = (task: () => Promise<unknown>) => {
+    const p = task()
+      .catch((err) => app.log.error({ err }, 'background task failed'))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  };
+
+  app.setValidatorCompiler(zodValidatorCompiler);
+  app.setSerializerCompiler(serializerCompiler);
+  registerErrorHandling(app);
+
+  await app.register(fastifyCookie);
+  await app.register(fastifySwagger, {
+    openapi: {
+      info: { title: 'Warren API', version: '0.1.0', description: 'Accounts, billing, setup and the VPN control plane.' },
+      components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
+    },
+    transform: jsonSchemaTransform,
+  });
+  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+
+  registerBrandResolution(app, brands);
+  registerXsrf(app, config.appSecret, config.isProduction);
+  app.addHook('onSend', async (request, reply) => {
+    reply.header('x-request-id', request.id);
+    reply.header('x-content-type-options', 'nosniff');
+    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
+    if (!request.url.startsWith('/api/docs')) {
+      reply.header('x-frame-options', 'DENY');
+      if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('content-security-policy', contentSecurityPolicy(request));
+    }
+  });
+
+  const brandOf = (request: FastifyRequest): PublicBrand =>
+    toPublicBrand(request.brand, {
+      captcha: { provider: config.captcha.provider, siteKey: config.captcha.siteKey ?? null },
+      testAccountSuffixes: config.testAccountSuffixes,
+    });
+  function contentSecurityPolicy(request: FastifyRequest): string {
+    const scriptHosts = [...new Set(request.brand.scripts.map((s) => new URL(s.src).origin))];
+    const captchaHosts = { none: [], recaptcha: ['https://www.google.com', 'https://www.gstatic.com'], turnstile: ['https://challenges.cloudflare.com'] }[config.captcha.provider];
+    const extra = [...scriptHosts, ...captchaHosts].join(' ');
+    return [
+      "default-src 'self'",
+      `script-src 'self' ${extra}`.trim(),
+      "style-src 'self' 'unsafe-inline'",
+      "img-src 'self' data: blob:",
+      "font-src 'self' data:",
+      `connect-src 'self' ${scriptHosts.join(' ')}`.trim(),
+      `frame-src 'self' ${captchaHosts.join(' ')}`.trim(),
+      "frame-ancestors 'none'",
+      "base-uri 'self'",
+      "form-action 'self'",
+      "object-src 'none'",
+    ].join('; ');
+  }
+
+  const users = usersService({ db, config, mailer, limiter, defer });
+  const auth = requireUser(users);
+
+  await app.register(systemRoutes, { db, mailer, devTools: !config.isProduction, brandOf });
+  await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
+
+  const renderIndex = await registerSpa(app, config.webDistDir, brandOf);
+  app.setNotFoundHandler((request, reply) => {
+    if (renderIndex && request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api') {
+      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderIndex(request));
+    }
+    return reply.status(404).send({ message: 'Not found.' });
+  });
+
+  app.addHook('onClose', async () => {
+    await Promise.allSettled([...pending]);
+    mailer.close();
+    await limiter.close();
+    if (!overrides.db) await db.close();
+  });
+
+  return app;
+}

@@ -1,0 +1,93 @@
+import fs from 'node:fs';
+import { z } from 'zod';
+import type { PublicBrand } from '@warren/contract';
+
+const scriptSnippet = z.object({
+  kind: z.enum(['analytics', 'session-recording', 'tag-manager', 'help-chat', 'web-analytics']),
+  src: z.url(),
+});
+
+const brandEntry = z.object({
+  id: z.string().regex(/^[a-z0-9-]+$/),
+  hosts: z.array(z.string().min(1)).min(1),
+  productName: z.string().min(1),
+  kind: z.enum(['vpn', 'proxy']),
+  logo: z.string(),
+  mainProduct: z.boolean(),
+  paymentFirst: z.boolean().default(false),
+  helpCenterUrl: z.url(),
+  affiliatePortalUrl: z.url().nullable().default(null),
+  supportChat: z.object({ botUrl: z.url() }).nullable().default(null),
+  restrictedKey: z
+    .string()
+    .refine((k) => Buffer.from(k, 'base64').length === 32, 'must be 32 bytes, base64')
+    .nullable()
+    .default(null),
+  scripts: z.array(scriptSnippet).default([]),
+});
+export type Brand = z.infer<typeof brandEntry>;
+
+const registryFile = z.object({ brands: z.array(brandEntry).min(1) }).superRefine((r, ctx) => {
+  r.brands.forEach((b, i) => {
+    if (!b.mainProduct && !b.restrictedKey)
+      ctx.addIssue({ code: 'custom', path: ['brands', i, 'restrictedKey'], message: 'is required for a brand that is not a main product' });
+  });
+});
+
+export interface BrandRegistry {
+  /** Resolves a Host header (port ignored); unknown hosts get the first brand. */
+  forHost(host: string | undefined): Brand;
+  byId(id: string): Brand | undefined;
+  /** True when host (without port) belongs to some brand: redirects may only go there. */
+  isKnownHost(host: string): boolean;
+  all(): readonly Brand[];
+}
+
+export function loadBrandRegistry(file: string): BrandRegistry {
+  let raw: unknown;
+  try {
+    raw = JSON.parse(fs.readFileSync(file, 'utf8'));
+  } catch (err) {
+    throw new Error(`Cannot read the brand registry ${file}: ${(err as Error).message}`);
+  }
+  const parsed = registryFile.safeParse(raw);
+  if (!parsed.success) {
+    throw new Error(`Invalid brand registry ${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  }
+  const brands = parsed.data.brands;
+  const byHost = new Map<string, Brand>();
+  for (const b of brands) for (const h of b.hosts) byHost.set(h.toLowerCase(), b);
+  const fallback = brands[0]!;
+  return {
+    forHost: (host) => byHost.get(stripPort(host ?? '')) ?? fallback,
+    byId: (id) => brands.find((b) => b.id === id),
+    isKnownHost: (host) => byHost.has(stripPort(host)),
+    all: () => brands,
+  };
+}
+
+export function stripPort(host: string): string {
+  const h = host.trim().toLowerCase();
+  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
+  return h.split(':')[0] ?? '';
+}
+
+export function toPublicBrand(
+  b: Brand,
+  extra: { captcha: PublicBrand['captcha']; testAccountSuffixes: string[] },
+): PublicBrand {
+  return {
+    id: b.id,
+    productName: b.productName,
+    kind: b.kind,
+    logo: b.logo,
+    mainProduct: b.mainProduct,
+    paymentFirst: b.paymentFirst,
+    helpCenterUrl: b.helpCenterUrl,
+    affiliatePortalUrl: b.affiliatePortalUrl,
+    supportChat: b.supportChat,
+    restrictedKey: b.restrictedKey,
+    captcha: extra.captcha,
+    testAccountSuffixes: extra.testAccountSuffixes,
+  };
+}

@@ -1,0 +1,144 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import { PGlite } from '@electric-sql/pglite';
+import pg from 'pg';
+
+export type Row = Record<string, unknown>;
+
+/**
+ * The one database interface the repositories see. Both PGlite (embedded default) and
+ * PostgreSQL speak the same SQL, so the code and migrations are identical on both.
+ */
+export interface Queryable {
+  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+}
+
+export interface Database extends Queryable {
+  readonly kind: 'pglite' | 'postgres';
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /** Runs fn while holding a database-wide lock so concurrent instances don't race (migrations, seeding). */
+  exclusive<T>(key: number, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+class PgliteDatabase implements Database {
+  readonly kind = 'pglite' as const;
+  private constructor(
+    private readonly pg: PGlite,
+    private readonly lockFile?: string,
+  ) {}
+
+  static async open(dataDir: string): Promise<PgliteDatabase> {
+    if (dataDir === 'memory://') return new PgliteDatabase(await PGlite.create());
+    fs.mkdirSync(dataDir, { recursive: true });
+    // PGlite does not lock its directory; a second process opening it would corrupt it.
+    const lockFile = path.join(path.dirname(dataDir), 'warren.lock');
+    acquireLockFile(lockFile);
+    try {
+      return new PgliteDatabase(await PGlite.create(dataDir), lockFile);
+    } catch (err) {
+      fs.rmSync(lockFile, { force: true });
+      throw err;
+    }
+  }
+
+  async query<T extends Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.pg.query<T>(sql, params as unknown[]);
+    return result.rows;
+  }
+
+  transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    // PGlite serialises transactions on its single connection, so other queries wait meanwhile.
+    return this.pg.transaction(async (tx) =>
+      fn({ query: async <R extends Row>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows }),
+    );
+  }
+
+  exclusive<T>(_key: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.transaction(fn);
+  }
+
+  async close(): Promise<void> {
+    await this.pg.close();
+    if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
+  }
+}
+
+function acquireLockFile(lockFile: string): void {
+  try {
+    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+  } catch {
+    const holder = Number(fs.readFileSync(lockFile, 'utf8'));
+    if (holder && isAlive(holder) && holder !== process.pid) {
+      throw new Error(`The data directory is in use by process ${holder} (${lockFile}). Stop it first, or use another DATA_DIR.`);
+    }
+    fs.writeFileSync(lockFile, String(process.pid)); // stale lock from a crashed process
+  }
+}
+
+function isAlive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+// Postgres returns bigint and numeric as strings by default; our ids fit in 53 bits.
+pg.types.setTypeParser(20, (v) => Number(v));
+
+class PostgresDatabase implements Database {
+  readonly kind = 'postgres' as const;
+  constructor(private readonly pool: pg.Pool) {}
+
+  static async open(url: string, schema?: string): Promise<PostgresDatabase> {
+    const pool = new pg.Pool({
+      connectionString: url,
+      max: 10,
+      options: schema ? `-c search_path=${schema}` : undefined,
+    });
+    pool.on('error', () => {
+      /* an idle client lost its connection; the pool replaces it and /api/health reports the outage */
+    });
+    if (schema) await pool.query(`create schema if not exists ${schema}`);
+    return new PostgresDatabase(pool);
+  }
+
+  async query<T extends Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+    const result = await this.pool.query(sql, params as unknown[]);
+    return result.rows as T[];
+  }
+
+  async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    const client = await this.pool.connect();
+    try {
+      await client.query('begin');
+      const result = await fn({ query: async <R extends Row>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] });
+      await client.query('commit');
+      return result;
+    } catch (err) {
+      await client.query('rollback').catch(() => undefined);
+      throw err;
+    } finally {
+      client.release();
+    }
+  }
+
+  exclusive<T>(key: number, fn: (tx: Queryable) => Promise<T>): Promise<T> {
+    return this.transaction(async (tx) => {
+      await tx.query('select pg_advisory_xact_lock($1)', [key]);
+      return fn(tx);
+    });
+  }
+
+  async close(): Promise<void> {
+    await this.pool.end();
+  }
+}
+
+export async function openDatabase(
+  spec: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; schema?: string },
+): Promise<Database> {
+  return spec.kind === 'pglite' ? PgliteDatabase.open(spec.dataDir) : PostgresDatabase.open(spec.url, spec.schema);
+}

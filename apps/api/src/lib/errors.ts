@@ -1,0 +1,63 @@
+/**
+ * Typed domain errors. Services throw these; the error plugin maps them to HTTP in one place,
+ * always with the `{ message, errors? }` body.
+ */
+export type FieldErrors = Record<string, string[]>;
+
+export class DomainError extends Error {
+  constructor(
+    public readonly status: number,
+    message: string,
+    public readonly errors?: FieldErrors,
+    public readonly headers?: Record<string, string>,
+  ) {
+    super(message);
+  }
+}
+
+export class ValidationError extends DomainError {
+  constructor(errors: FieldErrors, message = firstMessage(errors)) {
+    super(422, message, errors);
+  }
+}
+
+export class UnauthorizedError extends DomainError {
+  constructor(message = 'Unauthenticated.') {
+    super(401, message);
+  }
+}
+
+export class ForbiddenError extends DomainError {
+  constructor(message = 'This action is unauthorized.') {
+    super(403, message);
+  }
+}
+
+export class NotFoundError extends DomainError {
+  constructor(message = 'Not found.') {
+    super(404, message);
+  }
+}
+
+export class ConflictError extends DomainError {
+  constructor(message: string, errors?: FieldErrors) {
+    super(409, message, errors);
+  }
+}
+
+export class BadRequestError extends DomainError {
+  constructor(message: string) {
+    super(400, message);
+  }
+}
+
+export class TooManyRequestsError extends DomainError {
+  constructor(retryAfterSeconds: number) {
+    super(429, 'Too many attempts. Please try again later.', undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+  }
+}
+
+function firstMessage(errors: FieldErrors): string {
+  for (const messages of Object.values(errors)) if (messages[0]) return messages[0];
+  return 'The given data was invalid.';
+}

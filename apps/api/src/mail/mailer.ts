@@ -1,0 +1,57 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import nodemailer from 'nodemailer';
+import type { Config } from '../config.js';
+
+export interface OutgoingMail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+}
+export interface StoredMail extends OutgoingMail {
+  sentAt: string;
+}
+
+export interface Mailer {
+  send(mail: OutgoingMail): Promise<void>;
+  /** Only the outbox transport can list what it sent (development and tests). */
+  list?(to: string): StoredMail[];
+  close(): void;
+}
+
+/** SMTP through nodemailer when MAIL_URL is set; otherwise one JSON file per mail in DATA_DIR/outbox. */
+export function createMailer(config: Config['mail']): Mailer {
+  if (config.url) {
+    const transport = nodemailer.createTransport(config.url, { ignoreTLS: config.ignoreTls });
+    return {
+      async send(mail) {
+        await transport.sendMail({ from: config.from, ...mail });
+      },
+      close: () => transport.close(),
+    };
+  }
+  return createOutbox(config.outboxDir);
+}
+
+function createOutbox(dir: string): Mailer {
+  fs.mkdirSync(dir, { recursive: true });
+  let sequence = 0;
+  return {
+    async send(mail) {
+      const sentAt = new Date().toISOString();
+      const name = `${Date.now()}-${process.pid}-${String(sequence++).padStart(6, '0')}.json`;
+      await fs.promises.writeFile(path.join(dir, name), JSON.stringify({ ...mail, sentAt }));
+    },
+    list(to) {
+      const wanted = to.trim().toLowerCase();
+      return fs
+        .readdirSync(dir)
+        .filter((f) => f.endsWith('.json'))
+        .sort()
+        .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as StoredMail)
+        .filter((m) => m.to.toLowerCase() === wanted);
+    },
+    close() {},
+  };
+}

@@ -1,0 +1,152 @@
+import type { Language } from '@warren/contract';
+
+/**
+ * Transactional emails, HTML + text, in the user's language, branded with the product name.
+ * Every interpolated value is escaped in the HTML part.
+ */
+type Kind = 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime';
+
+interface Copy {
+  subject: string;
+  heading: string;
+  body: string;
+  button?: string;
+  footer: string;
+}
+
+const COPY: Record<Language, Record<Kind, Copy>> = {
+  en: {
+    verify: {
+      subject: 'Confirm your email for {product}',
+      heading: 'Welcome to {product}',
+      body: 'Confirm your email address to start using {product}. The link is valid for 48 hours.',
+      button: 'Confirm email',
+      footer: 'If you did not create an account, ignore this email.',
+    },
+    reset: {
+      subject: 'Reset your {product} password',
+      heading: 'Reset your password',
+      body: 'Someone asked to reset the password of your {product} account. The link is valid for 1 hour and works once.',
+      button: 'Choose a new password',
+      footer: 'If it was not you, ignore this email: your password stays the same.',
+    },
+    passwordChanged: {
+      subject: 'Your {product} password was changed',
+      heading: 'Password changed',
+      body: 'The password of your {product} account was changed and every other session was signed out.',
+      footer: 'If it was not you, reset your password right away.',
+    },
+    accountDeleted: {
+      subject: 'Your {product} account was deleted',
+      heading: 'Account deleted',
+      body: 'Your {product} account and its personal data were erased. We are sorry to see you go.',
+      footer: 'This is the last email we send to this address.',
+    },
+    onetime: {
+      subject: 'Your {product} sign-in link',
+      heading: 'Sign in to {product}',
+      body: 'Use this link to sign in. It is valid for 15 minutes and works once.',
+      button: 'Sign in',
+      footer: 'If you did not ask for it, ignore this email.',
+    },
+  },
+  ru: {
+    verify: {
+      subject: 'Подтвердите email для {product}',
+      heading: 'Добро пожаловать в {product}',
+      body: 'Подтвердите адрес электронной почты, чтобы начать пользоваться {product}. Ссылка действует 48 часов.',
+      button: 'Подтвердить email',
+      footer: 'Если вы не создавали аккаунт, просто проигнорируйте это письмо.',
+    },
+    reset: {
+      subject: 'Сброс пароля {product}',
+      heading: 'Сброс пароля',
+      body: 'Кто-то запросил сброс пароля вашего аккаунта {product}. Ссылка действует 1 час и срабатывает один раз.',
+      button: 'Задать новый пароль',
+      footer: 'Если это были не вы, проигнорируйте письмо: пароль останется прежним.',
+    },
+    passwordChanged: {
+      subject: 'Пароль {product} изменён',
+      heading: 'Пароль изменён',
+      body: 'Пароль вашего аккаунта {product} изменён, все остальные сеансы завершены.',
+      footer: 'Если это были не вы, немедленно сбросьте пароль.',
+    },
+    accountDeleted: {
+      subject: 'Ваш аккаунт {product} удалён',
+      heading: 'Аккаунт удалён',
+      body: 'Ваш аккаунт {product} и персональные данные удалены. Жаль, что вы уходите.',
+      footer: 'Это последнее письмо, которое мы отправляем на этот адрес.',
+    },
+    onetime: {
+      subject: 'Ссылка для входа в {product}',
+      heading: 'Вход в {product}',
+      body: 'Войдите по этой ссылке. Она действует 15 минут и срабатывает один раз.',
+      button: 'Войти',
+      footer: 'Если вы её не запрашивали, проигнорируйте письмо.',
+    },
+  },
+  zh: {
+    verify: {
+      subject: '确认您的 {product} 邮箱',
+      heading: '欢迎使用 {product}',
+      body: '请确认您的邮箱地址以开始使用 {product}。链接 48 小时内有效。',
+      button: '确认邮箱',
+      footer: '如果您没有注册账户，请忽略此邮件。',
+    },
+    reset: {
+      subject: '重置您的 {product} 密码',
+      heading: '重置密码',
+      body: '有人请求重置您的 {product} 账户密码。链接 1 小时内有效，仅可使用一次。',
+      button: '设置新密码',
+      footer: '如果不是您本人操作，请忽略此邮件，您的密码不会改变。',
+    },
+    passwordChanged: {
+      subject: '您的 {product} 密码已更改',
+      heading: '密码已更改',
+      body: '您的 {product} 账户密码已更改，其他所有会话均已退出。',
+      footer: '如果不是您本人操作，请立即重置密码。',
+    },
+    accountDeleted: {
+      subject: '您的 {product} 账户已删除',
+      heading: '账户已删除',
+      body: '您的 {product} 账户及个人数据已被清除。很遗憾看到您离开。',
+      footer: '这是我们发往此地址的最后一封邮件。',
+    },
+    onetime: {
+      subject: '您的 {product} 登录链接',
+      heading: '登录 {product}',
+      body: '使用此链接登录。链接 15 分钟内有效，仅可使用一次。',
+      button: '登录',
+      footer: '如果您没有请求此链接，请忽略此邮件。',
+    },
+  },
+};
+
+const escapeHtml = (s: string) =>
+  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
+
+export function renderMail(
+  kind: Kind,
+  opts: { language: Language; productName: string; link?: string },
+): { subject: string; text: string; html: string } {
+  const copy = COPY[opts.language][kind];
+  const fill = (s: string) => s.replaceAll('{product}', opts.productName);
+  const subject = fill(copy.subject);
+  const heading = fill(copy.heading);
+  const body = fill(copy.body);
+  const footer = fill(copy.footer);
+  const text = [heading, '', body, ...(opts.link ? ['', opts.link] : []), '', footer, '', `— ${opts.productName}`].join('\n');
+  const button =
+    opts.link && copy.button
+      ? `<p style="margin:28px 0"><a href="${escapeHtml(opts.link)}" style="background:#3b5bdb;color:#fff;padding:12px 22px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(copy.button)}</a></p>
+<p style="color:#555;font-size:13px;word-break:break-all">${escapeHtml(opts.link)}</p>`
+      : '';
+  const html = `<!doctype html><html lang="${opts.language}"><body style="margin:0;background:#f4f6fb;font-family:Inter,Arial,sans-serif">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 12px">
+<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:12px;padding:32px">
+<tr><td><p style="font-size:20px;font-weight:700;color:#1c2a5e;margin:0 0 24px">${escapeHtml(opts.productName)}</p>
+<h1 style="font-size:22px;color:#111;margin:0 0 12px">${escapeHtml(heading)}</h1>
+<p style="font-size:15px;line-height:1.6;color:#333">${escapeHtml(body)}</p>${button}
+<p style="font-size:13px;color:#777;margin-top:28px">${escapeHtml(footer)}</p></td></tr></table></td></tr></table></body></html>`;
+  return { subject, text, html };
+}

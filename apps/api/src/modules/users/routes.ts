@@ -1,0 +1,140 @@
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import {
+  annihilationBody, authResult, envelope, loginBody, okMessage, onetimeLink, onetimeLinkQuery, onetimeLoginBody,
+  registerBody, requestResetBody, resetPasswordBody, restrictedUserCheckBody, sessionSetBody, user, verifyUserBody,
+} from '@warren/contract';
+import type { BrandRegistry } from '../../brands/registry.js';
+import type { CaptchaVerifier } from '../../lib/captcha.js';
+import { BadRequestError, UnauthorizedError } from '../../lib/errors.js';
+import { decryptText, encryptText } from '../../lib/secrets.js';
+import { userOf } from '../../plugins/auth.js';
+import { contextOf } from '../../plugins/context.js';
+import { RequestValidationError, fieldErrorsOf } from '../../plugins/errors.js';
+import { type UsersService, toUserDto } from './service.js';
+
+export interface UsersRoutesDeps {
+  users: UsersService;
+  brands: BrandRegistry;
+  captcha: CaptchaVerifier;
+  publicUrl?: string;
+  auth: (request: FastifyRequest, reply: import('fastify').FastifyReply) => Promise<void>;
+}
+
+const tags = ['users'];
+const RESTRICTED_DOC = 'Body: text/plain, base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload; plain JSON is refused with 400.';
+const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
+
+export async function usersRoutes(fastify: FastifyInstance, { users, brands, captcha, publicUrl, auth }: UsersRoutesDeps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const ctx = (request: FastifyRequest) => contextOf(request, brands, publicUrl);
+
+  /** Restricted calls: the body is encrypted text; plain JSON (or anything undecryptable) is a 400. */
+  function decryptBody<T extends z.ZodType>(request: FastifyRequest, schema: T): z.infer<T> {
+    const key = request.brand.restrictedKey;
+    if (!key) throw new BadRequestError('Restricted calls are not available on this host.');
+    if (typeof request.body !== 'string') throw new BadRequestError('The request body must be encrypted text.');
+    const plain = decryptText(key, request.body);
+    if (plain === null) throw new BadRequestError('The request body could not be decrypted.');
+    let json: unknown;
+    try {
+      json = JSON.parse(plain);
+    } catch {
+      throw new BadRequestError('The decrypted body is not valid JSON.');
+    }
+    const parsed = schema.safeParse(json);
+    if (!parsed.success) throw new RequestValidationError(fieldErrorsOf(parsed.error));
+    return parsed.data;
+  }
+  const seal = (request: FastifyRequest, payload: unknown) => encryptText(request.brand.restrictedKey!, JSON.stringify(payload));
+
+  app.post('/api/users/login', { schema: { tags, body: loginBody, response: { 200: envelope(authResult) } } }, async (request) => {
+    await captcha.verify(request.body['g-recaptcha-response'], request.ip);
+    return { data: await users.login(request.body, ctx(request)) };
+  });
+
+  app.post('/api/users/register', { schema: { tags, body: registerBody, response: { 201: envelope(authResult) } } }, async (request, reply) => {
+    await captcha.verify(request.body['g-recaptcha-response'], request.ip);
+    return reply.status(201).send({ data: await users.register(request.body, ctx(request)) });
+  });
+
+  const RESET_SENT = 'If an account exists for this email, we have sent a link to reset its password.';
+  app.post('/api/users/requestResetPassword', { schema: { tags, body: requestResetBody, response: { 200: okMessage } } }, async (request) => {
+    await captcha.verify(request.body['g-recaptcha-response'], request.ip);
+    await users.requestPasswordReset(request.body.email, ctx(request));
+    return { data: { ok: true as const }, message: RESET_SENT };
+  });
+
+  app.post('/api/users/resetPassword', { schema: { tags, body: resetPasswordBody, response: { 200: okMessage } } }, async (request) => {
+    await users.resetPassword(request.body, ctx(request));
+    return { data: { ok: true as const }, message: 'Password updated successfully' };
+  });
+
+  app.post('/api/users/verifyUser', { schema: { tags, body: verifyUserBody, response: { 200: envelope(z.object({ user })) } } }, async (request) => ({
+    data: { user: await users.verifyEmail(request.body, ctx(request)) },
+  }));
+
+  app.post('/api/users/resendVerification', { preHandler: auth, schema: { tags, response: { 200: okMessage } } }, async (request) => {
+    await users.resendVerification(userOf(request), ctx(request));
+    return { data: { ok: true as const }, message: 'We have sent you a new verification email.' };
+  });
+
+  app.get('/api/users/info/get', { preHandler: auth, schema: { tags, response: { 200: envelope(user) } } }, async (request) => ({
+    data: toUserDto(userOf(request)),
+  }));
+
+  app.post('/api/users/logout', { preHandler: auth, schema: { tags, response: { 200: okMessage } } }, async (request) => {
+    await users.logout(request.currentToken!.id);
+    return { data: { ok: true as const }, message: 'Signed out.' };
+  });
+
+  app.post('/api/users/session/set', { preHandler: auth, schema: { tags, body: sessionSetBody, response: { 200: okMessage } } }, async (request) => {
+    await users.setSession(userOf(request), request.body.sessionID, request.body.voluumID);
+    return { data: { ok: true as const }, message: 'Saved.' };
+  });
+
+  app.get('/api/users/onetimeLinkByPromo', { preHandler: auth, schema: { tags, querystring: onetimeLinkQuery, response: { 200: envelope(onetimeLink) } } }, async (request) => ({
+    data: await users.onetimeLink(userOf(request), request.query.promocode, ctx(request)),
+  }));
+
+  app.post('/api/users/onetimeLogin', { schema: { tags, body: onetimeLoginBody, response: { 200: envelope(authResult) } } }, async (request) => ({
+    data: await users.onetimeLogin(request.body.userID, request.body.token, ctx(request)),
+  }));
+
+  app.post('/api/users/annihilation', { preHandler: auth, schema: { tags, body: annihilationBody, response: { 200: z.string() } } }, async (request, reply) => {
+    await users.annihilate(userOf(request), request.body.password, ctx(request));
+    return reply.type('text/plain; charset=utf-8').send('Account deleted');
+  });
+
+  // --- restricted (encrypted) variants -------------------------------------------------------
+
+  app.post('/api/users/restrictedLogin', { schema: { tags, description: RESTRICTED_DOC, response: { 200: encrypted } } }, async (request, reply) => {
+    const body = decryptBody(request, loginBody);
+    await captcha.verify(body['g-recaptcha-response'], request.ip);
+    const result = await users.login(body, ctx(request));
+    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: result }));
+  });
+
+  app.post('/api/users/restrictedRegister', { schema: { tags, description: RESTRICTED_DOC, response: { 201: encrypted } } }, async (request, reply) => {
+    const body = decryptBody(request, registerBody);
+    await captcha.verify(body['g-recaptcha-response'], request.ip);
+    const result = await users.register({ ...body, isRestrictedDomain: true }, ctx(request));
+    return reply.status(201).type('text/plain; charset=utf-8').send(seal(request, { data: result }));
+  });
+
+  app.post('/api/users/restrictedRequestResetPassword', { schema: { tags, description: RESTRICTED_DOC, response: { 200: encrypted } } }, async (request, reply) => {
+    const body = decryptBody(request, requestResetBody);
+    await captcha.verify(body['g-recaptcha-response'], request.ip);
+    await users.requestPasswordReset(body.email, ctx(request));
+    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { ok: true }, message: RESET_SENT }));
+  });
+
+  /** Lets a restricted host check a stored token without the bearer header a filter could spot. */
+  app.post('/api/users/restrictedUserCheck', { schema: { tags, description: RESTRICTED_DOC, response: { 200: encrypted } } }, async (request, reply) => {
+    const body = decryptBody(request, restrictedUserCheckBody);
+    const session = await users.authenticate(body.token);
+    if (!session) throw new UnauthorizedError();
+    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { user: toUserDto(session.user), token: session.rotatedTo ?? body.token } }));
+  });
+}

@@ -1,0 +1,43 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fastifyStatic from '@fastify/static';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { PublicBrand } from '@warren/contract';
+
+const MARKER = '<!--warren-brand-->';
+
+/**
+ * Serves the built web app on the API's origin. index.html gets the request's brand inlined
+ * as JSON (no extra round trip). Returns the renderer: the app's not-found handler answers
+ * every unknown non-API GET with it, and the client router decides.
+ */
+export async function registerSpa(
+  app: FastifyInstance,
+  distDir: string,
+  brandOf: (r: FastifyRequest) => PublicBrand,
+): Promise<((request: FastifyRequest) => string) | undefined> {
+  const indexFile = path.join(distDir, 'index.html');
+  if (!fs.existsSync(indexFile)) {
+    app.log.warn({ distDir }, 'web app not built; run `npm run build` (npm start does it)');
+    return undefined;
+  }
+  const template = fs.readFileSync(indexFile, 'utf8');
+  const render = (request: FastifyRequest) => {
+    const json = JSON.stringify(brandOf(request)).replace(/</g, '\\u003c');
+    return template.replace(MARKER, `<script id="warren-brand" type="application/json">${json}</script>`);
+  };
+
+  await app.register(fastifyStatic, {
+    root: distDir,
+    index: false,
+    wildcard: false,
+    cacheControl: false,
+    allowedPath: (pathName) => pathName !== '/index.html',
+    setHeaders(res, file) {
+      // Vite fingerprints assets, so they can be cached forever; the rest revalidates.
+      res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) && /-[A-Za-z0-9_-]{8,}\./.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+    },
+  });
+  app.get('/', { schema: { hide: true } }, async (request, reply) => reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(render(request)));
+  return render;
+}
