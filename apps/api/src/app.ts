@@ -22,6 +22,15 @@ import { registerSpa } from './plugins/spa.js';
 import { zodValidatorCompiler } from './plugins/validation.js';
 import { registerXsrf } from './plugins/xsrf.js';
 
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Resolves once background work (emails) started so far has finished. */
+    settle(): Promise<void>;
+    /** The database the app runs on (tests and operator tooling read it directly). */
+    db: Database;
+  }
+}
+
 export interface AppDeps {
   db: Database;
   mailer: Mailer;
@@ -72,6 +81,10 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
       .finally(() => pending.delete(p));
     pending.add(p);
   };
+  app.decorate('db', db);
+  app.decorate('settle', async () => {
+    while (pending.size) await Promise.allSettled([...pending]);
+  });
 
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
