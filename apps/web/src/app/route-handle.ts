@@ -1,0 +1,4 @@
+/** What a route declares in `handle`: its title key (titles.*). */
+export interface RouteHandle {
+  titleKey?: string;
+}

@@ -1,0 +1,87 @@
+import { createBrowserRouter, redirect, type LoaderFunctionArgs, type RouteObject } from 'react-router';
+import { CHECKOUT_ROUTES, IOS_ROUTES } from '@warren/contract';
+import { RootLayout } from './RootLayout';
+import { PageLoader, RouteError } from './RouteError';
+import { guard } from './guard-loader';
+import type { GuardKind } from './guards';
+import type { RouteHandle } from './route-handle';
+
+type LazyPage = () => Promise<{ Component: React.ComponentType }>;
+
+const authPages = {
+  signIn: () => import('../features/auth/routes/SignInPage').then((m) => ({ Component: m.SignInPage })),
+  signUp: () => import('../features/auth/routes/SignUpPage').then((m) => ({ Component: m.SignUpPage })),
+  forgot: () => import('../features/auth/routes/ForgotPassPage').then((m) => ({ Component: m.ForgotPassPage })),
+  reset: () => import('../features/auth/routes/ResetPasswordPage').then((m) => ({ Component: m.ResetPasswordPage })),
+};
+const placeholder: LazyPage = () => import('../features/placeholder/routes/PlaceholderPage').then((m) => ({ Component: m.PlaceholderPage }));
+const dashboard: LazyPage = () => import('../features/dashboard/routes/DashboardPage').then((m) => ({ Component: m.DashboardPage }));
+const plans: LazyPage = () => import('../features/plans/routes/PlansPage').then((m) => ({ Component: m.PlansPage }));
+const checkout: LazyPage = () => import('../features/checkout/routes/CheckoutPage').then((m) => ({ Component: m.CheckoutPage }));
+const ios: LazyPage = () => import('../features/checkout/routes/IosDownloadPage').then((m) => ({ Component: m.IosDownloadPage }));
+
+function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage = placeholder): RouteObject {
+  const handle: RouteHandle = { titleKey };
+  return { path, loader: guard(kind), lazy, handle };
+}
+
+const appRoutes: RouteObject[] = [
+  page('dashboard', 'protected', 'titles.dashboard', dashboard),
+  page('server-locations', 'protected', 'titles.serverLocations'),
+  page('setup', 'protected', 'titles.setup'),
+  page('setup/downloads', 'protected', 'titles.downloads'),
+  page('setup/configuration-files', 'protected', 'titles.configurationFiles'),
+  page('setup/router-configuration', 'protected', 'titles.routerConfiguration'),
+  page('setup/socks5-proxy', 'protected', 'titles.socks5'),
+  page('setup/wg', 'protected', 'titles.wireguard'),
+  page('plans', 'plans', 'titles.plans', plans),
+  page('plans/:selectedPlan', 'plans', 'titles.plans', plans),
+  page('special-plan', 'login', 'titles.specialPlan'),
+  page('thank-you', 'thankYou', 'titles.thankYou'),
+  page('failed-payment', 'failedPayment', 'titles.failedPayment'),
+  page('zg/paymentEvent', 'paymentEvent', 'titles.paymentEvent'),
+  page('affiliate', 'affiliate', 'titles.affiliate'),
+  page('rewards', 'protected', 'titles.rewards'),
+  page('profile', 'profile', 'titles.profile'),
+  page('set-new-pass', 'setNewPass', 'titles.setNewPass'),
+];
+
+/** `?selectedPlan=X` anywhere → /plans/X (spec section 2, start-up). */
+export function rootLoader({ request }: LoaderFunctionArgs) {
+  const url = new URL(request.url);
+  const plan = url.searchParams.get('selectedPlan');
+  if (plan && /^[A-Za-z0-9_-]{1,64}$/.test(plan) && url.pathname !== `/plans/${plan}`) throw redirect(`/plans/${plan}`);
+  return null;
+}
+
+export const routes: RouteObject[] = [
+  {
+    id: 'root',
+    Component: RootLayout,
+    loader: rootLoader,
+    HydrateFallback: PageLoader,
+    ErrorBoundary: RouteError,
+    children: [
+      // The auth area lives at the empty path.
+      { index: true, loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn' } },
+      { path: 'sign-in', loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn' } },
+      { path: 'auth', loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn' } },
+      { path: 'sign-up', loader: guard('guest'), lazy: authPages.signUp, handle: { titleKey: 'titles.signUp' } },
+      { path: 'forgot-pass', loader: guard('guest'), lazy: authPages.forgot, handle: { titleKey: 'titles.forgotPass' } },
+      { path: 'reset-password', loader: guard('guest'), lazy: authPages.reset, handle: { titleKey: 'titles.resetPassword' } },
+      // The logged-in shell.
+      {
+        lazy: () => import('./shell/AppLayout').then((m) => ({ Component: m.AppLayout })),
+        children: appRoutes,
+      },
+      // Checkout and iOS pages: no shell, no login.
+      ...CHECKOUT_ROUTES.map((p): RouteObject => ({ path: p.slice(1), lazy: checkout, handle: { titleKey: 'titles.checkout' } })),
+      ...IOS_ROUTES.map((p): RouteObject => ({ path: p.slice(1), lazy: ios, handle: { titleKey: 'titles.iosDownload' } })),
+      { path: '*', loader: () => redirect('/') },
+    ],
+  },
+];
+
+export function createRouter() {
+  return createBrowserRouter(routes);
+}

@@ -1,0 +1,64 @@
+import { useEffect } from 'react';
+import { AppShell, Burger, Group, Overlay, Title } from '@mantine/core';
+import { useDisclosure, useMediaQuery } from '@mantine/hooks';
+import { Outlet, useLocation, useMatches } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { PAGE_TOP_PADDING_PX, SIDEBAR_BREAKPOINT_PX } from '@warren/contract';
+import { LanguageSwitcher } from '../../components/LanguageSwitcher';
+import type { RouteHandle } from '../route-handle';
+import { Sidebar } from './Sidebar';
+import { UserMenu } from './UserMenu';
+import classes from './AppLayout.module.css';
+
+const NAVBAR_WIDTH = 264;
+
+export function AppLayout() {
+  const { t } = useTranslation();
+  const [opened, { toggle, close }] = useDisclosure(false);
+  const narrow = useMediaQuery(`(max-width: ${SIDEBAR_BREAKPOINT_PX - 0.02}px)`) ?? false;
+  const { pathname } = useLocation();
+  const matches = useMatches();
+  const titleKey = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.titleKey).find(Boolean);
+
+  useEffect(() => close(), [pathname, close]);
+
+  return (
+    <AppShell
+      header={{ height: PAGE_TOP_PADDING_PX }}
+      navbar={{ width: NAVBAR_WIDTH, breakpoint: `${SIDEBAR_BREAKPOINT_PX / 16}em`, collapsed: { mobile: !opened } }}
+      layout="alt"
+      padding={0}
+      className={classes.shell}
+    >
+      <AppShell.Header className={classes.header}>
+        <Group h="100%" px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              size="sm"
+              className={classes.burger}
+              aria-label={t(opened ? 'shell.closeMenu' : 'shell.openMenu')}
+            />
+            <Title order={1} className={classes.pageTitle}>
+              {titleKey ? t(titleKey) : ''}
+            </Title>
+          </Group>
+          <Group gap={4} wrap="nowrap">
+            <LanguageSwitcher compact />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar className={classes.navbar}>
+        <Sidebar onNavigate={close} />
+      </AppShell.Navbar>
+      {narrow && opened && <Overlay fixed onClick={close} backgroundOpacity={0.55} color="#000" zIndex={150} className={classes.overlay} />}
+      <AppShell.Main className={classes.main}>
+        <div className={classes.content}>
+          <Outlet />
+        </div>
+      </AppShell.Main>
+    </AppShell>
+  );
+}

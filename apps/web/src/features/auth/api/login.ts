@@ -1,0 +1,18 @@
+import { useMutation } from '@tanstack/react-query';
+import { authResult, type AuthResult, type LoginBody } from '@warren/contract';
+import { api } from '../../../lib/api-client';
+import { restrictedPost, usesRestrictedCalls } from './restricted';
+
+/** POST users/login (or restrictedLogin). Silent: the sign-in page shows login failures itself. */
+export async function login(body: LoginBody): Promise<AuthResult> {
+  if (usesRestrictedCalls()) {
+    const res = await restrictedPost<{ data: unknown }>('users/restrictedLogin', body, { silent: true });
+    return authResult.parse(res.data);
+  }
+  const res = await api.post('users/login', { json: body, context: { silent: true } }).json<{ data: unknown }>();
+  return authResult.parse(res.data);
+}
+
+export function useLogin() {
+  return useMutation({ mutationKey: ['users', 'login'], mutationFn: login });
+}

@@ -1,0 +1,23 @@
+import { getBrand } from '../../../lib/brand';
+import { api, type RequestContext } from '../../../lib/api-client';
+import { decryptPayload, encryptPayload } from '../../../lib/restricted-crypto';
+
+/** True on hosts that must use the restricted, encrypted calls (brand.mainProduct false). */
+export function usesRestrictedCalls(): boolean {
+  const brand = getBrand();
+  return !brand.mainProduct && !!brand.restrictedKey;
+}
+
+/**
+ * POST users/restricted*: body and answer are base64(iv || AES-256-GCM ciphertext || tag)
+ * text; errors come back as ordinary JSON error bodies (handled by the api client).
+ */
+export async function restrictedPost<T>(path: string, payload: unknown, context: RequestContext = {}): Promise<T> {
+  const key = getBrand().restrictedKey;
+  if (!key) throw new Error('This site has no key for restricted calls.');
+  const body = await encryptPayload(payload, key);
+  const text = await api
+    .post(path, { body, headers: { 'content-type': 'text/plain' }, context: { ...context } })
+    .text();
+  return decryptPayload<T>(text, key);
+}

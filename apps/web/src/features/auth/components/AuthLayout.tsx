@@ -1,0 +1,50 @@
+import type { ReactNode } from 'react';
+import { Anchor, Box, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Logo } from '../../../components/Logo';
+import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
+import { IconLock } from '../../../components/icons';
+import { getBrand } from '../../../lib/brand';
+import classes from './AuthLayout.module.css';
+
+export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+  const { t } = useTranslation();
+  return (
+    <div className={classes.page}>
+      <header className={classes.top}>
+        <Logo />
+        <LanguageSwitcher />
+      </header>
+      <main className={classes.main}>
+        <Card className={classes.card} shadow="xl" withBorder padding={0}>
+          <Box className={classes.cardBody}>
+            <Stack gap={6} mb="lg">
+              <Title order={1} className={classes.title}>
+                {title}
+              </Title>
+              {subtitle && (
+                <Text c="dimmed" size="sm">
+                  {subtitle}
+                </Text>
+              )}
+            </Stack>
+            {children}
+          </Box>
+          {footer && <Box className={classes.cardFooter}>{footer}</Box>}
+        </Card>
+        <Group gap={6} justify="center" mt="lg" className={classes.trust}>
+          <IconLock size={14} />
+          <Text size="xs">{t('auth.trust')}</Text>
+        </Group>
+      </main>
+      <footer className={classes.bottom}>
+        <Text size="xs" c="dimmed">
+          © {new Date().getFullYear()} {getBrand().productName}
+        </Text>
+        <Anchor size="xs" c="dimmed" href={getBrand().helpCenterUrl} target="_blank" rel="noopener noreferrer">
+          {t('auth.help')}
+        </Anchor>
+      </footer>
+    </div>
+  );
+}

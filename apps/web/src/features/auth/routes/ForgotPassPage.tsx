@@ -1,0 +1,74 @@
+import { useState } from 'react';
+import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { requestResetBody, type RequestResetBody } from '@warren/contract';
+import { AuthLayout } from '../components/AuthLayout';
+import { useRequestReset } from '../api/request-reset';
+import { applyFieldErrors } from '../../../lib/forms';
+import { errorBodyOf, errorStatus } from '../../../lib/http-error';
+import { translateValidation } from '../../../lib/validation';
+import { IconMail } from '../../../components/icons';
+
+export function ForgotPassPage() {
+  const { t } = useTranslation();
+  const mutation = useRequestReset();
+  const [sent, setSent] = useState<string | null>(null);
+  const { register, handleSubmit, setError, formState } = useForm<RequestResetBody>({
+    resolver: zodResolver(requestResetBody),
+    defaultValues: { email: '' },
+    mode: 'onTouched',
+  });
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      const res = await mutation.mutateAsync(values);
+      setSent(res.message || t('auth.forgot.sent'));
+    } catch (err) {
+      if (errorStatus(err) === 422) {
+        const rest = applyFieldErrors(errorBodyOf(err), setError, ['email']);
+        if (rest.length) setError('email', { type: 'server', message: rest.join(' ') });
+      }
+    }
+  });
+
+  return (
+    <AuthLayout
+      title={t('auth.forgot.title')}
+      subtitle={t('auth.forgot.subtitle')}
+      footer={
+        <Text size="sm">
+          <Anchor component={Link} to="/sign-in" fw={600}>
+            {t('auth.forgot.back')}
+          </Anchor>
+        </Text>
+      }
+    >
+      {sent ? (
+        <Alert color="teal" variant="light" role="status" title={t('auth.forgot.checkInbox')}>
+          {sent}
+        </Alert>
+      ) : (
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            <TextInput
+              label={t('auth.fields.email')}
+              type="email"
+              autoComplete="email"
+              inputMode="email"
+              placeholder="you@example.com"
+              leftSection={<IconMail size={18} />}
+              error={translateValidation(formState.errors.email?.message, t)}
+              {...register('email')}
+            />
+            <Button type="submit" size="md" fullWidth loading={formState.isSubmitting}>
+              {t('auth.forgot.submit')}
+            </Button>
+          </Stack>
+        </form>
+      )}
+    </AuthLayout>
+  );
+}

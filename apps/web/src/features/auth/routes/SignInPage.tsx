@@ -1,0 +1,179 @@
+import { useEffect, useRef, useState } from 'react';
+import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { STORAGE_KEYS, loginBody, type LoginBody } from '@warren/contract';
+import { AuthLayout } from '../components/AuthLayout';
+import { useLogin } from '../api/login';
+import { onetimeLogin } from '../api/onetime-login';
+import { verifyUser } from '../../../lib/account-api';
+import { errorBodyOf, errorText } from '../../../lib/http-error';
+import { applyFieldErrors } from '../../../lib/forms';
+import { pathAfterLogin } from '../../../lib/navigation';
+import { snackbar } from '../../../lib/notify';
+import { session } from '../../../lib/session';
+import { storage } from '../../../lib/storage';
+import { translateValidation } from '../../../lib/validation';
+import { IconMail } from '../../../components/icons';
+
+type VerifyState = { kind: 'idle' } | { kind: 'pending' } | { kind: 'ok' } | { kind: 'failed' };
+
+/** Links are single use: StrictMode's double effects must not spend them twice. */
+const handledLinks = new Set<string>();
+
+export function SignInPage() {
+  const { t } = useTranslation();
+  const navigate = useNavigate();
+  const { pathname } = useLocation();
+  const [params, setParams] = useSearchParams();
+  const [needsOtp, setNeedsOtp] = useState(false);
+  const [verify, setVerify] = useState<VerifyState>({ kind: 'idle' });
+  const [linkBusy, setLinkBusy] = useState(false);
+  const otpRef = useRef<HTMLInputElement>(null);
+  const loginMutation = useLogin();
+
+  const form = useForm<LoginBody>({
+    resolver: zodResolver(loginBody),
+    defaultValues: { email: '', password: '', otp: undefined },
+    mode: 'onTouched',
+  });
+  const { register, handleSubmit, setError, formState } = form;
+
+  // Email verification link: /sign-in?userId=X&token=Y (the guard sends logged-in users to /plans).
+  useEffect(() => {
+    const userId = params.get('userId');
+    const token = params.get('token');
+    if (pathname !== '/sign-in' || !userId || !token) return;
+    const key = `verify:${userId}:${token}`;
+    if (handledLinks.has(key)) return;
+    handledLinks.add(key);
+    setVerify({ kind: 'pending' });
+    verifyUser({ userId: Number(userId), token })
+      .then(() => setVerify({ kind: 'ok' }))
+      .catch(() => setVerify({ kind: 'failed' }))
+      .finally(() => setParams({}, { replace: true }));
+  }, [params, pathname, setParams]);
+
+  // One-time login link: /auth?userID=X&token=Y.
+  useEffect(() => {
+    const userID = params.get('userID');
+    const token = params.get('token');
+    if (pathname !== '/auth' || !userID || !token) return;
+    const key = `otl:${userID}:${token}`;
+    if (handledLinks.has(key)) return;
+    handledLinks.add(key);
+    setLinkBusy(true);
+    onetimeLogin({ userID: Number(userID), token })
+      .then((result) => {
+        session.signedIn(result);
+        navigate('/dashboard', { replace: true });
+      })
+      .catch(() => setParams({}, { replace: true }))
+      .finally(() => setLinkBusy(false));
+  }, [params, pathname, navigate, setParams]);
+
+  useEffect(() => {
+    if (needsOtp) otpRef.current?.focus();
+  }, [needsOtp]);
+
+  const onSubmit = handleSubmit(async (values) => {
+    session.setLoading(true);
+    try {
+      const voluumID = storage.get(STORAGE_KEYS.voluumID) ?? undefined;
+      const result = await loginMutation.mutateAsync({ ...values, otp: values.otp || undefined, voluumID });
+      session.signedIn(result);
+      navigate(pathAfterLogin(result.user, storage.get(STORAGE_KEYS.firstPathname)), { replace: true });
+    } catch (err) {
+      session.setLoading(false);
+      const body = errorBodyOf(err);
+      if (body?.errors?.otp) {
+        const wasAsked = needsOtp;
+        setNeedsOtp(true);
+        if (wasAsked) setError('otp', { type: 'server', message: body.errors.otp.join(' ') });
+        return;
+      }
+      applyFieldErrors(body, setError, ['email', 'password']);
+      snackbar(errorText(body, t('auth.loginFailed')));
+    }
+  });
+
+  const fieldError = (name: keyof LoginBody) => translateValidation(formState.errors[name]?.message, t);
+
+  return (
+    <AuthLayout
+      title={t('auth.signIn.title')}
+      subtitle={t('auth.signIn.subtitle')}
+      footer={
+        <Text size="sm">
+          {t('auth.signIn.noAccount')}{' '}
+          <Anchor component={Link} to="/sign-up" fw={600}>
+            {t('auth.signIn.createAccount')}
+          </Anchor>
+        </Text>
+      }
+    >
+      {verify.kind === 'ok' && (
+        <Alert color="teal" variant="light" mb="md" role="status" title={t('auth.verify.okTitle')}>
+          {t('auth.verify.signInOk')}
+        </Alert>
+      )}
+      {verify.kind === 'failed' && (
+        <Alert color="red" variant="light" mb="md" role="alert">
+          {t('auth.verify.signInFailed')}
+        </Alert>
+      )}
+      {verify.kind === 'pending' && (
+        <Text size="sm" c="dimmed" mb="md" role="status">
+          {t('auth.verify.pending')}
+        </Text>
+      )}
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <TextInput
+            label={t('auth.fields.email')}
+            type="email"
+            autoComplete="email"
+            inputMode="email"
+            placeholder="you@example.com"
+            leftSection={<IconMail size={18} />}
+            error={fieldError('email')}
+            disabled={linkBusy}
+            {...register('email')}
+          />
+          <div>
+            <PasswordInput
+              label={t('auth.fields.password')}
+              autoComplete="current-password"
+              error={fieldError('password')}
+              disabled={linkBusy}
+              visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
+              {...register('password')}
+            />
+            <Anchor component={Link} to="/forgot-pass" size="sm" mt={8} display="inline-block">
+              {t('auth.signIn.forgot')}
+            </Anchor>
+          </div>
+          {needsOtp && (
+            <TextInput
+              label={t('auth.fields.otp')}
+              description={t('auth.signIn.otpHint')}
+              autoComplete="one-time-code"
+              inputMode="numeric"
+              error={fieldError('otp')}
+              {...register('otp')}
+              ref={(el) => {
+                register('otp').ref(el);
+                otpRef.current = el;
+              }}
+            />
+          )}
+          <Button type="submit" size="md" fullWidth loading={formState.isSubmitting || linkBusy} mt={4}>
+            {t('auth.signIn.submit')}
+          </Button>
+        </Stack>
+      </form>
+    </AuthLayout>
+  );
+}

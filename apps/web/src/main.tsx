@@ -1,0 +1,42 @@
+import '@mantine/core/styles.css';
+import '@mantine/notifications/styles.css';
+import '@fontsource/inter/400.css';
+import '@fontsource/inter/500.css';
+import '@fontsource/inter/600.css';
+import '@fontsource/inter/700.css';
+import './app/global.css';
+
+import { StrictMode } from 'react';
+import { createRoot } from 'react-dom/client';
+import { RouterProvider } from 'react-router';
+import { loadBrand } from './lib/brand';
+import { initI18n } from './lib/i18n';
+import { initSession } from './lib/session';
+import { setNavigator } from './lib/navigation';
+import { rememberFirstPathname, stripTokenParam } from './lib/startup';
+import { createRouter } from './app/router';
+import { Providers, createQueryClient } from './app/providers';
+
+async function start() {
+  rememberFirstPathname(window.location.pathname);
+  const search = window.location.search;
+  stripTokenParam();
+  await loadBrand();
+  // The session restores at once; only a bare token (?t=) waits for GET users/info/get, in the guards.
+  void initSession(search);
+  await initI18n().catch(() => undefined);
+
+  const router = createRouter();
+  setNavigator((to, opts) => void router.navigate(to, opts));
+  const queryClient = createQueryClient();
+
+  createRoot(document.getElementById('root')!).render(
+    <StrictMode>
+      <Providers queryClient={queryClient}>
+        <RouterProvider router={router} />
+      </Providers>
+    </StrictMode>,
+  );
+}
+
+void start();
