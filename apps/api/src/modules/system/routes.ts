@@ -1,4 +1,4 @@
-import type { FastifyInstance } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import { envelope, publicBrand } from '@warren/contract';
@@ -9,7 +9,7 @@ export interface SystemRoutesDeps {
   db: Database;
   mailer: Mailer;
   devTools: boolean;
-  brandOf: (request: import('fastify').FastifyRequest) => z.infer<typeof publicBrand>;
+  brandOf: (request: FastifyRequest) => z.infer<typeof publicBrand>;
 }
 
 const storedMail = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string(), sentAt: z.string() });

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -19,7 +19,7 @@ export interface UsersRoutesDeps {
   brands: BrandRegistry;
   captcha: CaptchaVerifier;
   publicUrl?: string;
-  auth: (request: FastifyRequest, reply: import('fastify').FastifyReply) => Promise<void>;
+  auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
 const tags = ['users'];
