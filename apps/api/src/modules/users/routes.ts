@@ -12,6 +12,7 @@ import { decryptText, encryptText } from '../../lib/secrets.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
 import { RequestValidationError, fieldErrorsOf } from '../../plugins/errors.js';
+import { findUnstorableText } from '../../plugins/validation.js';
 import { type UsersService, toUserDto } from './service.js';
 
 export interface UsersRoutesDeps {
@@ -45,6 +46,8 @@ export async function usersRoutes(fastify: FastifyInstance, { users, brands, cap
     }
     const parsed = schema.safeParse(json);
     if (!parsed.success) throw new RequestValidationError(fieldErrorsOf(parsed.error));
+    const bad = findUnstorableText(parsed.data);
+    if (bad) throw new RequestValidationError({ [bad]: ['This field contains characters that are not allowed.'] });
     return parsed.data;
   }
   const seal = (request: FastifyRequest, payload: unknown) => encryptText(request.brand.restrictedKey!, JSON.stringify(payload));

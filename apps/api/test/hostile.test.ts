@@ -1,0 +1,547 @@
+import fs from 'node:fs';
+import path from 'node:path';
+import fc from 'fast-check';
+import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fastify';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { loadBrandRegistry } from '../src/brands/registry.js';
+import { encryptText } from '../src/lib/secrets.js';
+import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+
+/**
+ * Hostile input against every route of the app. The routes are enumerated from the router
+ * itself (printRoutes) and their request schemas from the OpenAPI document, so a new endpoint
+ * is covered without touching this file. For each route: generated invalid bodies / queries
+ * (fast-check) and a fixed corpus. Whatever comes in, the answer is a 4xx with the
+ * `{ message, errors? }` shape, nothing internal leaks, and the database does not change.
+ */
+
+interface JsonSchema {
+  type?: string | string[];
+  properties?: Record<string, JsonSchema>;
+  required?: string[];
+  maxLength?: number;
+  minLength?: number;
+  minimum?: number;
+  maximum?: number;
+  exclusiveMinimum?: boolean | number;
+  enum?: unknown[];
+  anyOf?: JsonSchema[];
+  oneOf?: JsonSchema[];
+}
+interface QueryParam {
+  name: string;
+  required: boolean;
+  schema: JsonSchema;
+}
+/**
+ * body: the route validates or decodes its body, so a bad one is refused.
+ * query: the route validates its query string.
+ * auth: no input of its own, but needs a signed-in user: hostile tokens are refused.
+ * open: public and without input (health, brand): hostile noise must not hurt it.
+ */
+type Mode = 'body' | 'query' | 'auth' | 'open';
+interface Route {
+  method: string;
+  url: string;
+  body?: JsonSchema;
+  query?: QueryParam[];
+  mode: Mode;
+}
+
+let t: TestApp;
+let app: FastifyInstance;
+let routes: Route[];
+let token: string;
+let xsrf: string;
+let restrictedKeys: string[];
+const NUM_RUNS = 200;
+
+/** Parses `printRoutes({ commonPrefix: false })`: one tree node per line, four columns per level. */
+function routeTable(instance: FastifyInstance): { method: string; url: string }[] {
+  const out: { method: string; url: string }[] = [];
+  const stack: string[] = [];
+  for (const line of instance.printRoutes({ commonPrefix: false }).split('\n')) {
+    const m = /^(.*?)[└├]── (.+?)(?: \(([A-Z, ]+)\))?$/.exec(line);
+    if (!m) continue;
+    const level = (line.indexOf('── ') - 1) / 4;
+    stack.length = level;
+    const parent = level > 0 ? stack[level - 1]! : '';
+    const full = `${parent}/${m[2]!}`.replace(/\/{2,}/g, '/');
+    stack[level] = full;
+    for (const method of m[3]?.split(',').map((x) => x.trim()) ?? []) out.push({ method, url: full });
+  }
+  return out;
+}
+
+function headersFor(opts: { auth?: string | null; xsrf?: boolean; host?: string; contentType?: string } = {}) {
+  const h: Record<string, string> = { host: opts.host ?? 'localhost' };
+  if (opts.xsrf !== false) h['x-xsrf-token'] = xsrf;
+  const bearer = opts.auth === undefined ? token : opts.auth;
+  if (bearer !== null) h.authorization = `Bearer ${bearer}`;
+  if (opts.contentType) h['content-type'] = opts.contentType;
+  return h;
+}
+
+async function send(route: Route, opts: { payload?: string | Buffer; query?: string; auth?: string | null; xsrf?: boolean; host?: string; contentType?: string; rawHeaders?: Record<string, string> }) {
+  const hasBody = opts.payload !== undefined;
+  return app.inject({
+    method: route.method as InjectOptions['method'],
+    url: route.url + (opts.query ? `?${opts.query}` : ''),
+    headers: { ...headersFor({ ...opts, contentType: opts.contentType ?? (hasBody ? 'application/json' : undefined) }), ...opts.rawHeaders },
+    cookies: opts.xsrf === false ? {} : { 'XSRF-TOKEN': xsrf },
+    ...(hasBody ? { payload: opts.payload } : {}),
+  });
+}
+
+const LEAKS = [/\n\s+at\s/, /\bat .+:\d+:\d+/, /node_modules/, /\/work\//, /apps\/api/, /\.ts:\d+/, /file:\/\//, /"stack"/, /\bSELECT\b|\bINSERT\b|\bUPDATE\b/i, /pglite|postgres|drizzle|\bpg\b/i];
+
+/** The error contract: `{ message, errors? }`, field messages as string arrays, nothing internal. */
+function assertErrorBody(res: LightMyRequestResponse, what: string) {
+  let body: Record<string, unknown>;
+  try {
+    body = res.json();
+  } catch {
+    throw new Error(`${what}: ${res.statusCode} body is not JSON: ${res.body.slice(0, 200)}`);
+  }
+  expect(typeof body, what).toBe('object');
+  expect(typeof body.message, `${what}: message`).toBe('string');
+  expect(Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'), `${what}: extra keys`).toEqual([]);
+  if (body.errors !== undefined) {
+    expect(typeof body.errors, what).toBe('object');
+    for (const [field, messages] of Object.entries(body.errors as Record<string, unknown>)) {
+      expect(Array.isArray(messages), `${what}: errors.${field}`).toBe(true);
+      for (const msg of messages as unknown[]) expect(typeof msg, `${what}: errors.${field}`).toBe('string');
+    }
+  }
+  for (const re of LEAKS) expect(re.test(res.body), `${what}: leaks ${re} in ${res.body.slice(0, 300)}`).toBe(false);
+}
+
+function assertRefused(res: LightMyRequestResponse, what: string, status?: number) {
+  if (status !== undefined) expect(res.statusCode, `${what}: ${res.body.slice(0, 200)}`).toBe(status);
+  expect(res.statusCode, `${what}: ${res.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
+  expect(res.statusCode, `${what}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+  assertErrorBody(res, what);
+}
+
+/** For open routes: anything but a 5xx, and an error body when it is an error. */
+function assertHarmless(res: LightMyRequestResponse, what: string) {
+  expect(res.statusCode, `${what}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
+  if (res.statusCode >= 400) assertErrorBody(res, what);
+  for (const re of LEAKS.slice(0, 8)) expect(re.test(res.body), `${what}: leaks ${re}`).toBe(false);
+}
+
+async function counts() {
+  const [row] = await app.db.query<{ users: number; tokens: number; email_tokens: number; used: number }>(
+    `select (select count(*)::int from users) as users, (select count(*)::int from auth_tokens) as tokens,
+            (select count(*)::int from email_tokens) as email_tokens, (select count(*)::int from email_tokens where used_at is not null) as used`,
+  );
+  return row!;
+}
+
+// --- generators -----------------------------------------------------------------------------
+
+const ODD_STRINGS = [
+  "' or 1=1--",
+  "x' or '1'='1@example.com",
+  "admin@example.com'; drop table users;--",
+  '\u0000',
+  'a\u0000b@example.com',
+  '\ud800',
+  '\udfff\ud800',
+  '\u202egnp.exe',
+  '𝕏😀👩‍👩‍👧‍👦',
+  'Z̤͔ͧ̑̓ä͖̭̈̇lͮ̒ͫǧ̗͚̚o̙̔ͮ̇͐̇',
+  '\ufeff\u200b',
+  '<script>alert(1)</script>',
+  '{{7*7}}${7*7}',
+  '../../../../etc/passwd',
+  '%00%0d%0a',
+  '\r\nSet-Cookie: x=1',
+  'null',
+  'undefined',
+  '[object Object]',
+  '__proto__',
+  ' '.repeat(300),
+];
+const hostileString = fc.oneof(
+  fc.string({ maxLength: 40 }),
+  fc.string({ unit: 'binary', maxLength: 40 }),
+  fc.constantFrom(...ODD_STRINGS),
+  fc.integer({ min: 257, max: 5000 }).map((n) => 'x'.repeat(n)),
+);
+const anyValue: fc.Arbitrary<unknown> = fc.oneof(
+  hostileString,
+  fc.integer(),
+  fc.double(),
+  fc.boolean(),
+  fc.constant(null),
+  fc.array(fc.anything({ maxDepth: 1 }), { maxLength: 3 }),
+  fc.dictionary(fc.string({ maxLength: 6 }), fc.anything({ maxDepth: 1 }), { maxKeys: 3 }),
+);
+
+const typesOf = (s: JsonSchema) => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
+
+/**
+ * Could `value` pass `schema`? Deliberately generous (coercion, formats and lengths are
+ * ignored): generated values for which this says yes are dropped, so what is sent is invalid.
+ */
+function maybeValid(schema: JsonSchema, value: unknown): boolean {
+  if (schema.anyOf || schema.oneOf) return (schema.anyOf ?? schema.oneOf)!.some((s) => maybeValid(s, value));
+  if (schema.enum) return schema.enum.includes(value);
+  const types = typesOf(schema);
+  if (!types.length) return true;
+  return types.some((type) => {
+    switch (type) {
+      case 'string':
+        return typeof value === 'string';
+      case 'integer':
+      case 'number':
+        // z.coerce.number() turns '12', true, [3] and null into numbers
+        return value === null || typeof value === 'boolean' || (typeof value !== 'object' && Number.isFinite(Number(value))) || (Array.isArray(value) && value.length <= 1);
+      case 'boolean':
+        return typeof value === 'boolean';
+      case 'null':
+        return value === null;
+      case 'array':
+        return Array.isArray(value);
+      case 'object': {
+        if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+        const v = value as Record<string, unknown>;
+        if ((schema.required ?? []).some((k) => !(k in v))) return false;
+        return Object.entries(schema.properties ?? {}).every(([k, s]) => !(k in v) || v[k] === undefined || maybeValid(s, v[k]));
+      }
+      default:
+        return true;
+    }
+  });
+}
+
+const WRONG_TYPE_CANDIDATES: unknown[] = [0, 7, -1, 1.5, true, false, null, {}, [], ['a', 'b'], { a: 1 }, 'abc', '', [[]]];
+
+function plausible(key: string, s: JsonSchema): fc.Arbitrary<unknown> {
+  if (s.enum) return fc.constantFrom(...s.enum);
+  if (s.anyOf || s.oneOf) return fc.oneof(...(s.anyOf ?? s.oneOf)!.map((x) => plausible(key, x)));
+  const type = typesOf(s)[0];
+  if (type === 'integer' || type === 'number') return fc.integer({ min: 1, max: 100_000 });
+  if (type === 'boolean') return fc.boolean();
+  if (type === 'string') {
+    if (/email/i.test(key)) return fc.emailAddress();
+    return fc.string({ minLength: Math.max(s.minLength ?? 0, 0), maxLength: Math.min(s.maxLength ?? 64, 64) });
+  }
+  return anyValue;
+}
+
+/** Ways to break a body that is otherwise plausible; each one alone makes it invalid. */
+function breakers(schema: JsonSchema): fc.Arbitrary<(o: Record<string, unknown>) => void>[] {
+  const out: fc.Arbitrary<(o: Record<string, unknown>) => void>[] = [];
+  for (const key of schema.required ?? []) out.push(fc.constant((o) => void delete o[key]));
+  for (const [key, s] of Object.entries(schema.properties ?? {})) {
+    const wrong = WRONG_TYPE_CANDIDATES.filter((v) => !maybeValid(s, v));
+    if (wrong.length) out.push(fc.constantFrom(...wrong).map((v) => (o) => void (o[key] = v)));
+    if (s.maxLength !== undefined) {
+      const max = s.maxLength;
+      out.push(fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.constantFrom('x', 'é', '😀')).map(([n, ch]) => (o) => void (o[key] = ch.repeat(max + n))));
+    }
+    if (s.minLength !== undefined && s.minLength > 0) out.push(fc.constant((o) => void (o[key] = '')));
+    if ((typesOf(s).includes('integer') || typesOf(s).includes('number')) && s.maximum !== undefined) {
+      const max = s.maximum;
+      out.push(fc.integer({ min: 1, max: 1_000_000 }).map((n) => (o) => void (o[key] = max + n)));
+    }
+  }
+  if (!out.length) out.push(fc.constant((o) => void (o.__no_schema_breaker__ = true)));
+  return out;
+}
+
+function invalidBody(schema: JsonSchema): fc.Arbitrary<unknown> {
+  const props = Object.entries(schema.properties ?? {});
+  const base = fc.record(Object.fromEntries(props.map(([k, s]) => [k, fc.oneof(plausible(k, s), anyValue)])), { requiredKeys: [] });
+  const extras = fc.dictionary(
+    fc.string({ maxLength: 12 }).filter((k) => !(k in (schema.properties ?? {})) && k !== '__proto__' && k !== 'constructor'),
+    anyValue,
+    { maxKeys: 4 },
+  );
+  const structured = fc
+    .tuple(base, extras, fc.oneof(...breakers(schema)))
+    .map(([b, e, breakIt]) => {
+      const o: Record<string, unknown> = { ...e, ...(b as Record<string, unknown>) };
+      breakIt(o);
+      return o;
+    })
+    .filter((o) => !maybeValid(schema, o) || hasHardViolation(schema, o));
+  const anything = fc.anything({ withNullPrototype: false }).filter((v) => !maybeValid(schema, v));
+  return fc.oneof({ arbitrary: structured, weight: 3 }, { arbitrary: anything, weight: 2 });
+}
+
+/** Length and range violations that maybeValid ignores on purpose. */
+function hasHardViolation(schema: JsonSchema, o: Record<string, unknown>): boolean {
+  return Object.entries(schema.properties ?? {}).some(([k, s]) => {
+    const v = o[k];
+    if (typeof v === 'string') return (s.maxLength !== undefined && v.length > s.maxLength) || (!!s.minLength && v.trim().length < s.minLength);
+    if (typeof v === 'number' && s.maximum !== undefined) return v > s.maximum;
+    return false;
+  });
+}
+
+/** A query string that breaks one parameter (missing, too long, repeated) among hostile others. */
+function invalidQuery(params: QueryParam[]): fc.Arbitrary<string> {
+  const qsValue = fc.oneof(hostileString.filter((s) => s.length <= 200 && !s.includes('\u0000')), fc.constantFrom('', '%', '%zz', '[]', 'a&b=c'));
+  const breakersQ: fc.Arbitrary<(q: [string, string][]) => void>[] = [];
+  for (const p of params) {
+    if (p.required) breakersQ.push(fc.constant((q) => void q.splice(0, q.length, ...q.filter(([k]) => k !== p.name))));
+    if (p.schema.maxLength !== undefined) {
+      const max = p.schema.maxLength;
+      breakersQ.push(fc.integer({ min: 1, max: 5000 }).map((n) => (q) => {
+        const rest = q.filter(([k]) => k !== p.name);
+        q.splice(0, q.length, ...rest, [p.name, 'q'.repeat(max + n)]);
+      }));
+    }
+    if (p.schema.minLength) breakersQ.push(fc.constantFrom('', '   ').map((v) => (q) => {
+      const rest = q.filter(([k]) => k !== p.name);
+      q.splice(0, q.length, ...rest, [p.name, v]);
+    }));
+    breakersQ.push(fc.tuple(qsValue, qsValue).map(([a, b]) => (q) => {
+      const rest = q.filter(([k]) => k !== p.name);
+      q.splice(0, q.length, ...rest, [p.name, a || 'a'], [p.name, b || 'b']);
+    }));
+  }
+  const base = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...params.map((p) => p.name)), fc.string({ maxLength: 8 })), qsValue), { maxLength: 4 });
+  return fc.tuple(base, fc.oneof(...breakersQ)).map(([pairs, breakIt]) => {
+    // unique names in the base so that only the breaker repeats a parameter
+    const seen = new Set<string>();
+    const q = pairs.filter(([k]) => k !== '' && !seen.has(k) && seen.add(k)) as [string, string][];
+    breakIt(q);
+    return new URLSearchParams(q).toString();
+  });
+}
+
+const bogusToken = fc.oneof(
+  fc.stringMatching(/^[\x21-\x7e]{0,300}$/),
+  fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString('base64url')),
+  fc.constantFrom("' or 1=1--", 'null', 'undefined', 'Bearer', 'x'.repeat(199), 'x'.repeat(20), '%00'),
+);
+
+// --- setup ----------------------------------------------------------------------------------
+
+beforeAll(async () => {
+  t = await createTestApp();
+  app = t.app;
+  await app.ready();
+  const client = new TestClient(app);
+  await client.primeXsrf();
+  await registerUser(client);
+  token = client.token!;
+  xsrf = (client as unknown as { xsrf: string }).xsrf;
+  restrictedKeys = loadBrandRegistry(t.config.brandsFile).all().flatMap((b) => (b.restrictedKey ? [b.restrictedKey] : []));
+
+  const doc = app.swagger() as { paths: Record<string, Record<string, { requestBody?: { content?: Record<string, { schema: JsonSchema }> }; parameters?: { in: string; name: string; required?: boolean; schema: JsonSchema }[] }>> };
+  const isStaticFile = (url: string) => {
+    const file = path.join(t.config.webDistDir, url);
+    return file.startsWith(t.config.webDistDir) && fs.existsSync(file) && fs.statSync(file).isFile();
+  };
+  const table = routeTable(app).filter(
+    (r) => r.method !== 'HEAD' && r.method !== 'OPTIONS' && r.url !== '/' && !r.url.startsWith('/api/docs') && !r.url.includes('*') && !isStaticFile(r.url),
+  );
+  routes = [];
+  for (const r of table) {
+    const op = doc.paths[r.url]?.[r.method.toLowerCase()];
+    const body = op?.requestBody?.content?.['application/json']?.schema;
+    const queryParams = (op?.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: !!p.required, schema: p.schema }));
+    // Probe: valid XSRF, no bearer, no body. A 401 means the route needs a user; a 4xx on a
+    // body-carrying method means the route checks a body that it does not describe (encrypted).
+    const probe = await send({ ...r, mode: 'open' }, { auth: null, ...(r.method !== 'GET' ? { payload: '{}' } : {}) });
+    let mode: Mode;
+    if (body) mode = 'body';
+    else if (queryParams.length) mode = 'query';
+    else if (probe.statusCode === 401) mode = 'auth';
+    else if (r.method !== 'GET' && probe.statusCode >= 400 && probe.statusCode < 500) mode = 'body';
+    else mode = 'open';
+    routes.push({ ...r, body, query: queryParams.length ? queryParams : undefined, mode });
+  }
+}, 60_000);
+
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('hostile input, every route', () => {
+  it('finds the routes of the app with their request schemas', () => {
+    const byUrl = Object.fromEntries(routes.map((r) => [`${r.method} ${r.url}`, r.mode]));
+    // A sample of what must be there; every other route is covered the same way.
+    expect(byUrl).toMatchObject({
+      'POST /api/users/login': 'body',
+      'POST /api/users/register': 'body',
+      'POST /api/users/restrictedLogin': 'body',
+      'GET /api/users/info/get': 'auth',
+      'POST /api/users/logout': 'auth',
+      'GET /api/users/onetimeLinkByPromo': 'query',
+      'GET /api/health': 'open',
+    });
+    expect(routes.length).toBeGreaterThanOrEqual(18);
+    expect(routes.some((r) => r.url.startsWith('/api/docs') || r.url.startsWith('/assets/'))).toBe(false);
+  });
+
+  it('refuses generated invalid bodies, queries and tokens with a clean 4xx and changes nothing', async () => {
+    const before = await counts();
+    const statuses = new Map<string, Set<number>>();
+    for (const route of routes) {
+      const seen = new Set<number>();
+      statuses.set(`${route.method} ${route.url}`, seen);
+      const what = (x: unknown) => `${route.method} ${route.url} (${route.mode}) with ${JSON.stringify(x)?.slice(0, 300)}`;
+      const host = fc.constantFrom('localhost', 'proxy.localhost', 'attacker.example', '[::1]');
+      let property: fc.IAsyncPropertyWithHooks<[unknown, string, string?]> | fc.IAsyncPropertyWithHooks<[unknown, string]>;
+      switch (route.mode) {
+        case 'body': {
+          const schema = route.body;
+          const value = schema ? invalidBody(schema) : fc.anything();
+          // Bodies the route cannot describe (encrypted text) also get well-encrypted garbage.
+          const encrypted = fc.boolean();
+          property = fc.asyncProperty(fc.tuple(value, encrypted), host, fc.option(fc.constantFrom(...restrictedKeys), { nil: undefined }), async ([v, enc], h, key) => {
+            const json = JSON.stringify(v) ?? '';
+            const res =
+              !schema && enc && key
+                ? await send(route, { payload: encryptText(key, json), contentType: 'text/plain', host: h })
+                : await send(route, { payload: json, host: h });
+            seen.add(res.statusCode);
+            assertRefused(res, what(v));
+          });
+          break;
+        }
+        case 'query':
+          property = fc.asyncProperty(invalidQuery(route.query!), host, async (q, h) => {
+            const res = await send(route, { query: q, host: h, ...(route.method !== 'GET' ? { payload: '{}' } : {}) });
+            seen.add(res.statusCode);
+            assertRefused(res, what(q));
+          });
+          break;
+        case 'auth':
+          property = fc.asyncProperty(fc.tuple(bogusToken, fc.anything()), host, async ([bogus, v], h) => {
+            const res = await send(route, { auth: bogus, host: h, ...(route.method !== 'GET' ? { payload: JSON.stringify(v) ?? '{}' } : { query: new URLSearchParams({ x: JSON.stringify(v) ?? "" }).toString() }) });
+            seen.add(res.statusCode);
+            assertRefused(res, what([bogus, v]));
+          });
+          break;
+        case 'open':
+          property = fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 10 }), hostileString.filter((s) => !s.includes('\u0000')), { maxKeys: 5 }), host, async (q, h) => {
+            const res = await send(route, { query: new URLSearchParams(q).toString(), host: h, auth: null, ...(route.method !== 'GET' ? { payload: '{}' } : {}) });
+            seen.add(res.statusCode);
+            assertHarmless(res, what(q));
+          });
+          break;
+      }
+      await fc.assert(property, { numRuns: NUM_RUNS });
+    }
+    expect(await counts()).toEqual(before);
+    // The validation layer was actually reached: bodies and queries were refused as such (422 / 400), not only by XSRF.
+    for (const route of routes.filter((r) => r.mode === 'body' || r.mode === 'query')) {
+      const seen = statuses.get(`${route.method} ${route.url}`)!;
+      expect(seen.has(419), `${route.url} answered 419`).toBe(false);
+      expect([...seen].some((s) => s === 422 || s === 400), `${route.url}: ${[...seen]}`).toBe(true);
+    }
+    // And the token used throughout still works.
+    expect((await send({ method: 'GET', url: '/api/users/info/get', mode: 'auth' }, {})).statusCode).toBe(200);
+  }, 120_000);
+
+  it('refuses the fixed corpus on every route', async () => {
+    const before = await counts();
+    const MB = 'a'.repeat(1024 * 1024);
+    for (const route of routes) {
+      const auth = route.mode === 'auth' ? 'not-a-real-token-but-long-enough-1234' : undefined;
+      const check = (res: LightMyRequestResponse, label: string, status?: number) =>
+        route.mode === 'open' && route.method === 'GET' ? assertHarmless(res, `${route.url} ${label}`) : assertRefused(res, `${route.method} ${route.url} ${label}`, status);
+
+      if (route.method !== 'GET') {
+        check(await send(route, { payload: JSON.stringify({ email: MB }), auth }), '1 MB JSON', 413);
+        check(await send(route, { payload: MB, contentType: 'text/plain', auth }), '1 MB text', 413);
+        check(await send(route, { payload: `"${'b'.repeat(65_536)}"`, auth }), 'just over BODY_LIMIT_BYTES', 413);
+        check(await send(route, { payload: '{"email":', auth }), 'malformed JSON', 400);
+        check(await send(route, { payload: '{"a":1,}', auth }), 'trailing comma', 400);
+        check(await send(route, { payload: "{'a':1}", auth }), 'single quotes', 400);
+        check(await send(route, { payload: '', auth }), 'empty JSON body', 400);
+        check(await send(route, { payload: '{"__proto__":{"x":1}}', auth }), '__proto__', 400);
+        check(await send(route, { payload: '{"a":{"__proto__":{"isAdmin":true}}}', auth }), 'nested __proto__', 400);
+        check(await send(route, { payload: '{"constructor":{"prototype":{"x":1}}}', auth }), 'constructor.prototype', 400);
+        check(await send(route, { payload: '<a>1</a>', contentType: 'application/xml', auth }), 'xml', 415);
+        check(await send(route, { payload: 'email=a%40b.co&password=x', contentType: 'application/x-www-form-urlencoded', auth }), 'form', 415);
+        check(await send(route, { payload: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--', contentType: 'multipart/form-data; boundary=x', auth }), 'multipart', 415);
+        check(await send(route, { payload: Buffer.from([0xff, 0xfe, 0x00, 0x7b]), contentType: 'application/octet-stream', auth }), 'binary', 415);
+        check(await send(route, { payload: Buffer.from('{"email":"\xff\xfe"}', 'latin1'), auth }), 'invalid UTF-8');
+        check(await send(route, { payload: '{}', xsrf: false }), 'without XSRF', 419);
+        check(await send(route, { payload: '{}', rawHeaders: { 'x-xsrf-token': 'forged.value' } }), 'forged XSRF', 419);
+        check(await send(route, { payload: '{}', contentType: 'application/json; charset=utf-16', auth }), 'odd charset');
+      }
+
+      const bodies: unknown[] = [[], null, 'string', 123, true, {}, [{}], { email: ["' or 1=1--"] }];
+      if (route.body) {
+        const props = Object.keys(route.body.properties ?? {});
+        for (const odd of ODD_STRINGS) bodies.push(Object.fromEntries(props.map((p) => [p, odd])));
+        bodies.push(Object.fromEntries(props.map((p) => [p, { $gt: '' }])));
+        bodies.push(Object.fromEntries(props.map((p) => [p, ['a', 'b']])));
+        bodies.push({ ...Object.fromEntries(props.map((p) => [p, 'x'])), ...(route.body.required?.length ? { [route.body.required[0]!]: undefined } : {}) });
+      }
+      if (route.method !== 'GET') {
+        for (const b of bodies) {
+          const res = await send(route, { payload: JSON.stringify(b), auth });
+          const label = `${route.method} ${route.url} body ${JSON.stringify(b).slice(0, 80)}`;
+          // Odd but well-typed strings may be legitimate values (a session id of "' or 1=1--"): never a 5xx then.
+          if (route.body && maybeValid(route.body, b) && !hasHardViolation(route.body, b as Record<string, unknown>)) assertHarmless(res, label);
+          else assertRefused(res, label);
+        }
+      }
+
+      // Queries that name no parameter of the route, or repeat unknown ones: harmless at worst.
+      // They go with a wrong token so that an authenticated route cannot act on them.
+      const generic = ['a=1&a=2', `q=${'x'.repeat(100_000)}`, 'to=%00', 'to=%ZZ', '__proto__[x]=1', 'constructor[prototype][x]=1', "to=' or 1=1--", 'promocode[]=1', 'to[a]=1'];
+      for (const q of generic) {
+        const res = await send(route, { query: q, auth: route.mode === 'open' ? null : 'not-a-real-token-but-long-enough-1234', ...(route.method !== 'GET' ? { payload: '[]' } : {}) });
+        if (route.mode === 'open' || route.mode === 'query') assertHarmless(res, `${route.url}?${q.slice(0, 60)}`);
+        else assertRefused(res, `${route.method} ${route.url}?${q.slice(0, 60)}`);
+      }
+      // Queries that break a declared parameter: refused, with the valid token.
+      for (const p of route.query ?? []) {
+        for (const q of [`${p.name}=1&${p.name}=2`, `${p.name}=${'y'.repeat((p.schema.maxLength ?? 1000) + 1)}`, `${p.name}=a&${p.name}=%00&${p.name}=`]) {
+          assertRefused(await send(route, { query: q, ...(route.method !== 'GET' ? { payload: '{}' } : {}) }), `${route.method} ${route.url}?${q.slice(0, 60)}`);
+        }
+      }
+    }
+    expect(await counts()).toEqual(before);
+  }, 60_000);
+
+  it('treats SQL in the email as data: a syntactically valid but hostile email signs in nobody and creates nothing', async () => {
+    const before = await counts();
+    const c = new TestClient(app);
+    for (const email of ["x'--@example.com", "o'reilly+1=1@example.com", 'a@example.com']) {
+      const res = await c.post('/api/users/login', { email, password: "' or 1=1--" });
+      assertRefused(res, `login ${email}`, 422);
+      const reset = await c.post('/api/users/requestResetPassword', { email: `${email.split('@')[0]}' or '1'='1@example.com` });
+      expect(reset.statusCode).toBeLessThan(500);
+    }
+    await app.settle();
+    expect(await counts()).toEqual(before);
+  });
+
+  it('stores no NUL bytes or broken unicode: otherwise valid calls carrying them are refused with 422, not a 5xx', async () => {
+    const c = new TestClient(app);
+    const { user } = await registerUser(c);
+    const before = await counts();
+    const cases: [string, Record<string, unknown>][] = [
+      ['/api/users/register', { name: 'nul\u0000name', email: `nul.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery' }],
+      ['/api/users/register', { name: 'lone \ud800 surrogate', email: `sur.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery' }],
+      ['/api/users/register', { email: `ref.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery', referralID: 'r\u0000' }],
+      ['/api/users/session/set', { sessionID: 'sess\u0000ion' }],
+      ['/api/users/session/set', { sessionID: 'sess \udc00 ion' }],
+      ['/api/users/session/set', { sessionID: 'ok', voluumID: '\u0000' }],
+      ['/api/users/verifyUser', { userId: user.id, token: 'tok\u0000en' }],
+      ['/api/users/login', { email: 'nobody@example.com', password: 'pass\u0000word', cid: '\u0000' }],
+    ];
+    for (const [url, body] of cases) {
+      const res = await c.post(url, body);
+      assertRefused(res, `${url} ${JSON.stringify(body)}`, 422);
+    }
+    // The encrypted calls decode their own body: same rule after decryption.
+    const [key] = restrictedKeys;
+    const proxy = new TestClient(app, { host: 'proxy.localhost' });
+    const sealed = encryptText(key!, JSON.stringify({ name: 'n\u0000', email: `enc.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery' }));
+    assertRefused(await proxy.post('/api/users/restrictedRegister', sealed, { headers: { 'content-type': 'text/plain' } }), 'restrictedRegister with NUL', 422);
+    expect(await counts()).toEqual(before);
+  });
+});
