@@ -101,7 +101,11 @@ class PostgresDatabase implements Database {
     pool.on('error', () => {
       /* an idle client lost its connection; the pool replaces it and /api/health reports the outage */
     });
-    if (schema) await pool.query(`create schema if not exists ${schema}`);
+    // Instances starting together race on "if not exists" (a unique violation on pg_namespace): the schema exists then.
+    if (schema)
+      await pool.query(`create schema if not exists ${schema}`).catch((err: { code?: string }) => {
+        if (err.code !== '23505' && err.code !== '42P06') throw err;
+      });
     return new PostgresDatabase(pool);
   }
 
