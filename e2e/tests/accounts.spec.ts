@@ -1,0 +1,174 @@
+import { expect, test } from '@playwright/test';
+import { PASSWORD, SignInPage, SignUpPage, linkFromMail, logOut, snap, uniqueEmail } from './helpers';
+
+test.describe('accounts', () => {
+  test('sign up, verify by the emailed link, sign in, land on the dashboard', async ({ page, request }, info) => {
+    const email = uniqueEmail('signup', info);
+    const signUp = new SignUpPage(page);
+    await signUp.open();
+    await expect(page).toHaveTitle('Warren VPN | Create account');
+    await snap(page, info, 'sign-up');
+    await signUp.fill('Ada Lovelace', email, PASSWORD);
+    await signUp.submit();
+
+    // A new user is unverified: sign-up lands on /plans with the resend prompt.
+    await expect(page).toHaveURL(/\/plans$/);
+    await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
+    await expect(page).toHaveTitle('Warren VPN | Prices & Plans');
+    await snap(page, info, 'plans-unverified');
+
+    // Guarded pages send an unverified user back to /plans with the catalogue message.
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/plans$/);
+    await expect(page.getByText("You haven't verified your email yet.", { exact: false })).toBeVisible();
+
+    await logOut(page);
+
+    const link = await linkFromMail(request, email, '/sign-in');
+    expect(link).toMatch(/^\/sign-in\?userId=\d+&token=/);
+    await page.goto(link);
+    await expect(page.getByText("You've been succesfully verified, please login.")).toBeVisible();
+    await snap(page, info, 'sign-in-verified');
+
+    await new SignInPage(page).signIn(email, PASSWORD);
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('dashboard-email')).toHaveText(email);
+    await expect(page.getByTestId('account-status')).toContainText('Active');
+    await expect(page.getByTestId('account-status').locator('[data-status="success"]')).toBeVisible();
+    await expect(page).toHaveTitle('Warren VPN | Account Dashboard');
+    await snap(page, info, 'dashboard');
+
+    // Logged-in users visiting an auth page go to the dashboard.
+    await page.goto('/sign-in');
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    if (info.project.name === 'mobile') {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await expect(page.getByRole('link', { name: 'Server locations' })).toBeVisible();
+      await snap(page, info, 'menu-open');
+      await page.getByRole('link', { name: 'Server locations' }).click();
+      await expect(page).toHaveURL(/\/server-locations$/);
+      await expect(page.getByRole('link', { name: 'Server locations' })).not.toBeInViewport();
+    } else {
+      await page.getByRole('button', { name: 'Account menu' }).click();
+      await expect(page.getByRole('menu')).toContainText(email);
+      await snap(page, info, 'user-menu');
+      await page.keyboard.press('Escape');
+    }
+  });
+
+  test('the verification link opened while logged in verifies on /plans and goes to the dashboard', async ({ page, request }, info) => {
+    const email = uniqueEmail('plans-verify', info);
+    const signUp = new SignUpPage(page);
+    await signUp.open();
+    await signUp.fill('', email, PASSWORD);
+    await signUp.submit();
+    await expect(page).toHaveURL(/\/plans$/);
+
+    const link = await linkFromMail(request, email, '/sign-in');
+    await page.goto(link);
+    await expect(page.getByText("You've successfully verified your account.")).toBeVisible();
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('dashboard-email')).toHaveText(email);
+  });
+
+  test('a wrong password shows the server message', async ({ page }, info) => {
+    const signIn = new SignInPage(page);
+    await signIn.open();
+    await expect(page).toHaveTitle('Warren VPN | Sign in');
+    await snap(page, info, 'sign-in');
+    await signIn.signIn(uniqueEmail('nobody', info), 'wrong-password-1');
+    await expect(page.getByText('These credentials do not match our records.').first()).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+    await snap(page, info, 'sign-in-error');
+  });
+
+  test('sign-up validation shows field errors under the fields', async ({ page }, info) => {
+    const signUp = new SignUpPage(page);
+    await signUp.open();
+    await signUp.fill('X', 'not-an-email', 'short', 'other');
+    await signUp.submit();
+    await expect(page.getByText('Enter a valid email address.')).toBeVisible();
+    await expect(page.getByText('The password must be at least 8 characters.')).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-up$/);
+    await snap(page, info, 'sign-up-errors');
+  });
+
+  test('forgot password and reset by the emailed link', async ({ page, request }, info) => {
+    const email = uniqueEmail('reset', info);
+    const signUp = new SignUpPage(page);
+    await signUp.open();
+    await signUp.fill('Reset Me', email, PASSWORD);
+    await signUp.submit();
+    await expect(page).toHaveURL(/\/plans$/);
+    await logOut(page);
+
+    await page.goto('/forgot-pass');
+    await page.getByLabel('Email').fill(email);
+    await page.getByRole('button', { name: 'Send reset link' }).click();
+    await expect(page.getByRole('status')).toBeVisible();
+    await snap(page, info, 'forgot-sent');
+
+    const link = await linkFromMail(request, email, '/reset-password');
+    await page.goto(link);
+    await page.getByLabel('New password').fill('a-brand-new-pass-2');
+    await page.getByLabel('Confirm password').fill('a-brand-new-pass-2');
+    await page.getByRole('button', { name: 'Update password' }).click();
+    await expect(page.getByText('Password updated successfully')).toBeVisible();
+    await expect(page).toHaveURL(/\/sign-in$/);
+
+    await new SignInPage(page).signIn(email, 'a-brand-new-pass-2');
+    await expect(page).toHaveURL(/\/plans$/);
+  });
+
+  test('unknown paths go to the start page; guarded pages need a login', async ({ page }) => {
+    await page.goto('/no-such-page');
+    await expect(page).toHaveURL(/\/$/);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/sign-in$/);
+  });
+
+  test('the language switcher stores the language', async ({ page }, info) => {
+    await page.goto('/sign-in');
+    await page.getByRole('button', { name: 'Language' }).click();
+    await page.getByRole('menuitem', { name: 'Русский' }).click();
+    await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible();
+    await expect(page).toHaveTitle('Warren VPN | Вход');
+    expect(await page.evaluate(() => localStorage.getItem('i18nLang'))).toBe('ru');
+    await snap(page, info, 'sign-in-ru');
+    await page.getByRole('button', { name: 'Язык' }).click();
+    await page.getByRole('menuitem', { name: '中文' }).click();
+    await expect(page.getByRole('button', { name: '登录', exact: true })).toBeVisible();
+    await snap(page, info, 'sign-in-zh');
+  });
+});
+
+test.describe('proxy brand', () => {
+  const PROXY = 'http://proxy.localhost:8181';
+
+  test('shows Proxy in the title and signs up through the restricted call', async ({ page }, info) => {
+    const restricted: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/users/restricted')) restricted.push(`${r.method()} ${new URL(r.url()).pathname} ${r.headers()['content-type'] ?? ''}`);
+    });
+    await page.goto(`${PROXY}/sign-up`);
+    await expect(page).toHaveTitle(/Proxy/);
+    await expect(page).toHaveTitle('Warren Proxy | Create account');
+    await snap(page, info, 'proxy-sign-up');
+
+    const email = uniqueEmail('proxy', info);
+    const signUp = new SignUpPage(page);
+    await signUp.fill('Proxy User', email, PASSWORD);
+    await signUp.submit();
+    await expect(page).toHaveURL(/\/plans$/);
+    expect(restricted).toEqual([expect.stringMatching(/^POST \/api\/users\/restrictedRegister text\/plain/)]);
+    await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
+    await expect(page.locator('body')).not.toContainText(/\bVPN\b/);
+    await snap(page, info, 'proxy-plans');
+
+    await logOut(page);
+    await new SignInPage(page).signIn(email, PASSWORD);
+    await expect(page).toHaveURL(/\/plans$/);
+    expect(restricted.some((r) => r.startsWith('POST /api/users/restrictedLogin'))).toBe(true);
+  });
+});

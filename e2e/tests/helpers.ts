@@ -1,0 +1,87 @@
+import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const screenshotDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
+
+export function uniqueEmail(tag: string, info: TestInfo): string {
+  return `e2e-${tag}-${info.project.name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
+}
+
+export const PASSWORD = 'correct-horse-battery-9';
+
+/** Saves e2e/screenshots/{project}-{name}.png. */
+export async function snap(page: Page, info: TestInfo, name: string): Promise<void> {
+  fs.mkdirSync(screenshotDir, { recursive: true });
+  await page.waitForLoadState('networkidle').catch(() => undefined);
+  await page.screenshot({ path: path.join(screenshotDir, `${info.project.name}-${name}.png`), fullPage: true });
+}
+
+interface Mail {
+  to: string;
+  subject: string;
+  text: string;
+  html: string;
+  sentAt: string;
+}
+
+/** The newest mail to `to` whose text has a link to `pathname`; returns that link's path + query. */
+export async function linkFromMail(request: APIRequestContext, to: string, pathname: string): Promise<string> {
+  let found: string | null = null;
+  await expect
+    .poll(
+      async () => {
+        const res = await request.get(`/api/dev/mail?to=${encodeURIComponent(to)}`);
+        if (!res.ok()) return null;
+        const body = (await res.json()) as { data: Mail[] };
+        for (const mail of [...body.data].reverse()) {
+          const m = new RegExp(`https?://[^\\s"'<>]+${pathname.replace('/', '\\/')}\\?[^\\s"'<>]+`).exec(mail.text);
+          if (m) {
+            const url = new URL(m[0].replace(/&amp;/g, '&'));
+            found = `${url.pathname}${url.search}`;
+            return found;
+          }
+        }
+        return null;
+      },
+      { timeout: 15_000, message: `a mail to ${to} with a ${pathname} link` },
+    )
+    .not.toBeNull();
+  return found!;
+}
+
+export class SignUpPage {
+  constructor(private readonly page: Page) {}
+  async open(base = '') {
+    await this.page.goto(`${base}/sign-up`);
+  }
+  async fill(name: string, email: string, password: string, confirmation = password) {
+    await this.page.getByLabel('Name').fill(name);
+    await this.page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await this.page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await this.page.getByRole('textbox', { name: 'Confirm password' }).fill(confirmation);
+  }
+  async submit() {
+    await this.page.getByRole('button', { name: 'Create account' }).click();
+  }
+}
+
+export class SignInPage {
+  constructor(private readonly page: Page) {}
+  async open(path = '/sign-in') {
+    await this.page.goto(path);
+  }
+  async signIn(email: string, password: string) {
+    await this.page.getByRole('textbox', { name: 'Email' }).fill(email);
+    await this.page.getByRole('textbox', { name: 'Password', exact: true }).fill(password);
+    await this.page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  }
+}
+
+/** Logs out through the user menu (the sidebar may be closed on mobile; the menu is in the header). */
+export async function logOut(page: Page) {
+  await page.getByRole('button', { name: 'Account menu' }).click();
+  await page.getByRole('menuitem', { name: 'Log out' }).click();
+  await expect(page).toHaveURL(/\/auth$/);
+}
