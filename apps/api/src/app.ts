@@ -12,9 +12,18 @@ import { migrate } from './db/migrate.js';
 import { createCaptchaVerifier } from './lib/captcha.js';
 import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
 import { type Mailer, createMailer } from './mail/mailer.js';
+import { readCatalogue, seedCatalogue } from './modules/billing/catalogue.js';
+import { startBillingJobs } from './modules/billing/jobs.js';
+import { billingRoutes } from './modules/billing/routes.js';
+import { billingService } from './modules/billing/service.js';
+import { webhookRoutes } from './modules/billing/webhook-routes.js';
+import { createGeoIp } from './lib/geoip.js';
+import { buildProviders } from './payments/index.js';
+import type { PaymentProviderId } from '@warren/contract';
 import { systemRoutes } from './modules/system/routes.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { usersService } from './modules/users/service.js';
+import { vpnModule } from './modules/nodes/index.js';
 import { requireUser } from './plugins/auth.js';
 import { registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -28,6 +37,7 @@ declare module 'fastify' {
     settle(): Promise<void>;
     /** The database the app runs on (tests and operator tooling read it directly). */
     db: Database;
+    billing: import('./modules/billing/service.js').BillingService;
   }
 }
 
@@ -52,6 +62,9 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   const mailer = overrides.mailer ?? createMailer(config.mail);
   const limiter = overrides.limiter ?? (config.redisUrl ? createRedisRateLimiter(config.redisUrl) : createMemoryRateLimiter());
   const captcha = createCaptchaVerifier(config.captcha);
+  const catalogue = readCatalogue(config.billing.catalogueFile);
+  await seedCatalogue(db, catalogue);
+  const geo = await createGeoIp(config.geoip.mmdbFile, config.geoip.defaultCountry);
 
   const app = Fastify({
     logger: {
@@ -141,6 +154,35 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
 
   await app.register(systemRoutes, { db, mailer, devTools: !config.isProduction, brandOf });
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
+  await app.register(vpnModule, { db, auth });
+
+  // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
+  const sandboxBase = () => config.publicUrl ?? `http://${brands.all()[0]!.hosts[0]}:${config.port}`;
+  const { providers, sandbox } = buildProviders(config, db, sandboxBase);
+  // The sandbox notifies us through the full HTTP stack (routing, raw body, signature check), as a provider would.
+  const deliverSandbox = async (body: string, signature: string) =>
+    (await app.inject({ method: 'POST', url: '/api/billing/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body })).statusCode;
+  const billing = billingService({
+    db,
+    catalogue,
+    providers,
+    mailer,
+    defer,
+    moneyBackDays: config.billing.moneyBackDays,
+    postbackUrls: config.billing.postbackUrls,
+    isKnownHost: brands.isKnownHost,
+    brandName: (id) => brands.byId(id)?.productName ?? brands.all()[0]!.productName,
+  });
+  app.decorate('billing', billing);
+  await app.register(billingRoutes, {
+    billing, users, brands, captcha, geo, auth, publicUrl: config.publicUrl,
+    availableProviders: Object.keys(providers) as PaymentProviderId[],
+  });
+  await app.register(webhookRoutes, { billing, sandbox, deliverSandbox });
+  if (config.jobs) {
+    const stopJobs = startBillingJobs({ db, billing, sandbox, deliverSandbox, log: app.log });
+    app.addHook('preClose', stopJobs);
+  }
 
   const renderIndex = await registerSpa(app, config.webDistDir, brandOf);
   app.setNotFoundHandler((request, reply) => {

@@ -39,6 +39,23 @@ const schema = z
     TOKEN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     TEST_ACCOUNT_SUFFIXES: z.string().default('@test.warren.invalid'),
+    CATALOGUE_FILE: z.string().optional(),
+    SANDBOX_PAYMENTS: bool.optional(),
+    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_…)').optional(),
+    STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_/, 'must be a Stripe publishable key (pk_…)').optional(),
+    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook secret (whsec_…)').optional(),
+    STRIPE_API_URL: z.url().optional(),
+    PAYSSION_API_KEY: z.string().min(1).optional(),
+    PAYSSION_SECRET_KEY: z.string().min(1).optional(),
+    PAYSSION_API_URL: z.url().default('https://www.payssion.com'),
+    CARDLINK_API_TOKEN: z.string().min(1).optional(),
+    CARDLINK_SHOP_ID: z.string().min(1).optional(),
+    CARDLINK_API_URL: z.url().default('https://cardlink.link'),
+    POSTBACK_URLS: z.string().default(''),
+    GEOIP_MMDB: z.string().optional(),
+    DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter country code').default('US'),
+    MONEY_BACK_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+    JOBS: bool.default(true),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production') {
@@ -51,6 +68,13 @@ const schema = z
           message: 'is none in production; set recaptcha or turnstile, or ALLOW_NO_CAPTCHA_IN_PRODUCTION=true to run without one',
         });
     }
+    const stripeKeys = [c.STRIPE_SECRET_KEY, c.STRIPE_PUBLISHABLE_KEY, c.STRIPE_WEBHOOK_SECRET].filter(Boolean).length;
+    if (stripeKeys > 0 && stripeKeys < 3)
+      ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together' });
+    if (!!c.PAYSSION_API_KEY !== !!c.PAYSSION_SECRET_KEY)
+      ctx.addIssue({ code: 'custom', path: ['PAYSSION_SECRET_KEY'], message: 'Payssion needs PAYSSION_API_KEY and PAYSSION_SECRET_KEY together' });
+    if (!!c.CARDLINK_API_TOKEN !== !!c.CARDLINK_SHOP_ID)
+      ctx.addIssue({ code: 'custom', path: ['CARDLINK_SHOP_ID'], message: 'Cardlink needs CARDLINK_API_TOKEN and CARDLINK_SHOP_ID together' });
     if (c.CAPTCHA_PROVIDER && c.CAPTCHA_PROVIDER !== 'none' && !c.CAPTCHA_SECRET)
       ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SECRET'], message: `is required with CAPTCHA_PROVIDER=${c.CAPTCHA_PROVIDER}` });
   });
@@ -77,6 +101,17 @@ export interface Config {
   bodyLimit: number;
   testAccountSuffixes: string[];
   webDistDir: string;
+  billing: {
+    catalogueFile: string;
+    sandbox: boolean;
+    stripe?: { secretKey: string; publishableKey: string; webhookSecret: string; apiUrl?: string };
+    payssion?: { apiKey: string; secretKey: string; apiUrl: string };
+    cardlink?: { apiToken: string; shopId: string; apiUrl: string };
+    postbackUrls: string[];
+    moneyBackDays: number;
+  };
+  geoip: { mmdbFile?: string; defaultCountry: string };
+  jobs: boolean;
 }
 
 export class ConfigError extends Error {
@@ -133,6 +168,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     bodyLimit: e.BODY_LIMIT_BYTES,
     testAccountSuffixes: e.TEST_ACCOUNT_SUFFIXES.split(',').map((s) => s.trim()).filter(Boolean),
     webDistDir: path.join(repoRoot, 'apps/web/dist'),
+    billing: {
+      catalogueFile: e.CATALOGUE_FILE ? path.resolve(e.CATALOGUE_FILE) : path.join(repoRoot, 'config/catalogue.json'),
+      // The sandbox takes no money; it is on by default everywhere but production.
+      sandbox: e.SANDBOX_PAYMENTS ?? e.NODE_ENV !== 'production',
+      stripe: e.STRIPE_SECRET_KEY
+        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
+        : undefined,
+      payssion: e.PAYSSION_API_KEY ? { apiKey: e.PAYSSION_API_KEY, secretKey: e.PAYSSION_SECRET_KEY!, apiUrl: e.PAYSSION_API_URL } : undefined,
+      cardlink: e.CARDLINK_API_TOKEN ? { apiToken: e.CARDLINK_API_TOKEN, shopId: e.CARDLINK_SHOP_ID!, apiUrl: e.CARDLINK_API_URL } : undefined,
+      postbackUrls: e.POSTBACK_URLS.split(/\s+/).filter(Boolean),
+      moneyBackDays: e.MONEY_BACK_DAYS,
+    },
+    geoip: { mmdbFile: e.GEOIP_MMDB ? path.resolve(e.GEOIP_MMDB) : undefined, defaultCountry: e.DEFAULT_COUNTRY },
+    jobs: e.JOBS,
   };
   return { ...config, ...overrides };
 }

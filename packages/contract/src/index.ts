@@ -3,3 +3,4 @@ export * from './errors.js';
 export * from './brand.js';
 export * from './account.js';
 export * from './routes.js';
+export * from './billing.js';

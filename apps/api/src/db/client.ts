@@ -10,7 +10,7 @@ export type Row = Record<string, unknown>;
  * PostgreSQL speak the same SQL, so the code and migrations are identical on both.
  */
 export interface Queryable {
-  query<T extends Row = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
 }
 
 export interface Database extends Queryable {
@@ -42,7 +42,7 @@ class PgliteDatabase implements Database {
     }
   }
 
-  async query<T extends Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const result = await this.pg.query<T>(sql, params as unknown[]);
     return result.rows;
   }
@@ -50,7 +50,7 @@ class PgliteDatabase implements Database {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     // PGlite serialises transactions on its single connection, so other queries wait meanwhile.
     return this.pg.transaction(async (tx) =>
-      fn({ query: async <R extends Row>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows }),
+      fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows }),
     );
   }
 
@@ -109,7 +109,7 @@ class PostgresDatabase implements Database {
     return new PostgresDatabase(pool);
   }
 
-  async query<T extends Row>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
+  async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
     const result = await this.pool.query(sql, params as unknown[]);
     return result.rows as T[];
   }
@@ -118,7 +118,7 @@ class PostgresDatabase implements Database {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      const result = await fn({ query: async <R extends Row>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] });
+      const result = await fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] });
       await client.query('commit');
       return result;
     } catch (err) {

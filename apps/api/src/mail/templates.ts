@@ -4,7 +4,7 @@ import type { Language } from '@warren/contract';
  * Transactional emails, HTML + text, in the user's language, branded with the product name.
  * Every interpolated value is escaped in the HTML part.
  */
-type Kind = 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime';
+type Kind = 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime' | 'receipt';
 
 interface Copy {
   subject: string;
@@ -49,6 +49,12 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       button: 'Sign in',
       footer: 'If you did not ask for it, ignore this email.',
     },
+    receipt: {
+      subject: 'Your {product} receipt',
+      heading: 'Thank you for your payment',
+      body: 'Plan: {plan}. Amount: {amount}. Paid until: {until}. Payment: {payment}. You can ask for a refund within 7 days.',
+      footer: 'Keep this email for your records.',
+    },
   },
   ru: {
     verify: {
@@ -83,6 +89,12 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       body: 'Войдите по этой ссылке. Она действует 15 минут и срабатывает один раз.',
       button: 'Войти',
       footer: 'Если вы её не запрашивали, проигнорируйте письмо.',
+    },
+    receipt: {
+      subject: 'Чек {product}',
+      heading: 'Спасибо за оплату',
+      body: 'Тариф: {plan}. Сумма: {amount}. Оплачено до: {until}. Платёж: {payment}. Вернуть деньги можно в течение 7 дней.',
+      footer: 'Сохраните это письмо.',
     },
   },
   zh: {
@@ -119,6 +131,12 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       button: '登录',
       footer: '如果您没有请求此链接，请忽略此邮件。',
     },
+    receipt: {
+      subject: '您的 {product} 收据',
+      heading: '感谢您的付款',
+      body: '套餐：{plan}。金额：{amount}。有效期至：{until}。付款编号：{payment}。7 天内可申请退款。',
+      footer: '请保留此邮件以备查询。',
+    },
   },
 };
 
@@ -127,10 +145,11 @@ const escapeHtml = (s: string) =>
 
 export function renderMail(
   kind: Kind,
-  opts: { language: Language; productName: string; link?: string },
+  opts: { language: Language; productName: string; link?: string; vars?: Record<string, string> },
 ): { subject: string; text: string; html: string } {
   const copy = COPY[opts.language][kind];
-  const fill = (s: string) => s.replaceAll('{product}', opts.productName);
+  const fill = (s: string) =>
+    s.replace(/\{(\w+)\}/g, (whole, key: string) => (key === 'product' ? opts.productName : (opts.vars?.[key] ?? whole)));
   const subject = fill(copy.subject);
   const heading = fill(copy.heading);
   const body = fill(copy.body);

@@ -7,12 +7,10 @@ import {
 } from '@warren/contract';
 import type { BrandRegistry } from '../../brands/registry.js';
 import type { CaptchaVerifier } from '../../lib/captcha.js';
-import { BadRequestError, UnauthorizedError } from '../../lib/errors.js';
-import { decryptText, encryptText } from '../../lib/secrets.js';
+import { UnauthorizedError } from '../../lib/errors.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
-import { RequestValidationError, fieldErrorsOf } from '../../plugins/errors.js';
-import { findUnstorableText } from '../../plugins/validation.js';
+import { RESTRICTED_DOC, decryptBody, sealAnswer } from '../../plugins/restricted.js';
 import { type UsersService, toUserDto } from './service.js';
 
 export interface UsersRoutesDeps {
@@ -24,33 +22,13 @@ export interface UsersRoutesDeps {
 }
 
 const tags = ['users'];
-const RESTRICTED_DOC = 'Body: text/plain, base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload; plain JSON is refused with 400.';
 const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
 
 export async function usersRoutes(fastify: FastifyInstance, { users, brands, captcha, publicUrl, auth }: UsersRoutesDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const ctx = (request: FastifyRequest) => contextOf(request, brands, publicUrl);
 
-  /** Restricted calls: the body is encrypted text; plain JSON (or anything undecryptable) is a 400. */
-  function decryptBody<T extends z.ZodType>(request: FastifyRequest, schema: T): z.infer<T> {
-    const key = request.brand.restrictedKey;
-    if (!key) throw new BadRequestError('Restricted calls are not available on this host.');
-    if (typeof request.body !== 'string') throw new BadRequestError('The request body must be encrypted text.');
-    const plain = decryptText(key, request.body);
-    if (plain === null) throw new BadRequestError('The request body could not be decrypted.');
-    let json: unknown;
-    try {
-      json = JSON.parse(plain);
-    } catch {
-      throw new BadRequestError('The decrypted body is not valid JSON.');
-    }
-    const parsed = schema.safeParse(json);
-    if (!parsed.success) throw new RequestValidationError(fieldErrorsOf(parsed.error));
-    const bad = findUnstorableText(parsed.data);
-    if (bad) throw new RequestValidationError({ [bad]: ['This field contains characters that are not allowed.'] });
-    return parsed.data;
-  }
-  const seal = (request: FastifyRequest, payload: unknown) => encryptText(request.brand.restrictedKey!, JSON.stringify(payload));
+  const seal = sealAnswer;
 
   app.post('/api/users/login', { schema: { tags, body: loginBody, response: { 200: envelope(authResult) } } }, async (request) => {
     await captcha.verify(request.body['g-recaptcha-response'], request.ip);

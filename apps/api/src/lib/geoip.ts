@@ -1,0 +1,27 @@
+import geoip from 'geoip-country';
+import maxmind, { type CountryResponse, type Reader } from 'maxmind';
+
+/**
+ * Country of an IP address: a MaxMind database file when configured (GEOIP_MMDB), otherwise
+ * the country database embedded in the geoip-country package. Unknown, private and loopback
+ * addresses get the configured default country.
+ */
+export interface GeoIp {
+  country(ip: string): string;
+}
+
+export async function createGeoIp(mmdbFile: string | undefined, defaultCountry: string): Promise<GeoIp> {
+  let reader: Reader<CountryResponse> | undefined;
+  if (mmdbFile) reader = await maxmind.open<CountryResponse>(mmdbFile);
+  return {
+    country(ip) {
+      const clean = ip.replace(/^::ffff:/, '');
+      try {
+        const code = reader ? reader.get(clean)?.country?.iso_code : geoip.lookup(clean)?.country;
+        return code && /^[A-Z]{2}$/.test(code) ? code : defaultCountry;
+      } catch {
+        return defaultCountry;
+      }
+    },
+  };
+}

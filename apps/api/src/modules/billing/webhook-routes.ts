@@ -1,0 +1,100 @@
+import type { FastifyInstance } from 'fastify';
+import { z } from 'zod';
+import type { SandboxProvider } from '../../payments/sandbox.js';
+import type { BillingService } from './service.js';
+
+/**
+ * Provider webhooks and the sandbox provider's hosted page. Registered in their own scope:
+ * bodies stay raw buffers here, because signatures are computed over the exact bytes sent.
+ */
+export async function webhookRoutes(
+  app: FastifyInstance,
+  opts: { billing: BillingService; sandbox?: SandboxProvider; deliverSandbox: (body: string, signature: string) => Promise<number> },
+) {
+  app.removeAllContentTypeParsers();
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
+
+  const fieldsOf = (raw: Buffer, contentType: string | undefined): Record<string, unknown> => {
+    const text = raw.toString('utf8');
+    if (contentType?.includes('application/x-www-form-urlencoded')) return Object.fromEntries(new URLSearchParams(text));
+    if (contentType?.includes('json')) {
+      try {
+        const parsed = JSON.parse(text);
+        return parsed && typeof parsed === 'object' && !Array.isArray(parsed) ? parsed : {};
+      } catch {
+        return {};
+      }
+    }
+    return {};
+  };
+
+  app.post(
+    '/api/billing/webhooks/:provider',
+    { schema: { tags: ['billing'], summary: 'Payment provider notifications (signed)', params: z.object({ provider: z.string().regex(/^[a-z0-9]{2,20}$/) }) } },
+    async (request, reply) => {
+      const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
+      const ack = await opts.billing.handleWebhook((request.params as { provider: string }).provider, {
+        rawBody: raw,
+        headers: request.headers,
+        fields: fieldsOf(raw, request.headers['content-type']),
+      });
+      return reply.type(ack.contentType).send(ack.body);
+    },
+  );
+
+  const sandbox = opts.sandbox;
+  if (!sandbox) return;
+  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+  const page = (title: string, body: string) => `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${esc(title)}</title><link rel="stylesheet" href="/sandbox/checkout.css"><main class="card">${body}</main><script src="/sandbox/checkout.js"></script></html>`;
+  const params = z.object({ id: z.string().regex(/^sbx_[a-f0-9]{32}$/) });
+
+  app.get('/sandbox/checkout.css', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('text/css').send(`body{margin:0;min-height:100vh;display:grid;place-items:center;background:#eef1f8;font-family:Inter,system-ui,sans-serif;color:#1b2333}
+.card{background:#fff;border-radius:16px;box-shadow:0 10px 30px rgba(20,30,60,.12);padding:32px;width:min(420px,calc(100vw - 32px));box-sizing:border-box}
+.badge{display:inline-block;background:#fff4d6;color:#8a5a00;border-radius:999px;padding:4px 10px;font-size:12px;font-weight:600}
+h1{font-size:20px;margin:16px 0 4px}.amount{font-size:36px;font-weight:700;margin:12px 0 24px}.row{display:flex;gap:12px}
+button{flex:1;border:0;border-radius:10px;padding:14px;font-size:16px;font-weight:600;cursor:pointer}button:focus-visible{outline:3px solid #4c6ef5;outline-offset:2px}
+.pay{background:#2f9e44;color:#fff}.decline{background:#f1f3f5;color:#c92a2a}.muted{color:#667;font-size:13px;margin-top:20px}`),
+  );
+  app.get('/sandbox/checkout.js', { schema: { hide: true } }, async (_req, reply) =>
+    reply.type('application/javascript').send(`(function(){var d=document.getElementById('done');if(!d)return;var url=d.getAttribute('data-return');var ok=d.getAttribute('data-status')==='succeeded';
+try{var target=new URL(url).origin;var msg={event:ok?'paymentSuccess':'paymentFailed'};if(window.opener&&ok)window.opener.postMessage(msg,target);if(window.parent!==window&&ok)window.parent.postMessage(msg,target);}catch(e){}
+if(window.opener&&ok){window.close();}location.replace(url);})();`),
+  );
+
+  app.get('/sandbox/checkout/:id', { schema: { hide: true, params } }, async (request, reply) => {
+    const row = await sandbox.find((request.params as { id: string }).id);
+    if (!row) return reply.status(404).type('text/html').send(page('Not found', '<h1>Unknown payment</h1>'));
+    const amount = `${(row.amount_minor / 100).toFixed(2)} ${row.currency}`;
+    if (row.status !== 'open') return reply.type('text/html').send(page('Payment', `<h1>This payment is ${esc(row.status)}.</h1>`));
+    return reply.type('text/html').send(
+      page(
+        `Pay ${amount}`,
+        `<span class="badge">Sandbox · no real money</span><h1>${esc(row.description)}</h1><div class="amount" data-testid="amount">${esc(amount)}</div>
+<form method="post" class="row"><button class="pay" name="outcome" value="pay">Pay</button><button class="decline" name="outcome" value="decline">Decline</button></form>
+<p class="muted">Payment ${esc(row.id)}</p>`,
+      ),
+    );
+  });
+
+  app.post('/sandbox/checkout/:id', { schema: { hide: true, params } }, async (request, reply) => {
+    const raw = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
+    const outcome = new URLSearchParams(raw).get('outcome');
+    if (outcome !== 'pay' && outcome !== 'decline') return reply.status(400).type('text/html').send(page('Bad request', '<h1>Choose Pay or Decline.</h1>'));
+    const { row, event } = await sandbox.complete((request.params as { id: string }).id, outcome);
+    if (!row) return reply.status(404).type('text/html').send(page('Not found', '<h1>Unknown payment</h1>'));
+    if (event) {
+      // Deliver now, like a provider notifying right after capture; the retry loop covers failures.
+      const { body, signature } = sandbox.signedDelivery(event);
+      const status = await opts.deliverSandbox(body, signature).catch(() => 0);
+      if (status >= 200 && status < 300) await sandbox.acknowledge(row.id, event.id);
+    }
+    const status = row.status === 'paid' ? 'succeeded' : 'failed';
+    const url = new URL(row.return_url);
+    url.searchParams.set('redirect_status', status);
+    return reply
+      .type('text/html')
+      .send(page('Returning…', `<h1>${status === 'succeeded' ? 'Payment complete' : 'Payment declined'}</h1><p id="done" data-status="${status}" data-return="${esc(url.href)}">Returning to the merchant… <a href="${esc(url.href)}">Continue</a></p>`));
+  });
+}

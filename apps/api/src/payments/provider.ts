@@ -1,0 +1,72 @@
+/**
+ * One interface for every payment provider. Our side never trusts the state written in a
+ * webhook body where the provider lets us look the payment up: the final state is re-derived
+ * from the provider's object, so replays and reordering converge.
+ */
+export type ProviderId = 'sandbox' | 'stripe' | 'payssion' | 'payssionv2' | 'cardlink';
+export type ProviderPaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
+
+export interface CreatePaymentInput {
+  /** Our payment's public id: the provider echoes it back (order id, metadata). */
+  merchantRef: string;
+  amountMinor: number;
+  currency: string;
+  description: string;
+  customerEmail: string;
+  /** Our idempotency key for the provider call: a retried checkout never creates a second provider payment. */
+  idempotencyKey: string;
+  returnUrl: string;
+  notifyUrl: string;
+  /** Provider-specific payment method (Payssion pm_id, Stripe payment method type). */
+  method?: string;
+  country?: string;
+}
+
+export interface CreatePaymentResult {
+  providerRef: string;
+  /** Hosted payment page to send the browser to. */
+  redirectUrl?: string;
+  /** For embedded flows (Stripe Elements). */
+  clientSecret?: string;
+  publishableKey?: string;
+}
+
+export interface ProviderPaymentState {
+  providerRef: string;
+  merchantRef?: string;
+  status: ProviderPaymentStatus;
+  amountMinor?: number;
+  currency?: string;
+}
+
+export interface WebhookRequest {
+  rawBody: Buffer;
+  headers: Record<string, string | string[] | undefined>;
+  /** Parsed form or JSON fields, when the provider posts a form. */
+  fields: Record<string, unknown>;
+}
+
+export interface VerifiedWebhook {
+  eventId: string;
+  kind: string;
+  providerRef?: string;
+  merchantRef?: string;
+  /** State carried by the notification, used when the provider has no lookup. */
+  state?: ProviderPaymentState;
+}
+
+export interface PaymentProvider {
+  readonly id: ProviderId;
+  create(input: CreatePaymentInput): Promise<CreatePaymentResult>;
+  /** Throws WebhookRejected for a bad signature, a stale timestamp or a malformed body. */
+  verifyWebhook(request: WebhookRequest): Promise<VerifiedWebhook> | VerifiedWebhook;
+  /** The provider's current view of a payment, when it offers a lookup. */
+  fetchState?(providerRef: string): Promise<ProviderPaymentState>;
+  /** Body the provider expects as acknowledgement. */
+  readonly ack: { contentType: string; body: string };
+}
+
+export class WebhookRejected extends Error {}
+
+/** Webhooks older than this are refused, as Stripe does (replay protection). */
+export const WEBHOOK_TOLERANCE_S = 300;

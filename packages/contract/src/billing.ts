@@ -1,0 +1,160 @@
+import { z } from 'zod';
+import { ATTRIBUTION_MAX } from './constants.js';
+
+export const currencyCode = z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, { error: 'The currency must be a 3-letter code.' });
+export const PROVIDERS = ['sandbox', 'stripe', 'payssion', 'payssionv2', 'cardlink'] as const;
+export type PaymentProviderId = (typeof PROVIDERS)[number];
+
+const tariffIdField = z.coerce.number({ error: 'The plan is required.' }).int().positive().max(1_000_000);
+const promoField = z.string().trim().max(40).regex(/^[A-Za-z0-9_-]*$/, { error: 'The promo code is not valid.' }).optional();
+const priceListField = z.string().trim().max(40).regex(/^[a-z0-9-]+$/, { error: 'Unknown price list.' }).optional();
+
+export const tariffPrice = z.object({
+  tariffId: z.number(),
+  key: z.string(),
+  name: z.string(),
+  periodDays: z.number().nullable(),
+  isLifetime: z.boolean(),
+  isTrial: z.boolean(),
+  currency: z.string(),
+  /** Minor units (cents). */
+  amount: z.number(),
+  /** The default-list price, for the struck-through "was" price. */
+  listAmount: z.number(),
+  discountPercent: z.number(),
+  /** Price per 30 days in minor units, for "per month" display; null for lifetime. */
+  monthlyAmount: z.number().nullable(),
+});
+export type TariffPrice = z.infer<typeof tariffPrice>;
+
+export const promoInfo = z.object({ code: z.string(), percentOff: z.number() });
+
+export const landingPriceListQuery = z.object({
+  selectedPlan: z.string().trim().max(40).regex(/^[a-z0-9-]*$/i, { error: 'Unknown plan set.' }).optional(),
+  currency: currencyCode.optional(),
+  referralID: z.string().trim().max(ATTRIBUTION_MAX).optional(),
+  promocode: promoField,
+});
+export const landingPriceList = z.object({
+  currency: z.string(),
+  priceList: z.string(),
+  plans: z.array(tariffPrice),
+  promo: promoInfo.nullable(),
+});
+
+export const guestPriceQuery = z.object({
+  tariffId: tariffIdField.optional(),
+  currency: currencyCode.optional(),
+  promocode: promoField,
+  priceList: priceListField,
+});
+export const guestPriceData = z.union([
+  z.object({}).strict(),
+  z.object({ tariffId: z.number(), currency: z.string(), amount: z.number(), listAmount: z.number(), promo: promoInfo.nullable(), tariffName: z.string() }),
+]);
+
+export const currencies = z.object({ currencies: z.array(z.string()), default: z.string() });
+
+export const paymentSummary = z.object({
+  id: z.string(),
+  tariff_id: z.number(),
+  tariff_name: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  status: z.enum(['pending', 'succeeded', 'failed', 'refunded']),
+  provider: z.string(),
+  created_at: z.string(),
+  paid_at: z.string().nullable(),
+});
+export const planInfo = z.object({
+  tariffName: z.string(),
+  tariffKey: z.string(),
+  expiresAt: z.string().nullable(),
+  accountStatus: z.string(),
+  /** processing while a payment of the last 30 minutes is still pending. */
+  paymentStatus: z.enum(['processed', 'processing']),
+  moneyBackDays: z.number(),
+  payments: z.array(paymentSummary),
+});
+export type PlanInfo = z.infer<typeof planInfo>;
+
+export const createPaymentBody = z.object({
+  tariffId: tariffIdField,
+  currency: currencyCode,
+  provider: z.enum(PROVIDERS, { error: 'Unknown payment provider.' }).default('sandbox'),
+  /** Provider-specific method: Stripe payment method type, Payssion pm_id. */
+  type: z.string().trim().max(40).regex(/^[a-z0-9_]*$/, { error: 'Unknown payment method.' }).optional(),
+  priceList: priceListField,
+  promocode: promoField,
+  /** Same key, same payment: a double-clicked Pay button never charges twice. */
+  idempotencyKey: z.string().trim().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/).optional(),
+  /** Where the provider sends the browser back: a path on this origin (or a registered brand host). */
+  returnPath: z.string().max(2048).optional(),
+  'g-recaptcha-response': z.string().max(4096).optional(),
+});
+export type CreatePaymentBody = z.infer<typeof createPaymentBody>;
+
+export const createPaymentResult = z.object({
+  paymentId: z.string(),
+  provider: z.string(),
+  amount: z.number(),
+  currency: z.string(),
+  redirectUrl: z.string().optional(),
+  clientSecret: z.string().optional(),
+  publishableKey: z.string().optional(),
+});
+export type CreatePaymentResult = z.infer<typeof createPaymentResult>;
+
+export const paymentMethod = z.object({ provider: z.enum(PROVIDERS), type: z.string(), label: z.string() });
+export const paymentMethods = z.object({ country: z.string(), currency: z.string(), methods: z.array(paymentMethod) });
+
+export const ipInfo = z.object({ code: z.string(), currency: z.string() });
+
+export const affiliateSessionBody = z.object({
+  url: z.string().trim().max(2048),
+  referralID: z.string().trim().min(1).max(ATTRIBUTION_MAX),
+});
+
+/**
+ * Checkout variants of the specification (section 2): the plans each shows, its price list,
+ * and language/currency defaults. Discounted variants keep the offer for one day from the
+ * visitor's first visit (the cookie named here), then send the visitor to /checkout.
+ */
+export interface CheckoutVariant {
+  tariffIds: number[];
+  priceList: string;
+  language?: 'en' | 'ru' | 'zh';
+  currency?: string;
+  discountCookie?: 'discount15FirstVisit' | 'discount25FirstVisit';
+}
+export const CHECKOUT_VARIANTS: Record<string, CheckoutVariant> = {
+  '/checkout': { tariffIds: [3, 4, 2], priceList: 'default' },
+  '/checkout-ru': { tariffIds: [3, 4, 2], priceList: 'default', language: 'ru', currency: 'RUB' },
+  '/checkout-a': { tariffIds: [4, 3, 2], priceList: 'default' },
+  '/checkout-cn': { tariffIds: [3, 4, 2], priceList: 'default', language: 'zh', currency: 'CNY' },
+  '/checkout-page': { tariffIds: [3, 4, 2], priceList: 'default' },
+  '/checkout-trial': { tariffIds: [6], priceList: 'default' },
+  '/checkout-test-19': { tariffIds: [3], priceList: 'landing-test-19' },
+  '/checkout-lifetime': { tariffIds: [5], priceList: 'default' },
+  '/checkout-lifetime-cn': { tariffIds: [5], priceList: 'default', language: 'zh', currency: 'CNY' },
+  '/checkout-lifetime-ru': { tariffIds: [5], priceList: 'default', language: 'ru', currency: 'RUB' },
+  '/checkout-lite': { tariffIds: [3, 2], priceList: 'landing-lite' },
+  '/checkout-15': { tariffIds: [3, 4, 2], priceList: 'discount-15', discountCookie: 'discount15FirstVisit' },
+  '/checkout-25': { tariffIds: [3, 4, 2], priceList: 'discount-25', discountCookie: 'discount25FirstVisit' },
+  '/checkout-ru-15': { tariffIds: [3, 4, 2], priceList: 'discount-15', language: 'ru', currency: 'RUB', discountCookie: 'discount15FirstVisit' },
+  '/checkout-ru-25': { tariffIds: [3, 4, 2], priceList: 'discount-25', language: 'ru', currency: 'RUB', discountCookie: 'discount25FirstVisit' },
+};
+
+/** The discount window: open for one day from the first visit (spec section 9). */
+export function isDiscountWindowOpen(firstVisitMs: number | null, nowMs: number, windowMs = 24 * 60 * 60 * 1000): boolean {
+  return firstVisitMs === null || nowMs - firstVisitMs < windowMs;
+}
+
+/** The special offer (spec section 4): exactly one payment, tariff 2, less than 48 h ago, more than 60 s left. */
+export function specialOfferSecondsLeft(payments: { tariff_id: number; created_at: string }[], nowMs: number): number | null {
+  if (payments.length !== 1) return null;
+  const [p] = payments;
+  if (!p || p.tariff_id !== 2) return null;
+  const left = Math.floor((new Date(p.created_at).getTime() + 48 * 3600 * 1000 - nowMs) / 1000);
+  return left >= 60 ? left : null;
+}
