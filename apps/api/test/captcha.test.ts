@@ -1,0 +1,143 @@
+import http from 'node:http';
+import type { AddressInfo } from 'node:net';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { PASSWORD, TestClient, createTestApp, uniqueEmail, type TestApp } from './helpers.js';
+
+/**
+ * Captcha against a local fake of the siteverify endpoint (reCAPTCHA and Turnstile speak the
+ * same protocol). The fake decides by the response token it is given:
+ *   good-*        → { success: true }
+ *   bad-*         → { success: false, error-codes }
+ *   truthy-*      → { success: "true" }  (not the boolean: must be refused)
+ *   http500-*     → 500
+ *   notjson-*     → 200 with a non-JSON body
+ *   hangup-*      → the connection is dropped
+ */
+interface VerifyCall {
+  method: string;
+  contentType: string;
+  form: Record<string, string>;
+}
+const calls: VerifyCall[] = [];
+
+/** A fake siteverify server on a loopback port; closing it makes the verifier "down" (connection refused). */
+async function startFake(): Promise<{ url: string; close(): Promise<void> }> {
+  const server = http.createServer((req, res) => {
+    let body = '';
+    req.setEncoding('utf8');
+    req.on('data', (c: string) => (body += c));
+    req.on('end', () => {
+      const form = Object.fromEntries(new URLSearchParams(body));
+      calls.push({ method: req.method ?? '', contentType: String(req.headers['content-type'] ?? ''), form });
+      const token = form.response ?? '';
+      const json = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(payload));
+      if (token.startsWith('good-')) return json(200, { success: true, challenge_ts: new Date().toISOString(), hostname: 'localhost' });
+      if (token.startsWith('truthy-')) return json(200, { success: 'true' });
+      if (token.startsWith('http500-')) return json(500, { success: true });
+      if (token.startsWith('notjson-')) return res.writeHead(200, { 'content-type': 'text/html', connection: 'close' }).end('<html>oops</html>');
+      if (token.startsWith('hangup-')) return req.socket.destroy();
+      return json(200, { success: false, 'error-codes': ['invalid-input-response'] });
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/siteverify`,
+    close: () =>
+      new Promise<void>((resolve) => {
+        server.closeAllConnections();
+        server.close(() => resolve());
+      }),
+  };
+}
+
+const FIELD = 'g-recaptcha-response';
+
+describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provider) => {
+  const secret = `${provider}-secret-${Math.random().toString(36).slice(2)}`;
+  let t: TestApp;
+  let fake: Awaited<ReturnType<typeof startFake>>;
+
+  beforeAll(async () => {
+    fake = await startFake();
+    t = await createTestApp({ CAPTCHA_PROVIDER: provider, CAPTCHA_SECRET: secret, CAPTCHA_SITE_KEY: `${provider}-site-key`, CAPTCHA_VERIFY_URL: fake.url });
+  });
+  afterAll(async () => {
+    await Promise.allSettled([t?.close(), fake?.close()]);
+  });
+
+  const counts = async (app: TestApp) =>
+    (await app.app.db.query<{ users: number; tokens: number; email_tokens: number }>(
+      `select (select count(*)::int from users) as users, (select count(*)::int from auth_tokens) as tokens, (select count(*)::int from email_tokens) as email_tokens`,
+    ))[0]!;
+  const registerBody = (email: string, captcha?: string) => ({ email, password: PASSWORD, password_confirmation: PASSWORD, ...(captcha === undefined ? {} : { [FIELD]: captcha }) });
+
+  function expectCaptchaError(res: { statusCode: number; json(): unknown; body: string }) {
+    expect(res.statusCode, res.body).toBe(422);
+    const body = res.json() as { message: string; errors: Record<string, string[]> };
+    expect(Object.keys(body.errors)).toEqual([FIELD]);
+    expect(body.errors[FIELD]![0]).toMatch(/captcha/i);
+  }
+
+  it('tells the web app which provider and site key to use', async () => {
+    const res = await new TestClient(t.app).get('/api/brand');
+    expect(res.json().data.captcha).toEqual({ provider, siteKey: `${provider}-site-key` });
+  });
+
+  it('refuses a sign-up without a captcha response, without asking the verifier and without creating anything', async () => {
+    const before = await counts(t);
+    const callsBefore = calls.length;
+    const c = new TestClient(t.app);
+    for (const captcha of [undefined, '']) expectCaptchaError(await c.post('/api/users/register', registerBody(uniqueEmail('nocap'), captcha)));
+    expectCaptchaError(await c.post('/api/users/login', { email: uniqueEmail(), password: PASSWORD }));
+    expectCaptchaError(await c.post('/api/users/requestResetPassword', { email: uniqueEmail() }));
+    expect(calls.length).toBe(callsBefore);
+    await t.app.settle();
+    expect(await counts(t)).toEqual(before);
+  });
+
+  it.each(['bad-token', 'truthy-token', 'http500-token', 'notjson-token', 'hangup-token'])('refuses a sign-up the verifier does not accept (%s) and creates nothing', async (token) => {
+    const before = await counts(t);
+    const callsBefore = calls.length;
+    const email = uniqueEmail('rejected');
+    expectCaptchaError(await new TestClient(t.app).post('/api/users/register', registerBody(email, `${token}-${email}`)));
+    expect(calls.length).toBe(callsBefore + 1);
+    await t.app.settle();
+    expect(await counts(t)).toEqual(before);
+  });
+
+  it('accepts a sign-up the verifier accepts, and sent it the secret, the response and the client address as a form', async () => {
+    const email = uniqueEmail('accepted');
+    const response = `good-${email}`;
+    const res = await new TestClient(t.app).post('/api/users/register', registerBody(email, response), { remoteAddress: '203.0.113.7' });
+    expect(res.statusCode, res.body).toBe(201);
+    expect(res.json().data.user.email).toBe(email);
+    const call = calls.find((c) => c.form.response === response);
+    expect(call).toBeDefined();
+    expect(call!.method).toBe('POST');
+    expect(call!.contentType).toMatch(/^application\/x-www-form-urlencoded/);
+    expect(call!.form).toEqual({ secret, response, remoteip: '203.0.113.7' });
+  });
+
+  it('guards sign-in and the reset request the same way; failed captchas do not count as failed passwords', async () => {
+    const email = uniqueEmail('login');
+    const c = new TestClient(t.app);
+    expect((await c.post('/api/users/register', registerBody(email, `good-${email}`))).statusCode).toBe(201);
+    for (let i = 0; i < 11; i++) expectCaptchaError(await c.post('/api/users/login', { email, password: PASSWORD, [FIELD]: `bad-${i}` }));
+    const ok = await c.post('/api/users/login', { email, password: PASSWORD, [FIELD]: `good-login-${email}` });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expectCaptchaError(await c.post('/api/users/requestResetPassword', { email, [FIELD]: 'bad-reset' }));
+    expect((await c.post('/api/users/requestResetPassword', { email, [FIELD]: `good-reset-${email}` })).statusCode).toBe(200);
+  });
+
+  // Last: it stops the fake.
+  it('answers 422 (not a 5xx) when the verifier is down, and creates nothing', async () => {
+    await fake.close();
+    const before = await counts(t);
+    const c = new TestClient(t.app);
+    expectCaptchaError(await c.post('/api/users/register', registerBody(uniqueEmail('down'), 'good-but-nobody-listens')));
+    expectCaptchaError(await c.post('/api/users/login', { email: uniqueEmail(), password: PASSWORD, [FIELD]: 'good-x' }));
+    expectCaptchaError(await c.post('/api/users/requestResetPassword', { email: uniqueEmail(), [FIELD]: 'good-y' }));
+    await t.app.settle();
+    expect(await counts(t)).toEqual(before);
+  });
+});
