@@ -43,12 +43,14 @@ test.describe('accounts', () => {
     await expect(page).toHaveURL(/\/dashboard$/);
 
     if (info.project.name === 'mobile') {
+      const menu = page.getByRole('navigation', { name: 'Main menu' });
+      await expect(menu).not.toBeInViewport();
       await page.getByRole('button', { name: 'Open menu' }).click();
-      await expect(page.getByRole('link', { name: 'Server locations' })).toBeVisible();
+      await expect(menu.getByRole('link', { name: 'Server locations' })).toBeInViewport();
       await snap(page, info, 'menu-open');
-      await page.getByRole('link', { name: 'Server locations' }).click();
+      await menu.getByRole('link', { name: 'Server locations' }).click();
       await expect(page).toHaveURL(/\/server-locations$/);
-      await expect(page.getByRole('link', { name: 'Server locations' })).not.toBeInViewport();
+      await expect(menu).not.toBeInViewport();
     } else {
       await page.getByRole('button', { name: 'Account menu' }).click();
       await expect(page.getByRole('menu')).toContainText(email);

@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { Group, Text } from '@mantine/core';
 import { getBrand } from '../lib/brand';
 import classes from './Logo.module.css';
@@ -5,11 +6,12 @@ import classes from './Logo.module.css';
 /** The brand mark: the brand's logo image when it has one, else a shield and the product name. */
 export function Logo({ size = 'md' }: { size?: 'sm' | 'md' | 'lg' }) {
   const brand = getBrand();
+  const [broken, setBroken] = useState(false);
   const px = size === 'lg' ? 40 : size === 'sm' ? 28 : 34;
   return (
     <Group gap={10} wrap="nowrap" className={classes.logo}>
-      {brand.logo ? (
-        <img src={brand.logo} alt="" width={px} height={px} className={classes.image} />
+      {brand.logo && !broken ? (
+        <img src={brand.logo} alt="" width={px} height={px} className={classes.image} onError={() => setBroken(true)} />
       ) : (
         <span className={classes.mark} style={{ width: px, height: px }} aria-hidden="true">
           <svg viewBox="0 0 24 24" width={px * 0.6} height={px * 0.6}>

@@ -1,0 +1,105 @@
+import { afterEach, beforeEach, describe, expect, it, vi } from 'vitest';
+
+vi.mock('./notify', () => ({ snackbar: vi.fn() }));
+
+import { createApiClient, isOwnOrigin, setUnauthorizedHandler } from './api-client';
+import { snackbar } from './notify';
+import { getToken, setToken } from './token';
+import { errorBodyOf } from './http-error';
+
+const origin = window.location.origin;
+
+function reply(status: number, body: unknown, headers: Record<string, string> = {}) {
+  return new Response(JSON.stringify(body), { status, headers: { 'content-type': 'application/json', ...headers } });
+}
+
+function client(responder: (req: Request) => Response) {
+  const seen: Request[] = [];
+  const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+    const req = input instanceof Request ? input : new Request(input, init);
+    seen.push(req);
+    return responder(req);
+  });
+  return { api: createApiClient({ prefixUrl: `${origin}/api`, fetch: fetchMock as typeof fetch }), seen };
+}
+
+beforeEach(() => {
+  localStorage.clear();
+  document.cookie = 'XSRF-TOKEN=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/';
+  vi.mocked(snackbar).mockClear();
+});
+afterEach(() => setUnauthorizedHandler(() => {}));
+
+describe('api client', () => {
+  it('adds the bearer token on own-domain calls', async () => {
+    setToken('tok-1');
+    const { api, seen } = client(() => reply(200, { data: 1 }));
+    await api.get('users/info/get').json();
+    expect(seen[0]!.headers.get('authorization')).toBe('Bearer tok-1');
+  });
+
+  it('never sends the token to another origin', async () => {
+    setToken('tok-1');
+    const { api, seen } = client(() => reply(200, { data: 1 }));
+    await api.get('https://elsewhere.example/x', { prefixUrl: '' }).json();
+    expect(seen[0]!.headers.get('authorization')).toBeNull();
+  });
+
+  it('sends X-XSRF-TOKEN from the cookie on non-GET calls only', async () => {
+    document.cookie = `XSRF-TOKEN=${encodeURIComponent('a+b/c=')}; path=/`;
+    const { api, seen } = client(() => reply(200, { data: 1 }));
+    await api.post('users/logout').json();
+    await api.get('users/info/get').json();
+    expect(seen[0]!.headers.get('x-xsrf-token')).toBe('a+b/c=');
+    expect(seen[1]!.headers.get('x-xsrf-token')).toBeNull();
+  });
+
+  it('replaces the stored token when the answer carries a new one', async () => {
+    setToken('old');
+    const { api } = client(() => reply(200, { data: 1 }, { authorization: 'Bearer new-token' }));
+    await api.get('users/info/get').json();
+    expect(getToken()).toBe('new-token');
+  });
+
+  it('shows field errors joined (or the message) for HTTP errors, 3 s', async () => {
+    const { api } = client(() => reply(409, { message: 'Conflict.', errors: { a: ['First.'], b: ['Second.'] } }));
+    const err = await api.post('x').json().catch((e: unknown) => e);
+    expect(errorBodyOf(err)?.message).toBe('Conflict.');
+    expect(snackbar).toHaveBeenCalledWith('First. Second.');
+    const { api: api2 } = client(() => reply(500, { message: 'Something went wrong.' }));
+    await api2.get('y').json().catch(() => undefined);
+    expect(snackbar).toHaveBeenLastCalledWith('Something went wrong.');
+  });
+
+  it('is silent for 423 and 422 (the form shows 422 under its fields)', async () => {
+    const { api } = client((req) =>
+      req.url.endsWith('/locked') ? reply(423, { message: 'Locked.' }) : reply(422, { message: 'Invalid.', errors: { email: ['Bad.'] } }),
+    );
+    await api.get('locked').json().catch(() => undefined);
+    const err = await api.post('form').json().catch((e: unknown) => e);
+    expect(snackbar).not.toHaveBeenCalled();
+    expect(errorBodyOf(err)?.errors?.email).toEqual(['Bad.']);
+  });
+
+  it('signs out on 401 when logged in, unless told not to', async () => {
+    const onUnauthorized = vi.fn();
+    setUnauthorizedHandler(onUnauthorized);
+    setToken('tok');
+    const { api } = client(() => reply(401, { message: 'Unauthenticated.' }));
+    await api.get('users/info/get').json().catch(() => undefined);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+    await api.post('users/logout', { context: { skipAuthHandling: true, silent: true } }).json().catch(() => undefined);
+    expect(onUnauthorized).toHaveBeenCalledTimes(1);
+  });
+});
+
+describe('isOwnOrigin', () => {
+  it.each([
+    ['/api/users', true],
+    [`${origin}/api/users`, true],
+    ['https://evil.example/api', false],
+    ['//evil.example/api', false],
+  ])('%s → %s', (url, expected) => {
+    expect(isOwnOrigin(url, origin)).toBe(expected);
+  });
+});
