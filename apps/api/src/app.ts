@@ -23,6 +23,7 @@ import type { PaymentProviderId } from '@warren/contract';
 import { systemRoutes } from './modules/system/routes.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { usersService } from './modules/users/service.js';
+import { vpnModule } from './modules/nodes/index.js';
 import { requireUser } from './plugins/auth.js';
 import { registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -153,6 +154,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
 
   await app.register(systemRoutes, { db, mailer, devTools: !config.isProduction, brandOf });
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
+  await app.register(vpnModule, { db, auth });
 
   // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
   const sandboxBase = () => config.publicUrl ?? `http://${brands.all()[0]!.hosts[0]}:${config.port}`;

@@ -1,0 +1,120 @@
+import type { Queryable } from '../../db/client.js';
+
+export interface NodeRow {
+  id: number;
+  name: string;
+  location_id: number;
+  enabled: boolean;
+  premium: boolean;
+}
+
+export interface PeerSourceRow {
+  user_id: number;
+  public_key: string;
+  addr_index: number;
+  account_status: string;
+  tariff_key: string;
+  subscription_expires_at: Date | string | null;
+  deleted_at: Date | string | null;
+}
+
+export function nodesRepository(db: Queryable) {
+  return {
+    async findByTokenHash(hash: string): Promise<NodeRow | undefined> {
+      const [row] = await db.query<NodeRow>(
+        `select n.id, n.name, n.location_id, n.enabled, l.premium from vpn_nodes n join vpn_locations l on l.id = n.location_id where n.token_hash = $1`,
+        [hash],
+      );
+      return row;
+    },
+
+    /** The current version, the prune horizon, the database clock (ms) and the node's current premium flag, in one round trip. */
+    async head(nodeId: number): Promise<{ version: number; pruned: number; now_ms: number; premium: boolean; enabled: boolean }> {
+      const [row] = await db.query<{ version: number; pruned: number; now_ms: number; premium: boolean; enabled: boolean }>(
+        `select (select coalesce(max(seq), 0) from vpn_changes)::float8 as version,
+                (select pruned_through from vpn_meta where id = 1)::float8 as pruned,
+                floor(extract(epoch from now()) * 1000)::float8 as now_ms, l.premium, n.enabled
+         from vpn_nodes n join vpn_locations l on l.id = n.location_id where n.id = $1`,
+        [nodeId],
+      );
+      return row!;
+    },
+
+    async version(): Promise<number> {
+      const [row] = await db.query<{ v: number }>(`select coalesce(max(seq), 0)::float8 as v from vpn_changes`);
+      return row!.v;
+    },
+
+    /** Owners touched by changes after `since`; null when one of them was a "resync everything" change. */
+    async changedOwnersSince(since: number): Promise<number[] | null> {
+      const rows = await db.query<{ user_id: number | null }>(`select distinct user_id from vpn_changes where seq > $1`, [since]);
+      if (rows.some((r) => r.user_id === null)) return null;
+      return rows.map((r) => r.user_id!);
+    },
+
+    /** Users whose paid time ran out in (fromMs, toMs]: their access changed by the clock alone. */
+    async expiredBetween(fromMs: number, toMs: number): Promise<number[]> {
+      const rows = await db.query<{ id: number }>(
+        `select id from users where subscription_expires_at > to_timestamp($1::float8 / 1000) and subscription_expires_at <= to_timestamp($2::float8 / 1000)`,
+        [fromMs, toMs],
+      );
+      return rows.map((r) => r.id);
+    },
+
+    /** Earliest paid expiry after `afterMs` (ms) among accounts that could have peers. */
+    async nextExpiry(afterMs: number): Promise<number | null> {
+      const [row] = await db.query<{ t: number | null }>(
+        `select floor(extract(epoch from min(subscription_expires_at)) * 1000)::float8 as t from users
+         where subscription_expires_at > to_timestamp($1::float8 / 1000) and deleted_at is null and account_status = 'Active' and tariff_key <> 'free-plan'`,
+        [afterMs],
+      );
+      return row?.t ?? null;
+    },
+
+    /**
+     * Devices with the subscription fields the access rule needs. The where clause only narrows the
+     * scan (a deleted or inactive account never has access); the rule itself runs in vpnAccess().
+     */
+    async peerSources(owners: number[] | null): Promise<PeerSourceRow[]> {
+      return db.query<PeerSourceRow>(
+        `select d.user_id, d.public_key, d.addr_index, u.account_status, u.tariff_key, u.subscription_expires_at, u.deleted_at
+         from wg_devices d join users u on u.id = d.user_id
+         where u.deleted_at is null and u.account_status = 'Active' and ($1::int[] is null or d.user_id = any($1::int[]))`,
+        [owners],
+      );
+    },
+
+    async saveReport(nodeId: number, r: { load: number; activePeers: number; publicKey?: string; listenPort?: number }): Promise<void> {
+      await db.query(
+        `update vpn_nodes set load = $2, active_peers = $3, last_seen_at = now(), public_key = coalesce($4, public_key), listen_port = coalesce($5, listen_port)
+         where id = $1`,
+        [nodeId, Math.round(r.load), r.activePeers, r.publicKey ?? null, r.listenPort ?? null],
+      );
+    },
+
+    /** Upserts counters for the reported peers that are devices; unknown keys are ignored. */
+    async saveStats(nodeId: number, peers: { publicKey: string; lastHandshake: number; rxBytes: number; txBytes: number }[]): Promise<number> {
+      if (!peers.length) return 0;
+      const rows = await db.query(
+        `insert into wg_peer_stats as s (device_id, node_id, last_handshake_at, rx_bytes, tx_bytes, updated_at)
+         select d.id, $1, case when r.hs > 0 then to_timestamp(r.hs) end, r.rx, r.tx, now()
+         from unnest($2::text[], $3::float8[], $4::int8[], $5::int8[]) as r(pk, hs, rx, tx)
+         join wg_devices d on d.public_key = r.pk
+         on conflict (device_id, node_id) do update set last_handshake_at = coalesce(excluded.last_handshake_at, s.last_handshake_at),
+           rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes, updated_at = now()
+         returning s.device_id`,
+        [nodeId, peers.map((p) => p.publicKey), peers.map((p) => p.lastHandshake), peers.map((p) => p.rxBytes), peers.map((p) => p.txBytes)],
+      );
+      return rows.length;
+    },
+
+    /** Drops change-log rows older than a day; agents holding an older version get a full state. */
+    async prune(): Promise<void> {
+      await db.query(
+        `with gone as (delete from vpn_changes where created_at < now() - interval '1 day' returning seq)
+         update vpn_meta set pruned_through = greatest(pruned_through, coalesce((select max(seq) from gone), 0)) where id = 1`,
+      );
+    },
+  };
+}
+export type NodesRepository = ReturnType<typeof nodesRepository>;

@@ -1,0 +1,74 @@
+import { z } from 'zod';
+import { wgPublicKey } from './setup.js';
+
+/**
+ * The calls between the API and a node's agent (`/api/nodes/*`, bearer node token). One typed
+ * schema for both processes: the API validates with it, the agent parses answers with it.
+ */
+
+export const NODE_PATHS = {
+  desired: '/api/nodes/desired',
+  report: '/api/nodes/report',
+} as const;
+
+/** Longest long poll the API holds, in seconds. */
+export const NODE_MAX_WAIT_S = 55;
+/** How often agents report counters and load. */
+export const NODE_REPORT_INTERVAL_S = 30;
+
+export const nodePeer = z.object({
+  publicKey: z.string(),
+  allowedIps: z.array(z.string()),
+  /** Groups a user's peers so a delta can replace them together (an opaque account number). */
+  owner: z.number().int(),
+});
+export type NodePeer = z.infer<typeof nodePeer>;
+
+export const desiredStateQuery = z.object({
+  /** The version the agent holds; absent for a full state. */
+  since: z.coerce.number().int().min(0).optional(),
+  /** The evaluatedAt of that answer (ms): subscriptions that expired since then are re-checked. */
+  at: z.coerce.number().int().min(0).optional(),
+  /** Long poll: seconds to wait for a change when there is none yet. */
+  wait: z.coerce.number().int().min(0).max(NODE_MAX_WAIT_S).default(0),
+});
+export type DesiredStateQuery = z.infer<typeof desiredStateQuery>;
+
+export const desiredState = z.object({
+  node: z.object({ id: z.number().int(), name: z.string() }),
+  version: z.number().int(),
+  /** Server time (ms) the access rule was evaluated at; send it back as `at`. */
+  evaluatedAt: z.number().int(),
+  /** Earliest upcoming subscription expiry (ms), so a change by the clock is not missed. */
+  nextCheckAt: z.number().int().nullable(),
+  /** true: `peers` is the whole set. false: for every owner in changedOwners, `peers` holds its whole new set. */
+  full: z.boolean(),
+  changedOwners: z.array(z.number().int()),
+  peers: z.array(nodePeer),
+});
+export type DesiredState = z.infer<typeof desiredState>;
+
+export const MAX_REPORTED_PEERS = 100_000;
+
+export const nodeReport = z.object({
+  /** The interface's public key and port, so configs handed to users match the node. */
+  publicKey: wgPublicKey.optional(),
+  listenPort: z.number().int().min(1).max(65535).optional(),
+  /** 0–100. */
+  load: z.number().min(0).max(100),
+  activePeers: z.number().int().min(0),
+  /** Peers whose counters changed since the last report. No endpoints: client IPs are never sent. */
+  peers: z
+    .array(
+      z.object({
+        publicKey: z.string().max(64),
+        /** Unix seconds; 0 = never. */
+        lastHandshake: z.number().int().min(0),
+        rxBytes: z.number().int().min(0),
+        txBytes: z.number().int().min(0),
+      }),
+    )
+    .max(MAX_REPORTED_PEERS),
+});
+export type NodeReport = z.infer<typeof nodeReport>;
+export const nodeReportResult = z.object({ accepted: z.number().int() });
