@@ -39,7 +39,7 @@ export function DashboardPage() {
               </Text>
             </Stack>
           </Group>
-          <Stack gap={4} align="flex-end">
+          <Stack gap={4} className={classes.statusBlock}>
             <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
               {t('dashboard.status')}
             </Text>
