@@ -102,6 +102,8 @@ export const createPaymentResult = z.object({
   redirectUrl: z.string().optional(),
   clientSecret: z.string().optional(),
   publishableKey: z.string().optional(),
+  /** Set when the provider charged at once without a page (a saved mandate): the web app polls getPlanInfo. */
+  status: z.enum(['pending', 'succeeded', 'failed', 'refunded']).optional(),
 });
 export type CreatePaymentResult = z.infer<typeof createPaymentResult>;
 

@@ -29,6 +29,8 @@ export interface CreatePaymentResult {
   /** For embedded flows (Stripe Elements). */
   clientSecret?: string;
   publishableKey?: string;
+  /** A charge made without a redirect (a saved mandate) answers its status at once. */
+  status?: ProviderPaymentStatus;
 }
 
 export interface ProviderPaymentState {

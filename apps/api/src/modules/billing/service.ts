@@ -40,6 +40,12 @@ const formatAmount = (minor: number, currency: string) => `${(minor / 100).toFix
 
 export function billingService(deps: BillingDeps) {
   const { db, catalogue } = deps;
+  // TEST-ONLY fault injection (test/crash.test.ts), read here and nowhere else:
+  // WARREN_FAULT=kill-after-capture SIGKILLs the process after a webhook's event is recorded and the
+  // provider confirmed the capture, before the payment is applied. Refused in production.
+  const fault = process.env.WARREN_FAULT;
+  if (fault && process.env.NODE_ENV === 'production') throw new Error('WARREN_FAULT is a test-only switch and is refused in production.');
+  if (fault && fault !== 'kill-after-capture') throw new Error(`Unknown WARREN_FAULT: ${fault}`);
   const repo = billingRepository(db);
   const now = deps.now ?? (() => new Date());
   let tariffCache: TariffRow[] | undefined;
@@ -329,6 +335,7 @@ export function billingService(deps: BillingDeps) {
       const ref = payment.provider_ref ?? verified.providerRef;
       const state = provider.fetchState && ref ? await provider.fetchState(ref) : verified.state;
       if (!state) return provider.ack;
+      if (fault === 'kill-after-capture' && state.status === 'succeeded') process.kill(process.pid, 'SIGKILL');
       try {
         await reconcile(payment, state);
       } catch (err) {

@@ -1,0 +1,202 @@
+import type { Queryable } from '../db/client.js';
+import { ConflictError } from '../lib/errors.js';
+import {
+  type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type ProviderPaymentState,
+  WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
+} from './provider.js';
+import {
+  ProviderRefused, ProviderUnavailable, callJson, checkoutCache, fromDecimal, hmacSha256Hex, sameSignature, singleFlight, text, toDecimal,
+} from './provider-http.js';
+import { PAYSSION_DEFAULT_PM_ID, type PayssionConfig, payssionStatus } from './payssion.js';
+
+/**
+ * Payssion v2 with mandates (a saved payment agreement used for renewals), behind
+ * getPayssionV2MandateOrDoPayment: a user without an active mandate is sent to a hosted page that
+ * creates the mandate and makes the first payment with it; a user with one is charged directly
+ * (no redirect; the answer carries the charge's status and the notification completes it).
+ *
+ * THE V2 WIRE FORMAT BELOW IS OUR READING. Payssion's public documentation of v2 is thin, so the
+ * paths, field names and the signature are modelled on v1 and kept in this one file:
+ * - every request carries api_key and timestamp (unix seconds) and `signature` =
+ *   hex HMAC-SHA256(secret_key, the other fields sorted by name as `key=value` joined by '&');
+ * - POST /api/v2/mandate/create  {pm_id, amount, currency, order_id, description, return_url, notify_url, payer_email, payer_ref}
+ *   → { result_code: 200, redirect_url, mandate: { mandate_id, state }, transaction: { transaction_id, state } }
+ * - POST /api/v2/payment/create  {mandate_id, amount, currency, order_id, description, notify_url}
+ *   → { result_code: 200, transaction: { transaction_id, state } }; a mandate that is no longer
+ *   usable answers result_code 440 (we then mark it revoked and create a new one)
+ * - POST /api/v2/payment/details {transaction_id, order_id}
+ *   → { result_code: 200, transaction: { transaction_id, order_id, state, amount, currency, mandate_id }, mandate?: { mandate_id, state } }
+ * - notification: form POST with the same `notify_sig` scheme over every other field (incl. timestamp,
+ *   refused when older than 300 s, like Stripe).
+ * Only mandate ids are stored (payment_mandates); never card data.
+ */
+export const MANDATE_UNUSABLE = 440;
+const REFUSALS = new Set([400, 405, 406, 407]);
+
+/** HMAC-SHA256 over the sorted key=value pairs (empty values included), joined by '&'. */
+export function payssionV2Signature(secretKey: string, fields: Record<string, string>): string {
+  const canonical = Object.keys(fields)
+    .filter((k) => k !== 'signature' && k !== 'notify_sig')
+    .sort()
+    .map((k) => `${k}=${fields[k]}`)
+    .join('&');
+  return hmacSha256Hex(secretKey, canonical);
+}
+
+interface V2Transaction {
+  transaction_id?: string;
+  order_id?: string;
+  state?: string;
+  amount?: string | number;
+  currency?: string;
+  mandate_id?: string;
+}
+
+export function payssionV2Provider(
+  config: PayssionConfig,
+  db: Queryable,
+  opts: { fetchImpl?: typeof fetch; now?: () => number } = {},
+): PaymentProvider {
+  const base = config.apiUrl.replace(/\/+$/, '');
+  const fetchImpl = opts.fetchImpl ?? fetch;
+  const now = opts.now ?? Date.now;
+  const cache = checkoutCache(db, 'payssionv2');
+  const once = singleFlight<CreatePaymentResult>();
+
+  async function call(path: string, fields: Record<string, string>) {
+    const signed = { ...fields, api_key: config.apiKey, timestamp: String(Math.floor(now() / 1000)) };
+    const { body } = await callJson(`${base}${path}`, { method: 'POST', form: { ...signed, signature: payssionV2Signature(config.secretKey, signed) } }, fetchImpl);
+    return body;
+  }
+
+  const userOf = async (merchantRef: string) =>
+    (await db.query<{ user_id: number }>('select user_id from payments where public_id = $1', [merchantRef]))[0]?.user_id;
+  const activeMandate = async (userId: number) =>
+    (await db.query<{ mandate_id: string }>(
+      `select mandate_id from payment_mandates where user_id = $1 and provider = 'payssionv2' and status = 'active' order by updated_at desc, id desc limit 1`,
+      [userId],
+    ))[0]?.mandate_id;
+  const saveMandate = async (userId: number, mandateId: string, status: 'pending' | 'active' | 'revoked') => {
+    // States only move forward: pending → active → revoked.
+    await db.query(
+      `insert into payment_mandates (user_id, provider, mandate_id, status) values ($1, 'payssionv2', $2, $3)
+       on conflict (provider, mandate_id) do update set status = excluded.status, updated_at = now()
+       where payment_mandates.user_id = excluded.user_id
+         and array_position(array['pending','active','revoked'], excluded.status) > array_position(array['pending','active','revoked'], payment_mandates.status)`,
+      [userId, mandateId, status],
+    );
+  };
+
+  async function details(transactionId: string, orderId: string) {
+    const body = await call('/api/v2/payment/details', { transaction_id: transactionId, order_id: orderId });
+    if (body.result_code !== 200) return undefined;
+    const tx = body.transaction as V2Transaction | undefined;
+    if (!tx || typeof tx !== 'object' || typeof tx.transaction_id !== 'string') return undefined;
+    const mandate = body.mandate as { mandate_id?: string; state?: string } | undefined;
+    return { tx, mandate };
+  }
+
+  const refuseOrFail = (code: number): never => {
+    if (REFUSALS.has(code)) throw new ProviderRefused();
+    throw new ProviderUnavailable();
+  };
+
+  async function createOnce(input: CreatePaymentInput): Promise<CreatePaymentResult> {
+    const cached = await cache.get(input.merchantRef);
+    if (cached) return { providerRef: cached.provider_ref, redirectUrl: cached.redirect_url ?? undefined };
+    const existing = await details('', input.merchantRef);
+    if (existing) {
+      const status = payssionStatus(text(existing.tx.state));
+      if (status === 'pending' && !existing.tx.mandate_id) throw new ConflictError('This payment is already open at the payment provider. Please start a new checkout.');
+      return { providerRef: existing.tx.transaction_id!, status };
+    }
+    const userId = await userOf(input.merchantRef);
+    if (userId === undefined) throw new ProviderUnavailable();
+    const common = {
+      amount: toDecimal(input.amountMinor),
+      currency: input.currency,
+      order_id: input.merchantRef,
+      description: input.description,
+      notify_url: input.notifyUrl,
+    };
+
+    const mandateId = await activeMandate(userId);
+    if (mandateId) {
+      const body = await call('/api/v2/payment/create', { ...common, mandate_id: mandateId });
+      const code = Number(body.result_code);
+      if (code === 200) {
+        const tx = body.transaction as V2Transaction | undefined;
+        if (!tx?.transaction_id) throw new ProviderUnavailable();
+        await cache.put(input.merchantRef, tx.transaction_id, undefined);
+        return { providerRef: tx.transaction_id, status: payssionStatus(text(tx.state)) };
+      }
+      if (code !== MANDATE_UNUSABLE) refuseOrFail(code);
+      // The customer withdrew the agreement (or it expired): ask for a new one below.
+      await saveMandate(userId, mandateId, 'revoked');
+    }
+
+    const body = await call('/api/v2/mandate/create', {
+      ...common,
+      pm_id: input.method || PAYSSION_DEFAULT_PM_ID,
+      return_url: input.returnUrl,
+      payer_email: input.customerEmail,
+      payer_ref: `u${userId}`,
+    });
+    const code = Number(body.result_code);
+    if (code !== 200) refuseOrFail(code);
+    const tx = body.transaction as V2Transaction | undefined;
+    const mandate = body.mandate as { mandate_id?: string } | undefined;
+    const redirectUrl = text(body.redirect_url);
+    if (!tx?.transaction_id || !mandate?.mandate_id || !/^https?:\/\//.test(redirectUrl)) throw new ProviderUnavailable();
+    await saveMandate(userId, mandate.mandate_id, 'pending');
+    await cache.put(input.merchantRef, tx.transaction_id, redirectUrl);
+    return { providerRef: tx.transaction_id, redirectUrl };
+  }
+
+  return {
+    id: 'payssionv2',
+    ack: { contentType: 'text/plain; charset=utf-8', body: 'ok' },
+
+    create: (input) => once(input.merchantRef, () => createOnce(input)),
+
+    verifyWebhook(request: WebhookRequest) {
+      const fields = Object.fromEntries(Object.entries(request.fields).map(([k, v]) => [k, text(v)]));
+      if (!fields.notify_sig) throw new WebhookRejected('missing signature');
+      if (!sameSignature(payssionV2Signature(config.secretKey, fields), fields.notify_sig)) throw new WebhookRejected('bad signature');
+      const timestamp = Number(fields.timestamp);
+      if (!Number.isInteger(timestamp) || Math.abs(now() / 1000 - timestamp) > WEBHOOK_TOLERANCE_S) throw new WebhookRejected('stale notification');
+      const { transaction_id: transactionId, order_id: orderId, state } = fields;
+      if (!transactionId || !orderId || !state) throw new WebhookRejected('malformed notification');
+      return {
+        eventId: `${transactionId}:${state}:${timestamp}`,
+        kind: `payment.${state}`,
+        providerRef: transactionId,
+        merchantRef: orderId,
+        state: { providerRef: transactionId, merchantRef: orderId, status: payssionStatus(state), amountMinor: fromDecimal(fields.amount), currency: fields.currency?.toUpperCase() },
+      };
+    },
+
+    async fetchState(providerRef: string): Promise<ProviderPaymentState> {
+      const orderId = (await cache.merchantRefOf(providerRef)) ?? '';
+      const found = await details(providerRef, orderId);
+      if (!found) throw new WebhookRejected('unknown payment');
+      const { tx, mandate } = found;
+      const state: ProviderPaymentState = {
+        providerRef: tx.transaction_id!,
+        merchantRef: tx.order_id || undefined,
+        status: payssionStatus(text(tx.state)),
+        amountMinor: fromDecimal(tx.amount),
+        currency: tx.currency ? text(tx.currency).toUpperCase() : undefined,
+      };
+      // The provider's word on the mandate, read from its own object (never from the notification body).
+      const mandateId = mandate?.mandate_id ?? tx.mandate_id;
+      const mandateState = text(mandate?.state);
+      const userId = tx.order_id ? await userOf(tx.order_id) : undefined;
+      if (mandateId && userId !== undefined) {
+        if (mandateState === 'active' || (!mandateState && state.status === 'succeeded')) await saveMandate(userId, mandateId, 'active');
+        else if (mandateState === 'revoked' || mandateState === 'cancelled' || mandateState === 'expired') await saveMandate(userId, mandateId, 'revoked');
+      }
+      return state;
+    },
+  };
+}
