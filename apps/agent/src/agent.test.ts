@@ -1,0 +1,160 @@
+import type { DesiredState, NodeReport } from '@warren/contract';
+import { describe, expect, it } from 'vitest';
+import { Agent, type AgentApi, type AgentWg, backoffMs, loadPercent } from './agent.js';
+import { InvalidStateError, nextDesired } from './state.js';
+import type { Dump } from './wg/dump.js';
+
+const K = ['xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=', 'gN65BkIKy1eCE9pP1wdc8ROUtkHLF2PfAqYdyYBz6EA='] as const;
+const peer = (i: number, owner = i) => ({ publicKey: K[i]!, allowedIps: [`10.64.0.${i + 2}/32`, `fd77:6172:7265::${i + 2}/128`], owner });
+const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], ...a });
+
+class FakeApi implements AgentApi {
+  answers: (DesiredState | Error)[] = [];
+  queries: { since?: number; at?: number; wait?: number }[] = [];
+  reports: NodeReport[] = [];
+  async desired(q: { since?: number; at?: number; wait?: number }) {
+    this.queries.push(q);
+    const a = this.answers.shift();
+    if (!a) throw new Error('no answer scripted');
+    if (a instanceof Error) throw a;
+    return a;
+  }
+  async report(r: NodeReport) {
+    this.reports.push(r);
+    return r.peers.length;
+  }
+}
+
+class FakeWg implements AgentWg {
+  iface = 'wgt0';
+  calls: string[][] = [];
+  synced: string[] = [];
+  failNext = false;
+  dumpValue: Dump = { iface: { publicKey: K[0], listenPort: 51820, fwmark: 'off' }, peers: [] };
+  async dump() {
+    return this.dumpValue;
+  }
+  async set(args: string[]) {
+    if (this.failNext) {
+      this.failNext = false;
+      throw new Error('wg set failed');
+    }
+    this.calls.push(args);
+  }
+  async syncconf(text: string) {
+    this.synced.push(text);
+  }
+}
+
+const options = { waitS: 25, reportIntervalS: 30, resyncIntervalS: 300, capacity: 100, maxSetChanges: 2 };
+
+describe('desired state', () => {
+  it('replaces everything on a full answer and only changed owners on a delta', () => {
+    const s1 = nextDesired(null, answer({ peers: [peer(0), peer(1)] }));
+    expect([...s1.keys()]).toEqual([K[0], K[1]]);
+    const s2 = nextDesired(s1, answer({ full: false, changedOwners: [1, 2], peers: [peer(2)] }));
+    expect([...s2.keys()].sort()).toEqual([K[0], K[2]].sort());
+    expect([...s1.keys()]).toEqual([K[0], K[1]]); // pure: the old state is untouched
+  });
+
+  it('rejects a whole answer when one peer is malformed', () => {
+    expect(() => nextDesired(null, answer({ peers: [peer(0), { ...peer(1), publicKey: 'nope' }] }))).toThrow(InvalidStateError);
+    expect(() => nextDesired(null, answer({ peers: [{ ...peer(1), allowedIps: ['10.0.0.1/32\npeer x remove'] }] }))).toThrow(InvalidStateError);
+    expect(() => nextDesired(null, answer({ full: false, peers: [] }))).toThrow(/without a base/);
+  });
+});
+
+describe('agent', () => {
+  it('starts with one full syncconf, then applies deltas with wg set, long-polling from its version', async () => {
+    const api = new FakeApi();
+    const wg = new FakeWg();
+    const agent = new Agent(api, wg, options);
+    api.answers.push(answer({ version: 5, evaluatedAt: 50, peers: [peer(0)] }));
+    expect(await agent.syncOnce()).toEqual({ mode: 'syncconf', changes: 1, version: 5 });
+    expect(wg.synced[0]).toContain(K[0]);
+    api.answers.push(answer({ version: 6, evaluatedAt: 60, full: false, changedOwners: [1], peers: [peer(1)] }));
+    expect(await agent.syncOnce()).toEqual({ mode: 'set', changes: 1, version: 6 });
+    expect(api.queries[1]).toEqual({ since: 5, at: 50, wait: 25 });
+    expect(wg.calls[0]).toEqual(['set', 'wgt0', 'peer', K[1], 'allowed-ips', peer(1).allowedIps.join(',')]);
+    api.answers.push(answer({ version: 7, evaluatedAt: 70, full: false, changedOwners: [0], peers: [] }));
+    await agent.syncOnce();
+    expect(wg.calls[1]).toEqual(['set', 'wgt0', 'peer', K[0], 'remove']);
+    api.answers.push(answer({ version: 7, evaluatedAt: 80, full: false }));
+    expect((await agent.syncOnce()).mode).toBe('none');
+    expect(api.queries[3]).toEqual({ since: 7, at: 70, wait: 25 });
+  });
+
+  it('after a failed wg set, keeps its version and repairs with a full fetch and syncconf', async () => {
+    const api = new FakeApi();
+    const wg = new FakeWg();
+    const agent = new Agent(api, wg, options);
+    api.answers.push(answer({ version: 1, peers: [peer(0)] }));
+    await agent.syncOnce();
+    wg.failNext = true;
+    api.answers.push(answer({ version: 2, full: false, changedOwners: [1], peers: [peer(1)] }));
+    await expect(agent.syncOnce()).rejects.toThrow('wg set failed');
+    expect(agent.state.version).toBe(1);
+    api.answers.push(answer({ version: 2, peers: [peer(0), peer(1)] }));
+    expect((await agent.syncOnce()).mode).toBe('syncconf');
+    expect(api.queries[2]).toEqual({});
+    expect(wg.synced[1]).toContain(K[1]);
+  });
+
+  it('applies nothing from an answer it cannot parse, and recovers when the API is back', async () => {
+    const api = new FakeApi();
+    const wg = new FakeWg();
+    const agent = new Agent(api, wg, options);
+    api.answers.push(answer({ version: 1, peers: [peer(0)] }));
+    await agent.syncOnce();
+    api.answers.push(answer({ version: 2, full: false, changedOwners: [0, 1], peers: [peer(1), { ...peer(2), publicKey: 'bad' }] }));
+    await expect(agent.syncOnce()).rejects.toThrow(InvalidStateError);
+    api.answers.push(new Error('ECONNREFUSED'));
+    await expect(agent.syncOnce()).rejects.toThrow('ECONNREFUSED');
+    expect(wg.calls).toEqual([]);
+    expect(agent.state).toMatchObject({ version: 1, peers: 1 });
+    api.answers.push(answer({ version: 3, full: false, changedOwners: [0, 1], peers: [peer(1)] }));
+    await agent.syncOnce();
+    expect(wg.calls[0]).toEqual(['set', 'wgt0', 'peer', K[0], 'remove', 'peer', K[1], 'allowed-ips', peer(1).allowedIps.join(',')]);
+  });
+
+  it('uses syncconf for large deltas and for the periodic resync', async () => {
+    let now = 0;
+    const api = new FakeApi();
+    const wg = new FakeWg();
+    const agent = new Agent(api, wg, options, () => {}, () => now);
+    api.answers.push(answer({ version: 1 }));
+    await agent.syncOnce();
+    api.answers.push(answer({ version: 2, full: false, changedOwners: [0, 1, 2], peers: [peer(0), peer(1), peer(2)] }));
+    expect((await agent.syncOnce()).mode).toBe('syncconf');
+    now = 301_000;
+    api.answers.push(answer({ version: 2, peers: [peer(0), peer(1), peer(2)] }));
+    await agent.syncOnce();
+    expect(api.queries[2]).toEqual({});
+    expect(wg.synced).toHaveLength(3);
+  });
+
+  it('reports only changed counters, never endpoints, with load and the interface key', async () => {
+    const api = new FakeApi();
+    const wg = new FakeWg();
+    const now = 1_700_000_000_000;
+    const agent = new Agent(api, wg, { ...options, capacity: 2 }, () => {}, () => now);
+    const p = (i: number, hs: number, rx: number) => ({ publicKey: K[i]!, allowedIps: [], latestHandshake: hs, rxBytes: rx, txBytes: 1, persistentKeepalive: 0 });
+    wg.dumpValue.peers = [p(0, now / 1000 - 10, 5), p(1, 0, 0), p(2, now / 1000 - 1000, 7)];
+    await agent.reportOnce();
+    expect(api.reports[0]).toMatchObject({ publicKey: K[0], listenPort: 51820, activePeers: 1 });
+    expect(api.reports[0]!.load).toBeGreaterThanOrEqual(50); // 1 of 2 peers active, or the CPU if busier
+    expect(api.reports[0]!.peers.map((x) => x.publicKey)).toEqual([K[0], K[2]]);
+    wg.dumpValue.peers = [p(0, now / 1000 - 10, 6), p(1, 0, 0), p(2, now / 1000 - 1000, 7)];
+    await agent.reportOnce();
+    expect(api.reports[1]!.peers).toEqual([{ publicKey: K[0], lastHandshake: now / 1000 - 10, rxBytes: 6, txBytes: 1 }]);
+  });
+
+  it('backs off exponentially with jitter up to 30 s', () => {
+    expect(backoffMs(1, 1)).toBe(1000);
+    expect(backoffMs(2, 1)).toBe(2000);
+    expect(backoffMs(10, 1)).toBe(30_000);
+    expect(backoffMs(10, 0)).toBe(15_000);
+    expect(loadPercent(10, 100, 0.5, 2)).toBe(25);
+    expect(loadPercent(500, 100, 0, 2)).toBe(100);
+  });
+});

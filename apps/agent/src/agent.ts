@@ -1,0 +1,187 @@
+import os from 'node:os';
+import { type DesiredState, MAX_REPORTED_PEERS, type NodeReport } from '@warren/contract';
+import type { Dump } from './wg/dump.js';
+import { diffPeers, diffSize, wgSetArgs } from './wg/diff.js';
+import { renderPeersConfig } from './wg/render.js';
+import { type DesiredPeers, nextDesired } from './state.js';
+
+export interface AgentApi {
+  desired(q: { since?: number; at?: number; wait?: number }): Promise<DesiredState>;
+  report(r: NodeReport): Promise<number>;
+  abort?(): void;
+}
+export interface AgentWg {
+  readonly iface: string;
+  dump(): Promise<Dump>;
+  set(args: string[]): Promise<void>;
+  syncconf(text: string): Promise<void>;
+}
+export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+
+export interface AgentOptions {
+  waitS: number;
+  reportIntervalS: number;
+  resyncIntervalS: number;
+  capacity: number;
+  maxSetChanges: number;
+}
+
+export type ApplyMode = 'none' | 'set' | 'syncconf';
+
+/** Exponential backoff with jitter: ~1 s, 2 s, 4 s … capped at 30 s. */
+export function backoffMs(failures: number, random = Math.random()): number {
+  const base = Math.min(30_000, 1000 * 2 ** Math.max(0, failures - 1));
+  return Math.round(base * (0.5 + random / 2));
+}
+
+/** 0–100: the busier of CPU (1-minute load per core) and active peers against capacity. */
+export function loadPercent(activePeers: number, capacity: number, loadAvg1: number, cpus: number): number {
+  const cpu = cpus > 0 ? (loadAvg1 / cpus) * 100 : 0;
+  const peers = capacity > 0 ? (activePeers / capacity) * 100 : 0;
+  return Math.max(0, Math.min(100, Math.round(Math.max(cpu, peers))));
+}
+
+/** A handshake within this window means the peer is connected (WireGuard rekeys every 2 minutes). */
+const ACTIVE_WINDOW_S = 180;
+
+/**
+ * Keeps the interface's peers equal to the API's desired state:
+ *  - starts with a full state applied by one `wg syncconf`;
+ *  - then long-polls for deltas and applies each as one `wg set` (live sessions untouched);
+ *  - every resync interval fetches the full state again and syncconfs, repairing any drift;
+ *  - an answer is validated whole before anything is applied; a failed `wg` call makes the next
+ *    round a full syncconf; API errors back off and keep the interface as it is (fail-static).
+ */
+export class Agent {
+  private desired: DesiredPeers | null = null;
+  /** What the interface was last set to; null = unknown (next apply is a full syncconf). */
+  private applied: DesiredPeers | null = null;
+  private version?: number;
+  private at?: number;
+  private needFull = true;
+  private lastFullAt = 0;
+  private failures = 0;
+  private stopped = false;
+  private wake?: () => void;
+  private reportTimer?: NodeJS.Timeout;
+  private lastReported = new Map<string, string>();
+
+  constructor(
+    private readonly api: AgentApi,
+    private readonly wg: AgentWg,
+    private readonly o: AgentOptions,
+    private readonly log: Log = () => {},
+    private readonly now: () => number = Date.now,
+  ) {}
+
+  get state() {
+    return { version: this.version, peers: this.desired?.size ?? 0, failures: this.failures };
+  }
+
+  /** One round: fetch (full or long-poll delta), then apply. */
+  async syncOnce(): Promise<{ mode: ApplyMode; changes: number; version: number }> {
+    if (this.now() - this.lastFullAt > this.o.resyncIntervalS * 1000) this.needFull = true;
+    const full = this.needFull || this.desired === null || this.version === undefined;
+    const answer = await this.api.desired(full ? {} : { since: this.version, at: this.at, wait: this.o.waitS });
+    const next = nextDesired(full ? null : this.desired, answer);
+    const started = this.now();
+    let mode: ApplyMode = 'none';
+    let changes = 0;
+    try {
+      if (answer.full || this.applied === null) {
+        changes = this.applied ? diffSize(diffPeers(this.applied, next)) : next.size;
+        await this.wg.syncconf(renderPeersConfig(next));
+        mode = 'syncconf';
+        this.lastFullAt = this.now();
+        this.needFull = false;
+      } else {
+        const d = diffPeers(this.applied, next);
+        changes = diffSize(d);
+        if (changes > this.o.maxSetChanges) {
+          await this.wg.syncconf(renderPeersConfig(next));
+          mode = 'syncconf';
+        } else if (changes > 0) {
+          await this.wg.set(wgSetArgs(this.wg.iface, d));
+          mode = 'set';
+        }
+      }
+    } catch (err) {
+      this.applied = null;
+      this.needFull = true;
+      throw err;
+    }
+    this.applied = next;
+    this.desired = next;
+    this.version = answer.version;
+    this.at = answer.evaluatedAt;
+    if (mode !== 'none') this.log('info', 'applied', { version: answer.version, full: answer.full, mode, changes, peers: next.size, ms: this.now() - started });
+    return { mode, changes, version: answer.version };
+  }
+
+  async reportOnce(): Promise<number> {
+    const dump = await this.wg.dump();
+    const nowS = Math.floor(this.now() / 1000);
+    const active = dump.peers.filter((p) => p.latestHandshake > 0 && nowS - p.latestHandshake < ACTIVE_WINDOW_S).length;
+    const sig = (p: Dump['peers'][number]) => `${p.latestHandshake}:${p.rxBytes}:${p.txBytes}`;
+    const changed = dump.peers.filter((p) => p.latestHandshake > 0 && this.lastReported.get(p.publicKey) !== sig(p)).slice(0, MAX_REPORTED_PEERS);
+    const report: NodeReport = {
+      ...(dump.iface.publicKey ? { publicKey: dump.iface.publicKey } : {}),
+      ...(dump.iface.listenPort ? { listenPort: dump.iface.listenPort } : {}),
+      load: loadPercent(active, this.o.capacity, os.loadavg()[0] ?? 0, os.cpus().length),
+      activePeers: active,
+      peers: changed.map((p) => ({ publicKey: p.publicKey, lastHandshake: p.latestHandshake, rxBytes: p.rxBytes, txBytes: p.txBytes })),
+    };
+    const accepted = await this.api.report(report);
+    const present = new Set(dump.peers.map((p) => p.publicKey));
+    for (const key of this.lastReported.keys()) if (!present.has(key)) this.lastReported.delete(key);
+    for (const p of changed) this.lastReported.set(p.publicKey, sig(p));
+    this.log('debug', 'reported', { activePeers: active, peers: changed.length, accepted });
+    return accepted;
+  }
+
+  /** Runs until stop(): the sync loop, and reports on their own timer. */
+  async run(): Promise<void> {
+    const report = async () => {
+      try {
+        await this.reportOnce();
+      } catch (err) {
+        this.log('warn', 'report failed', { error: (err as Error).message });
+      }
+      if (!this.stopped) this.reportTimer = setTimeout(report, this.o.reportIntervalS * 1000);
+    };
+    void report();
+    while (!this.stopped) {
+      const started = this.now();
+      try {
+        const r = await this.syncOnce();
+        if (this.failures) this.log('info', 'recovered', { after: this.failures });
+        this.failures = 0;
+        // Guard against a server that answers long polls at once with nothing new.
+        if (r.mode === 'none' && this.now() - started < 200) await this.sleep(1000);
+      } catch (err) {
+        if (this.stopped) break;
+        this.failures++;
+        const delay = backoffMs(this.failures);
+        this.log(this.failures > 3 ? 'error' : 'warn', 'sync failed', { error: (err as Error).message, retryInMs: delay, failures: this.failures });
+        await this.sleep(delay);
+      }
+    }
+  }
+
+  stop(): void {
+    this.stopped = true;
+    if (this.reportTimer) clearTimeout(this.reportTimer);
+    this.api.abort?.();
+    this.wake?.();
+  }
+
+  private sleep(ms: number): Promise<void> {
+    return new Promise((resolve) => {
+      const t = setTimeout(resolve, ms);
+      this.wake = () => {
+        clearTimeout(t);
+        resolve();
+      };
+    });
+  }
+}

@@ -1,0 +1,54 @@
+import { execFile } from 'node:child_process';
+import fs from 'node:fs/promises';
+import path from 'node:path';
+import { type Dump, parseDump } from './dump.js';
+
+/**
+ * The `wg` tool, always through execFile with an argument array (never a shell). Output is capped
+ * generously for 100k-peer dumps.
+ */
+export class WgError extends Error {
+  constructor(message: string, readonly stderr: string) {
+    super(message);
+  }
+}
+
+export interface WgRunner {
+  (args: string[]): Promise<string>;
+}
+
+export function execWg(bin = 'wg', timeoutMs = 60_000): WgRunner {
+  return (args) =>
+    new Promise((resolve, reject) => {
+      execFile(bin, args, { maxBuffer: 256 * 1024 * 1024, timeout: timeoutMs, env: { ...process.env, WG_HIDE_KEYS: 'always' } }, (err, stdout, stderr) => {
+        if (err) reject(new WgError(`wg ${args.slice(0, 2).join(' ')} failed: ${(stderr || err.message).trim().slice(0, 500)}`, String(stderr)));
+        else resolve(stdout);
+      });
+    });
+}
+
+export class Wg {
+  constructor(
+    readonly iface: string,
+    private readonly run: WgRunner,
+    private readonly stateDir: string,
+  ) {}
+
+  async dump(): Promise<Dump> {
+    return parseDump(await this.run(['show', this.iface, 'dump']));
+  }
+
+  async set(args: string[]): Promise<void> {
+    await this.run(args);
+  }
+
+  /** Writes the file atomically (temp + rename), then lets `wg syncconf` converge the interface on it. */
+  async syncconf(text: string): Promise<void> {
+    await fs.mkdir(this.stateDir, { recursive: true, mode: 0o700 });
+    const file = path.join(this.stateDir, `${this.iface}.peers.conf`);
+    const tmp = `${file}.${process.pid}.tmp`;
+    await fs.writeFile(tmp, text, { mode: 0o600 });
+    await fs.rename(tmp, file);
+    await this.run(['syncconf', this.iface, file]);
+  }
+}
