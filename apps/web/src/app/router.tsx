@@ -3,6 +3,7 @@ import { CHECKOUT_ROUTES, IOS_ROUTES } from '@warren/contract';
 import { RootLayout } from './RootLayout';
 import { PageLoader, RouteError } from './RouteError';
 import { guard } from './guard-loader';
+import { captureCheckoutParams } from '../lib/attribution';
 import type { GuardKind } from './guards';
 import type { RouteHandle } from './route-handle';
 
@@ -54,6 +55,11 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
   return null;
 }
 
+function checkoutEntry({ request }: LoaderFunctionArgs) {
+  captureCheckoutParams(new URL(request.url).searchParams);
+  return null;
+}
+
 export const routes: RouteObject[] = [
   {
     id: 'root',
@@ -75,7 +81,9 @@ export const routes: RouteObject[] = [
         children: appRoutes,
       },
       // Checkout and iOS pages: no shell, no login.
-      ...CHECKOUT_ROUTES.map((p): RouteObject => ({ path: p.slice(1), lazy: checkout, handle: { titleKey: 'titles.checkout' } })),
+      ...CHECKOUT_ROUTES.map(
+        (p): RouteObject => ({ path: p.slice(1), loader: checkoutEntry, lazy: checkout, handle: { titleKey: 'titles.checkout' } }),
+      ),
       ...IOS_ROUTES.map((p): RouteObject => ({ path: p.slice(1), lazy: ios, handle: { titleKey: 'titles.iosDownload' } })),
       { path: '*', loader: () => redirect('/') },
     ],

@@ -31,5 +31,22 @@ describe('translations', () => {
     const enKeys = keys(en).sort();
     expect(keys(ru).sort()).toEqual(enKeys);
     expect(keys(zh).sort()).toEqual(enKeys);
+    const values = (obj: unknown): unknown[] =>
+      Object.values(obj as Record<string, unknown>).flatMap((v) => (v && typeof v === 'object' ? values(v) : [v]));
+    for (const lang of [en, ru, zh]) {
+      for (const v of values(lang)) expect(typeof v === 'string' && v.trim().length > 0).toBe(true);
+    }
+  });
+
+  it('keeps the catalogue messages word for word (spec section 8)', () => {
+    expect(en.auth.verify.signInOk).toBe("You've been succesfully verified, please login.");
+    expect(en.plans.verifyOk).toBe("You've successfully verified your account.");
+    expect(en.auth.verify.signInFailed).toBe('Verification was unsuccessful. Use the "Resend Email" button.');
+    expect(en.plans.verifyFailed).toBe('Verification was unsuccessful. Please log in and use the "Resend Email" button.');
+    expect(en.auth.reset.done).toBe('Password updated successfully');
+    expect(en.guard.paymentProcessing).toBe('Your payment is still being processed. Please, wait for a while.');
+    expect(en.guard.notVerified).toBe(
+      "You haven't verified your email yet. Open your inbox and confirm an email address to use a free VPN and access all sections.",
+    );
   });
 });
