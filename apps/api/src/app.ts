@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
-import Fastify, { type FastifyInstance, type FastifyRequest } from 'fastify';
+import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import type { PublicBrand } from '@warren/contract';
 import { loadBrandRegistry, toPublicBrand } from './brands/registry.js';
@@ -84,6 +84,11 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     onConstructorPoisoning: 'error',
     routerOptions: { maxParamLength: 200 },
     return503OnClosing: true,
+    // Raised before routing (malformed URL, over-long parameter): the one `{ message }` shape, without echoing the URL.
+    frameworkErrors: (err, _request, reply) => {
+      const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
+      void (reply as FastifyReply).status(tooLong ? 414 : 400).send({ message: tooLong ? 'The URL is too long.' : 'Malformed URL.' });
+    },
   });
 
   // Work a request starts but does not wait for (emails): shutdown drains it before closing the database.
