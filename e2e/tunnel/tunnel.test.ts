@@ -1,0 +1,243 @@
+import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { renderWgConfig, type WgDevice, type WgOverview } from '@warren/contract';
+import { TestClient, createTestApp, registerUser, type TestApp } from '../../apps/api/test/helpers.js';
+import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
+import { type Background, background, hasTool, inNs, run, until } from './netns.js';
+
+/**
+ * The VPN end to end, in network namespaces made for this test: a "server" namespace runs
+ * wireguard-go, the agent and a web page; a "client" namespace joined to it by a veth pair brings
+ * up the config a paying user got from the API, and fetches the page through the tunnel. Revoking
+ * the device, and separately the subscription running out, must stop the traffic within 5 s.
+ * Addresses exist only inside the two namespaces; nothing is sent anywhere else.
+ */
+const REPO = path.resolve(import.meta.dirname, '../..');
+const id = String(process.pid % 100_000);
+const NS_SRV = `warren-srv-${id}`;
+const NS_CLI = `warren-cli-${id}`;
+const IF_SRV = `wrs${id}`;
+const IF_CLI = `wrc${id}`;
+const VETH_SRV = `wrv${id}s`;
+const VETH_CLI = `wrv${id}c`;
+const UNDERLAY_SRV = '10.201.0.1';
+const UNDERLAY_CLI = '10.201.0.2';
+const WG_PORT = 51820;
+const GATEWAY4 = '10.64.0.1';
+const GATEWAY6 = 'fd77:6172:7265::1';
+const PAGE_PORT = 8080;
+const NONCE = `warren-tunnel-${Math.random().toString(36).slice(2)}`;
+const STOP_WITHIN_MS = 5000;
+
+let t: TestApp;
+let tmp: string;
+let agent: Background | undefined;
+let page: Background | undefined;
+let wgSrv: Background | undefined;
+let wgCli: Background | undefined;
+const log: string[] = [];
+
+function keyPair() {
+  const { publicKey, privateKey } = generateKeyPairSync('x25519');
+  return {
+    publicKey: publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64'),
+    privateKey: privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('base64'),
+  };
+}
+
+/** One HTTP GET from the client namespace; the page body, or undefined when nothing came back in time. */
+async function fetchThroughTunnel(host: string, timeoutMs = 700): Promise<string | undefined> {
+  const url = `http://${host.includes(':') ? `[${host}]` : host}:${PAGE_PORT}/`;
+  const script = `fetch(${JSON.stringify(url)}, { signal: AbortSignal.timeout(${timeoutMs}) }).then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(3))`;
+  try {
+    return await inNs(NS_CLI, process.execPath, ['-e', script], { timeoutMs: timeoutMs + 5000 });
+  } catch {
+    return undefined;
+  }
+}
+
+/** Brings the client interface up with a config file as a user downloads it (wg-quick's Address/DNS handled here). */
+async function useConfig(conf: string): Promise<void> {
+  const address = /^Address = (.+)$/m.exec(conf)![1]!.split(',').map((s) => s.trim());
+  const stripped = conf.replace(/^(Address|DNS) = .*\n/gm, '');
+  const file = path.join(tmp, 'client.conf');
+  fs.writeFileSync(file, stripped, { mode: 0o600 });
+  await inNs(NS_CLI, 'wg', ['setconf', IF_CLI, file]);
+  await inNs(NS_CLI, 'ip', ['address', 'flush', 'dev', IF_CLI]);
+  for (const a of address) await inNs(NS_CLI, 'ip', [...(a.includes(':') ? ['-6'] : []), 'address', 'add', a, 'dev', IF_CLI]);
+  await inNs(NS_CLI, 'ip', ['link', 'set', IF_CLI, 'up']);
+  // Only the VPN's own ranges go through the tunnel here; the underlay stays on the veth.
+  await inNs(NS_CLI, 'ip', ['route', 'replace', '10.64.0.0/10', 'dev', IF_CLI]);
+  await inNs(NS_CLI, 'ip', ['-6', 'route', 'replace', 'fd77:6172:7265::/48', 'dev', IF_CLI]);
+}
+
+async function serverPeers(): Promise<string[]> {
+  return (await inNs(NS_SRV, 'wg', ['show', IF_SRV, 'peers'])).split('\n').filter(Boolean);
+}
+
+/** Time from `since` until the page stops coming through (two misses in a row), bounded. */
+async function timeUntilTrafficStops(since: number): Promise<number> {
+  const deadline = since + STOP_WITHIN_MS + 3000;
+  let firstMiss: number | undefined;
+  let misses = 0;
+  while (Date.now() < deadline) {
+    const attemptAt = Date.now();
+    const body = await fetchThroughTunnel(GATEWAY4, 500);
+    if (body?.includes(NONCE)) {
+      firstMiss = undefined;
+      misses = 0;
+    } else {
+      firstMiss ??= attemptAt;
+      if (++misses >= 2) return firstMiss - since;
+    }
+  }
+  return Infinity;
+}
+
+let user: TestClient;
+let location: WgOverview['locations'][number];
+
+beforeAll(async () => {
+  const missing: string[] = [];
+  if (process.getuid?.() !== 0) missing.push('root (network namespaces)');
+  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']]] as const) if (!(await hasTool(tool, [...args]))) missing.push(tool);
+  if (!fs.existsSync('/dev/net/tun')) missing.push('/dev/net/tun');
+  if (missing.length) throw new Error(`The tunnel test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go)`);
+
+  tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-tunnel-'));
+  // Namespaces and the veth between them; addresses exist only inside.
+  await run('ip', ['netns', 'add', NS_SRV]);
+  await run('ip', ['netns', 'add', NS_CLI]);
+  await run('ip', ['-n', NS_SRV, 'link', 'add', VETH_SRV, 'type', 'veth', 'peer', 'name', VETH_CLI, 'netns', NS_CLI]);
+  for (const [ns, dev, addr] of [[NS_SRV, VETH_SRV, UNDERLAY_SRV], [NS_CLI, VETH_CLI, UNDERLAY_CLI]] as const) {
+    await run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
+    await run('ip', ['-n', ns, 'address', 'add', `${addr}/30`, 'dev', dev]);
+    await run('ip', ['-n', ns, 'link', 'set', dev, 'up']);
+  }
+
+  // The VPN server: wireguard-go in the foreground (our child), its key and port, the gateway addresses.
+  wgSrv = await background('ip', ['netns', 'exec', NS_SRV, 'wireguard-go', '-f', IF_SRV], null);
+  await until('server interface', () => inNs(NS_SRV, 'wg', ['show', IF_SRV]).then(() => true), 10_000);
+  const serverKey = keyPair();
+  fs.writeFileSync(path.join(tmp, 'server.key'), serverKey.privateKey, { mode: 0o600 });
+  await inNs(NS_SRV, 'wg', ['set', IF_SRV, 'private-key', path.join(tmp, 'server.key'), 'listen-port', String(WG_PORT)]);
+  await inNs(NS_SRV, 'ip', ['address', 'add', `${GATEWAY4}/10`, 'dev', IF_SRV]);
+  await inNs(NS_SRV, 'ip', ['-6', 'address', 'add', `${GATEWAY6}/48`, 'dev', IF_SRV]);
+  await inNs(NS_SRV, 'ip', ['link', 'set', IF_SRV, 'up']);
+
+  // The page, reachable only on the server's tunnel addresses.
+  const pageScript = `const http = require('node:http');
+    let n = 0;
+    const serve = (host) => new Promise((ok) => http.createServer((q, r) => r.end(${JSON.stringify(NONCE)})).listen(${PAGE_PORT}, host, ok));
+    Promise.all([serve(${JSON.stringify(GATEWAY4)}), serve(${JSON.stringify(GATEWAY6)})]).then(() => console.log('page listening'));`;
+  page = await background('ip', ['netns', 'exec', NS_SRV, process.execPath, '-e', pageScript], /page listening/);
+
+  // The API, on a unix socket (the namespaces share the file system, not the network).
+  t = await createTestApp({ LOG_LEVEL: 'warn' });
+  const socket = path.join(tmp, 'api.sock');
+  await t.app.listen({ path: socket });
+  await addLocation(t.app.db, {
+    slug: 'zz-lab', countryCode: 'ZZ', country: { en: 'Tunnel Lab', ru: 'Лаборатория', zh: '实验室' }, city: { en: 'Namespace', ru: 'Неймспейс', zh: '命名空间' },
+    latitude: 0, longitude: 0, premium: true,
+  });
+  const { token } = await addNode(t.app.db, { location: 'zz-lab', name: 'zz-lab-1', endpointHost: UNDERLAY_SRV, listenPort: WG_PORT });
+  agent = await background(
+    'ip',
+    ['netns', 'exec', NS_SRV, process.execPath, path.join(REPO, 'apps/agent/bin/warren-agent.mjs'),
+      '--api-socket', socket, '--token', token, '--interface', IF_SRV, '--state-dir', path.join(tmp, 'agent'), '--report-interval', '2', '--wait', '25'],
+    /"msg":"applied"/,
+  );
+  // The agent reports the interface's key and port: configs handed out must carry them.
+  await until('node key reported by the agent', async () => (await t.app.db.query<{ public_key: string | null }>(`select public_key from vpn_nodes where name = 'zz-lab-1'`))[0]?.public_key === serverKey.publicKey, 10_000);
+
+  // A user who registers and pays through the API (sandbox provider: the hosted page, then a signed webhook).
+  user = new TestClient(t.app);
+  await registerUser(user);
+  const pay = await user.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+  expect(pay.statusCode, pay.body).toBe(200);
+  const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
+  const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  expect(done.statusCode).toBeLessThan(400);
+  const me = (await user.get('/api/users/info/get')).json().data;
+  expect(me).toMatchObject({ accountStatus: 'Active', subscriptionData: { tariffKey: '1-year' } });
+
+  wgCli = await background('ip', ['netns', 'exec', NS_CLI, 'wireguard-go', '-f', IF_CLI], null);
+  await until('client interface', () => inNs(NS_CLI, 'wg', ['show', IF_CLI]).then(() => true), 10_000);
+}, 120_000);
+
+afterAll(async () => {
+  for (const p of [agent, page, wgCli, wgSrv]) await p?.stop().catch(() => undefined);
+  if (agent) log.push(`agent output:\n${agent.output().slice(-4000)}`);
+  for (const ns of [NS_CLI, NS_SRV]) await run('ip', ['netns', 'delete', ns]).catch(() => undefined);
+  await t?.close();
+  if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
+  console.log(log.filter((l) => process.env.TUNNEL_DEBUG || !l.startsWith("agent output")).join("\n"));
+});
+
+/** The user's side, as the web page does it: key pair made locally, public key to the API, config built from the overview. */
+async function newDevice(name: string): Promise<{ device: WgDevice; conf: string }> {
+  const keys = keyPair();
+  const res = await user.post('/api/setup/wg/devices/add', { name, publicKey: keys.publicKey });
+  expect(res.statusCode, res.body).toBe(201);
+  const device = res.json().data.device as WgDevice;
+  const overview = (await user.get('/api/setup/wg/get')).json().data as WgOverview;
+  location = overview.locations.find((l) => l.slug === 'zz-lab')!;
+  expect(location).toMatchObject({ available: true, endpoint: `${UNDERLAY_SRV}:${WG_PORT}` });
+  const conf = renderWgConfig({
+    privateKey: keys.privateKey,
+    addresses: [device.ipv4, device.ipv6],
+    dns: overview.dns,
+    serverPublicKey: location.publicKey!,
+    endpoint: location.endpoint!,
+    allowedIps: overview.allowedIps,
+    title: `${location.country}, ${location.city}`,
+  });
+  return { device, conf };
+}
+
+describe('WireGuard tunnel through a real node', () => {
+  it('carries traffic for a paying user, and stops within 5 s of revoking the device', async () => {
+    const { device, conf } = await newDevice('Laptop');
+    await useConfig(conf);
+    const first = await until('page through the tunnel (IPv4)', async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE), 10_000, 50);
+    expect(first).toBe(true);
+    expect(await fetchThroughTunnel(GATEWAY6)).toContain(NONCE);
+
+    // The node reports the handshake and transfer; the user sees them.
+    const seen = await until('handshake reported to the API', async () => {
+      const d = ((await user.get('/api/setup/wg/get')).json().data as WgOverview).devices.find((x) => x.id === device.id);
+      return d?.lastHandshakeAt && d.rxBytes > 0 ? d : undefined;
+    }, 10_000, 250);
+    expect(seen.txBytes).toBeGreaterThan(0);
+
+    const revokedAt = Date.now();
+    expect((await user.post('/api/setup/wg/devices/revoke', { id: device.id })).statusCode).toBe(200);
+    const stoppedAfter = await timeUntilTrafficStops(revokedAt);
+    log.push(`revoke → traffic stopped after ${stoppedAfter} ms`);
+    expect(stoppedAfter).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    expect(await serverPeers()).not.toContain(device.publicKey);
+  });
+
+  it('stops carrying traffic within 5 s of the subscription running out', async () => {
+    const { device, conf } = await newDevice('Phone');
+    await useConfig(conf);
+    await until('page through the tunnel with the new device', async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE), 10_000, 50);
+
+    // Time passes: the paid year ends in 2 seconds (billing's expiry job is not needed for access to end).
+    const [{ ends }] = (await t.app.db.query<{ ends: number }>(
+      `update users set subscription_expires_at = now() + interval '2 seconds' where id = (select user_id from wg_devices where id = $1)
+       returning floor(extract(epoch from subscription_expires_at) * 1000)::float8 as ends`,
+      [device.id],
+    )) as [{ ends: number }];
+    expect(await fetchThroughTunnel(GATEWAY4, 1000)).toContain(NONCE); // still paid
+    const stoppedAfter = await timeUntilTrafficStops(ends);
+    log.push(`expiry → traffic stopped ${stoppedAfter} ms after the subscription ended`);
+    expect(stoppedAfter).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    expect(await serverPeers()).not.toContain(device.publicKey);
+    const me = (await user.get('/api/setup/wg/get')).json().data as WgOverview;
+    expect(me.access).toBe('none');
+  });
+});
