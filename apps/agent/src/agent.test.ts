@@ -1,7 +1,7 @@
 import type { DesiredState, NodeReport } from '@warren/contract';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentApi, type AgentWg, backoffMs, loadPercent } from './agent.js';
-import { InvalidStateError, nextDesired } from './state.js';
+import { type DesiredPeers, InvalidStateError, nextDesired } from './state.js';
 import type { Dump } from './wg/dump.js';
 
 const K = ['xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=', 'gN65BkIKy1eCE9pP1wdc8ROUtkHLF2PfAqYdyYBz6EA='] as const;
@@ -28,7 +28,7 @@ class FakeApi implements AgentApi {
 class FakeWg implements AgentWg {
   iface = 'wgt0';
   calls: string[][] = [];
-  synced: string[] = [];
+  synced: string[][] = [];
   failNext = false;
   dumpValue: Dump = { iface: { publicKey: K[0], listenPort: 51820, fwmark: 'off' }, peers: [] };
   async dump() {
@@ -41,8 +41,8 @@ class FakeWg implements AgentWg {
     }
     this.calls.push(args);
   }
-  async syncconf(text: string) {
-    this.synced.push(text);
+  async syncconf(peers: DesiredPeers) {
+    this.synced.push([...peers.keys()]);
   }
 }
 

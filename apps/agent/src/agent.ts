@@ -2,7 +2,6 @@ import os from 'node:os';
 import { type DesiredState, MAX_REPORTED_PEERS, type NodeReport } from '@warren/contract';
 import type { Dump } from './wg/dump.js';
 import { diffPeers, diffSize, wgSetArgs } from './wg/diff.js';
-import { renderPeersConfig } from './wg/render.js';
 import { type DesiredPeers, nextDesired } from './state.js';
 
 export interface AgentApi {
@@ -14,7 +13,8 @@ export interface AgentWg {
   readonly iface: string;
   dump(): Promise<Dump>;
   set(args: string[]): Promise<void>;
-  syncconf(text: string): Promise<void>;
+  /** Converges the interface on exactly these peers (one `wg syncconf`). */
+  syncconf(peers: DesiredPeers): Promise<void>;
 }
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
@@ -90,7 +90,7 @@ export class Agent {
     try {
       if (answer.full || this.applied === null) {
         changes = this.applied ? diffSize(diffPeers(this.applied, next)) : next.size;
-        await this.wg.syncconf(renderPeersConfig(next));
+        await this.wg.syncconf(next);
         mode = 'syncconf';
         this.lastFullAt = this.now();
         this.needFull = false;
@@ -98,7 +98,7 @@ export class Agent {
         const d = diffPeers(this.applied, next);
         changes = diffSize(d);
         if (changes > this.o.maxSetChanges) {
-          await this.wg.syncconf(renderPeersConfig(next));
+          await this.wg.syncconf(next);
           mode = 'syncconf';
         } else if (changes > 0) {
           await this.wg.set(wgSetArgs(this.wg.iface, d));

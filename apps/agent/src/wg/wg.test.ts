@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import type { DesiredPeers } from '../state.js';
 import { diffPeers, diffSize, wgSetArgs } from './diff.js';
 import { DumpParseError, parseDump } from './dump.js';
-import { renderPeersConfig } from './render.js';
+import { interfaceLines, renderConfig } from './render.js';
 
 const K1 = 'xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=';
 const K2 = 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=';
@@ -71,12 +71,18 @@ describe('peer diff', () => {
 });
 
 describe('syncconf rendering', () => {
-  it('renders only peers, sorted, one section each', () => {
-    const text = renderPeersConfig(peers([[K2, ['10.64.0.3/32', 'fd77::3/128']], [K1, ['10.64.0.2/32']]]));
-    expect(text).toBe(['[Interface]', '', '[Peer]', `PublicKey = ${K2}`, 'AllowedIPs = 10.64.0.3/32, fd77::3/128', '', '[Peer]', `PublicKey = ${K1}`, 'AllowedIPs = 10.64.0.2/32', ''].join('\n'));
-    expect(text).not.toMatch(/PrivateKey|ListenPort/);
+  it('keeps the interface settings and renders the peers sorted, one section each', () => {
+    const text = renderConfig(['PrivateKey = x', 'ListenPort = 51820'], peers([[K2, ['10.64.0.3/32', 'fd77::3/128']], [K1, ['10.64.0.2/32']]]));
+    expect(text).toBe(
+      ['[Interface]', 'PrivateKey = x', 'ListenPort = 51820', '', '[Peer]', `PublicKey = ${K2}`, 'AllowedIPs = 10.64.0.3/32, fd77::3/128', '', '[Peer]', `PublicKey = ${K1}`, 'AllowedIPs = 10.64.0.2/32', ''].join('\n'),
+    );
   });
-  it('renders an empty set as an interface with no peers', () => {
-    expect(renderPeersConfig(new Map())).toBe('[Interface]\n');
+  it('renders an empty set as the interface alone', () => {
+    expect(renderConfig([], new Map())).toBe('[Interface]\n');
+  });
+  it('takes key, port and fwmark from wg showconf, and no peer', () => {
+    const showconf = ['[Interface]', 'ListenPort = 51820', 'FwMark = 0xca6c', 'PrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=', '', '[Peer]', `PublicKey = ${K1}`, 'AllowedIPs = 10.64.0.2/32', 'Endpoint = 198.51.100.1:1234', ''].join('\n');
+    expect(interfaceLines(showconf)).toEqual(['ListenPort = 51820', 'FwMark = 0xca6c', 'PrivateKey = yAnz5TF+lXXJte14tji3zlMNq+hd2rYUIgJBgB3fBmk=']);
+    expect(interfaceLines('[Interface]\n')).toEqual([]);
   });
 });

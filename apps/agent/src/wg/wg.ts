@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { DesiredPeers } from '../state.js';
 import { type Dump, parseDump } from './dump.js';
+import { interfaceLines, renderConfig } from './render.js';
 
 /**
  * The `wg` tool, always through execFile with an argument array (never a shell). Output is capped
@@ -42,8 +44,13 @@ export class Wg {
     await this.run(args);
   }
 
-  /** Writes the file atomically (temp + rename), then lets `wg syncconf` converge the interface on it. */
-  async syncconf(text: string): Promise<void> {
+  /**
+   * Writes the full config (the interface's own settings + the desired peers) atomically (temp +
+   * rename, mode 600 in a 700 directory: it holds the interface key), then lets `wg syncconf`
+   * converge the interface on it. Live sessions of unchanged peers are kept.
+   */
+  async syncconf(peers: DesiredPeers): Promise<void> {
+    const text = renderConfig(interfaceLines(await this.run(['showconf', this.iface])), peers);
     await fs.mkdir(this.stateDir, { recursive: true, mode: 0o700 });
     const file = path.join(this.stateDir, `${this.iface}.peers.conf`);
     const tmp = `${file}.${process.pid}.tmp`;
