@@ -65,6 +65,7 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
 export function registerGroup(name: string, load: () => Promise<CliGroup>): void {
   GROUPS[name] = load;
 }
+registerGroup('vpn', async () => (await import('./vpn.js')).commands);
 
 const isMain = process.argv[1] && /warren(\.mjs)?$|cli[\\/]index\.ts$/.test(process.argv[1]);
 if (isMain) {
