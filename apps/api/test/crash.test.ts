@@ -1,0 +1,204 @@
+import { type ChildProcess, spawn } from 'node:child_process';
+import fs from 'node:fs';
+import net from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
+import pg from 'pg';
+import { afterAll, describe, expect, it } from 'vitest';
+import { loadConfig } from '../src/config.js';
+import { openDatabase } from '../src/db/client.js';
+import { hmac } from '../src/lib/secrets.js';
+import { billingService, type BillingDeps } from '../src/modules/billing/service.js';
+import { type SandboxEvent, signSandbox } from '../src/payments/sandbox.js';
+
+/**
+ * The real server is SIGKILLed between payment capture and activation (WARREN_FAULT, a test-only
+ * switch in the billing service), restarted without the fault, and the provider retries once.
+ * It must converge: the plan extended exactly once, the payment succeeded and applied, the
+ * account Active; never a paid-but-inactive user, never a double extension.
+ */
+const repoRoot = path.resolve(import.meta.dirname, '../../..');
+const serverEntry = path.join(repoRoot, 'apps/api/src/server.ts');
+const APP_SECRET = 'crash-test-secret-0123456789abcdef0123456789';
+const pgUrl = process.env.TEST_DATABASE_URL;
+const schema = `crash_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-crash-'));
+let child: ChildProcess | undefined;
+
+const freePort = () =>
+  new Promise<number>((resolve, reject) => {
+    const s = net.createServer();
+    s.once('error', reject);
+    s.listen(0, '127.0.0.1', () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+
+function serverEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
+  return {
+    PATH: process.env.PATH ?? '',
+    NODE_ENV: 'test',
+    HOST: '127.0.0.1',
+    PORT: String(port),
+    LOG_LEVEL: 'info',
+    DATA_DIR: dataDir,
+    APP_SECRET,
+    JOBS: 'false',
+    ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } : {}),
+    ...extra,
+  };
+}
+
+/** Starts the server and resolves once it logged that it listens (no polling, no sleeps). */
+async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; origin: string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', serverEntry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+  child = proc;
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+  let out = '';
+  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
+  const origin = await new Promise<string>((resolve, reject) => {
+    proc.stdout!.on('data', (c: Buffer) => {
+      out += c.toString();
+      const m = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(out);
+      if (m) resolve(m[1]!);
+    });
+    void exited.then(({ code, signal }) => reject(new Error(`server exited (${code ?? signal}) before listening:\n${out}`)));
+  });
+  return { proc, origin, exited };
+}
+
+/** A browser-like client over real HTTP: XSRF cookie + header, bearer token. */
+async function client(origin: string) {
+  const health = await fetch(`${origin}/api/health`);
+  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')![1]!;
+  let bearer: string | undefined;
+  const call = async (method: string, url: string, body?: unknown) => {
+    const res = await fetch(`${origin}${url}`, {
+      method,
+      headers: {
+        cookie: `XSRF-TOKEN=${xsrf}`,
+        'x-xsrf-token': decodeURIComponent(xsrf),
+        ...(body ? { 'content-type': 'application/json' } : {}),
+        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
+      },
+      body: body ? JSON.stringify(body) : undefined,
+    });
+    return { status: res.status, json: (await res.json()) as any };
+  };
+  return {
+    call,
+    setToken(token: string) {
+      bearer = token;
+    },
+  };
+}
+
+/** Opens the same database the server uses (only while no server runs on a PGlite data dir). */
+async function withDb<T>(fn: (db: Awaited<ReturnType<typeof openDatabase>>) => Promise<T>): Promise<T> {
+  const config = loadConfig(serverEnv(0));
+  const db = await openDatabase(config.database);
+  try {
+    return await fn(db);
+  } finally {
+    await db.close();
+  }
+}
+
+afterAll(async () => {
+  if (child && child.exitCode === null && child.signalCode === null) {
+    child.kill('SIGKILL');
+    await new Promise((resolve) => child!.once('exit', resolve));
+  }
+  fs.rmSync(dataDir, { recursive: true, force: true });
+  if (pgUrl) {
+    const c = new pg.Client({ connectionString: pgUrl });
+    await c.connect();
+    await c.query(`drop schema if exists ${schema} cascade`);
+    await c.end();
+  }
+});
+
+describe('crash between capture and activation', () => {
+  it('converges after a restart and one provider retry: extended once, applied, Active', async () => {
+    const port = await freePort();
+
+    // 1. A customer pays with the sandbox; the webhook handler dies right after the capture is confirmed.
+    const first = await startServer(serverEnv(port, { WARREN_FAULT: 'kill-after-capture' }));
+    const c1 = await client(first.origin);
+    const email = `crash.${Date.now()}@example.com`;
+    const reg = await c1.call('POST', '/api/users/register', { name: 'Crash Test', email, password: 'correct horse battery', password_confirmation: 'correct horse battery' });
+    expect(reg.status).toBe(201);
+    const userId = reg.json.data.user.id as number;
+    c1.setToken(reg.json.data.token);
+    const created = await c1.call('POST', '/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', idempotencyKey: 'crash-test-key-1' });
+    expect(created.status).toBe(200);
+    const paymentId = created.json.data.paymentId as string;
+    const sandboxId = new URL(created.json.data.redirectUrl).pathname.split('/').pop()!;
+    const press = fetch(`${first.origin}/sandbox/checkout/${sandboxId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=pay' });
+    await expect(press).rejects.toThrow(); // the connection dies with the process
+    expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
+
+    // 2. The crash hit the window: the provider captured and we recorded its event, but nothing was applied.
+    const window = await withDb(async (db) => ({
+      payment: (await db.query<{ status: string; applied: boolean }>('select status, applied from payments where public_id = $1', [paymentId]))[0],
+      user: (await db.query<{ tariff_key: string; account_status: string }>('select tariff_key, account_status from users where id = $1', [userId]))[0],
+      sandbox: (await db.query<{ status: string; pending_events: SandboxEvent[] }>('select status, pending_events from sandbox_payments where id = $1', [sandboxId]))[0]!,
+      events: await db.query<{ event_id: string }>(`select event_id from provider_events where provider = 'sandbox'`),
+    }));
+    expect(window.payment).toEqual({ status: 'pending', applied: false });
+    expect(window.user!.tariff_key).toBe('free-plan');
+    expect(window.sandbox.status).toBe('paid');
+    expect(window.sandbox.pending_events).toHaveLength(1); // never acknowledged: the provider will retry it
+    const event = window.sandbox.pending_events[0]!;
+    expect(window.events.map((e) => e.event_id)).toEqual([event.id]);
+
+    // 3. Restart without the fault; the provider retries the unacknowledged event once.
+    const second = await startServer(serverEnv(port));
+    const body = JSON.stringify(event);
+    const secret = hmac(APP_SECRET, 'sandbox-webhooks');
+    const retry = () =>
+      fetch(`${second.origin}/api/billing/webhooks/sandbox`, {
+        method: 'POST',
+        headers: { 'content-type': 'application/json', 'sandbox-signature': signSandbox(secret, body, Math.floor(Date.now() / 1000)) },
+        body,
+      });
+    expect((await retry()).status).toBe(200);
+
+    const c2 = await client(second.origin);
+    c2.setToken(reg.json.data.token); // the token survived the crash
+    const me = (await c2.call('GET', '/api/users/info/get')).json.data;
+    expect(me.accountStatus).toBe('Active');
+    expect(me.subscriptionData.tariffKey).toBe('1-month');
+    const expires = new Date(me.subscriptionData.expiresAt).getTime();
+    expect(Math.abs(expires - (Date.now() + 30 * 86_400_000))).toBeLessThan(120_000);
+    // More retries (the provider does not know we applied it) change nothing.
+    expect((await retry()).status).toBe(200);
+    expect((await c2.call('GET', '/api/users/info/get')).json.data.subscriptionData.expiresAt).toBe(me.subscriptionData.expiresAt);
+    const plan = (await c2.call('GET', '/api/billing/getPlanInfo')).json.data;
+    expect(plan.payments).toHaveLength(1);
+    expect(plan.payments[0]).toMatchObject({ id: paymentId, status: 'succeeded' });
+
+    second.proc.kill('SIGTERM');
+    expect((await second.exited).code).toBe(0);
+    const after = await withDb(async (db) => ({
+      payments: await db.query<{ status: string; applied: boolean }>('select status, applied from payments where user_id = $1', [userId]),
+      events: await db.query<{ n: number }>(`select count(*)::int as n from provider_events where provider = 'sandbox' and event_id = $1`, [event.id]),
+    }));
+    expect(after.payments).toEqual([{ status: 'succeeded', applied: true }]);
+    expect(after.events).toEqual([{ n: 1 }]);
+  }, 120_000);
+
+  it('the fault switch is refused in production', () => {
+    const saved = { fault: process.env.WARREN_FAULT, env: process.env.NODE_ENV };
+    process.env.WARREN_FAULT = 'kill-after-capture';
+    process.env.NODE_ENV = 'production';
+    try {
+      expect(() => billingService({} as BillingDeps)).toThrow(/test-only/);
+    } finally {
+      if (saved.fault === undefined) delete process.env.WARREN_FAULT;
+      else process.env.WARREN_FAULT = saved.fault;
+      process.env.NODE_ENV = saved.env;
+    }
+  });
+});
