@@ -1,0 +1,125 @@
+import { ZodError } from 'zod';
+import { addLocation, addNode, issueNodeToken, listNodes, setLocation, setNode } from '../modules/nodes/admin.js';
+import { type CliContext, type CliGroup, CliUsageError } from './index.js';
+
+/**
+ * `npx warren vpn …`: locations and nodes. A node token is printed once (only its hash is kept);
+ * give it to the node's agent (WARREN_NODE_TOKEN or --token-file).
+ */
+const str = (ctx: CliContext, name: string, required = true): string | undefined => {
+  const v = ctx.flags[name];
+  if (typeof v === 'string' && v.trim()) return v.trim();
+  if (required) throw new CliUsageError(`--${name} is required`);
+  return undefined;
+};
+const num = (ctx: CliContext, name: string, required = true): number | undefined => {
+  const v = str(ctx, name, required);
+  if (v === undefined) return undefined;
+  const n = Number(v);
+  if (!Number.isFinite(n)) throw new CliUsageError(`--${name} must be a number`);
+  return n;
+};
+const bool = (ctx: CliContext, name: string): boolean | undefined => {
+  const v = ctx.flags[name];
+  if (v === undefined) return undefined;
+  if (v === true || v === 'true' || v === 'yes' || v === '1') return true;
+  if (v === 'false' || v === 'no' || v === '0') return false;
+  throw new CliUsageError(`--${name} must be true or false`);
+};
+
+/** Turns validation and "not found" errors of the admin functions into usage errors (exit 64, one line). */
+async function friendly<T>(fn: () => Promise<T>): Promise<T> {
+  try {
+    return await fn();
+  } catch (err) {
+    if (err instanceof ZodError) throw new CliUsageError(err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    if (err instanceof Error && /^(No |A location|A node|The public key)/.test(err.message)) throw new CliUsageError(err.message);
+    throw err;
+  }
+}
+
+function printToken(ctx: CliContext, node: string, token: string) {
+  ctx.print(`Node token for ${node} (shown once; only its hash is stored):`);
+  ctx.print(token);
+  ctx.print('');
+  ctx.print('On the node (interface created with its key and port, see apps/agent/README.md):');
+  ctx.print(`  WARREN_API_URL=https://<api host> WARREN_NODE_TOKEN=${token} WARREN_WG_INTERFACE=wg0 npx warren-agent`);
+}
+
+export const commands: CliGroup = {
+  'add-location': {
+    summary: 'add a server location',
+    usage: '--slug de-fra --country-code DE --country Germany --city Frankfurt --lat 50.11 --lon 8.68 [--country-ru … --country-zh … --city-ru … --city-zh …] [--free] [--hidden]',
+    async run(ctx) {
+      const country = str(ctx, 'country')!;
+      const city = str(ctx, 'city')!;
+      const { id } = await friendly(() =>
+        addLocation(ctx.db, {
+          slug: str(ctx, 'slug')!,
+          countryCode: str(ctx, 'country-code')!.toUpperCase(),
+          country: { en: country, ru: str(ctx, 'country-ru', false) ?? country, zh: str(ctx, 'country-zh', false) ?? country },
+          city: { en: city, ru: str(ctx, 'city-ru', false) ?? city, zh: str(ctx, 'city-zh', false) ?? city },
+          latitude: num(ctx, 'lat')!,
+          longitude: num(ctx, 'lon')!,
+          premium: !bool(ctx, 'free'),
+          dashVisible: !bool(ctx, 'hidden'),
+        }),
+      );
+      ctx.print(`Location ${str(ctx, 'slug')} added (id ${id}). Add a node to it with \`npx warren vpn add-node --location ${str(ctx, 'slug')} …\`.`);
+    },
+  },
+  'add-node': {
+    summary: 'add a node (VPN server) to a location and print its token',
+    usage: '--location de-fra --name de-fra-2 --endpoint 203.0.113.10 [--port 51820] [--public-key KEY]',
+    async run(ctx) {
+      const name = str(ctx, 'name')!;
+      const { token } = await friendly(() =>
+        addNode(ctx.db, {
+          location: str(ctx, 'location')!,
+          name,
+          endpointHost: str(ctx, 'endpoint')!,
+          listenPort: num(ctx, 'port', false) ?? 51820,
+          publicKey: str(ctx, 'public-key', false),
+        }),
+      );
+      printToken(ctx, name, token);
+    },
+  },
+  'node-token': {
+    summary: "issue a new token for a node (the old one stops working)",
+    usage: '--node de-fra-1',
+    async run(ctx) {
+      const name = str(ctx, 'node')!;
+      printToken(ctx, name, await friendly(() => issueNodeToken(ctx.db, name)));
+    },
+  },
+  'set-location': {
+    summary: 'change a location: premium or free, shown or hidden',
+    usage: '--slug de-fra [--premium true|false] [--visible true|false]',
+    async run(ctx) {
+      await friendly(() => setLocation(ctx.db, str(ctx, 'slug')!, { premium: bool(ctx, 'premium'), dashVisible: bool(ctx, 'visible') }));
+      ctx.print('Location updated; nodes pick the change up on their next poll.');
+    },
+  },
+  'set-node': {
+    summary: 'change a node: enabled, endpoint, port, public key',
+    usage: '--node de-fra-1 [--enabled true|false] [--endpoint HOST] [--port N] [--public-key KEY]',
+    async run(ctx) {
+      await friendly(() =>
+        setNode(ctx.db, str(ctx, 'node')!, { enabled: bool(ctx, 'enabled'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false) }),
+      );
+      ctx.print('Node updated.');
+    },
+  },
+  list: {
+    summary: 'list locations and their nodes',
+    async run(ctx) {
+      for (const r of await listNodes(ctx.db)) {
+        const seen = r.last_seen_at ? new Date(r.last_seen_at).toISOString() : 'never';
+        ctx.print(
+          `${r.slug.padEnd(12)} ${r.city.padEnd(16)} ${r.premium ? 'premium' : 'free   '} ${r.visible ? 'shown ' : 'hidden'}  ${r.node ? `${r.node.padEnd(16)} ${String(r.endpoint).padEnd(40)} ${r.enabled ? 'on ' : 'off'} token:${r.has_token ? 'yes' : 'no '} load:${r.load ?? '-'} seen:${seen}` : '(no nodes)'}`,
+        );
+      }
+    },
+  },
+};

@@ -1,0 +1,77 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/lib/secrets.js';
+import { type CliContext, runCli } from '../src/cli/index.js';
+import { commands } from '../src/cli/vpn.js';
+import { createTestApp, type TestApp } from './helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp();
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function vpn(command: string, flags: Record<string, string | boolean>) {
+  const lines: string[] = [];
+  const ctx: CliContext = { db: t.app.db, flags, positionals: [], print: (l) => lines.push(l) };
+  await commands[command]!.run(ctx);
+  return lines;
+}
+
+describe('npx warren vpn', () => {
+  it('adds a location and a node, prints the token once and stores only its hash', async () => {
+    await vpn('add-location', { slug: 'is-rey', 'country-code': 'is', country: 'Iceland', 'country-ru': 'Исландия', city: 'Reykjavik', lat: '64.14', lon: '-21.94', free: true });
+    const out = await vpn('add-node', { location: 'is-rey', name: 'is-rey-1', endpoint: '203.0.113.44', port: '51821' });
+    const token = out.find((l) => l.startsWith('wn_'))!;
+    expect(token).toMatch(/^wn_[A-Za-z0-9_-]{43}$/);
+    const [row] = await t.app.db.query<{ token_hash: string; listen_port: number; premium: boolean; country_ru: string; country_zh: string }>(
+      `select n.token_hash, n.listen_port, l.premium, l.country_ru, l.country_zh from vpn_nodes n join vpn_locations l on l.id = n.location_id where n.name = 'is-rey-1'`,
+    );
+    expect(row).toMatchObject({ token_hash: hashToken(token), listen_port: 51821, premium: false, country_ru: 'Исландия', country_zh: 'Iceland' });
+    const res = await t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: { authorization: `Bearer ${token}` } });
+    expect(res.statusCode).toBe(200);
+    expect((await vpn('list', {})).some((l) => l.includes('is-rey-1') && l.includes('token:yes'))).toBe(true);
+  });
+
+  it('rotates a node token: the old one stops working', async () => {
+    const first = (await vpn('node-token', { node: 'de-fra-1' })).find((l) => l.startsWith('wn_'))!;
+    const second = (await vpn('node-token', { node: 'de-fra-1' })).find((l) => l.startsWith('wn_'))!;
+    const call = (tk: string) => t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: { authorization: `Bearer ${tk}` } });
+    expect((await call(first)).statusCode).toBe(401);
+    expect((await call(second)).statusCode).toBe(200);
+  });
+
+  it('changes locations and nodes, and explains bad input', async () => {
+    await vpn('set-location', { slug: 'de-fra', premium: 'true', visible: 'false' });
+    const [l] = await t.app.db.query<{ premium: boolean; dash_visible: boolean }>(`select premium, dash_visible from vpn_locations where slug = 'de-fra'`);
+    expect(l).toEqual({ premium: true, dash_visible: false });
+    await vpn('set-node', { node: 'de-fra-1', enabled: 'false' });
+    await expect(vpn('set-node', { node: 'nope', enabled: 'false' })).rejects.toThrow('No node named nope.');
+    await expect(vpn('add-node', { location: 'de-fra', name: 'Bad Name!', endpoint: 'x' })).rejects.toThrow(/name/);
+    await expect(vpn('add-location', { slug: 'x' })).rejects.toThrow('--country is required');
+    await expect(vpn('set-node', { node: 'de-fra-1', 'public-key': 'nope' })).rejects.toThrow(/public key/);
+  });
+
+  it('is wired into the operator CLI', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-cli-'));
+    const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: process.env.LOG_LEVEL };
+    process.env.DATA_DIR = dir;
+    delete process.env.DATABASE_URL;
+    try {
+      const lines: string[] = [];
+      expect(await runCli(['vpn'], (l) => lines.push(l))).toBe(0);
+      expect(lines.join('\n')).toContain('add-node');
+      const bad: string[] = [];
+      expect(await runCli(['vpn', 'add-node', '--location', 'nowhere', '--name', 'n-1', '--endpoint', '192.0.2.1'], (l) => bad.push(l))).toBe(64);
+      expect(bad.join('\n')).toContain('No location with the slug nowhere.');
+    } finally {
+      Object.assign(process.env, saved);
+      for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
