@@ -1,4 +1,3 @@
-import { parseArgs } from 'node:util';
 import { ConfigError, loadConfig } from '../config.js';
 import { type Database, openDatabase } from '../db/client.js';
 import { migrate } from '../db/migrate.js';
@@ -23,7 +22,9 @@ export interface CliCommand {
 }
 export type CliGroup = Record<string, CliCommand>;
 
-const GROUPS: Record<string, () => Promise<CliGroup>> = {};
+const GROUPS: Record<string, () => Promise<CliGroup>> = {
+  billing: async () => (await import('./billing.js')).commands,
+};
 
 export class CliUsageError extends Error {}
 
@@ -44,7 +45,7 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
     print([`Commands of ${groupName}:`, ...Object.entries(group).map(([n, c]) => `  ${n.padEnd(16)} ${c.summary}${c.usage ? `\n  ${' '.repeat(16)} ${c.usage}` : ''}`)].join('\n'));
     return commandName ? 64 : 0;
   }
-  const { values, positionals } = parseArgs({ args: rest, strict: false, allowPositionals: true });
+  const { values, positionals } = parseFlags(rest);
   const config = loadConfig();
   const db = await openDatabase(config.database);
   try {
@@ -60,6 +61,24 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
   } finally {
     await db.close();
   }
+}
+
+/** `--key value`, `--key=value`, or a bare `--flag` (true). Everything else is positional. */
+export function parseFlags(args: string[]): { values: Record<string, string | boolean>; positionals: string[] } {
+  const values: Record<string, string | boolean> = {};
+  const positionals: string[] = [];
+  for (let i = 0; i < args.length; i++) {
+    const arg = args[i]!;
+    if (!arg.startsWith('--')) {
+      positionals.push(arg);
+      continue;
+    }
+    const eq = arg.indexOf('=');
+    if (eq > 2) values[arg.slice(2, eq)] = arg.slice(eq + 1);
+    else if (args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) values[arg.slice(2)] = args[++i]!;
+    else values[arg.slice(2)] = true;
+  }
+  return { values, positionals };
 }
 
 export function registerGroup(name: string, load: () => Promise<CliGroup>): void {

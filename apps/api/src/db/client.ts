@@ -48,7 +48,8 @@ class PgliteDatabase implements Database {
   }
 
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    // PGlite serialises transactions on its single connection, so other queries wait meanwhile.
+    // PGlite serialises transactions on its single connection, so other queries wait meanwhile:
+    // inside fn, query only through tx, never through the outer database (that would deadlock).
     return this.pg.transaction(async (tx) =>
       fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows }),
     );

@@ -125,6 +125,9 @@ export function billingService(deps: BillingDeps) {
     let applied: PaymentRow | undefined;
     let firstPayment = false;
     let changed = false;
+    // Read the catalogue before the transaction: on PGlite a query outside the transaction waits for it (deadlock).
+    const tariff = (await tariffById(payment.tariff_id))!;
+    const freePlanName = await freeName();
     await db.transaction(async (tx) => {
       const [current] = await tx.query<PaymentRow>('select * from payments where id = $1 for update', [payment.id]);
       if (!current) return;
@@ -135,7 +138,6 @@ export function billingService(deps: BillingDeps) {
         return;
       }
       if (target === 'succeeded') {
-        const tariff = (await tariffById(current.tariff_id))!;
         const sub = await subscriptionOf(tx, current.user_id);
         const { next, periodStart, periodEnd } = extend(sub, { key: tariff.key, name: tariff.name, periodDays: tariff.period_days, isLifetime: tariff.is_lifetime, isFree: tariff.is_free }, now());
         const [row] = await tx.query<PaymentRow>(
@@ -156,8 +158,8 @@ export function billingService(deps: BillingDeps) {
       if (current.applied) {
         const sub = await subscriptionOf(tx, current.user_id);
         const start = current.period_start ? new Date(current.period_start) : now();
-        const end = current.period_end === null && (await tariffById(current.tariff_id))?.is_lifetime ? null : new Date(current.period_end ?? start);
-        await saveSubscription(tx, current.user_id, revoke(sub, { start, end }, now(), await freeName()), false);
+        const end = current.period_end === null && tariff.is_lifetime ? null : new Date(current.period_end ?? start);
+        await saveSubscription(tx, current.user_id, revoke(sub, { start, end }, now(), freePlanName), false);
         changed = true;
       }
       await tx.query(`update payments set status = 'refunded', refunded_at = now() where id = $1`, [current.id]);

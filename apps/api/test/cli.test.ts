@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { parseFlags, runCli } from '../src/cli/index.js';
+import { openDatabase } from '../src/db/client.js';
+
+// The CLI reads its configuration from the environment, like `npx warren` does.
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-cli-'));
+const saved = { ...process.env };
+beforeAll(() => {
+  Object.assign(process.env, { DATA_DIR: dataDir, NODE_ENV: 'test' });
+  if (process.env.TEST_DATABASE_URL) {
+    process.env.DATABASE_URL = process.env.TEST_DATABASE_URL;
+    process.env.DATABASE_SCHEMA = `cli_${process.pid}`;
+  }
+});
+afterAll(async () => {
+  if (process.env.TEST_DATABASE_URL) {
+    const db = await openDatabase({ kind: 'postgres', url: process.env.TEST_DATABASE_URL });
+    await db.query(`drop schema if exists cli_${process.pid} cascade`);
+    await db.close();
+  }
+  process.env = saved;
+  fs.rmSync(dataDir, { recursive: true, force: true });
+});
+
+async function cli(...args: string[]) {
+  const lines: string[] = [];
+  const code = await runCli(args, (l) => lines.push(l));
+  return { code, out: lines.join('\n') };
+}
+
+it('parses --key value, --key=value and bare flags', () => {
+  expect(parseFlags(['x', '--email', 'a@b.c', '--tariff=1-year', '--force'])).toEqual({ values: { email: 'a@b.c', tariff: '1-year', force: true }, positionals: ['x'] });
+});
+
+it('syncs the catalogue, grants a plan and refunds it', { timeout: 180_000 }, async () => {
+  expect((await cli('billing', 'sync')).out).toMatch(/6 tariffs/);
+  expect((await cli('billing', 'grant', '--email', 'nobody@example.com', '--tariff', '1-year')).code).toBe(64);
+  const spec = process.env.DATABASE_URL
+    ? ({ kind: 'postgres', url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA } as const)
+    : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') } as const);
+  const db = await openDatabase(spec);
+  await db.query(`insert into users (email, password_hash, brand, verified, account_status) values ('cli@example.com', 'x', 'warren-vpn', true, 'Active')`);
+  await db.close();
+  const granted = await cli('billing', 'grant', '--email', 'cli@example.com', '--tariff', '1-year');
+  expect(granted.code).toBe(0);
+  const paymentId = /\((grant_[a-f0-9]+)\)/.exec(granted.out)![1]!;
+  expect((await cli('billing', 'payments', '--email', 'cli@example.com')).out).toContain('succeeded');
+  const refunded = await cli('billing', 'refund', '--payment', paymentId);
+  expect(refunded.code).toBe(0);
+  expect((await cli('billing', 'payments', '--email', 'cli@example.com')).out).toContain('refunded');
+});
