@@ -28,7 +28,7 @@ export async function sendDuePostbacks(db: Database, fetchImpl: typeof fetch = f
     } else {
       const delayS = Math.min(30 * 2 ** p.attempts, 6 * 3600);
       await db.query(
-        `update conversion_postbacks set attempts = $2, last_error = $3, status = case when $2 >= $4 then 'failed' else 'pending' end,
+        `update conversion_postbacks set attempts = $2, last_error = $3, status = case when $2::int >= $4::int then 'failed' else 'pending' end,
            next_attempt_at = now() + ($5 || ' seconds')::interval where id = $1`,
         [p.id, attempts, error, MAX_POSTBACK_ATTEMPTS, String(delayS)],
       );
