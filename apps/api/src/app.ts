@@ -134,6 +134,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     toPublicBrand(request.brand, {
       captcha: { provider: config.captcha.provider, siteKey: config.captcha.siteKey ?? null },
       testAccountSuffixes: config.testAccountSuffixes,
+      redirectHosts: brands.all().flatMap((b) => b.hosts),
     });
   function contentSecurityPolicy(request: FastifyRequest): string {
     const scriptHosts = [...new Set(request.brand.scripts.map((s) => new URL(s.src).origin))];

@@ -23,6 +23,8 @@ export const publicBrand = z.object({
   restrictedKey: z.string().nullable(),
   captcha: z.object({ provider: z.enum(['none', 'recaptcha', 'turnstile']), siteKey: z.string().nullable() }),
   testAccountSuffixes: z.array(z.string()),
+  /** Every host in the brand registry: the only hosts a payment return may send the browser to. */
+  redirectHosts: z.array(z.string()),
 });
 export type PublicBrand = z.infer<typeof publicBrand>;
 

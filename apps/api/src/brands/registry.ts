@@ -74,7 +74,7 @@ export function stripPort(host: string): string {
 
 export function toPublicBrand(
   b: Brand,
-  extra: { captcha: PublicBrand['captcha']; testAccountSuffixes: string[] },
+  extra: { captcha: PublicBrand['captcha']; testAccountSuffixes: string[]; redirectHosts: string[] },
 ): PublicBrand {
   return {
     id: b.id,
@@ -89,5 +89,6 @@ export function toPublicBrand(
     restrictedKey: b.restrictedKey,
     captcha: extra.captcha,
     testAccountSuffixes: extra.testAccountSuffixes,
+    redirectHosts: extra.redirectHosts,
   };
 }

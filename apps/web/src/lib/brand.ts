@@ -14,6 +14,7 @@ export const FALLBACK_BRAND: PublicBrand = {
   restrictedKey: null,
   captcha: { provider: 'none', siteKey: null },
   testAccountSuffixes: ['@test.warren.invalid'],
+  redirectHosts: [],
 };
 
 let current: PublicBrand = FALLBACK_BRAND;
