@@ -21,6 +21,14 @@ import { createGeoIp } from './lib/geoip.js';
 import { buildProviders } from './payments/index.js';
 import type { PaymentProviderId } from '@warren/contract';
 import { systemRoutes } from './modules/system/routes.js';
+import { affiliateRoutes } from './modules/affiliate/routes.js';
+import { affiliateService } from './modules/affiliate/service.js';
+import { featuresRoutes } from './modules/features/routes.js';
+import { featuresService } from './modules/features/service.js';
+import { profileRoutes } from './modules/profile/routes.js';
+import { profileService } from './modules/profile/service.js';
+import { rewardsRoutes } from './modules/rewards/routes.js';
+import { rewardsService } from './modules/rewards/service.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { usersService } from './modules/users/service.js';
 import { vpnModule } from './modules/nodes/index.js';
@@ -108,6 +116,10 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
+  // Plain HTML forms post url-encoded bodies (one-click unsubscribe, the sandbox page has its own raw parser).
+  app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
+    done(null, Object.fromEntries(new URLSearchParams(body as string)));
+  });
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
@@ -162,6 +174,19 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
   await app.register(vpnModule, { db, auth });
 
+  const brandName = (id: string) => brands.byId(id)?.productName ?? brands.all()[0]!.productName;
+  const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });
+  await app.register(featuresRoutes, { features: featuresService(db), auth });
+  await app.register(profileRoutes, { profiles: profileService({ db, config, mailer, limiter, defer, productName: brandName }), auth });
+  await app.register(affiliateRoutes, {
+    affiliate: affiliateService(db, {
+      commissionPercent: config.affiliateCommissionPercent,
+      portalUrl: (u) => (u.is_post_affiliate_available ? (brands.byId(u.brand)?.affiliatePortalUrl ?? null) : null),
+    }),
+    brands, publicUrl: config.publicUrl, auth,
+  });
+  await app.register(rewardsRoutes, { rewards, brands, publicUrl: config.publicUrl, auth });
+
   // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
   const sandboxBase = () => config.publicUrl ?? `http://${brands.all()[0]!.hosts[0]}:${config.port}`;
   const { providers, sandbox } = buildProviders(config, db, sandboxBase);
@@ -177,7 +202,8 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     moneyBackDays: config.billing.moneyBackDays,
     postbackUrls: config.billing.postbackUrls,
     isKnownHost: brands.isKnownHost,
-    brandName: (id) => brands.byId(id)?.productName ?? brands.all()[0]!.productName,
+    brandName,
+    onPaymentApplied: (payment, first) => rewards.onPaymentApplied(payment, first),
   });
   app.decorate('billing', billing);
   await app.register(billingRoutes, {

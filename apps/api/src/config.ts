@@ -56,6 +56,8 @@ const schema = z
     DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter country code').default('US'),
     MONEY_BACK_DAYS: z.coerce.number().int().min(0).max(90).default(7),
     JOBS: bool.default(true),
+    REWARD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
+    AFFILIATE_COMMISSION_PERCENT: z.coerce.number().int().min(0).max(100).default(25),
   })
   .superRefine((c, ctx) => {
     if (c.NODE_ENV === 'production') {
@@ -112,6 +114,8 @@ export interface Config {
   };
   geoip: { mmdbFile?: string; defaultCountry: string };
   jobs: boolean;
+  rewardDays: number;
+  affiliateCommissionPercent: number;
 }
 
 export class ConfigError extends Error {
@@ -182,6 +186,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     },
     geoip: { mmdbFile: e.GEOIP_MMDB ? path.resolve(e.GEOIP_MMDB) : undefined, defaultCountry: e.DEFAULT_COUNTRY },
     jobs: e.JOBS,
+    rewardDays: e.REWARD_DAYS,
+    affiliateCommissionPercent: e.AFFILIATE_COMMISSION_PERCENT,
   };
   return { ...config, ...overrides };
 }

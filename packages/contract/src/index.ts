@@ -6,3 +6,4 @@ export * from './routes.js';
 export * from './billing.js';
 export * from './setup.js';
 export * from './nodes.js';
+export * from './account-extras.js';

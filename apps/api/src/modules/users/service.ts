@@ -78,6 +78,17 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
     if (count > rule.max) throw new TooManyRequestsError(resetInS);
   }
 
+  /** A recovery code stands in for the authenticator once. */
+  async function useRecoveryCode(userId: number, code: string): Promise<boolean> {
+    const normalised = code.toLowerCase().replace(/[^a-z0-9]/g, '');
+    if (normalised.length < 8) return false;
+    const rows = await db.query(
+      `update recovery_codes set used_at = now() where id = (select id from recovery_codes where user_id = $1 and code_hash = $2 and used_at is null limit 1) returning id`,
+      [userId, hashToken(normalised)],
+    );
+    return rows.length === 1;
+  }
+
   async function issueToken(userId: number, userAgent: string): Promise<string> {
     const token = randomToken();
     await repo.insertToken(userId, hashToken(token), new Date(Date.now() + config.tokens.ttlMs), userAgent);
@@ -132,7 +143,8 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       if (row.totp_enabled) {
         const { verifyTotp } = await import('../../lib/totp.js');
         if (!body.otp) throw new ValidationError({ otp: ['Enter the code from your authenticator app.'] });
-        if (!row.totp_secret || !verifyTotp(config.appSecret, row.totp_secret, body.otp)) {
+        const totpOk = !!row.totp_secret && verifyTotp(config.appSecret, row.totp_secret, body.otp);
+        if (!totpOk && !(await useRecoveryCode(row.id, body.otp))) {
           await limiter.hit(failKey, LIMITS.failedLoginsPerEmail.windowMs);
           throw new ValidationError({ otp: ['The code is not valid. Try the current one.'] });
         }

@@ -1,0 +1,164 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { base32Decode, totpCode } from '../src/lib/totp.js';
+import { PASSWORD, TestClient, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ JOBS: 'false', REWARD_DAYS: '14' });
+});
+afterAll(async () => {
+  await t?.close();
+});
+
+async function signedUp(extra: Record<string, unknown> = {}) {
+  const c = new TestClient(t.app);
+  const { user } = await registerUser(c, uniqueEmail(), extra);
+  return { c, user };
+}
+
+async function pay(c: TestClient, tariffId = 2) {
+  const created = (await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })).json().data;
+  const id = new URL(created.redirectUrl).pathname.split('/').pop();
+  await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+}
+
+describe('features', () => {
+  it('lists the ad blocker off; free users get 403 on switching it, paid users can', async () => {
+    const { c, user } = await signedUp();
+    const list = (await c.get('/api/setup/features/get')).json().data.items;
+    expect(list).toEqual([{ id: 1, name: 'Ad Blocker', isEnabled: false, premium: true }]);
+    const denied = await c.post('/api/setup/features/state', { id: 1, state: true });
+    expect(denied.statusCode).toBe(403);
+    await pay(c);
+    const on = await c.post('/api/setup/features/state', { id: 1, state: true });
+    expect(on.json()).toEqual({ result: true, data: { id: 1, isEnabled: true } });
+    expect((await c.get('/api/setup/features/get')).json().data.items[0].isEnabled).toBe(true);
+    // The state is stored per user for the nodes.
+    const [row] = await t.app.db.query<{ enabled: boolean }>('select enabled from user_features where user_id = $1', [user.id]);
+    expect(row?.enabled).toBe(true);
+    expect((await c.post('/api/setup/features/state', { id: 99, state: true })).statusCode).toBe(404);
+    expect((await c.post('/api/setup/features/state', { id: 1, state: 'yes' })).statusCode).toBe(422);
+  });
+});
+
+describe('profile', () => {
+  it('updates names and language', async () => {
+    const { c } = await signedUp();
+    const res = await c.post('/api/profile/update', { firstName: 'Ada', secondName: 'Lovelace', language: 'ru' });
+    expect(res.json().data).toMatchObject({ firstName: 'Ada', secondName: 'Lovelace', language: 'ru' });
+    expect((await c.get('/api/users/info/get')).json().data).toMatchObject({ firstName: 'Ada', language: 'ru' });
+  });
+
+  it('changes the password with the current one and signs out the other sessions only', async () => {
+    const email = uniqueEmail();
+    const a = new TestClient(t.app);
+    await registerUser(a, email);
+    const b = new TestClient(t.app);
+    b.token = (await b.post('/api/users/login', { email, password: PASSWORD })).json().data.token;
+    const wrong = await a.post('/api/profile/password', { currentPassword: 'nope nope', password: 'brand new pass', password_confirmation: 'brand new pass' });
+    expect(wrong.statusCode).toBe(422);
+    expect(wrong.json().errors.currentPassword).toBeDefined();
+    const ok = await a.post('/api/profile/password', { currentPassword: PASSWORD, password: 'brand new pass', password_confirmation: 'brand new pass' });
+    expect(ok.statusCode).toBe(200);
+    expect((await a.get('/api/users/info/get')).statusCode).toBe(200);
+    expect((await b.get('/api/users/info/get')).statusCode).toBe(401);
+  });
+
+  it('lists sessions, signs out one, and cannot touch another user\'s session', async () => {
+    const email = uniqueEmail();
+    const a = new TestClient(t.app);
+    await registerUser(a, email);
+    const b = new TestClient(t.app);
+    b.token = (await b.post('/api/users/login', { email, password: PASSWORD }, { headers: { 'user-agent': 'Phone' } })).json().data.token;
+    const sessions = (await a.get('/api/profile/sessions')).json().data.items as { id: number; current: boolean; userAgent: string }[];
+    expect(sessions).toHaveLength(2);
+    expect(sessions.filter((s) => s.current)).toHaveLength(1);
+    const other = sessions.find((s) => !s.current)!;
+    const stranger = (await signedUp()).c;
+    expect((await stranger.post('/api/profile/sessions/revoke', { id: other.id })).statusCode).toBe(404);
+    expect((await a.post('/api/profile/sessions/revoke', { id: other.id })).statusCode).toBe(200);
+    expect((await b.get('/api/users/info/get')).statusCode).toBe(401);
+  });
+
+  it('one-click unsubscribe works without signing in and only with a valid signature', async () => {
+    const { user } = await signedUp();
+    const { profileService } = await import('../src/modules/profile/service.js');
+    const link = new URL(profileService({ db: t.app.db, config: t.config, mailer: { send: async () => {}, close() {} }, limiter: {} as never, defer: () => {}, productName: () => 'Warren VPN' }).unsubscribeLink('http://localhost', user.id));
+    const forged = await t.app.inject({ method: 'POST', url: `/unsubscribe?u=${user.id}&sig=${'x'.repeat(43)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    expect(forged.statusCode).toBe(400);
+    const res = await t.app.inject({ method: 'POST', url: `${link.pathname}${link.search}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
+    expect(res.statusCode).toBe(200);
+    const [row] = await t.app.db.query<{ marketing_emails: boolean }>('select marketing_emails from users where id = $1', [user.id]);
+    expect(row?.marketing_emails).toBe(false);
+  });
+
+  it('set-new-pass works right after signing in and not for an old session', async () => {
+    const { c, user } = await signedUp();
+    expect((await c.post('/api/users/setNewPassword', { password: 'fresh password', password_confirmation: 'fresh password' })).statusCode).toBe(200);
+    await t.app.db.query(`update auth_tokens set created_at = now() - interval '1 hour' where user_id = $1`, [user.id]);
+    expect((await c.post('/api/users/setNewPassword', { password: 'fresher password', password_confirmation: 'fresher password' })).statusCode).toBe(403);
+  });
+});
+
+describe('two-factor sign-in', () => {
+  it('asks for the code once on, accepts the authenticator code and a recovery code once', async () => {
+    const email = uniqueEmail();
+    const c = new TestClient(t.app);
+    await registerUser(c, email);
+    const setup = (await c.post('/api/profile/2fa/setup')).json().data;
+    expect(setup.otpauthUrl).toContain('otpauth://totp/');
+    const secret = base32Decode(setup.secret);
+    expect((await c.post('/api/profile/2fa/enable', { code: '000000' })).statusCode).toBe(422);
+    const enabled = await c.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now()) });
+    expect(enabled.statusCode).toBe(200);
+    const codes = enabled.json().data.recoveryCodes as string[];
+    expect(codes).toHaveLength(10);
+
+    const anon = new TestClient(t.app);
+    const asked = await anon.post('/api/users/login', { email, password: PASSWORD });
+    expect(asked.statusCode).toBe(422);
+    expect(asked.json().errors.otp).toBeDefined();
+    expect((await anon.post('/api/users/login', { email, password: PASSWORD, otp: '123456' })).statusCode).toBe(422);
+    expect((await anon.post('/api/users/login', { email, password: PASSWORD, otp: totpCode(secret, Date.now()) })).statusCode).toBe(200);
+    expect((await anon.post('/api/users/login', { email, password: PASSWORD, otp: codes[0]!.toUpperCase() })).statusCode).toBe(200);
+    expect((await anon.post('/api/users/login', { email, password: PASSWORD, otp: codes[0]! })).statusCode).toBe(422);
+    expect((await c.get('/api/profile')).json().data).toMatchObject({ twoFactorEnabled: true, recoveryCodesLeft: 9 });
+    expect((await c.post('/api/profile/2fa/disable', { password: PASSWORD })).statusCode).toBe(200);
+    expect((await anon.post('/api/users/login', { email, password: PASSWORD })).statusCode).toBe(200);
+  });
+});
+
+describe('affiliate and rewards', () => {
+  it('counts clicks, sign-ups, paying referrals and earnings of a referral link', async () => {
+    const { c: partner } = await signedUp();
+    const stats0 = (await partner.get('/api/affiliate/stats')).json().data;
+    expect(stats0).toMatchObject({ clicks: 0, signups: 0, payingReferrals: 0, commissionPercent: 25 });
+    const code = stats0.referralId as string;
+    expect(stats0.link).toContain(`referralID=${code}`);
+    await new TestClient(t.app).post('/api/affiliate/session/create', { url: `http://localhost/checkout?referralID=${code}`, referralID: code });
+    const { c: referred } = await signedUp({ referralID: code });
+    await pay(referred, 2);
+    const stats = (await partner.get('/api/affiliate/stats')).json().data;
+    expect(stats).toMatchObject({ clicks: 1, signups: 1, payingReferrals: 1, earnings: [{ currency: 'USD', amount: Math.floor((1299 * 25) / 100) }] });
+  });
+
+  it('gives both friends free days when the invited friend pays for the first time, once', async () => {
+    const { c: inviter, user: inviterUser } = await signedUp();
+    const summary = (await inviter.get('/api/rewards')).json().data;
+    expect(summary).toMatchObject({ daysPerFriend: 14, totalDays: 0, invited: 0 });
+    const { c: friend } = await signedUp({ friendID: summary.friendId });
+    await pay(friend, 2);
+    await pay(friend, 2);
+    const after = (await inviter.get('/api/rewards')).json().data;
+    expect(after).toMatchObject({ totalDays: 14, invited: 1 });
+    expect(after.ledger).toHaveLength(1);
+    expect(after.ledger[0]).toMatchObject({ days: 14, reason: 'invited-friend' });
+    const inviterSub = (await inviter.get('/api/users/info/get')).json().data.subscriptionData;
+    expect(inviterSub.tariffKey).toBe('1-month');
+    expect(Math.abs(new Date(inviterSub.expiresAt).getTime() - (Date.now() + 14 * 86_400_000))).toBeLessThan(60_000);
+    const friendSub = (await friend.get('/api/users/info/get')).json().data.subscriptionData;
+    expect(Math.abs(new Date(friendSub.expiresAt).getTime() - (Date.now() + (60 + 14) * 86_400_000))).toBeLessThan(60_000);
+    expect((await friend.get('/api/rewards')).json().data.ledger[0].reason).toBe('invited-by-friend');
+    void inviterUser;
+  });
+});

@@ -1,0 +1,57 @@
+import { z } from 'zod';
+import { LANGUAGES, NAME_MAX, PASSWORD_MAX } from './constants.js';
+import { password } from './account.js';
+
+// --- features (spec section 3 Feature, section 7 setup/features/*) ---------------------------
+export const feature = z.object({ id: z.number(), name: z.string(), isEnabled: z.boolean(), premium: z.boolean() });
+export type Feature = z.infer<typeof feature>;
+export const featureList = z.object({ items: z.array(feature) });
+export const featureStateBody = z.object({
+  id: z.coerce.number({ error: 'The feature is required.' }).int().positive().max(1_000_000),
+  state: z.union([z.boolean(), z.literal(0), z.literal(1)], { error: 'The state must be on or off.' }).transform((v) => v === true || v === 1),
+});
+export const featureStateResult = z.object({ result: z.boolean(), data: z.object({ id: z.number(), isEnabled: z.boolean() }) });
+
+// --- profile ------------------------------------------------------------------------------
+export const profile = z.object({
+  firstName: z.string(),
+  secondName: z.string(),
+  email: z.string(),
+  language: z.enum(LANGUAGES),
+  marketingEmails: z.boolean(),
+  twoFactorEnabled: z.boolean(),
+  recoveryCodesLeft: z.number(),
+});
+export type Profile = z.infer<typeof profile>;
+const nameField = z.string().trim().max(NAME_MAX, { error: `At most ${NAME_MAX} characters.` });
+export const profileUpdateBody = z.object({ firstName: nameField.optional(), secondName: nameField.optional(), language: z.enum(LANGUAGES).optional() });
+export const changePasswordBody = z
+  .object({ currentPassword: z.string().min(1, { error: 'Enter your current password.' }).max(PASSWORD_MAX), password, password_confirmation: z.string().max(PASSWORD_MAX) })
+  .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], error: 'The password confirmation does not match.' });
+export const setNewPasswordBody = z
+  .object({ password, password_confirmation: z.string().max(PASSWORD_MAX) })
+  .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], error: 'The password confirmation does not match.' });
+/** Email preferences (spec: profile/email/unsubscribe; shape not shown): marketing mail on or off. */
+export const emailPreferencesBody = z.object({ marketing: z.boolean({ error: 'Choose on or off.' }) });
+export const session = z.object({ id: z.number(), current: z.boolean(), userAgent: z.string(), createdAt: z.string(), lastUsedAt: z.string() });
+export const sessionList = z.object({ items: z.array(session) });
+
+// --- two-factor sign-in -------------------------------------------------------------------
+export const twoFactorSetup = z.object({ secret: z.string(), otpauthUrl: z.string() });
+export const twoFactorCodeBody = z.object({ code: z.string().trim().regex(/^\d{6}$/, { error: 'Enter the 6-digit code.' }) });
+export const twoFactorEnabled = z.object({ recoveryCodes: z.array(z.string()) });
+export const twoFactorDisableBody = z.object({ password: z.string().min(1, { error: 'Enter your password.' }).max(PASSWORD_MAX) });
+
+// --- affiliate and rewards ---------------------------------------------------------------
+export const affiliateStats = z.object({
+  referralId: z.string(),
+  link: z.string(),
+  clicks: z.number(),
+  signups: z.number(),
+  payingReferrals: z.number(),
+  commissionPercent: z.number(),
+  earnings: z.array(z.object({ currency: z.string(), amount: z.number() })),
+  portalUrl: z.string().nullable(),
+});
+export const rewardEntry = z.object({ id: z.number(), days: z.number(), reason: z.enum(['invited-friend', 'invited-by-friend']), friend: z.string(), createdAt: z.string() });
+export const rewards = z.object({ friendId: z.string(), link: z.string(), daysPerFriend: z.number(), totalDays: z.number(), invited: z.number(), ledger: z.array(rewardEntry) });
