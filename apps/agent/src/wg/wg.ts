@@ -36,12 +36,29 @@ export class Wg {
     private readonly stateDir: string,
   ) {}
 
+  private ifaceLines?: string[];
+  private seen?: string;
+
   async dump(): Promise<Dump> {
-    return parseDump(await this.run(['show', this.iface, 'dump']));
+    const d = parseDump(await this.run(['show', this.iface, 'dump']));
+    const now = `${d.iface.publicKey}:${d.iface.listenPort}`;
+    if (this.seen !== undefined && this.seen !== now) this.forget();
+    this.seen = now;
+    return d;
+  }
+
+  /** Drops the remembered interface settings; the next syncconf reads them again. */
+  forget(): void {
+    this.ifaceLines = undefined;
   }
 
   async set(args: string[]): Promise<void> {
-    await this.run(args);
+    try {
+      await this.run(args);
+    } catch (err) {
+      this.forget();
+      throw err;
+    }
   }
 
   /**
@@ -50,12 +67,20 @@ export class Wg {
    * converge the interface on it. Live sessions of unchanged peers are kept.
    */
   async syncconf(peers: DesiredPeers): Promise<void> {
-    const text = renderConfig(interfaceLines(await this.run(['showconf', this.iface])), peers);
+    // The interface's own settings are read once and kept until forget() (a key or port change seen
+    // in a dump, or a failed wg call): a showconf of 10k peers costs as much as the syncconf itself.
+    this.ifaceLines ??= interfaceLines(await this.run(['showconf', this.iface]));
+    const text = renderConfig(this.ifaceLines, peers);
     await fs.mkdir(this.stateDir, { recursive: true, mode: 0o700 });
     const file = path.join(this.stateDir, `${this.iface}.peers.conf`);
     const tmp = `${file}.${process.pid}.tmp`;
     await fs.writeFile(tmp, text, { mode: 0o600 });
     await fs.rename(tmp, file);
-    await this.run(['syncconf', this.iface, file]);
+    try {
+      await this.run(['syncconf', this.iface, file]);
+    } catch (err) {
+      this.forget();
+      throw err;
+    }
   }
 }
