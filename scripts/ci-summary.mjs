@@ -7,7 +7,7 @@ const dir = process.argv[2];
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-const expected = ['unit.json', 'api-pg.json', 'e2e.json'];
+const expected = ['unit.json', 'api-pg.json', 'e2e.json', 'tunnel.json'];
 for (const name of expected) {
   const file = path.join(dir, name);
   if (!fs.existsSync(file)) {
@@ -31,6 +31,12 @@ for (const name of expected) {
   passed += p;
   failed += f;
   skipped += s;
+}
+const checks = path.join(dir, 'failed-checks');
+if (fs.existsSync(checks)) {
+  const failedChecks = fs.readFileSync(checks, 'utf8').split('\n').filter(Boolean);
+  console.log(`checks that failed: ${failedChecks.join(', ')}`);
+  failed += failedChecks.length;
 }
 console.log(`${passed} passed, ${failed} failed, ${skipped} skipped`);
 process.exit(failed ? 1 : 0);
