@@ -90,6 +90,10 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
     return JSON.stringify({ id: id('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, api_version: '2025-01-27', data: { object } });
   }
 
+  /** A Stripe-Signature header made by the SDK itself. */
+  const signature = (payload: string, timestamp?: number, secret = opts.webhookSecret) =>
+    sdk.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
+
   return {
     ...server,
     intents,
@@ -111,12 +115,10 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       charge.amount_refunded = charge.amount;
       return event('charge.refunded', charge);
     },
-    signature(payload: string, timestamp?: number, secret = opts.webhookSecret) {
-      return sdk.webhooks.generateTestHeaderString({ payload, secret, ...(timestamp ? { timestamp } : {}) });
-    },
+    signature,
     /** Delivers an event to the merchant's endpoint over HTTP; signed properly unless a header is given. */
-    send(endpoint: string, payload: string, signature: string | null = this.signature(payload)): Promise<Delivery> {
-      return deliver(endpoint, payload, { 'content-type': 'application/json; charset=utf-8', ...(signature === null ? {} : { 'stripe-signature': signature }) });
+    send(endpoint: string, payload: string, header: string | null = signature(payload)): Promise<Delivery> {
+      return deliver(endpoint, payload, { 'content-type': 'application/json; charset=utf-8', ...(header === null ? {} : { 'stripe-signature': header }) });
     },
   };
 }
