@@ -28,6 +28,10 @@ async function main() {
       process.exit(1);
     }, 15_000);
     force.unref();
+    // Node closes idle keep-alive connections when close() starts, but a connection that was busy
+    // then stays open after its answer until the keep-alive timeout: sweep them while draining.
+    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+    sweep.unref();
     try {
       await app.close();
       process.exit(0);
