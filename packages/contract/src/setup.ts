@@ -122,7 +122,6 @@ export const wgDeviceName = z
   .trim()
   .min(1, { error: 'The name is required.' })
   .max(WG_DEVICE_NAME_MAX, { error: `The name may not be longer than ${WG_DEVICE_NAME_MAX} characters.` })
-  // eslint-disable-next-line no-control-regex
   .refine((s) => !/[\u0000-\u001f\u007f]/.test(s), { error: 'The name may not contain control characters.' });
 
 export const wgDevice = z.object({

@@ -20,6 +20,10 @@ const dashboard: LazyPage = () => import('../features/dashboard/routes/Dashboard
 const plans: LazyPage = () => import('../features/plans/routes/PlansPage').then((m) => ({ Component: m.PlansPage }));
 const checkout: LazyPage = () => import('../features/checkout/routes/CheckoutPage').then((m) => ({ Component: m.CheckoutPage }));
 const ios: LazyPage = () => import('../features/checkout/routes/IosDownloadPage').then((m) => ({ Component: m.IosDownloadPage }));
+const serverLocations: LazyPage = () => import('../features/setup/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
+const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
+const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
+const wireguard: LazyPage = () => import('../features/setup/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
 
 function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage = placeholder): RouteObject {
   const handle: RouteHandle = { titleKey };
@@ -28,13 +32,13 @@ function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage = 
 
 const appRoutes: RouteObject[] = [
   page('dashboard', 'protected', 'titles.dashboard', dashboard),
-  page('server-locations', 'protected', 'titles.serverLocations'),
-  page('setup', 'protected', 'titles.setup'),
-  page('setup/downloads', 'protected', 'titles.downloads'),
+  page('server-locations', 'protected', 'titles.serverLocations', serverLocations),
+  page('setup', 'protected', 'titles.setup', setup),
+  page('setup/downloads', 'protected', 'titles.downloads', downloads),
   page('setup/configuration-files', 'protected', 'titles.configurationFiles'),
   page('setup/router-configuration', 'protected', 'titles.routerConfiguration'),
   page('setup/socks5-proxy', 'protected', 'titles.socks5'),
-  page('setup/wg', 'protected', 'titles.wireguard'),
+  page('setup/wg', 'protected', 'titles.wireguard', wireguard),
   page('plans', 'plans', 'titles.plans', plans),
   page('plans/:selectedPlan', 'plans', 'titles.plans', plans),
   page('special-plan', 'login', 'titles.specialPlan'),

@@ -21,7 +21,7 @@ export function intToIpv4(n: number): string {
 }
 
 export function ipv6ToBigInt(ip: string): bigint {
-  let [head, tail] = ip.split('::') as [string, string | undefined];
+  const [head, tail] = ip.split('::') as [string, string | undefined];
   const h = head ? head.split(':') : [];
   const t = tail !== undefined && tail !== '' ? tail.split(':') : [];
   const groups = tail === undefined ? h : [...h, ...Array(8 - h.length - t.length).fill('0'), ...t];
