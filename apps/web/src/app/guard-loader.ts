@@ -17,8 +17,8 @@ export function guardContext(url: URL): GuardContext {
     paymentStatus: s.paymentStatus,
     tariffName: storage.get(STORAGE_KEYS.tariffName),
     lastPathname: storage.get(STORAGE_KEYS.lastPathname),
-    // The brand registry's other hosts are not published to the SPA yet: only our own origin.
-    allowedHosts: [],
+    // The brand registry's hosts (brand JSON): the only other hosts a payment return may go to.
+    allowedHosts: brand.redirectHosts,
   };
 }
 

@@ -78,7 +78,7 @@ const cases: Array<[string, GuardKind, GuardContext, GuardResult]> = [
     'plans: redirect_status=failed resets and clears the hash',
     'plans',
     ctx('/plans?redirect_status=failed', { user: active }),
-    to('/plans', { effects: ['resetPaymentStatus', 'clearSubscriptionHash'] }),
+    to('/plans', { effects: ['resetPaymentStatus', 'clearSubscriptionHash'], message: { key: 'payment.failedNotice', ms: 5000 } }),
   ],
   ['plans: other redirect_status → plans', 'plans', ctx('/plans?redirect_status=succeeded', { user: active }), to('/plans')],
   // thank-you

@@ -32,7 +32,7 @@ export interface GuardContext {
 export type GuardEffect = 'resetPaymentStatus' | 'clearSubscriptionHash';
 
 export interface GuardMessage {
-  key: 'guard.notVerified' | 'guard.paymentFirst' | 'guard.paymentProcessing';
+  key: 'guard.notVerified' | 'guard.paymentFirst' | 'guard.paymentProcessing' | 'payment.failedNotice';
   ms: number;
 }
 
@@ -112,7 +112,12 @@ const rules: Record<GuardKind, (ctx: GuardContext) => GuardResult> = {
     const login = requireLogin(ctx);
     if (login) return login;
     const status = ctx.url.searchParams.get('redirect_status');
-    if (status === 'failed') return redirect('/plans', { effects: ['resetPaymentStatus', 'clearSubscriptionHash'] });
+    if (status === 'failed') {
+      return redirect('/plans', {
+        effects: ['resetPaymentStatus', 'clearSubscriptionHash'],
+        message: { key: 'payment.failedNotice', ms: SNACKBAR_MS.paymentProcessing },
+      });
+    }
     if (status !== null) return redirect('/plans');
     return allow;
   },

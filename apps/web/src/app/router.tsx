@@ -3,7 +3,7 @@ import { CHECKOUT_ROUTES, IOS_ROUTES } from '@warren/contract';
 import { RootLayout } from './RootLayout';
 import { PageLoader, RouteError } from './RouteError';
 import { guard } from './guard-loader';
-import { captureCheckoutParams } from '../lib/attribution';
+import { checkoutLoader } from '../features/checkout/loader';
 import type { GuardKind } from './guards';
 import type { RouteHandle } from './route-handle';
 
@@ -18,8 +18,16 @@ const authPages = {
 const placeholder: LazyPage = () => import('../features/placeholder/routes/PlaceholderPage').then((m) => ({ Component: m.PlaceholderPage }));
 const dashboard: LazyPage = () => import('../features/dashboard/routes/DashboardPage').then((m) => ({ Component: m.DashboardPage }));
 const plans: LazyPage = () => import('../features/plans/routes/PlansPage').then((m) => ({ Component: m.PlansPage }));
+const specialPlan: LazyPage = () => import('../features/plans/routes/SpecialPlanPage').then((m) => ({ Component: m.SpecialPlanPage }));
+const thankYou: LazyPage = () => import('../features/billing/routes/ThankYouPage').then((m) => ({ Component: m.ThankYouPage }));
+const failedPayment: LazyPage = () => import('../features/billing/routes/FailedPaymentPage').then((m) => ({ Component: m.FailedPaymentPage }));
+const paymentEvent: LazyPage = () => import('../features/billing/routes/PaymentEventPage').then((m) => ({ Component: m.PaymentEventPage }));
 const checkout: LazyPage = () => import('../features/checkout/routes/CheckoutPage').then((m) => ({ Component: m.CheckoutPage }));
 const ios: LazyPage = () => import('../features/checkout/routes/IosDownloadPage').then((m) => ({ Component: m.IosDownloadPage }));
+const serverLocations: LazyPage = () => import('../features/setup/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
+const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
+const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
+const wireguard: LazyPage = () => import('../features/setup/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
 const serverLocations: LazyPage = () => import('../features/setup/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
 const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
 const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
@@ -41,10 +49,10 @@ const appRoutes: RouteObject[] = [
   page('setup/wg', 'protected', 'titles.wireguard', wireguard),
   page('plans', 'plans', 'titles.plans', plans),
   page('plans/:selectedPlan', 'plans', 'titles.plans', plans),
-  page('special-plan', 'login', 'titles.specialPlan'),
-  page('thank-you', 'thankYou', 'titles.thankYou'),
-  page('failed-payment', 'failedPayment', 'titles.failedPayment'),
-  page('zg/paymentEvent', 'paymentEvent', 'titles.paymentEvent'),
+  page('special-plan', 'login', 'titles.specialPlan', specialPlan),
+  page('thank-you', 'thankYou', 'titles.thankYou', thankYou),
+  page('failed-payment', 'failedPayment', 'titles.failedPayment', failedPayment),
+  page('zg/paymentEvent', 'paymentEvent', 'titles.paymentEvent', paymentEvent),
   page('affiliate', 'affiliate', 'titles.affiliate'),
   page('rewards', 'protected', 'titles.rewards'),
   page('profile', 'profile', 'titles.profile'),
@@ -56,11 +64,6 @@ export function rootLoader({ request }: LoaderFunctionArgs) {
   const url = new URL(request.url);
   const plan = url.searchParams.get('selectedPlan');
   if (plan && /^[A-Za-z0-9_-]{1,64}$/.test(plan) && url.pathname !== `/plans/${plan}`) throw redirect(`/plans/${plan}`);
-  return null;
-}
-
-function checkoutEntry({ request }: LoaderFunctionArgs) {
-  captureCheckoutParams(new URL(request.url).searchParams);
   return null;
 }
 
@@ -86,7 +89,7 @@ export const routes: RouteObject[] = [
       },
       // Checkout and iOS pages: no shell, no login.
       ...CHECKOUT_ROUTES.map(
-        (p): RouteObject => ({ path: p.slice(1), loader: checkoutEntry, lazy: checkout, handle: { titleKey: 'titles.checkout' } }),
+        (p): RouteObject => ({ path: p.slice(1), loader: checkoutLoader, lazy: checkout, handle: { titleKey: 'titles.checkout' } }),
       ),
       ...IOS_ROUTES.map((p): RouteObject => ({ path: p.slice(1), lazy: ios, handle: { titleKey: 'titles.iosDownload' } })),
       { path: '*', loader: () => redirect('/') },

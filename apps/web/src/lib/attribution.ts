@@ -25,13 +25,16 @@ export function collectAttribution(): Record<string, string> {
 }
 
 const ID_PATTERN = /^[\w.:@-]{1,200}$/;
+const UTM_PATTERN = /^[^\u0000-\u001f<>"']{1,200}$/;
 
 /**
  * Checkout entry (spec section 3): referralID, a_aid (as papReferralID), friendID, vcommID,
- * myleadID go to localStorage; voluum_id to localStorage voluumID and the vl-cid cookie (365 days).
- * `t` is handled by the session at start-up.
+ * myleadID go to localStorage; voluum_id to localStorage voluumID and the vl-cid cookie; a_aid
+ * also to its cookie; referralID to the ref cookie; utm_source / utm_medium / utm_campaign to
+ * their cookies and the referring site (first touch) to the referrer cookie, all for 365 days.
+ * `t` is handled by the session at start-up. Returns the referralID seen, if any.
  */
-export function captureCheckoutParams(search: URLSearchParams): void {
+export function captureCheckoutParams(search: URLSearchParams, documentReferrer = '', ownOrigin = ''): string | null {
   const pairs: Array<[string, (typeof STORAGE_KEYS)[keyof typeof STORAGE_KEYS]]> = [
     ['referralID', STORAGE_KEYS.referralID],
     ['a_aid', STORAGE_KEYS.papReferralID],
@@ -40,10 +43,46 @@ export function captureCheckoutParams(search: URLSearchParams): void {
     ['myleadID', STORAGE_KEYS.myleadID],
     ['voluum_id', STORAGE_KEYS.voluumID],
   ];
-  for (const [param, key] of pairs) {
+  const valid = (param: string) => {
     const value = search.get(param)?.trim();
-    if (value && ID_PATTERN.test(value)) storage.set(key, value);
+    return value && ID_PATTERN.test(value) ? value : null;
+  };
+  for (const [param, key] of pairs) {
+    const value = valid(param);
+    if (value) storage.set(key, value);
   }
-  const voluum = search.get('voluum_id')?.trim();
-  if (voluum && ID_PATTERN.test(voluum)) setCookie(COOKIES.voluumCid, voluum, CAMPAIGN_COOKIE_DAYS);
+  const cookies: Array<[string, string]> = [
+    ['voluum_id', COOKIES.voluumCid],
+    ['a_aid', COOKIES.papAffiliateId],
+    ['referralID', COOKIES.ref],
+  ];
+  for (const [param, cookie] of cookies) {
+    const value = valid(param);
+    if (value) setCookie(cookie, value, CAMPAIGN_COOKIE_DAYS);
+  }
+  const utm: Array<[string, string]> = [
+    ['utm_source', COOKIES.utmSource],
+    ['utm_medium', COOKIES.utmMedium],
+    ['utm_campaign', COOKIES.utmCampaign],
+  ];
+  for (const [param, cookie] of utm) {
+    const value = search.get(param)?.trim();
+    if (value && UTM_PATTERN.test(value)) setCookie(cookie, value, CAMPAIGN_COOKIE_DAYS);
+  }
+  const referrer = externalReferrer(documentReferrer, ownOrigin);
+  if (referrer && !getCookie(COOKIES.referrer)) setCookie(COOKIES.referrer, referrer, CAMPAIGN_COOKIE_DAYS);
+  return valid('referralID');
+}
+
+/** The referring page when it is another site (http/https only, at most 2048 characters). */
+export function externalReferrer(referrer: string, ownOrigin: string): string | null {
+  if (!referrer) return null;
+  try {
+    const url = new URL(referrer);
+    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
+    if (ownOrigin && url.origin === ownOrigin) return null;
+    return url.href.slice(0, 2048);
+  } catch {
+    return null;
+  }
 }

@@ -5,12 +5,18 @@ import { Outlet, useLocation, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PAGE_TOP_PADDING_PX, SIDEBAR_BREAKPOINT_PX } from '@warren/contract';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
+import { SpecialOfferBanner } from '../../features/billing/components/SpecialOfferBanner';
+import { useSpecialOffer } from '../../features/billing/hooks/use-special-offer';
+import { usePaymentSuccessMessage } from '../../lib/billing/payment-flow';
+import { useSession } from '../../lib/session';
 import type { RouteHandle } from '../route-handle';
 import { Sidebar } from './Sidebar';
 import { UserMenu } from './UserMenu';
 import classes from './AppLayout.module.css';
 
 const NAVBAR_WIDTH = 264;
+/** The special-offer banner sits above the header row; the page's top padding grows by its height. */
+const BANNER_HEIGHT = { desktop: 48, phone: 56 } as const;
 
 export function AppLayout() {
   const { t } = useTranslation();
@@ -20,18 +26,25 @@ export function AppLayout() {
   const matches = useMatches();
   const titleKey = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.titleKey).find(Boolean);
 
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
+  const deviceType = useSession((s) => s.deviceType);
+  const offer = useSpecialOffer();
+  const bannerHeight = offer ? (phone ? BANNER_HEIGHT.phone : BANNER_HEIGHT.desktop) : 0;
+  usePaymentSuccessMessage();
+
   useEffect(() => close(), [pathname, close]);
 
   return (
     <AppShell
-      header={{ height: PAGE_TOP_PADDING_PX }}
+      header={{ height: PAGE_TOP_PADDING_PX + bannerHeight }}
       navbar={{ width: NAVBAR_WIDTH, breakpoint: `${SIDEBAR_BREAKPOINT_PX / 16}em`, collapsed: { mobile: !opened } }}
       layout="alt"
       padding={0}
       className={classes.shell}
     >
       <AppShell.Header className={classes.header}>
-        <Group h="100%" px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
+        {offer && <SpecialOfferBanner offer={offer} short={phone || deviceType === 'mobile'} height={bannerHeight} />}
+        <Group h={PAGE_TOP_PADDING_PX} px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="sm" wrap="nowrap" miw={0}>
             <Burger
               opened={opened}

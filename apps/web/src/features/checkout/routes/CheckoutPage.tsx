@@ -1,31 +1,408 @@
-import { Button, Card, Center, Stack, Text, Title } from '@mantine/core';
-import { Link } from 'react-router';
+import { useEffect, useMemo, useRef, useState } from 'react';
+import { Alert, Anchor, Button, Card, Group, PasswordInput, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { z } from 'zod';
+import { Link, useLoaderData, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { PASSWORD_MAX, SNACKBAR_MS, email as emailSchema, password as passwordSchema, type Language } from '@warren/contract';
 import { Logo } from '../../../components/Logo';
 import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
+import { IconCheck, IconLock, IconMail } from '../../../components/icons';
+import { PlanOptions } from '../../../components/billing/PlanOptions';
+import { PaymentMethodOptions, TrustLine } from '../../../components/billing/PaymentMethodOptions';
+import { MoneyBack } from '../../../components/billing/MoneyBack';
+import { billedText, planName } from '../../../components/billing/plan-text';
+import { collectAttribution } from '../../../lib/attribution';
+import { getBrand } from '../../../lib/brand';
+import { useCreatePayment } from '../../../lib/billing/create-payment';
+import { useCurrencies } from '../../../lib/billing/currencies';
+import { checkoutVariant } from '../../../lib/billing/discount';
+import { defaultPlanId, formatMoney, orderPlans } from '../../../lib/billing/format';
+import { useIpInfo } from '../../../lib/billing/ip-info';
+import { useLandingPriceList } from '../../../lib/billing/landing-price-list';
+import { PAYMENT_RETURN_PATH, beginPayment, newIdempotencyKey, nextStep, usePaymentSuccessMessage } from '../../../lib/billing/payment-flow';
+import { methodId, usePaymentMethods } from '../../../lib/billing/payment-methods';
+import { applyFieldErrors } from '../../../lib/forms';
+import { capitalizeFirst, errorBodyOf, errorText } from '../../../lib/http-error';
+import { isLanguage } from '../../../lib/i18n';
+import { snackbar } from '../../../lib/notify';
+import { session, useSession } from '../../../lib/session';
+import { STORAGE_KEYS, storage } from '../../../lib/storage';
+import { translateValidation } from '../../../lib/validation';
+import { isEmailTaken, useRegisterOneStep } from '../api/register-one-step';
+import { useCheckoutLogin } from '../api/login';
+import { DiscountCountdown } from '../components/DiscountCountdown';
+import type { CheckoutLoaderData } from '../loader';
+import classes from './CheckoutPage.module.css';
 
-/** The checkout area comes with the billing issue; for now a bare page without the shell. */
+const signUpForm = z.object({ email: emailSchema, password: passwordSchema });
+const signInForm = z.object({
+  email: emailSchema,
+  password: z.string({ error: 'The password is required.' }).min(1, { error: 'The password is required.' }).max(PASSWORD_MAX),
+});
+type AccountValues = z.infer<typeof signUpForm>;
+type Mode = 'signUp' | 'signIn';
+
+const FEATURES = ['allLocations', 'protocols', 'adBlocker', 'noLogs'] as const;
+
+/**
+ * Every checkout variant (spec section 2): plans of the variant's price list, then the account
+ * (one-step sign-up, or sign-in for an existing email), then the payment method; Pay creates the
+ * payment and sends the browser to the provider's page.
+ */
 export function CheckoutPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
+  const { pathname } = useLocation();
+  const loaderData = useLoaderData() as CheckoutLoaderData | undefined;
+  const variant = checkoutVariant(pathname);
+  const brand = getBrand();
+  const user = useSession((s) => (s.authenticated ? s.user : null));
+  usePaymentSuccessMessage();
+
+  // The variant's language, unless the visitor chose one.
+  useEffect(() => {
+    if (variant.language && !storage.get(STORAGE_KEYS.i18nLang) && i18n.language !== variant.language) {
+      void i18n.changeLanguage(variant.language);
+    }
+  }, [variant.language, i18n]);
+
+  const currencies = useCurrencies();
+  const ip = useIpInfo(!variant.currency);
+  const [currencyChoice, setCurrencyChoice] = useState<string | null>(null);
+  const currency = currencyChoice ?? variant.currency ?? ip.data?.currency ?? currencies.data?.default ?? (ip.isError ? 'USD' : null);
+
+  const selectedPlan = variant.priceList !== 'default' ? variant.priceList : undefined;
+  const prices = useLandingPriceList({ selectedPlan, currency: currency ?? undefined, referralID: storage.get(STORAGE_KEYS.referralID) ?? undefined }, !!currency);
+  const plans = useMemo(() => orderPlans(prices.data?.plans ?? [], variant.tariffIds), [prices.data, variant.tariffIds]);
+  const [tariffId, setTariffId] = useState<number | null>(null);
+  const chosenId = tariffId ?? defaultPlanId(plans, variant.tariffIds);
+  const plan = plans.find((p) => p.tariffId === chosenId) ?? null;
+
+  const methods = usePaymentMethods();
+  const [methodChoice, setMethodChoice] = useState<string | null>(null);
+  const method = methods.data?.methods.find((m) => methodId(m) === methodChoice) ?? methods.data?.methods[0] ?? null;
+
+  const [mode, setMode] = useState<Mode>('signUp');
+  const [takenEmail, setTakenEmail] = useState<string | null>(null);
+  const form = useForm<AccountValues>({
+    resolver: zodResolver(mode === 'signUp' ? signUpForm : signInForm),
+    defaultValues: { email: '', password: '' },
+    mode: 'onTouched',
+  });
+  const registerMutation = useRegisterOneStep();
+  const loginMutation = useCheckoutLogin();
+  const payment = useCreatePayment();
+  const [busy, setBusy] = useState(false);
+  const [payError, setPayError] = useState<string | null>(null);
+
+  // One idempotency key per attempt: the same plan, currency, method and account reuse it.
+  const attempt = `${chosenId}|${currency}|${method ? methodId(method) : ''}|${user?.id ?? ''}`;
+  const keyRef = useRef<{ attempt: string; key: string } | null>(null);
+  if (!keyRef.current || keyRef.current.attempt !== attempt) keyRef.current = { attempt, key: newIdempotencyKey() };
+
+  const discountPercent = Number(/discount-(\d+)/.exec(variant.priceList)?.[1] ?? 0);
+  const language: Language | undefined = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : undefined;
+
+  const ensureAccount = async (): Promise<boolean> => {
+    if (user) return true;
+    let ok = false;
+    await form.handleSubmit(async (values) => {
+      try {
+        if (mode === 'signUp') {
+          const result = await registerMutation.mutateAsync({
+            ...collectAttribution(),
+            email: values.email,
+            password: values.password,
+            password_confirmation: values.password,
+            isOneStepPayment: true,
+            language,
+            langCode: language,
+          });
+          session.signedIn(result);
+        } else {
+          const result = await loginMutation.mutateAsync({ email: values.email, password: values.password, voluumID: collectAttribution().voluumID });
+          session.signedIn(result);
+        }
+        ok = true;
+      } catch (err) {
+        const body = errorBodyOf(err);
+        if (mode === 'signUp' && isEmailTaken(body?.errors)) {
+          setTakenEmail(values.email);
+          setMode('signIn');
+          form.setValue('password', '');
+          form.clearErrors();
+          return;
+        }
+        const rest = applyFieldErrors(body, form.setError, ['email', 'password'] as const);
+        if (rest.length || !body?.errors) {
+          snackbar(capitalizeFirst(errorText(body, t(mode === 'signUp' ? 'auth.signUp.failed' : 'checkout.signInFailed'))), { ms: SNACKBAR_MS.signUpError });
+        }
+      }
+    })();
+    return ok;
+  };
+
+  const onPay = async () => {
+    if (!plan || !method || !currency || busy) return;
+    setPayError(null);
+    setBusy(true);
+    try {
+      if (!(await ensureAccount())) return;
+      const result = await payment.mutateAsync({
+        tariffId: plan.tariffId,
+        currency,
+        provider: method.provider,
+        type: method.type || undefined,
+        priceList: prices.data?.priceList,
+        idempotencyKey: keyRef.current!.key,
+        returnPath: PAYMENT_RETURN_PATH,
+      });
+      const next = nextStep(result);
+      if (next.kind === 'unsupported') {
+        setPayError(t('payment.unsupported'));
+        return;
+      }
+      beginPayment(plan.name);
+      if (next.kind === 'redirect') window.location.assign(next.url);
+      else window.location.assign('/thank-you');
+    } catch (err) {
+      setPayError(errorText(errorBodyOf(err), t('payment.createFailed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const fieldError = (name: keyof AccountValues) => translateValidation(form.formState.errors[name]?.message, t);
+  const currencyOptions = currencies.data?.currencies ?? (currency ? [currency] : []);
+  const lang = i18n.language;
+
   return (
-    <Center mih="100dvh" p="md" bg="gray.0">
-      <Card withBorder shadow="md" padding="xl" maw={480} w="100%">
-        <Stack gap="md">
-          <Stack gap="md" align="center">
-            <Logo />
-            <LanguageSwitcher />
-          </Stack>
-          <Title order={1} fz={24} ta="center">
-            {t('titles.checkout')}
+    <div className={classes.page}>
+      {loaderData?.discountEndsAtMs ? <DiscountCountdown endsAtMs={loaderData.discountEndsAtMs} percent={discountPercent} /> : null}
+      <header className={classes.top}>
+        <Logo />
+        <Group gap={8} wrap="nowrap">
+          <LanguageSwitcher compact />
+          {!user && (
+            <Button component={Link} to="/sign-in" variant="default" size="compact-md" radius="md">
+              {t('checkout.signInTop')}
+            </Button>
+          )}
+        </Group>
+      </header>
+
+      <main className={classes.main}>
+        <div className={classes.hero}>
+          <Title order={1} className={classes.heroTitle}>
+            {t('checkout.title')}
           </Title>
-          <Text c="dimmed" ta="center">
-            {t('checkout.soon')}
+          <Text c="dimmed" mt={8}>
+            {brand.paymentFirst ? t('checkout.subtitlePaymentFirst', { days: 7 }) : t('checkout.subtitle', { days: 7 })}
           </Text>
-          <Button component={Link} to="/sign-up" fullWidth>
-            {t('auth.signIn.createAccount')}
-          </Button>
-        </Stack>
-      </Card>
-    </Center>
+        </div>
+
+        <div className={classes.layout}>
+          <div className={classes.steps}>
+            <section className={classes.step} aria-labelledby="step-plan">
+              <div className={classes.stepHead}>
+                <span className={classes.stepNo}>1</span>
+                <Text id="step-plan" className={classes.stepTitle}>
+                  {t('checkout.stepPlan')}
+                </Text>
+                <div style={{ flex: 1 }} />
+                {currencyOptions.length > 1 && currency && (
+                  <Select
+                    aria-label={t('payment.currency')}
+                    data={currencyOptions}
+                    value={currency}
+                    onChange={(v) => v && setCurrencyChoice(v)}
+                    allowDeselect={false}
+                    size="xs"
+                    w={92}
+                    comboboxProps={{ withinPortal: true }}
+                  />
+                )}
+              </div>
+              {prices.isPending && !prices.data ? (
+                <Stack gap={10} pt={10}>
+                  {variant.tariffIds.map((id) => (
+                    <Skeleton key={id} h={96} radius="lg" />
+                  ))}
+                </Stack>
+              ) : prices.isError ? (
+                <Alert color="red" variant="light" mt="sm">
+                  {t('payment.pricesFailed')}{' '}
+                  <Anchor component="button" onClick={() => void prices.refetch()}>
+                    {t('payment.retry')}
+                  </Anchor>
+                </Alert>
+              ) : (
+                <PlanOptions plans={plans} value={chosenId} onChange={setTariffId} layout="list" label={t('checkout.stepPlan')} />
+              )}
+            </section>
+
+            <section className={classes.step} aria-labelledby="step-account">
+              <div className={classes.stepHead}>
+                <span className={classes.stepNo}>2</span>
+                <Text id="step-account" className={classes.stepTitle}>
+                  {t('checkout.stepAccount')}
+                </Text>
+              </div>
+              {user ? (
+                <Group justify="space-between" wrap="wrap" gap="xs" mt="xs">
+                  <Group gap={8} wrap="nowrap" miw={0}>
+                    <IconCheck size={18} color="var(--mantine-color-teal-6)" />
+                    <Text size="sm" truncate>
+                      {t('checkout.signedInAs')} <b data-testid="checkout-user">{user.email}</b>
+                    </Text>
+                  </Group>
+                  <Anchor component="button" size="sm" onClick={() => void session.signOut({ navigate: false })}>
+                    {t('checkout.notYou')}
+                  </Anchor>
+                </Group>
+              ) : (
+                <form
+                  noValidate
+                  onSubmit={(e) => {
+                    e.preventDefault();
+                    void onPay();
+                  }}
+                >
+                  <Stack gap="sm" mt="xs">
+                    {mode === 'signIn' ? (
+                      <Alert color="brand" variant="light" data-testid="existing-account">
+                        <Text size="sm">{t('checkout.existingAccount', { email: takenEmail ?? '' })}</Text>
+                        <Anchor component="button" type="button" size="sm" mt={4} onClick={() => setMode('signUp')}>
+                          {t('checkout.useAnotherEmail')}
+                        </Anchor>
+                      </Alert>
+                    ) : (
+                      <Text size="sm" c="dimmed">
+                        {t('checkout.accountHint')}
+                      </Text>
+                    )}
+                    <TextInput
+                      label={t('auth.fields.email')}
+                      type="email"
+                      autoComplete="email"
+                      inputMode="email"
+                      placeholder="you@example.com"
+                      leftSection={<IconMail size={18} />}
+                      withAsterisk
+                      error={fieldError('email')}
+                      {...form.register('email')}
+                    />
+                    <PasswordInput
+                      label={t('auth.fields.password')}
+                      description={mode === 'signUp' ? t('auth.signUp.passwordHint', { min: 8 }) : undefined}
+                      autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
+                      withAsterisk
+                      error={fieldError('password')}
+                      visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
+                      {...form.register('password')}
+                    />
+                    {mode === 'signIn' && (
+                      <Anchor component={Link} to="/forgot-pass" size="sm">
+                        {t('checkout.forgot')}
+                      </Anchor>
+                    )}
+                    <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
+                  </Stack>
+                </form>
+              )}
+            </section>
+
+            <section className={classes.step} aria-labelledby="step-method">
+              <div className={classes.stepHead}>
+                <span className={classes.stepNo}>3</span>
+                <Text id="step-method" className={classes.stepTitle}>
+                  {t('checkout.stepMethod')}
+                </Text>
+              </div>
+              <div style={{ paddingTop: 10 }}>
+                {methods.isPending ? (
+                  <Skeleton h={48} radius="md" />
+                ) : (
+                  <PaymentMethodOptions
+                    methods={methods.data?.methods ?? []}
+                    value={method ? methodId(method) : null}
+                    onChange={setMethodChoice}
+                    label={t('checkout.stepMethod')}
+                  />
+                )}
+              </div>
+            </section>
+          </div>
+
+          <aside className={classes.summary} aria-label={t('checkout.summary')}>
+            <Card withBorder shadow="md" padding="lg" radius="lg">
+              <Stack gap="md">
+                <Text fw={700} size="lg">
+                  {t('checkout.summary')}
+                </Text>
+                {plan ? (
+                  <Stack gap={8}>
+                    <div className={classes.summaryRow}>
+                      <span>{t('checkout.summaryPlan', { plan: planName(t, plan) })}</span>
+                      <span>{formatMoney(plan.listAmount, plan.currency, lang)}</span>
+                    </div>
+                    {plan.listAmount > plan.amount && (
+                      <div className={classes.summaryRow} style={{ color: 'var(--mantine-color-teal-7)' }}>
+                        <span>{t('checkout.discount', { percent: plan.discountPercent })}</span>
+                        <span>−{formatMoney(plan.listAmount - plan.amount, plan.currency, lang)}</span>
+                      </div>
+                    )}
+                    <div className={classes.total}>
+                      <span>{t('checkout.total')}</span>
+                      <span data-testid="checkout-total">{formatMoney(plan.amount, plan.currency, lang)}</span>
+                    </div>
+                    <Text size="xs" c="dimmed">
+                      {billedText(t, plan, lang)}
+                    </Text>
+                  </Stack>
+                ) : (
+                  <Skeleton h={80} />
+                )}
+                <Button
+                  size="lg"
+                  fullWidth
+                  leftSection={<IconLock size={18} />}
+                  onClick={() => void onPay()}
+                  loading={busy}
+                  disabled={!plan || !method}
+                  data-testid="pay-button"
+                >
+                  {plan ? t('checkout.pay', { price: formatMoney(plan.amount, plan.currency, lang) }) : t('checkout.payNoPrice')}
+                </Button>
+                {payError && (
+                  <Alert color="red" variant="light" role="alert">
+                    {payError}
+                  </Alert>
+                )}
+                <MoneyBack />
+                <div className={classes.features}>
+                  {FEATURES.map((f) => (
+                    <Group key={f} gap={6} wrap="nowrap" align="flex-start">
+                      <IconCheck size={16} color="var(--mantine-color-brand-6)" style={{ flex: 'none', marginTop: 2 }} />
+                      <Text size="xs">{t(`checkout.features.${f}`)}</Text>
+                    </Group>
+                  ))}
+                </div>
+                <TrustLine />
+              </Stack>
+            </Card>
+          </aside>
+        </div>
+      </main>
+      <footer className={classes.footer}>
+        <Text size="xs" c="dimmed">
+          © {new Date().getFullYear()} {brand.productName}
+        </Text>
+        <Anchor size="xs" c="dimmed" href={brand.helpCenterUrl} target="_blank" rel="noopener noreferrer">
+          {t('auth.help')}
+        </Anchor>
+      </footer>
+    </div>
   );
 }

@@ -1,22 +1,33 @@
 import { useEffect } from 'react';
-import { Alert, Badge, Button, Card, Group, Stack, Text, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { FREE_TARIFF_KEY, MONEY_BACK_DAYS, isActivated } from '@warren/contract';
 import { verifyUser } from '../../../lib/account-api';
+import { getBrand } from '../../../lib/brand';
+import { useResendVerification } from '../../../lib/resend-verification';
 import { snackbar } from '../../../lib/notify';
 import { refreshUser, session, useSession } from '../../../lib/session';
-import { IconMail } from '../../../components/icons';
-import { useResendVerification } from '../api/resend-verification';
+import { IconCheck, IconCrown, IconMail } from '../../../components/icons';
+import { PlanCheckout } from '../components/PlanCheckout';
+
+const PREMIUM = ['allLocations', 'protocols', 'adBlocker', 'noLogs'] as const;
 
 const handledLinks = new Set<string>();
 
 export function PlansPage() {
-  const { t } = useTranslation();
+  const { t, i18n } = useTranslation();
   const navigate = useNavigate();
   const { selectedPlan } = useParams();
   const [params, setParams] = useSearchParams();
   const user = useSession((s) => s.user);
   const resend = useResendVerification();
+  const isFree = !user || user.subscriptionData.tariffKey === FREE_TARIFF_KEY;
+  const expiresAt = user?.subscriptionData.expiresAt ? new Date(user.subscriptionData.expiresAt) : null;
+  const expires = expiresAt && !Number.isNaN(expiresAt.getTime()) ? expiresAt : null;
+  const brand = getBrand();
+  // Payment-first brands (spec section 6): access comes with the payment, not the email.
+  const paymentFirstPending = brand.paymentFirst && !!user && !isActivated(user, true);
 
   // Email verification link opened while logged in: /plans?userId=X&token=Y.
   useEffect(() => {
@@ -54,7 +65,7 @@ export function PlansPage() {
 
   return (
     <Stack gap="lg">
-      {user?.verified === 0 && (
+      {user?.verified === 0 && !brand.paymentFirst && (
         <Alert color="yellow" variant="light" icon={<IconMail size={20} />} title={t('plans.confirmTitle')}>
           <Stack gap="sm" align="flex-start">
             <Text size="sm">{t('plans.confirmText', { email: user.email })}</Text>
@@ -64,24 +75,50 @@ export function PlansPage() {
           </Stack>
         </Alert>
       )}
-      <Card withBorder padding="xl">
-        <Stack gap="xs">
-          <Group gap="sm">
-            <Title order={2} fz={22}>
-              {t('plans.heading')}
-            </Title>
-            {selectedPlan && <Badge variant="light">{selectedPlan}</Badge>}
-          </Group>
+      {paymentFirstPending && (
+        <Alert color="brand" variant="light" icon={<IconCrown size={20} />} title={t('plans.paymentFirstTitle')} data-testid="payment-first">
+          {t('guard.paymentFirst')}
+        </Alert>
+      )}
+      <Card withBorder padding="xl" radius="lg">
+        <Group justify="space-between" align="flex-start" gap="lg" wrap="wrap">
+          <Stack gap={6} maw={620}>
+            <Group gap="sm">
+              {isFree && (
+                <ThemeIcon variant="light" radius="md" size={34}>
+                  <IconCrown size={20} />
+                </ThemeIcon>
+              )}
+              <Title order={2} fz={22}>
+                {isFree ? t('plans.upgradeTitle') : t('plans.heading')}
+              </Title>
+              {selectedPlan && <Badge variant="light">{selectedPlan}</Badge>}
+            </Group>
+            <Text c="dimmed">{isFree ? t('plans.upgradeText', { days: MONEY_BACK_DAYS }) : t('plans.extendText')}</Text>
+            {isFree && (
+              <List spacing={4} size="sm" mt={4} icon={<IconCheck size={16} color="var(--mantine-color-brand-6)" />}>
+                {PREMIUM.map((f) => (
+                  <List.Item key={f}>{t(`checkout.features.${f}`)}</List.Item>
+                ))}
+              </List>
+            )}
+          </Stack>
           {user && (
-            <Text c="dimmed">
-              {t('plans.current')} <b>{user.subscriptionData.tariffName}</b>
-            </Text>
+            <Stack gap={2} data-testid="current-plan">
+              <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+                {t('plans.current')}
+              </Text>
+              <Text fw={700}>{user.subscriptionData.tariffName}</Text>
+              {expires && (
+                <Text size="sm" c="dimmed">
+                  {t('dashboard.renews', { date: expires.toLocaleDateString(i18n.language) })}
+                </Text>
+              )}
+            </Stack>
           )}
-          <Text c="dimmed" size="sm">
-            {t('plans.soon')}
-          </Text>
-        </Stack>
+        </Group>
       </Card>
+      <PlanCheckout selectedPlan={selectedPlan} />
     </Stack>
   );
 }

@@ -1,0 +1,28 @@
+import { useEffect, useState } from 'react';
+import { Group, Text } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { formatCountdown, secondsUntil } from '../../../lib/billing/discount';
+import { IconGift } from '../../../components/icons';
+import classes from '../routes/CheckoutPage.module.css';
+
+/** The discounted checkout's countdown to the end of the one-day window. */
+export function DiscountCountdown({ endsAtMs, percent }: { endsAtMs: number; percent: number }) {
+  const { t } = useTranslation();
+  const [now, setNow] = useState(() => Date.now());
+  useEffect(() => {
+    const id = window.setInterval(() => setNow(Date.now()), 1000);
+    return () => window.clearInterval(id);
+  }, []);
+  const left = secondsUntil(endsAtMs, now);
+  return (
+    <div className={classes.discount} role="timer" aria-live="off" data-testid="discount-countdown">
+      <Group gap={10} wrap="nowrap" justify="center">
+        <IconGift size={20} />
+        <Text fw={600} size="sm">
+          {t('checkout.discountReserved', { percent })}
+        </Text>
+        <span className={classes.discountClock}>{formatCountdown(left)}</span>
+      </Group>
+    </div>
+  );
+}

@@ -1,0 +1,244 @@
+import { useMemo, useRef, useState } from 'react';
+import { Alert, Anchor, Button, Card, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import type { TariffPrice } from '@warren/contract';
+import { PlanOptions } from '../../../components/billing/PlanOptions';
+import { PaymentMethodOptions, TrustLine } from '../../../components/billing/PaymentMethodOptions';
+import { MoneyBack } from '../../../components/billing/MoneyBack';
+import { billedText, planName } from '../../../components/billing/plan-text';
+import { IconLock } from '../../../components/icons';
+import { useCreatePayment } from '../../../lib/billing/create-payment';
+import { useCurrencies } from '../../../lib/billing/currencies';
+import { defaultPlanId, formatMoney, orderPlans } from '../../../lib/billing/format';
+import { getGuestPriceData } from '../../../lib/billing/guest-price-data';
+import { useIpInfo } from '../../../lib/billing/ip-info';
+import { useLandingPriceList } from '../../../lib/billing/landing-price-list';
+import { PAYMENT_RETURN_PATH, beginPayment, newIdempotencyKey, nextStep } from '../../../lib/billing/payment-flow';
+import { methodId, usePaymentMethods } from '../../../lib/billing/payment-methods';
+import { errorBodyOf, errorText } from '../../../lib/http-error';
+import classes from './PlanCheckout.module.css';
+
+interface Props {
+  /** /plans/{selectedPlan}: the landing price list. */
+  selectedPlan?: string;
+  /** Only these plans, in this order (the special plan); else every paid plan. */
+  tariffIds?: number[];
+  /** Sell at this price list regardless of the landing list (special-offer). */
+  priceList?: string;
+  withPromo?: boolean;
+  layout?: 'grid' | 'list';
+  /**
+   * The special offer: its price is only quoted by the payment itself (the API keeps the
+   * offer list to qualifying members), so the page shows no plan cards and no amount.
+   */
+  offer?: boolean;
+}
+
+/** Plan cards, promo code, payment method and Pay, for signed-in users (plans and special plan). */
+export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = true, layout = 'grid', offer = false }: Props) {
+  const { t, i18n } = useTranslation();
+  const lang = i18n.language;
+  const currencies = useCurrencies();
+  const ip = useIpInfo();
+  const [currencyChoice, setCurrencyChoice] = useState<string | null>(null);
+  const currency = currencyChoice ?? ip.data?.currency ?? currencies.data?.default ?? (ip.isError ? 'USD' : null);
+  const [promo, setPromo] = useState<string | null>(null);
+  const prices = useLandingPriceList({ selectedPlan, currency: currency ?? undefined, promocode: promo ?? undefined }, !!currency);
+  const plans = useMemo(() => orderPlans(prices.data?.plans ?? [], tariffIds), [prices.data, tariffIds]);
+  const [tariffId, setTariffId] = useState<number | null>(null);
+  const chosenId = tariffId ?? defaultPlanId(plans, tariffIds);
+  const plan: TariffPrice | null = plans.find((p) => p.tariffId === chosenId) ?? null;
+
+  const methods = usePaymentMethods();
+  const [methodChoice, setMethodChoice] = useState<string | null>(null);
+  const method = methods.data?.methods.find((m) => methodId(m) === methodChoice) ?? methods.data?.methods[0] ?? null;
+
+  const [promoInput, setPromoInput] = useState('');
+  const [promoError, setPromoError] = useState<string | null>(null);
+  const [checking, setChecking] = useState(false);
+  const payment = useCreatePayment();
+  const [busy, setBusy] = useState(false);
+  const [payError, setPayError] = useState<string | null>(null);
+
+  const list = priceList ?? prices.data?.priceList;
+  const attempt = `${chosenId}|${currency}|${method ? methodId(method) : ''}|${promo ?? ''}|${list ?? ''}`;
+  const keyRef = useRef<{ attempt: string; key: string } | null>(null);
+  if (!keyRef.current || keyRef.current.attempt !== attempt) keyRef.current = { attempt, key: newIdempotencyKey() };
+
+  const applyPromo = async () => {
+    const code = promoInput.trim();
+    setPromoError(null);
+    if (!code) {
+      setPromo(null);
+      return;
+    }
+    if (!plan || !currency) return;
+    setChecking(true);
+    try {
+      // The guest price answers with the code's problem (expired, used up, other plans only) as a 422.
+      await getGuestPriceData({ tariffId: plan.tariffId, currency, promocode: code, priceList: prices.data?.priceList });
+      setPromo(code.toUpperCase());
+    } catch (err) {
+      const body = errorBodyOf(err);
+      setPromoError(body?.errors?.promocode?.join(' ') ?? errorText(body, t('payment.promo.invalid')));
+    } finally {
+      setChecking(false);
+    }
+  };
+
+  const onPay = async () => {
+    if (!plan || !method || !currency || busy) return;
+    setBusy(true);
+    setPayError(null);
+    try {
+      const result = await payment.mutateAsync({
+        tariffId: plan.tariffId,
+        currency,
+        provider: method.provider,
+        type: method.type || undefined,
+        priceList: list,
+        promocode: promo ?? undefined,
+        idempotencyKey: keyRef.current!.key,
+        returnPath: PAYMENT_RETURN_PATH,
+      });
+      const next = nextStep(result);
+      if (next.kind === 'unsupported') {
+        setPayError(t('payment.unsupported'));
+        return;
+      }
+      beginPayment(plan.name);
+      window.location.assign(next.kind === 'redirect' ? next.url : '/thank-you');
+    } catch (err) {
+      setPayError(errorText(errorBodyOf(err), t('payment.createFailed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const currencyOptions = currencies.data?.currencies ?? (currency ? [currency] : []);
+
+  return (
+    <Stack gap="lg">
+      {!offer && (
+      <>
+      <Group justify="space-between" align="center" gap="sm">
+        <Text fw={700} size="lg">
+          {t('plans.choose')}
+        </Text>
+        {currencyOptions.length > 1 && currency && (
+          <Select
+            aria-label={t('payment.currency')}
+            data={currencyOptions}
+            value={currency}
+            onChange={(v) => v && setCurrencyChoice(v)}
+            allowDeselect={false}
+            size="sm"
+            w={100}
+          />
+        )}
+      </Group>
+      {prices.isPending && !prices.data ? (
+        <SimpleGrid cols={{ base: 1, sm: 3 }}>
+          {[0, 1, 2].map((i) => (
+            <Skeleton key={i} h={150} radius="lg" />
+          ))}
+        </SimpleGrid>
+      ) : prices.isError ? (
+        <Alert color="red" variant="light">
+          {t('payment.pricesFailed')}{' '}
+          <Anchor component="button" onClick={() => void prices.refetch()}>
+            {t('payment.retry')}
+          </Anchor>
+        </Alert>
+      ) : (
+        <PlanOptions plans={plans} value={chosenId} onChange={setTariffId} layout={layout} label={t('plans.choose')} />
+      )}
+      </>
+      )}
+
+      <Card withBorder padding="lg" radius="lg" className={classes.checkout}>
+        <div className={classes.columns}>
+          <Stack gap="md">
+            <div>
+              <Text fw={600} mb={8}>
+                {t('checkout.stepMethod')}
+              </Text>
+              {methods.isPending ? (
+                <Skeleton h={48} />
+              ) : (
+                <PaymentMethodOptions
+                  methods={methods.data?.methods ?? []}
+                  value={method ? methodId(method) : null}
+                  onChange={setMethodChoice}
+                  label={t('checkout.stepMethod')}
+                />
+              )}
+            </div>
+            {withPromo && (
+              <form
+                onSubmit={(e) => {
+                  e.preventDefault();
+                  void applyPromo();
+                }}
+                noValidate
+              >
+                <Group align="flex-start" gap={8} wrap="nowrap">
+                  <TextInput
+                    label={t('payment.promo.label')}
+                    placeholder={t('payment.promo.placeholder')}
+                    value={promoInput}
+                    onChange={(e) => setPromoInput(e.currentTarget.value)}
+                    error={promoError}
+                    maxLength={40}
+                    autoComplete="off"
+                    size="sm"
+                    style={{ flex: 1 }}
+                  />
+                  <Button type="submit" variant="default" size="sm" mt={25} loading={checking}>
+                    {t('payment.promo.apply')}
+                  </Button>
+                </Group>
+                {promo && prices.data?.promo && (
+                  <Text size="sm" c="teal.7" mt={6} role="status">
+                    {t('payment.promo.applied', { code: prices.data.promo.code, percent: prices.data.promo.percentOff })}
+                  </Text>
+                )}
+              </form>
+            )}
+          </Stack>
+          <Stack gap="sm" className={classes.summary}>
+            {offer ? (
+              <Text size="sm" c="dimmed">
+                {t('plans.special.priceNote')}
+              </Text>
+            ) : plan ? (
+              <>
+                <Group justify="space-between" wrap="nowrap">
+                  <Text size="sm">{planName(t, plan)}</Text>
+                  <Text fw={700} size="xl" data-testid="plans-total">
+                    {formatMoney(plan.amount, plan.currency, lang)}
+                  </Text>
+                </Group>
+                <Text size="xs" c="dimmed">
+                  {billedText(t, plan, lang)}
+                </Text>
+              </>
+            ) : (
+              <Skeleton h={44} />
+            )}
+            <Button size="md" fullWidth leftSection={<IconLock size={18} />} onClick={() => void onPay()} loading={busy} disabled={!plan || !method} data-testid="pay-button">
+              {plan && !offer ? t('checkout.pay', { price: formatMoney(plan.amount, plan.currency, lang) }) : t('checkout.payNoPrice')}
+            </Button>
+            {payError && (
+              <Alert color="red" variant="light" role="alert">
+                {payError}
+              </Alert>
+            )}
+            <MoneyBack compact />
+            <TrustLine />
+          </Stack>
+        </div>
+      </Card>
+    </Stack>
+  );
+}

@@ -1,0 +1,31 @@
+import { useMutation } from '@tanstack/react-query';
+import { createPaymentResult, type CreatePaymentResult } from '@warren/contract';
+import { api } from '../api-client';
+
+export interface CreatePaymentInput {
+  tariffId: number;
+  currency: string;
+  provider: string;
+  type?: string;
+  priceList?: string;
+  promocode?: string;
+  idempotencyKey: string;
+  returnPath?: string;
+}
+
+/**
+ * POST billing/createPayment (auth). The idempotency key is made once per checkout attempt, so
+ * a double click or a retry after a network error reaches the provider as one payment.
+ * Silent: the checkout shows the error next to its Pay button.
+ */
+export async function createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult> {
+  const json = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== ''));
+  const body = await api
+    .post('billing/createPayment', { json, headers: { 'idempotency-key': input.idempotencyKey }, context: { silent: true } })
+    .json<{ data: unknown }>();
+  return createPaymentResult.parse(body.data);
+}
+
+export function useCreatePayment() {
+  return useMutation({ mutationKey: ['billing', 'createPayment'], mutationFn: createPayment });
+}

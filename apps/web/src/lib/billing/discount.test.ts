@@ -1,0 +1,52 @@
+import { describe, expect, it } from 'vitest';
+import { CHECKOUT_ROUTES, CHECKOUT_VARIANTS, DAY_MS } from '@warren/contract';
+import { checkoutVariant, discountEntry, formatCountdown, parseFirstVisit, secondsUntil } from './discount';
+
+const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
+
+describe('checkout variants', () => {
+  it('every checkout route has a variant', () => {
+    for (const route of CHECKOUT_ROUTES) expect(checkoutVariant(route).path).toBe(route);
+    expect(checkoutVariant('/checkout-15/').path).toBe('/checkout-15');
+    expect(checkoutVariant('/nope').path).toBe('/checkout');
+  });
+  it('the 25 variants use a separate cookie from the 15 ones', () => {
+    expect(CHECKOUT_VARIANTS['/checkout-15']!.discountCookie).toBe(CHECKOUT_VARIANTS['/checkout-ru-15']!.discountCookie);
+    expect(CHECKOUT_VARIANTS['/checkout-25']!.discountCookie).toBe(CHECKOUT_VARIANTS['/checkout-ru-25']!.discountCookie);
+    expect(CHECKOUT_VARIANTS['/checkout-15']!.discountCookie).not.toBe(CHECKOUT_VARIANTS['/checkout-25']!.discountCookie);
+  });
+});
+
+describe('discount window', () => {
+  const v15 = CHECKOUT_VARIANTS['/checkout-15']!;
+  it('plain variants have no window', () => {
+    expect(discountEntry(CHECKOUT_VARIANTS['/checkout']!, null, NOW)).toEqual({ kind: 'none' });
+  });
+  it('a first visit starts the window and writes the cookie', () => {
+    expect(discountEntry(v15, null, NOW)).toEqual({ kind: 'open', firstVisitMs: NOW, endsAtMs: NOW + DAY_MS, writeCookie: true });
+  });
+  it('a return visit inside the day keeps the first time', () => {
+    const first = NOW - 23 * 3600_000;
+    expect(discountEntry(v15, String(first), NOW)).toEqual({ kind: 'open', firstVisitMs: first, endsAtMs: first + DAY_MS, writeCookie: false });
+  });
+  it('a day after the first visit it has expired', () => {
+    expect(discountEntry(v15, String(NOW - DAY_MS), NOW)).toEqual({ kind: 'expired' });
+    expect(discountEntry(v15, String(NOW - DAY_MS - 1), NOW)).toEqual({ kind: 'expired' });
+    expect(discountEntry(v15, String(NOW - DAY_MS + 1), NOW).kind).toBe('open');
+  });
+  it('garbage or a future first visit restarts the window', () => {
+    expect(parseFirstVisit('abc', NOW)).toBeNull();
+    expect(parseFirstVisit('', NOW)).toBeNull();
+    expect(parseFirstVisit(String(NOW + 60_000), NOW)).toBeNull();
+    expect(discountEntry(v15, 'x', NOW)).toMatchObject({ kind: 'open', writeCookie: true });
+  });
+  it('counts down to the end of the day', () => {
+    expect(secondsUntil(NOW + DAY_MS, NOW)).toBe(86400);
+    expect(secondsUntil(NOW + 1500, NOW)).toBe(1);
+    expect(secondsUntil(NOW - 5, NOW)).toBe(0);
+    expect(formatCountdown(86399)).toBe('23:59:59');
+    expect(formatCountdown(48 * 3600 - 1)).toBe('47:59:59');
+    expect(formatCountdown(61)).toBe('00:01:01');
+    expect(formatCountdown(-3)).toBe('00:00:00');
+  });
+});

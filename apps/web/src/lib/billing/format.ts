@@ -1,0 +1,54 @@
+import type { TariffPrice } from '@warren/contract';
+
+/** Locale tags for our UI languages: Intl formats amounts the way each audience reads them. */
+const LOCALES: Record<string, string> = { en: 'en-US', ru: 'ru-RU', zh: 'zh-CN' };
+
+export function localeFor(language: string | undefined): string {
+  return LOCALES[(language ?? 'en').slice(0, 2)] ?? 'en-US';
+}
+
+/**
+ * Minor units → a price string for the language: `$59.99`, `4 499 ₽`, `¥399`. Whole amounts
+ * drop the decimals (`$19`, `999 ₽`) so cards stay short; other amounts keep two.
+ */
+export function formatMoney(minor: number, currency: string, language?: string): string {
+  const whole = minor % 100 === 0;
+  try {
+    return new Intl.NumberFormat(localeFor(language), {
+      style: 'currency',
+      currency,
+      currencyDisplay: 'narrowSymbol',
+      minimumFractionDigits: whole ? 0 : 2,
+      maximumFractionDigits: 2,
+    }).format(minor / 100);
+  } catch {
+    return `${(minor / 100).toFixed(whole ? 0 : 2)} ${currency}`;
+  }
+}
+
+/** How many months a plan covers (30-day months, as the API's monthlyAmount does); null for lifetime and short trials. */
+export function planMonths(plan: Pick<TariffPrice, 'periodDays' | 'isLifetime'>): number | null {
+  if (plan.isLifetime || !plan.periodDays || plan.periodDays < 28) return null;
+  return plan.periodDays >= 365 ? Math.round(plan.periodDays / 365) * 12 : Math.round(plan.periodDays / 30);
+}
+
+/** What the buyer saves against paying the monthly plan's list price for the same months (0 when none). */
+export function savingsPercent(plan: TariffPrice, monthly: TariffPrice | undefined): number {
+  const months = planMonths(plan);
+  if (!months || !monthly || monthly.tariffId === plan.tariffId) return plan.discountPercent;
+  const full = monthly.listAmount * months;
+  if (full <= plan.amount) return plan.discountPercent;
+  return Math.max(plan.discountPercent, Math.round(((full - plan.amount) / full) * 100));
+}
+
+/** The plan the page preselects: the one marked best value (the year), else the first. */
+export function defaultPlanId(plans: readonly TariffPrice[], order: readonly number[] = []): number | null {
+  const ordered = orderPlans(plans, order);
+  return (ordered.find((p) => p.key === '1-year') ?? ordered[0])?.tariffId ?? null;
+}
+
+/** The plans a variant shows, in the variant's order; without an order, the API's. */
+export function orderPlans(plans: readonly TariffPrice[], order: readonly number[] = []): TariffPrice[] {
+  if (!order.length) return plans.filter((p) => !p.isTrial);
+  return order.map((id) => plans.find((p) => p.tariffId === id)).filter((p): p is TariffPrice => !!p);
+}

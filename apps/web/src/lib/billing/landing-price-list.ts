@@ -1,0 +1,32 @@
+import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
+import { landingPriceList } from '@warren/contract';
+import type { z } from 'zod';
+import { api } from '../api-client';
+
+export type LandingPriceList = z.infer<typeof landingPriceList>;
+export interface LandingPriceQuery {
+  selectedPlan?: string;
+  currency?: string;
+  promocode?: string;
+  referralID?: string;
+}
+
+function searchOf(q: object): Record<string, string> {
+  return Object.fromEntries(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+}
+
+/** GET billing/getLandingPriceList: the plans of a price list (selectedPlan picks a landing list) in a currency. */
+export async function getLandingPriceList(q: LandingPriceQuery): Promise<LandingPriceList> {
+  const body = await api.get('billing/getLandingPriceList', { searchParams: searchOf(q) }).json<{ data: unknown }>();
+  return landingPriceList.parse(body.data);
+}
+
+export function landingPriceListQuery(q: LandingPriceQuery) {
+  return queryOptions({ queryKey: ['billing', 'landingPriceList', searchOf(q)], queryFn: () => getLandingPriceList(q), staleTime: 5 * 60_000 });
+}
+
+export function useLandingPriceList(q: LandingPriceQuery, enabled = true) {
+  return useQuery({ ...landingPriceListQuery(q), enabled, placeholderData: keepPreviousData });
+}
+
+export { searchOf };
