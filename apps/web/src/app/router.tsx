@@ -28,10 +28,6 @@ const serverLocations: LazyPage = () => import('../features/setup/routes/ServerL
 const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
 const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
 const wireguard: LazyPage = () => import('../features/setup/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
-const serverLocations: LazyPage = () => import('../features/setup/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
-const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
-const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
-const wireguard: LazyPage = () => import('../features/setup/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
 
 function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage = placeholder): RouteObject {
   const handle: RouteHandle = { titleKey };
