@@ -18,8 +18,11 @@ export function DiscountCountdown({ endsAtMs, percent }: { endsAtMs: number; per
     <div className={classes.discount} role="timer" aria-live="off" data-testid="discount-countdown">
       <Group gap={10} wrap="nowrap" justify="center">
         <IconGift size={20} />
-        <Text fw={600} size="sm">
+        <Text fw={600} size="sm" className={classes.discountLong}>
           {t('checkout.discountReserved', { percent })}
+        </Text>
+        <Text fw={600} size="sm" className={classes.discountShort}>
+          {t('checkout.discountReservedShort', { percent })}
         </Text>
         <span className={classes.discountClock}>{formatCountdown(left)}</span>
       </Group>

@@ -90,7 +90,7 @@ export function PlansPage() {
                 </ThemeIcon>
               )}
               <Title order={2} fz={22}>
-                {isFree ? t('plans.upgradeTitle') : t('plans.heading')}
+                {isFree ? t('plans.upgradeTitle') : t('plans.paidTitle')}
               </Title>
               {selectedPlan && <Badge variant="light">{selectedPlan}</Badge>}
             </Group>
