@@ -1,4 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
+import fs from 'node:fs';
+import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredState, ServerListItem, WgDevice, WgOverview } from '@warren/contract';
 import { addLocation, addNode, issueNodeToken, setLocation } from '../src/modules/nodes/admin.js';
@@ -176,6 +178,24 @@ describe('WireGuard devices', () => {
     expect((await off.get('/api/setup/wg/get')).statusCode).toBe(403);
     expect((await addDevice(off)).statusCode).toBe(403);
     expect((await new TestClient(t.app).get('/api/setup/wg/get')).statusCode).toBe(401);
+  });
+
+  it('follows the brand switch: a brand without the section refuses it to every account', async () => {
+    const brands = JSON.parse(fs.readFileSync(t.config.brandsFile, 'utf8')) as { brands: Record<string, unknown>[] };
+    brands.brands[0]!.wgSection = false;
+    const file = path.join(t.dataDir, 'brands-no-wg.json');
+    fs.writeFileSync(file, JSON.stringify(brands));
+    const other = await createTestApp({ BRANDS_FILE: file });
+    try {
+      const c = new TestClient(other.app);
+      const res = await c.post('/api/users/register', { email: uniqueEmail('nowg'), password: PASSWORD, password_confirmation: PASSWORD });
+      c.token = res.json().data.token;
+      await other.app.db.query(`update users set account_status = 'Active' where id = $1`, [res.json().data.user.id]);
+      expect((await c.get('/api/setup/wg/get')).statusCode).toBe(403);
+      expect((await c.get('/api/setup/servers/get')).statusCode).toBe(200);
+    } finally {
+      await other.close();
+    }
   });
 });
 

@@ -24,6 +24,8 @@ const brandEntry = z.object({
     .nullable()
     .default(null),
   scripts: z.array(scriptSnippet).default([]),
+  /** Offers the WireGuard section (/setup/wg and its API); off hides it for every account of the brand. */
+  wgSection: z.boolean().default(true),
 });
 export type Brand = z.infer<typeof brandEntry>;
 

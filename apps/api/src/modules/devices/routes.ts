@@ -18,8 +18,7 @@ export async function devicesRoutes(fastify: FastifyInstance, { devices, auth }:
   /** The section follows the user's isWgSectionAvailable flag and the brand's wgSection switch. */
   const section = async (request: FastifyRequest, reply: FastifyReply) => {
     await auth(request, reply);
-    const brand = request.brand as { wgSection?: boolean };
-    if (!userOf(request).is_wg_section_available || brand.wgSection === false) throw new ForbiddenError('WireGuard is not available for this account.');
+    if (!userOf(request).is_wg_section_available || request.brand.wgSection === false) throw new ForbiddenError('WireGuard is not available for this account.');
   };
 
   app.get(SETUP_PATHS.wg, { preHandler: section, schema: { tags, querystring: langCodeQuery, response: { 200: envelope(wgOverview) } } }, async (request) => ({
