@@ -32,6 +32,7 @@ import { rewardsService } from './modules/rewards/service.js';
 import { usersRoutes } from './modules/users/routes.js';
 import { usersService } from './modules/users/service.js';
 import { vpnModule } from './modules/nodes/index.js';
+import { servicesModule } from './modules/services/index.js';
 import { requireUser } from './plugins/auth.js';
 import { registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -173,6 +174,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   await app.register(systemRoutes, { db, mailer, devTools: !config.isProduction, brandOf });
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
   await app.register(vpnModule, { db, auth });
+  await app.register(servicesModule, { db, auth, secret: config.openvpnCaSecret });
 
   const brandName = (id: string) => brands.byId(id)?.productName ?? brands.all()[0]!.productName;
   const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });

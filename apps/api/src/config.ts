@@ -22,6 +22,8 @@ const schema = z
     DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').optional(),
     PUBLIC_URL: z.url().optional(),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /** Encrypts the OpenVPN CA key, node keys and service passwords at rest; defaults to APP_SECRET. */
+    OPENVPN_CA_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BRANDS_FILE: z.string().optional(),
     MAIL_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
@@ -93,6 +95,8 @@ export interface Config {
   database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; schema?: string };
   publicUrl?: string;
   appSecret: string;
+  /** OPENVPN_CA_SECRET, else the app secret. */
+  openvpnCaSecret: string;
   logLevel: Env['LOG_LEVEL'];
   brandsFile: string;
   mail: { url?: string; from: string; ignoreTls: boolean; outboxDir: string };
@@ -153,6 +157,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     publicUrl: e.PUBLIC_URL?.replace(/\/+$/, ''),
     // Outside production a fixed development secret keeps tokens valid across restarts; production requires APP_SECRET.
     appSecret: e.APP_SECRET ?? 'warren-development-secret-do-not-use-in-production',
+    openvpnCaSecret: e.OPENVPN_CA_SECRET ?? e.APP_SECRET ?? 'warren-development-secret-do-not-use-in-production',
     logLevel: e.LOG_LEVEL,
     brandsFile: e.BRANDS_FILE ? path.resolve(e.BRANDS_FILE) : path.join(repoRoot, 'config/brands.json'),
     mail: { url: e.MAIL_URL, from: e.MAIL_FROM, ignoreTls: e.MAIL_IGNORE_TLS, outboxDir: path.join(dataDir, 'outbox') },

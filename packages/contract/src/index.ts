@@ -7,3 +7,4 @@ export * from './billing.js';
 export * from './setup.js';
 export * from './nodes.js';
 export * from './account-extras.js';
+export * from './services.js';

@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { wgPublicKey } from './setup.js';
+import { nodeServiceUser } from './services.js';
 
 /**
  * The calls between the API and a node's agent (`/api/nodes/*`, bearer node token). One typed
@@ -45,6 +46,8 @@ export const desiredState = z.object({
   full: z.boolean(),
   changedOwners: z.array(z.number().int()),
   peers: z.array(nodePeer),
+  /** OpenVPN/SOCKS5 users, by owner like peers (services.ts); absent from older APIs. */
+  serviceUsers: z.array(nodeServiceUser).default([]),
 });
 export type DesiredState = z.infer<typeof desiredState>;
 

@@ -2,6 +2,7 @@ import { type DesiredState, type DesiredStateQuery, type NodePeer, type NodeRepo
 import type { Database } from '../../db/client.js';
 import { hashToken } from '../../lib/secrets.js';
 import { peerAllowedIps } from '../devices/addresses.js';
+import { serviceUsersFor } from '../services/repository.js';
 import { type NodeRow, nodesRepository } from './repository.js';
 import type { VpnConfig } from './vpn-config.js';
 import type { ChangeWatcher } from './watcher.js';
@@ -47,6 +48,8 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
         )
         .map((r) => ({ publicKey: r.public_key, allowedIps: peerAllowedIps(r.addr_index, vpn.pools), owner: r.user_id }));
     }
+    // OpenVPN/SOCKS5 users follow the same rule and the same delta (modules/services).
+    const serviceUsers = head.enabled && (full || owners!.length) ? await serviceUsersFor(db, owners, head.premium, now) : [];
     return {
       node: { id: node.id, name: node.name },
       version: head.version,
@@ -55,6 +58,7 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
       full,
       changedOwners: full ? [] : owners!,
       peers,
+      serviceUsers,
     };
   }
 
