@@ -24,6 +24,8 @@ export interface AgentOptions {
   resyncIntervalS: number;
   capacity: number;
   maxSetChanges: number;
+  /** Called with each answer after WireGuard is applied (OpenVPN/SOCKS5 users, services/runtime.ts); a failure makes the next round full. */
+  appliers?: ((answer: DesiredState) => Promise<void>)[];
 }
 
 export type ApplyMode = 'none' | 'set' | 'syncconf';
@@ -105,6 +107,7 @@ export class Agent {
           mode = 'set';
         }
       }
+      for (const apply of this.o.appliers ?? []) await apply(answer);
     } catch (err) {
       this.applied = null;
       this.needFull = true;

@@ -1,0 +1,216 @@
+import { execFile } from 'node:child_process';
+import fsSync from 'node:fs';
+import fs from 'node:fs/promises';
+import http from 'node:http';
+import https from 'node:https';
+import net from 'node:net';
+import path from 'node:path';
+import { type DesiredState, NODE_SERVICES_PATH, type NodeServices, envelope, nodeServices } from '@warren/contract';
+import { dnsmasqArgs, parseBlocklist, renderServersFile } from '../dns/dnsmasq.js';
+import { renderOpenVpnServer } from '../openvpn/render.js';
+import { SocksServer, defaultDenied, resolverAt } from '../socks/server.js';
+import type { ServicesConfig } from './config.js';
+import { Supervised } from './supervisor.js';
+import { type ServiceUsers, VerifyCache, diffServiceUsers, nextServiceUsers } from './users.js';
+
+type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
+export interface ApiTarget {
+  apiUrl: string;
+  apiSocket?: string;
+  token: string;
+}
+
+const HELPER = path.resolve(import.meta.dirname, '../openvpn/helper.mjs');
+const servicesEnvelope = envelope(nodeServices);
+
+/** GET /api/nodes/services with the node token (also through a unix socket). */
+export function fetchNodeServices(api: ApiTarget, timeoutMs = 20_000): Promise<NodeServices> {
+  const base = api.apiUrl.endsWith('/') ? api.apiUrl : `${api.apiUrl}/`;
+  const url = new URL(NODE_SERVICES_PATH.slice(1), base);
+  const lib = url.protocol === 'https:' ? https : http;
+  return new Promise((resolve, reject) => {
+    const req = lib.request(url, { socketPath: api.apiSocket, headers: { authorization: `Bearer ${api.token}`, accept: 'application/json' }, timeout: timeoutMs }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on('data', (c: Buffer) => chunks.push(c));
+      res.on('end', () => {
+        if (res.statusCode !== 200) return reject(new Error(`GET ${NODE_SERVICES_PATH}: ${res.statusCode}`));
+        try {
+          const parsed = servicesEnvelope.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+          if (parsed.success) resolve(parsed.data.data);
+          else reject(new Error(`unexpected ${NODE_SERVICES_PATH} answer`));
+        } catch (err) {
+          reject(err as Error);
+        }
+      });
+    });
+    req.on('timeout', () => req.destroy(new Error(`GET ${NODE_SERVICES_PATH}: timed out`)));
+    req.on('error', reject);
+    req.end();
+  });
+}
+
+async function writeAtomic(file: string, text: string, mode = 0o600): Promise<void> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  await fs.writeFile(tmp, text, { mode });
+  await fs.rename(tmp, file);
+}
+
+const run = (cmd: string, args: string[]) =>
+  new Promise<void>((resolve, reject) => execFile(cmd, args, { timeout: 10_000 }, (err, _o, stderr) => (err ? reject(new Error(`${cmd} ${args.join(' ')}: ${stderr || err.message}`)) : resolve())));
+
+/** Asks an OpenVPN server (management socket) to end every session of these users. */
+function killOpenVpnSessions(socket: string, usernames: string[]): Promise<void> {
+  if (!usernames.length) return Promise.resolve();
+  return new Promise((resolve) => {
+    const c = net.connect(socket);
+    let t: NodeJS.Timeout | undefined;
+    const done = () => {
+      clearTimeout(t);
+      c.destroy();
+      resolve();
+    };
+    t = setTimeout(done, 2000);
+    c.on('error', done);
+    let seen = 0;
+    c.on('data', (d: Buffer) => {
+      seen += (d.toString().match(/^(SUCCESS|ERROR):/gm) ?? []).length;
+      if (seen >= usernames.length) done();
+    });
+    c.on('connect', () => c.write(usernames.map((u) => `kill ${u}\n`).join('')));
+  });
+}
+
+/**
+ * The node's OpenVPN servers (UDP and TCP), SOCKS5 proxy and resolvers, kept equal to the API's
+ * desired state. Hooked into the agent's loop as an applier: each answer updates the service users
+ * (one small file per user for OpenVPN's helper, a map for SOCKS5), ends the sessions of users who
+ * lost access or got a new password, and a full answer re-reads the node's certificate and ports.
+ */
+export class NodeServicesRuntime {
+  private users: ServiceUsers = new Map();
+  private byName = new Map<string, { verifier: string; openvpn: boolean; socks: boolean; adblock: boolean }>();
+  private material?: string;
+  private openvpn: { proc: Supervised; mgmt: string }[] = [];
+  private dnsPlain?: Supervised;
+  private dnsFilter?: Supervised;
+  private socks?: SocksServer;
+  private socksPort?: number;
+  private blocklistSig = '';
+  private readonly usersDir: string;
+  private readonly cache = new VerifyCache();
+
+  constructor(
+    private readonly c: ServicesConfig,
+    private readonly api: ApiTarget,
+    private readonly log: Log,
+    private readonly fetchServices: () => Promise<NodeServices> = () => fetchNodeServices(api),
+  ) {
+    this.usersDir = path.join(c.dir, 'users');
+  }
+
+  /** Resolvers first (they need no API), so OpenVPN and SOCKS5 users have DNS from their first connection. */
+  async start(): Promise<void> {
+    await fs.mkdir(this.usersDir, { recursive: true, mode: 0o700 });
+    await fs.mkdir(path.join(this.c.dir, 'openvpn', 'tmp'), { recursive: true, mode: 0o700 });
+    if (this.c.dns) {
+      for (const a of [this.c.dnsPlain, this.c.dnsFilter]) await run(this.c.ipBin, ['address', 'replace', `${a}/32`, 'dev', 'lo']);
+      const serversFile = path.join(this.c.dir, 'blocklist.servers');
+      await this.loadBlocklist(serversFile);
+      this.dnsPlain = new Supervised('dns-plain', this.c.dnsmasqBin, dnsmasqArgs({ listen: this.c.dnsPlain, upstream: this.c.upstream }), this.log, /started, version/);
+      this.dnsFilter = new Supervised('dns-filter', this.c.dnsmasqBin, dnsmasqArgs({ listen: this.c.dnsFilter, upstream: this.c.upstream, serversFile }), this.log, /started, version/);
+      await Promise.all([this.dnsPlain.start(), this.dnsFilter.start()]);
+      // The operator updates the blocklist in place; dnsmasq re-reads the servers-file on SIGHUP.
+      fsSync.watchFile(this.c.blocklist, { interval: 2000 }, () => void this.loadBlocklist(serversFile).then((changed) => changed && this.dnsFilter?.signal('SIGHUP')));
+      this.log('info', 'resolvers started', { plain: this.c.dnsPlain, filter: this.c.dnsFilter });
+    }
+  }
+
+  private async loadBlocklist(serversFile: string): Promise<boolean> {
+    let text = '';
+    try {
+      text = await fs.readFile(this.c.blocklist, 'utf8');
+    } catch (err) {
+      this.log('warn', 'blocklist unreadable; filtering resolver blocks nothing', { file: this.c.blocklist, error: (err as Error).message });
+    }
+    const names = parseBlocklist(text);
+    const sig = names.join('\n');
+    if (sig === this.blocklistSig) return false;
+    this.blocklistSig = sig;
+    await writeAtomic(serversFile, renderServersFile(names), 0o644);
+    this.log('info', 'blocklist loaded', { names: names.length });
+    return true;
+  }
+
+  /** The agent's applier: called with every desired-state answer after WireGuard was applied. */
+  apply = async (answer: DesiredState): Promise<void> => {
+    if (answer.full || this.material === undefined) await this.refreshMaterial();
+    const next = nextServiceUsers(answer.full ? null : this.users, answer);
+    const d = diffServiceUsers(this.users, next);
+    for (const u of d.write) {
+      await writeAtomic(path.join(this.usersDir, `${u.username}.json`), JSON.stringify({ verifier: u.verifier, openvpn: u.openvpn, socks: u.socks, adblock: u.adblock }));
+    }
+    for (const name of d.remove) await fs.rm(path.join(this.usersDir, `${name}.json`), { force: true });
+    if (answer.full) {
+      // Drop files of users the state no longer has (e.g. left over from before a restart).
+      const keep = new Set([...next.values()].map((u) => `${u.username}.json`));
+      for (const f of await fs.readdir(this.usersDir)) if (f.endsWith('.json') && !keep.has(f)) await fs.rm(path.join(this.usersDir, f), { force: true });
+    }
+    this.users = next;
+    this.byName = new Map([...next.values()].map((u) => [u.username, u]));
+    const ended = this.socks?.endSessions(d.endSocks) ?? 0;
+    await Promise.all(this.openvpn.map((o) => killOpenVpnSessions(o.mgmt, d.endOpenvpn)));
+    if (d.write.length || d.remove.length) this.log('info', 'service users applied', { users: next.size, written: d.write.length, removed: d.remove.length, endedOpenvpn: d.endOpenvpn.length, endedSocks: ended });
+  };
+
+  private async refreshMaterial(): Promise<void> {
+    const m = await this.fetchServices();
+    const sig = JSON.stringify(m);
+    if (sig === this.material) return;
+    if (this.c.openvpn) await this.startOpenVpn(m);
+    if (this.c.socks && this.socksPort !== m.socksPort) await this.startSocks(m.socksPort);
+    this.material = sig;
+  }
+
+  private async startOpenVpn(m: NodeServices): Promise<void> {
+    const dir = path.join(this.c.dir, 'openvpn');
+    await writeAtomic(path.join(dir, 'ca.crt'), m.openvpn.ca, 0o644);
+    await writeAtomic(path.join(dir, 'server.crt'), m.openvpn.cert, 0o644);
+    await writeAtomic(path.join(dir, 'server.key'), m.openvpn.key);
+    await writeAtomic(path.join(dir, 'tls-crypt.key'), m.openvpn.tlsCrypt);
+    await Promise.all(this.openvpn.map((o) => o.proc.stop()));
+    this.openvpn = [];
+    for (const [protocol, port, network] of [['udp', m.openvpn.udpPort, this.c.udpNet], ['tcp', m.openvpn.tcpPort, this.c.tcpNet]] as const) {
+      const mgmt = path.join(dir, `${protocol}.mgmt`);
+      const conf = path.join(dir, `${protocol}.conf`);
+      await writeAtomic(conf, renderOpenVpnServer({
+        protocol, port, network, dir, dev: `wovpn-${protocol}`, usersDir: this.usersDir, node: process.execPath, helper: HELPER,
+        dns: { plain: this.c.dnsPlain, filter: this.c.dnsFilter }, managementSocket: mgmt,
+      }));
+      const proc = new Supervised(`openvpn-${protocol}`, this.c.openvpnBin, ['--config', conf], this.log, /Initialization Sequence Completed/);
+      await proc.start();
+      this.openvpn.push({ proc, mgmt });
+    }
+    this.log('info', 'openvpn servers started', { udp: m.openvpn.udpPort, tcp: m.openvpn.tcpPort });
+  }
+
+  private async startSocks(port: number): Promise<void> {
+    await this.socks?.close();
+    const plain = resolverAt(this.c.dns ? this.c.dnsPlain : undefined);
+    const filter = resolverAt(this.c.dns ? this.c.dnsFilter : undefined);
+    this.socks = new SocksServer({
+      lookupUser: (name) => this.byName.get(name),
+      checkPassword: (v, p) => this.cache.check(v, p),
+      resolve: (host, adblock) => (adblock ? filter(host) : plain(host)),
+      denied: defaultDenied,
+      log: this.log,
+    });
+    await this.socks.listen(port, this.c.socksListen);
+    this.socksPort = port;
+    this.log('info', 'socks5 listening', { port });
+  }
+
+  async stop(): Promise<void> {
+    fsSync.unwatchFile(this.c.blocklist);
+    await Promise.all([...this.openvpn.map((o) => o.proc.stop()), this.dnsPlain?.stop(), this.dnsFilter?.stop(), this.socks?.close()]);
+  }
+}
