@@ -109,6 +109,17 @@ test.describe('billing', () => {
     await expect(page.getByTestId('special-offer-banner')).toHaveCount(0);
   });
 
+  test('the Russian checkout speaks Russian and prices in roubles', async ({ page }, info) => {
+    await page.goto('/checkout-ru');
+    await expect(page.getByRole('heading', { name: 'Выберите тариф' })).toBeVisible();
+    await expect(page.getByTestId('plan-1-year')).toContainText('₽');
+    await expect(page.getByTestId('plan-1-year')).toContainText('4 499 ₽'.replace(' ', '\u00a0'));
+    await expect(page.getByTestId('pay-button')).toContainText('Оплатить');
+    // The variant's language is a default, not the visitor's stored choice.
+    expect(await page.evaluate(() => localStorage.getItem('i18nLang'))).toBeNull();
+    await snap(page, info, 'checkout-ru');
+  });
+
   test('the discount window closes a day after the first visit and /checkout-15 goes to /checkout', async ({ page }) => {
     const checkout = new CheckoutPage(page);
     await checkout.open('/checkout-15');

@@ -1,7 +1,7 @@
 import { Badge, Group, Radio, Stack, Text } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TariffPrice } from '@warren/contract';
-import { formatMoney, savingsPercent } from '../../lib/billing/format';
+import { formatMoney, formatPerMonth, savingsPercent } from '../../lib/billing/format';
 import { billedText, planName } from './plan-text';
 import classes from './billing.module.css';
 
@@ -53,7 +53,7 @@ export function PlanOptions({ plans, value, onChange, layout = 'grid', label }: 
                   </Group>
                   <div className={classes.priceBlock}>
                     <span className={classes.price}>
-                      {formatMoney(perMonth ? plan.monthlyAmount! : plan.amount, plan.currency, lang)}
+                      {perMonth ? formatPerMonth(plan.monthlyAmount!, plan.currency, lang) : formatMoney(plan.amount, plan.currency, lang)}
                     </span>
                     {perMonth && <span className={classes.perMonth}>{t('payment.perMonth')}</span>}
                   </div>

@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import type { TariffPrice } from '@warren/contract';
-import { defaultPlanId, formatMoney, localeFor, orderPlans, planMonths, savingsPercent } from './format';
+import { defaultPlanId, formatMoney, formatPerMonth, localeFor, orderPlans, planMonths, savingsPercent } from './format';
 
 const plan = (over: Partial<TariffPrice>): TariffPrice => ({
   tariffId: 2,
@@ -30,6 +30,11 @@ describe('formatMoney', () => {
     expect(formatMoney(449900, 'RUB', 'ru').replace(/\s/g, ' ')).toBe('4 499 ₽');
     expect(formatMoney(39900, 'CNY', 'zh')).toBe('¥399');
     expect(formatMoney(5499, 'EUR', 'ru').replace(/\s/g, ' ')).toBe('54,99 €');
+  });
+  it('rounds per-month prices to whole roubles and yuan, keeps cents', () => {
+    expect(formatPerMonth(36978, 'RUB', 'ru').replace(/\s/g, ' ')).toBe('370 ₽');
+    expect(formatPerMonth(3279, 'CNY', 'zh')).toBe('¥33');
+    expect(formatPerMonth(493, 'USD', 'en')).toBe('$4.93');
   });
   it('never throws on an odd currency code', () => {
     expect(formatMoney(1000, 'XYZ1', 'en')).toBe('10 XYZ1');

@@ -26,6 +26,14 @@ export function formatMoney(minor: number, currency: string, language?: string):
   }
 }
 
+/** Currencies whose per-month prices read better in whole units (369,78 ₽ → 370 ₽). */
+const WHOLE_PER_MONTH = new Set(['RUB', 'CNY', 'JPY', 'KZT']);
+
+/** A per-month price: whole units where kopecks and fen are noise, cents elsewhere. */
+export function formatPerMonth(minor: number, currency: string, language?: string): string {
+  return formatMoney(WHOLE_PER_MONTH.has(currency) ? Math.round(minor / 100) * 100 : minor, currency, language);
+}
+
 /** How many months a plan covers (30-day months, as the API's monthlyAmount does); null for lifetime and short trials. */
 export function planMonths(plan: Pick<TariffPrice, 'periodDays' | 'isLifetime'>): number | null {
   if (plan.isLifetime || !plan.periodDays || plan.periodDays < 28) return null;
