@@ -171,7 +171,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   const users = usersService({ db, config, mailer, limiter, defer });
   const auth = requireUser(users);
 
-  await app.register(systemRoutes, { db, mailer, devTools: !config.isProduction, brandOf });
+  await app.register(systemRoutes, { db, mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs });
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
   await app.register(vpnModule, { db, auth });
   await app.register(servicesModule, { db, auth, secret: config.openvpnCaSecret });

@@ -58,6 +58,7 @@ const schema = z
     DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter country code').default('US'),
     MONEY_BACK_DAYS: z.coerce.number().int().min(0).max(90).default(7),
     JOBS: bool.default(true),
+    HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     REWARD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
     AFFILIATE_COMMISSION_PERCENT: z.coerce.number().int().min(0).max(100).default(25),
   })
@@ -118,6 +119,7 @@ export interface Config {
   };
   geoip: { mmdbFile?: string; defaultCountry: string };
   jobs: boolean;
+  healthCacheMs: number;
   rewardDays: number;
   affiliateCommissionPercent: number;
 }
@@ -191,6 +193,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     },
     geoip: { mmdbFile: e.GEOIP_MMDB ? path.resolve(e.GEOIP_MMDB) : undefined, defaultCountry: e.DEFAULT_COUNTRY },
     jobs: e.JOBS,
+    healthCacheMs: e.HEALTH_CACHE_MS,
     rewardDays: e.REWARD_DAYS,
     affiliateCommissionPercent: e.AFFILIATE_COMMISSION_PERCENT,
   };
