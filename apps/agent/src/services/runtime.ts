@@ -63,13 +63,12 @@ function killOpenVpnSessions(socket: string, usernames: string[]): Promise<void>
   if (!usernames.length) return Promise.resolve();
   return new Promise((resolve) => {
     const c = net.connect(socket);
-    let t: NodeJS.Timeout | undefined;
     const done = () => {
       clearTimeout(t);
       c.destroy();
       resolve();
     };
-    t = setTimeout(done, 2000);
+    const t = setTimeout(done, 2000);
     c.on('error', done);
     let seen = 0;
     c.on('data', (d: Buffer) => {
