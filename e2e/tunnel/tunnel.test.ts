@@ -67,7 +67,8 @@ async function useConfig(conf: string): Promise<void> {
   fs.writeFileSync(file, stripped, { mode: 0o600 });
   await inNs(NS_CLI, 'wg', ['setconf', IF_CLI, file]);
   await inNs(NS_CLI, 'ip', ['address', 'flush', 'dev', IF_CLI]);
-  for (const a of address) await inNs(NS_CLI, 'ip', [...(a.includes(':') ? ['-6'] : []), 'address', 'add', a, 'dev', IF_CLI]);
+  // nodad: the address is usable at once (no duplicate-address-detection delay on a point-to-point tunnel).
+  for (const a of address) await inNs(NS_CLI, 'ip', a.includes(':') ? ['-6', 'address', 'add', a, 'dev', IF_CLI, 'nodad'] : ['address', 'add', a, 'dev', IF_CLI]);
   await inNs(NS_CLI, 'ip', ['link', 'set', IF_CLI, 'up']);
   // Only the VPN's own ranges go through the tunnel here; the underlay stays on the veth.
   await inNs(NS_CLI, 'ip', ['route', 'replace', '10.64.0.0/10', 'dev', IF_CLI]);
@@ -78,20 +79,23 @@ async function serverPeers(): Promise<string[]> {
   return (await inNs(NS_SRV, 'wg', ['show', IF_SRV, 'peers'])).split('\n').filter(Boolean);
 }
 
-/** Time from `since` until the page stops coming through (two misses in a row), bounded. */
+/**
+ * Time from `since` until the page stops coming through: the first of three misses in a row
+ * that all started after `since` (a single slow probe on a busy machine is not a stop). Bounded.
+ */
 async function timeUntilTrafficStops(since: number): Promise<number> {
-  const deadline = since + STOP_WITHIN_MS + 3000;
+  const deadline = since + STOP_WITHIN_MS + 5000;
   let firstMiss: number | undefined;
   let misses = 0;
   while (Date.now() < deadline) {
     const attemptAt = Date.now();
-    const body = await fetchThroughTunnel(GATEWAY4, 500);
-    if (body?.includes(NONCE)) {
+    const body = await fetchThroughTunnel(GATEWAY4, 1000);
+    if (body?.includes(NONCE) || attemptAt < since) {
       firstMiss = undefined;
       misses = 0;
     } else {
       firstMiss ??= attemptAt;
-      if (++misses >= 2) return firstMiss - since;
+      if (++misses >= 3) return firstMiss - since;
     }
   }
   return Infinity;
@@ -125,7 +129,7 @@ beforeAll(async () => {
   fs.writeFileSync(path.join(tmp, 'server.key'), serverKey.privateKey, { mode: 0o600 });
   await inNs(NS_SRV, 'wg', ['set', IF_SRV, 'private-key', path.join(tmp, 'server.key'), 'listen-port', String(WG_PORT)]);
   await inNs(NS_SRV, 'ip', ['address', 'add', `${GATEWAY4}/10`, 'dev', IF_SRV]);
-  await inNs(NS_SRV, 'ip', ['-6', 'address', 'add', `${GATEWAY6}/48`, 'dev', IF_SRV]);
+  await inNs(NS_SRV, 'ip', ['-6', 'address', 'add', `${GATEWAY6}/48`, 'dev', IF_SRV, 'nodad']);
   await inNs(NS_SRV, 'ip', ['link', 'set', IF_SRV, 'up']);
 
   // The page, reachable only on the server's tunnel addresses.
@@ -204,7 +208,7 @@ describe('WireGuard tunnel through a real node', () => {
     await useConfig(conf);
     const first = await until('page through the tunnel (IPv4)', async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE), 10_000, 50);
     expect(first).toBe(true);
-    expect(await fetchThroughTunnel(GATEWAY6)).toContain(NONCE);
+    expect(await until('page through the tunnel (IPv6)', async () => (await fetchThroughTunnel(GATEWAY6))?.includes(NONCE), 5000, 50)).toBe(true);
 
     // The node reports the handshake and transfer; the user sees them.
     const seen = await until('handshake reported to the API', async () => {
@@ -237,7 +241,9 @@ describe('WireGuard tunnel through a real node', () => {
     log.push(`expiry → traffic stopped ${stoppedAfter} ms after the subscription ended`);
     expect(stoppedAfter).toBeLessThanOrEqual(STOP_WITHIN_MS);
     expect(await serverPeers()).not.toContain(device.publicKey);
+    // Billing's expiry job may already have moved the account to the free plan: either way, no premium location.
     const me = (await user.get('/api/setup/wg/get')).json().data as WgOverview;
-    expect(me.access).toBe('none');
+    expect(me.access).not.toBe('paid');
+    expect(me.locations.find((l) => l.slug === 'zz-lab')).toMatchObject({ available: false, endpoint: null });
   });
 });
