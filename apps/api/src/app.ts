@@ -69,7 +69,10 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   await migrate(db);
   const brands = loadBrandRegistry(config.brandsFile);
   const mailer = overrides.mailer ?? createMailer(config.mail);
-  const limiter = overrides.limiter ?? (config.redisUrl ? createRedisRateLimiter(config.redisUrl) : createMemoryRateLimiter());
+  let warnRedis: (err: unknown) => void = () => {};
+  const limiter =
+    overrides.limiter ??
+    (config.redisUrl ? createRedisRateLimiter(config.redisUrl, undefined, (err) => warnRedis(err)) : createMemoryRateLimiter());
   const captcha = createCaptchaVerifier(config.captcha);
   const catalogue = readCatalogue(config.billing.catalogueFile);
   await seedCatalogue(db, catalogue);
@@ -99,6 +102,8 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
       void (reply as FastifyReply).status(tooLong ? 414 : 400).send({ message: tooLong ? 'The URL is too long.' : 'Malformed URL.' });
     },
   });
+
+  warnRedis = (err) => app.log.warn({ err }, 'Redis unreachable: rate limits counted in this instance only');
 
   // Work a request starts but does not wait for (emails): shutdown drains it before closing the database.
   const pending = new Set<Promise<unknown>>();

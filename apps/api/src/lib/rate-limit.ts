@@ -44,30 +44,41 @@ export function createMemoryRateLimiter(now: () => number = Date.now): RateLimit
   };
 }
 
-export function createRedisRateLimiter(url: string, prefix = 'warren:rl:'): RateLimiter {
-  const redis = new Redis(url, { maxRetriesPerRequest: 2, enableOfflineQueue: true, lazyConnect: false });
+/**
+ * Redis-backed limiter. The window is created and counted in one MULTI (SET NX PX, INCR, PTTL),
+ * so a crash can never leave a counter without an expiry. If Redis is unreachable the limiter
+ * falls back to counting in memory for this instance rather than failing the request.
+ */
+export function createRedisRateLimiter(url: string, prefix = 'warren:rl:', onFallback: (err: unknown) => void = () => {}): RateLimiter {
+  const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 });
   redis.on('error', () => {
-    /* surfaced on the next command */
+    /* surfaced by the next command, which falls back */
   });
+  const local = createMemoryRateLimiter();
+  const guarded = async <T>(fn: () => Promise<T>, fallback: () => Promise<T>): Promise<T> => {
+    try {
+      return await fn();
+    } catch (err) {
+      onFallback(err);
+      return fallback();
+    }
+  };
   return {
-    async hit(key, windowMs) {
-      const k = prefix + key;
-      const [[, count], [, ttl]] = (await redis.multi().incr(k).pttl(k).exec()) as [[null, number], [null, number]];
-      let resetMs = ttl;
-      if (ttl < 0) {
-        await redis.pexpire(k, windowMs);
-        resetMs = windowMs;
-      }
-      return { count, resetInS: resetMs / 1000 };
-    },
-    async peek(key) {
-      const k = prefix + key;
-      const [[, count], [, ttl]] = (await redis.multi().get(k).pttl(k).exec()) as [[null, string | null], [null, number]];
-      return { count: Number(count ?? 0), resetInS: Math.max(0, ttl) / 1000 };
-    },
-    async reset(key) {
-      await redis.del(prefix + key);
-    },
+    hit: (key, windowMs) =>
+      guarded(async () => {
+        const k = prefix + key;
+        const replies = (await redis.multi().set(k, '0', 'PX', windowMs, 'NX').incr(k).pttl(k).exec()) ?? [];
+        const count = Number(replies[1]?.[1] ?? 0);
+        const ttl = Number(replies[2]?.[1] ?? windowMs);
+        return { count, resetInS: Math.max(0, ttl) / 1000 };
+      }, () => local.hit(key, windowMs)),
+    peek: (key) =>
+      guarded(async () => {
+        const k = prefix + key;
+        const replies = (await redis.multi().get(k).pttl(k).exec()) ?? [];
+        return { count: Number(replies[0]?.[1] ?? 0), resetInS: Math.max(0, Number(replies[1]?.[1] ?? 0)) / 1000 };
+      }, () => local.peek(key)),
+    reset: (key) => guarded(async () => void (await redis.del(prefix + key)), () => local.reset(key)),
     async close() {
       redis.disconnect();
     },
