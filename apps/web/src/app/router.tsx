@@ -28,6 +28,9 @@ const serverLocations: LazyPage = () => import('../features/setup/routes/ServerL
 const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
 const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
 const wireguard: LazyPage = () => import('../features/setup/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
+const configurationFiles: LazyPage = () => import('../features/services/routes/ConfigurationFilesPage').then((m) => ({ Component: m.ConfigurationFilesPage }));
+const routerConfiguration: LazyPage = () => import('../features/services/routes/RouterConfigurationPage').then((m) => ({ Component: m.RouterConfigurationPage }));
+const socks5: LazyPage = () => import('../features/services/routes/Socks5ProxyPage').then((m) => ({ Component: m.Socks5ProxyPage }));
 
 function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage = placeholder): RouteObject {
   const handle: RouteHandle = { titleKey };
@@ -39,9 +42,9 @@ const appRoutes: RouteObject[] = [
   page('server-locations', 'protected', 'titles.serverLocations', serverLocations),
   page('setup', 'protected', 'titles.setup', setup),
   page('setup/downloads', 'protected', 'titles.downloads', downloads),
-  page('setup/configuration-files', 'protected', 'titles.configurationFiles'),
-  page('setup/router-configuration', 'protected', 'titles.routerConfiguration'),
-  page('setup/socks5-proxy', 'protected', 'titles.socks5'),
+  page('setup/configuration-files', 'protected', 'titles.configurationFiles', configurationFiles),
+  page('setup/router-configuration', 'protected', 'titles.routerConfiguration', routerConfiguration),
+  page('setup/socks5-proxy', 'protected', 'titles.socks5', socks5),
   page('setup/wg', 'protected', 'titles.wireguard', wireguard),
   page('plans', 'plans', 'titles.plans', plans),
   page('plans/:selectedPlan', 'plans', 'titles.plans', plans),

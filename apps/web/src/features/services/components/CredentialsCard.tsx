@@ -1,0 +1,79 @@
+import { ActionIcon, Button, Card, CopyButton, Group, PasswordInput, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { modals } from '@mantine/modals';
+import { useTranslation } from 'react-i18next';
+import type { ServiceCredentials } from '@warren/contract';
+import { IconCheck, IconLock } from '../../../components/icons';
+import { snackbar } from '../../../lib/notify';
+import { useResetCredentials } from '../api/services';
+
+const CopyIcon = () => (
+  <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+    <rect x="9" y="9" width="11" height="11" rx="2" />
+    <path d="M5 15V6a2 2 0 0 1 2-2h9" />
+  </svg>
+);
+
+export function Copy({ value, label }: { value: string; label: string }) {
+  const { t } = useTranslation();
+  return (
+    <CopyButton value={value} timeout={1500}>
+      {({ copied, copy }) => (
+        <Tooltip label={copied ? t('services.copied') : t('services.copy')} withArrow>
+          <ActionIcon variant="light" size="lg" onClick={copy} aria-label={`${t('services.copy')}: ${label}`} data-testid={`copy-${label}`}>
+            {copied ? <IconCheck size={16} /> : <CopyIcon />}
+          </ActionIcon>
+        </Tooltip>
+      )}
+    </CopyButton>
+  );
+}
+
+export function CopyField({ label, value, testId }: { label: string; value: string; testId?: string }) {
+  return (
+    <Group gap="xs" align="flex-end" wrap="nowrap">
+      <TextInput label={label} value={value} readOnly flex={1} miw={0} ff="monospace" data-testid={testId} />
+      <Copy value={value} label={label} />
+    </Group>
+  );
+}
+
+/** The account's service username and password (not the account password), with copy and reset. */
+export function CredentialsCard({ credentials }: { credentials: ServiceCredentials }) {
+  const { t } = useTranslation();
+  const reset = useResetCredentials();
+  const onReset = () =>
+    modals.openConfirmModal({
+      title: t('services.resetTitle'),
+      children: <Text size="sm">{t('services.resetText')}</Text>,
+      labels: { confirm: t('services.reset'), cancel: t('services.cancel') },
+      confirmProps: { color: 'red', 'data-testid': 'confirm-reset' } as Record<string, unknown>,
+      onConfirm: () => reset.mutate(undefined, { onSuccess: () => snackbar(t('services.resetDone'), { kind: 'success' }) }),
+    });
+  return (
+    <Card withBorder padding="lg" data-testid="service-credentials">
+      <Stack gap="sm">
+        <Group gap={8} wrap="nowrap">
+          <IconLock size={18} />
+          <Title order={3} fz={18}>
+            {t('services.credentials')}
+          </Title>
+        </Group>
+        <Text size="sm" c="dimmed">
+          {t('services.credentialsHint')}
+        </Text>
+        <Group grow align="flex-end" wrap="wrap" gap="md">
+          <CopyField label={t('services.username')} value={credentials.username} testId="service-username" />
+          <Group gap="xs" align="flex-end" wrap="nowrap" miw={220}>
+            <PasswordInput label={t('services.password')} value={credentials.password} readOnly flex={1} ff="monospace" data-testid="service-password" />
+            <Copy value={credentials.password} label={t('services.password')} />
+          </Group>
+        </Group>
+        <Group justify="flex-end">
+          <Button variant="light" color="red" size="xs" onClick={onReset} loading={reset.isPending} data-testid="reset-credentials">
+            {t('services.reset')}
+          </Button>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}

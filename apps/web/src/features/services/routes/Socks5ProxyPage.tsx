@@ -1,0 +1,102 @@
+import { Alert, Button, Card, Code, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import { IconCrown } from '../../../components/icons';
+import { useServices } from '../api/services';
+import { Copy, CredentialsCard } from '../components/CredentialsCard';
+import { LocationLabel } from '../components/LocationRow';
+import classes from '../components/services.module.css';
+
+/** /setup/socks5-proxy: hosts, port and the service credentials, with copy buttons and a reset. Paid plans only. */
+export function Socks5ProxyPage() {
+  const { t, i18n } = useTranslation();
+  const { data, isPending } = useServices(i18n.language);
+  const rows = (data?.locations ?? []).flatMap((l) => l.nodes.map((n) => ({ loc: l, host: n.host, port: n.socksPort })));
+  const example = data && rows[0] ? `curl --socks5-hostname ${data.credentials.username}:${data.credentials.password}@${rows[0].host}:${rows[0].port} https://example.com/` : '';
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={2} fz={24}>
+          {t('titles.socks5')}
+        </Title>
+        <Text c="dimmed" size="sm" mt={4}>
+          {t('services.socksIntro')}
+        </Text>
+      </div>
+      {isPending || !data ? (
+        <Skeleton h={260} radius="md" />
+      ) : !data.socksAvailable ? (
+        <Card withBorder padding="lg" data-testid="socks-upgrade">
+          <Stack gap="sm" align="flex-start">
+            <Group gap={8}>
+              <IconCrown size={18} />
+              <Title order={3} fz={18}>
+                {t('services.socksPaid')}
+              </Title>
+            </Group>
+            <Text size="sm" c="dimmed">
+              {t(data.access === 'none' ? 'services.inactive' : 'services.socksPaidText')}
+            </Text>
+            <Button component={Link} to="/plans" leftSection={<IconCrown size={14} />}>
+              {t('setup.upgrade')}
+            </Button>
+          </Stack>
+        </Card>
+      ) : (
+        <>
+          <CredentialsCard credentials={data.credentials} />
+          <Card withBorder padding="lg">
+            <Stack gap="sm">
+              <Title order={3} fz={18}>
+                {t('services.socksServers')}
+              </Title>
+              <Text size="sm" c="dimmed">
+                {t('services.socksDns')}
+              </Text>
+              <Table.ScrollContainer minWidth={420}>
+                <Table verticalSpacing={8} fz="sm" data-testid="socks-hosts">
+                  <Table.Thead>
+                    <Table.Tr>
+                      <Table.Th>{t('services.location')}</Table.Th>
+                      <Table.Th>{t('services.host')}</Table.Th>
+                      <Table.Th>{t('services.port')}</Table.Th>
+                      <Table.Th />
+                    </Table.Tr>
+                  </Table.Thead>
+                  <Table.Tbody>
+                    {rows.map((r) => (
+                      <Table.Tr key={`${r.loc.id}-${r.host}`}>
+                        <Table.Td>
+                          <LocationLabel loc={r.loc} />
+                        </Table.Td>
+                        <Table.Td className={classes.mono}>{r.host}</Table.Td>
+                        <Table.Td>{r.port}</Table.Td>
+                        <Table.Td>
+                          <Copy value={`${r.host}:${r.port}`} label={r.host} />
+                        </Table.Td>
+                      </Table.Tr>
+                    ))}
+                  </Table.Tbody>
+                </Table>
+              </Table.ScrollContainer>
+            </Stack>
+          </Card>
+          {example && (
+            <Card withBorder padding="lg">
+              <Stack gap="xs">
+                <Group justify="space-between" wrap="nowrap">
+                  <Text fw={600}>{t('services.socksTry')}</Text>
+                  <Copy value={example} label="curl" />
+                </Group>
+                <Code block className={classes.mono}>
+                  {example}
+                </Code>
+              </Stack>
+            </Card>
+          )}
+          {data.access === 'none' && <Alert color="red">{t('services.inactive')}</Alert>}
+        </>
+      )}
+    </Stack>
+  );
+}
