@@ -115,6 +115,21 @@ describe('sandbox payment', () => {
     }
   });
 
+  it('quotes and sells the special offer to a member whose first payment was the monthly plan', async () => {
+    const { c } = await payingUser();
+    const anonymousQuote = (await new TestClient(t.app).get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=special-offer')).json().data;
+    expect(anonymousQuote.amount).toBe(5999);
+    const first = await createSandboxPayment(c, { tariffId: 2 });
+    await pressOnSandboxPage(sandboxIdOf(first.redirectUrl), 'pay');
+    const memberQuote = (await c.get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=special-offer')).json().data;
+    expect(memberQuote).toMatchObject({ amount: 3599, listAmount: 5999 });
+    const offer = await createSandboxPayment(c, { tariffId: 3, priceList: 'special-offer' });
+    expect(offer.amount).toBe(3599);
+    await pressOnSandboxPage(sandboxIdOf(offer.redirectUrl), 'pay');
+    // One offer per member: with two payments the offer is gone.
+    expect((await c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', priceList: 'special-offer' })).statusCode).toBe(403);
+  });
+
   it('does not sell the special offer to someone who does not qualify', async () => {
     const { c } = await payingUser();
     const res = await c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', priceList: 'special-offer' });

@@ -52,6 +52,11 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const ctx = (request: FastifyRequest) => contextOf(request, brands, deps.publicUrl);
   const country = (request: FastifyRequest) => geo.country(request.ip);
+  /** Public calls that say more to a signed-in member; a bad or missing token just means anonymous. */
+  const optionalUser = async (request: FastifyRequest) => {
+    const token = request.headers.authorization?.replace(/^Bearer\s+/i, '');
+    return token ? (await users.authenticate(token).catch(() => undefined))?.user : undefined;
+  };
 
   app.get('/api/ip/info', { schema: { tags: ['geo'], response: { 200: envelope(ipInfo) } } }, async (request) => {
     const code = country(request);
@@ -67,7 +72,7 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
   }));
 
   app.get('/api/billing/getGuestPriceData', { schema: { tags, querystring: guestPriceQuery, response: { 200: envelope(guestPriceData) } } }, async (request) => ({
-    data: await billing.guestPriceData(request.query, country(request)),
+    data: await billing.guestPriceData(request.query, country(request), await optionalUser(request)),
   }));
 
   app.get('/api/billing/paymentMethods', { schema: { tags, querystring: z.object({ country: z.string().regex(/^[A-Z]{2}$/).optional() }), response: { 200: envelope(paymentMethods) } } }, async (request) => {
@@ -120,9 +125,7 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
 
   app.post('/api/affiliate/session/create', { schema: { tags: ['affiliate'], body: affiliateSessionBody, response: { 200: okMessage } } }, async (request) => {
     // Signed-in or not: a click on a referral link counts either way; the user is attached when known.
-    const token = request.headers.authorization?.replace(/^Bearer\s+/i, '');
-    const session = token ? await users.authenticate(token).catch(() => undefined) : undefined;
-    await billing.recordAffiliateSession(request.body.referralID, request.body.url, session?.user.id ?? null);
+    await billing.recordAffiliateSession(request.body.referralID, request.body.url, (await optionalUser(request))?.id ?? null);
     return { data: { ok: true as const }, message: 'Recorded.' };
   });
 }

@@ -207,6 +207,12 @@ export function billingService(deps: BillingDeps) {
     }
   }
 
+  /** Members whose single first payment was the monthly plan, less than 48 hours ago (spec section 4). */
+  async function qualifiesForSpecialOffer(user: UserRow): Promise<boolean> {
+    const paid = (await repo.paymentsOf(user.id)).filter((p) => p.status === 'succeeded' && p.amount_minor > 0);
+    return specialOfferSecondsLeft(paid.map((p) => ({ tariff_id: p.tariff_id, created_at: new Date(p.created_at).toISOString() })), now().getTime()) !== null;
+  }
+
   return {
     currencyFor,
 
@@ -240,10 +246,16 @@ export function billingService(deps: BillingDeps) {
       return { currency, priceList, plans, promo };
     },
 
-    async guestPriceData(q: { tariffId?: number; currency?: string; promocode?: string; priceList?: string }, country: string | undefined): Promise<GuestPriceData> {
+    /** The special-offer list is quoted only to a signed-in member who qualifies; anyone else gets the default price. */
+    async guestPriceData(
+      q: { tariffId?: number; currency?: string; promocode?: string; priceList?: string },
+      country: string | undefined,
+      user?: UserRow,
+    ): Promise<GuestPriceData> {
       if (!q.tariffId) return {};
       const currency = q.currency ?? currencyFor(country);
-      const priceList = q.priceList === 'special-offer' ? 'default' : (q.priceList ?? 'default');
+      const offer = q.priceList === 'special-offer' && q.tariffId === 3 && user && (await qualifiesForSpecialOffer(user));
+      const priceList = q.priceList === 'special-offer' ? (offer ? 'special-offer' : 'default') : (q.priceList ?? 'default');
       const r = await quote(q.tariffId, currency, priceList, q.promocode);
       return { tariffId: r.tariff.id, tariffName: r.tariff.name, currency, amount: r.amountMinor, listAmount: r.listAmountMinor, promo: r.promo };
     },
@@ -273,9 +285,7 @@ export function billingService(deps: BillingDeps) {
       if (!provider) throw new ValidationError({ provider: ['This payment method is not available.'] });
       let priceList = body.priceList ?? 'default';
       if (priceList === 'special-offer') {
-        // Only for members whose single first payment was the monthly plan, within 48 hours.
-        const info = await this.planInfo(user);
-        if (body.tariffId !== 3 || specialOfferSecondsLeft(info.payments.filter((p) => p.status === 'succeeded'), now().getTime()) === null) {
+        if (body.tariffId !== 3 || !(await qualifiesForSpecialOffer(user))) {
           throw new ForbiddenError('The special offer is not available for this account.');
         }
       }
