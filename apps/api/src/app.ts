@@ -15,7 +15,7 @@ import { type Mailer, createMailer } from './mail/mailer.js';
 import { readCatalogue, seedCatalogue } from './modules/billing/catalogue.js';
 import { startBillingJobs } from './modules/billing/jobs.js';
 import { billingRoutes } from './modules/billing/routes.js';
-import { billingService } from './modules/billing/service.js';
+import { type BillingService, billingService } from './modules/billing/service.js';
 import { webhookRoutes } from './modules/billing/webhook-routes.js';
 import { createGeoIp } from './lib/geoip.js';
 import { buildProviders } from './payments/index.js';
@@ -46,7 +46,7 @@ declare module 'fastify' {
     settle(): Promise<void>;
     /** The database the app runs on (tests and operator tooling read it directly). */
     db: Database;
-    billing: import('./modules/billing/service.js').BillingService;
+    billing: BillingService;
   }
 }
 
