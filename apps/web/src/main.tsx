@@ -10,6 +10,7 @@ import { StrictMode } from 'react';
 import { createRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { loadBrand } from './lib/brand';
+import { injectBrandScripts } from './lib/brand-scripts';
 import { initI18n } from './lib/i18n';
 import { initSession } from './lib/session';
 import { setNavigator } from './lib/navigation';
@@ -21,7 +22,9 @@ async function start() {
   rememberFirstPathname(window.location.pathname);
   const search = window.location.search;
   stripTokenParam();
-  await loadBrand();
+  const brand = await loadBrand();
+  // The brand's analytics / session-recording / tag-manager / help-chat snippets (none by default).
+  injectBrandScripts(brand.scripts);
   // The session restores at once; only a bare token (?t=) waits for GET users/info/get, in the guards.
   void initSession(search);
   await initI18n().catch(() => undefined);

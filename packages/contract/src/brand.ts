@@ -25,6 +25,10 @@ export const publicBrand = z.object({
   testAccountSuffixes: z.array(z.string()),
   /** Every host in the brand registry: the only hosts a payment return may send the browser to. */
   redirectHosts: z.array(z.string()),
+  /** Analytics, session-recording, tag-manager, help-chat and web-analytics snippets for this host (CSP allows exactly these). */
+  scripts: z
+    .array(z.object({ kind: z.enum(['analytics', 'session-recording', 'tag-manager', 'help-chat', 'web-analytics']), src: z.string() }))
+    .default([]),
 });
 export type PublicBrand = z.infer<typeof publicBrand>;
 

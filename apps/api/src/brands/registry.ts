@@ -92,5 +92,6 @@ export function toPublicBrand(
     captcha: extra.captcha,
     testAccountSuffixes: extra.testAccountSuffixes,
     redirectHosts: extra.redirectHosts,
+    scripts: b.scripts,
   };
 }

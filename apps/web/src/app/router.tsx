@@ -16,14 +16,22 @@ const authPages = {
   reset: () => import('../features/auth/routes/ResetPasswordPage').then((m) => ({ Component: m.ResetPasswordPage })),
 };
 const placeholder: LazyPage = () => import('../features/placeholder/routes/PlaceholderPage').then((m) => ({ Component: m.PlaceholderPage }));
-const dashboard: LazyPage = () => import('../features/dashboard/routes/DashboardPage').then((m) => ({ Component: m.DashboardPage }));
+// The dashboard composes the feature list panel (features don't import each other).
+const dashboard: LazyPage = () =>
+  Promise.all([import('../features/dashboard/routes/DashboardPage'), import('../features/features/components/FeatureListPanel')]).then(([d, f]) => ({
+    Component: () => <d.DashboardPage features={<f.FeatureListPanel />} />,
+  }));
+const affiliate: LazyPage = () => import('../features/affiliate/routes/AffiliatePage').then((m) => ({ Component: m.AffiliatePage }));
+const rewards: LazyPage = () => import('../features/rewards/routes/RewardsPage').then((m) => ({ Component: m.RewardsPage }));
+const profile: LazyPage = () => import('../features/profile/routes/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
+const setNewPass: LazyPage = () => import('../features/profile/routes/SetNewPassPage').then((m) => ({ Component: m.SetNewPassPage }));
 const plans: LazyPage = () => import('../features/plans/routes/PlansPage').then((m) => ({ Component: m.PlansPage }));
 const specialPlan: LazyPage = () => import('../features/plans/routes/SpecialPlanPage').then((m) => ({ Component: m.SpecialPlanPage }));
 const thankYou: LazyPage = () => import('../features/billing/routes/ThankYouPage').then((m) => ({ Component: m.ThankYouPage }));
 const failedPayment: LazyPage = () => import('../features/billing/routes/FailedPaymentPage').then((m) => ({ Component: m.FailedPaymentPage }));
 const paymentEvent: LazyPage = () => import('../features/billing/routes/PaymentEventPage').then((m) => ({ Component: m.PaymentEventPage }));
 const checkout: LazyPage = () => import('../features/checkout/routes/CheckoutPage').then((m) => ({ Component: m.CheckoutPage }));
-const ios: LazyPage = () => import('../features/checkout/routes/IosDownloadPage').then((m) => ({ Component: m.IosDownloadPage }));
+const ios: LazyPage = () => import('../features/ios/routes/IosPage').then((m) => ({ Component: m.IosPage }));
 const serverLocations: LazyPage = () => import('../features/setup/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
 const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
 const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
@@ -52,10 +60,10 @@ const appRoutes: RouteObject[] = [
   page('thank-you', 'thankYou', 'titles.thankYou', thankYou),
   page('failed-payment', 'failedPayment', 'titles.failedPayment', failedPayment),
   page('zg/paymentEvent', 'paymentEvent', 'titles.paymentEvent', paymentEvent),
-  page('affiliate', 'affiliate', 'titles.affiliate'),
-  page('rewards', 'protected', 'titles.rewards'),
-  page('profile', 'profile', 'titles.profile'),
-  page('set-new-pass', 'setNewPass', 'titles.setNewPass'),
+  page('affiliate', 'affiliate', 'titles.affiliate', affiliate),
+  page('rewards', 'protected', 'titles.rewards', rewards),
+  page('profile', 'profile', 'titles.profile', profile),
+  page('set-new-pass', 'setNewPass', 'titles.setNewPass', setNewPass),
 ];
 
 /** `?selectedPlan=X` anywhere → /plans/X (spec section 2, start-up). */

@@ -99,3 +99,36 @@ export const IconLock = base(
     <path d="M8 10.5V7.5a4 4 0 0 1 8 0v3" />
   </>,
 );
+export const IconInfo = base(
+  <>
+    <circle cx="12" cy="12" r="9" />
+    <path d="M12 11v5M12 8h.01" />
+  </>,
+);
+export const IconCopy = base(
+  <>
+    <rect x="8" y="8" width="12" height="12" rx="2" />
+    <path d="M16 8V6a2 2 0 0 0-2-2H6a2 2 0 0 0-2 2v8a2 2 0 0 0 2 2h2" />
+  </>,
+);
+export const IconChat = base(<path d="M4 5h16v11H9l-5 4z" />);
+export const IconKey = base(
+  <>
+    <circle cx="8" cy="15" r="4" />
+    <path d="M11 12l9-9M17 6l3 3M15 8l2 2" />
+  </>,
+);
+export const IconDownload = base(<path d="M12 4v11M7 10l5 5 5-5M5 20h14" />);
+export const IconDevice = base(
+  <>
+    <rect x="3" y="4" width="18" height="12" rx="2" />
+    <path d="M8 20h8M12 16v4" />
+  </>,
+);
+export const IconTrash = base(<path d="M4 7h16M9 7V4h6v3M6 7l1 13h10l1-13M10 11v6M14 11v6" />);
+export const IconShieldCheck = base(
+  <>
+    <path d="M12 3l8 3v6c0 5-3.4 8.6-8 10-4.6-1.4-8-5-8-10V6z" />
+    <path d="M8.5 12l2.5 2.5 4.5-4.5" />
+  </>,
+);

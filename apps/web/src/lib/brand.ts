@@ -15,6 +15,7 @@ export const FALLBACK_BRAND: PublicBrand = {
   captcha: { provider: 'none', siteKey: null },
   testAccountSuffixes: ['@test.warren.invalid'],
   redirectHosts: [],
+  scripts: [],
 };
 
 let current: PublicBrand = FALLBACK_BRAND;

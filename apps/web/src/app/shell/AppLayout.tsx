@@ -9,8 +9,11 @@ import { SpecialOfferBanner } from '../../features/billing/components/SpecialOff
 import { useSpecialOffer } from '../../features/billing/hooks/use-special-offer';
 import { usePaymentSuccessMessage } from '../../lib/billing/payment-flow';
 import { useSession } from '../../lib/session';
+import { PlanLine } from '../../components/PlanLine';
 import type { RouteHandle } from '../route-handle';
+import { FloatingUpgrade, useFloatingUpgrade } from './FloatingUpgrade';
 import { Sidebar } from './Sidebar';
+import { SupportChat } from './SupportChat';
 import { UserMenu } from './UserMenu';
 import classes from './AppLayout.module.css';
 
@@ -28,6 +31,8 @@ export function AppLayout() {
 
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const deviceType = useSession((s) => s.deviceType);
+  const user = useSession((s) => (s.authenticated ? s.user : null));
+  const floating = useFloatingUpgrade();
   const offer = useSpecialOffer();
   const bannerHeight = offer ? (phone ? BANNER_HEIGHT.phone : BANNER_HEIGHT.desktop) : 0;
   usePaymentSuccessMessage();
@@ -56,6 +61,11 @@ export function AppLayout() {
             <Title order={1} className={classes.pageTitle}>
               {titleKey ? t(titleKey) : ''}
             </Title>
+            {user && (
+              <div className={classes.headerPlan}>
+                <PlanLine user={user} placement="header" />
+              </div>
+            )}
           </Group>
           <Group gap={4} wrap="nowrap">
             <LanguageSwitcher compact />
@@ -68,10 +78,12 @@ export function AppLayout() {
       </AppShell.Navbar>
       {narrow && opened && <Overlay fixed onClick={close} backgroundOpacity={0.55} color="#000" zIndex={150} className={classes.overlay} />}
       <AppShell.Main className={classes.main}>
-        <div className={classes.content}>
+        <div className={floating ? `${classes.content} ${classes.withFloating}` : classes.content}>
           <Outlet />
         </div>
       </AppShell.Main>
+      {floating && <FloatingUpgrade />}
+      <SupportChat raised={floating} />
     </AppShell>
   );
 }

@@ -1,18 +1,28 @@
-import { Button, Card, Group, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import type { ReactNode } from 'react';
+import { Button, Card, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { FREE_TARIFF_KEY } from '@warren/contract';
+import { isFreeUser } from '../../../lib/plan';
 import { useSession } from '../../../lib/session';
+import { PlanLine } from '../../../components/PlanLine';
 import { StatusBadge } from '../../../components/StatusBadge';
-import { IconCard, IconCrown, IconGlobe, IconShield, IconTools } from '../../../components/icons';
+import { IconCard, IconCrown, IconDownload, IconGlobe, IconShield, IconTools } from '../../../components/icons';
+import { setupLinks } from '../lib/links';
 import classes from './DashboardPage.module.css';
 
-export function DashboardPage() {
+const PREMIUM = ['allLocations', 'adBlocker', 'speed', 'devices'] as const;
+
+/**
+ * /dashboard: account status, plan and expiry with the plan line, quick links to set-up,
+ * premium features with a crown, and the feature list panel (composed in by the app).
+ */
+export function DashboardPage({ features }: { features?: ReactNode }) {
   const { t, i18n } = useTranslation();
   const user = useSession((s) => s.user);
   if (!user) return null;
-  const isFree = user.subscriptionData.tariffKey === FREE_TARIFF_KEY;
+  const isFree = isFreeUser(user);
   const expires = user.subscriptionData.expiresAt ? new Date(user.subscriptionData.expiresAt) : null;
+  const validExpiry = expires && !Number.isNaN(expires.getTime()) ? expires : null;
   const name = user.firstName.trim();
 
   return (
@@ -26,7 +36,7 @@ export function DashboardPage() {
 
       <Card withBorder shadow="xs" padding="lg" className={classes.account}>
         <Group justify="space-between" align="flex-start" wrap="wrap" gap="md">
-          <Group gap="md" wrap="nowrap" miw={0}>
+          <Group gap="md" wrap="nowrap" miw={0} className={classes.grow}>
             <ThemeIcon size={48} radius="md" variant="light">
               <IconShield size={26} />
             </ThemeIcon>
@@ -49,47 +59,63 @@ export function DashboardPage() {
           </Stack>
         </Group>
         <div className={classes.divider} />
-        <Group justify="space-between" wrap="wrap" gap="md">
-          <Stack gap={2}>
-            <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
-              {t('dashboard.plan')}
-            </Text>
-            <Group gap={8}>
-              <Text fw={700} size="lg" data-testid="plan-name">
-                {user.subscriptionData.tariffName}
-              </Text>
-            </Group>
-            {expires && !Number.isNaN(expires.getTime()) && (
+        <Stack gap={6}>
+          <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
+            {t('dashboard.plan')}
+          </Text>
+          <PlanLine user={user} placement="page" />
+          <Text size="sm" c="dimmed" data-testid="plan-expiry">
+            {validExpiry ? t('dashboard.renews', { date: validExpiry.toLocaleDateString(i18n.language) }) : t('dashboard.noExpiry')}
+          </Text>
+        </Stack>
+      </Card>
+
+      {features}
+
+      <div>
+        <Title order={2} fz={18} mb="sm">
+          {t('dashboard.quickLinks')}
+        </Title>
+        <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
+          {setupLinks(user).map((c) => (
+            <Card key={c.to} component={Link} to={c.to} withBorder padding="lg" className={classes.tile}>
+              <ThemeIcon variant="light" size={40} radius="md" mb="sm">
+                {c.icon === 'globe' ? <IconGlobe size={22} /> : c.icon === 'download' ? <IconDownload size={22} /> : c.icon === 'card' ? <IconCard size={22} /> : <IconTools size={22} />}
+              </ThemeIcon>
+              <Text fw={600}>{t(c.title)}</Text>
               <Text size="sm" c="dimmed">
-                {t('dashboard.renews', { date: expires.toLocaleDateString(i18n.language) })}
+                {t(c.text)}
               </Text>
-            )}
-          </Stack>
+            </Card>
+          ))}
+        </SimpleGrid>
+      </div>
+
+      <Card withBorder padding="lg" data-testid="premium-features">
+        <Group justify="space-between" align="flex-start" gap="md">
+          <div>
+            <Group gap={8}>
+              <IconCrown size={20} className={classes.crown} aria-hidden />
+              <Title order={2} fz={18}>
+                {t('dashboard.premium.title')}
+              </Title>
+            </Group>
+            <Text size="sm" c="dimmed" mt={4}>
+              {isFree ? t('dashboard.premium.free') : t('dashboard.premium.paid')}
+            </Text>
+          </div>
           {isFree && (
-            <Button component={Link} to="/plans" leftSection={<IconCrown size={18} />} h={46} px="lg">
+            <Button component={Link} to="/plans" variant="light" leftSection={<IconCrown size={16} />}>
               {t('dashboard.upgrade')}
             </Button>
           )}
         </Group>
+        <List spacing={8} mt="md" center icon={<IconCrown size={16} className={classes.crown} aria-label={t('features.premium')} role="img" />}>
+          {PREMIUM.map((k) => (
+            <List.Item key={k}>{t(`dashboard.premium.${k}`)}</List.Item>
+          ))}
+        </List>
       </Card>
-
-      <SimpleGrid cols={{ base: 1, sm: 3 }} spacing="md">
-        {[
-          { to: '/server-locations', icon: IconGlobe, title: 'menu.serverLocations', text: 'dashboard.cards.locations' },
-          { to: '/setup', icon: IconTools, title: 'menu.setup', text: 'dashboard.cards.setup' },
-          { to: '/plans', icon: IconCard, title: 'menu.plans', text: 'dashboard.cards.plans' },
-        ].map((c) => (
-          <Card key={c.to} component={Link} to={c.to} withBorder padding="lg" className={classes.tile}>
-            <ThemeIcon variant="light" size={40} radius="md" mb="sm">
-              <c.icon size={22} />
-            </ThemeIcon>
-            <Text fw={600}>{t(c.title)}</Text>
-            <Text size="sm" c="dimmed">
-              {t(c.text)}
-            </Text>
-          </Card>
-        ))}
-      </SimpleGrid>
     </Stack>
   );
 }

@@ -1,4 +1,5 @@
 import { useMemo, useRef, useState } from 'react';
+import { useQuery } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Card, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import type { TariffPrice } from '@warren/contract';
@@ -28,8 +29,8 @@ interface Props {
   withPromo?: boolean;
   layout?: 'grid' | 'list';
   /**
-   * The special offer: its price is only quoted by the payment itself (the API keeps the
-   * offer list to qualifying members), so the page shows no plan cards and no amount.
+   * The special offer: no plan cards; its price is quoted by getGuestPriceData with the
+   * member's bearer token (the API keeps the offer list to qualifying members).
    */
   offer?: boolean;
 }
@@ -61,6 +62,14 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
   const [payError, setPayError] = useState<string | null>(null);
 
   const list = priceList ?? prices.data?.priceList;
+  const offerTariff = tariffIds?.[0];
+  const offerQuote = useQuery({
+    queryKey: ['billing', 'guestPrice', offerTariff, currency, list],
+    queryFn: () => getGuestPriceData({ tariffId: offerTariff, currency: currency ?? undefined, priceList: list }),
+    enabled: offer && !!offerTariff && !!currency,
+    staleTime: 60_000,
+  });
+  const quote = offerQuote.data && 'amount' in offerQuote.data ? offerQuote.data : null;
   const attempt = `${chosenId}|${currency}|${method ? methodId(method) : ''}|${promo ?? ''}|${list ?? ''}`;
   const keyRef = useRef<{ attempt: string; key: string } | null>(null);
   if (!keyRef.current || keyRef.current.attempt !== attempt) keyRef.current = { attempt, key: newIdempotencyKey() };
@@ -208,9 +217,34 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
           </Stack>
           <Stack gap="sm" className={classes.summary}>
             {offer ? (
-              <Text size="sm" c="dimmed">
-                {t('plans.special.priceNote')}
-              </Text>
+              quote ? (
+                <>
+                  <Group justify="space-between" wrap="nowrap" align="baseline">
+                    <Text size="sm">{quote.tariffName}</Text>
+                    <Group gap={8} wrap="nowrap" align="baseline">
+                      {quote.listAmount > quote.amount && (
+                        <Text size="sm" c="dimmed" td="line-through" data-testid="special-list-price">
+                          {formatMoney(quote.listAmount, quote.currency, lang)}
+                        </Text>
+                      )}
+                      <Text fw={700} size="xl" data-testid="special-price">
+                        {formatMoney(quote.amount, quote.currency, lang)}
+                      </Text>
+                    </Group>
+                  </Group>
+                  {quote.listAmount > quote.amount && (
+                    <Text size="xs" c="teal.7" fw={600}>
+                      {t('plans.special.youSave', { amount: formatMoney(quote.listAmount - quote.amount, quote.currency, lang) })}
+                    </Text>
+                  )}
+                </>
+              ) : offerQuote.isPending && offerQuote.fetchStatus !== 'idle' ? (
+                <Skeleton h={44} />
+              ) : (
+                <Text size="sm" c="dimmed">
+                  {t('plans.special.priceNote')}
+                </Text>
+              )
             ) : plan ? (
               <>
                 <Group justify="space-between" wrap="nowrap">
@@ -227,7 +261,11 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
               <Skeleton h={44} />
             )}
             <Button size="md" fullWidth leftSection={<IconLock size={18} />} onClick={() => void onPay()} loading={busy} disabled={!plan || !method} data-testid="pay-button">
-              {plan && !offer ? t('checkout.pay', { price: formatMoney(plan.amount, plan.currency, lang) }) : t('checkout.payNoPrice')}
+              {offer && quote
+                ? t('checkout.pay', { price: formatMoney(quote.amount, quote.currency, lang) })
+                : plan && !offer
+                  ? t('checkout.pay', { price: formatMoney(plan.amount, plan.currency, lang) })
+                  : t('checkout.payNoPrice')}
             </Button>
             {payError && (
               <Alert color="red" variant="light" role="alert">

@@ -1,0 +1,27 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { featureStateResult } from '@warren/contract';
+import type { z } from 'zod';
+import { api } from '../../../lib/api-client';
+import { featuresQuery } from './get-features';
+
+export type FeatureStateResult = z.infer<typeof featureStateResult>;
+
+/**
+ * POST setup/features/state {id, state}. Silent: a free user's 403 opens the upgrade dialog
+ * instead of a snackbar (spec section 4, feature toggle).
+ */
+export async function setFeatureState(body: { id: number; state: boolean }): Promise<FeatureStateResult> {
+  const res = await api.post('setup/features/state', { json: body, context: { silent: true } }).json();
+  return featureStateResult.parse(res);
+}
+
+export function useSetFeatureState() {
+  const qc = useQueryClient();
+  return useMutation({
+    mutationFn: setFeatureState,
+    onSuccess: (res) => {
+      if (!res.result) return;
+      qc.setQueryData(featuresQuery.queryKey, (items) => items?.map((f) => (f.id === res.data.id ? { ...f, isEnabled: res.data.isEnabled } : f)));
+    },
+  });
+}

@@ -1,0 +1,93 @@
+import { useState } from 'react';
+import { ActionIcon, Card, Group, Skeleton, Switch, Text, Title, Tooltip } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { snackbar } from '../../../lib/notify';
+import { IconCrown, IconInfo } from '../../../components/icons';
+import { useFeatures } from '../api/get-features';
+import { useSetFeatureState } from '../api/set-feature-state';
+import { featureRows, isAdBlocker, toggleOutcome, type FeatureRow } from '../lib/toggle';
+import { UpgradeDialog } from './UpgradeDialog';
+import classes from './features.module.css';
+
+/** The feature list panel (spec section 2): one row per feature with its switch. */
+export function FeatureListPanel() {
+  const { t } = useTranslation();
+  const features = useFeatures();
+  const save = useSetFeatureState();
+  /** The switch positions the user set, until the answer decides (spec section 4). */
+  const [pending, setPending] = useState<Record<number, boolean>>({});
+  const [upgradeOpen, setUpgradeOpen] = useState(false);
+
+  const rows = featureRows(features.data);
+  const label = (f: FeatureRow) => (isAdBlocker(f) ? t('features.adBlocker') : f.name);
+
+  const toggle = async (f: FeatureRow, requested: boolean) => {
+    setPending((p) => ({ ...p, [f.id]: requested }));
+    let answer: { result?: unknown } | { httpError: unknown };
+    try {
+      answer = await save.mutateAsync({ id: f.id, state: requested });
+    } catch (err) {
+      answer = { httpError: err };
+    }
+    const outcome = toggleOutcome(requested, answer);
+    setPending((p) => ({ ...p, [f.id]: outcome.state }));
+    if (outcome.kind === 'saved') snackbar(t(`features.${outcome.note}`, { name: label(f) }), { kind: 'success' });
+    else if (outcome.kind === 'notSaved') snackbar(t('features.errorToSave'));
+    else setUpgradeOpen(true);
+  };
+
+  return (
+    <Card withBorder padding="lg" data-testid="feature-list">
+      <Title order={2} fz={18} mb={4}>
+        {t('features.title')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="sm">
+        {t('features.intro')}
+      </Text>
+      {features.isPending ? (
+        <Skeleton h={44} />
+      ) : (
+        rows.map((f) => {
+          const checked = pending[f.id] ?? f.isEnabled;
+          const tipId = `feature-tip-${f.id}`;
+          return (
+            <div key={f.id} className={classes.row} data-testid={`feature-${f.id}`}>
+              <div className={classes.name}>
+                {f.premium && (
+                  <Tooltip label={t('features.premium')} withArrow>
+                    <span className={classes.crown} role="img" aria-label={t('features.premium')}>
+                      <IconCrown size={18} />
+                    </span>
+                  </Tooltip>
+                )}
+                <Text fw={600} truncate>
+                  {label(f)}
+                </Text>
+                {isAdBlocker(f) && (
+                  <Tooltip label={t('features.adBlockerTip')} id={tipId} multiline w={240} withArrow events={{ hover: true, focus: true, touch: true }}>
+                    <ActionIcon variant="subtle" color="gray" size="sm" radius="xl" aria-label={t('features.adBlockerTip')} className={classes.info}>
+                      <IconInfo size={16} />
+                    </ActionIcon>
+                  </Tooltip>
+                )}
+              </div>
+              <Group gap={8} wrap="nowrap">
+                <Text size="sm" c={checked ? 'teal.7' : 'dimmed'} aria-hidden>
+                  {checked ? t('features.on') : t('features.off')}
+                </Text>
+                <Switch
+                  size="md"
+                  checked={checked}
+                  onChange={(e) => void toggle(f, e.currentTarget.checked)}
+                  aria-label={label(f)}
+                  data-testid={`feature-switch-${f.id}`}
+                />
+              </Group>
+            </div>
+          );
+        })
+      )}
+      <UpgradeDialog opened={upgradeOpen} onClose={() => setUpgradeOpen(false)} />
+    </Card>
+  );
+}

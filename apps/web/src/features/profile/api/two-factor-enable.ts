@@ -1,0 +1,15 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { envelope, twoFactorEnabled } from '@warren/contract';
+import { api } from '../../../lib/api-client';
+import { profileQuery } from './get-profile';
+
+/** POST profile/2fa/enable {code}: turns two-factor sign-in on; answers the ten recovery codes, once. */
+export async function enableTwoFactor(body: { code: string }): Promise<string[]> {
+  const res = await api.post('profile/2fa/enable', { json: body, context: { silent: true } }).json();
+  return envelope(twoFactorEnabled).parse(res).data.recoveryCodes;
+}
+
+export function useEnableTwoFactor() {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: enableTwoFactor, onSuccess: () => qc.invalidateQueries({ queryKey: profileQuery.queryKey }) });
+}

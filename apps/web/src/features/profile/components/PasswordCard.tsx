@@ -1,0 +1,76 @@
+import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { useForm } from 'react-hook-form';
+import { zodResolver } from '@hookform/resolvers/zod';
+import { useTranslation } from 'react-i18next';
+import { PASSWORD_MIN, changePasswordBody } from '@warren/contract';
+import type { z } from 'zod';
+import { applyFieldErrors } from '../../../lib/forms';
+import { errorBodyOf, errorText } from '../../../lib/http-error';
+import { snackbar } from '../../../lib/notify';
+import { translateValidation } from '../../../lib/validation';
+import { useChangePassword } from '../api/change-password';
+
+type Values = z.input<typeof changePasswordBody>;
+
+/** Password change: the current one, the new one twice; every other session is signed out. */
+export function PasswordCard() {
+  const { t } = useTranslation();
+  const change = useChangePassword();
+  const { register, handleSubmit, setError, formState, reset } = useForm<Values, unknown, z.output<typeof changePasswordBody>>({
+    resolver: zodResolver(changePasswordBody),
+    defaultValues: { currentPassword: '', password: '', password_confirmation: '' },
+    mode: 'onTouched',
+  });
+  const toggle = { 'aria-label': t('auth.fields.togglePassword') };
+  const err = (m: string | undefined) => (m === 'Enter your current password.' ? t('profile.currentRequired') : translateValidation(m, t));
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await change.mutateAsync(values);
+      reset();
+      snackbar(t('profile.passwordUpdated'), { kind: 'success' });
+    } catch (e) {
+      const body = errorBodyOf(e);
+      const rest = applyFieldErrors(body, setError, ['currentPassword', 'password', 'password_confirmation']);
+      if (rest.length || !body?.errors) snackbar(errorText(body, t('profile.saveFailed')));
+    }
+  });
+
+  return (
+    <Card withBorder padding="lg" component="section" aria-labelledby="profile-password">
+      <Title order={2} fz={18} mb={4} id="profile-password">
+        {t('profile.password')}
+      </Title>
+      <Text size="sm" c="dimmed" mb="md">
+        {t('profile.passwordIntro')}
+      </Text>
+      <form onSubmit={onSubmit} noValidate>
+        <Stack gap="md">
+          <PasswordInput label={t('profile.currentPassword')} autoComplete="current-password" error={err(formState.errors.currentPassword?.message)} visibilityToggleButtonProps={toggle} {...register('currentPassword')} />
+          <SimpleGrid cols={{ base: 1, sm: 2 }}>
+            <PasswordInput
+              label={t('profile.newPassword')}
+              description={t('auth.signUp.passwordHint', { min: PASSWORD_MIN })}
+              autoComplete="new-password"
+              error={translateValidation(formState.errors.password?.message, t)}
+              visibilityToggleButtonProps={toggle}
+              {...register('password')}
+            />
+            <PasswordInput
+              label={t('profile.confirmPassword')}
+              autoComplete="new-password"
+              error={translateValidation(formState.errors.password_confirmation?.message, t)}
+              visibilityToggleButtonProps={toggle}
+              {...register('password_confirmation')}
+            />
+          </SimpleGrid>
+          <Group>
+            <Button type="submit" loading={change.isPending}>
+              {t('profile.changePassword')}
+            </Button>
+          </Group>
+        </Stack>
+      </form>
+    </Card>
+  );
+}

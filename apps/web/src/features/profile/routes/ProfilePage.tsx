@@ -1,0 +1,37 @@
+import { Alert, Anchor, Skeleton, Stack } from '@mantine/core';
+import { useTranslation } from 'react-i18next';
+import { useProfile } from '../api/get-profile';
+import { DeleteAccountCard } from '../components/DeleteAccountCard';
+import { EmailPreferencesCard } from '../components/EmailPreferencesCard';
+import { PasswordCard } from '../components/PasswordCard';
+import { PersonalCard } from '../components/PersonalCard';
+import { SessionsCard } from '../components/SessionsCard';
+import { TwoFactorCard } from '../components/TwoFactorCard';
+
+/** /profile: names, email, language, password, email preferences, two-factor sign-in, sessions, deletion. */
+export function ProfilePage() {
+  const { t } = useTranslation();
+  const profile = useProfile();
+  if (profile.isPending) return <Skeleton h={420} radius="lg" />;
+  if (profile.isError) {
+    return (
+      <Alert color="red" variant="light">
+        {t('profile.loadFailed')}{' '}
+        <Anchor component="button" onClick={() => void profile.refetch()}>
+          {t('affiliate.retry')}
+        </Anchor>
+      </Alert>
+    );
+  }
+  const p = profile.data;
+  return (
+    <Stack gap="lg" maw={880}>
+      <PersonalCard key={`${p.firstName}|${p.secondName}|${p.language}`} profile={p} />
+      <PasswordCard />
+      <TwoFactorCard profile={p} />
+      <SessionsCard />
+      <EmailPreferencesCard marketing={p.marketingEmails} />
+      <DeleteAccountCard />
+    </Stack>
+  );
+}
