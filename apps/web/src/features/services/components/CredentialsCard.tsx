@@ -1,10 +1,11 @@
-import { ActionIcon, Button, Card, CopyButton, Group, PasswordInput, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Button, Card, CopyButton, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
 import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
 import type { ServiceCredentials } from '@warren/contract';
 import { IconCheck, IconLock } from '../../../components/icons';
 import { snackbar } from '../../../lib/notify';
 import { useResetCredentials } from '../api/services';
+import classes from './services.module.css';
 
 const CopyIcon = () => (
   <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden>
@@ -31,7 +32,7 @@ export function Copy({ value, label }: { value: string; label: string }) {
 export function CopyField({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
     <Group gap="xs" align="flex-end" wrap="nowrap">
-      <TextInput label={label} value={value} readOnly flex={1} miw={0} ff="monospace" data-testid={testId} />
+      <TextInput label={label} value={value} readOnly flex={1} miw={0} classNames={{ input: classes.monoInput }} data-testid={testId} />
       <Copy value={value} label={label} />
     </Group>
   );
@@ -61,13 +62,13 @@ export function CredentialsCard({ credentials }: { credentials: ServiceCredentia
         <Text size="sm" c="dimmed">
           {t('services.credentialsHint')}
         </Text>
-        <Group grow align="flex-end" wrap="wrap" gap="md">
+        <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <CopyField label={t('services.username')} value={credentials.username} testId="service-username" />
-          <Group gap="xs" align="flex-end" wrap="nowrap" miw={220}>
-            <PasswordInput label={t('services.password')} value={credentials.password} readOnly flex={1} ff="monospace" data-testid="service-password" />
+          <Group gap="xs" align="flex-end" wrap="nowrap">
+            <PasswordInput label={t('services.password')} value={credentials.password} readOnly flex={1} classNames={{ innerInput: classes.monoInput }} data-testid="service-password" />
             <Copy value={credentials.password} label={t('services.password')} />
           </Group>
-        </Group>
+        </SimpleGrid>
         <Group justify="flex-end">
           <Button variant="light" color="red" size="xs" onClick={onReset} loading={reset.isPending} data-testid="reset-credentials">
             {t('services.reset')}

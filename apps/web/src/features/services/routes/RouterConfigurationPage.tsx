@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, SegmentedControl, Select, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -67,7 +67,7 @@ export function RouterConfigurationPage() {
                 allowDeselect={false}
                 data-testid="router-firmware"
               />
-              <Group grow align="flex-end" wrap="wrap" gap="md">
+              <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
                 <Select
                   label={t('services.location')}
                   data={available.map((l) => ({ value: l.slug, label: `${l.country}, ${l.city}` }))}
@@ -75,16 +75,15 @@ export function RouterConfigurationPage() {
                   onChange={setSlug}
                   allowDeselect={false}
                   searchable
-                  miw={220}
                   data-testid="router-location"
                 />
-                <Stack gap={4} miw={160}>
+                <Stack gap={4}>
                   <Text size="sm" fw={500}>
                     {t('services.protocol')}
                   </Text>
                   <SegmentedControl data={[{ value: 'udp', label: 'UDP' }, { value: 'tcp', label: 'TCP' }]} value={protocol} onChange={(v) => setProtocol(v as OpenVpnProtocol)} />
                 </Stack>
-              </Group>
+              </SimpleGrid>
               {data.access === 'free' && (
                 <Group justify="space-between" wrap="wrap" gap="xs">
                   <Text size="sm" c="dimmed">

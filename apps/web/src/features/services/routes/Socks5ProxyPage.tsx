@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Code, Group, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { IconCrown } from '../../../components/icons';
@@ -53,32 +53,19 @@ export function Socks5ProxyPage() {
               <Text size="sm" c="dimmed">
                 {t('services.socksDns')}
               </Text>
-              <Table.ScrollContainer minWidth={420}>
-                <Table verticalSpacing={8} fz="sm" data-testid="socks-hosts">
-                  <Table.Thead>
-                    <Table.Tr>
-                      <Table.Th>{t('services.location')}</Table.Th>
-                      <Table.Th>{t('services.host')}</Table.Th>
-                      <Table.Th>{t('services.port')}</Table.Th>
-                      <Table.Th />
-                    </Table.Tr>
-                  </Table.Thead>
-                  <Table.Tbody>
-                    {rows.map((r) => (
-                      <Table.Tr key={`${r.loc.id}-${r.host}`}>
-                        <Table.Td>
-                          <LocationLabel loc={r.loc} />
-                        </Table.Td>
-                        <Table.Td className={classes.mono}>{r.host}</Table.Td>
-                        <Table.Td>{r.port}</Table.Td>
-                        <Table.Td>
-                          <Copy value={`${r.host}:${r.port}`} label={r.host} />
-                        </Table.Td>
-                      </Table.Tr>
-                    ))}
-                  </Table.Tbody>
-                </Table>
-              </Table.ScrollContainer>
+              <Stack gap={0} data-testid="socks-hosts">
+                {rows.map((r) => (
+                  <Group key={`${r.loc.id}-${r.host}`} justify="space-between" gap="xs" py={8} className={classes.hostRow} data-testid="socks-host" wrap="wrap">
+                    <LocationLabel loc={r.loc} />
+                    <Group gap="xs" wrap="nowrap" miw={0} ml="auto">
+                      <Text size="xs" className={classes.mono}>
+                        {r.host}:{r.port}
+                      </Text>
+                      <Copy value={`${r.host}:${r.port}`} label={r.host} />
+                    </Group>
+                  </Group>
+                ))}
+              </Stack>
             </Stack>
           </Card>
           {example && (
