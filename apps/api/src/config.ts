@@ -93,7 +93,7 @@ export interface Config {
   port: number;
   dataDir: string;
   /** `memory://` keeps PGlite in memory (tests). */
-  database: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; schema?: string };
+  database: { kind: 'pglite'; dataDir: string; templateFile?: string } | { kind: 'postgres'; url: string; schema?: string };
   publicUrl?: string;
   appSecret: string;
   /** OPENVPN_CA_SECRET, else the app secret. */

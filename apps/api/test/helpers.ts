@@ -28,7 +28,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });
-  if (!pgUrl && !env.DATABASE_URL) config.database = { kind: 'pglite', dataDir: 'memory://' };
+  if (!pgUrl && !env.DATABASE_URL) config.database = { kind: 'pglite', dataDir: 'memory://', templateFile: process.env.WARREN_PGLITE_TEMPLATE };
   const app = await buildApp(config, overrides);
   return {
     app,

@@ -28,8 +28,12 @@ class PgliteDatabase implements Database {
     private readonly lockFile?: string,
   ) {}
 
-  static async open(dataDir: string): Promise<PgliteDatabase> {
-    if (dataDir === 'memory://') return new PgliteDatabase(await PGlite.create());
+  static async open(dataDir: string, templateFile?: string): Promise<PgliteDatabase> {
+    if (dataDir === 'memory://') {
+      // Tests start from a dump of an already migrated database: ~1 s instead of ~5 s per file.
+      const loadDataDir = templateFile ? new Blob([fs.readFileSync(templateFile)]) : undefined;
+      return new PgliteDatabase(await PGlite.create(loadDataDir ? { loadDataDir } : {}));
+    }
     fs.mkdirSync(dataDir, { recursive: true });
     // PGlite does not lock its directory; a second process opening it would corrupt it.
     const lockFile = path.join(path.dirname(dataDir), 'warren.lock');
@@ -62,6 +66,11 @@ class PgliteDatabase implements Database {
   async close(): Promise<void> {
     await this.pg.close();
     if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
+  }
+
+  /** An uncompressed dump of the whole data directory (test templates). */
+  async dump(): Promise<Buffer> {
+    return Buffer.from(await (await this.pg.dumpDataDir('none')).arrayBuffer());
   }
 }
 
@@ -143,7 +152,12 @@ class PostgresDatabase implements Database {
 }
 
 export async function openDatabase(
-  spec: { kind: 'pglite'; dataDir: string } | { kind: 'postgres'; url: string; schema?: string },
+  spec: { kind: 'pglite'; dataDir: string; templateFile?: string } | { kind: 'postgres'; url: string; schema?: string },
 ): Promise<Database> {
-  return spec.kind === 'pglite' ? PgliteDatabase.open(spec.dataDir) : PostgresDatabase.open(spec.url, spec.schema);
+  return spec.kind === 'pglite' ? PgliteDatabase.open(spec.dataDir, spec.templateFile) : PostgresDatabase.open(spec.url, spec.schema);
+}
+
+/** Dumps a PGlite database (for test templates); undefined for PostgreSQL. */
+export function dumpOf(db: Database): Promise<Buffer> | undefined {
+  return db instanceof PgliteDatabase ? db.dump() : undefined;
 }
