@@ -1,6 +1,5 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import fs from 'node:fs';
-import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import pg from 'pg';
@@ -10,6 +9,13 @@ import { openDatabase } from '../src/db/client.js';
 import { hmac } from '../src/lib/secrets.js';
 import { billingService, type BillingDeps } from '../src/modules/billing/service.js';
 import { type SandboxEvent, signSandbox } from '../src/payments/sandbox.js';
+import { freePort, httpClient as client, startServer as start } from './server-process.js';
+
+const startServer = async (env: Record<string, string>) => {
+  const s = await start(env);
+  child = s.proc;
+  return s;
+};
 
 /**
  * The real server is SIGKILLed between payment capture and activation (WARREN_FAULT, a test-only
@@ -17,23 +23,11 @@ import { type SandboxEvent, signSandbox } from '../src/payments/sandbox.js';
  * It must converge: the plan extended exactly once, the payment succeeded and applied, the
  * account Active; never a paid-but-inactive user, never a double extension.
  */
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
-const serverEntry = path.join(repoRoot, 'apps/api/src/server.ts');
 const APP_SECRET = 'crash-test-secret-0123456789abcdef0123456789';
 const pgUrl = process.env.TEST_DATABASE_URL;
 const schema = `crash_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-crash-'));
 let child: ChildProcess | undefined;
-
-const freePort = () =>
-  new Promise<number>((resolve, reject) => {
-    const s = net.createServer();
-    s.once('error', reject);
-    s.listen(0, '127.0.0.1', () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 
 function serverEnv(port: number, extra: Record<string, string> = {}): Record<string, string> {
   return {
@@ -47,51 +41,6 @@ function serverEnv(port: number, extra: Record<string, string> = {}): Record<str
     JOBS: 'false',
     ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } : {}),
     ...extra,
-  };
-}
-
-/** Starts the server and resolves once it logged that it listens (no polling, no sleeps). */
-async function startServer(env: Record<string, string>): Promise<{ proc: ChildProcess; origin: string; exited: Promise<{ code: number | null; signal: NodeJS.Signals | null }> }> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', serverEntry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  child = proc;
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
-  let out = '';
-  proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
-  const origin = await new Promise<string>((resolve, reject) => {
-    proc.stdout!.on('data', (c: Buffer) => {
-      out += c.toString();
-      const m = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(out);
-      if (m) resolve(m[1]!);
-    });
-    void exited.then(({ code, signal }) => reject(new Error(`server exited (${code ?? signal}) before listening:\n${out}`)));
-  });
-  return { proc, origin, exited };
-}
-
-/** A browser-like client over real HTTP: XSRF cookie + header, bearer token. */
-async function client(origin: string) {
-  const health = await fetch(`${origin}/api/health`);
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')![1]!;
-  let bearer: string | undefined;
-  const call = async (method: string, url: string, body?: unknown) => {
-    const res = await fetch(`${origin}${url}`, {
-      method,
-      headers: {
-        cookie: `XSRF-TOKEN=${xsrf}`,
-        'x-xsrf-token': decodeURIComponent(xsrf),
-        ...(body ? { 'content-type': 'application/json' } : {}),
-        ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
-      },
-      body: body ? JSON.stringify(body) : undefined,
-    });
-    // eslint-disable-next-line @typescript-eslint/no-explicit-any -- answers of several shapes, read field by field
-    return { status: res.status, json: (await res.json()) as any };
-  };
-  return {
-    call,
-    setToken(token: string) {
-      bearer = token;
-    },
   };
 }
 
