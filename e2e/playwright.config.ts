@@ -6,7 +6,8 @@ import { fileURLToPath } from 'node:url';
 
 const here = path.dirname(fileURLToPath(import.meta.url));
 
-const PORT = 8181;
+// E2E_PORT lets two runs share a machine (CI beside a developer's run).
+const PORT = Number(process.env.E2E_PORT ?? 8181);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
 // Playwright loads this config in the runner and in each worker: make the data dir once.
 const dataDir = (process.env.WARREN_E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'warren-e2e-')));

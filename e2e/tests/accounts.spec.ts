@@ -1,5 +1,6 @@
 import { expect, test } from '@playwright/test';
 import { PASSWORD, SignInPage, SignUpPage, linkFromMail, logOut, snap, uniqueEmail } from './helpers';
+import { BASE_URL } from '../playwright.config';
 
 test.describe('accounts', () => {
   test('sign up, verify by the emailed link, sign in, land on the dashboard', async ({ page, request }, info) => {
@@ -146,7 +147,7 @@ test.describe('accounts', () => {
 });
 
 test.describe('proxy brand', () => {
-  const PROXY = 'http://proxy.localhost:8181';
+  const PROXY = `http://proxy.localhost:${new URL(BASE_URL).port}`;
 
   test('shows Proxy in the title and signs up through the restricted call', async ({ page }, info) => {
     const restricted: string[] = [];
