@@ -28,11 +28,11 @@ function LocationCard({ s }: { s: ServerListItem }) {
           </Stack>
         </Group>
         {s.premium ? (
-          <Badge color="yellow" variant="light" leftSection={<IconCrown size={12} />}>
+          <Badge color="yellow" variant="light" leftSection={<IconCrown size={12} />} className={classes.badge}>
             {t('setup.premium')}
           </Badge>
         ) : (
-          <Badge color="teal" variant="light">
+          <Badge color="teal" variant="light" className={classes.badge}>
             {t('setup.free')}
           </Badge>
         )}
