@@ -42,7 +42,8 @@ export function rewardsService(db: Database, opts: { daysPerFriend: number }) {
       const [invited] = (await db.query<{ n: number }>(`select count(*)::int as n from users where attribution->>'friendID' = $1`, [code])) as [{ n: number }];
       return {
         friendId: code,
-        link: `${origin}/sign-up?friendID=${code}`,
+        // The checkout captures friendID on entry (spec section 3); the sign-up page does not.
+        link: `${origin}/checkout?friendID=${code}`,
         daysPerFriend: opts.daysPerFriend,
         totalDays: ledger.reduce((s, e) => s + e.days, 0),
         invited: invited.n,

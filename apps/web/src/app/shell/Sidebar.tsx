@@ -1,3 +1,4 @@
+import { useState } from 'react';
 import { NavLink as MantineNavLink, ScrollArea, Stack, Text } from '@mantine/core';
 import { NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -25,6 +26,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
   const { pathname } = useLocation();
   const items = sidebarMenu(user, getBrand().affiliatePortalUrl);
   const isFree = user?.subscriptionData.tariffKey === FREE_TARIFF_KEY;
+  const [expanded, setExpanded] = useState<Record<string, boolean>>({});
 
   const renderItem = (item: MenuLink, nested = false) => {
     const Icon = ICONS[item.icon];
@@ -34,9 +36,13 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
       return (
         <MantineNavLink
           key={item.key}
+          component="button"
+          type="button"
           label={t(item.labelKey)}
           leftSection={icon}
-          defaultOpened={active}
+          opened={expanded[item.key] ?? active}
+          onChange={(o) => setExpanded((e) => ({ ...e, [item.key]: o }))}
+          aria-expanded={expanded[item.key] ?? active}
           childrenOffset={30}
           className={classes.navLink}
         >

@@ -79,13 +79,17 @@ export function DashboardPage({ features }: { features?: ReactNode }) {
         <SimpleGrid cols={{ base: 1, xs: 2, md: 3 }} spacing="md">
           {setupLinks(user).map((c) => (
             <Card key={c.to} component={Link} to={c.to} withBorder padding="lg" className={classes.tile}>
-              <ThemeIcon variant="light" size={40} radius="md" mb="sm">
-                {c.icon === 'globe' ? <IconGlobe size={22} /> : c.icon === 'download' ? <IconDownload size={22} /> : c.icon === 'card' ? <IconCard size={22} /> : <IconTools size={22} />}
-              </ThemeIcon>
-              <Text fw={600}>{t(c.title)}</Text>
-              <Text size="sm" c="dimmed">
-                {t(c.text)}
-              </Text>
+              <div className={classes.tileInner}>
+                <ThemeIcon variant="light" size={40} radius="md" className={classes.tileIcon}>
+                  {c.icon === 'globe' ? <IconGlobe size={22} /> : c.icon === 'download' ? <IconDownload size={22} /> : c.icon === 'card' ? <IconCard size={22} /> : <IconTools size={22} />}
+                </ThemeIcon>
+                <div>
+                  <Text fw={600}>{t(c.title)}</Text>
+                  <Text size="sm" c="dimmed">
+                    {t(c.text)}
+                  </Text>
+                </div>
+              </div>
             </Card>
           ))}
         </SimpleGrid>

@@ -22,7 +22,7 @@ export function UpgradeDialog({ opened, onClose }: { opened: boolean; onClose: (
       radius={fullScreen ? 0 : 'lg'}
       title={<span className={classes.srOnly}>{t('features.upgrade.title')}</span>}
       closeButtonProps={{ 'aria-label': t('features.upgrade.close') }}
-      classNames={{ content: fullScreen ? undefined : classes.dialog, body: classes.dialogBody }}
+      classNames={{ content: fullScreen ? classes.dialogFull : classes.dialog, body: classes.dialogBody }}
       data-testid="upgrade-dialog"
     >
       <Stack gap="lg" align="center" justify="center" className={classes.dialogInner}>

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, PasswordInput, Stack, Text } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
@@ -47,9 +47,6 @@ export function SetNewPassPage() {
 
   return (
     <Card withBorder padding="lg" maw={560}>
-      <Title order={2} fz={20} mb={4}>
-        {t('profile.setNew.title')}
-      </Title>
       <Text size="sm" c="dimmed" mb="md">
         {t('profile.setNew.intro')}
       </Text>
