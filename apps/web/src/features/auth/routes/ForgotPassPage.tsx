@@ -11,6 +11,7 @@ import { applyFieldErrors } from '../../../lib/forms';
 import { errorBodyOf, errorStatus } from '../../../lib/http-error';
 import { translateValidation } from '../../../lib/validation';
 import { IconMail } from '../../../components/icons';
+import { useCaptcha } from '../../../lib/captcha';
 
 export function ForgotPassPage() {
   const { t } = useTranslation();
@@ -22,11 +23,13 @@ export function ForgotPassPage() {
     mode: 'onTouched',
   });
 
+  const captcha = useCaptcha();
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const res = await mutation.mutateAsync(values);
+      const res = await mutation.mutateAsync({ ...values, 'g-recaptcha-response': captcha.token });
       setSent(res.message || t('auth.forgot.sent'));
     } catch (err) {
+      captcha.reset();
       if (errorStatus(err) === 422) {
         const rest = applyFieldErrors(errorBodyOf(err), setError, ['email']);
         if (rest.length) setError('email', { type: 'server', message: rest.join(' ') });
@@ -63,6 +66,7 @@ export function ForgotPassPage() {
               error={translateValidation(formState.errors.email?.message, t)}
               {...register('email')}
             />
+            {captcha.element}
             <Button type="submit" size="md" fullWidth loading={formState.isSubmitting}>
               {t('auth.forgot.submit')}
             </Button>

@@ -17,6 +17,7 @@ import { session } from '../../../lib/session';
 import { storage } from '../../../lib/storage';
 import { translateValidation } from '../../../lib/validation';
 import { IconMail } from '../../../components/icons';
+import { useCaptcha } from '../../../lib/captcha';
 
 type VerifyState = { kind: 'idle' } | { kind: 'pending' } | { kind: 'ok' } | { kind: 'failed' };
 
@@ -78,15 +79,17 @@ export function SignInPage() {
     if (needsOtp) otpRef.current?.focus();
   }, [needsOtp]);
 
+  const captcha = useCaptcha();
   const onSubmit = handleSubmit(async (values) => {
     session.setLoading(true);
     try {
       const voluumID = storage.get(STORAGE_KEYS.voluumID) ?? undefined;
-      const result = await loginMutation.mutateAsync({ ...values, otp: values.otp || undefined, voluumID });
+      const result = await loginMutation.mutateAsync({ ...values, otp: values.otp || undefined, voluumID, 'g-recaptcha-response': captcha.token });
       session.signedIn(result);
       navigate(pathAfterLogin(result.user, storage.get(STORAGE_KEYS.firstPathname)), { replace: true });
     } catch (err) {
       session.setLoading(false);
+      captcha.reset();
       const body = errorBodyOf(err);
       if (body?.errors?.otp) {
         const wasAsked = needsOtp;
@@ -169,6 +172,7 @@ export function SignInPage() {
               }}
             />
           )}
+          {captcha.element}
           <Button type="submit" size="md" fullWidth loading={formState.isSubmitting || linkBusy} mt={4}>
             {t('auth.signIn.submit')}
           </Button>

@@ -16,6 +16,7 @@ import { session } from '../../../lib/session';
 import { translateValidation } from '../../../lib/validation';
 import { IconMail } from '../../../components/icons';
 import { SNACKBAR_MS } from '@warren/contract';
+import { useCaptcha } from '../../../lib/captcha';
 
 const FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
 
@@ -32,6 +33,7 @@ export function SignUpPage() {
     mode: 'onTouched',
   });
 
+  const captcha = useCaptcha();
   const onSubmit = handleSubmit(async (values) => {
     session.setLoading(true);
     try {
@@ -43,11 +45,13 @@ export function SignUpPage() {
         language,
         langCode: language,
         promocode,
+        'g-recaptcha-response': captcha.token,
       });
       session.signedIn(result);
       navigate(pathAfterSignUp(promocode), { replace: true });
     } catch (err) {
       session.setLoading(false);
+      captcha.reset();
       const body = errorBodyOf(err);
       applyFieldErrors(body, setError, FIELDS);
       snackbar(capitalizeFirst(errorText(body, t('auth.signUp.failed'))), { ms: SNACKBAR_MS.signUpError });
@@ -100,6 +104,7 @@ export function SignUpPage() {
             visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
             {...register('password_confirmation')}
           />
+          {captcha.element}
           <Button type="submit" size="md" fullWidth loading={formState.isSubmitting} mt={4}>
             {t('auth.signUp.submit')}
           </Button>

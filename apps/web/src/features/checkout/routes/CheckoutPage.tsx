@@ -35,6 +35,7 @@ import { useCheckoutLogin } from '../api/login';
 import { DiscountCountdown } from '../components/DiscountCountdown';
 import type { CheckoutLoaderData } from '../loader';
 import classes from './CheckoutPage.module.css';
+import { useCaptcha } from '../../../lib/captcha';
 
 const signUpForm = z.object({ email: emailSchema, password: passwordSchema });
 const signInForm = z.object({
@@ -91,6 +92,7 @@ export function CheckoutPage() {
     mode: 'onTouched',
   });
   const registerMutation = useRegisterOneStep();
+  const captcha = useCaptcha();
   const loginMutation = useCheckoutLogin();
   const payment = useCreatePayment();
   const [busy, setBusy] = useState(false);
@@ -118,10 +120,11 @@ export function CheckoutPage() {
             isOneStepPayment: true,
             language,
             langCode: language,
+            'g-recaptcha-response': captcha.token,
           });
           session.signedIn(result);
         } else {
-          const result = await loginMutation.mutateAsync({ email: values.email, password: values.password, voluumID: collectAttribution().voluumID });
+          const result = await loginMutation.mutateAsync({ email: values.email, password: values.password, voluumID: collectAttribution().voluumID, 'g-recaptcha-response': captcha.token });
           session.signedIn(result);
         }
         ok = true;
@@ -307,6 +310,7 @@ export function CheckoutPage() {
                         {t('checkout.forgot')}
                       </Anchor>
                     )}
+                    {captcha.element}
                     <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
                   </Stack>
                 </form>
