@@ -71,6 +71,24 @@ describe('Stripe', () => {
     expect(stripe.requests.some((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${pi.id}` && [...r.query.values()].includes('latest_charge'))).toBe(true);
   });
 
+  it('createPayment sends the browser to Stripe Checkout; checkout.session.completed activates the plan, a refund takes it back', async () => {
+    const { c } = await customer();
+    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'stripe', returnPath: '/zg/paymentEvent' });
+    expect(res.statusCode, res.body).toBe(200);
+    const data = res.json().data as { paymentId: string; redirectUrl: string };
+    const session = [...stripe.sessions.values()].find((s) => s.metadata.merchant_ref === data.paymentId)!;
+    expect(data.redirectUrl).toBe(session.url);
+    expect(session).toMatchObject({ amount_total: 1299, currency: 'usd', client_reference_id: data.paymentId });
+    expect(session.success_url).toMatch(/\/zg\/paymentEvent\?redirect_status=succeeded$/);
+    expect(session.cancel_url).toMatch(/redirect_status=failed$/);
+    expect((await stripe.send(endpoint, stripe.paySession(session.id))).status).toBe(200);
+    expect(await subscription(c)).toMatchObject({ tariffKey: '1-month', accountStatus: 'Active' });
+    // The refund arrives as a charge event that names only the PaymentIntent.
+    expect((await stripe.send(endpoint, stripe.refund(session.payment_intent!))).status).toBe(200);
+    expect((await subscription(c)).tariffKey).toBe('free-plan');
+    expect(await paymentRow(data.paymentId)).toMatchObject({ status: 'refunded' });
+  });
+
   it('a tampered, unsigned, wrongly signed or 301-second-old webhook is a 400 with no side effects', async () => {
     const { c } = await customer();
     const { data, pi } = await checkout(c);
@@ -119,7 +137,7 @@ describe('Stripe', () => {
     expect(u!.account_status).not.toBe('Active');
   });
 
-  it('20 concurrent checkouts with one idempotency key make one PaymentIntent at Stripe', async () => {
+  it('20 concurrent checkouts with one idempotency key make one Checkout Session at Stripe', async () => {
     const { c } = await customer();
     const before = stripe.createdCount();
     const results = await Promise.all(

@@ -19,6 +19,11 @@ export interface CreatePaymentInput {
   notifyUrl: string;
   /** Provider-specific payment method (Payssion pm_id, Stripe payment method type). */
   method?: string;
+  /**
+   * `redirect` (default): a hosted page the browser is sent to. `embedded`: the page collects the
+   * payment itself (Stripe Elements with the client secret), for callers that asked for it.
+   */
+  flow?: 'redirect' | 'embedded';
   country?: string;
 }
 

@@ -35,6 +35,24 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
     ack: { contentType: 'application/json', body: '{"received":true}' },
 
     async create(input: CreatePaymentInput) {
+      if (input.flow !== 'embedded') {
+        // Stripe Checkout: a hosted page, like every other provider; the browser comes back with redirect_status.
+        const back = (status: string) => `${input.returnUrl}${input.returnUrl.includes('?') ? '&' : '?'}redirect_status=${status}`;
+        const session = await stripe.checkout.sessions.create(
+          {
+            mode: 'payment',
+            client_reference_id: input.merchantRef,
+            customer_email: input.customerEmail,
+            line_items: [{ quantity: 1, price_data: { currency: input.currency.toLowerCase(), unit_amount: input.amountMinor, product_data: { name: input.description } } }],
+            success_url: back('succeeded'),
+            cancel_url: back('failed'),
+            metadata: { merchant_ref: input.merchantRef },
+            payment_intent_data: { metadata: { merchant_ref: input.merchantRef } },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return { providerRef: session.id, redirectUrl: session.url ?? undefined };
+      }
       const pi = await stripe.paymentIntents.create(
         {
           amount: input.amountMinor,
@@ -49,7 +67,7 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       return { providerRef: pi.id, clientSecret: pi.client_secret ?? undefined, publishableKey: config.publishableKey };
     },
 
-    verifyWebhook(request: WebhookRequest) {
+    async verifyWebhook(request: WebhookRequest) {
       const signature = request.headers['stripe-signature'];
       if (typeof signature !== 'string') throw new WebhookRejected('missing signature');
       let event: Stripe.Event;
@@ -60,11 +78,32 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       }
       const object = event.data.object as { id?: string; object?: string; payment_intent?: string | { id: string }; metadata?: Record<string, string> };
       const providerRef =
-        object.object === 'payment_intent' ? object.id : typeof object.payment_intent === 'string' ? object.payment_intent : object.payment_intent?.id;
-      return { eventId: event.id, kind: event.type, providerRef, merchantRef: object.metadata?.merchant_ref };
+        object.object === 'payment_intent' || object.object === 'checkout.session'
+          ? object.id
+          : typeof object.payment_intent === 'string'
+            ? object.payment_intent
+            : object.payment_intent?.id;
+      let merchantRef = object.metadata?.merchant_ref;
+      // A charge (refund) event of a Checkout payment may not carry our reference: its PaymentIntent does.
+      if (!merchantRef && object.object === 'charge' && providerRef) {
+        merchantRef = (await stripe.paymentIntents.retrieve(providerRef)).metadata?.merchant_ref;
+      }
+      return { eventId: event.id, kind: event.type, providerRef, merchantRef };
     },
 
     async fetchState(providerRef: string) {
+      if (providerRef.startsWith('cs_')) {
+        const session = await stripe.checkout.sessions.retrieve(providerRef, { expand: ['payment_intent.latest_charge'] });
+        const pi = typeof session.payment_intent === 'object' ? session.payment_intent : null;
+        if (pi) return { ...toState(pi), providerRef, merchantRef: session.metadata?.merchant_ref };
+        return {
+          providerRef,
+          merchantRef: session.metadata?.merchant_ref,
+          status: session.status === 'expired' ? 'failed' : 'pending',
+          amountMinor: session.amount_total ?? undefined,
+          currency: session.currency?.toUpperCase(),
+        };
+      }
       return toState(await stripe.paymentIntents.retrieve(providerRef, { expand: ['latest_charge'] }));
     },
   };

@@ -84,9 +84,9 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
     data: await billing.planInfo(userOf(request)),
   }));
 
-  const pay = async (request: FastifyRequest, body: CreatePaymentBody) => {
+  const pay = async (request: FastifyRequest, body: CreatePaymentBody, flow: 'redirect' | 'embedded' = 'redirect') => {
     await captcha.verify(body['g-recaptcha-response'], request.ip);
-    return billing.createPayment(userOf(request), body, ctx(request));
+    return billing.createPayment(userOf(request), body, ctx(request), { flow });
   };
   const idempotencyHeader = (request: FastifyRequest) => {
     const h = request.headers['idempotency-key'];
@@ -98,7 +98,8 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
   }));
 
   app.get('/api/billing/getStripePayment', { preHandler: auth, schema: { tags, querystring: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
-    data: await pay(request, { ...request.query, provider: 'stripe', idempotencyKey: request.query.idempotencyKey ?? idempotencyHeader(request) }),
+    // The spec's call answers the client secret for an embedded card form; the generic createPayment redirects to Stripe Checkout.
+    data: await pay(request, { ...request.query, provider: 'stripe', idempotencyKey: request.query.idempotencyKey ?? idempotencyHeader(request) }, 'embedded'),
   }));
 
   app.post('/api/billing/getPayssionPaymentData', { preHandler: auth, schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({

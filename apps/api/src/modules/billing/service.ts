@@ -280,7 +280,7 @@ export function billingService(deps: BillingDeps) {
       };
     },
 
-    async createPayment(user: UserRow, body: CreatePaymentBody, ctx: { origin: string }): Promise<CreatePaymentResult> {
+    async createPayment(user: UserRow, body: CreatePaymentBody, ctx: { origin: string }, opts: { flow?: 'redirect' | 'embedded' } = {}): Promise<CreatePaymentResult> {
       const provider = deps.providers[body.provider];
       if (!provider) throw new ValidationError({ provider: ['This payment method is not available.'] });
       let priceList = body.priceList ?? 'default';
@@ -321,6 +321,7 @@ export function billingService(deps: BillingDeps) {
         returnUrl: payment.return_url!,
         notifyUrl: `${ctx.origin}/api/billing/webhooks/${provider.id}`,
         method: body.type,
+        flow: opts.flow ?? 'redirect',
       });
       await repo.setProviderRef(payment.id, created.providerRef);
       return { paymentId: payment.public_id, provider: provider.id, amount: payment.amount_minor, currency: payment.currency, ...stripUndefined(created) };
