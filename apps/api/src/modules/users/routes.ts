@@ -62,7 +62,7 @@ export async function usersRoutes(fastify: FastifyInstance, { users, brands, cap
   });
 
   app.get('/api/users/info/get', { preHandler: auth, schema: { tags, response: { 200: envelope(user) } } }, async (request) => ({
-    data: toUserDto(userOf(request)),
+    data: toUserDto(userOf(request), request.brand),
   }));
 
   app.post('/api/users/logout', { preHandler: auth, schema: { tags, response: { 200: okMessage } } }, async (request) => {
@@ -116,6 +116,6 @@ export async function usersRoutes(fastify: FastifyInstance, { users, brands, cap
     const body = decryptBody(request, restrictedUserCheckBody);
     const session = await users.authenticate(body.token);
     if (!session) throw new UnauthorizedError();
-    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { user: toUserDto(session.user), token: session.rotatedTo ?? body.token } }));
+    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { user: toUserDto(session.user, request.brand), token: session.rotatedTo ?? body.token } }));
   });
 }

@@ -39,7 +39,8 @@ type Language = (typeof LANGUAGES)[number];
 const asLanguage = (l: string | undefined): Language => (LANGUAGES as readonly string[]).includes(l ?? '') ? (l as Language) : 'en';
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
-export function toUserDto(row: UserRow): User {
+/** The account as the web app sees it; a brand can switch the WireGuard section off for everyone on it. */
+export function toUserDto(row: UserRow, brand?: { wgSection?: boolean }): User {
   return {
     id: row.id,
     email: row.email,
@@ -49,7 +50,7 @@ export function toUserDto(row: UserRow): User {
     secondName: row.second_name,
     language: asLanguage(row.language),
     isPostAffiliateAvailable: row.is_post_affiliate_available,
-    isWgSectionAvailable: row.is_wg_section_available,
+    isWgSectionAvailable: row.is_wg_section_available && brand?.wgSection !== false,
     twoFactorEnabled: row.totp_enabled,
     subscriptionData: { tariffName: row.tariff_name, tariffKey: row.tariff_key, expiresAt: iso(row.subscription_expires_at) },
   };
@@ -126,7 +127,7 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       });
       if (!row) throw new ValidationError({ email: ['The email has already been taken.'] });
       await sendVerification(row, ctx);
-      return { user: toUserDto(row), token: await issueToken(row.id, ctx.userAgent) };
+      return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
     },
 
     async login(body: LoginBody, ctx: RequestContext): Promise<AuthResult> {
@@ -153,7 +154,7 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       const attribution: Record<string, unknown> = {};
       for (const f of ['cid', 'cid4', 'voluumID', 'gaCid'] as const) if (body[f]) attribution[f] = body[f];
       if (Object.keys(attribution).length) await repo.mergeAttribution(row.id, attribution);
-      return { user: toUserDto(row), token: await issueToken(row.id, ctx.userAgent) };
+      return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
     },
 
     /** Same answer and the same work up front whether or not the email exists. */
@@ -192,7 +193,7 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       if (Object.keys(attribution).length) await repo.mergeAttribution(body.userId, attribution);
       const row = await repo.findById(body.userId);
       if (!row) throw new ValidationError({ token: ['This verification link is invalid or has expired.'] });
-      return toUserDto(row);
+      return toUserDto(row, ctx.brand);
     },
 
     async resendVerification(user: UserRow, ctx: RequestContext): Promise<void> {
@@ -236,7 +237,7 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       const used = await repo.consumeEmailToken(userId, 'onetime', hashToken(token));
       const row = used && (await repo.findById(userId));
       if (!row) throw new ValidationError({ token: ['This sign-in link is invalid or has expired.'] });
-      return { user: toUserDto(row), token: await issueToken(row.id, ctx.userAgent) };
+      return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
     },
 
     async setSession(user: UserRow, sessionID: string, voluumID: string | undefined): Promise<void> {
