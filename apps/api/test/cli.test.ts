@@ -52,3 +52,37 @@ it('syncs the catalogue, grants a plan and refunds it', { timeout: 180_000 }, as
   expect(refunded.code).toBe(0);
   expect((await cli('billing', 'payments', '--email', 'cli@example.com')).out).toContain('refunded');
 });
+
+it('announces marketing mail with a working one-click unsubscribe, only to opted-in verified users', { timeout: 180_000 }, async () => {
+  const spec = process.env.DATABASE_URL
+    ? ({ kind: 'postgres', url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA } as const)
+    : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') } as const);
+  let db = await openDatabase(spec);
+  await db.query(`insert into users (email, password_hash, brand, verified, account_status, marketing_emails) values
+    ('news@example.com', 'x', 'warren-vpn', true, 'Active', true),
+    ('optout@example.com', 'x', 'warren-vpn', true, 'Active', false),
+    ('unverified@example.com', 'x', 'warren-vpn', false, 'Inactive', true)`);
+  await db.close();
+  const textFile = path.join(dataDir, 'news.txt');
+  fs.writeFileSync(textFile, 'New locations in Tokyo and Oslo.');
+  const res = await cli('mail', 'announce', '--subject', 'Warren news', '--text-file', textFile);
+  // cli@example.com (from the test above) and news@example.com; never the opted-out or the unverified one.
+  expect(res.out).toContain('to 2 subscriber');
+  const outbox = path.join(dataDir, 'outbox');
+  const mails = fs.readdirSync(outbox).map((f) => JSON.parse(fs.readFileSync(path.join(outbox, f), 'utf8')) as { to: string; subject: string; text: string; headers?: Record<string, string> });
+  const news = mails.filter((m) => m.subject === 'Warren news' && m.to === 'news@example.com');
+  expect(mails.filter((m) => m.subject === 'Warren news').map((m) => m.to).sort()).toEqual(['cli@example.com', 'news@example.com']);
+  expect(news[0]!.headers?.['List-Unsubscribe-Post']).toBe('List-Unsubscribe=One-Click');
+  const link = /<(http[^>]+)>/.exec(news[0]!.headers!['List-Unsubscribe']!)![1]!;
+  expect(news[0]!.text).toContain(link);
+  // The link works without signing in (the same signed-link check the server runs on POST /unsubscribe).
+  db = await openDatabase(spec);
+  const { profileService } = await import('../src/modules/profile/service.js');
+  const { loadConfig } = await import('../src/config.js');
+  const profiles = profileService({ db, config: loadConfig(), mailer: { send: async () => {}, close() {} }, limiter: {} as never, defer: () => {}, productName: () => '' });
+  const url = new URL(link);
+  expect(await profiles.unsubscribeBySignature(Number(url.searchParams.get('u')), url.searchParams.get('sig')!)).toBe(true);
+  const [row] = await db.query<{ marketing_emails: boolean }>(`select marketing_emails from users where email = 'news@example.com'`);
+  expect(row?.marketing_emails).toBe(false);
+  await db.close();
+});

@@ -24,6 +24,7 @@ export type CliGroup = Record<string, CliCommand>;
 
 const GROUPS: Record<string, () => Promise<CliGroup>> = {
   billing: async () => (await import('./billing.js')).commands,
+  mail: async () => (await import('./mail.js')).commands,
 };
 
 export class CliUsageError extends Error {}

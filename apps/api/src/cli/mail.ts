@@ -1,0 +1,54 @@
+import fs from 'node:fs';
+import { loadBrandRegistry } from '../brands/registry.js';
+import { loadConfig } from '../config.js';
+import { createMailer } from '../mail/mailer.js';
+import { createMemoryRateLimiter } from '../lib/rate-limit.js';
+import { profileService } from '../modules/profile/service.js';
+import { CliUsageError, type CliGroup } from './index.js';
+
+const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+
+/**
+ * Marketing mail (news, offers) to every verified account that has not opted out. Each message
+ * carries a signed one-click unsubscribe link in its body and in List-Unsubscribe /
+ * List-Unsubscribe-Post headers (RFC 8058), so mail clients can offer it too.
+ */
+export const commands: CliGroup = {
+  announce: {
+    summary: 'send a marketing email to opted-in, verified users',
+    usage: '--subject "…" --text-file message.txt [--brand warren-vpn] [--dry-run]',
+    async run(ctx) {
+      const { subject, 'text-file': textFile, brand: brandId } = ctx.flags;
+      if (typeof subject !== 'string' || !subject.trim()) throw new CliUsageError('--subject is required');
+      if (typeof textFile !== 'string' || !fs.existsSync(textFile)) throw new CliUsageError('--text-file must name a readable file');
+      const body = fs.readFileSync(textFile, 'utf8').trim();
+      const config = loadConfig();
+      const brands = loadBrandRegistry(config.brandsFile);
+      const mailer = createMailer(config.mail);
+      const profiles = profileService({ db: ctx.db, config, mailer, limiter: createMemoryRateLimiter(), defer: () => {}, productName: (id) => brands.byId(id)?.productName ?? '' });
+      const recipients = await ctx.db.query<{ id: number; email: string; brand: string }>(
+        `select id, email, brand from users where marketing_emails and verified and deleted_at is null ${typeof brandId === 'string' ? 'and brand = $1' : ''} order by id`,
+        typeof brandId === 'string' ? [brandId] : [],
+      );
+      let sent = 0;
+      for (const r of recipients) {
+        const brand = brands.byId(r.brand) ?? brands.all()[0]!;
+        const origin = config.publicUrl ?? `http://${brand.hosts[0]}${config.port === 80 ? '' : `:${config.port}`}`;
+        const link = profiles.unsubscribeLink(origin, r.id);
+        if (ctx.flags['dry-run'] !== true) {
+          await mailer.send({
+            to: r.email,
+            subject,
+            text: `${body}\n\n—\n${brand.productName}\nUnsubscribe from news and offers: ${link}`,
+            html: `<div style="font-family:Inter,Arial,sans-serif;font-size:15px;line-height:1.6;color:#222">${esc(body).replace(/\n/g, '<br>')}</div>
+<p style="font-size:12px;color:#777;margin-top:32px">${esc(brand.productName)} · <a href="${esc(link)}">Unsubscribe from news and offers</a></p>`,
+            headers: { 'List-Unsubscribe': `<${link}>`, 'List-Unsubscribe-Post': 'List-Unsubscribe=One-Click' },
+          });
+        }
+        sent++;
+      }
+      mailer.close();
+      ctx.print(`${ctx.flags['dry-run'] === true ? 'Would send' : 'Sent'} "${subject}" to ${sent} subscriber(s).`);
+    },
+  },
+};
