@@ -64,6 +64,7 @@ export default defineConfig({
     timeout: 60_000,
     stdout: 'ignore',
     stderr: 'pipe',
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn' },
+    // Every browser test signs up from 127.0.0.1: lift the per-IP budgets a real deployment keeps.
+    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn', LIMIT_LOGIN_PER_IP: '10000', LIMIT_REGISTER_PER_IP: '10000', LIMIT_RESET_PER_IP: '10000' },
   },
 });

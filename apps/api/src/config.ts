@@ -58,6 +58,9 @@ const schema = z
     DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter country code').default('US'),
     MONEY_BACK_DAYS: z.coerce.number().int().min(0).max(90).default(7),
     JOBS: bool.default(true),
+    LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(60),
+    LIMIT_REGISTER_PER_IP: z.coerce.number().int().min(1).default(20),
+    LIMIT_RESET_PER_IP: z.coerce.number().int().min(1).default(20),
     HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     REWARD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
     AFFILIATE_COMMISSION_PERCENT: z.coerce.number().int().min(0).max(100).default(25),
@@ -119,6 +122,8 @@ export interface Config {
   };
   geoip: { mmdbFile?: string; defaultCountry: string };
   jobs: boolean;
+  /** Per-IP budgets: sign-ins per 15 minutes, sign-ups and reset requests per hour. */
+  perIpLimits: { login: number; register: number; reset: number };
   healthCacheMs: number;
   rewardDays: number;
   affiliateCommissionPercent: number;
@@ -193,6 +198,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     },
     geoip: { mmdbFile: e.GEOIP_MMDB ? path.resolve(e.GEOIP_MMDB) : undefined, defaultCountry: e.DEFAULT_COUNTRY },
     jobs: e.JOBS,
+    perIpLimits: { login: e.LIMIT_LOGIN_PER_IP, register: e.LIMIT_REGISTER_PER_IP, reset: e.LIMIT_RESET_PER_IP },
     healthCacheMs: e.HEALTH_CACHE_MS,
     rewardDays: e.REWARD_DAYS,
     affiliateCommissionPercent: e.AFFILIATE_COMMISSION_PERCENT,

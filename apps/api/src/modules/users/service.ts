@@ -110,7 +110,7 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
 
   return {
     async register(body: RegisterBody, ctx: RequestContext): Promise<AuthResult> {
-      await limit(`register:ip:${ctx.ip}`, LIMITS.registerPerIp);
+      await limit(`register:ip:${ctx.ip}`, { ...LIMITS.registerPerIp, max: config.perIpLimits.register });
       const passwordHash = await hashPassword(body.password);
       const attribution: Record<string, unknown> = {};
       for (const f of ATTRIBUTION_FIELDS) if (body[f]) attribution[f] = body[f];
@@ -131,7 +131,7 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
     },
 
     async login(body: LoginBody, ctx: RequestContext): Promise<AuthResult> {
-      await limit(`login:ip:${ctx.ip}`, LIMITS.loginPerIp);
+      await limit(`login:ip:${ctx.ip}`, { ...LIMITS.loginPerIp, max: config.perIpLimits.login });
       const failKey = `login:fail:${body.email}`;
       const failures = await limiter.peek(failKey);
       if (failures.count >= LIMITS.failedLoginsPerEmail.max) throw new TooManyRequestsError(failures.resetInS);
@@ -159,7 +159,7 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
 
     /** Same answer and the same work up front whether or not the email exists. */
     async requestPasswordReset(email: string, ctx: RequestContext): Promise<void> {
-      await limit(`reset:ip:${ctx.ip}`, LIMITS.resetPerIp);
+      await limit(`reset:ip:${ctx.ip}`, { ...LIMITS.resetPerIp, max: config.perIpLimits.reset });
       const perEmail = await limiter.hit(`reset:email:${email}`, LIMITS.resetPerEmail.windowMs);
       if (perEmail.count > LIMITS.resetPerEmail.max) return; // silently: the answer must not differ
       const row = await repo.findByEmail(email);
