@@ -51,7 +51,7 @@ async function main() {
   const app = await buildApp(config, { limiter: benchLimiter() });
 
   // One user, signed up through the app itself.
-  const health = await app.inject({ method: 'GET', url: '/api/health' });
+  const health = await app.inject({ method: 'GET', url: '/api/brand' });
   const xsrf = health.cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
   const email = 'bench@example.com';
   const password = 'correct horse battery staple';

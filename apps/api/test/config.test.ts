@@ -196,7 +196,7 @@ describe('server logs', () => {
     });
 
     // A browser-like client: XSRF cookie + header, bearer token.
-    const health = await fetch(`${origin}/api/health`);
+    const health = await fetch(`${origin}/api/brand`);
     const xsrf = /XSRF-TOKEN=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')![1]!;
     const call = async (method: string, url: string, body?: unknown, bearer?: string) => {
       const res = await fetch(`${origin}${url}`, {

@@ -83,7 +83,7 @@ export class TestClient {
   }
 
   async primeXsrf(): Promise<void> {
-    const res = await this.app.inject({ method: 'GET', url: '/api/health', headers: { host: this.opts.host ?? 'localhost' } });
+    const res = await this.app.inject({ method: 'GET', url: '/api/brand', headers: { host: this.opts.host ?? 'localhost' } });
     const cookie = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
     if (!cookie) throw new Error('no XSRF cookie');
     this.xsrf = cookie.value;

@@ -49,7 +49,7 @@ export interface HttpAnswer {
 
 /** A browser-like client over real HTTP: XSRF cookie + header, bearer token. */
 export async function httpClient(origin: string) {
-  const health = await fetch(`${origin}/api/health`);
+  const health = await fetch(`${origin}/api/brand`);
   const xsrf = /XSRF-TOKEN=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')![1]!;
   let bearer: string | undefined;
   const call = async (method: string, url: string, body?: unknown): Promise<HttpAnswer> => {

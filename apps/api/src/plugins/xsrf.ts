@@ -30,7 +30,8 @@ export function registerXsrf(app: FastifyInstance, secret: string, secureCookies
   });
 
   app.addHook('onSend', async (request, reply) => {
-    if (isSigned(request.cookies[COOKIES.xsrf])) return;
+    // Load-balancer health checks are no browsers: no cookie for them.
+    if (request.url === '/api/health' || isSigned(request.cookies[COOKIES.xsrf])) return;
     reply.setCookie(COOKIES.xsrf, sign(randomToken(16)), {
       path: '/',
       sameSite: 'lax',

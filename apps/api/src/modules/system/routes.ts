@@ -13,6 +13,7 @@ export interface SystemRoutesDeps {
   brandOf: (request: FastifyRequest) => z.infer<typeof publicBrand>;
 }
 
+const HEALTHY_BODY = JSON.stringify({ data: { status: 'ok', db: 'ok' } });
 const storedMail = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string(), sentAt: z.string() });
 
 export async function systemRoutes(fastify: FastifyInstance, { db, mailer, devTools, brandOf, healthCacheMs }: SystemRoutesDeps) {
@@ -42,7 +43,8 @@ export async function systemRoutes(fastify: FastifyInstance, { db, mailer, devTo
         if (!(await ping())) return reply.status(503).send({ message: 'The database is unreachable.', data: { status: 'degraded', db: 'unreachable' } });
         healthyAt = Date.now();
       }
-      return { data: { status: 'ok' as const, db: 'ok' as const } };
+      // Pre-serialised: the hottest route answers the same bytes every time.
+      return reply.type('application/json; charset=utf-8').send(HEALTHY_BODY as never); // a string is sent as is, not re-serialised
     },
   );
 
