@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { setupLocation } from './setup.js';
 
 /**
  * OpenVPN configuration files, router configurations and the SOCKS5 proxy (spec section 2:
@@ -33,17 +34,7 @@ export const serviceNode = z.object({
 });
 export type ServiceNode = z.infer<typeof serviceNode>;
 
-export const servicesLocation = z.object({
-  id: z.number().int(),
-  slug: z.string(),
-  countryCode: z.string(),
-  country: z.string(),
-  city: z.string(),
-  premium: z.boolean(),
-  /** False when the plan does not reach it (premium for a free user): no nodes are listed then. */
-  available: z.boolean(),
-  nodes: z.array(serviceNode),
-});
+export const servicesLocation = setupLocation.extend({ nodes: z.array(serviceNode) });
 export type ServicesLocation = z.infer<typeof servicesLocation>;
 
 export const servicesOverview = z.object({

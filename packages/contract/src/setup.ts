@@ -139,15 +139,19 @@ export const wgDevice = z.object({
 });
 export type WgDevice = z.infer<typeof wgDevice>;
 
-export const wgLocation = z.object({
+/** A location as a setup page lists it, before its protocol-specific parts. */
+export const setupLocation = z.object({
   id: z.number().int(),
   slug: z.string(),
   countryCode: z.string(),
   country: z.string(),
   city: z.string(),
   premium: z.boolean(),
-  /** False when the plan does not reach it (premium for a free user); no endpoint then. */
+  /** False when the plan does not reach it (premium for a free user): nothing to connect to then. */
   available: z.boolean(),
+});
+
+export const wgLocation = setupLocation.extend({
   endpoint: z.string().nullable(),
   publicKey: z.string().nullable(),
 });
