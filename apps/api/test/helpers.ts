@@ -116,3 +116,9 @@ export function linkParams(text: string, pathName: string): { userId: number; to
   if (!match) throw new Error(`no ${pathName} link in: ${text}`);
   return { userId: Number(match[1]), token: decodeURIComponent(match[2]!) };
 }
+
+/** The account's plan as the web app reads it (info/get), with its status. */
+export async function subscriptionOf(c: TestClient) {
+  const me = (await c.get('/api/users/info/get')).json().data;
+  return { ...(me.subscriptionData as { tariffKey: string; tariffName: string; expiresAt: string | null }), accountStatus: me.accountStatus as string };
+}

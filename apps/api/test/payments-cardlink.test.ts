@@ -4,7 +4,7 @@ import { decryptText, encryptText } from '../src/lib/secrets.js';
 import { cardlinkProvider } from '../src/payments/cardlink.js';
 import { ProviderUnavailable } from '../src/payments/provider-http.js';
 import { type FakeCardlink, startFakeCardlink } from './fakes/cardlink.js';
-import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, registerUser, type TestApp, subscriptionOf } from './helpers.js';
 
 /** Cardlink bills against a local fake; postbacks to our Result URL over real HTTP. */
 const TOKEN = 'cardlink-api-token-test';
@@ -33,10 +33,7 @@ async function customer(host = `127.0.0.1:${port}`) {
   const { user, token } = await registerUser(c);
   return { c, user, token };
 }
-async function subscription(c: TestClient) {
-  const me = (await c.get('/api/users/info/get')).json().data;
-  return { ...(me.subscriptionData as { tariffKey: string; expiresAt: string | null }), accountStatus: me.accountStatus as string };
-}
+const subscription = subscriptionOf;
 async function checkout(c: TestClient, body: Record<string, unknown> = {}) {
   const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'RUB', provider: 'cardlink', ...body });
   expect(res.statusCode, res.body).toBe(200);

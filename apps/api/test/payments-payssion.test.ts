@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakePayssion, startFakePayssion, v2Sign } from './fakes/payssion.js';
-import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, registerUser, type TestApp, subscriptionOf } from './helpers.js';
 
 /** Payssion v1 (hosted payment) and v2 (mandates) against a local fake; notifications over real HTTP. */
 const API_KEY = 'payssion-api-key-test';
@@ -27,10 +27,7 @@ async function customer() {
   const { user } = await registerUser(c);
   return { c, user };
 }
-async function subscription(c: TestClient) {
-  const me = (await c.get('/api/users/info/get')).json().data;
-  return { ...(me.subscriptionData as { tariffKey: string; expiresAt: string | null }), accountStatus: me.accountStatus as string };
-}
+const subscription = subscriptionOf;
 type Created = { paymentId: string; redirectUrl?: string; status?: string; amount: number };
 async function checkout(c: TestClient, body: Record<string, unknown> = {}, path = '/api/billing/getPayssionPaymentData') {
   const res = await c.post(path, { tariffId: 2, currency: 'USD', ...body });

@@ -1,7 +1,7 @@
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type FakeStripe, startFakeStripe } from './fakes/stripe.js';
-import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, registerUser, type TestApp, subscriptionOf } from './helpers.js';
 
 /** Stripe through the official SDK against a local fake that speaks Stripe's REST protocol; webhooks over real HTTP. */
 const SECRET_KEY = 'sk_test_fake_0123456789';
@@ -35,10 +35,7 @@ async function customer() {
   const { user } = await registerUser(c);
   return { c, user };
 }
-async function subscription(c: TestClient) {
-  const me = (await c.get('/api/users/info/get')).json().data;
-  return { ...(me.subscriptionData as { tariffKey: string; expiresAt: string | null }), accountStatus: me.accountStatus as string };
-}
+const subscription = subscriptionOf;
 async function checkout(c: TestClient) {
   const res = await c.get('/api/billing/getStripePayment?tariffId=2&currency=USD');
   expect(res.statusCode, res.body).toBe(200);
