@@ -4,6 +4,37 @@ import fs from 'node:fs';
 import path from 'node:path';
 
 const dir = process.argv[2];
+
+/** Names of failed tests, so the last lines of a CI log say what broke. */
+function failedTitles(report) {
+  const titles = [];
+  if (Array.isArray(report.testResults)) {
+    for (const file of report.testResults) {
+      const failedHere = (file.assertionResults ?? []).filter((a) => a.status === 'failed');
+      for (const a of failedHere) {
+        const first = (a.failureMessages?.[0] ?? '').split('\n')[0].slice(0, 200);
+        titles.push(`${path.basename(file.name)} › ${a.fullName ?? a.title} — ${first}`);
+      }
+      if (!failedHere.length && file.status === 'failed') {
+        titles.push(`${path.basename(file.name)} — ${(file.message ?? '').split('\n')[0].slice(0, 200)}`);
+      }
+    }
+  } else {
+    const walk = (suite, trail) => {
+      for (const spec of suite.specs ?? []) {
+        for (const t of spec.tests ?? []) {
+          if (t.status === 'unexpected') {
+            const err = t.results?.at(-1)?.error?.message ?? '';
+            titles.push(`${[...trail, spec.title].join(' › ')} [${t.projectName}] — ${err.split('\n')[0].slice(0, 200)}`);
+          }
+        }
+      }
+      for (const child of suite.suites ?? []) walk(child, [...trail, child.title]);
+    };
+    for (const suite of report.suites ?? []) walk(suite, [suite.title]);
+  }
+  return titles;
+}
 let passed = 0;
 let failed = 0;
 let skipped = 0;
@@ -28,6 +59,7 @@ for (const name of expected) {
     if (r.errors?.length) f += r.errors.length;
   }
   console.log(`${name}: ${p} passed, ${f} failed, ${s} skipped`);
+  for (const title of failedTitles(r)) console.log(`  failed: ${title}`);
   passed += p;
   failed += f;
   skipped += s;

@@ -248,7 +248,8 @@ describe('node API', () => {
     await new Promise((r) => setImmediate(r));
     const d = (await addDevice(c)).json().data.device as WgDevice;
     const delta = await pending;
-    expect(Date.now() - started).toBeLessThan(3000);
+    // Woken by the device, not by the 20 s poll timeout (the margin absorbs a loaded CI machine).
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(delta.full).toBe(false);
     expect(delta.version).toBeGreaterThan(base.version);
     expect(delta.peers.map((p) => p.publicKey)).toEqual([d.publicKey]);
@@ -269,7 +270,8 @@ describe('node API', () => {
     expect(now.nextCheckAt).not.toBeNull();
     const started = Date.now();
     const later = await desired(token, `?since=${now.version}&at=${now.evaluatedAt}&wait=20`);
-    expect(Date.now() - started).toBeLessThan(4000);
+    // Woken by the expiry clock (1.5 s), not by the 20 s poll timeout.
+    expect(Date.now() - started).toBeLessThan(10_000);
     expect(later.full).toBe(false);
     expect(later.changedOwners).toContain(id);
     expect(later.peers.map((p) => p.publicKey)).not.toContain(d.publicKey);
