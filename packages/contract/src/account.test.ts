@@ -1,6 +1,7 @@
 import { describe, expect, it } from 'vitest';
-import { initials, isActivated, isTestAccountEmail, loginBody, registerBody } from './account.js';
-import { brandify } from './brand.js';
+import { loginBody, registerBody } from './account.js';
+import { initials, isActivated, isTestAccountEmail } from './account-rules.js';
+import { brandify } from './brand-rules.js';
 import { isAuthRoute, isKnownRoute } from './routes.js';
 
 describe('initials', () => {

@@ -31,8 +31,3 @@ export const publicBrand = z.object({
     .default([]),
 });
 export type PublicBrand = z.infer<typeof publicBrand>;
-
-/** Replaces the word VPN with Proxy on proxy brands (titles and copy). */
-export function brandify(text: string, kind: PublicBrand['kind']): string {
-  return kind === 'proxy' ? text.replace(/\bVPN\b/g, 'Proxy') : text;
-}

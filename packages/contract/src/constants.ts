@@ -69,3 +69,17 @@ export const COOKIES = {
 } as const;
 
 export const XSRF_HEADER = 'x-xsrf-token';
+
+/** Status codes the web app's error catalogue knows about (DESIGN.md, "Errors"). */
+export const HTTP = {
+  badRequest: 400,
+  unauthorized: 401,
+  forbidden: 403,
+  notFound: 404,
+  conflict: 409,
+  payloadTooLarge: 413,
+  xsrfMismatch: 419,
+  validation: 422,
+  locked: 423,
+  tooManyRequests: 429,
+} as const;

@@ -1,0 +1,46 @@
+// Checkout variants and the discount / special-offer rules: plain data and pure functions,
+// free of zod (see account-rules.ts).
+
+/**
+ * Checkout variants of the specification (section 2): the plans each shows, its price list,
+ * and language/currency defaults. Discounted variants keep the offer for one day from the
+ * visitor's first visit (the cookie named here), then send the visitor to /checkout.
+ */
+export interface CheckoutVariant {
+  tariffIds: number[];
+  priceList: string;
+  language?: 'en' | 'ru' | 'zh';
+  currency?: string;
+  discountCookie?: 'discount15FirstVisit' | 'discount25FirstVisit';
+}
+export const CHECKOUT_VARIANTS: Record<string, CheckoutVariant> = {
+  '/checkout': { tariffIds: [3, 4, 2], priceList: 'default' },
+  '/checkout-ru': { tariffIds: [3, 4, 2], priceList: 'default', language: 'ru', currency: 'RUB' },
+  '/checkout-a': { tariffIds: [4, 3, 2], priceList: 'default' },
+  '/checkout-cn': { tariffIds: [3, 4, 2], priceList: 'default', language: 'zh', currency: 'CNY' },
+  '/checkout-page': { tariffIds: [3, 4, 2], priceList: 'default' },
+  '/checkout-trial': { tariffIds: [6], priceList: 'default' },
+  '/checkout-test-19': { tariffIds: [3], priceList: 'landing-test-19' },
+  '/checkout-lifetime': { tariffIds: [5], priceList: 'default' },
+  '/checkout-lifetime-cn': { tariffIds: [5], priceList: 'default', language: 'zh', currency: 'CNY' },
+  '/checkout-lifetime-ru': { tariffIds: [5], priceList: 'default', language: 'ru', currency: 'RUB' },
+  '/checkout-lite': { tariffIds: [3, 2], priceList: 'landing-lite' },
+  '/checkout-15': { tariffIds: [3, 4, 2], priceList: 'discount-15', discountCookie: 'discount15FirstVisit' },
+  '/checkout-25': { tariffIds: [3, 4, 2], priceList: 'discount-25', discountCookie: 'discount25FirstVisit' },
+  '/checkout-ru-15': { tariffIds: [3, 4, 2], priceList: 'discount-15', language: 'ru', currency: 'RUB', discountCookie: 'discount15FirstVisit' },
+  '/checkout-ru-25': { tariffIds: [3, 4, 2], priceList: 'discount-25', language: 'ru', currency: 'RUB', discountCookie: 'discount25FirstVisit' },
+};
+
+/** The discount window: open for one day from the first visit (spec section 9). */
+export function isDiscountWindowOpen(firstVisitMs: number | null, nowMs: number, windowMs = 24 * 60 * 60 * 1000): boolean {
+  return firstVisitMs === null || nowMs - firstVisitMs < windowMs;
+}
+
+/** The special offer (spec section 4): exactly one payment, tariff 2, less than 48 h ago, more than 60 s left. */
+export function specialOfferSecondsLeft(payments: { tariff_id: number; created_at: string }[], nowMs: number): number | null {
+  if (payments.length !== 1) return null;
+  const [p] = payments;
+  if (!p || p.tariff_id !== 2) return null;
+  const left = Math.floor((new Date(p.created_at).getTime() + 48 * 3600 * 1000 - nowMs) / 1000);
+  return left >= 60 ? left : null;
+}

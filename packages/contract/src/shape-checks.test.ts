@@ -1,0 +1,87 @@
+import { describe, expect, it } from 'vitest';
+import { authResult, user } from './account.js';
+import { publicBrand } from './brand.js';
+import { errorBody } from './errors.js';
+import { asPublicBrand, isAuthResultShape, isErrorBodyShape, isUserShape } from './shape-checks.js';
+
+const validUser = {
+  id: 7,
+  email: 'a@example.com',
+  verified: 1,
+  accountStatus: 'Active',
+  firstName: 'Ann',
+  secondName: '',
+  language: 'ru',
+  isPostAffiliateAvailable: false,
+  isWgSectionAvailable: true,
+  twoFactorEnabled: false,
+  subscriptionData: { tariffName: '1 month', tariffKey: '1-month', expiresAt: null },
+};
+
+const validBrand = {
+  id: 'warren',
+  productName: 'Warren VPN',
+  kind: 'vpn',
+  logo: '/logo.svg',
+  mainProduct: true,
+  paymentFirst: false,
+  helpCenterUrl: 'https://help.example',
+  affiliatePortalUrl: null,
+  supportChat: { botUrl: 'https://chat.example' },
+  restrictedKey: null,
+  captcha: { provider: 'turnstile', siteKey: 'k' },
+  testAccountSuffixes: ['@test.example'],
+  redirectHosts: ['localhost'],
+  scripts: [{ kind: 'analytics', src: 'https://a.example/s.js' }],
+};
+
+/** Every top-level and nested field replaced by a wrong value, removed, or nulled. */
+function variants(base: Record<string, unknown>): unknown[] {
+  const out: unknown[] = [base, null, [], 'x', 1, {}];
+  const wrongs = [undefined, null, 1, 1.5, 'x', true, [], {}, ['x'], [1]];
+  for (const key of Object.keys(base)) {
+    for (const w of wrongs) out.push({ ...base, [key]: w });
+    const inner = base[key];
+    if (inner && typeof inner === 'object' && !Array.isArray(inner)) {
+      for (const k of Object.keys(inner)) for (const w of wrongs) out.push({ ...base, [key]: { ...inner, [k]: w } });
+    }
+    if (Array.isArray(inner) && inner[0] && typeof inner[0] === 'object') {
+      for (const k of Object.keys(inner[0])) for (const w of wrongs) out.push({ ...base, [key]: [{ ...inner[0], [k]: w }] });
+    }
+  }
+  return out;
+}
+
+describe('zod-free shape checks agree with the zod schemas', () => {
+  it('user', () => {
+    const samples = [...variants(validUser), { ...validUser, verified: 0, accountStatus: 'Suspended', language: 'zh' }, { ...validUser, id: -3, extra: 1 }];
+    for (const s of samples) expect(isUserShape(s), JSON.stringify(s)).toBe(user.safeParse(s).success);
+  });
+
+  it('auth result', () => {
+    const samples = [...variants({ user: validUser, token: 'abc' }), ...variants(validUser).map((u) => ({ user: u, token: 't' }))];
+    for (const s of samples) expect(isAuthResultShape(s), JSON.stringify(s)).toBe(authResult.safeParse(s).success);
+  });
+
+  it('brand', () => {
+    const { scripts: _scripts, ...withoutScripts } = validBrand;
+    const samples = [...variants(validBrand), withoutScripts, { ...validBrand, supportChat: null, kind: 'proxy', captcha: { provider: 'none', siteKey: null } }];
+    for (const s of samples) {
+      const zodResult = publicBrand.safeParse(s);
+      const ours = asPublicBrand(s);
+      expect(ours !== null, JSON.stringify(s)).toBe(zodResult.success);
+      if (zodResult.success) expect(ours).toEqual(expect.objectContaining(zodResult.data));
+    }
+  });
+
+  it('error body', () => {
+    const samples = [
+      ...variants({ message: 'Bad', errors: { email: ['Required.'] } }),
+      { message: 'Bad' },
+      { message: 'Bad', errors: {} },
+      { message: 'Bad', errors: { a: [] } },
+      { message: 'Bad', errors: { a: ['x', 2] } },
+    ];
+    for (const s of samples) expect(isErrorBodyShape(s), JSON.stringify(s)).toBe(errorBody.safeParse(s).success);
+  });
+});

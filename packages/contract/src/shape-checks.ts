@@ -1,0 +1,79 @@
+// Hand-written structural checks for the three values the web app reads before its first
+// screen: the stored user, the brand embedded in index.html and an error answer. zod would
+// add ~25 kB (gzip) to the first visit, so these stay zod-free; shape-checks.test.ts holds
+// them to the zod schemas on valid and broken samples.
+import type { AuthResult, User } from './account.js';
+import type { PublicBrand } from './brand.js';
+import type { ErrorBody } from './errors.js';
+import { LANGUAGES } from './constants.js';
+
+type Obj = Record<string, unknown>;
+const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
+const isStr = (v: unknown): v is string => typeof v === 'string';
+const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
+const isStrOrNull = (v: unknown) => v === null || isStr(v);
+const isStrArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
+const oneOf = <T extends string>(values: readonly T[], v: unknown): v is T => isStr(v) && (values as readonly string[]).includes(v);
+
+const ACCOUNT_STATUSES = ['Active', 'Inactive', 'Suspended'] as const;
+const BRAND_KINDS = ['vpn', 'proxy'] as const;
+const CAPTCHA_PROVIDERS = ['none', 'recaptcha', 'turnstile'] as const;
+const SCRIPT_KINDS = ['analytics', 'session-recording', 'tag-manager', 'help-chat', 'web-analytics'] as const;
+
+export function isUserShape(v: unknown): v is User {
+  if (!isObj(v)) return false;
+  const sub = v.subscriptionData;
+  return (
+    Number.isInteger(v.id) &&
+    isStr(v.email) &&
+    (v.verified === 0 || v.verified === 1) &&
+    oneOf(ACCOUNT_STATUSES, v.accountStatus) &&
+    isStr(v.firstName) &&
+    isStr(v.secondName) &&
+    oneOf(LANGUAGES, v.language) &&
+    isBool(v.isPostAffiliateAvailable) &&
+    isBool(v.isWgSectionAvailable) &&
+    isBool(v.twoFactorEnabled) &&
+    isObj(sub) &&
+    isStr(sub.tariffName) &&
+    isStr(sub.tariffKey) &&
+    isStrOrNull(sub.expiresAt)
+  );
+}
+
+/** Like the zod schema, a missing `scripts` list counts as empty. */
+export function asPublicBrand(v: unknown): PublicBrand | null {
+  if (!isObj(v)) return null;
+  const captcha = v.captcha;
+  const chat = v.supportChat;
+  const scripts = v.scripts === undefined ? [] : v.scripts;
+  const ok =
+    isStr(v.id) &&
+    isStr(v.productName) &&
+    oneOf(BRAND_KINDS, v.kind) &&
+    isStr(v.logo) &&
+    isBool(v.mainProduct) &&
+    isBool(v.paymentFirst) &&
+    isStr(v.helpCenterUrl) &&
+    isStrOrNull(v.affiliatePortalUrl) &&
+    (chat === null || (isObj(chat) && isStr(chat.botUrl))) &&
+    isStrOrNull(v.restrictedKey) &&
+    isObj(captcha) &&
+    oneOf(CAPTCHA_PROVIDERS, captcha.provider) &&
+    isStrOrNull(captcha.siteKey) &&
+    isStrArray(v.testAccountSuffixes) &&
+    isStrArray(v.redirectHosts) &&
+    Array.isArray(scripts) &&
+    scripts.every((s) => isObj(s) && oneOf(SCRIPT_KINDS, s.kind) && isStr(s.src));
+  return ok ? ({ ...v, scripts } as PublicBrand) : null;
+}
+
+export function isErrorBodyShape(v: unknown): v is ErrorBody {
+  if (!isObj(v) || !isStr(v.message)) return false;
+  if (v.errors === undefined) return true;
+  return isObj(v.errors) && Object.values(v.errors).every(isStrArray);
+}
+
+export function isAuthResultShape(v: unknown): v is AuthResult {
+  return isObj(v) && isStr(v.token) && isUserShape(v.user);
+}
