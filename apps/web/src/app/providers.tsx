@@ -1,11 +1,12 @@
-import type { ReactNode } from 'react';
+import { Suspense, lazy, useState, type ReactNode } from 'react';
 import { MantineProvider } from '@mantine/core';
-import { Notifications } from '@mantine/notifications';
-import { ModalsProvider } from '@mantine/modals';
+import { useNotifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import i18next from 'i18next';
 import { theme } from './theme';
+
+const NotificationsHost = lazy(() => import('./NotificationsHost'));
 
 export function createQueryClient(): QueryClient {
   return new QueryClient({
@@ -16,15 +17,33 @@ export function createQueryClient(): QueryClient {
   });
 }
 
+/**
+ * Snackbars go to Mantine's notifications store at once (lib/notify.ts); the component that
+ * shows them, with its transitions, loads when the first one arrives and then stays.
+ */
+function LazyNotifications() {
+  const { notifications, queue } = useNotifications();
+  const [wanted, setWanted] = useState(false);
+  if (!wanted && notifications.length + queue.length > 0) setWanted(true);
+  if (!wanted) return null;
+  return (
+    <Suspense fallback={null}>
+      <NotificationsHost />
+    </Suspense>
+  );
+}
+
+/**
+ * Dialogs opened through @mantine/modals live in the logged-in shell (AppLayout), the only
+ * area that opens them, so the first screen of the other areas does not load Modal.
+ */
 export function Providers({ children, queryClient, env }: { children: ReactNode; queryClient: QueryClient; env?: 'default' | 'test' }) {
   return (
     <I18nextProvider i18n={i18next}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
-          <ModalsProvider>
-            <Notifications position="top-center" limit={3} zIndex={1000} />
-            {children}
-          </ModalsProvider>
+          <LazyNotifications />
+          {children}
         </MantineProvider>
       </QueryClientProvider>
     </I18nextProvider>

@@ -1,39 +1,30 @@
-import { Button, Menu } from '@mantine/core';
+import { NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@warren/contract';
 import { LANGUAGE_LABELS, changeLanguage, isLanguage } from '../lib/i18n';
-import { IconCheck, IconChevronDown, IconLanguage } from './icons';
+import { IconLanguage } from './icons';
 
+/**
+ * The browser's own select: the system picker on phones, keyboard and screen-reader support
+ * for free, and no popover code on the first screen (a Menu would load floating-ui there).
+ */
 export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
   const { t, i18n } = useTranslation();
   const current: Language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
   return (
-    <Menu position="bottom-end" shadow="md" width={170} withinPortal>
-      <Menu.Target>
-        <Button
-          variant="subtle"
-          color="gray"
-          size="compact-sm"
-          leftSection={<IconLanguage size={18} />}
-          rightSection={<IconChevronDown size={14} />}
-          aria-label={t('language.label')}
-        >
-          {compact ? current.toUpperCase() : LANGUAGE_LABELS[current]}
-        </Button>
-      </Menu.Target>
-      <Menu.Dropdown>
-        {LANGUAGES.map((lang) => (
-          <Menu.Item
-            key={lang}
-            lang={lang}
-            onClick={() => void changeLanguage(lang)}
-            rightSection={lang === current ? <IconCheck size={16} /> : null}
-            aria-current={lang === current ? 'true' : undefined}
-          >
-            {LANGUAGE_LABELS[lang]}
-          </Menu.Item>
-        ))}
-      </Menu.Dropdown>
-    </Menu>
+    <NativeSelect
+      variant="unstyled"
+      size="sm"
+      aria-label={t('language.label')}
+      value={current}
+      onChange={(e) => {
+        if (isLanguage(e.currentTarget.value)) void changeLanguage(e.currentTarget.value);
+      }}
+      leftSection={<IconLanguage size={18} />}
+      leftSectionPointerEvents="none"
+      w={compact ? 100 : 140}
+      data={LANGUAGES.map((lang) => ({ value: lang, label: compact ? lang.toUpperCase() : LANGUAGE_LABELS[lang] }))}
+      data-testid="language-switcher"
+    />
   );
 }

@@ -1,4 +1,5 @@
 import { Badge } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { AccountStatus } from '@warren/contract';
 

@@ -1,4 +1,5 @@
-import { user as userSchema, type User, type VerifyUserBody } from '@warren/contract';
+import { isUserShape, type User, type VerifyUserBody } from '@warren/contract';
+import { ensureShape } from './answer-shape';
 import { api } from './api-client';
 
 /**
@@ -7,5 +8,5 @@ import { api } from './api-client';
  */
 export async function verifyUser(body: VerifyUserBody): Promise<User> {
   const res = await api.post('users/verifyUser', { json: body, context: { silent: true } }).json<{ data: { user: unknown } }>();
-  return userSchema.parse(res.data.user);
+  return ensureShape(res.data.user, isUserShape, 'users/verifyUser');
 }

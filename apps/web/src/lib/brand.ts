@@ -1,4 +1,4 @@
-import { brandify, publicBrand, type PublicBrand } from '@warren/contract';
+import { asPublicBrand, brandify, type PublicBrand } from '@warren/contract';
 
 /** Used only when neither the page nor the API can tell us the brand (offline dev). */
 export const FALLBACK_BRAND: PublicBrand = {
@@ -25,8 +25,7 @@ export function readEmbeddedBrand(doc: Document = document): PublicBrand | null 
   const el = doc.getElementById('warren-brand');
   if (!el?.textContent) return null;
   try {
-    const parsed = publicBrand.safeParse(JSON.parse(el.textContent));
-    return parsed.success ? parsed.data : null;
+    return asPublicBrand(JSON.parse(el.textContent));
   } catch {
     return null;
   }
@@ -43,8 +42,7 @@ export async function loadBrand(): Promise<PublicBrand> {
     const res = await fetch('/api/brand', { headers: { accept: 'application/json' } });
     if (res.ok) {
       const body = (await res.json()) as { data?: unknown };
-      const parsed = publicBrand.safeParse(body.data);
-      if (parsed.success) current = parsed.data;
+      current = asPublicBrand(body.data) ?? current;
     }
   } catch {
     /* keep the fallback */

@@ -1,4 +1,4 @@
-import { errorBody, type ErrorBody } from '@warren/contract';
+import { isErrorBodyShape, type ErrorBody } from '@warren/contract';
 import { HTTPError } from 'ky';
 
 /** ky's HTTPError with the parsed `{ message, errors }` body attached by the api client. */
@@ -17,8 +17,7 @@ export function errorBodyOf(err: unknown): ErrorBody | null {
 }
 
 export function parseErrorBody(value: unknown): ErrorBody | null {
-  const parsed = errorBody.safeParse(value);
-  return parsed.success ? parsed.data : null;
+  return isErrorBodyShape(value) ? value : null;
 }
 
 /** Field messages joined, else the message (spec section 8). */

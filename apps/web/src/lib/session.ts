@@ -1,6 +1,7 @@
 import { useSyncExternalStore } from 'react';
-import { COOKIES, IS_USER_EXIST_COOKIE_DAYS, isCheckoutRoute, user as userSchema, type AuthResult, type User } from '@warren/contract';
+import { COOKIES, IS_USER_EXIST_COOKIE_DAYS, isCheckoutRoute, isUserShape, type AuthResult, type User } from '@warren/contract';
 import { api, setUnauthorizedHandler } from './api-client';
+import { ensureShape } from './answer-shape';
 import { deleteCookie, setCookie } from './cookies';
 import { detectDeviceType, type DeviceType } from './device';
 import { navigateTo } from './navigation';
@@ -20,8 +21,8 @@ export interface SessionState {
 }
 
 function readStoredUser(): User | null {
-  const parsed = userSchema.safeParse(storage.getJson(STORAGE_KEYS.user));
-  return parsed.success ? parsed.data : null;
+  const stored = storage.getJson(STORAGE_KEYS.user);
+  return isUserShape(stored) ? stored : null;
 }
 
 let state: SessionState = {
@@ -91,7 +92,7 @@ export function fetchUserInfo(): Promise<User> {
   return api
     .get('users/info/get')
     .json<{ data: unknown }>()
-    .then((body) => userSchema.parse(body.data));
+    .then((body) => ensureShape(body.data, isUserShape, 'users/info/get'));
 }
 
 /** GET users/info/get → replaces the user. */

@@ -4,6 +4,7 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../../public/assets/i18n/en.json';
+import { ModalsProvider } from '@mantine/modals';
 import { Providers, createQueryClient } from '../app/providers';
 
 let ready: Promise<unknown> | null = null;
@@ -22,7 +23,10 @@ export async function renderRoute(element: ReactElement, path = '/', extra: Rout
   const router = createMemoryRouter([{ path: path.split('?')[0], element }, ...extra], { initialEntries: [path] });
   const view = render(
     <Providers queryClient={createQueryClient()} env="test">
-      <RouterProvider router={router} />
+      {/* The app mounts ModalsProvider in the logged-in shell; pages rendered alone get it here. */}
+      <ModalsProvider>
+        <RouterProvider router={router} />
+      </ModalsProvider>
     </Providers>,
   );
   return { ...view, router };

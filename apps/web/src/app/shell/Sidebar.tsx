@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { NavLink as MantineNavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import '@mantine/core/styles/NavLink.layer.css';
 import { NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FREE_TARIFF_KEY } from '@warren/contract';

@@ -1,5 +1,6 @@
 import { useEffect, useMemo, useState } from 'react';
 import { ActionIcon, Button, CloseButton, Group, Paper, Stack, Text, ThemeIcon, Transition } from '@mantine/core';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useTranslation } from 'react-i18next';
 import { getBrand } from '../../lib/brand';
 import { IconChat } from '../../components/icons';

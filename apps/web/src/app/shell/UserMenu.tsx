@@ -1,4 +1,6 @@
 import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
+import '@mantine/core/styles/Avatar.layer.css';
+import '@mantine/core/styles/Menu.layer.css';
 import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { initials } from '@warren/contract';

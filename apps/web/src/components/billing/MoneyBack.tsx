@@ -1,4 +1,5 @@
 import { Group, Stack, Text, ThemeIcon } from '@mantine/core';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useTranslation } from 'react-i18next';
 import { MONEY_BACK_DAYS } from '@warren/contract';
 import { IconShield } from '../icons';

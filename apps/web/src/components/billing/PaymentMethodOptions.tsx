@@ -1,4 +1,5 @@
 import { Group, Radio, Stack, Text } from '@mantine/core';
+import '@mantine/core/styles/Radio.layer.css';
 import { useTranslation } from 'react-i18next';
 import { methodId, type PaymentMethod } from '../../lib/billing/payment-methods';
 import { IconCard, IconLock } from '../icons';

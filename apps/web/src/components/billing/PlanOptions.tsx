@@ -1,4 +1,6 @@
 import { Badge, Group, Radio, Stack, Text } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Radio.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { TariffPrice } from '@warren/contract';
 import { formatMoney, formatPerMonth, savingsPercent } from '../../lib/billing/format';

@@ -1,4 +1,7 @@
 import { Alert, Anchor, Button, Card, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/List.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../lib/billing/format';
 import { CopyField, Stat } from '../../../components/CopyField';

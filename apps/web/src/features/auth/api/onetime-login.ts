@@ -1,8 +1,9 @@
-import { authResult, type AuthResult } from '@warren/contract';
+import { isAuthResultShape, type AuthResult } from '@warren/contract';
 import { api } from '../../../lib/api-client';
+import { ensureShape } from '../../../lib/answer-shape';
 
 /** POST users/onetimeLogin {userID, token} → a session. */
 export async function onetimeLogin(body: { userID: number; token: string }): Promise<AuthResult> {
   const res = await api.post('users/onetimeLogin', { json: body }).json<{ data: unknown }>();
-  return authResult.parse(res.data);
+  return ensureShape(res.data, isAuthResultShape, 'users/onetimeLogin');
 }

@@ -1,11 +1,11 @@
 import { useState } from 'react';
 import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { requestResetBody, type RequestResetBody } from '@warren/contract';
+import type { RequestResetBody } from '@warren/contract';
 import { AuthLayout } from '../components/AuthLayout';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { useRequestReset } from '../api/request-reset';
 import { applyFieldErrors } from '../../../lib/forms';
 import { errorBodyOf, errorStatus } from '../../../lib/http-error';
@@ -18,7 +18,7 @@ export function ForgotPassPage() {
   const mutation = useRequestReset();
   const [sent, setSent] = useState<string | null>(null);
   const { register, handleSubmit, setError, formState } = useForm<RequestResetBody>({
-    resolver: zodResolver(requestResetBody),
+    resolver: lazyResolver(() => import('../form-resolvers').then((m) => m.requestResetResolver)),
     defaultValues: { email: '' },
     mode: 'onTouched',
   });

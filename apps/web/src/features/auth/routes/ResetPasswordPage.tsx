@@ -1,11 +1,12 @@
 import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
+import '@mantine/core/styles/PasswordInput.layer.css';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, SNACKBAR_MS, resetPasswordBody, type ResetPasswordBody } from '@warren/contract';
+import { PASSWORD_MIN, SNACKBAR_MS, type ResetPasswordBody, type resetPasswordBody } from '@warren/contract';
 import type { z } from 'zod';
 import { AuthLayout } from '../components/AuthLayout';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { useResetPassword } from '../api/reset-password';
 import { applyFieldErrors } from '../../../lib/forms';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
@@ -22,7 +23,7 @@ export function ResetPasswordPage() {
   const token = params.get('token') ?? '';
   const mutation = useResetPassword();
   const { register, handleSubmit, setError, formState } = useForm<FormValues, unknown, ResetPasswordBody>({
-    resolver: zodResolver(resetPasswordBody),
+    resolver: lazyResolver(() => import('../form-resolvers').then((m) => m.resetPasswordResolver)),
     defaultValues: { userId, token, password: '', password_confirmation: '' },
     mode: 'onTouched',
   });

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from 'react';
 import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import '@mantine/core/styles/PasswordInput.layer.css';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { STORAGE_KEYS, loginBody, type LoginBody } from '@warren/contract';
+import { STORAGE_KEYS, type LoginBody } from '@warren/contract';
 import { AuthLayout } from '../components/AuthLayout';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { useLogin } from '../api/login';
 import { onetimeLogin } from '../api/onetime-login';
 import { verifyUser } from '../../../lib/account-api';
@@ -36,7 +37,7 @@ export function SignInPage() {
   const loginMutation = useLogin();
 
   const form = useForm<LoginBody>({
-    resolver: zodResolver(loginBody),
+    resolver: lazyResolver(() => import('../form-resolvers').then((m) => m.loginResolver)),
     defaultValues: { email: '', password: '', otp: undefined },
     mode: 'onTouched',
   });

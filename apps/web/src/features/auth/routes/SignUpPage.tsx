@@ -1,10 +1,11 @@
 import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import '@mantine/core/styles/PasswordInput.layer.css';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, registerBody, type RegisterBody } from '@warren/contract';
+import { PASSWORD_MIN, type RegisterBody } from '@warren/contract';
 import { AuthLayout } from '../components/AuthLayout';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { useRegister } from '../api/register';
 import { collectAttribution } from '../../../lib/attribution';
 import { applyFieldErrors } from '../../../lib/forms';
@@ -28,7 +29,7 @@ export function SignUpPage() {
   const promocode = params.get('promocode')?.trim() || undefined;
 
   const { register, handleSubmit, setError, formState } = useForm<RegisterBody>({
-    resolver: zodResolver(registerBody),
+    resolver: lazyResolver(() => import('../form-resolvers').then((m) => m.registerResolver)),
     defaultValues: { name: '', email: '', password: '', password_confirmation: '' },
     mode: 'onTouched',
   });

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Anchor, Button, Card, Group, List, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/List.layer.css';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { getBrand } from '../../../lib/brand';

@@ -1,5 +1,7 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, PasswordInput, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';

@@ -1,5 +1,8 @@
 import type { ReactNode } from 'react';
 import { Button, Card, Group, List, SimpleGrid, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import '@mantine/core/styles/List.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { isFreeUser } from '../../../lib/plan';

@@ -1,5 +1,8 @@
 import { useState } from 'react';
 import { ActionIcon, Card, Group, Skeleton, Switch, Text, Title, Tooltip } from '@mantine/core';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
+import '@mantine/core/styles/Tooltip.layer.css';
 import { useTranslation } from 'react-i18next';
 import { snackbar } from '../../../lib/notify';
 import { IconCrown, IconInfo } from '../../../components/icons';

@@ -1,4 +1,7 @@
 import { Button, List, Modal, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import '@mantine/core/styles/List.layer.css';
+import '@mantine/core/styles/Modal.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useMediaQuery } from '@mantine/hooks';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';

@@ -1,5 +1,6 @@
 import { useEffect } from 'react';
 import { Button, Card, Center, List, Stack, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/List.layer.css';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { IOS_APP_STORE_URL } from '../../../lib/app-config';

@@ -1,4 +1,5 @@
 import { Card, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { IconTools } from '../../../components/icons';

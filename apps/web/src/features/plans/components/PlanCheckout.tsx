@@ -1,6 +1,8 @@
 import { useMemo, useRef, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Card, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { TariffPrice } from '@warren/contract';
 import { PlanOptions } from '../../../components/billing/PlanOptions';

@@ -1,5 +1,8 @@
 import { useEffect } from 'react';
 import { Alert, Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/List.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useNavigate, useParams, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { FREE_TARIFF_KEY, MONEY_BACK_DAYS, isActivated } from '@warren/contract';

@@ -1,5 +1,6 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { specialOfferSecondsLeft } from '@warren/contract';

@@ -1,5 +1,7 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Group, Modal, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/Modal.layer.css';
+import '@mantine/core/styles/PasswordInput.layer.css';
 import { useTranslation } from 'react-i18next';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Card, Group, Switch, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/Switch.layer.css';
 import { useTranslation } from 'react-i18next';
 import { snackbar } from '../../../lib/notify';
 import { useEmailPreferences } from '../api/email-preferences';

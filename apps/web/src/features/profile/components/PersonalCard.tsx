@@ -1,4 +1,5 @@
 import { Button, Card, Group, Select, SimpleGrid, Stack, TextInput, Title } from '@mantine/core';
+import '@mantine/core/styles/SimpleGrid.layer.css';
 import { useForm, Controller } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';

@@ -1,4 +1,7 @@
 import { Badge, Button, Card, Group, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useTranslation } from 'react-i18next';
 import { snackbar } from '../../../lib/notify';
 import { IconDevice } from '../../../components/icons';

@@ -1,5 +1,10 @@
 import { useEffect, useState } from 'react';
 import { Alert, Badge, Button, Card, CopyButton, Group, Image, Modal, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Image.layer.css';
+import '@mantine/core/styles/Modal.layer.css';
+import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '@warren/contract';
 import { getBrand } from '../../../lib/brand';

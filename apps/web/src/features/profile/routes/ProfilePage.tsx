@@ -1,4 +1,5 @@
 import { Alert, Anchor, Skeleton, Stack } from '@mantine/core';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import { useProfile } from '../api/get-profile';
 import { DeleteAccountCard } from '../components/DeleteAccountCard';

@@ -1,5 +1,6 @@
 import { useState } from 'react';
 import { Alert, Button, Card, Group, PasswordInput, Stack, Text } from '@mantine/core';
+import '@mantine/core/styles/PasswordInput.layer.css';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';

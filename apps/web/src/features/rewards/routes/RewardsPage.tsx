@@ -1,4 +1,8 @@
 import { Alert, Anchor, Card, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/Table.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useTranslation } from 'react-i18next';
 import { CopyField, Stat } from '../../../components/CopyField';
 import { IconCard, IconGift, IconUsers } from '../../../components/icons';

@@ -1,4 +1,7 @@
 import { ActionIcon, Button, Card, CopyButton, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import '@mantine/core/styles/PasswordInput.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Tooltip.layer.css';
 import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
 import type { ServiceCredentials } from '@warren/contract';

@@ -1,4 +1,5 @@
 import { Badge, Group, Stack, Text } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { ServicesLocation } from '@warren/contract';
 import { IconCrown } from '../../../components/icons';

@@ -1,4 +1,6 @@
 import { Alert, Button, Card, Code, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { IconCrown } from '../../../components/icons';

@@ -1,4 +1,6 @@
 import { Badge, Button, Card, CopyButton, Group, Stack, Text, Tooltip } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Tooltip.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { DownloadApp } from '@warren/contract';
 import { formatBytes } from '../lib/format';

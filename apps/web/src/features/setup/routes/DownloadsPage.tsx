@@ -1,4 +1,6 @@
 import { SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import { platformOf } from '@warren/contract';
 import { useDownloads } from '../api/downloads';

@@ -1,4 +1,8 @@
 import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Progress.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';

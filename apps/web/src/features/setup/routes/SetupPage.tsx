@@ -1,4 +1,8 @@
 import { Anchor, Button, Card, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import '@mantine/core/styles/List.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { platformOf } from '@warren/contract';

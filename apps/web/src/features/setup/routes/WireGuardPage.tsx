@@ -1,4 +1,8 @@
 import { Alert, Badge, Button, Card, Code, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
 import { modals } from '@mantine/modals';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';

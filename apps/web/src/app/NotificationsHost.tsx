@@ -1,0 +1,8 @@
+import '@mantine/core/styles/Notification.layer.css';
+import '@mantine/notifications/styles.layer.css';
+import { Notifications } from '@mantine/notifications';
+
+/** Loaded with the first snackbar, not with the first screen (see providers.tsx). */
+export default function NotificationsHost() {
+  return <Notifications position="top-center" limit={3} zIndex={1000} />;
+}
