@@ -1,15 +1,25 @@
 #!/usr/bin/env node
 // Web bench: initial JS + CSS (gzip) that a first visit to /sign-in and to /dashboard loads,
 // measured in Debian's chromium against the real server. Target: at most 170 kB gzip each.
+// Then Lighthouse (mobile: its default config, simulated throttling, Moto G Power emulation;
+// performance category only), 3 runs per page, medians. Targets: performance >= 95, TBT <= 200 ms.
+// Reports only: the exit code stays 0.
 import { spawn } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import zlib from 'node:zlib';
 import { chromium } from '@playwright/test';
+import * as chromeLauncher from 'chrome-launcher';
+import lighthouse from 'lighthouse';
+import puppeteer from 'puppeteer-core';
 
 const root = path.resolve(import.meta.dirname, '..');
 const TARGET_KB = 170;
+const TARGET_PERF = 95;
+const TARGET_TBT_MS = 200;
+const LH_RUNS = 3;
+const CHROME_PATH = '/usr/bin/chromium';
 const port = 8390 + Math.floor(Math.random() * 100);
 const origin = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-webbench-'));
@@ -92,11 +102,123 @@ try {
     ok &&= pass;
     console.log(`${name.padEnd(12)} ${m.landed.padEnd(12)} ${String(m.files).padStart(5)}  ${`${kb(m.js.raw)} / ${kb(m.js.gz)}`.padEnd(18)} ${`${kb(m.css.raw)} / ${kb(m.css.gz)}`.padEnd(19)} ${total.toFixed(1).padStart(14)}  <=${TARGET_KB}    ${pass ? 'PASS' : 'BELOW'}`);
   }
-  console.log('Lighthouse is not run here: the npm `lighthouse` package is not part of this project yet.');
   process.exitCode = 0;
   if (!ok) console.log('web bench: above the size target');
+
+  await lighthouseBench({ token: reg.data.token, user: verified.data.user });
 } finally {
   await browser.close();
   server.kill('SIGTERM');
   fs.rmSync(dataDir, { recursive: true, force: true });
+}
+
+/**
+ * Lighthouse, mobile (default config), performance only, LH_RUNS runs per page in one Debian chromium.
+ * Nothing leaves 127.0.0.1: chromium runs with background networking, component updates and sync off
+ * and a resolver that answers NOTFOUND for every host name; Lighthouse's programmatic API has no error
+ * reporting and downloads nothing (chrome-launcher starts the installed chromium).
+ */
+async function lighthouseBench(session) {
+  let chrome;
+  let pptr;
+  const chromePath = process.env.CHROME_PATH || CHROME_PATH;
+  try {
+    // chrome-launcher's spawn error would be an uncaught 'error' event: check the binary first.
+    fs.accessSync(chromePath, fs.constants.X_OK);
+    chrome = await chromeLauncher.launch({
+      chromePath,
+      chromeFlags: [
+        '--headless=new', '--no-sandbox', '--disable-gpu', '--disable-quic', '--no-first-run',
+        '--disable-background-networking', '--disable-component-update', '--disable-sync',
+        '--host-resolver-rules=MAP * ~NOTFOUND, EXCLUDE 127.0.0.1',
+      ],
+      logLevel: 'silent',
+    });
+    pptr = await puppeteer.connect({ browserURL: `http://127.0.0.1:${chrome.port}`, defaultViewport: null });
+  } catch (err) {
+    console.log(`web bench: Lighthouse not run, chromium did not start: ${err.message}`);
+    chrome?.kill();
+    return;
+  }
+  const flags = { onlyCategories: ['performance'], output: 'json', logLevel: 'error' };
+
+  async function run(pathname, signedIn) {
+    const page = await pptr.newPage();
+    try {
+      if (signedIn) {
+        // Seed the session on the origin from a page that loads none of the app (so its HTTP cache stays
+        // cold), then keep it: disableStorageReset also skips Lighthouse's cache clearing, so clear the cache here.
+        await page.goto(`${origin}/api/health`);
+        await page.evaluate((s) => {
+          localStorage.setItem('token', s.token);
+          localStorage.setItem('user', JSON.stringify(s.user));
+        }, session);
+        const cdp = await page.createCDPSession();
+        await cdp.send('Network.clearBrowserCache');
+        await cdp.detach();
+      }
+      const result = await lighthouse(`${origin}${pathname}`, { ...flags, disableStorageReset: signedIn }, undefined, page);
+      const lhr = result?.lhr;
+      if (!lhr) throw new Error('Lighthouse returned no result');
+      if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+      const num = (id) => lhr.audits[id]?.numericValue ?? NaN;
+      const requests = lhr.audits['network-requests']?.details?.items ?? [];
+      const offOrigin = requests.filter((r) => !/^(data|blob):/.test(r.url) && new URL(r.url).origin !== origin).map((r) => r.url);
+      return {
+        landed: new URL(lhr.finalDisplayedUrl).pathname,
+        perf: lhr.categories.performance.score === null ? NaN : Math.round(lhr.categories.performance.score * 100),
+        lcp: num('largest-contentful-paint'),
+        tbt: num('total-blocking-time'),
+        fcp: num('first-contentful-paint'),
+        cls: num('cumulative-layout-shift'),
+        offOrigin,
+        warnings: lhr.runWarnings ?? [],
+        about: `Lighthouse ${lhr.lighthouseVersion}, ${lhr.configSettings.formFactor} (${lhr.configSettings.screenEmulation.width}x${lhr.configSettings.screenEmulation.height}, ${lhr.configSettings.throttlingMethod} throttling: ${lhr.configSettings.throttling.rttMs} ms RTT, ${(lhr.configSettings.throttling.throughputKbps / 1024).toFixed(1)} Mbit/s, ${lhr.configSettings.throttling.cpuSlowdownMultiplier}x CPU)`,
+      };
+    } finally {
+      await page.close();
+    }
+  }
+
+  const median = (xs) => {
+    const s = xs.filter((x) => !Number.isNaN(x)).sort((a, b) => a - b);
+    return s.length ? s[Math.floor((s.length - 1) / 2)] : NaN;
+  };
+  try {
+    const pages = [];
+    for (const [name, signedIn] of [['/sign-in', false], ['/dashboard', true]]) {
+      const runs = [];
+      for (let i = 0; i < LH_RUNS; i++) {
+        try {
+          runs.push(await run(name, signedIn));
+        } catch (err) {
+          console.log(`lighthouse ${name} run ${i + 1}: ${err.message}`);
+        }
+      }
+      pages.push([name, runs]);
+    }
+
+    const about = pages.flatMap(([, runs]) => runs)[0]?.about ?? 'Lighthouse';
+    console.log(`\nWarren web bench · ${about}, performance only, median of ${LH_RUNS} runs`);
+    console.log('page         landed on      runs  scores        perf  LCP ms  TBT ms  FCP ms    CLS  target             result');
+    for (const [name, runs] of pages) {
+      const m = (k) => median(runs.map((r) => r[k]));
+      const landed = [...new Set(runs.map((r) => r.landed))].join(',') || '-';
+      const perf = m('perf');
+      const tbt = m('tbt');
+      const pass = runs.length > 0 && landed === name && perf >= TARGET_PERF && tbt <= TARGET_TBT_MS;
+      const f = (x, d = 0) => (Number.isNaN(x) ? '-' : x.toFixed(d));
+      console.log(`${name.padEnd(12)} ${landed.padEnd(14)} ${String(runs.length).padStart(4)}  ${runs.map((r) => f(r.perf)).join('/').padEnd(12)} ${f(perf).padStart(5)} ${f(m('lcp')).padStart(7)} ${f(tbt).padStart(7)} ${f(m('fcp')).padStart(7)} ${f(m('cls'), 3).padStart(6)}  >=${TARGET_PERF}, TBT<=${TARGET_TBT_MS}   ${pass ? 'PASS' : 'BELOW'}`);
+      if (landed !== name) console.log(`  ${name}: Lighthouse ended on ${landed}, not ${name}`);
+      const off = [...new Set(runs.flatMap((r) => r.offOrigin))];
+      if (off.length) console.log(`  ${name}: requests off ${origin}: ${off.join(' ')}`);
+      const warnings = [...new Set(runs.flatMap((r) => r.warnings.map(String)))];
+      for (const w of warnings) console.log(`  ${name}: Lighthouse warning: ${w}`);
+    }
+  } catch (err) {
+    console.log(`web bench: Lighthouse failed: ${err.stack ?? err}`);
+  } finally {
+    await pptr.disconnect();
+    chrome.kill();
+  }
 }
