@@ -161,6 +161,11 @@ async function lighthouseBench(session) {
       const lhr = result?.lhr;
       if (!lhr) throw new Error('Lighthouse returned no result');
       if (lhr.runtimeError) throw new Error(`${lhr.runtimeError.code}: ${lhr.runtimeError.message}`);
+      // LH_REPORT_DIR=dir keeps each run's full report (audits: request chains, main-thread work, LCP element).
+      if (process.env.LH_REPORT_DIR) {
+        fs.mkdirSync(process.env.LH_REPORT_DIR, { recursive: true });
+        fs.writeFileSync(path.join(process.env.LH_REPORT_DIR, `${pathname.replace(/\W+/g, '_')}-${Date.now()}.json`), JSON.stringify(lhr));
+      }
       const num = (id) => lhr.audits[id]?.numericValue ?? NaN;
       const requests = lhr.audits['network-requests']?.details?.items ?? [];
       const offOrigin = requests.filter((r) => !/^(data|blob):/.test(r.url) && new URL(r.url).origin !== origin).map((r) => r.url);

@@ -133,14 +133,14 @@ test.describe('accounts', () => {
 
   test('the language switcher stores the language', async ({ page }, info) => {
     await page.goto('/sign-in');
-    await page.getByRole('button', { name: 'Language' }).click();
-    await page.getByRole('menuitem', { name: 'Русский' }).click();
+    // The browser's own select: the system picker on phones.
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
     await expect(page.getByRole('button', { name: 'Войти', exact: true })).toBeVisible();
     await expect(page).toHaveTitle('Warren VPN | Вход');
     expect(await page.evaluate(() => localStorage.getItem('i18nLang'))).toBe('ru');
     await snap(page, info, 'sign-in-ru');
-    await page.getByRole('button', { name: 'Язык' }).click();
-    await page.getByRole('menuitem', { name: '中文' }).click();
+    await expect(page.getByRole('combobox', { name: 'Язык' })).toHaveValue('ru');
+    await page.getByRole('combobox', { name: 'Язык' }).selectOption({ label: '中文' });
     await expect(page.getByRole('button', { name: '登录', exact: true })).toBeVisible();
     await snap(page, info, 'sign-in-zh');
   });

@@ -147,7 +147,7 @@ test.describe('VPN pages', () => {
       const location = fresh.getByRole('combobox', { name: 'Location' });
       const first = await location.inputValue();
       await location.click();
-      await page.getByRole('option').filter({ hasNotText: first }).first().click();
+      await page.getByRole('listbox', { name: 'Location' }).getByRole('option').filter({ hasNotText: first }).first().click();
       await expect(location).not.toHaveValue(first);
       await expect(text).not.toHaveText(shown);
       const other = (await text.textContent())!;

@@ -26,11 +26,13 @@ async function start() {
   injectBrandScripts(brand.scripts);
   // The session restores at once; only a bare token (?t=) waits for GET users/info/get, in the guards.
   void initSession(search);
-  await initI18n().catch(() => undefined);
-
+  // The router starts its first navigation (the page's code, its guard) while the
+  // translations download; the first render waits for both.
+  const i18nReady = initI18n().catch(() => undefined);
   const router = createRouter();
   setNavigator((to, opts) => void router.navigate(to, opts));
   const queryClient = createQueryClient();
+  await i18nReady;
 
   createRoot(document.getElementById('root')!).render(
     <StrictMode>

@@ -1,8 +1,18 @@
 import { describe, expect, it } from 'vitest';
 import { authResult, user } from './account.js';
 import { publicBrand } from './brand.js';
-import { errorBody } from './errors.js';
-import { asPublicBrand, isAuthResultShape, isErrorBodyShape, isUserShape } from './shape-checks.js';
+import { envelope, errorBody } from './errors.js';
+import { planInfo } from './billing.js';
+import { featureList, featureStateResult } from './account-extras.js';
+import {
+  asPublicBrand,
+  isAuthResultShape,
+  isErrorBodyShape,
+  isFeatureListAnswer,
+  isFeatureStateResultShape,
+  isPlanInfoShape,
+  isUserShape,
+} from './shape-checks.js';
 
 const validUser = {
   id: 7,
@@ -83,5 +93,21 @@ describe('zod-free shape checks agree with the zod schemas', () => {
       { message: 'Bad', errors: { a: ['x', 2] } },
     ];
     for (const s of samples) expect(isErrorBodyShape(s), JSON.stringify(s)).toBe(errorBody.safeParse(s).success);
+  });
+
+  it('plan info', () => {
+    const payment = { id: 'p1', tariff_id: 2, tariff_name: '1 month', amount: 9.99, currency: 'USD', status: 'succeeded', provider: 'sandbox', created_at: '2026-01-01T00:00:00Z', paid_at: null };
+    const valid = { tariffName: '1 month', tariffKey: '1-month', expiresAt: null, accountStatus: 'Active', paymentStatus: 'processed', moneyBackDays: 7, payments: [payment] };
+    const samples = [...variants(valid), { ...valid, payments: [] }, { ...valid, moneyBackDays: Number.NaN }];
+    for (const s of samples) expect(isPlanInfoShape(s), JSON.stringify(s)).toBe(planInfo.safeParse(s).success);
+  });
+
+  it('features', () => {
+    const item = { id: 1, name: 'Ad Blocker', isEnabled: false, premium: true };
+    const list = envelope(featureList);
+    const samples = [...variants({ items: [item] }).map((d) => ({ data: d })), ...variants(item).map((i) => ({ data: { items: [i] } })), { data: { items: [] } }, { items: [item] }];
+    for (const s of samples) expect(isFeatureListAnswer(s), JSON.stringify(s)).toBe(list.safeParse(s).success);
+    const state = { result: true, data: { id: 1, isEnabled: true } };
+    for (const s of variants(state)) expect(isFeatureStateResultShape(s), JSON.stringify(s)).toBe(featureStateResult.safeParse(s).success);
   });
 });

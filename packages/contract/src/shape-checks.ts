@@ -1,10 +1,13 @@
-// Hand-written structural checks for the three values the web app reads before its first
-// screen: the stored user, the brand embedded in index.html and an error answer. zod would
+// Hand-written structural checks for the values the web app reads for its first screens:
+// the stored user, the brand embedded in index.html, error answers, and the sign-in and
+// dashboard answers. zod would
 // add ~25 kB (gzip) to the first visit, so these stay zod-free; shape-checks.test.ts holds
 // them to the zod schemas on valid and broken samples.
 import type { AuthResult, User } from './account.js';
 import type { PublicBrand } from './brand.js';
 import type { ErrorBody } from './errors.js';
+import type { PlanInfo } from './billing.js';
+import type { Feature } from './account-extras.js';
 import { LANGUAGES } from './constants.js';
 
 type Obj = Record<string, unknown>;
@@ -76,4 +79,45 @@ export function isErrorBodyShape(v: unknown): v is ErrorBody {
 
 export function isAuthResultShape(v: unknown): v is AuthResult {
   return isObj(v) && isStr(v.token) && isUserShape(v.user);
+}
+
+const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
+const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
+
+export function isPlanInfoShape(v: unknown): v is PlanInfo {
+  return (
+    isObj(v) &&
+    isStr(v.tariffName) &&
+    isStr(v.tariffKey) &&
+    isStrOrNull(v.expiresAt) &&
+    isStr(v.accountStatus) &&
+    oneOf(['processed', 'processing'] as const, v.paymentStatus) &&
+    isNum(v.moneyBackDays) &&
+    Array.isArray(v.payments) &&
+    v.payments.every(
+      (p) =>
+        isObj(p) &&
+        isStr(p.id) &&
+        isNum(p.tariff_id) &&
+        isStr(p.tariff_name) &&
+        isNum(p.amount) &&
+        isStr(p.currency) &&
+        oneOf(PAYMENT_STATUSES, p.status) &&
+        isStr(p.provider) &&
+        isStr(p.created_at) &&
+        isStrOrNull(p.paid_at),
+    )
+  );
+}
+
+const isFeature = (f: unknown): f is Feature => isObj(f) && isNum(f.id) && isStr(f.name) && isBool(f.isEnabled) && isBool(f.premium);
+
+/** The `{ data: { items } }` answer of setup/features/get. */
+export function isFeatureListAnswer(v: unknown): v is { data: { items: Feature[] } } {
+  return isObj(v) && isObj(v.data) && Array.isArray(v.data.items) && v.data.items.every(isFeature);
+}
+
+/** The answer of setup/features/state. */
+export function isFeatureStateResultShape(v: unknown): v is { result: boolean; data: { id: number; isEnabled: boolean } } {
+  return isObj(v) && isBool(v.result) && isObj(v.data) && isNum(v.data.id) && isBool(v.data.isEnabled);
 }

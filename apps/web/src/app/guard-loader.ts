@@ -2,6 +2,7 @@ import { redirect, type LoaderFunctionArgs } from 'react-router';
 import i18next from 'i18next';
 import { STORAGE_KEYS } from '@warren/contract';
 import { getBrand } from '../lib/brand';
+import { whenI18nReady } from '../lib/i18n';
 import { snackbar } from '../lib/notify';
 import { session, sessionReady } from '../lib/session';
 import { storage } from '../lib/storage';
@@ -49,7 +50,7 @@ export function applyGuard(result: GuardResult): null {
 
 export function guard(kind: GuardKind) {
   return async ({ request }: LoaderFunctionArgs) => {
-    await sessionReady();
+    await Promise.all([sessionReady(), whenI18nReady()]);
     return applyGuard(evaluateGuard(kind, guardContext(new URL(request.url))));
   };
 }

@@ -14,7 +14,6 @@ const base = new Set(baseOrder);
 
 /** Components other packages render for us: the importing module brings their stylesheet. */
 const INDIRECT: Record<string, Record<string, string[]>> = {
-  '@mantine/modals': { ModalsProvider: ['Modal'] },
   '@mantine/notifications': { Notifications: ['Notification'] },
 };
 

@@ -4,6 +4,7 @@ import { useNotifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import i18next from 'i18next';
+import { ConfirmDialogsHost } from '../components/ConfirmDialogsHost';
 import { theme } from './theme';
 
 const NotificationsHost = lazy(() => import('./NotificationsHost'));
@@ -33,16 +34,13 @@ function LazyNotifications() {
   );
 }
 
-/**
- * Dialogs opened through @mantine/modals live in the logged-in shell (AppLayout), the only
- * area that opens them, so the first screen of the other areas does not load Modal.
- */
 export function Providers({ children, queryClient, env }: { children: ReactNode; queryClient: QueryClient; env?: 'default' | 'test' }) {
   return (
     <I18nextProvider i18n={i18next}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
           <LazyNotifications />
+          <ConfirmDialogsHost />
           {children}
         </MantineProvider>
       </QueryClientProvider>

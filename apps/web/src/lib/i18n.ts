@@ -37,7 +37,27 @@ const fetchBackend: BackendModule = {
   },
 };
 
-export async function initI18n(instance: I18n = i18next): Promise<I18n> {
+let ready: Promise<unknown> = Promise.resolve();
+
+/**
+ * Settles once the first translations are in (or failed). Start-up does not wait for them
+ * before starting the router, so the page's code and the translations download together;
+ * route guards wait here before showing a message.
+ */
+export function whenI18nReady(): Promise<void> {
+  return ready.then(
+    () => undefined,
+    () => undefined,
+  );
+}
+
+export function initI18n(instance: I18n = i18next): Promise<I18n> {
+  const started = startI18n(instance);
+  ready = started;
+  return started;
+}
+
+async function startI18n(instance: I18n): Promise<I18n> {
   const lng = detectLanguage(storage.get(STORAGE_KEYS.i18nLang), navigator.language);
   await instance
     .use(fetchBackend)

@@ -4,7 +4,6 @@ import { createMemoryRouter, RouterProvider, type RouteObject } from 'react-rout
 import i18next from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import en from '../../public/assets/i18n/en.json';
-import { ModalsProvider } from '@mantine/modals';
 import { Providers, createQueryClient } from '../app/providers';
 
 let ready: Promise<unknown> | null = null;
@@ -23,10 +22,7 @@ export async function renderRoute(element: ReactElement, path = '/', extra: Rout
   const router = createMemoryRouter([{ path: path.split('?')[0], element }, ...extra], { initialEntries: [path] });
   const view = render(
     <Providers queryClient={createQueryClient()} env="test">
-      {/* The app mounts ModalsProvider in the logged-in shell; pages rendered alone get it here. */}
-      <ModalsProvider>
-        <RouterProvider router={router} />
-      </ModalsProvider>
+      <RouterProvider router={router} />
     </Providers>,
   );
   return { ...view, router };

@@ -2,9 +2,7 @@ import { useEffect } from 'react';
 import { AppShell, Burger, Group, Overlay, Title } from '@mantine/core';
 import '@mantine/core/styles/AppShell.layer.css';
 import '@mantine/core/styles/Burger.layer.css';
-import '@mantine/core/styles/Modal.layer.css';
 import { useDisclosure, useMediaQuery } from '@mantine/hooks';
-import { ModalsProvider } from '@mantine/modals';
 import { Outlet, useLocation, useMatches } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PAGE_TOP_PADDING_PX, SIDEBAR_BREAKPOINT_PX } from '@warren/contract';
@@ -44,52 +42,50 @@ export function AppLayout() {
   useEffect(() => close(), [pathname, close]);
 
   return (
-    <ModalsProvider>
-      <AppShell
-        header={{ height: PAGE_TOP_PADDING_PX + bannerHeight }}
-        navbar={{ width: NAVBAR_WIDTH, breakpoint: `${SIDEBAR_BREAKPOINT_PX / 16}em`, collapsed: { mobile: !opened } }}
-        layout="alt"
-        padding={0}
-        className={classes.shell}
-      >
-        <AppShell.Header className={classes.header}>
-          {offer && <SpecialOfferBanner offer={offer} short={phone || deviceType === 'mobile'} height={bannerHeight} />}
-          <Group h={PAGE_TOP_PADDING_PX} px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
-            <Group gap="sm" wrap="nowrap" miw={0}>
-              <Burger
-                opened={opened}
-                onClick={toggle}
-                size="sm"
-                className={classes.burger}
-                aria-label={t(opened ? 'shell.closeMenu' : 'shell.openMenu')}
-              />
-              <Title order={1} className={classes.pageTitle}>
-                {titleKey ? t(titleKey) : ''}
-              </Title>
-              {user && (
-                <div className={classes.headerPlan}>
-                  <PlanLine user={user} placement="header" />
-                </div>
-              )}
-            </Group>
-            <Group gap={4} wrap="nowrap">
-              <LanguageSwitcher compact />
-              <UserMenu />
-            </Group>
+    <AppShell
+      header={{ height: PAGE_TOP_PADDING_PX + bannerHeight }}
+      navbar={{ width: NAVBAR_WIDTH, breakpoint: `${SIDEBAR_BREAKPOINT_PX / 16}em`, collapsed: { mobile: !opened } }}
+      layout="alt"
+      padding={0}
+      className={classes.shell}
+    >
+      <AppShell.Header className={classes.header}>
+        {offer && <SpecialOfferBanner offer={offer} short={phone || deviceType === 'mobile'} height={bannerHeight} />}
+        <Group h={PAGE_TOP_PADDING_PX} px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
+          <Group gap="sm" wrap="nowrap" miw={0}>
+            <Burger
+              opened={opened}
+              onClick={toggle}
+              size="sm"
+              className={classes.burger}
+              aria-label={t(opened ? 'shell.closeMenu' : 'shell.openMenu')}
+            />
+            <Title order={1} className={classes.pageTitle}>
+              {titleKey ? t(titleKey) : ''}
+            </Title>
+            {user && (
+              <div className={classes.headerPlan}>
+                <PlanLine user={user} placement="header" />
+              </div>
+            )}
           </Group>
-        </AppShell.Header>
-        <AppShell.Navbar className={classes.navbar}>
-          <Sidebar onNavigate={close} />
-        </AppShell.Navbar>
-        {narrow && opened && <Overlay fixed onClick={close} backgroundOpacity={0.55} color="#000" zIndex={150} className={classes.overlay} />}
-        <AppShell.Main className={classes.main}>
-          <div className={floating ? `${classes.content} ${classes.withFloating}` : classes.content}>
-            <Outlet />
-          </div>
-        </AppShell.Main>
-        {floating && <FloatingUpgrade />}
-        <SupportChat raised={floating} />
-      </AppShell>
-    </ModalsProvider>
+          <Group gap={4} wrap="nowrap">
+            <LanguageSwitcher compact />
+            <UserMenu />
+          </Group>
+        </Group>
+      </AppShell.Header>
+      <AppShell.Navbar className={classes.navbar}>
+        <Sidebar onNavigate={close} />
+      </AppShell.Navbar>
+      {narrow && opened && <Overlay fixed onClick={close} backgroundOpacity={0.55} color="#000" zIndex={150} className={classes.overlay} />}
+      <AppShell.Main className={classes.main}>
+        <div className={floating ? `${classes.content} ${classes.withFloating}` : classes.content}>
+          <Outlet />
+        </div>
+      </AppShell.Main>
+      {floating && <FloatingUpgrade />}
+      <SupportChat raised={floating} />
+    </AppShell>
   );
 }

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { NavLink as MantineNavLink, ScrollArea, Stack, Text } from '@mantine/core';
+import { NavLink as MantineNavLink, Stack, Text } from '@mantine/core';
 import '@mantine/core/styles/NavLink.layer.css';
 import { NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
@@ -86,13 +86,14 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
       <div className={classes.sidebarLogo}>
         <Logo size="sm" />
       </div>
-      <ScrollArea className={classes.sidebarScroll} type="auto">
+      {/* The browser's own scrolling: Mantine's ScrollArea would bring floating-ui to every page. */}
+      <div className={classes.sidebarScroll}>
         <nav aria-label={t('menu.label')}>
           <Stack gap={2} p="sm">
             {items.map((item) => renderItem(item))}
           </Stack>
         </nav>
-      </ScrollArea>
+      </div>
       {user && (
         <div className={classes.planBox}>
           <Text size="xs" c="dimmed" tt="uppercase" fw={600}>

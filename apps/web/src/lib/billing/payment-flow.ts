@@ -1,8 +1,8 @@
 import { useEffect } from 'react';
 import { useNavigate } from 'react-router';
-import { modals } from '@mantine/modals';
 import type { CreatePaymentResult } from '@warren/contract';
 import { getBrand } from '../brand';
+import { closeAllDialogs } from '../confirm';
 import { refreshUser, session } from '../session';
 import { STORAGE_KEYS, storage } from '../storage';
 import { isPaymentSuccessMessage } from './payment-return';
@@ -47,7 +47,7 @@ export function usePaymentSuccessMessage(): void {
     const onMessage = (event: MessageEvent) => {
       if (!isPaymentSuccessMessage(event, window.location.origin, getBrand().redirectHosts)) return;
       session.setPaymentStatus('processed');
-      modals.closeAll();
+      closeAllDialogs();
       void refreshUser()
         .catch(() => null)
         .finally(() => navigate('/thank-you'));

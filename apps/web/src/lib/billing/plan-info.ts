@@ -1,11 +1,12 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
-import { planInfo, type PlanInfo } from '@warren/contract';
+import { isPlanInfoShape, type PlanInfo } from '@warren/contract';
 import { api } from '../api-client';
+import { ensureShape } from '../answer-shape';
 
 /** GET billing/getPlanInfo (auth): current plan, expiry, payment status and the payments list. */
 export async function getPlanInfo(): Promise<PlanInfo> {
   const body = await api.get('billing/getPlanInfo', { context: { silent: true } }).json<{ data: unknown }>();
-  return planInfo.parse(body.data);
+  return ensureShape(body.data, isPlanInfoShape, 'billing/getPlanInfo');
 }
 
 /**

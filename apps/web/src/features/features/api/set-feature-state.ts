@@ -1,10 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { featureStateResult } from '@warren/contract';
-import type { z } from 'zod';
+import { isFeatureStateResultShape } from '@warren/contract';
 import { api } from '../../../lib/api-client';
+import { ensureShape } from '../../../lib/answer-shape';
 import { featuresQuery } from './get-features';
 
-export type FeatureStateResult = z.infer<typeof featureStateResult>;
+export type FeatureStateResult = { result: boolean; data: { id: number; isEnabled: boolean } };
 
 /**
  * POST setup/features/state {id, state}. Silent: a free user's 403 opens the upgrade dialog
@@ -12,7 +12,7 @@ export type FeatureStateResult = z.infer<typeof featureStateResult>;
  */
 export async function setFeatureState(body: { id: number; state: boolean }): Promise<FeatureStateResult> {
   const res = await api.post('setup/features/state', { json: body, context: { silent: true } }).json();
-  return featureStateResult.parse(res);
+  return ensureShape(res, isFeatureStateResultShape, 'setup/features/state');
 }
 
 export function useSetFeatureState() {

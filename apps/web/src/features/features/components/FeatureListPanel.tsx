@@ -1,4 +1,4 @@
-import { useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { ActionIcon, Card, Group, Skeleton, Switch, Text, Title, Tooltip } from '@mantine/core';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
@@ -9,8 +9,10 @@ import { IconCrown, IconInfo } from '../../../components/icons';
 import { useFeatures } from '../api/get-features';
 import { useSetFeatureState } from '../api/set-feature-state';
 import { featureRows, isAdBlocker, toggleOutcome, type FeatureRow } from '../lib/toggle';
-import { UpgradeDialog } from './UpgradeDialog';
 import classes from './features.module.css';
+
+// Only free users who try a premium switch see it: load it then, not with the dashboard.
+const UpgradeDialog = lazy(() => import('./UpgradeDialog').then((m) => ({ default: m.UpgradeDialog })));
 
 /** The feature list panel (spec section 2): one row per feature with its switch. */
 export function FeatureListPanel() {
@@ -20,6 +22,7 @@ export function FeatureListPanel() {
   /** The switch positions the user set, until the answer decides (spec section 4). */
   const [pending, setPending] = useState<Record<number, boolean>>({});
   const [upgradeOpen, setUpgradeOpen] = useState(false);
+  const [upgradeLoaded, setUpgradeLoaded] = useState(false);
 
   const rows = featureRows(features.data);
   const label = (f: FeatureRow) => (isAdBlocker(f) ? t('features.adBlocker') : f.name);
@@ -36,7 +39,10 @@ export function FeatureListPanel() {
     setPending((p) => ({ ...p, [f.id]: outcome.state }));
     if (outcome.kind === 'saved') snackbar(t(`features.${outcome.note}`, { name: label(f) }), { kind: 'success' });
     else if (outcome.kind === 'notSaved') snackbar(t('features.errorToSave'));
-    else setUpgradeOpen(true);
+    else {
+      setUpgradeLoaded(true);
+      setUpgradeOpen(true);
+    }
   };
 
   return (
@@ -90,7 +96,11 @@ export function FeatureListPanel() {
           );
         })
       )}
-      <UpgradeDialog opened={upgradeOpen} onClose={() => setUpgradeOpen(false)} />
+      {upgradeLoaded && (
+        <Suspense fallback={null}>
+          <UpgradeDialog opened={upgradeOpen} onClose={() => setUpgradeOpen(false)} />
+        </Suspense>
+      )}
     </Card>
   );
 }

@@ -2,11 +2,11 @@ import { ActionIcon, Button, Card, CopyButton, Group, PasswordInput, SimpleGrid,
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
-import { modals } from '@mantine/modals';
 import { useTranslation } from 'react-i18next';
 import type { ServiceCredentials } from '@warren/contract';
 import { IconCheck, IconLock } from '../../../components/icons';
 import { snackbar } from '../../../lib/notify';
+import { openConfirm } from '../../../lib/confirm';
 import { useResetCredentials } from '../api/services';
 import classes from './services.module.css';
 
@@ -46,11 +46,13 @@ export function CredentialsCard({ credentials }: { credentials: ServiceCredentia
   const { t } = useTranslation();
   const reset = useResetCredentials();
   const onReset = () =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('services.resetTitle'),
-      children: <Text size="sm">{t('services.resetText')}</Text>,
-      labels: { confirm: t('services.reset'), cancel: t('services.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-reset' } as Record<string, unknown>,
+      body: t('services.resetText'),
+      confirmLabel: t('services.reset'),
+      cancelLabel: t('services.cancel'),
+      danger: true,
+      confirmTestId: 'confirm-reset',
       onConfirm: () => reset.mutate(undefined, { onSuccess: () => snackbar(t('services.resetDone'), { kind: 'success' }) }),
     });
   return (

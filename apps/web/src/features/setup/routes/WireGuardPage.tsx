@@ -3,7 +3,6 @@ import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Code.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
-import { modals } from '@mantine/modals';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -11,6 +10,7 @@ import type { WgDevice, WgOverview } from '@warren/contract';
 import { IconCrown, IconLock, IconShield } from '../../../components/icons';
 import { errorStatus } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
+import { openConfirm } from '../../../lib/confirm';
 import { useAddWgDevice, useRenameWgDevice, useRevokeWgDevice } from '../api/wg-devices';
 import { useWgOverview } from '../api/wg-overview';
 import { configFor, saveFile, zipConfigs } from '../lib/configs';
@@ -174,11 +174,13 @@ export function WireGuardPage() {
   };
 
   const onRevoke = (d: WgDevice) =>
-    modals.openConfirmModal({
+    openConfirm({
       title: t('setup.wg.revokeTitle', { name: d.name }),
-      children: <Text size="sm">{t('setup.wg.revokeText')}</Text>,
-      labels: { confirm: t('setup.wg.revoke'), cancel: t('setup.wg.cancel') },
-      confirmProps: { color: 'red', 'data-testid': 'confirm-revoke' } as Record<string, unknown>,
+      body: t('setup.wg.revokeText'),
+      confirmLabel: t('setup.wg.revoke'),
+      cancelLabel: t('setup.wg.cancel'),
+      danger: true,
+      confirmTestId: 'confirm-revoke',
       onConfirm: () =>
         revoke.mutate(
           { id: d.id },
