@@ -17,7 +17,12 @@ export interface TestApp {
   close(): Promise<void>;
 }
 
-export async function createTestApp(env: Record<string, string> = {}, overrides: Partial<AppDeps> = {}): Promise<TestApp> {
+export async function createTestApp(
+  env: Record<string, string> = {},
+  overrides: Partial<AppDeps> = {},
+  /** Last changes to the validated config (paths the environment does not set, e.g. the web build). */
+  adjust?: (config: Config) => void,
+): Promise<TestApp> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-test-'));
   const pgUrl = process.env.TEST_DATABASE_URL;
   const schema = pgUrl ? `t_${process.pid}_${Math.random().toString(36).slice(2, 10)}` : undefined;
@@ -29,6 +34,7 @@ export async function createTestApp(env: Record<string, string> = {}, overrides:
     ...env,
   });
   if (!pgUrl && !env.DATABASE_URL) config.database = { kind: 'pglite', dataDir: 'memory://', templateFile: process.env.WARREN_PGLITE_TEMPLATE };
+  adjust?.(config);
   const app = await buildApp(config, overrides);
   return {
     app,

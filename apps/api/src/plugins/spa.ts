@@ -31,9 +31,13 @@ export async function registerSpa(
     root: distDir,
     index: false,
     wildcard: false,
+    // The build writes .br and .gz beside each asset (apps/web/build/precompress.ts).
+    preCompressed: true,
     cacheControl: false,
     allowedPath: (pathName) => pathName !== '/index.html',
     setHeaders(res, file) {
+      // The answer depends on Accept-Encoding (preCompressed): caches must key on it.
+      res.setHeader('vary', 'accept-encoding');
       // Vite fingerprints assets, so they can be cached forever; the rest revalidates.
       res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) && /-[A-Za-z0-9_-]{8,}\./.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },

@@ -1,0 +1,61 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import zlib from 'node:zlib';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers.js';
+
+// A web build like `vite build` leaves it: fingerprinted assets with .br and .gz beside them
+// (apps/web/build/precompress.ts writes those; here the test writes them the same way).
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-dist-'));
+const js = 'export const answer = () => "the app";\n'.repeat(300);
+fs.mkdirSync(path.join(dist, 'assets'));
+fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><!--warren-brand--></head><body><div id="root"></div></body></html>');
+const asset = path.join(dist, 'assets/index-AbCd1234.js');
+fs.writeFileSync(asset, js);
+fs.writeFileSync(`${asset}.br`, zlib.brotliCompressSync(js));
+fs.writeFileSync(`${asset}.gz`, zlib.gzipSync(js));
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ JOBS: 'false' }, {}, (config) => {
+    config.webDistDir = dist;
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+});
+
+describe('the web build is served compressed', () => {
+  const get = (encoding?: string) =>
+    t.app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+
+  it('brotli when the browser takes it, with the type and the long cache of the original', async () => {
+    const res = await get('gzip, deflate, br, zstd');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-encoding']).toBe('br');
+    expect(res.headers['content-type']).toMatch(/^(application|text)\/javascript/);
+    expect(res.headers['cache-control']).toBe('public, max-age=31536000, immutable');
+    expect(String(res.headers.vary ?? '')).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(res.rawPayload).toString()).toBe(js);
+    expect(res.rawPayload.length).toBeLessThan(js.length / 10);
+  });
+
+  it('gzip for browsers without brotli, and the plain file for clients that take neither', async () => {
+    const gz = await get('gzip');
+    expect(gz.headers['content-encoding']).toBe('gzip');
+    expect(zlib.gunzipSync(gz.rawPayload).toString()).toBe(js);
+    const plain = await get();
+    expect(plain.headers['content-encoding']).toBeUndefined();
+    expect(plain.body).toBe(js);
+  });
+
+  it('never serves the compressed files under their own names or the raw index.html', async () => {
+    for (const url of ['/assets/index-AbCd1234.js.br', '/index.html']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.headers['content-encoding']).toBeUndefined();
+      expect(res.body).not.toContain('<!--warren-brand-->');
+    }
+  });
+});
