@@ -2,6 +2,8 @@ import { defineConfig } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './build/precompress';
+import { ROUTE_MODULES } from './build/route-modules';
+import { routePreloads } from './build/route-preloads';
 
 /** Modules of these Mantine component folders (plus its core and hooks) go in one chunk. */
 const mantine = (components: string[], withCore = false) =>
@@ -21,7 +23,7 @@ const UI_APP = mantine(['ThemeIcon', 'Badge', 'SimpleGrid', 'List', 'Skeleton', 
 
 export default defineConfig({
   root: fileURLToPath(new URL('.', import.meta.url)),
-  plugins: [react(), precompress()],
+  plugins: [react(), routePreloads(ROUTE_MODULES), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false } },

@@ -4,6 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.js';
+import { firstVisitLanguage } from '../src/plugins/page-hints.js';
 
 // A web build like `vite build` leaves it: fingerprinted assets with .br and .gz beside them
 // (apps/web/build/precompress.ts writes those; here the test writes them the same way).
@@ -15,6 +16,14 @@ const asset = path.join(dist, 'assets/index-AbCd1234.js');
 fs.writeFileSync(asset, js);
 fs.writeFileSync(`${asset}.br`, zlib.brotliCompressSync(js));
 fs.writeFileSync(`${asset}.gz`, zlib.gzipSync(js));
+fs.writeFileSync(
+  path.join(dist, 'route-preloads.json'),
+  JSON.stringify({
+    '/dashboard': { js: ['/assets/AppLayout-AbCd1234.js', '/assets/DashboardPage-AbCd1234.js'], css: ['/assets/AppLayout-AbCd1234.css'] },
+    '/plans': { js: ['/assets/PlansPage-AbCd1234.js'], css: [] },
+    '/sign-in': { js: ['/assets/SignInPage-AbCd1234.js', '"><script>alert(1)</script>'], css: [] },
+  }),
+);
 
 let t: TestApp;
 beforeAll(async () => {
@@ -57,5 +66,42 @@ describe('the web build is served compressed', () => {
       expect(res.headers['content-encoding']).toBeUndefined();
       expect(res.body).not.toContain('<!--warren-brand-->');
     }
+  });
+});
+
+describe('index.html tells the browser what the page will need', () => {
+  const page = (url: string, acceptLanguage?: string) =>
+    t.app.inject({ method: 'GET', url, headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} }).then((r) => r.body);
+
+  it("preloads the page's own code and styles and the visitor's translations", async () => {
+    const html = await page('/dashboard?from=mail', 'ru-RU,ru;q=0.9,en;q=0.8');
+    expect(html).toContain('<link rel="modulepreload" href="/assets/AppLayout-AbCd1234.js">');
+    expect(html).toContain('<link rel="modulepreload" href="/assets/DashboardPage-AbCd1234.js">');
+    expect(html).toContain('<link rel="preload" href="/assets/AppLayout-AbCd1234.css" as="style">');
+    expect(html).toContain('<link rel="preload" href="/assets/i18n/ru.json" as="fetch" crossorigin>');
+    expect(html).not.toContain('PlansPage');
+  });
+
+  it('plan paths share the plans page; unknown paths get only the translations; nothing unsafe is written', async () => {
+    expect(await page('/plans/1-year/')).toContain('/assets/PlansPage-AbCd1234.js');
+    const unknown = await page('/no-such-page', 'de-DE');
+    expect(unknown).not.toContain('modulepreload');
+    expect(unknown).toContain('/assets/i18n/en.json');
+    const signIn = await page('/sign-in');
+    expect(signIn).toContain('/assets/SignInPage-AbCd1234.js');
+    expect(signIn).not.toContain('alert(1)');
+  });
+
+  it('the preload map itself is not served', async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/route-preloads.json' });
+    expect(res.body).not.toContain('AppLayout-AbCd1234');
+  });
+
+  it('picks the language the web app will pick on a first visit', () => {
+    expect(firstVisitLanguage('zh-CN,zh;q=0.9')).toBe('zh');
+    expect(firstVisitLanguage('ru')).toBe('ru');
+    expect(firstVisitLanguage('de-DE,ru;q=0.9')).toBe('en');
+    expect(firstVisitLanguage(undefined)).toBe('en');
+    expect(firstVisitLanguage('')).toBe('en');
   });
 });

@@ -3,6 +3,7 @@ import path from 'node:path';
 import fastifyStatic from '@fastify/static';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { PublicBrand } from '@warren/contract';
+import { firstVisitLanguage, pageHints, readRoutePreloads } from './page-hints.js';
 
 const MARKER = '<!--warren-brand-->';
 
@@ -22,9 +23,12 @@ export async function registerSpa(
     return undefined;
   }
   const template = fs.readFileSync(indexFile, 'utf8');
+  const preloads = readRoutePreloads(distDir);
   const render = (request: FastifyRequest) => {
     const json = JSON.stringify(brandOf(request)).replace(/</g, '\\u003c');
-    return template.replace(MARKER, `<script id="warren-brand" type="application/json">${json}</script>`);
+    const pathname = request.url.split('?')[0] ?? '/';
+    const hints = pageHints(pathname, preloads, firstVisitLanguage(request.headers['accept-language']));
+    return template.replace(MARKER, `<script id="warren-brand" type="application/json">${json}</script>${hints}`);
   };
 
   await app.register(fastifyStatic, {
@@ -34,7 +38,8 @@ export async function registerSpa(
     // The build writes .br and .gz beside each asset (apps/web/build/precompress.ts).
     preCompressed: true,
     cacheControl: false,
-    allowedPath: (pathName) => pathName !== '/index.html',
+    // index.html is rendered per request; the preload map is read by the server only.
+    allowedPath: (pathName) => pathName !== '/index.html' && pathName !== '/route-preloads.json',
     setHeaders(res, file) {
       // The answer depends on Accept-Encoding (preCompressed): caches must key on it.
       res.setHeader('vary', 'accept-encoding');
