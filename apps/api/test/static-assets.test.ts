@@ -11,7 +11,10 @@ import { firstVisitLanguage } from '../src/plugins/page-hints.js';
 const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-dist-'));
 const js = 'export const answer = () => "the app";\n'.repeat(300);
 fs.mkdirSync(path.join(dist, 'assets'));
-fs.writeFileSync(path.join(dist, 'index.html'), '<!doctype html><html><head><!--warren-brand--></head><body><div id="root"></div></body></html>');
+fs.writeFileSync(
+  path.join(dist, 'index.html'),
+  '<!doctype html><html><head><!--warren-brand--><script type="module" crossorigin src="/assets/index-AbCd1234.js"></script></head><body><div id="root"></div></body></html>',
+);
 const asset = path.join(dist, 'assets/index-AbCd1234.js');
 fs.writeFileSync(asset, js);
 fs.writeFileSync(`${asset}.br`, zlib.brotliCompressSync(js));
@@ -80,6 +83,9 @@ describe('index.html tells the browser what the page will need', () => {
     expect(html).toContain('<link rel="preload" href="/assets/AppLayout-AbCd1234.css" as="style">');
     expect(html).toContain('<link rel="preload" href="/assets/i18n/ru.json" as="fetch" crossorigin>');
     expect(html).not.toContain('PlansPage');
+    // After the build's own tags, so the entry chunk is requested first.
+    expect(html.indexOf('modulepreload')).toBeGreaterThan(html.indexOf('src="/assets/index-AbCd1234.js"'));
+    expect(html.indexOf('modulepreload')).toBeLessThan(html.indexOf('</head>'));
   });
 
   it('plan paths share the plans page; unknown paths get only the translations; nothing unsafe is written', async () => {

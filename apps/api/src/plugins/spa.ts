@@ -28,7 +28,10 @@ export async function registerSpa(
     const json = JSON.stringify(brandOf(request)).replace(/</g, '\\u003c');
     const pathname = request.url.split('?')[0] ?? '/';
     const hints = pageHints(pathname, preloads, firstVisitLanguage(request.headers['accept-language']));
-    return template.replace(MARKER, `<script id="warren-brand" type="application/json">${json}</script>${hints}`);
+    // The hints go after the build's own tags: the app's entry chunk must not queue behind them.
+    return template
+      .replace(MARKER, `<script id="warren-brand" type="application/json">${json}</script>`)
+      .replace('</head>', `${hints}</head>`);
   };
 
   await app.register(fastifyStatic, {
