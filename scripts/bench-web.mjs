@@ -24,8 +24,9 @@ const port = 8390 + Math.floor(Math.random() * 100);
 const origin = `http://127.0.0.1:${port}`;
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-webbench-'));
 
-if (!fs.existsSync(path.join(root, 'apps/web/dist/index.html'))) {
-  console.log('web bench: building the web app first');
+// Always build: a stale dist would measure yesterday's app.
+{
+  console.log('web bench: building the web app');
   await new Promise((resolve, reject) =>
     spawn('npm', ['run', 'build'], { cwd: root, stdio: 'inherit' }).on('exit', (c) => (c === 0 ? resolve() : reject(new Error('build failed')))),
   );

@@ -20,7 +20,7 @@ function newestMtime(target) {
   return newest;
 }
 
-const sources = ['src', 'public', 'index.html', 'vite.config.ts'].map((p) => path.join(web, p));
+const sources = ['src', 'public', 'build', 'index.html', 'vite.config.ts'].map((p) => path.join(web, p));
 const contract = path.join(root, 'packages/contract/src');
 const builtAt = fs.existsSync(builtIndex) ? fs.statSync(builtIndex).mtimeMs : 0;
 if (!builtAt || Math.max(...sources.map(newestMtime), newestMtime(contract)) > builtAt) {
