@@ -2,7 +2,7 @@ import { Button, Group, Text } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { User } from '@warren/contract';
-import { planLine } from '../lib/plan';
+import { planDisplayName, planLine } from '../lib/plan';
 import { useSession } from '../lib/session';
 import { StatusBadge } from './StatusBadge';
 import { IconCrown } from './icons';
@@ -19,7 +19,7 @@ export function PlanLine({ user, placement }: { user: User; placement: 'header' 
   return (
     <Group gap="sm" wrap="nowrap" miw={0} data-testid={`plan-line-${placement}`} data-trailing={line.trailing}>
       <Text fw={placement === 'page' ? 700 : 600} size={placement === 'page' ? 'lg' : 'sm'} truncate data-testid={placement === 'page' ? 'plan-name' : undefined}>
-        {line.name}
+        {planDisplayName(t, user.subscriptionData.tariffKey, line.name)}
       </Text>
       {line.trailing === 'badge' ? (
         <StatusBadge status={user.accountStatus} />

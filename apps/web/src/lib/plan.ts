@@ -1,3 +1,4 @@
+import type { TFunction } from 'i18next';
 import { FREE_TARIFF_KEY, type User } from '@warren/contract';
 import type { DeviceType } from './device';
 
@@ -20,6 +21,11 @@ export interface PlanLine {
 export function planLine(user: Pick<User, 'subscriptionData'>, deviceType: DeviceType): PlanLine {
   const trailing = deviceType === 'desktop' && isFreeUser(user) ? 'upgrade' : 'badge';
   return { name: user.subscriptionData.tariffName, trailing };
+}
+
+/** A plan's name in the UI language, by its key; the API's (English) name when we have no translation. */
+export function planDisplayName(t: TFunction, key: string, name: string): string {
+  return t(`payment.planNames.${key}`, { defaultValue: name });
 }
 
 /** Pages where the floating upgrade button never shows. */

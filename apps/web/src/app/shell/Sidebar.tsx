@@ -3,6 +3,7 @@ import { NavLink as MantineNavLink, Stack, Text } from '@mantine/core';
 import '@mantine/core/styles/NavLink.layer.css';
 import { NavLink, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import { planDisplayName } from '../../lib/plan';
 import { FREE_TARIFF_KEY } from '@warren/contract';
 import { getBrand } from '../../lib/brand';
 import { useSession } from '../../lib/session';
@@ -100,7 +101,7 @@ export function Sidebar({ onNavigate }: { onNavigate: () => void }) {
             {t('dashboard.plan')}
           </Text>
           <Text fw={600} size="sm" truncate>
-            {user.subscriptionData.tariffName}
+            {planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName)}
           </Text>
           {isFree && (
             <Text size="xs" c="dimmed" mt={4}>

@@ -1,10 +1,11 @@
 import type { TFunction } from 'i18next';
 import type { TariffPrice } from '@warren/contract';
 import { formatMoney, planMonths } from '../../lib/billing/format';
+import { planDisplayName } from '../../lib/plan';
 
 /** The plan's name in the UI language (the API's English name when we have no translation). */
 export function planName(t: TFunction, plan: Pick<TariffPrice, 'key' | 'name'>): string {
-  return t(`payment.planNames.${plan.key}`, { defaultValue: plan.name });
+  return planDisplayName(t, plan.key, plan.name);
 }
 
 /** "Billed $59.99 yearly", "One-time payment", "7 days for $1.99". */

@@ -8,6 +8,7 @@ import { MoneyBack } from '../../../components/billing/MoneyBack';
 import { IconCheck, IconMail, IconTools } from '../../../components/icons';
 import { planInfoQuery } from '../../../lib/billing/plan-info';
 import { snackbar } from '../../../lib/notify';
+import { planDisplayName } from '../../../lib/plan';
 import { useResendVerification } from '../../../lib/resend-verification';
 import { refreshUser, session, useSession } from '../../../lib/session';
 import { STORAGE_KEYS, storage } from '../../../lib/storage';
@@ -43,7 +44,8 @@ export function ThankYouPage() {
     if (info.data.paymentStatus === 'processed') void refreshUser().catch(() => null);
   }, [info.data]);
 
-  const planName = info.data?.tariffName ?? user?.subscriptionData.tariffName ?? storage.get(STORAGE_KEYS.tariffName) ?? '';
+  const plan = info.data ?? user?.subscriptionData;
+  const planName = plan ? planDisplayName(t, plan.tariffKey, plan.tariffName) : (storage.get(STORAGE_KEYS.tariffName) ?? '');
   const expiresAt = info.data?.expiresAt ?? user?.subscriptionData.expiresAt ?? null;
   const expires = expiresAt ? new Date(expiresAt) : null;
   const moneyBackDays = info.data?.moneyBackDays ?? MONEY_BACK_DAYS;

@@ -10,6 +10,7 @@ import { verifyUser } from '../../../lib/account-api';
 import { getBrand } from '../../../lib/brand';
 import { useResendVerification } from '../../../lib/resend-verification';
 import { snackbar } from '../../../lib/notify';
+import { planDisplayName } from '../../../lib/plan';
 import { refreshUser, session, useSession } from '../../../lib/session';
 import { IconCheck, IconCrown, IconMail } from '../../../components/icons';
 import { PlanCheckout } from '../components/PlanCheckout';
@@ -111,7 +112,7 @@ export function PlansPage() {
               <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                 {t('plans.current')}
               </Text>
-              <Text fw={700}>{user.subscriptionData.tariffName}</Text>
+              <Text fw={700}>{planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName)}</Text>
               {expires && (
                 <Text size="sm" c="dimmed">
                   {t('dashboard.renews', { date: expires.toLocaleDateString(i18n.language) })}
