@@ -91,3 +91,19 @@ describe('sign-in and sign-out', () => {
     expect(navigate).not.toHaveBeenCalled();
   });
 });
+
+describe('setUser', () => {
+  it('does not wake the pages when the refreshed user is the one they already show, and does when it changed', () => {
+    session.signedIn({ user, token: 't'.repeat(40) });
+    const listener = vi.fn();
+    const stop = session.subscribe(listener);
+    session.setUser({ ...user, subscriptionData: { ...user.subscriptionData } });
+    expect(listener).not.toHaveBeenCalled();
+    const paid = { ...user, subscriptionData: { tariffName: '1 Month', tariffKey: '1-month', expiresAt: '2027-01-01T00:00:00.000Z' } };
+    session.setUser(paid);
+    expect(listener).toHaveBeenCalledTimes(1);
+    expect(session.get().user).toEqual(paid);
+    expect(JSON.parse(localStorage.getItem('user')!)).toEqual(paid);
+    stop();
+  });
+});

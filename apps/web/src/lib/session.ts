@@ -35,6 +35,10 @@ let state: SessionState = {
 };
 const listeners = new Set<() => void>();
 
+function sameJson(a: unknown, b: unknown): boolean {
+  return JSON.stringify(a) === JSON.stringify(b);
+}
+
 function setState(patch: Partial<SessionState>): void {
   state = { ...state, ...patch };
   listeners.forEach((l) => l());
@@ -52,6 +56,9 @@ export const session = {
   /** Replaces the user (stored locally) and marks authenticated. */
   setUser(user: User) {
     storage.setJson(STORAGE_KEYS.user, user);
+    // The start-up refresh usually brings back the stored user unchanged: re-rendering every
+    // page that reads the session for nothing is the longest task of a returning visit.
+    if (state.authenticated && state.user && sameJson(state.user, user)) return;
     setState({ user, authenticated: true });
   },
   setPaymentStatus(paymentStatus: PaymentStatus) {
