@@ -55,6 +55,19 @@ describe('Mantine stylesheets per component', () => {
     expect(missing).toEqual([]);
   });
 
+  it('no module imports the stylesheet of a component it does not use', () => {
+    const stale: string[] = [];
+    for (const file of files) {
+      const code = fs.readFileSync(file, 'utf8');
+      const used = new Set(namedImports(code, '@mantine/core'));
+      for (const [pkg, map] of Object.entries(INDIRECT)) for (const n of namedImports(code, pkg)) for (const c of map[n] ?? []) used.add(c);
+      for (const m of code.matchAll(/import '@mantine\/core\/styles\/([\w-]+)\.layer\.css';/g)) {
+        if (!used.has(m[1]!)) stale.push(`${path.relative(srcDir, file)}: ${m[1]}`);
+      }
+    }
+    expect(stale).toEqual([]);
+  });
+
   it('nothing loads the whole stylesheet or the unlayered files', () => {
     const offenders = files.filter((f) => /@mantine\/[\w-]+\/styles(\.css|\/[\w-]+(?<!\.layer)\.css)'/.test(fs.readFileSync(f, 'utf8')));
     expect(offenders).toEqual([]);

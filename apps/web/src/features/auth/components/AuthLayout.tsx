@@ -1,4 +1,5 @@
 import type { ReactNode } from 'react';
+import { Link } from 'react-router';
 import { Anchor, Box, Card, Group, Stack, Text, Title } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { Logo } from '../../../components/Logo';
@@ -7,7 +8,14 @@ import { IconLock } from '../../../components/icons';
 import { getBrand } from '../../../lib/brand';
 import classes from './AuthLayout.module.css';
 
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: ReactNode }) {
+/** The card's footer: an optional prompt, then a link to another auth page. */
+export interface AuthFooterLink {
+  prompt?: string;
+  label: string;
+  to: string;
+}
+
+export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: AuthFooterLink }) {
   const { t } = useTranslation();
   return (
     <div className={classes.page}>
@@ -30,7 +38,16 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
             </Stack>
             {children}
           </Box>
-          {footer && <Box className={classes.cardFooter}>{footer}</Box>}
+          {footer && (
+            <Box className={classes.cardFooter}>
+              <Text size="sm">
+                {footer.prompt && `${footer.prompt} `}
+                <Anchor component={Link} to={footer.to} fw={600}>
+                  {footer.label}
+                </Anchor>
+              </Text>
+            </Box>
+          )}
         </Card>
         <Group gap={6} justify="center" mt="lg" className={classes.trust}>
           <IconLock size={14} />

@@ -1,7 +1,6 @@
 import { useState } from 'react';
-import { Alert, Anchor, Button, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Button, Stack } from '@mantine/core';
 import { useForm } from 'react-hook-form';
-import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import type { RequestResetBody } from '@warren/contract';
 import { AuthLayout } from '../components/AuthLayout';
@@ -10,7 +9,7 @@ import { useRequestReset } from '../api/request-reset';
 import { applyFieldErrors } from '../../../lib/forms';
 import { errorBodyOf, errorStatus } from '../../../lib/http-error';
 import { translateValidation } from '../../../lib/validation';
-import { IconMail } from '../../../components/icons';
+import { EmailInput } from '../../../components/EmailInput';
 import { useCaptcha } from '../../../lib/captcha';
 
 export function ForgotPassPage() {
@@ -41,13 +40,7 @@ export function ForgotPassPage() {
     <AuthLayout
       title={t('auth.forgot.title')}
       subtitle={t('auth.forgot.subtitle')}
-      footer={
-        <Text size="sm">
-          <Anchor component={Link} to="/sign-in" fw={600}>
-            {t('auth.forgot.back')}
-          </Anchor>
-        </Text>
-      }
+      footer={{ label: t('auth.forgot.back'), to: '/sign-in' }}
     >
       {sent ? (
         <Alert color="teal" variant="light" role="status" title={t('auth.forgot.checkInbox')}>
@@ -56,13 +49,7 @@ export function ForgotPassPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <TextInput
-              label={t('auth.fields.email')}
-              type="email"
-              autoComplete="email"
-              inputMode="email"
-              placeholder="you@example.com"
-              leftSection={<IconMail size={18} />}
+            <EmailInput
               error={translateValidation(formState.errors.email?.message, t)}
               {...register('email')}
             />

@@ -1,9 +1,9 @@
-import { Alert, Anchor, Button, PasswordInput, Stack, Text } from '@mantine/core';
-import '@mantine/core/styles/PasswordInput.layer.css';
+import { Alert, Button, Stack } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, SNACKBAR_MS, type ResetPasswordBody, type resetPasswordBody } from '@warren/contract';
+import { NewPasswordFields } from '../../../components/NewPasswordFields';
+import { SNACKBAR_MS, type ResetPasswordBody, type resetPasswordBody } from '@warren/contract';
 import type { z } from 'zod';
 import { AuthLayout } from '../components/AuthLayout';
 import { lazyResolver } from '../../../lib/lazy-resolver';
@@ -11,7 +11,6 @@ import { useResetPassword } from '../api/reset-password';
 import { applyFieldErrors } from '../../../lib/forms';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
-import { translateValidation } from '../../../lib/validation';
 
 type FormValues = z.input<typeof resetPasswordBody>;
 
@@ -46,13 +45,7 @@ export function ResetPasswordPage() {
     <AuthLayout
       title={t('auth.reset.title')}
       subtitle={t('auth.reset.subtitle')}
-      footer={
-        <Text size="sm">
-          <Anchor component={Link} to="/sign-in" fw={600}>
-            {t('auth.forgot.back')}
-          </Anchor>
-        </Text>
-      }
+      footer={{ label: t('auth.forgot.back'), to: '/sign-in' }}
     >
       {!linkOk ? (
         <Stack gap="md">
@@ -66,20 +59,11 @@ export function ResetPasswordPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <PasswordInput
-              label={t('auth.fields.newPassword')}
-              description={t('auth.signUp.passwordHint', { min: PASSWORD_MIN })}
-              autoComplete="new-password"
-              error={translateValidation(formState.errors.password?.message, t)}
-              visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
-              {...register('password')}
-            />
-            <PasswordInput
-              label={t('auth.fields.passwordConfirmation')}
-              autoComplete="new-password"
-              error={translateValidation(formState.errors.password_confirmation?.message, t)}
-              visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
-              {...register('password_confirmation')}
+            <NewPasswordFields
+              labels={{ password: t('auth.fields.newPassword'), confirmation: t('auth.fields.passwordConfirmation') }}
+              password={register('password')}
+              confirmation={register('password_confirmation')}
+              errors={{ password: formState.errors.password?.message, confirmation: formState.errors.password_confirmation?.message }}
             />
             <Button type="submit" size="md" fullWidth loading={formState.isSubmitting}>
               {t('auth.reset.submit')}

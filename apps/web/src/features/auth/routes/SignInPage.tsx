@@ -17,7 +17,7 @@ import { snackbar } from '../../../lib/notify';
 import { session } from '../../../lib/session';
 import { storage } from '../../../lib/storage';
 import { translateValidation } from '../../../lib/validation';
-import { IconMail } from '../../../components/icons';
+import { EmailInput } from '../../../components/EmailInput';
 import { useCaptcha } from '../../../lib/captcha';
 
 type VerifyState = { kind: 'idle' } | { kind: 'pending' } | { kind: 'ok' } | { kind: 'failed' };
@@ -109,14 +109,7 @@ export function SignInPage() {
     <AuthLayout
       title={t('auth.signIn.title')}
       subtitle={t('auth.signIn.subtitle')}
-      footer={
-        <Text size="sm">
-          {t('auth.signIn.noAccount')}{' '}
-          <Anchor component={Link} to="/sign-up" fw={600}>
-            {t('auth.signIn.createAccount')}
-          </Anchor>
-        </Text>
-      }
+      footer={{ prompt: t('auth.signIn.noAccount'), label: t('auth.signIn.createAccount'), to: '/sign-up' }}
     >
       {verify.kind === 'ok' && (
         <Alert color="teal" variant="light" mb="md" role="status" title={t('auth.verify.okTitle')}>
@@ -135,13 +128,7 @@ export function SignInPage() {
       )}
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <TextInput
-            label={t('auth.fields.email')}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            placeholder="you@example.com"
-            leftSection={<IconMail size={18} />}
+          <EmailInput
             error={fieldError('email')}
             disabled={linkBusy}
             {...register('email')}

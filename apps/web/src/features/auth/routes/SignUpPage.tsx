@@ -1,7 +1,7 @@
-import { Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import { useForm } from 'react-hook-form';
-import { Link, useNavigate, useSearchParams } from 'react-router';
+import { useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN, type RegisterBody } from '@warren/contract';
 import { AuthLayout } from '../components/AuthLayout';
@@ -15,7 +15,7 @@ import { pathAfterSignUp } from '../../../lib/navigation';
 import { snackbar } from '../../../lib/notify';
 import { session } from '../../../lib/session';
 import { translateValidation } from '../../../lib/validation';
-import { IconMail } from '../../../components/icons';
+import { EmailInput } from '../../../components/EmailInput';
 import { SNACKBAR_MS } from '@warren/contract';
 import { useCaptcha } from '../../../lib/captcha';
 
@@ -65,25 +65,12 @@ export function SignUpPage() {
     <AuthLayout
       title={t('auth.signUp.title')}
       subtitle={t('auth.signUp.subtitle')}
-      footer={
-        <Text size="sm">
-          {t('auth.signUp.haveAccount')}{' '}
-          <Anchor component={Link} to="/sign-in" fw={600}>
-            {t('auth.signUp.signIn')}
-          </Anchor>
-        </Text>
-      }
+      footer={{ prompt: t('auth.signUp.haveAccount'), label: t('auth.signUp.signIn'), to: '/sign-in' }}
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <TextInput label={t('auth.fields.name')} autoComplete="name" error={fieldError('name')} {...register('name')} />
-          <TextInput
-            label={t('auth.fields.email')}
-            type="email"
-            autoComplete="email"
-            inputMode="email"
-            placeholder="you@example.com"
-            leftSection={<IconMail size={18} />}
+          <EmailInput
             withAsterisk
             error={fieldError('email')}
             {...register('email')}

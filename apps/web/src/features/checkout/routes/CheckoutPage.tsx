@@ -1,5 +1,5 @@
 import { useEffect, useMemo, useRef, useState } from 'react';
-import { Alert, Anchor, Button, Card, Group, PasswordInput, Select, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Anchor, Button, Card, Group, PasswordInput, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import { useForm } from 'react-hook-form';
@@ -7,10 +7,11 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Link, useLoaderData, useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MAX, SNACKBAR_MS, email as emailSchema, password as passwordSchema, type Language } from '@warren/contract';
+import { PASSWORD_MAX, PASSWORD_MIN, SNACKBAR_MS, email as emailSchema, password as passwordSchema, type Language } from '@warren/contract';
 import { Logo } from '../../../components/Logo';
 import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
-import { IconCheck, IconLock, IconMail } from '../../../components/icons';
+import { IconCheck, IconLock } from '../../../components/icons';
+import { EmailInput } from '../../../components/EmailInput';
 import { PlanOptions } from '../../../components/billing/PlanOptions';
 import { PaymentMethodOptions, TrustLine } from '../../../components/billing/PaymentMethodOptions';
 import { MoneyBack } from '../../../components/billing/MoneyBack';
@@ -287,20 +288,14 @@ export function CheckoutPage() {
                         {t('checkout.accountHint')}
                       </Text>
                     )}
-                    <TextInput
-                      label={t('auth.fields.email')}
-                      type="email"
-                      autoComplete="email"
-                      inputMode="email"
-                      placeholder="you@example.com"
-                      leftSection={<IconMail size={18} />}
+                    <EmailInput
                       withAsterisk
                       error={fieldError('email')}
                       {...form.register('email')}
                     />
                     <PasswordInput
                       label={t('auth.fields.password')}
-                      description={mode === 'signUp' ? t('auth.signUp.passwordHint', { min: 8 }) : undefined}
+                      description={mode === 'signUp' ? t('auth.signUp.passwordHint', { min: PASSWORD_MIN }) : undefined}
                       autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
                       withAsterisk
                       error={fieldError('password')}

@@ -1,10 +1,10 @@
-import { Button, Card, Group, PasswordInput, SimpleGrid, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
-import '@mantine/core/styles/SimpleGrid.layer.css';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, changePasswordBody } from '@warren/contract';
+import { NewPasswordFields } from '../../../components/NewPasswordFields';
+import { changePasswordBody } from '@warren/contract';
 import type { z } from 'zod';
 import { applyFieldErrors } from '../../../lib/forms';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
@@ -49,23 +49,13 @@ export function PasswordCard() {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <PasswordInput label={t('profile.currentPassword')} autoComplete="current-password" error={err(formState.errors.currentPassword?.message)} visibilityToggleButtonProps={toggle} {...register('currentPassword')} />
-          <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <PasswordInput
-              label={t('profile.newPassword')}
-              description={t('auth.signUp.passwordHint', { min: PASSWORD_MIN })}
-              autoComplete="new-password"
-              error={translateValidation(formState.errors.password?.message, t)}
-              visibilityToggleButtonProps={toggle}
-              {...register('password')}
-            />
-            <PasswordInput
-              label={t('profile.confirmPassword')}
-              autoComplete="new-password"
-              error={translateValidation(formState.errors.password_confirmation?.message, t)}
-              visibilityToggleButtonProps={toggle}
-              {...register('password_confirmation')}
-            />
-          </SimpleGrid>
+          <NewPasswordFields
+            side
+            labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}
+            password={register('password')}
+            confirmation={register('password_confirmation')}
+            errors={{ password: formState.errors.password?.message, confirmation: formState.errors.password_confirmation?.message }}
+          />
           <Group>
             <Button type="submit" loading={change.isPending}>
               {t('profile.changePassword')}

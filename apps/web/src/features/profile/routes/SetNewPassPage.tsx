@@ -1,16 +1,15 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Group, PasswordInput, Stack, Text } from '@mantine/core';
-import '@mantine/core/styles/PasswordInput.layer.css';
+import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, setNewPasswordBody } from '@warren/contract';
+import { NewPasswordFields } from '../../../components/NewPasswordFields';
+import { setNewPasswordBody } from '@warren/contract';
 import type { z } from 'zod';
 import { applyFieldErrors } from '../../../lib/forms';
 import { errorBodyOf, errorStatus, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
 import { session } from '../../../lib/session';
-import { translateValidation } from '../../../lib/validation';
 import { useSetNewPassword } from '../api/set-new-password';
 
 type Values = z.input<typeof setNewPasswordBody>;
@@ -26,7 +25,6 @@ export function SetNewPassPage() {
     defaultValues: { password: '', password_confirmation: '' },
     mode: 'onTouched',
   });
-  const toggle = { 'aria-label': t('auth.fields.togglePassword') };
 
   const onSubmit = handleSubmit(async (values) => {
     setStale(false);
@@ -68,20 +66,11 @@ export function SetNewPassPage() {
       )}
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <PasswordInput
-            label={t('profile.newPassword')}
-            description={t('auth.signUp.passwordHint', { min: PASSWORD_MIN })}
-            autoComplete="new-password"
-            error={translateValidation(formState.errors.password?.message, t)}
-            visibilityToggleButtonProps={toggle}
-            {...register('password')}
-          />
-          <PasswordInput
-            label={t('profile.confirmPassword')}
-            autoComplete="new-password"
-            error={translateValidation(formState.errors.password_confirmation?.message, t)}
-            visibilityToggleButtonProps={toggle}
-            {...register('password_confirmation')}
+          <NewPasswordFields
+            labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}
+            password={register('password')}
+            confirmation={register('password_confirmation')}
+            errors={{ password: formState.errors.password?.message, confirmation: formState.errors.password_confirmation?.message }}
           />
           <Group>
             <Button type="submit" loading={save.isPending}>
