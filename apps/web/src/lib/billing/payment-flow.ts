@@ -1,10 +1,13 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useNavigate } from 'react-router';
+import { useTranslation } from 'react-i18next';
 import type { CreatePaymentResult } from '@warren/contract';
 import { getBrand } from '../brand';
 import { closeAllDialogs } from '../confirm';
 import { refreshUser, session } from '../session';
 import { STORAGE_KEYS, storage } from '../storage';
+import { errorBodyOf, errorText } from '../http-error';
+import { useCreatePayment, type CreatePaymentInput } from './create-payment';
 import { isPaymentSuccessMessage } from './payment-return';
 
 /** Where every provider sends the browser back: zg/paymentEvent sorts succeeded from failed. */
@@ -35,6 +38,43 @@ export function nextStep(result: Pick<CreatePaymentResult, 'redirectUrl' | 'stat
 export function beginPayment(tariffName: string): void {
   storage.set(STORAGE_KEYS.tariffName, tariffName);
   session.setPaymentStatus('processing');
+}
+
+/**
+ * The Pay button of both checkouts (/checkout* and /plans). `attempt` names what is being
+ * bought (plan, currency, method, account...): while it stays the same, retries and double
+ * clicks reuse one idempotency key, so the provider sees one payment. `prepare` runs first
+ * (the one-step checkout signs the visitor up or in) and may stop the payment.
+ */
+export function usePay(attempt: string) {
+  const { t } = useTranslation();
+  const payment = useCreatePayment();
+  const keyRef = useRef<{ attempt: string; key: string } | null>(null);
+  if (!keyRef.current || keyRef.current.attempt !== attempt) keyRef.current = { attempt, key: newIdempotencyKey() };
+  const [busy, setBusy] = useState(false);
+  const [error, setError] = useState<string | null>(null);
+
+  const pay = async (input: Omit<CreatePaymentInput, 'idempotencyKey' | 'returnPath'>, tariffName: string, prepare?: () => Promise<boolean>) => {
+    if (busy) return;
+    setError(null);
+    setBusy(true);
+    try {
+      if (prepare && !(await prepare())) return;
+      const result = await payment.mutateAsync({ ...input, idempotencyKey: keyRef.current!.key, returnPath: PAYMENT_RETURN_PATH });
+      const next = nextStep(result);
+      if (next.kind === 'unsupported') {
+        setError(t('payment.unsupported'));
+        return;
+      }
+      beginPayment(tariffName);
+      window.location.assign(next.kind === 'redirect' ? next.url : '/thank-you');
+    } catch (err) {
+      setError(errorText(errorBodyOf(err), t('payment.createFailed')));
+    } finally {
+      setBusy(false);
+    }
+  };
+  return { pay, busy, error };
 }
 
 /**

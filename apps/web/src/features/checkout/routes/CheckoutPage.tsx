@@ -1,4 +1,4 @@
-import { useEffect, useMemo, useRef, useState } from 'react';
+import { useEffect, useMemo, useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, PasswordInput, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
@@ -18,13 +18,12 @@ import { MoneyBack } from '../../../components/billing/MoneyBack';
 import { billedText, planName } from '../../../components/billing/plan-text';
 import { collectAttribution } from '../../../lib/attribution';
 import { getBrand } from '../../../lib/brand';
-import { useCreatePayment } from '../../../lib/billing/create-payment';
 import { useCurrencies } from '../../../lib/billing/currencies';
 import { checkoutVariant } from '../../../lib/billing/discount';
 import { defaultPlanId, formatMoney, orderPlans } from '../../../lib/billing/format';
 import { useIpInfo } from '../../../lib/billing/ip-info';
 import { useLandingPriceList } from '../../../lib/billing/landing-price-list';
-import { PAYMENT_RETURN_PATH, beginPayment, newIdempotencyKey, nextStep, usePaymentSuccessMessage } from '../../../lib/billing/payment-flow';
+import { usePay, usePaymentSuccessMessage } from '../../../lib/billing/payment-flow';
 import { methodId, usePaymentMethods } from '../../../lib/billing/payment-methods';
 import { applyFieldErrors } from '../../../lib/forms';
 import { capitalizeFirst, errorBodyOf, errorText } from '../../../lib/http-error';
@@ -97,14 +96,10 @@ export function CheckoutPage() {
   const registerMutation = useRegisterOneStep();
   const captcha = useCaptcha();
   const loginMutation = useCheckoutLogin();
-  const payment = useCreatePayment();
-  const [busy, setBusy] = useState(false);
-  const [payError, setPayError] = useState<string | null>(null);
 
   // One idempotency key per attempt: the same plan, currency, method and account reuse it.
   const attempt = `${chosenId}|${currency}|${method ? methodId(method) : ''}|${user?.id ?? ''}`;
-  const keyRef = useRef<{ attempt: string; key: string } | null>(null);
-  if (!keyRef.current || keyRef.current.attempt !== attempt) keyRef.current = { attempt, key: newIdempotencyKey() };
+  const { pay, busy, error: payError } = usePay(attempt);
 
   const discountPercent = Number(/discount-(\d+)/.exec(variant.priceList)?.[1] ?? 0);
   const language: Language | undefined = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : undefined;
@@ -150,33 +145,12 @@ export function CheckoutPage() {
   };
 
   const onPay = async () => {
-    if (!plan || !method || !currency || busy) return;
-    setPayError(null);
-    setBusy(true);
-    try {
-      if (!(await ensureAccount())) return;
-      const result = await payment.mutateAsync({
-        tariffId: plan.tariffId,
-        currency,
-        provider: method.provider,
-        type: method.type || undefined,
-        priceList: prices.data?.priceList,
-        idempotencyKey: keyRef.current!.key,
-        returnPath: PAYMENT_RETURN_PATH,
-      });
-      const next = nextStep(result);
-      if (next.kind === 'unsupported') {
-        setPayError(t('payment.unsupported'));
-        return;
-      }
-      beginPayment(plan.name);
-      if (next.kind === 'redirect') window.location.assign(next.url);
-      else window.location.assign('/thank-you');
-    } catch (err) {
-      setPayError(errorText(errorBodyOf(err), t('payment.createFailed')));
-    } finally {
-      setBusy(false);
-    }
+    if (!plan || !method || !currency) return;
+    await pay(
+      { tariffId: plan.tariffId, currency, provider: method.provider, type: method.type || undefined, priceList: prices.data?.priceList },
+      plan.name,
+      ensureAccount,
+    );
   };
 
   const fieldError = (name: keyof AccountValues) => translateValidation(form.formState.errors[name]?.message, t);

@@ -1,4 +1,4 @@
-import { useMemo, useRef, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Anchor, Button, Card, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput } from '@mantine/core';
 import '@mantine/core/styles/SimpleGrid.layer.css';
@@ -10,13 +10,12 @@ import { PaymentMethodOptions, TrustLine } from '../../../components/billing/Pay
 import { MoneyBack } from '../../../components/billing/MoneyBack';
 import { billedText, planName } from '../../../components/billing/plan-text';
 import { IconLock } from '../../../components/icons';
-import { useCreatePayment } from '../../../lib/billing/create-payment';
 import { useCurrencies } from '../../../lib/billing/currencies';
 import { defaultPlanId, formatMoney, orderPlans } from '../../../lib/billing/format';
 import { getGuestPriceData } from '../../../lib/billing/guest-price-data';
 import { useIpInfo } from '../../../lib/billing/ip-info';
 import { useLandingPriceList } from '../../../lib/billing/landing-price-list';
-import { PAYMENT_RETURN_PATH, beginPayment, newIdempotencyKey, nextStep } from '../../../lib/billing/payment-flow';
+import { usePay } from '../../../lib/billing/payment-flow';
 import { methodId, usePaymentMethods } from '../../../lib/billing/payment-methods';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import classes from './PlanCheckout.module.css';
@@ -59,9 +58,6 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
   const [promoInput, setPromoInput] = useState('');
   const [promoError, setPromoError] = useState<string | null>(null);
   const [checking, setChecking] = useState(false);
-  const payment = useCreatePayment();
-  const [busy, setBusy] = useState(false);
-  const [payError, setPayError] = useState<string | null>(null);
 
   const list = priceList ?? prices.data?.priceList;
   const offerTariff = tariffIds?.[0];
@@ -73,8 +69,7 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
   });
   const quote = offerQuote.data && 'amount' in offerQuote.data ? offerQuote.data : null;
   const attempt = `${chosenId}|${currency}|${method ? methodId(method) : ''}|${promo ?? ''}|${list ?? ''}`;
-  const keyRef = useRef<{ attempt: string; key: string } | null>(null);
-  if (!keyRef.current || keyRef.current.attempt !== attempt) keyRef.current = { attempt, key: newIdempotencyKey() };
+  const { pay, busy, error: payError } = usePay(attempt);
 
   const applyPromo = async () => {
     const code = promoInput.trim();
@@ -98,32 +93,8 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
   };
 
   const onPay = async () => {
-    if (!plan || !method || !currency || busy) return;
-    setBusy(true);
-    setPayError(null);
-    try {
-      const result = await payment.mutateAsync({
-        tariffId: plan.tariffId,
-        currency,
-        provider: method.provider,
-        type: method.type || undefined,
-        priceList: list,
-        promocode: promo ?? undefined,
-        idempotencyKey: keyRef.current!.key,
-        returnPath: PAYMENT_RETURN_PATH,
-      });
-      const next = nextStep(result);
-      if (next.kind === 'unsupported') {
-        setPayError(t('payment.unsupported'));
-        return;
-      }
-      beginPayment(plan.name);
-      window.location.assign(next.kind === 'redirect' ? next.url : '/thank-you');
-    } catch (err) {
-      setPayError(errorText(errorBodyOf(err), t('payment.createFailed')));
-    } finally {
-      setBusy(false);
-    }
+    if (!plan || !method || !currency) return;
+    await pay({ tariffId: plan.tariffId, currency, provider: method.provider, type: method.type || undefined, priceList: list, promocode: promo ?? undefined }, plan.name);
   };
 
   const currencyOptions = currencies.data?.currencies ?? (currency ? [currency] : []);
