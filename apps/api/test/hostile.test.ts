@@ -77,8 +77,9 @@ function routeTable(instance: FastifyInstance): { method: string; url: string }[
     const level = (line.indexOf('── ') - 1) / 4;
     stack.length = level;
     const parent = level > 0 ? stack[level - 1]! : '';
-    // A file route's precompressed twins (x.js.br, x.js.gz) print as children ".br"/".gz" of x.js.
-    const full = (m[2]!.startsWith('.') ? `${parent}${m[2]!}` : `${parent}/${m[2]!}`).replace(/\/{2,}/g, '/');
+    // The tree prints what each node adds to its parent's path: "/revoke" then "Others" for
+    // /revokeOthers, "x.js" then ".br" for x.js.br. Join without adding slashes.
+    const full = `${parent}${m[2]!}`.replace(/\/{2,}/g, '/');
     stack[level] = full;
     for (const method of m[3]?.split(',').map((x) => x.trim()) ?? []) out.push({ method, url: full });
   }
@@ -411,6 +412,8 @@ describe('hostile input, every route', () => {
     });
     expect(routes.length).toBeGreaterThanOrEqual(18);
     expect(routes.filter((r) => r.url.startsWith('/api/docs') || r.url.startsWith('/assets/')).map((r) => r.url)).toEqual([]);
+    // Sibling routes that share a prefix are whole paths, not a prefix plus a segment.
+    expect(byUrl['POST /api/profile/sessions/revokeOthers']).toBeDefined();
   });
 
   it('refuses generated invalid bodies, queries and tokens with a clean 4xx and changes nothing', async () => {
