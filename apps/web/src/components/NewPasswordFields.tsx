@@ -32,6 +32,8 @@ export function NewPasswordFields({
       <PasswordInput
         label={labels.password}
         description={t('auth.signUp.passwordHint', { min: PASSWORD_MIN })}
+        // Side by side, the hint goes under the field so both inputs line up.
+        inputWrapperOrder={side ? ['label', 'input', 'description', 'error'] : undefined}
         autoComplete="new-password"
         error={translateValidation(errors.password, t)}
         visibilityToggleButtonProps={toggle}
