@@ -1,6 +1,10 @@
+import fs from 'node:fs';
 import type { AddressInfo } from 'node:net';
+import os from 'node:os';
+import path from 'node:path';
 import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMailer } from '../src/mail/mailer.js';
 import { PASSWORD, TestClient, createTestApp, linkParams, uniqueEmail, type TestApp } from './helpers.js';
 
 /**
@@ -195,5 +199,27 @@ describe('mail over real SMTP', () => {
     const [mail] = await mailsTo(email);
     expect(mail!.subject).toBe('Confirm your email for Warren Proxy');
     expect(mail!.mime.text).toContain('http://proxy.localhost/sign-in?userId=');
+  });
+});
+
+describe('the development outbox', () => {
+  it('never shows a half-written mail to a reader listing while mail is being written', async () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-outbox-'));
+    const mailer = createMailer({ from: 'Warren <no-reply@warren.localhost>', ignoreTls: false, outboxDir: dir });
+    const body = 'x'.repeat(200_000); // large enough that a write takes several chunks
+    const writes = Array.from({ length: 40 }, (_, i) => mailer.send({ to: 'reader@example.com', subject: `#${i}`, text: body, html: body }));
+    let done = false;
+    const all = Promise.all(writes).then(() => (done = true));
+    let reads = 0;
+    while (!done) {
+      const seen = mailer.list!('reader@example.com'); // throws on a half-written file
+      for (const m of seen) expect(m.text.length).toBe(body.length);
+      reads += 1;
+      await new Promise((r) => setImmediate(r));
+    }
+    await all;
+    expect(mailer.list!('reader@example.com')).toHaveLength(40);
+    expect(reads).toBeGreaterThan(0);
+    fs.rmSync(dir, { recursive: true, force: true });
   });
 });

@@ -43,7 +43,10 @@ function createOutbox(dir: string): Mailer {
     async send(mail) {
       const sentAt = new Date().toISOString();
       const name = `${Date.now()}-${process.pid}-${String(sequence++).padStart(6, '0')}.json`;
-      await fs.promises.writeFile(path.join(dir, name), JSON.stringify({ ...mail, sentAt }));
+      // Written under a temporary name and renamed: a reader never sees half a mail.
+      const tmp = path.join(dir, `.${name}.tmp`);
+      await fs.promises.writeFile(tmp, JSON.stringify({ ...mail, sentAt }));
+      await fs.promises.rename(tmp, path.join(dir, name));
     },
     list(to) {
       const wanted = to.trim().toLowerCase();
