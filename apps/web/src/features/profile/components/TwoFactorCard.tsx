@@ -1,9 +1,7 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Card, CopyButton, Group, Image, Modal, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, CopyButton, Group, Image, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Image.layer.css';
-import '@mantine/core/styles/Modal.layer.css';
-import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { Profile } from '@warren/contract';
@@ -16,6 +14,7 @@ import { IconCheck, IconCopy, IconDownload, IconKey, IconShieldCheck } from '../
 import { useDisableTwoFactor } from '../api/two-factor-disable';
 import { useEnableTwoFactor } from '../api/two-factor-enable';
 import { useStartTwoFactor, type TwoFactorSetup } from '../api/two-factor-setup';
+import { PasswordConfirmDialog } from './PasswordConfirmDialog';
 import { groupSecret, recoveryCodesFile } from '../lib/user-agent';
 
 function useQrCode(text: string | null): string | null {
@@ -51,8 +50,6 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
   const [codeError, setCodeError] = useState<string | null>(null);
   const [codes, setCodes] = useState<string[] | null>(null);
   const [disableOpen, setDisableOpen] = useState(false);
-  const [password, setPassword] = useState('');
-  const [passwordError, setPasswordError] = useState<string | null>(null);
   const qr = useQrCode(setup?.otpauthUrl ?? null);
 
   const begin = async () => {
@@ -78,23 +75,11 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
       setCodeError(body?.errors?.code?.join(' ') ?? errorText(body, t('profile.tfa.codeFormat')));
     }
   };
-  const turnOff = async (e: React.FormEvent) => {
-    e.preventDefault();
-    if (!password) {
-      setPasswordError(t('profile.passwordNeeded'));
-      return;
-    }
-    try {
-      await disable.mutateAsync({ password });
-      setDisableOpen(false);
-      setPassword('');
-      setPasswordError(null);
-      snackbar(t('profile.tfa.disabled'), { kind: 'success' });
-      await refreshUser().catch(() => null);
-    } catch (err) {
-      const body = errorBodyOf(err);
-      setPasswordError(body?.errors?.password?.join(' ') ?? errorText(body, t('profile.deleteFailed')));
-    }
+  const turnOff = async (password: string) => {
+    await disable.mutateAsync({ password });
+    setDisableOpen(false);
+    snackbar(t('profile.tfa.disabled'), { kind: 'success' });
+    await refreshUser().catch(() => null);
   };
 
   const codesText = codes ? recoveryCodesFile(getBrand().productName, profile.email, codes) : '';
@@ -190,30 +175,14 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
         </Group>
       )}
 
-      <Modal opened={disableOpen} onClose={() => setDisableOpen(false)} title={t('profile.tfa.disableTitle')} centered closeButtonProps={{ 'aria-label': t('features.upgrade.close') }}>
-        <form onSubmit={(e) => void turnOff(e)} noValidate>
-          <Stack gap="md">
-            <Text size="sm">{t('profile.tfa.disableText')}</Text>
-            <PasswordInput
-              label={t('profile.currentPassword')}
-              autoComplete="current-password"
-              value={password}
-              onChange={(e) => setPassword(e.currentTarget.value)}
-              error={passwordError}
-              data-autofocus
-              visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
-            />
-            <Group justify="flex-end">
-              <Button variant="default" onClick={() => setDisableOpen(false)}>
-                {t('profile.cancel')}
-              </Button>
-              <Button type="submit" color="red" loading={disable.isPending}>
-                {t('profile.tfa.disable')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
-      </Modal>
+      <PasswordConfirmDialog
+        opened={disableOpen}
+        onClose={() => setDisableOpen(false)}
+        title={t('profile.tfa.disableTitle')}
+        lead={<Text size="sm">{t('profile.tfa.disableText')}</Text>}
+        confirmLabel={t('profile.tfa.disable')}
+        onConfirm={turnOff}
+      />
     </Card>
   );
 }
