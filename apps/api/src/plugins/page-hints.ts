@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { DEFAULT_LANGUAGE, LANGUAGES, type Language } from '@warren/contract';
+import { languageFromTag, type Language } from '@warren/contract';
 
 /** What apps/web/build/route-preloads.ts writes: a path's page files the HTML does not already load. */
 export type RoutePreloads = Record<string, { js: string[]; css: string[] }>;
@@ -19,8 +19,7 @@ export function readRoutePreloads(distDir: string): RoutePreloads {
  * Accept-Language). A stored choice can differ; then the hint costs one small download.
  */
 export function firstVisitLanguage(acceptLanguage: string | undefined): Language {
-  const first = (acceptLanguage ?? '').split(',')[0]?.trim().slice(0, 2).toLowerCase() ?? '';
-  return (LANGUAGES as readonly string[]).includes(first) ? (first as Language) : DEFAULT_LANGUAGE;
+  return languageFromTag(acceptLanguage?.split(',')[0]);
 }
 
 const SAFE_URL = /^\/[A-Za-z0-9/_.-]+$/;

@@ -1,6 +1,6 @@
 import i18next, { type BackendModule, type i18n as I18n, type PostProcessorModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, LANGUAGES, brandify, type Language } from '@warren/contract';
+import { DEFAULT_LANGUAGE, LANGUAGES, brandify, languageFromTag, type Language } from '@warren/contract';
 import { STORAGE_KEYS, storage } from './storage';
 import { getBrand } from './brand';
 
@@ -10,9 +10,7 @@ export function isLanguage(value: unknown): value is Language {
 
 /** Spec section 3: stored i18nLang, else the browser language's first two letters, else en. */
 export function detectLanguage(stored: string | null, navigatorLanguage: string | undefined): Language {
-  if (isLanguage(stored)) return stored;
-  const two = (navigatorLanguage ?? '').slice(0, 2).toLowerCase();
-  return isLanguage(two) ? two : DEFAULT_LANGUAGE;
+  return isLanguage(stored) ? stored : languageFromTag(navigatorLanguage);
 }
 
 /** Replaces VPN with Proxy on proxy brands, in every translated string. */
