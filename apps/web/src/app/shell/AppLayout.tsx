@@ -9,7 +9,7 @@ import { PAGE_TOP_PADDING_PX, SIDEBAR_BREAKPOINT_PX } from '@warren/contract';
 import { LanguageSwitcher } from '../../components/LanguageSwitcher';
 import { SpecialOfferBanner } from '../../features/billing/components/SpecialOfferBanner';
 import { useSpecialOffer } from '../../features/billing/hooks/use-special-offer';
-import { usePaymentSuccessMessage } from '../../lib/billing/payment-flow';
+import { usePaymentSuccessMessage } from '../../lib/billing/payment-success-message';
 import { useSession } from '../../lib/session';
 import { PlanLine } from '../../components/PlanLine';
 import type { RouteHandle } from '../route-handle';

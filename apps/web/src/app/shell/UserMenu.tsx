@@ -1,71 +1,32 @@
-import { Avatar, Group, Menu, Text, UnstyledButton } from '@mantine/core';
-import '@mantine/core/styles/Avatar.layer.css';
-import '@mantine/core/styles/Menu.layer.css';
-import { useNavigate } from 'react-router';
-import { useTranslation } from 'react-i18next';
-import { initials } from '@warren/contract';
-import { getBrand } from '../../lib/brand';
-import { session, useSession } from '../../lib/session';
-import { IconChevronDown, IconHelp, IconLogout, IconUser, IconUsers } from '../../components/icons';
-import classes from './AppLayout.module.css';
+import { Suspense, lazy, useEffect, useState } from 'react';
+import { useSession } from '../../lib/session';
+import { UserButton } from './UserButton';
 
+const loadPopover = () => import('./UserMenuPopover');
+const UserMenuPopover = lazy(loadPopover);
+
+/**
+ * The header's user menu. Its dropdown (Mantine Menu and floating-ui, ~20 kB gzip) is not part
+ * of the first screen: it downloads once the page is idle, or at the first press if that comes
+ * sooner, and then opens at once.
+ */
 export function UserMenu() {
-  const { t } = useTranslation();
-  const navigate = useNavigate();
   const user = useSession((s) => s.user);
-  const deviceType = useSession((s) => s.deviceType);
-  if (!user) return null;
-  const brand = getBrand();
-  const fullName = [user.firstName, user.secondName].filter(Boolean).join(' ').trim();
-  const portal = user.isPostAffiliateAvailable ? brand.affiliatePortalUrl : null;
+  const [pressed, setPressed] = useState(false);
 
+  useEffect(() => {
+    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
+    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
+    const handle = idle(() => void loadPopover());
+    return () => cancel(handle);
+  }, []);
+
+  if (!user) return null;
+  const button = <UserButton user={user} aria-haspopup="menu" aria-expanded={false} onClick={() => setPressed(true)} />;
+  if (!pressed) return button;
   return (
-    <Menu position="bottom-end" shadow="lg" width={260} withinPortal>
-      <Menu.Target>
-        <UnstyledButton className={classes.userButton} aria-label={t('shell.userMenu')}>
-          <Group gap={8} wrap="nowrap">
-            <Avatar color="brand" radius="xl" size={34}>
-              {initials(user)}
-            </Avatar>
-            <IconChevronDown size={14} className={classes.hideMobile} />
-          </Group>
-        </UnstyledButton>
-      </Menu.Target>
-      <Menu.Dropdown>
-        <div className={classes.userHead}>
-          {fullName && (
-            <Text fw={600} size="sm" truncate>
-              {fullName}
-            </Text>
-          )}
-          <Text size="sm" c="dimmed" truncate data-testid="user-email">
-            {user.email}
-          </Text>
-        </div>
-        <Menu.Divider />
-        <Menu.Item leftSection={<IconUser size={18} />} onClick={() => navigate('/profile')}>
-          {t('menu.profile')}
-        </Menu.Item>
-        {deviceType === 'mobile' ? (
-          portal ? (
-            <Menu.Item component="a" href={portal} target="_blank" rel="noopener noreferrer" leftSection={<IconUsers size={18} />}>
-              {t('menu.affiliate')}
-            </Menu.Item>
-          ) : (
-            <Menu.Item leftSection={<IconUsers size={18} />} onClick={() => navigate('/affiliate')}>
-              {t('menu.affiliate')}
-            </Menu.Item>
-          )
-        ) : (
-          <Menu.Item component="a" href={brand.helpCenterUrl} target="_blank" rel="noopener noreferrer" leftSection={<IconHelp size={18} />}>
-            {t('shell.contactUs')}
-          </Menu.Item>
-        )}
-        <Menu.Divider />
-        <Menu.Item color="red" leftSection={<IconLogout size={18} />} onClick={() => void session.signOut()}>
-          {t('shell.logOut')}
-        </Menu.Item>
-      </Menu.Dropdown>
-    </Menu>
+    <Suspense fallback={button}>
+      <UserMenuPopover defaultOpened />
+    </Suspense>
   );
 }

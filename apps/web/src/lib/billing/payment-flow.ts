@@ -1,14 +1,10 @@
-import { useEffect, useRef, useState } from 'react';
-import { useNavigate } from 'react-router';
+import { useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { CreatePaymentResult } from '@warren/contract';
-import { getBrand } from '../brand';
-import { closeAllDialogs } from '../confirm';
-import { refreshUser, session } from '../session';
+import { session } from '../session';
 import { STORAGE_KEYS, storage } from '../storage';
 import { errorBodyOf, errorText } from '../http-error';
 import { useCreatePayment, type CreatePaymentInput } from './create-payment';
-import { isPaymentSuccessMessage } from './payment-return';
 
 /** Where every provider sends the browser back: zg/paymentEvent sorts succeeded from failed. */
 export const PAYMENT_RETURN_PATH = '/zg/paymentEvent';
@@ -75,24 +71,4 @@ export function usePay(attempt: string) {
     }
   };
   return { pay, busy, error };
-}
-
-/**
- * The payment success message (spec section 4): a `paymentSuccess` post from the provider's page
- * (popup or frame) refreshes the user, opens /thank-you and closes every dialog.
- */
-export function usePaymentSuccessMessage(): void {
-  const navigate = useNavigate();
-  useEffect(() => {
-    const onMessage = (event: MessageEvent) => {
-      if (!isPaymentSuccessMessage(event, window.location.origin, getBrand().redirectHosts)) return;
-      session.setPaymentStatus('processed');
-      closeAllDialogs();
-      void refreshUser()
-        .catch(() => null)
-        .finally(() => navigate('/thank-you'));
-    };
-    window.addEventListener('message', onMessage);
-    return () => window.removeEventListener('message', onMessage);
-  }, [navigate]);
 }

@@ -1,11 +1,11 @@
 import { Suspense, lazy, useState } from 'react';
-import { ActionIcon, Card, Group, Skeleton, Switch, Text, Title, Tooltip } from '@mantine/core';
+import { ActionIcon, Card, Group, Skeleton, Switch, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
-import '@mantine/core/styles/Tooltip.layer.css';
 import { useTranslation } from 'react-i18next';
 import { snackbar } from '../../../lib/notify';
 import { IconCrown, IconInfo } from '../../../components/icons';
+import { LazyTooltip } from '../../../components/LazyTooltip';
 import { useFeatures } from '../api/get-features';
 import { useSetFeatureState } from '../api/set-feature-state';
 import { featureRows, isAdBlocker, toggleOutcome, type FeatureRow } from '../lib/toggle';
@@ -63,21 +63,21 @@ export function FeatureListPanel() {
             <div key={f.id} className={classes.row} data-testid={`feature-${f.id}`}>
               <div className={classes.name}>
                 {f.premium && (
-                  <Tooltip label={t('features.premium')} withArrow>
+                  <LazyTooltip label={t('features.premium')} withArrow>
                     <span className={classes.crown} role="img" aria-label={t('features.premium')}>
                       <IconCrown size={18} />
                     </span>
-                  </Tooltip>
+                  </LazyTooltip>
                 )}
                 <Text fw={600} truncate>
                   {label(f)}
                 </Text>
                 {isAdBlocker(f) && (
-                  <Tooltip label={t('features.adBlockerTip')} id={tipId} multiline w={240} withArrow events={{ hover: true, focus: true, touch: true }}>
+                  <LazyTooltip label={t('features.adBlockerTip')} id={tipId} multiline w={240} withArrow events={{ hover: true, focus: true, touch: true }}>
                     <ActionIcon variant="subtle" color="gray" size="sm" radius="xl" aria-label={t('features.adBlockerTip')} className={classes.info}>
                       <IconInfo size={16} />
                     </ActionIcon>
-                  </Tooltip>
+                  </LazyTooltip>
                 )}
               </div>
               <Group gap={8} wrap="nowrap">
