@@ -1,4 +1,4 @@
-import { Suspense, lazy, useEffect, useState } from 'react';
+import { Suspense, lazy, useState } from 'react';
 import { useSession } from '../../lib/session';
 import { UserButton } from './UserButton';
 
@@ -7,22 +7,24 @@ const UserMenuPopover = lazy(loadPopover);
 
 /**
  * The header's user menu. Its dropdown (Mantine Menu and floating-ui, ~20 kB gzip) is not part
- * of the first screen: it downloads once the page is idle, or at the first press if that comes
- * sooner, and then opens at once.
+ * of the first screen: it starts downloading when the pointer or focus reaches the button,
+ * and the first press opens it as soon as it is there.
  */
 export function UserMenu() {
   const user = useSession((s) => s.user);
   const [pressed, setPressed] = useState(false);
 
-  useEffect(() => {
-    const idle = window.requestIdleCallback ?? ((cb: () => void) => window.setTimeout(cb, 1500));
-    const cancel = window.cancelIdleCallback ?? window.clearTimeout;
-    const handle = idle(() => void loadPopover());
-    return () => cancel(handle);
-  }, []);
-
   if (!user) return null;
-  const button = <UserButton user={user} aria-haspopup="menu" aria-expanded={false} onClick={() => setPressed(true)} />;
+  const button = (
+    <UserButton
+      user={user}
+      aria-haspopup="menu"
+      aria-expanded={false}
+      onPointerEnter={() => void loadPopover()}
+      onFocus={() => void loadPopover()}
+      onClick={() => setPressed(true)}
+    />
+  );
   if (!pressed) return button;
   return (
     <Suspense fallback={button}>
