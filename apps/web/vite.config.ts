@@ -5,11 +5,15 @@ import { precompress } from './build/precompress';
 import { ROUTE_MODULES } from './build/route-modules';
 import { routePreloads } from './build/route-preloads';
 
-/** Modules of these Mantine component folders (plus its core and hooks) go in one chunk. */
+/**
+ * Modules of these Mantine component folders (plus its core) go in one chunk. @mantine/hooks
+ * stays out: a group takes every module that matches from anywhere in the app, and most hooks
+ * serve only pages loaded later (drag, collapse, focus trap, clipboard...).
+ */
 const mantine = (components: string[], withCore = false) =>
   new RegExp(
     [
-      ...(withCore ? ['node_modules/@mantine/hooks/', 'node_modules/@mantine/core/esm/(core|utils)/'] : []),
+      ...(withCore ? ['node_modules/@mantine/core/esm/(core|utils)/'] : []),
       `node_modules/@mantine/core/esm/components/(${components.join('|')})/`,
     ].join('|'),
   );
