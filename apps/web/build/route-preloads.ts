@@ -35,13 +35,17 @@ export function routePreloads(routes: Record<string, string[]>): Plugin {
       const entry = chunks.find((c) => c.isEntry);
       if (!entry) return;
       const preloadedByHtml = closure(entry);
-      const facade = new Map(chunks.filter((c) => c.facadeModuleId).map((c) => [path.relative(root, c.facadeModuleId!).split(path.sep).join('/'), c]));
+      // A page module is a chunk of its own, or part of a group's chunk (vite.config.ts codeSplitting).
+      const rel = (id: string) => path.relative(root, id).split(path.sep).join('/');
+      const chunkOf = new Map<string, OutputChunk>();
+      for (const c of chunks) for (const id of c.moduleIds) if (!chunkOf.has(rel(id))) chunkOf.set(rel(id), c);
+      for (const c of chunks) if (c.facadeModuleId) chunkOf.set(rel(c.facadeModuleId), c);
       const out: RoutePreloads = {};
       for (const [pathname, modules] of Object.entries(routes)) {
         const files = new Set<string>();
         for (const m of modules) {
-          const chunk = facade.get(m);
-          if (!chunk) this.error(`route-preloads: ${pathname} names ${m}, which is not a chunk of its own (is it imported lazily?)`);
+          const chunk = chunkOf.get(m);
+          if (!chunk) this.error(`route-preloads: ${pathname} names ${m}, which is in no chunk of the build`);
           closure(chunk, files);
         }
         const js = [...files].filter((f) => !preloadedByHtml.has(f));
