@@ -30,8 +30,10 @@ const UI_CORE_APP = /\/src\/components\/(Logo|LanguageSwitcher|icons)\.(tsx|modu
 /** What the logged-in pages show besides: badges, icons, grids, lists, placeholders, switches. */
 const UI_APP = mantine(['ThemeIcon', 'Badge', 'SimpleGrid', 'List', 'Skeleton', 'Switch', 'InlineInput', 'Overlay']);
 
-export default defineConfig({
+export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
+  // The server render bundle (dist-ssr, src/entry-server.tsx) needs no copy of public/.
+  publicDir: isSsrBuild ? false : 'public',
   plugins: [react(), routePreloads(ROUTE_MODULES), precompress()],
   server: {
     port: 5173,
@@ -58,4 +60,4 @@ export default defineConfig({
       },
     },
   },
-});
+}));

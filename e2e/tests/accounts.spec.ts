@@ -175,3 +175,44 @@ test.describe('proxy brand', () => {
     expect(restricted.some((r) => r.startsWith('POST /api/users/restrictedLogin'))).toBe(true);
   });
 });
+
+test.describe('signed-out pages come rendered from the server', () => {
+  test('sign-in shows before any script runs, in the browser language, its form waiting for the app', async ({ browser }, info) => {
+    const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, locale: 'ru-RU', viewport: info.project.use.viewport ?? undefined });
+    const page = await context.newPage();
+    await page.goto('/sign-in');
+    await expect(page).toHaveTitle('Warren VPN | Вход');
+    await expect(page.getByRole('heading', { name: 'С возвращением' })).toBeVisible();
+    await expect(page.getByRole('button', { name: 'Войти' })).toBeDisabled();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+    await snap(page, info, 'sign-in-server-render');
+    await context.close();
+  });
+
+  test('the app takes the HTML over without rendering it again and without errors', async ({ page }) => {
+    const errors: string[] = [];
+    page.on('console', (m) => void (m.type() === 'error' && errors.push(m.text())));
+    page.on('pageerror', (e) => void errors.push(e.message));
+    await page.addInitScript(() => {
+      const removed: string[] = [];
+      (window as unknown as { removedFromRoot: string[] }).removedFromRoot = removed;
+      new MutationObserver((records) => {
+        for (const r of records) if ((r.target as Element).id === 'root') for (const n of r.removedNodes) removed.push(n.nodeName);
+      }).observe(document, { childList: true, subtree: true });
+    });
+    for (const path of ['/sign-in', '/sign-up', '/forgot-pass']) {
+      await page.goto(path);
+      // Enabled once the app has taken the page over.
+      await expect(page.getByRole('button', { name: /^(Sign in|Create account|Send reset link)$/ })).toBeEnabled();
+      expect(await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot)).toEqual([]);
+    }
+    expect(errors).toEqual([]);
+  });
+
+  test('a stored language other than the browser one: the app renders its own language instead', async ({ page }) => {
+    await page.addInitScript(() => localStorage.setItem('i18nLang', 'zh'));
+    await page.goto('/sign-in');
+    await expect(page.getByRole('heading', { name: '欢迎回来' })).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('lang', 'zh');
+  });
+});

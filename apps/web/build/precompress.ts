@@ -24,7 +24,8 @@ export function precompress(): Plugin {
   let outDir = 'dist';
   return {
     name: 'warren-precompress',
-    apply: 'build',
+    // Client build only: the server's render bundle (dist-ssr) is read by Node, not downloaded.
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
       outDir = path.resolve(config.root, config.build.outDir);
     },

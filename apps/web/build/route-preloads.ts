@@ -15,7 +15,8 @@ export function routePreloads(routes: Record<string, string[]>): Plugin {
   let base = '/';
   return {
     name: 'warren-route-preloads',
-    apply: 'build',
+    // Client build only: the server's render bundle (dist-ssr) is read by Node, not downloaded.
+    apply: (_config, env) => env.command === 'build' && !env.isSsrBuild,
     configResolved(config) {
       root = config.root;
       base = config.base;

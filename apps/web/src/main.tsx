@@ -4,15 +4,16 @@ import '@fontsource-variable/inter/wght.css';
 import './app/global.css';
 
 import { StrictMode } from 'react';
-import { createRoot } from 'react-dom/client';
+import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import i18next from 'i18next';
 import { loadBrand } from './lib/brand';
 import { injectBrandScripts } from './lib/brand-scripts';
 import { initI18n } from './lib/i18n';
 import { initSession } from './lib/session';
 import { setNavigator } from './lib/navigation';
 import { rememberFirstPathname, stripTokenParam } from './lib/startup';
-import { createRouter } from './app/router';
+import { createRouter, whenRouterSettled } from './app/router';
 import { Providers, createQueryClient } from './app/providers';
 
 async function start() {
@@ -32,13 +33,28 @@ async function start() {
   const queryClient = createQueryClient();
   await i18nReady;
 
-  createRoot(document.getElementById('root')!).render(
+  const app = (
     <StrictMode>
       <Providers queryClient={queryClient}>
         <RouterProvider router={router} />
       </Providers>
-    </StrictMode>,
+    </StrictMode>
   );
+  const rootElement = document.getElementById('root')!;
+  // The server rendered this page (signed-out pages, entry-server.tsx): take its HTML over when
+  // the first render will be the same page in the same language. A stored language or a guard
+  // that sends a signed-in visitor on makes another page: then render afresh.
+  const serverLanguage = rootElement.dataset.serverLanguage;
+  if (serverLanguage) {
+    const landedOn = window.location.pathname;
+    await whenRouterSettled(router);
+    if (serverLanguage === i18next.language && router.state.location.pathname === landedOn && !router.state.errors) {
+      hydrateRoot(rootElement, app);
+      return;
+    }
+    rootElement.replaceChildren();
+  }
+  createRoot(rootElement).render(app);
 }
 
 void start();

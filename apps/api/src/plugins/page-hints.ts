@@ -28,11 +28,15 @@ const SAFE_URL = /^\/[A-Za-z0-9/_.-]+$/;
  * `<link>` hints for index.html: the page's code (modulepreload) and styles, and the
  * translations, so they download with the app's own code instead of after it runs.
  */
-export function pageHints(pathname: string, preloads: RoutePreloads, language: Language): string {
+export function pageHints(pathname: string, preloads: RoutePreloads, language: Language, serverRendered = false): string {
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   const route = preloads[clean] ?? (clean.startsWith('/plans/') ? preloads['/plans'] : undefined);
   const links = [`<link rel="preload" href="/assets/i18n/${language}.json" as="fetch" crossorigin>`];
   for (const href of route?.js ?? []) if (SAFE_URL.test(href)) links.push(`<link rel="modulepreload" href="${href}">`);
-  for (const href of route?.css ?? []) if (SAFE_URL.test(href)) links.push(`<link rel="preload" href="${href}" as="style">`);
+  // A page the server rendered shows before its code runs: its styles must apply from the first paint
+  // (the app's loader finds the stylesheet already there and adds no second one).
+  for (const href of route?.css ?? []) {
+    if (SAFE_URL.test(href)) links.push(serverRendered ? `<link rel="stylesheet" href="${href}">` : `<link rel="preload" href="${href}" as="style">`);
+  }
   return links.join('');
 }

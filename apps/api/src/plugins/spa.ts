@@ -1,11 +1,46 @@
 import fs from 'node:fs';
 import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import fastifyStatic from '@fastify/static';
-import type { FastifyInstance, FastifyRequest } from 'fastify';
-import type { PublicBrand } from '@warren/contract';
+import type { FastifyBaseLogger, FastifyInstance, FastifyRequest } from 'fastify';
+import { COOKIES, LANGUAGES, type Language, type PublicBrand } from '@warren/contract';
 import { firstVisitLanguage, pageHints, readRoutePreloads } from './page-hints.js';
 
 const MARKER = '<!--warren-brand-->';
+const ROOT = '<div id="root"></div>';
+
+/** apps/web/src/entry-server.tsx, built into dist-ssr beside dist (`<distDir>-ssr`). */
+type RenderPage = (url: string, brand: PublicBrand, language: Language) => { html: string; title: string } | null;
+
+/**
+ * The web app's server render of the signed-out pages, if it was built: the page shows as soon
+ * as the HTML arrives, before the app's code. Without it (or if it fails) the browser renders
+ * the page, as it always can.
+ */
+async function loadServerRender(distDir: string, log: FastifyBaseLogger): Promise<RenderPage | undefined> {
+  const entry = path.join(`${path.resolve(distDir)}-ssr`, 'entry-server.js');
+  if (!fs.existsSync(entry)) return undefined;
+  try {
+    const mod = (await import(pathToFileURL(entry).href)) as { renderPage?: (...args: unknown[]) => ReturnType<RenderPage> };
+    if (typeof mod.renderPage !== 'function') throw new Error('entry-server.js exports no renderPage');
+    const translations: Partial<Record<Language, unknown>> = {};
+    for (const language of LANGUAGES) {
+      const file = path.join(distDir, 'assets', 'i18n', `${language}.json`);
+      if (fs.existsSync(file)) translations[language] = JSON.parse(fs.readFileSync(file, 'utf8'));
+    }
+    const renderPage = mod.renderPage;
+    return (url, brand, language) => renderPage(url, brand, language, translations);
+  } catch (err) {
+    log.warn({ err }, 'server render not loaded: pages render in the browser');
+    return undefined;
+  }
+}
+
+function hasCookie(header: string | undefined, name: string): boolean {
+  return (header ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`) && part.trim().length > name.length + 1);
+}
+
+const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * Serves the built web app on the API's origin. index.html gets the request's brand inlined
@@ -24,14 +59,33 @@ export async function registerSpa(
   }
   const template = fs.readFileSync(indexFile, 'utf8');
   const preloads = readRoutePreloads(distDir);
+  const serverRender = await loadServerRender(distDir, app.log);
   const render = (request: FastifyRequest) => {
-    const json = JSON.stringify(brandOf(request)).replace(/</g, '\\u003c');
+    const brand = brandOf(request);
+    const json = JSON.stringify(brand).replace(/</g, '\\u003c');
     const pathname = request.url.split('?')[0] ?? '/';
-    const hints = pageHints(pathname, preloads, firstVisitLanguage(request.headers['accept-language']));
+    const language = firstVisitLanguage(request.headers['accept-language']);
+    let first: ReturnType<RenderPage> = null;
+    try {
+      // isUserExist (set at sign-in, cleared at sign-out): most likely signed in, and the app will
+      // move on to the dashboard; a rendered sign-in form would only flash before it.
+      if (!hasCookie(request.headers.cookie, COOKIES.isUserExist)) first = serverRender?.(request.url, brand, language) ?? null;
+    } catch (err) {
+      request.log.warn({ err }, 'server render failed: the browser renders the page');
+    }
+    const hints = pageHints(pathname, preloads, language, first !== null);
     // The hints go after the build's own tags: the app's entry chunk must not queue behind them.
-    return template
-      .replace(MARKER, `<script id="warren-brand" type="application/json">${json}</script>`)
-      .replace('</head>', `${hints}</head>`);
+    const html = template
+      .replace(MARKER, () => `<script id="warren-brand" type="application/json">${json}</script>`)
+      .replace('</head>', () => `${hints}</head>`);
+    if (!first) return html;
+    const page = first;
+    // data-server-language tells the app which language the HTML speaks (main.tsx takes it over only if its own matches).
+    return html
+      .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+      // Replacement functions: the page's HTML may contain `$&`-like text that a replacement string would expand.
+      .replace(ROOT, () => `<div id="root" data-server-language="${language}">${page.html}</div>`);
   };
 
   await app.register(fastifyStatic, {

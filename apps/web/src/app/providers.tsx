@@ -3,7 +3,7 @@ import { MantineProvider } from '@mantine/core';
 import { useNotifications } from '@mantine/notifications';
 import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
-import i18next from 'i18next';
+import i18next, { type i18n as I18n } from 'i18next';
 import { ConfirmDialogsHost } from '../components/ConfirmDialogsHost';
 import { theme } from './theme';
 
@@ -34,9 +34,20 @@ function LazyNotifications() {
   );
 }
 
-export function Providers({ children, queryClient, env }: { children: ReactNode; queryClient: QueryClient; env?: 'default' | 'test' }) {
+export function Providers({
+  children,
+  queryClient,
+  env,
+  i18n = i18next,
+}: {
+  children: ReactNode;
+  queryClient: QueryClient;
+  env?: 'default' | 'test';
+  /** The server's first render brings its own instance per language and brand. */
+  i18n?: I18n;
+}) {
   return (
-    <I18nextProvider i18n={i18next}>
+    <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
           <LazyNotifications />

@@ -107,3 +107,16 @@ export const routes: RouteObject[] = [
 export function createRouter() {
   return createBrowserRouter(routes);
 }
+
+/** Resolves once the first navigation (page code, guards, their redirects) is done. */
+export function whenRouterSettled(router: ReturnType<typeof createBrowserRouter>): Promise<void> {
+  const settled = () => router.state.initialized && router.state.navigation.state === 'idle';
+  if (settled()) return Promise.resolve();
+  return new Promise((resolve) => {
+    const stop = router.subscribe(() => {
+      if (!settled()) return;
+      stop();
+      resolve();
+    });
+  });
+}

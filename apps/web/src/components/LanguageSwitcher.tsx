@@ -2,6 +2,7 @@ import { NativeSelect } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { LANGUAGES, type Language } from '@warren/contract';
 import { LANGUAGE_LABELS, changeLanguage, isLanguage } from '../lib/i18n';
+import { useHydrated } from '../lib/hydration';
 import { IconLanguage } from './icons';
 
 /**
@@ -11,11 +12,14 @@ import { IconLanguage } from './icons';
 export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
   const { t, i18n } = useTranslation();
   const current: Language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : 'en';
+  // In server-rendered HTML the select waits for the app (a choice made before would do nothing).
+  const hydrated = useHydrated();
   return (
     <NativeSelect
       variant="unstyled"
       size="sm"
       aria-label={t('language.label')}
+      disabled={!hydrated}
       value={current}
       onChange={(e) => {
         if (isLanguage(e.currentTarget.value)) void changeLanguage(e.currentTarget.value);

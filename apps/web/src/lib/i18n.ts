@@ -1,4 +1,4 @@
-import i18next, { type BackendModule, type i18n as I18n, type PostProcessorModule } from 'i18next';
+import i18next, { type BackendModule, type InitOptions, type i18n as I18n, type PostProcessorModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
 import { DEFAULT_LANGUAGE, LANGUAGES, brandify, languageFromTag, type Language } from '@warren/contract';
 import { STORAGE_KEYS, storage } from './storage';
@@ -14,7 +14,7 @@ export function detectLanguage(stored: string | null, navigatorLanguage: string 
 }
 
 /** Replaces VPN with Proxy on proxy brands, in every translated string. */
-const brandifyProcessor: PostProcessorModule = {
+export const brandifyProcessor: PostProcessorModule = {
   type: 'postProcessor',
   name: 'brandify',
   process: (value: string) => brandify(value, getBrand().kind),
@@ -34,6 +34,20 @@ const fetchBackend: BackendModule = {
       .catch((err: Error) => callback(err, false));
   },
 };
+
+/** One configuration for the browser and for the server's first render of signed-out pages. */
+export function i18nOptions(lng: Language, productName: string): InitOptions {
+  return {
+    lng,
+    fallbackLng: DEFAULT_LANGUAGE,
+    supportedLngs: [...LANGUAGES],
+    load: 'languageOnly',
+    postProcess: ['brandify'],
+    interpolation: { escapeValue: false, defaultVariables: { product: productName } },
+    react: { useSuspense: false },
+    returnNull: false,
+  };
+}
 
 let ready: Promise<unknown> = Promise.resolve();
 
@@ -61,16 +75,7 @@ async function startI18n(instance: I18n): Promise<I18n> {
     .use(fetchBackend)
     .use(brandifyProcessor)
     .use(initReactI18next)
-    .init({
-      lng,
-      fallbackLng: DEFAULT_LANGUAGE,
-      supportedLngs: [...LANGUAGES],
-      load: 'languageOnly',
-      postProcess: ['brandify'],
-      interpolation: { escapeValue: false, defaultVariables: { product: getBrand().productName } },
-      react: { useSuspense: false },
-      returnNull: false,
-    });
+    .init(i18nOptions(lng, getBrand().productName));
   document.documentElement.lang = lng;
   instance.on('languageChanged', (l) => {
     document.documentElement.lang = l;

@@ -6,6 +6,7 @@ import { Logo } from '../../../components/Logo';
 import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
 import { IconLock } from '../../../components/icons';
 import { getBrand } from '../../../lib/brand';
+import { useHydrated } from '../../../lib/hydration';
 import classes from './AuthLayout.module.css';
 
 /** The card's footer: an optional prompt, then a link to another auth page. */
@@ -17,6 +18,7 @@ export interface AuthFooterLink {
 
 export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: AuthFooterLink }) {
   const { t } = useTranslation();
+  const hydrated = useHydrated();
   return (
     <div className={classes.page}>
       <header className={classes.top}>
@@ -36,7 +38,10 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
                 </Text>
               )}
             </Stack>
-            {children}
+            {/* Server-rendered: nothing to type into or press until the app's handlers are attached. */}
+            <fieldset className={classes.form} disabled={!hydrated}>
+              {children}
+            </fieldset>
           </Box>
           {footer && (
             <Box className={classes.cardFooter}>

@@ -1,0 +1,84 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createTestApp, type TestApp } from './helpers.js';
+
+// A web build with its server render bundle beside it (`vite build --ssr` writes dist-ssr).
+// The bundle here is a stand-in that echoes what the server hands it: this file tests how the
+// API uses a render, not the render itself (apps/web/src/entry-server.test.tsx and the browser
+// tests do that with the real one).
+const dist = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-ssr-dist-'));
+const ssr = `${dist}-ssr`;
+fs.mkdirSync(path.join(dist, 'assets', 'i18n'), { recursive: true });
+fs.mkdirSync(ssr);
+fs.writeFileSync(
+  path.join(dist, 'index.html'),
+  '<!doctype html><html lang="en" data-mantine-color-scheme="light"><head><title>Warren</title><!--warren-brand--></head><body><div id="root"></div></body></html>',
+);
+fs.writeFileSync(path.join(dist, 'assets', 'i18n', 'en.json'), JSON.stringify({ hello: 'hello' }));
+fs.writeFileSync(
+  path.join(dist, 'route-preloads.json'),
+  JSON.stringify({
+    '/sign-in': { js: ['/assets/SignInPage-AbCd1234.js'], css: ['/assets/SignInPage-AbCd1234.css'] },
+    '/dashboard': { js: ['/assets/DashboardPage-AbCd1234.js'], css: ['/assets/DashboardPage-AbCd1234.css'] },
+  }),
+);
+fs.writeFileSync(path.join(dist, 'assets', 'i18n', 'ru.json'), JSON.stringify({ hello: 'привет' }));
+fs.writeFileSync(
+  path.join(ssr, 'entry-server.js'),
+  `export function renderPage(url, brand, language, translations) {
+    if (url.startsWith('/boom')) throw new Error('render failed');
+    if (!url.startsWith('/sign-in')) return null;
+    return { html: '<main>' + [brand.productName, language, url, translations[language].hello].join('|') + ' costs $& $1</main>', title: 'Sign <in> & "go"' };
+  }\n`,
+);
+
+let t: TestApp;
+beforeAll(async () => {
+  t = await createTestApp({ JOBS: 'false' }, {}, (config) => {
+    config.webDistDir = dist;
+  });
+});
+afterAll(async () => {
+  await t?.close();
+  fs.rmSync(dist, { recursive: true, force: true });
+  fs.rmSync(ssr, { recursive: true, force: true });
+});
+
+const get = (url: string, acceptLanguage = 'ru-RU,ru;q=0.9') => t.app.inject({ method: 'GET', url, headers: { 'accept-language': acceptLanguage } });
+
+describe('signed-out pages come rendered from the server', () => {
+  it("puts the page in the root with its language, title and the request's brand, text kept as it is", async () => {
+    const res = await get('/sign-in?ref=mail');
+    expect(res.statusCode).toBe(200);
+    expect(res.headers['content-type']).toMatch(/^text\/html/);
+    const html = res.body;
+    expect(html).toContain('<html lang="ru" data-mantine-color-scheme="light">');
+    expect(html).toContain('<title>Sign &lt;in&gt; &amp; &quot;go&quot;</title>');
+    expect(html).toContain('<div id="root" data-server-language="ru"><main>Warren VPN|ru|/sign-in?ref=mail|привет costs $& $1</main></div>');
+    expect(html).toContain('<script id="warren-brand" type="application/json">');
+    // Shown before its code runs, so its styles apply from the start; its code still preloads.
+    expect(html).toContain('<link rel="stylesheet" href="/assets/SignInPage-AbCd1234.css">');
+    expect(html).toContain('<link rel="modulepreload" href="/assets/SignInPage-AbCd1234.js">');
+  });
+
+  it('the language is the one the app will pick on a first visit', async () => {
+    expect((await get('/sign-in', 'de-DE,de')).body).toContain('data-server-language="en"><main>Warren VPN|en|');
+  });
+
+  it('pages the render does not make, a render that fails and returning visitors get the plain page the browser renders', async () => {
+    for (const url of ['/dashboard', '/boom']) {
+      const res = await get(url);
+      expect(res.statusCode).toBe(200);
+      expect(res.body).toContain('<div id="root"></div>');
+      expect(res.body).toContain('<html lang="en"');
+      expect(res.body).not.toContain('data-server-language');
+    }
+    // A visitor who signed in on this browser before goes on to the dashboard: no sign-in form to flash.
+    const returning = await t.app.inject({ method: 'GET', url: '/sign-in', headers: { cookie: 'a=b; isUserExist=1' } });
+    expect(returning.body).toContain('<div id="root"></div>');
+    // A page the browser renders keeps its styles as a preload, applied by the app's code.
+    expect((await get('/dashboard')).body).toContain('<link rel="preload" href="/assets/DashboardPage-AbCd1234.css" as="style">');
+  });
+});

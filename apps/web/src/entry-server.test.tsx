@@ -1,0 +1,58 @@
+// @vitest-environment node
+// The server renders in Node: no window, document, navigator or localStorage here, as on the server.
+import { describe, expect, it } from 'vitest';
+import type { PublicBrand } from '@warren/contract';
+import en from '../public/assets/i18n/en.json';
+import ru from '../public/assets/i18n/ru.json';
+import zh from '../public/assets/i18n/zh.json';
+import { renderPage } from './entry-server';
+
+const brand: PublicBrand = {
+  id: 'warren',
+  productName: 'Warren VPN',
+  kind: 'vpn',
+  logo: '/brand/warren-vpn.svg',
+  mainProduct: true,
+  paymentFirst: false,
+  helpCenterUrl: 'https://help.warren.invalid',
+  affiliatePortalUrl: null,
+  supportChat: null,
+  restrictedKey: null,
+  captcha: { provider: 'none', siteKey: null },
+  testAccountSuffixes: [],
+  redirectHosts: [],
+  scripts: [],
+};
+const proxy: PublicBrand = { ...brand, id: 'burrow', productName: 'Burrow Proxy', kind: 'proxy' };
+const translations = { en, ru, zh };
+
+describe('the server render of signed-out pages', () => {
+  it('renders sign-in in the visitor language with the brand, its fields disabled until the app takes over', () => {
+    expect(typeof window).toBe('undefined');
+    const page = renderPage('/sign-in?ref=mail', brand, 'ru', translations)!;
+    expect(page.title).toBe(`Warren VPN | ${ru.titles.signIn}`);
+    expect(page.html).toContain(ru.auth.signIn.title);
+    expect(page.html).toContain(ru.auth.signIn.submit);
+    expect(page.html).toContain('Warren VPN');
+    expect(page.html).toMatch(/<fieldset[^>]*disabled=""/);
+    expect(page.html).toMatch(/<input[^>]*type="email"|<input[^>]*autoComplete="email"|<input[^>]*autocomplete="email"/i);
+  });
+
+  it('renders sign-up and forgot-pass, and the start page as sign-in', () => {
+    expect(renderPage('/sign-up', brand, 'en', translations)!.html).toContain(en.auth.signUp.title);
+    expect(renderPage('/forgot-pass', brand, 'zh', translations)!.title).toBe(`Warren VPN | ${zh.titles.forgotPass}`);
+    expect(renderPage('/', brand, 'en', translations)!.html).toContain(en.auth.signIn.title);
+  });
+
+  it('says Proxy on proxy brands', () => {
+    const page = renderPage('/sign-in', proxy, 'en', translations)!;
+    expect(page.html).toContain('Burrow Proxy');
+    expect(page.html).not.toMatch(/\bVPN\b/);
+  });
+
+  it('renders nothing for signed-in pages, unknown pages or a language without translations', () => {
+    expect(renderPage('/dashboard', brand, 'en', translations)).toBeNull();
+    expect(renderPage('/nope', brand, 'en', translations)).toBeNull();
+    expect(renderPage('/sign-in', brand, 'zh', { en })).toBeNull();
+  });
+});

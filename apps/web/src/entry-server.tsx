@@ -1,0 +1,65 @@
+import { StrictMode } from 'react';
+import { renderToString } from 'react-dom/server';
+import { RouterProvider, createMemoryRouter } from 'react-router';
+import { createInstance, type i18n as I18n } from 'i18next';
+import { initReactI18next } from 'react-i18next';
+import { DEFAULT_LANGUAGE, type Language, type PublicBrand } from '@warren/contract';
+import { formatTitle, setBrand } from './lib/brand';
+import { brandifyProcessor, i18nOptions } from './lib/i18n';
+import { Providers, createQueryClient } from './app/providers';
+import { SERVER_PAGES, serverRoutes } from './app/server-routes';
+
+/**
+ * The server's first render of the signed-out pages (built with `vite build --ssr` into
+ * dist-ssr; apps/api/src/plugins/spa.ts calls it). The visitor sees the page as soon as the
+ * HTML and its stylesheet arrive instead of after ~200 kB of script, and the browser's first
+ * render (main.tsx) takes the HTML over.
+ */
+export type Translations = Partial<Record<Language, Record<string, unknown>>>;
+
+export interface FirstRender {
+  html: string;
+  title: string;
+}
+
+const instances = new Map<string, I18n>();
+
+/** One i18next instance per language and brand, made once, synchronously, from the bundled translations. */
+function i18nFor(language: Language, brand: PublicBrand, translations: Translations): I18n {
+  const key = `${language}|${brand.kind}|${brand.productName}`;
+  let instance = instances.get(key);
+  if (!instance) {
+    instance = createInstance();
+    const resources = Object.fromEntries(
+      [...new Set([language, DEFAULT_LANGUAGE])].filter((l) => translations[l]).map((l) => [l, { translation: translations[l]! }]),
+    );
+    void instance
+      .use(brandifyProcessor)
+      .use(initReactI18next)
+      .init({ ...i18nOptions(language, brand.productName), resources, initAsync: false });
+    instances.set(key, instance);
+  }
+  return instance;
+}
+
+/** The page's HTML and title, or null when `url` is not a page the server renders. Synchronous on purpose: the brand is module state. */
+export function renderPage(url: string, brand: PublicBrand, language: Language, translations: Translations): FirstRender | null {
+  const { pathname, search } = new URL(url, 'http://server.invalid');
+  const page = SERVER_PAGES[pathname];
+  if (!page || !translations[language]) return null;
+  setBrand(brand);
+  const i18n = i18nFor(language, brand, translations);
+  const router = createMemoryRouter(serverRoutes(), { initialEntries: [pathname + search] });
+  try {
+    const html = renderToString(
+      <StrictMode>
+        <Providers queryClient={createQueryClient()} i18n={i18n}>
+          <RouterProvider router={router} />
+        </Providers>
+      </StrictMode>,
+    );
+    return { html, title: formatTitle(brand.productName, i18n.t(page.titleKey), brand.kind) };
+  } finally {
+    router.dispose();
+  }
+}
