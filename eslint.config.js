@@ -38,6 +38,12 @@ export default tseslint.config(
     },
   },
   {
+    // Plain scripts the browser runs as they are (no build step).
+    files: ['apps/web/public/**/*.js'],
+    languageOptions: { sourceType: 'script', globals: { document: 'readonly', requestAnimationFrame: 'readonly' } },
+    rules: { 'no-var': 'off' },
+  },
+  {
     files: ['apps/web/src/lib/**/*.{ts,tsx}'],
     rules: {
       'no-restricted-imports': ['error', { patterns: [{ group: ['**/features/**', '**/app/**'], message: 'lib is the bottom layer.' }] }],

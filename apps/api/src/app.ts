@@ -223,10 +223,10 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     app.addHook('preClose', stopJobs);
   }
 
-  const renderIndex = await registerSpa(app, config.webDistDir, brandOf);
+  const sendIndex = await registerSpa(app, config.webDistDir, brandOf);
   app.setNotFoundHandler((request, reply) => {
-    if (renderIndex && request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api') {
-      return reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').send(renderIndex(request));
+    if (sendIndex && request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api') {
+      return sendIndex(request, reply);
     }
     return reply.status(404).send({ message: 'Not found.' });
   });

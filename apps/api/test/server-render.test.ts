@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import zlib from 'node:zlib';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
@@ -14,7 +15,9 @@ fs.mkdirSync(path.join(dist, 'assets', 'i18n'), { recursive: true });
 fs.mkdirSync(ssr);
 fs.writeFileSync(
   path.join(dist, 'index.html'),
-  '<!doctype html><html lang="en" data-mantine-color-scheme="light"><head><title>Warren</title><!--warren-brand--></head><body><div id="root"></div></body></html>',
+  '<!doctype html><html lang="en" data-mantine-color-scheme="light"><head><title>Warren</title><!--warren-brand-->' +
+    '<script type="module" crossorigin src="/assets/index-AbCd1234.js"></script><link rel="modulepreload" crossorigin href="/assets/ui-AbCd1234.js">' +
+    '</head><body><div id="root"></div></body></html>',
 );
 fs.writeFileSync(path.join(dist, 'assets', 'i18n', 'en.json'), JSON.stringify({ hello: 'hello' }));
 fs.writeFileSync(
@@ -58,9 +61,25 @@ describe('signed-out pages come rendered from the server', () => {
     expect(html).toContain('<title>Sign &lt;in&gt; &amp; &quot;go&quot;</title>');
     expect(html).toContain('<div id="root" data-server-language="ru"><main>Warren VPN|ru|/sign-in?ref=mail|привет costs $& $1</main></div>');
     expect(html).toContain('<script id="warren-brand" type="application/json">');
-    // Shown before its code runs, so its styles apply from the start; its code still preloads.
+    // Shown before its code runs, so its styles apply from the start.
     expect(html).toContain('<link rel="stylesheet" href="/assets/SignInPage-AbCd1234.css">');
-    expect(html).toContain('<link rel="modulepreload" href="/assets/SignInPage-AbCd1234.js">');
+  });
+
+  it("hands the app's code to boot.js, which asks for it after the first paint; the page goes compressed", async () => {
+    const html = (await get('/sign-in')).body;
+    expect(html).not.toContain('<script type="module"');
+    expect(html).not.toContain('rel="modulepreload"');
+    expect(html).toContain(
+      '<script src="/boot.js" defer data-entry="/assets/index-AbCd1234.js" data-modulepreload="/assets/ui-AbCd1234.js /assets/SignInPage-AbCd1234.js"></script></head>',
+    );
+    const br = await t.app.inject({ method: 'GET', url: '/sign-in', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    expect(br.headers['content-encoding']).toBe('br');
+    expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
+    expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain('data-server-language="en"');
+    // A page the browser renders keeps the app's own tags.
+    const plain = (await get('/dashboard')).body;
+    expect(plain).toContain('<script type="module" crossorigin src="/assets/index-AbCd1234.js"></script>');
+    expect(plain).not.toContain('boot.js');
   });
 
   it('the language is the one the app will pick on a first visit', async () => {
