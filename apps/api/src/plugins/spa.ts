@@ -11,7 +11,11 @@ const MARKER = '<!--warren-brand-->';
 const ROOT = '<div id="root"></div>';
 
 /** apps/web/src/entry-server.tsx, built into dist-ssr beside dist (`<distDir>-ssr`). */
-type RenderPage = (url: string, brand: PublicBrand, language: Language) => { html: string; title: string } | null;
+type RenderPage = (pathname: string, brand: PublicBrand, language: Language) => { html: string; title: string } | null;
+/** Rendered pages are kept this long (the footer's year must not outlive New Year by much)... */
+const RENDER_CACHE_MS = 10 * 60_000;
+/** ...and this many at most (brands x pages x languages is far fewer). */
+const RENDER_CACHE_MAX = 500;
 
 /**
  * The web app's server render of the signed-out pages, if it was built: the page shows as soon
@@ -30,7 +34,19 @@ async function loadServerRender(distDir: string, log: FastifyBaseLogger): Promis
       if (fs.existsSync(file)) translations[language] = JSON.parse(fs.readFileSync(file, 'utf8'));
     }
     const renderPage = mod.renderPage;
-    return (url, brand, language) => renderPage(url, brand, language, translations);
+    // The signed-out pages' HTML depends on the path, the brand and the language only (query
+    // parameters are read after the take-over), so each is rendered once and kept a while: a
+    // render costs milliseconds of the event loop, and these pages are open to anyone.
+    const cache = new Map<string, { page: ReturnType<RenderPage>; until: number }>();
+    return (pathname, brand, language) => {
+      const key = `${pathname}\n${brand.id}\n${brand.productName}\n${brand.kind}\n${language}`;
+      const hit = cache.get(key);
+      if (hit && hit.until > Date.now()) return hit.page;
+      const page = renderPage(pathname, brand, language, translations);
+      if (cache.size >= RENDER_CACHE_MAX) cache.clear();
+      cache.set(key, { page, until: Date.now() + RENDER_CACHE_MS });
+      return page;
+    };
   } catch (err) {
     log.warn({ err }, 'server render not loaded: pages render in the browser');
     return undefined;
@@ -89,7 +105,7 @@ export async function registerSpa(
     try {
       // isUserExist (set at sign-in, cleared at sign-out): most likely signed in, and the app will
       // move on to the dashboard; a rendered sign-in form would only flash before it.
-      if (!hasCookie(request.headers.cookie, COOKIES.isUserExist)) first = serverRender?.(request.url, brand, language) ?? null;
+      if (!hasCookie(request.headers.cookie, COOKIES.isUserExist)) first = serverRender?.(pathname, brand, language) ?? null;
     } catch (err) {
       request.log.warn({ err }, 'server render failed: the browser renders the page');
     }
