@@ -6,23 +6,9 @@ import en from '../public/assets/i18n/en.json';
 import ru from '../public/assets/i18n/ru.json';
 import zh from '../public/assets/i18n/zh.json';
 import { renderPage } from './entry-server';
+import { FALLBACK_BRAND } from './lib/brand';
 
-const brand: PublicBrand = {
-  id: 'warren',
-  productName: 'Warren VPN',
-  kind: 'vpn',
-  logo: '/brand/warren-vpn.svg',
-  mainProduct: true,
-  paymentFirst: false,
-  helpCenterUrl: 'https://help.warren.invalid',
-  affiliatePortalUrl: null,
-  supportChat: null,
-  restrictedKey: null,
-  captcha: { provider: 'none', siteKey: null },
-  testAccountSuffixes: [],
-  redirectHosts: [],
-  scripts: [],
-};
+const brand: PublicBrand = { ...FALLBACK_BRAND, logo: '/brand/warren-vpn.svg' };
 const proxy: PublicBrand = { ...brand, id: 'burrow', productName: 'Burrow Proxy', kind: 'proxy' };
 const translations = { en, ru, zh };
 

@@ -1,17 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { User } from '@warren/contract';
 import { evaluateGuard, type GuardContext, type GuardKind } from './guards';
+import { testUser } from '../test/fixtures';
 
 /**
  * Every guarded route of spec section 2 against every role of section 6, as one explicit table:
  * what each kind of visitor gets on each route. `allow`, a redirect target, or `portal` (the
  * external affiliate portal in a new tab).
  */
-const base: User = {
-  id: 1, email: 'ann@example.com', verified: 1, accountStatus: 'Active', firstName: 'Ann', secondName: '', language: 'en',
-  isPostAffiliateAvailable: false, isWgSectionAvailable: false, twoFactorEnabled: false,
-  subscriptionData: { tariffName: 'Free', tariffKey: 'free-plan', expiresAt: null },
-};
+const base: User = testUser();
 
 type Role = 'anonymous' | 'unactivated' | 'activated' | 'testAccount' | 'portalAffiliate' | 'wgUser' | 'paymentFirstUnpaid' | 'paymentFirstPaid';
 const ROLES: Record<Role, { user: User | null; paymentFirst?: boolean }> = {

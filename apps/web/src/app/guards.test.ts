@@ -1,20 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { User } from '@warren/contract';
 import { evaluateGuard, payssionHost, type GuardContext, type GuardKind, type GuardResult } from './guards';
+import { testUser } from '../test/fixtures';
 
-const active: User = {
-  id: 1,
-  email: 'ann@example.com',
-  verified: 1,
-  accountStatus: 'Active',
-  firstName: 'Ann',
-  secondName: 'Lee',
-  language: 'en',
-  isPostAffiliateAvailable: false,
-  isWgSectionAvailable: false,
-  twoFactorEnabled: false,
-  subscriptionData: { tariffName: 'Free', tariffKey: 'free-plan', expiresAt: null },
-};
+const active: User = testUser({ secondName: 'Lee' });
 const unverified: User = { ...active, verified: 0, accountStatus: 'Inactive' };
 const paidUnverified: User = { ...active, verified: 0, accountStatus: 'Active' };
 const tester: User = { ...active, email: 'bot@test.warren.invalid' };

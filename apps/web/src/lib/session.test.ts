@@ -11,20 +11,9 @@ vi.mock('./api-client', () => ({
 import { initSession, resetSessionForTests, session } from './session';
 import { setNavigator } from './navigation';
 import { getCookie } from './cookies';
+import { testUser } from '../test/fixtures';
 
-const user: User = {
-  id: 3,
-  email: 'ann@example.com',
-  verified: 1,
-  accountStatus: 'Active',
-  firstName: 'Ann',
-  secondName: '',
-  language: 'en',
-  isPostAffiliateAvailable: false,
-  isWgSectionAvailable: false,
-  twoFactorEnabled: false,
-  subscriptionData: { tariffName: 'Free', tariffKey: 'free-plan', expiresAt: null },
-};
+const user: User = testUser({ id: 3 });
 
 const navigate = vi.fn();
 

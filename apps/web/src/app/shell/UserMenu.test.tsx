@@ -1,24 +1,12 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import { act, screen } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
-import type { User } from '@warren/contract';
 import { renderRoute } from '../../test/render';
 import { session } from '../../lib/session';
 import { UserMenu } from './UserMenu';
+import { testUser } from '../../test/fixtures';
 
-const user: User = {
-  id: 7,
-  email: 'ann@example.com',
-  verified: 1,
-  accountStatus: 'Active',
-  firstName: 'Ann',
-  secondName: 'Lee',
-  language: 'en',
-  isPostAffiliateAvailable: false,
-  isWgSectionAvailable: false,
-  twoFactorEnabled: false,
-  subscriptionData: { tariffName: 'Free', tariffKey: 'free-plan', expiresAt: null },
-};
+const user = testUser({ id: 7, secondName: 'Lee' });
 
 afterEach(() => localStorage.clear());
 

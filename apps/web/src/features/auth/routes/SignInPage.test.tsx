@@ -14,25 +14,14 @@ vi.mock('../../../lib/notify', () => ({ snackbar: vi.fn() }));
 import { renderRoute } from '../../../test/render';
 import { snackbar } from '../../../lib/notify';
 import { SignInPage } from './SignInPage';
+import { testUser } from '../../../test/fixtures';
 
 function apiError(status: number, body: unknown) {
   const err = new HTTPError(new Response(null, { status }), new Request('http://localhost/api/users/login'), {} as NormalizedOptions);
   return Object.assign(err, { body });
 }
 
-const user: User = {
-  id: 1,
-  email: 'ann@example.com',
-  verified: 1,
-  accountStatus: 'Active',
-  firstName: 'Ann',
-  secondName: '',
-  language: 'en',
-  isPostAffiliateAvailable: false,
-  isWgSectionAvailable: false,
-  twoFactorEnabled: true,
-  subscriptionData: { tariffName: 'Free', tariffKey: 'free-plan', expiresAt: null },
-};
+const user: User = testUser({ twoFactorEnabled: true });
 
 beforeEach(() => {
   localStorage.clear();
