@@ -90,6 +90,9 @@ describe('signed-out pages come rendered from the server', () => {
     expect(await body('/sign-in?b=2', 'en-US')).toBe(first);
     expect(await body('/sign-in', 'de-DE,de')).toBe(first);
     expect(await body('/sign-in', 'ru')).not.toBe(first);
+    // Paths that are not pages (anyone may ask for any) do not push the kept pages out.
+    for (let i = 0; i < 600; i++) await get(`/no-such-page-${i}`, 'en-US');
+    expect(await body('/sign-in', 'en-US')).toBe(first);
   });
 
   it('the language is the one the app will pick on a first visit', async () => {

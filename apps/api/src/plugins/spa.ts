@@ -1,8 +1,8 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
-import fastifyStatic from '@fastify/static';
 import zlib from 'node:zlib';
+import fastifyStatic from '@fastify/static';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COOKIES, LANGUAGES, type Language, type PublicBrand } from '@warren/contract';
 import { firstVisitLanguage, pageHints, readRoutePreloads } from './page-hints.js';
@@ -43,6 +43,8 @@ async function loadServerRender(distDir: string, log: FastifyBaseLogger): Promis
       const hit = cache.get(key);
       if (hit && hit.until > Date.now()) return hit.page;
       const page = renderPage(pathname, brand, language, translations);
+      // Only pages are kept: any path may be asked for, and misses must not push pages out.
+      if (!page) return null;
       if (cache.size >= RENDER_CACHE_MAX) cache.clear();
       cache.set(key, { page, until: Date.now() + RENDER_CACHE_MS });
       return page;
