@@ -24,6 +24,30 @@ const featureBoundaries = features.map((feature) => ({
   },
 }));
 
+// API modules (apps/api/src/modules/<name>) reach each other only through what a module exports
+// for others: its index.ts. Folders of one area share their insides: the accounts area (users and
+// the profile settings) and the VPN area (nodes, devices, servers, services: one plugin, nodes/index.ts).
+const modulesDir = path.resolve(import.meta.dirname, 'apps/api/src/modules');
+const apiModules = fs.existsSync(modulesDir) ? fs.readdirSync(modulesDir).filter((m) => fs.statSync(path.join(modulesDir, m)).isDirectory()) : [];
+const apiAreas = [['users', 'profile'], ['nodes', 'devices', 'servers', 'services']];
+const areaOf = (m) => apiAreas.find((a) => a.includes(m)) ?? [m];
+const apiModuleBoundaries = apiModules.map((mod) => ({
+  files: [`apps/api/src/modules/${mod}/**/*.ts`],
+  rules: {
+    'no-restricted-imports': [
+      'error',
+      {
+        patterns: apiModules
+          .filter((other) => !areaOf(mod).includes(other))
+          .map((other) => ({
+            group: [`../${other}/*`, `!../${other}/index.js`, `**/modules/${other}/*`, `!**/modules/${other}/index.js`],
+            message: `Modules reach each other through index.ts: import from '../${other}/index.js' (export what you need there).`,
+          })),
+      },
+    ],
+  },
+}));
+
 export default tseslint.config(
   { ignores: ['**/dist/**', '**/dist-ssr/**', '**/node_modules/**', '.tmp/**', 'data/**', 'e2e/test-results/**', 'e2e/playwright-report/**'] },
   js.configs.recommended,
@@ -50,4 +74,5 @@ export default tseslint.config(
     },
   },
   ...featureBoundaries,
+  ...apiModuleBoundaries,
 );

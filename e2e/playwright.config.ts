@@ -57,7 +57,8 @@ export default defineConfig({
     },
   ],
   webServer: {
-    command: 'node --import tsx ../apps/api/src/server.ts',
+    // The production build (`npm run build` made it): the path an operator runs is the path tested.
+    command: 'node ../apps/api/dist/server.js',
     cwd: here,
     url: `${BASE_URL}/api/health`,
     reuseExistingServer: false,

@@ -88,10 +88,10 @@ await new Promise((resolve, reject) => {
   server.on('exit', (code) => reject(new Error(`server exited ${code}`)));
 });
 
-async function api(method, url, body, token, xsrf) {
+async function api(method, url, body, token, { cookie, xsrf }) {
   const res = await fetch(`${origin}${url}`, {
     method,
-    headers: { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${xsrf}`, 'x-xsrf-token': decodeURIComponent(xsrf), ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: { 'content-type': 'application/json', cookie, 'x-xsrf-token': decodeURIComponent(xsrf), ...(token ? { authorization: `Bearer ${token}` } : {}) },
     body: body ? JSON.stringify(body) : undefined,
   });
   return res.json();
@@ -127,7 +127,9 @@ try {
   const signIn = await measure('/sign-in');
   // A verified user for the dashboard.
   const brand = await fetch(`${origin}/api/brand`);
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(brand.headers.get('set-cookie') ?? '')[1];
+  // Every cookie the server set (the XSRF token and the httpOnly key it is bound to), sent back like a browser.
+  const cookie = brand.headers.getSetCookie().map((c) => c.split(';')[0]).join('; ');
+  const xsrf = { cookie, xsrf: /XSRF-TOKEN=([^;]+)/.exec(cookie)[1] };
   const email = `bench.${Date.now()}@example.com`;
   const reg = await api('POST', '/api/users/register', { email, password: 'correct horse battery', password_confirmation: 'correct horse battery' }, null, xsrf);
   // The verification mail is sent after the answer: poll the outbox (bounded) until it is there.

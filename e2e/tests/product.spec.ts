@@ -82,6 +82,8 @@ test.describe('the logged-in product', () => {
     const dashboard = new Dashboard(page);
     await expect(page.getByTestId('plan-name')).toHaveText('Free');
     await expect(page.getByTestId('account-status').locator('[data-status="success"]')).toBeVisible();
+    // The status badge shows once (the account card's; the page's plan line does not repeat it).
+    await expect(page.getByRole('main').locator('[data-status]')).toHaveCount(1);
     await expect(page.getByTestId('premium-features')).toBeVisible();
     await expect(page.getByRole('link', { name: /Setup guide/ }).first()).toBeVisible();
     if (mobile) {
@@ -135,7 +137,7 @@ test.describe('the logged-in product', () => {
     await page.getByTestId('plan-1-month').click();
     await page.getByRole('radio', { name: /sandbox/i }).click();
     await page.getByTestId('pay-button').click();
-    await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}$/);
+    await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}\?lang=en$/);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await expect(page).toHaveURL(/\/thank-you$/);
     await expect(page.getByTestId('floating-upgrade')).toHaveCount(0);
@@ -144,7 +146,8 @@ test.describe('the logged-in product', () => {
     await dashboard.open();
     await expect(page.getByTestId('plan-name')).toHaveText('1 Month');
     await expect(dashboard.planLine).toHaveAttribute('data-trailing', 'badge');
-    await expect(dashboard.planLine.locator('[data-status="success"]')).toHaveText('Active');
+    await expect(page.getByTestId('account-status').locator('[data-status="success"]')).toHaveText('Active');
+    await expect(page.getByRole('main').locator('[data-status]')).toHaveCount(1);
     await expect(page.getByTestId('floating-upgrade')).toHaveCount(0);
     await expect(page.getByTestId('plan-expiry')).toContainText('Valid until');
     await dashboard.toggleAdBlocker();
@@ -204,7 +207,9 @@ test.describe('the logged-in product', () => {
     await page.getByRole('textbox', { name: '6-digit code' }).fill('000000' === totp(secret) ? '111111' : '000000');
     await page.getByRole('button', { name: 'Turn on' }).click();
     await expect(page.getByText(/The code is not valid/)).toBeVisible();
-    await page.getByRole('textbox', { name: '6-digit code' }).fill(totp(secret));
+    // Each time step's code is good once (a seen code cannot be replayed): turn on with the previous
+    // step's code, sign in with the current one and the other device with the next (all within the ±1 step window).
+    await page.getByRole('textbox', { name: '6-digit code' }).fill(totp(secret, Date.now() - 30_000));
     await page.getByRole('button', { name: 'Turn on' }).click();
     const codes = page.getByTestId('recovery-codes');
     await expect(codes).toBeVisible();
@@ -229,7 +234,7 @@ test.describe('the logged-in product', () => {
     const op = await otherDevice.newPage();
     await op.goto('/sign-in');
     await new SignInPage(op).signIn(email, PASSWORD);
-    await op.getByRole('textbox', { name: 'Authentication code' }).fill(totp(secret));
+    await op.getByRole('textbox', { name: 'Authentication code' }).fill(totp(secret, Date.now() + 30_000));
     await op.getByRole('button', { name: 'Sign in', exact: true }).click();
     await expect(op).toHaveURL(/\/dashboard$/);
     await page.goto('/profile');
@@ -244,9 +249,12 @@ test.describe('the logged-in product', () => {
     await expect(op).toHaveURL(/\/(auth|sign-in)$/);
     await otherDevice.close();
 
-    // --- set-new-pass (fresh session) -------------------------------------------------------------
+    // --- set-new-pass (by the emailed link: a session alone cannot set a password) ---------------
     await page.goto('/set-new-pass');
     await expect(page.getByRole('heading', { name: 'Set a new password', level: 1 })).toBeVisible();
+    await page.getByRole('button', { name: 'Email me a link' }).click();
+    await expect(page.getByTestId('set-new-pass-sent')).toBeVisible();
+    await page.goto(await linkFromMail(request, email, '/set-new-pass'));
     await page.getByLabel('New password', { exact: true }).fill('another-horse-battery-7');
     await page.getByLabel('Confirm new password').fill('another-horse-battery-8');
     await page.getByRole('button', { name: 'Save new password' }).click();
@@ -385,12 +393,12 @@ test.describe('the logged-in product', () => {
   test('iOS pages: bare layout, App Store link and steps; the ru variants speak Russian', async ({ page }, info) => {
     await page.goto('/ios-download');
     await expect(page.getByRole('heading', { name: 'VPN for iPhone and iPad' })).toBeVisible();
-    await expect(page.getByTestId('app-store-link')).toHaveAttribute('href', /^https:\/\/apps\.apple\.com\//);
+    await expect(page.getByTestId('app-store-link')).toHaveAttribute('href', 'https://apps.apple.com/us/app/wireguard/id1441195209');
     await expect(page.getByRole('button', { name: 'Account menu' })).toHaveCount(0);
     await shot(page, info, 'ios-download');
     await page.goto('/ios-download-ru');
     await expect(page.getByRole('heading', { name: 'VPN для iPhone и iPad' })).toBeVisible();
-    await expect(page.getByTestId('app-store-link')).toHaveText('Загрузить в App Store');
+    await expect(page.getByTestId('app-store-link')).toHaveText('Загрузить WireGuard в App Store');
     await shot(page, info, 'ios-download-ru');
     await page.goto('/ios-update-ru');
     await expect(page.getByRole('heading', { name: 'Обновите приложение для iOS' })).toBeVisible();

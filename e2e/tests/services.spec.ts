@@ -81,7 +81,7 @@ test.describe('OpenVPN and SOCKS5 pages', () => {
     await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
     await page.getByRole('radio', { name: /sandbox/i }).click();
     await page.getByTestId('pay-button').click();
-    await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}$/);
+    await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}\?lang=en$/);
     await page.getByRole('button', { name: 'Pay', exact: true }).click();
     await expect(page).toHaveURL(/\/thank-you$/);
     await page.goto(await linkFromMail(request, email, '/sign-in'));

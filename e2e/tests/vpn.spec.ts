@@ -68,24 +68,34 @@ test.describe('VPN pages', () => {
       await expect(locations).toHaveCount(total);
     });
 
-    await test.step('/setup shows the guide for the visitor’s OS, /setup/downloads lists the apps', async () => {
+    await test.step('/setup shows the official clients for the visitor’s OS, /setup/downloads every system', async () => {
+      const systems = page.waitForResponse((r) => r.url().endsWith('/api/dashboard/operationSystems') && r.status() === 200);
       await page.goto('/setup');
+      await systems;
       const guide = page.getByTestId('setup-guide');
       await expect(guide).toBeVisible();
-      await expect(guide.getByRole('listitem')).toHaveCount(3);
-      // Desktop Chromium on Linux gets the Linux guide, the iPhone user agent the iOS one.
-      await expect(guide.getByRole('heading')).toHaveText(info.project.name === 'mobile' ? /iOS|iPhone/i : /Linux/i);
-      await expect(page.getByText('Your device').first()).toBeVisible();
-      await expect(page.getByRole('main').getByRole('link', { name: 'WireGuard' })).toBeVisible();
+      // Desktop Chromium on Linux gets the Linux clients, the iPhone user agent the iOS ones.
+      const mobile = info.project.name === 'mobile';
+      await expect(guide.getByRole('heading', { level: 3 })).toHaveText(mobile ? 'iOS' : 'Linux');
+      await expect(guide.getByText('Your device')).toBeVisible();
+      const wg = guide.getByTestId(mobile ? 'client-wgIos' : 'client-wgLinux');
+      await expect(wg.getByRole('listitem')).toHaveCount(3);
+      await expect(wg.getByRole('link', { name: mobile ? 'Get WireGuard on the App Store' : 'Get WireGuard (wireguard-tools)' })).toHaveAttribute(
+        'href',
+        mobile ? 'https://apps.apple.com/us/app/wireguard/id1441195209' : 'https://www.wireguard.com/install/',
+      );
+      await expect(page.getByRole('main').getByRole('link', { name: 'WireGuard', exact: true })).toBeVisible();
       await snap(page, info, 'vpn-setup');
 
       await page.getByRole('link', { name: 'All downloads' }).click();
       await expect(page).toHaveURL(/\/setup\/downloads$/);
-      for (const id of [1, 2, 7, 8]) await expect(page.getByTestId(`app-${id}`)).toBeVisible();
-      const apps = page.locator('[data-testid^="app-"]');
-      expect(await apps.count()).toBeGreaterThanOrEqual(6);
-      await expect(page.getByTestId('app-1')).toContainText('Version');
-      await expect(page.getByTestId('app-1').getByRole('link', { name: 'Download' })).toHaveAttribute('href', /.+/);
+      for (const id of [1, 2, 3, 4, 7, 8]) await expect(page.getByTestId(`os-${id}`)).toBeVisible();
+      await expect(page.getByTestId('os-1').getByRole('link', { name: 'Download the WireGuard installer' })).toHaveAttribute('href', 'https://download.wireguard.com/windows-client/wireguard-installer.exe');
+      await expect(page.getByTestId('os-2').getByRole('link', { name: 'Get Tunnelblick' })).toHaveAttribute('href', 'https://tunnelblick.net/');
+      await expect(page.getByTestId('os-7').getByRole('link', { name: 'Get WireGuard on Google Play' })).toHaveAttribute('href', 'https://play.google.com/store/apps/details?id=com.wireguard.android');
+      // Warren ships no apps of its own: nothing from a placeholder host.
+      await expect(page.getByTestId('brand-apps')).toHaveCount(0);
+      await expect(page.locator('a[href*=".example"]')).toHaveCount(0);
       await snap(page, info, 'vpn-downloads');
     });
 
@@ -187,7 +197,7 @@ test.describe('VPN pages', () => {
       await page.getByTestId('plan-1-year').click();
       await page.getByRole('radio', { name: /sandbox/i }).click();
       await page.getByTestId('pay-button').click();
-      await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}$/);
+      await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}\?lang=en$/);
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
       // Back from the provider (the return page, then /thank-you), the plan is active.
       await expect(page).not.toHaveURL(/\/sandbox\//);

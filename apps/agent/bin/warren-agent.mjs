@@ -1,6 +1,8 @@
 #!/usr/bin/env node
-// Node agent (`warren-agent --help`): runs the TypeScript sources through tsx.
-import { register } from 'tsx/esm/api';
+// The node agent from a checkout of the repository: runs the built single-file agent
+// (dist/bin/warren-agent.mjs, the file a VPN server gets), built first when it is missing or
+// older than its sources. A VPN server runs that file directly with only Node installed.
+import { ensureBuilt } from '../../../scripts/build-node.mjs';
 
-register();
-await import('../src/main.ts');
+await ensureBuilt('agent');
+await import('../dist/bin/warren-agent.mjs');

@@ -18,11 +18,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFile } from 'node:child_process';
-import { Agent } from '../../agent/src/agent.js';
-import { ApiClient } from '../../agent/src/api-client.js';
-import { Wg } from '../../agent/src/wg/wg.js';
-import { renderConfig, interfaceLines } from '../../agent/src/wg/render.js';
-import { nextDesired } from '../../agent/src/state.js';
+import { Agent, ApiClient, Wg, interfaceLines, nextDesired, renderConfig } from '@warren/agent';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { TestClient, createTestApp, registerUser } from '../test/helpers.js';
 
@@ -76,12 +72,8 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
   const NS = `warren-bench-${id}`;
   const IF = `wrb${id}`;
   const tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-agent-bench-'));
-  const saved = process.env.WG_DEVICE_LIMIT_PAID;
-  process.env.WG_DEVICE_LIMIT_PAID = '1000';
   const children: ReturnType<typeof spawn>[] = [];
-  const t = await createTestApp({ LOG_LEVEL: 'warn' });
-  if (saved === undefined) delete process.env.WG_DEVICE_LIMIT_PAID;
-  else process.env.WG_DEVICE_LIMIT_PAID = saved;
+  const t = await createTestApp({ LOG_LEVEL: 'warn', WG_DEVICE_LIMIT_PAID: '1000' });
   try {
     // --- the node: a namespace with a wireguard-go interface -------------------------------------
     await exec('ip', ['netns', 'add', NS]);

@@ -65,7 +65,7 @@ async function main() {
 
   const authHeaders = { authorization: `Bearer ${ready.token}` };
   const loginBody = JSON.stringify({ email: ready.email, password: ready.password });
-  const loginHeaders = { 'content-type': 'application/json', cookie: `XSRF-TOKEN=${ready.xsrf}`, 'x-xsrf-token': ready.xsrf };
+  const loginHeaders = { 'content-type': 'application/json', cookie: ready.cookie, 'x-xsrf-token': ready.xsrf };
 
   console.log(`Warren API bench · ${ready.database} · ${ROUNDS} rounds × ${SECONDS} s per side · ${CONNECTIONS} connections (login ${LOGIN_CONNECTIONS}) · Node ${process.version}`);
   const rows: { name: string; a: string; b: string; ma: number; mb: number; target: number; unit: string }[] = [];

@@ -1,6 +1,7 @@
 #!/usr/bin/env node
-// Operator CLI (`npx warren …`): runs the TypeScript sources through tsx.
-import { register } from 'tsx/esm/api';
+// Operator CLI (`npx warren …`): runs the compiled CLI (dist/cli.js), built first when it is
+// missing or older than its sources, as `npm start` does for the server.
+import { ensureBuilt } from '../../../scripts/build-node.mjs';
 
-register();
-await import('../src/cli/index.ts');
+await ensureBuilt('api');
+await import('../dist/cli.js');

@@ -1,36 +1,27 @@
 import { randomUUID } from 'node:crypto';
 import fastifyCookie from '@fastify/cookie';
+import fastifyHelmet from '@fastify/helmet';
 import fastifySwagger from '@fastify/swagger';
 import fastifySwaggerUi from '@fastify/swagger-ui';
 import Fastify, { type FastifyInstance, type FastifyReply, type FastifyRequest } from 'fastify';
 import { jsonSchemaTransform, serializerCompiler } from 'fastify-type-provider-zod';
 import type { PublicBrand } from '@warren/contract';
-import { loadBrandRegistry, toPublicBrand } from './brands/registry.js';
+import { toPublicBrand } from './brands/registry.js';
+import { type ServiceDeps, type Services, buildServices } from './composition.js';
 import type { Config } from './config.js';
 import { type Database, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
-import { createCaptchaVerifier } from './lib/captcha.js';
-import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
-import { type Mailer, createMailer } from './mail/mailer.js';
-import { readCatalogue, seedCatalogue } from './modules/billing/catalogue.js';
-import { startBillingJobs } from './modules/billing/jobs.js';
-import { billingRoutes } from './modules/billing/routes.js';
-import { type BillingService, billingService } from './modules/billing/service.js';
-import { webhookRoutes } from './modules/billing/webhook-routes.js';
-import { createGeoIp } from './lib/geoip.js';
-import { buildProviders } from './payments/index.js';
+import type { RateLimiter } from './lib/rate-limit.js';
+import type { Mailer } from './mail/mailer.js';
+import { type BillingServices, billingRoutes, seedCatalogue, startBillingJobs, webhookRoutes } from './modules/billing/index.js';
 import type { PaymentProviderId } from '@warren/contract';
-import { systemRoutes } from './modules/system/routes.js';
-import { affiliateRoutes } from './modules/affiliate/routes.js';
-import { affiliateService } from './modules/affiliate/service.js';
-import { featuresRoutes } from './modules/features/routes.js';
-import { featuresService } from './modules/features/service.js';
-import { profileRoutes } from './modules/profile/routes.js';
-import { profileService } from './modules/profile/service.js';
-import { rewardsRoutes } from './modules/rewards/routes.js';
-import { rewardsService } from './modules/rewards/service.js';
-import { usersRoutes } from './modules/users/routes.js';
-import { usersService } from './modules/users/service.js';
+import { affiliateRoutes } from './modules/affiliate/index.js';
+import { featuresRoutes } from './modules/features/index.js';
+import { geoRoutes } from './modules/geo/index.js';
+import { profileRoutes } from './modules/profile/index.js';
+import { rewardsRoutes } from './modules/rewards/index.js';
+import { systemRoutes } from './modules/system/index.js';
+import { usersRoutes } from './modules/users/index.js';
 import { vpnModule } from './modules/nodes/index.js';
 import { servicesModule } from './modules/services/index.js';
 import { requireUser } from './plugins/auth.js';
@@ -46,14 +37,28 @@ declare module 'fastify' {
     settle(): Promise<void>;
     /** The database the app runs on (tests and operator tooling read it directly). */
     db: Database;
-    billing: BillingService;
+    /** Every service, from the composition root (composition.ts). */
+    services: Services;
+    /** The billing area's services (prices, checkout, reconciliation, operator). */
+    billing: BillingServices;
+    /** Every route as registered (method, path pattern): the security suites derive their route lists from it. */
+    routeList: readonly RegisteredRoute[];
   }
+}
+
+export interface RegisteredRoute {
+  method: string;
+  url: string;
+  /** Left out of the OpenAPI document (pages for people, static files). */
+  hidden: boolean;
 }
 
 export interface AppDeps {
   db: Database;
   mailer: Mailer;
   limiter: RateLimiter;
+  /** Test-only seams (test/crash.test.ts); production passes none. */
+  testHooks: ServiceDeps['testHooks'];
 }
 
 /** Query parameters that carry secrets; their values never reach the logs. */
@@ -67,16 +72,6 @@ export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[redacte
 export async function buildApp(config: Config, overrides: Partial<AppDeps> = {}): Promise<FastifyInstance> {
   const db = overrides.db ?? (await openDatabase(config.database));
   await migrate(db);
-  const brands = loadBrandRegistry(config.brandsFile);
-  const mailer = overrides.mailer ?? createMailer(config.mail);
-  let warnRedis: (err: unknown) => void = () => {};
-  const limiter =
-    overrides.limiter ??
-    (config.redisUrl ? createRedisRateLimiter(config.redisUrl, undefined, (err) => warnRedis(err)) : createMemoryRateLimiter());
-  const captcha = createCaptchaVerifier(config.captcha);
-  const catalogue = readCatalogue(config.billing.catalogueFile);
-  await seedCatalogue(db, catalogue);
-  const geo = await createGeoIp(config.geoip.mmdbFile, config.geoip.defaultCountry);
 
   const app = Fastify({
     logger: {
@@ -103,26 +98,29 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     },
   });
 
-  warnRedis = (err) => app.log.warn({ err }, 'Redis unreachable: rate limits counted in this instance only');
-
-  // Work a request starts but does not wait for (emails): shutdown drains it before closing the database.
-  const pending = new Set<Promise<unknown>>();
-  const defer = (task: () => Promise<unknown>) => {
-    const p = task()
-      .catch((err) => app.log.error({ err }, 'background task failed'))
-      .finally(() => pending.delete(p));
-    pending.add(p);
-  };
-  app.decorate('db', db);
-  app.decorate('settle', async () => {
-    while (pending.size) await Promise.allSettled([...pending]);
+  // Collected before any plugin adds a route, so routes added later (static files, docs, modules) are listed too.
+  const routeList: RegisteredRoute[] = [];
+  app.decorate('routeList', routeList);
+  app.addHook('onRoute', (route) => {
+    const hidden = !!(route.schema as { hide?: boolean } | undefined)?.hide;
+    for (const method of [route.method].flat()) routeList.push({ method, url: route.url, hidden });
   });
+
+  // Every service comes from the composition root (composition.ts), as for the CLI.
+  const services: Services = await buildServices(config, { db, mailer: overrides.mailer, limiter: overrides.limiter, log: app.log, testHooks: overrides.testHooks });
+  const { brands, captcha, geo, users, billing, providers, sandbox } = services;
+  await seedCatalogue(db, services.catalogue);
+  app.decorate('db', db);
+  app.decorate('services', services);
+  app.decorate('settle', services.settle);
 
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
 
-  // Plain HTML forms post url-encoded bodies (one-click unsubscribe, the sandbox page has its own raw parser).
+  // Plain HTML forms post url-encoded bodies (one-click unsubscribe; the sandbox page and the webhooks
+  // have their own raw parser). Only the routes in FORM_BODY_ROUTES take them; the others answer 415
+  // before parsing (plugins/xsrf.ts).
   app.addContentTypeParser('application/x-www-form-urlencoded', { parseAs: 'string' }, (_req, body, done) => {
     done(null, Object.fromEntries(new URLSearchParams(body as string)));
   });
@@ -134,18 +132,47 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     },
     transform: jsonSchemaTransform,
   });
-  await app.register(fastifySwaggerUi, { routePrefix: '/api/docs' });
+  // Off in production unless API_DOCS=true; when on, its pages carry their own hash-based CSP (staticCSP).
+  if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   registerBrandResolution(app, brands);
-  registerXsrf(app, config.appSecret, config.isProduction);
+  await registerXsrf(app, config.appSecret, config.isProduction);
+  // Security headers on every answer (helmet), with the Content-Security-Policy of the Host's brand.
+  const captchaHosts = new Map<string, string[]>([
+    ['none', []],
+    ['recaptcha', ['https://www.google.com', 'https://www.gstatic.com']],
+    ['turnstile', ['https://challenges.cloudflare.com']],
+  ]).get(config.captcha.provider) ?? [];
+  const scriptHostsOf = (host: string | undefined) => [...new Set(brands.forHost(host).scripts.map((s) => new URL(s.src).origin))];
+  await app.register(fastifyHelmet, {
+    contentSecurityPolicy: {
+      useDefaults: false,
+      directives: {
+        defaultSrc: ["'self'"],
+        // One value per request: the brand's script hosts follow the Host header (an empty list adds nothing).
+        scriptSrc: [(req) => ["'self'", ...captchaHosts, ...scriptHostsOf(req.headers.host)].join(' ')],
+        styleSrc: ["'self'", "'unsafe-inline'"],
+        imgSrc: ["'self'", 'data:', 'blob:'],
+        fontSrc: ["'self'", 'data:'],
+        connectSrc: [(req) => ["'self'", ...scriptHostsOf(req.headers.host)].join(' ')],
+        frameSrc: ["'self'", ...captchaHosts],
+        frameAncestors: ["'none'"],
+        baseUri: ["'self'"],
+        formAction: ["'self'"],
+        objectSrc: ["'none'"],
+      },
+    },
+    xFrameOptions: { action: 'deny' },
+    referrerPolicy: { policy: 'strict-origin-when-cross-origin' },
+    // Browsers remember HTTPS for a year; outside production the app runs on plain http://localhost.
+    strictTransportSecurity: config.isProduction ? { maxAge: 31_536_000, includeSubDomains: true } : false,
+    // Payment pages open in popups and report back with postMessage (sandbox, 3-D Secure): keep the opener.
+    crossOriginOpenerPolicy: { policy: 'same-origin-allow-popups' },
+    // Logos and images are loaded by mail clients from other origins.
+    crossOriginResourcePolicy: false,
+  });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
-    reply.header('x-content-type-options', 'nosniff');
-    reply.header('referrer-policy', 'strict-origin-when-cross-origin');
-    if (!request.url.startsWith('/api/docs')) {
-      reply.header('x-frame-options', 'DENY');
-      if (String(reply.getHeader('content-type') ?? '').startsWith('text/html')) reply.header('content-security-policy', contentSecurityPolicy(request));
-    }
   });
 
   const brandOf = (request: FastifyRequest): PublicBrand =>
@@ -154,72 +181,36 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
       testAccountSuffixes: config.testAccountSuffixes,
       redirectHosts: brands.all().flatMap((b) => b.hosts),
     });
-  function contentSecurityPolicy(request: FastifyRequest): string {
-    const scriptHosts = [...new Set(request.brand.scripts.map((s) => new URL(s.src).origin))];
-    const captchaHosts = { none: [], recaptcha: ['https://www.google.com', 'https://www.gstatic.com'], turnstile: ['https://challenges.cloudflare.com'] }[config.captcha.provider];
-    const extra = [...scriptHosts, ...captchaHosts].join(' ');
-    return [
-      "default-src 'self'",
-      `script-src 'self' ${extra}`.trim(),
-      "style-src 'self' 'unsafe-inline'",
-      "img-src 'self' data: blob:",
-      "font-src 'self' data:",
-      `connect-src 'self' ${scriptHosts.join(' ')}`.trim(),
-      `frame-src 'self' ${captchaHosts.join(' ')}`.trim(),
-      "frame-ancestors 'none'",
-      "base-uri 'self'",
-      "form-action 'self'",
-      "object-src 'none'",
-    ].join('; ');
-  }
 
-  const users = usersService({ db, config, mailer, limiter, defer });
   const auth = requireUser(users);
+  /** Public calls that say more to a signed-in member; a bad or missing token just means anonymous. */
+  const optionalUser = async (request: FastifyRequest) => {
+    const token = request.headers.authorization?.replace(/^Bearer\s+/i, '');
+    return token ? (await users.authenticate(token).catch(() => undefined))?.user : undefined;
+  };
 
-  await app.register(systemRoutes, { db, mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs });
+  await app.register(systemRoutes, { db, mailer: services.mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs });
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
-  await app.register(vpnModule, { db, auth });
-  await app.register(servicesModule, { db, auth, secret: config.openvpnCaSecret });
+  await app.register(vpnModule, { vpn: services.vpn, auth });
+  await app.register(servicesModule, { services: services.vpn.services, pki: services.vpn.pki, auth });
 
-  const brandName = (id: string) => brands.byId(id)?.productName ?? brands.all()[0]!.productName;
-  const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });
-  await app.register(featuresRoutes, { features: featuresService(db), auth });
-  await app.register(profileRoutes, { profiles: profileService({ db, config, mailer, limiter, defer, productName: brandName }), auth });
-  await app.register(affiliateRoutes, {
-    affiliate: affiliateService(db, {
-      commissionPercent: config.affiliateCommissionPercent,
-      portalUrl: (u) => (u.is_post_affiliate_available ? (brands.byId(u.brand)?.affiliatePortalUrl ?? null) : null),
-    }),
-    brands, publicUrl: config.publicUrl, auth,
-  });
-  await app.register(rewardsRoutes, { rewards, brands, publicUrl: config.publicUrl, auth });
+  await app.register(featuresRoutes, { features: services.features, auth });
+  await app.register(profileRoutes, { profiles: services.profiles, auth });
+  await app.register(affiliateRoutes, { affiliate: services.affiliate, brands, publicUrl: config.publicUrl, auth, optionalUser });
+  await app.register(rewardsRoutes, { rewards: services.rewards, brands, publicUrl: config.publicUrl, auth });
+  await app.register(geoRoutes, { geo, currencyFor: billing.prices.currencyFor });
 
-  // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
-  const sandboxBase = () => config.publicUrl ?? `http://${brands.all()[0]!.hosts[0]}:${config.port}`;
-  const { providers, sandbox } = buildProviders(config, db, sandboxBase);
   // The sandbox notifies us through the full HTTP stack (routing, raw body, signature check), as a provider would.
   const deliverSandbox = async (body: string, signature: string) =>
     (await app.inject({ method: 'POST', url: '/api/billing/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body })).statusCode;
-  const billing = billingService({
-    db,
-    catalogue,
-    providers,
-    mailer,
-    defer,
-    moneyBackDays: config.billing.moneyBackDays,
-    postbackUrls: config.billing.postbackUrls,
-    isKnownHost: brands.isKnownHost,
-    brandName,
-    onPaymentApplied: (payment, first) => rewards.onPaymentApplied(payment, first),
-  });
   app.decorate('billing', billing);
   await app.register(billingRoutes, {
-    billing, users, brands, captcha, geo, auth, publicUrl: config.publicUrl,
+    billing, optionalUser, brands, captcha, geo, auth, publicUrl: config.publicUrl, secureCookies: config.isProduction,
     availableProviders: Object.keys(providers) as PaymentProviderId[],
   });
-  await app.register(webhookRoutes, { billing, sandbox, deliverSandbox });
+  await app.register(webhookRoutes, { reconciliation: billing.reconciliation, sandbox, deliverSandbox, providerIds: new Set(Object.keys(providers)) });
   if (config.jobs) {
-    const stopJobs = startBillingJobs({ db, billing, sandbox, deliverSandbox, log: app.log });
+    const stopJobs = startBillingJobs({ db, reconciliation: billing.reconciliation, sandbox, deliverSandbox, log: app.log });
     app.addHook('preClose', stopJobs);
   }
 
@@ -232,9 +223,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   });
 
   app.addHook('onClose', async () => {
-    await Promise.allSettled([...pending]);
-    mailer.close();
-    await limiter.close();
+    await services.close();
     if (!overrides.db) await db.close();
   });
 

@@ -1,5 +1,7 @@
 import path from 'node:path';
 import { z } from 'zod';
+import { type Pools, parsePools } from './modules/devices/addresses.js';
+import { repoRoot } from './paths.js';
 
 /**
  * Every environment variable the API reads, validated once at start-up. Defaults give the
@@ -8,6 +10,18 @@ import { z } from 'zod';
 const bool = z
   .enum(['true', 'false', '1', '0', 'yes', 'no'])
   .transform((v) => v === 'true' || v === '1' || v === 'yes');
+
+const V4_POOL = '10.64.0.0/10';
+const V6_POOL = 'fd77:6172:7265::/48';
+/** A pool is checked on its own field, so its problem is listed with every other bad variable. */
+const poolCheck = (parse: (v: string) => unknown) =>
+  z.superRefine<string>((v, ctx) => {
+    try {
+      parse(v);
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', message: (err as Error).message });
+    }
+  });
 
 const schema = z
   .object({
@@ -43,6 +57,8 @@ const schema = z
     TEST_ACCOUNT_SUFFIXES: z.string().default('@test.warren.invalid'),
     CATALOGUE_FILE: z.string().optional(),
     SANDBOX_PAYMENTS: bool.optional(),
+    /** Serve the OpenAPI document and its UI at /api/docs (default: everywhere but production). */
+    API_DOCS: bool.optional(),
     STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_…)').optional(),
     STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_/, 'must be a Stripe publishable key (pk_…)').optional(),
     STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook secret (whsec_…)').optional(),
@@ -64,8 +80,28 @@ const schema = z
     HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     REWARD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
     AFFILIATE_COMMISSION_PERCENT: z.coerce.number().int().min(0).max(100).default(25),
+    // The VPN area.
+    WG_DEVICE_LIMIT_FREE: z.coerce.number().int().min(0).max(1000).default(1),
+    WG_DEVICE_LIMIT_PAID: z.coerce.number().int().min(0).max(1000).default(10),
+    WG_IPV4_POOL: z.string().default(V4_POOL).check(poolCheck((v) => parsePools(v, V6_POOL))),
+    WG_IPV6_POOL: z.string().default(V6_POOL).check(poolCheck((v) => parsePools(V4_POOL, v))),
+    /** Resolvers pushed in configs; default: the node itself (each node runs a resolver on its tunnel address). */
+    WG_DNS: z.string().optional(),
+    WG_ALLOWED_IPS: z.string().default('0.0.0.0/0, ::/0'),
+    /** A node that has not reported for this long counts as offline (no load shown, not preferred). */
+    NODE_ONLINE_SECONDS: z.coerce.number().int().min(10).default(120),
+    /** How often a waiting long poll re-reads the change log (changes made by other API instances). */
+    VPN_CHANGE_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
+    VPN_SEED: bool.default(true),
+    LOCATIONS_FILE: z.string().optional(),
+    DOWNLOADS_FILE: z.string().optional(),
   })
   .superRefine((c, ctx) => {
+    try {
+      parsePools(c.WG_IPV4_POOL, c.WG_IPV6_POOL); // the two together (each alone was checked on its field)
+    } catch (err) {
+      ctx.addIssue({ code: 'custom', path: ['WG_IPV4_POOL'], message: (err as Error).message });
+    }
     if (c.NODE_ENV === 'production') {
       if (!c.APP_SECRET) ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
       const provider = c.CAPTCHA_PROVIDER ?? 'none';
@@ -75,6 +111,9 @@ const schema = z
           path: ['CAPTCHA_PROVIDER'],
           message: 'is none in production; set recaptcha or turnstile, or ALLOW_NO_CAPTCHA_IN_PRODUCTION=true to run without one',
         });
+      // The sandbox's hosted page has a Pay button that takes no money: in production it would give plans away.
+      if (c.SANDBOX_PAYMENTS === true)
+        ctx.addIssue({ code: 'custom', path: ['SANDBOX_PAYMENTS'], message: 'cannot be true in production: the sandbox provider takes no money (configure Stripe, Payssion or Cardlink)' });
     }
     const stripeKeys = [c.STRIPE_SECRET_KEY, c.STRIPE_PUBLISHABLE_KEY, c.STRIPE_WEBHOOK_SECRET].filter(Boolean).length;
     if (stripeKeys > 0 && stripeKeys < 3)
@@ -88,6 +127,19 @@ const schema = z
   });
 
 export type Env = z.infer<typeof schema>;
+
+/** Settings of the VPN area (devices, nodes, locations). */
+export interface VpnConfig {
+  deviceLimit: { free: number; paid: number };
+  pools: Pools;
+  dns: string[];
+  allowedIps: string[];
+  nodeOnlineSeconds: number;
+  changePollMs: number;
+  seed: boolean;
+  locationsFile: string;
+  downloadsFile: string;
+}
 
 export interface Config {
   env: Env['NODE_ENV'];
@@ -106,7 +158,8 @@ export interface Config {
   mail: { url?: string; from: string; ignoreTls: boolean; outboxDir: string };
   captcha: { provider: 'none' | 'recaptcha' | 'turnstile'; secret?: string; siteKey?: string; verifyUrl: string };
   redisUrl?: string;
-  trustProxy: boolean;
+  /** Which proxy hops to trust for the client address: behind a load balancer only the one in front (the address it appended to X-Forwarded-For). */
+  trustProxy: false | ((address: string, hop: number) => boolean);
   tokens: { ttlMs: number; rotateAfterMs: number; graceMs: number };
   bodyLimit: number;
   testAccountSuffixes: string[];
@@ -122,11 +175,14 @@ export interface Config {
   };
   geoip: { mmdbFile?: string; defaultCountry: string };
   jobs: boolean;
+  /** /api/docs (OpenAPI UI and JSON) is served. */
+  apiDocs: boolean;
   /** Per-IP budgets: sign-ins per 15 minutes, sign-ups and reset requests per hour. */
   perIpLimits: { login: number; register: number; reset: number };
   healthCacheMs: number;
   rewardDays: number;
   affiliateCommissionPercent: number;
+  vpn: VpnConfig;
 }
 
 export class ConfigError extends Error {
@@ -140,8 +196,6 @@ const DEFAULT_VERIFY_URL = {
   recaptcha: 'https://www.google.com/recaptcha/api/siteverify',
   turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
 } as const;
-
-const repoRoot = path.resolve(import.meta.dirname, '../../..');
 
 /** Reads and validates the environment; throws ConfigError listing every bad variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
@@ -175,7 +229,8 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       verifyUrl: e.CAPTCHA_VERIFY_URL ?? DEFAULT_VERIFY_URL[provider],
     },
     redisUrl: e.REDIS_URL,
-    trustProxy: e.TRUST_PROXY,
+    // One hop, not "trust every hop": with the latter the left-most X-Forwarded-For entry, which the client writes, would be its address (and fresh rate-limit budgets).
+    trustProxy: e.TRUST_PROXY ? (_address: string, hop: number) => hop < 1 : false,
     tokens: {
       ttlMs: e.TOKEN_TTL_DAYS * 86_400_000,
       rotateAfterMs: e.TOKEN_ROTATE_AFTER_MINUTES * 60_000,
@@ -198,10 +253,28 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     },
     geoip: { mmdbFile: e.GEOIP_MMDB ? path.resolve(e.GEOIP_MMDB) : undefined, defaultCountry: e.DEFAULT_COUNTRY },
     jobs: e.JOBS,
+    apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     perIpLimits: { login: e.LIMIT_LOGIN_PER_IP, register: e.LIMIT_REGISTER_PER_IP, reset: e.LIMIT_RESET_PER_IP },
     healthCacheMs: e.HEALTH_CACHE_MS,
     rewardDays: e.REWARD_DAYS,
     affiliateCommissionPercent: e.AFFILIATE_COMMISSION_PERCENT,
+    vpn: vpnSettings(e),
   };
   return { ...config, ...overrides };
+}
+
+const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+function vpnSettings(e: Env): VpnConfig {
+  const pools = parsePools(e.WG_IPV4_POOL, e.WG_IPV6_POOL); // validated above
+  return {
+    deviceLimit: { free: e.WG_DEVICE_LIMIT_FREE, paid: e.WG_DEVICE_LIMIT_PAID },
+    pools,
+    dns: e.WG_DNS ? list(e.WG_DNS) : [pools.v4.gateway, pools.v6.gateway],
+    allowedIps: list(e.WG_ALLOWED_IPS),
+    nodeOnlineSeconds: e.NODE_ONLINE_SECONDS,
+    changePollMs: e.VPN_CHANGE_POLL_MS,
+    seed: e.VPN_SEED,
+    locationsFile: e.LOCATIONS_FILE ? path.resolve(e.LOCATIONS_FILE) : path.join(repoRoot, 'config/locations.json'),
+    downloadsFile: e.DOWNLOADS_FILE ? path.resolve(e.DOWNLOADS_FILE) : path.join(repoRoot, 'config/downloads.json'),
+  };
 }

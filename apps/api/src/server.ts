@@ -1,6 +1,5 @@
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
-import { seed } from './db/seed.js';
 
 /** Listens, and shuts down gracefully: in-flight requests finish, then the database closes. */
 async function main() {
@@ -15,7 +14,6 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
-  await seed(app);
   await app.listen({ host: config.host, port: config.port });
 
   let closing = false;

@@ -192,13 +192,13 @@ describe('subscriptions', () => {
     const payment = await createSandboxPayment(c);
     await pressOnSandboxPage(sandboxIdOf(payment.redirectUrl), 'pay');
     expect((await subscription(c)).tariffKey).toBe('1-month');
-    await t.app.billing.refund(payment.paymentId);
+    await t.app.billing.operator.refund(payment.paymentId);
     expect((await subscription(c)).tariffKey).toBe('free-plan');
 
     const second = await createSandboxPayment(c);
     await pressOnSandboxPage(sandboxIdOf(second.redirectUrl), 'pay');
     await t.app.db.query(`update payments set paid_at = now() - interval '8 days' where public_id = $1`, [second.paymentId]);
-    await expect(t.app.billing.refund(second.paymentId)).rejects.toThrow(/money-back/);
+    await expect(t.app.billing.operator.refund(second.paymentId)).rejects.toThrow(/money-back/);
     expect((await subscription(c)).tariffKey).toBe('1-month');
   });
 
@@ -211,8 +211,90 @@ describe('subscriptions', () => {
     const sub = await subscription(c);
     expect(Math.abs(new Date(sub.expiresAt!).getTime() - (Date.now() + 60 * 86_400_000))).toBeLessThan(60_000);
     await t.app.db.query(`update users set subscription_expires_at = now() - interval '1 second' where id = $1`, [user.id]);
-    const expired = await t.app.billing.expireSubscriptions();
+    const expired = await t.app.billing.reconciliation.expireSubscriptions();
     expect(expired).toContain(user.id);
     expect(await subscription(c)).toMatchObject({ tariffKey: 'free-plan', expiresAt: null });
+  });
+});
+
+describe('prices as the buyer reads them', () => {
+  it('the per-month figure is the price divided by the months: $59.99 a year is $5.00, two years $89.99 is $3.75', async () => {
+    const c = new TestClient(t.app);
+    const plans = (await c.get('/api/billing/getLandingPriceList?currency=USD')).json().data.plans as { key: string; amount: number; monthlyAmount: number | null }[];
+    const by = (key: string) => plans.find((p) => p.key === key)!;
+    expect(by('1-year')).toMatchObject({ amount: 5999, monthlyAmount: 500 }); // 5999 / 12 = 499.92
+    expect(by('2-years')).toMatchObject({ amount: 8999, monthlyAmount: 375 }); // 8999 / 24 = 374.96
+    expect(by('1-month')).toMatchObject({ amount: 1299, monthlyAmount: 1299 });
+    expect(by('lifetime').monthlyAmount).toBeNull();
+    const rub = (await c.get('/api/billing/getLandingPriceList?currency=RUB')).json().data.plans as { key: string; monthlyAmount: number }[];
+    expect(rub.find((p) => p.key === '1-year')!.monthlyAmount).toBe(37492); // 449900 / 12 = 37491.67
+  });
+
+  it('a promo code is marked on the plans it discounts and on no other', async () => {
+    const c = new TestClient(t.app);
+    const data = (await c.get('/api/billing/getLandingPriceList?currency=USD&promocode=YEAR30')).json().data;
+    expect(data.promo).toEqual({ code: 'YEAR30', percentOff: 30 });
+    const plans = data.plans as { key: string; amount: number; listAmount: number; promo: unknown }[];
+    expect(plans.find((p) => p.key === '1-year')).toMatchObject({ amount: 4199, listAmount: 5999, promo: { code: 'YEAR30', percentOff: 30 } }); // 5999 * 0.7 = 4199.3
+    for (const p of plans.filter((p) => p.key !== '1-year')) expect(p, p.key).toMatchObject({ promo: null, amount: p.listAmount });
+  });
+});
+
+describe('payments never lock a payer out', () => {
+  it('plan info names the last checkout; an abandoned attempt stops counting as processing once a later one has an outcome', async () => {
+    const { c } = await payingUser();
+    expect((await c.get('/api/billing/getPlanInfo')).json().data).toMatchObject({ paymentStatus: 'processed', lastPayment: null });
+    // Left at the provider (Back, closed tab): pending, so the thank-you page may wait for it.
+    const abandoned = await createSandboxPayment(c, { tariffId: 3 });
+    let info = (await c.get('/api/billing/getPlanInfo')).json().data;
+    expect(info).toMatchObject({ paymentStatus: 'processing', lastPayment: { id: abandoned.paymentId, status: 'pending', tariff_name: '1 Year' } });
+    // A later attempt is declined: its outcome is what the buyer sees, not the older pending one.
+    const declined = await createSandboxPayment(c, { tariffId: 2 });
+    await pressOnSandboxPage(sandboxIdOf(declined.redirectUrl), 'decline');
+    info = (await c.get('/api/billing/getPlanInfo')).json().data;
+    expect(info).toMatchObject({ paymentStatus: 'processed', lastPayment: { id: declined.paymentId, status: 'failed' } });
+    // Another one paid.
+    const paid = await createSandboxPayment(c, { tariffId: 2 });
+    await pressOnSandboxPage(sandboxIdOf(paid.redirectUrl), 'pay');
+    info = (await c.get('/api/billing/getPlanInfo')).json().data;
+    expect(info).toMatchObject({ paymentStatus: 'processed', tariffKey: '1-month', lastPayment: { id: paid.paymentId, status: 'succeeded' } });
+    expect(info.payments).toHaveLength(1);
+  });
+
+  it("another user's payment never shows in my plan info", async () => {
+    const a = await payingUser();
+    const b = await payingUser();
+    await createSandboxPayment(a.c);
+    expect((await b.c.get('/api/billing/getPlanInfo')).json().data.lastPayment).toBeNull();
+  });
+});
+
+describe('the sandbox page opens where the buyer is', () => {
+  it("on the buyer's brand host, in the buyer's language", async () => {
+    // 127.0.0.1 is the VPN brand's second host: the old page base was its first (localhost).
+    const c = new TestClient(t.app, { host: '127.0.0.1' });
+    await registerUser(c);
+    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', language: 'ru' });
+    expect(res.statusCode, res.body).toBe(200);
+    const url = new URL(res.json().data.redirectUrl);
+    expect(url.origin).toBe('http://127.0.0.1');
+    expect(url.searchParams.get('lang')).toBe('ru');
+    const page = await t.app.inject({ method: 'GET', url: url.pathname + url.search, headers: { host: '127.0.0.1' } });
+    expect(page.body).toContain('<html lang="ru">');
+    expect(page.body).toContain('>Оплатить</button>');
+    const done = await t.app.inject({ method: 'POST', url: url.pathname + url.search, headers: { host: '127.0.0.1', 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=decline' });
+    expect(done.body).toContain('Оплата отклонена');
+    expect(done.body).toContain('http://127.0.0.1/zg/paymentEvent?redirect_status=failed');
+  });
+
+  it('without a language, the one stored on the account; a forged Host falls back to the registered origin', async () => {
+    const c = new TestClient(t.app);
+    await registerUser(c, undefined, { language: 'zh' });
+    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox' });
+    expect(new URL(res.json().data.redirectUrl).searchParams.get('lang')).toBe('zh');
+    const forged = new TestClient(t.app, { host: 'evil.example' });
+    await registerUser(forged);
+    const url = new URL((await forged.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox' })).json().data.redirectUrl);
+    expect(url.hostname).not.toBe('evil.example');
   });
 });

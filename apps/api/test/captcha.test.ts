@@ -133,6 +133,20 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     expect((await c.post('/api/users/requestResetPassword', { email, [FIELD]: `good-reset-${email}` })).statusCode).toBe(200);
   });
 
+  it('many addresses against one account meet the captcha on every try, not a lockout: the owner still signs in', async () => {
+    const email = uniqueEmail('spread');
+    expect((await new TestClient(t.app).post('/api/users/register', registerBody(email, `good-${email}`), { remoteAddress: '198.51.100.200' })).statusCode).toBe(201);
+    // 30 wrong passwords from 30 addresses, each with a solved captcha: past the account's budget of 20.
+    for (let i = 0; i < 30; i++) {
+      const res = await new TestClient(t.app).post('/api/users/login', { email, password: 'wrong password', [FIELD]: `good-${i}-${email}` }, { remoteAddress: `198.51.100.${i + 1}` });
+      expect(res.statusCode).toBe(422);
+    }
+    // Without a solved captcha nothing is even evaluated; with one, the owner gets in.
+    expectCaptchaError(await new TestClient(t.app).post('/api/users/login', { email, password: PASSWORD }, { remoteAddress: '198.51.100.250' }));
+    const owner = await new TestClient(t.app).post('/api/users/login', { email, password: PASSWORD, [FIELD]: `good-owner-${email}` }, { remoteAddress: '198.51.100.250' });
+    expect(owner.statusCode, owner.body).toBe(200);
+  });
+
   // Last: it stops the fake.
   it('answers 422 (not a 5xx) when the verifier is down, and creates nothing', async () => {
     await fake.close();

@@ -86,3 +86,21 @@ it('announces marketing mail with a working one-click unsubscribe, only to opted
   expect(row?.marketing_emails).toBe(false);
   await db.close();
 });
+
+it('prints usage for --help at every level and exits 0; unknown words exit 64', async () => {
+  const top = await cli('--help');
+  expect(top.code).toBe(0);
+  expect(top.out).toMatch(/Usage: npx warren/);
+  const group = await cli('billing', '--help');
+  expect(group.code).toBe(0);
+  expect(group.out).toMatch(/grant/);
+  const command = await cli('billing', 'grant', '--help');
+  expect(command).toMatchObject({ code: 0 });
+  expect(command.out).toMatch(/Usage: npx warren billing grant --email/);
+  expect((await cli('vpn', 'add-node', '-h')).code).toBe(0);
+  expect((await cli('nope')).code).toBe(64);
+  expect((await cli('billing', 'nope')).code).toBe(64);
+  // Names are looked up as own keys only.
+  expect((await cli('billing', 'constructor')).code).toBe(64);
+  expect((await cli('__proto__')).code).toBe(64);
+});

@@ -1,14 +1,10 @@
 import fs from 'node:fs';
-import os from 'node:os';
-import path from 'node:path';
 import { randomBytes } from 'node:crypto';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { buildApp } from '../src/app.js';
-import { loadConfig } from '../src/config.js';
-import { PASSWORD, TestClient, uniqueEmail } from './helpers.js';
+import { PASSWORD, REDIS_TEST_URL, TestClient, sharedInstance, uniqueEmail } from './helpers.js';
 
 /**
  * Scale-out: two API instances on ONE PostgreSQL schema and ONE Redis, as behind a load
@@ -17,7 +13,7 @@ import { PASSWORD, TestClient, uniqueEmail } from './helpers.js';
  * never share rate-limit counters; the Redis keys it made are deleted afterwards.
  */
 const PG_URL = process.env.TEST_DATABASE_URL;
-const REDIS_URL = process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+const REDIS_URL = REDIS_TEST_URL;
 const SKIP_REASON = 'needs TEST_DATABASE_URL (PostgreSQL) and Redis: two instances cannot share an in-memory PGlite';
 
 const schema = `cluster_${process.pid}_${randomBytes(4).toString('hex')}`;
@@ -30,22 +26,12 @@ let redis: Redis;
 const emails: string[] = [];
 
 async function instance(): Promise<FastifyInstance> {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-cluster-'));
-  dataDirs.push(dataDir);
-  return buildApp(
-    loadConfig({
-      NODE_ENV: 'test',
-      LOG_LEVEL: 'silent',
-      DATA_DIR: dataDir,
-      DATABASE_URL: PG_URL!,
-      DATABASE_SCHEMA: schema,
-      REDIS_URL,
-      APP_SECRET: 'cluster-test-secret-0123456789abcdef0123456789',
-    }),
-  );
+  return sharedInstance({ schema, dataDirs, env: { APP_SECRET: 'cluster-test-secret-0123456789abcdef0123456789' } });
 }
 
 const viaIp = { remoteAddress: clientIp };
+/** Failed sign-ins are budgeted per account and address (modules/users/limits.ts). */
+const failKey = (email: string) => `warren:rl:login-account-ip:${email}|${clientIp}`;
 
 async function registerUser(client: TestClient, email: string) {
   const res = await client.post('/api/users/register', { email, password: PASSWORD, password_confirmation: PASSWORD }, viaIp);
@@ -65,7 +51,7 @@ describe.skipIf(!PG_URL)(`two API instances, one database, one Redis${PG_URL ? '
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close()]);
     if (redis) {
-      const keys = [`warren:rl:login:ip:${clientIp}`, `warren:rl:register:ip:${clientIp}`, ...emails.map((e) => `warren:rl:login:fail:${e}`)];
+      const keys = [`warren:rl:login-ip:${clientIp}`, `warren:rl:register-ip:${clientIp}`, ...emails.flatMap((e) => [failKey(e), `warren:rl:login-account:${e}`])];
       await redis.del(...keys).catch(() => undefined);
       redis.disconnect();
     }
@@ -121,7 +107,7 @@ describe.skipIf(!PG_URL)(`two API instances, one database, one Redis${PG_URL ? '
     for (let i = 0; i < 5; i++) expect((await clientA.post('/api/users/login', { email, password: 'wrong password' }, viaIp)).statusCode).toBe(422);
     for (let i = 0; i < 5; i++) expect((await clientB.post('/api/users/login', { email, password: 'wrong password' }, viaIp)).statusCode).toBe(422);
     // The shared budget is in Redis, not in either process.
-    expect(Number(await redis.get(`warren:rl:login:fail:${email}`))).toBe(10);
+    expect(Number(await redis.get(failKey(email)))).toBe(10);
 
     for (const [name, client] of [['A', clientA], ['B', clientB]] as const) {
       const locked = await client.post('/api/users/login', { email, password: PASSWORD }, viaIp);
@@ -137,7 +123,7 @@ describe.skipIf(!PG_URL)(`two API instances, one database, one Redis${PG_URL ? '
     await registerUser(new TestClient(a), email);
     for (let i = 0; i < 9; i++) expect((await new TestClient(a).post('/api/users/login', { email, password: 'wrong password' }, viaIp)).statusCode).toBe(422);
     expect((await new TestClient(b).post('/api/users/login', { email, password: PASSWORD }, viaIp)).statusCode).toBe(200);
-    expect(await redis.exists(`warren:rl:login:fail:${email}`)).toBe(0);
+    expect(await redis.exists(failKey(email))).toBe(0);
     for (let i = 0; i < 9; i++) expect((await new TestClient(a).post('/api/users/login', { email, password: 'wrong password' }, viaIp)).statusCode).toBe(422);
     expect((await new TestClient(b).post('/api/users/login', { email, password: PASSWORD }, viaIp)).statusCode).toBe(200);
   });

@@ -22,6 +22,16 @@ function problemsOf(env: Record<string, string>): string[] {
 const PROD_SECRET = 'p'.repeat(40);
 
 describe('loadConfig', () => {
+  it('reads the VPN settings with the rest, once, and lists their problems with the others', () => {
+    const c = loadConfig({ WG_DEVICE_LIMIT_PAID: '3', WG_DNS: '1.1.1.1, 9.9.9.9' });
+    expect(c.vpn).toMatchObject({ deviceLimit: { free: 1, paid: 3 }, dns: ['1.1.1.1', '9.9.9.9'], seed: true });
+    expect(c.vpn.locationsFile).toBe(path.join(repoRoot, 'config/locations.json'));
+    expect(loadConfig({}).vpn.dns).toEqual(['10.64.0.1', 'fd77:6172:7265::1']);
+    const problems = problemsOf({ WG_IPV4_POOL: '10.0.0.0/33', PORT: 'x' });
+    expect(problems.some((p) => p.startsWith('WG_IPV4_POOL'))).toBe(true);
+    expect(problems.some((p) => p.startsWith('PORT'))).toBe(true);
+  });
+
   it('gives the embedded, no-services defaults', () => {
     const c = loadConfig({});
     expect(c).toMatchObject({
@@ -197,12 +207,13 @@ describe('server logs', () => {
 
     // A browser-like client: XSRF cookie + header, bearer token.
     const health = await fetch(`${origin}/api/brand`);
-    const xsrf = /XSRF-TOKEN=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')![1]!;
+    const cookie = health.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+    const xsrf = /XSRF-TOKEN=([^;]+)/.exec(cookie)![1]!;
     const call = async (method: string, url: string, body?: unknown, bearer?: string) => {
       const res = await fetch(`${origin}${url}`, {
         method,
         headers: {
-          cookie: `XSRF-TOKEN=${xsrf}`,
+          cookie,
           'x-xsrf-token': decodeURIComponent(xsrf),
           ...(body ? { 'content-type': 'application/json' } : {}),
           ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),
@@ -250,7 +261,9 @@ describe('server logs', () => {
       ['password', password],
       ['email token', emailToken],
       ['email token (URL-encoded)', encodeURIComponent(emailToken)],
-      ['XSRF token', decodeURIComponent(xsrf).split('.')[1]!],
+      // date-salt-HMAC: the HMAC part, and the httpOnly key the token is bound to.
+      ['XSRF token', decodeURIComponent(xsrf).split('-').pop()!],
+      ['XSRF key', /warren-xsrf-key=([^;]+)/.exec(cookie)![1]!],
     ] as const) {
       expect(all.includes(secret), `${what} appears in the logs`).toBe(false);
     }

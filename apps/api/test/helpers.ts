@@ -5,6 +5,7 @@ import type { FastifyInstance, InjectOptions, LightMyRequestResponse } from 'fas
 import pg from 'pg';
 import { buildApp, type AppDeps } from '../src/app.js';
 import { type Config, loadConfig } from '../src/config.js';
+import { decryptText, encryptText } from '../src/lib/secrets.js';
 
 /**
  * A fresh application per test file: PGlite in memory by default, or a fresh schema on the
@@ -53,28 +54,63 @@ export async function createTestApp(
   };
 }
 
+/** The Redis the scale-out tests share (CI sets REDIS_TEST_URL). */
+export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? process.env.TEST_REDIS_URL ?? 'redis://127.0.0.1:6379';
+
+/**
+ * One of several API instances on ONE PostgreSQL schema (TEST_DATABASE_URL) and ONE Redis, as
+ * behind a load balancer; built purely from configuration. Its data dir goes into `dataDirs`
+ * for the caller to remove.
+ */
+export async function sharedInstance(opts: { schema: string; dataDirs: string[]; env?: Record<string, string>; overrides?: Partial<AppDeps> }): Promise<FastifyInstance> {
+  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-shared-'));
+  opts.dataDirs.push(dataDir);
+  const config = loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    DATA_DIR: dataDir,
+    DATABASE_URL: process.env.TEST_DATABASE_URL!,
+    DATABASE_SCHEMA: opts.schema,
+    REDIS_URL: REDIS_TEST_URL,
+    ...opts.env,
+  });
+  return buildApp(config, opts.overrides);
+}
+
 export interface ClientOptions {
   host?: string;
 }
 
 /**
- * Talks to the app like the web app does: keeps the XSRF cookie and echoes it, keeps the
- * bearer token and follows its rotation.
+ * Talks to the app like the web app does: keeps the cookies the server sets (the readable
+ * XSRF-TOKEN and the httpOnly key it is bound to) and sends them back, echoes the XSRF token,
+ * keeps the bearer token and follows its rotation.
  */
 export class TestClient {
   token?: string;
-  private xsrf?: string;
+  /** The cookie jar: what the server set, sent back on every request like a browser does. */
+  readonly cookies: Record<string, string> = {};
   constructor(
     private readonly app: FastifyInstance,
     private readonly opts: ClientOptions = {},
   ) {}
+
+  /** The Host header this client sends. */
+  get host(): string {
+    return this.opts.host ?? 'localhost';
+  }
+
+  get xsrf(): string | undefined {
+    return this.cookies['XSRF-TOKEN'];
+  }
 
   async request(opts: InjectOptions & { auth?: boolean }): Promise<LightMyRequestResponse> {
     if (!this.xsrf) await this.primeXsrf();
     const headers: Record<string, string> = { host: this.opts.host ?? 'localhost', ...(opts.headers as Record<string, string>) };
     if (opts.auth !== false && this.token && !headers.authorization) headers.authorization = `Bearer ${this.token}`;
     if (opts.method && opts.method !== 'GET' && !('x-xsrf-token' in headers)) headers['x-xsrf-token'] = this.xsrf!;
-    const res = await this.app.inject({ ...opts, headers, cookies: { 'XSRF-TOKEN': this.xsrf!, ...(opts.cookies ?? {}) } });
+    const res = await this.app.inject({ ...opts, headers, cookies: { ...this.cookies, ...(opts.cookies ?? {}) } });
+    this.keepCookies(res);
     const rotated = res.headers.authorization;
     if (typeof rotated === 'string' && rotated.startsWith('Bearer ')) this.token = rotated.slice(7);
     return res;
@@ -89,10 +125,17 @@ export class TestClient {
   }
 
   async primeXsrf(): Promise<void> {
-    const res = await this.app.inject({ method: 'GET', url: '/api/brand', headers: { host: this.opts.host ?? 'localhost' } });
-    const cookie = res.cookies.find((c) => c.name === 'XSRF-TOKEN');
-    if (!cookie) throw new Error('no XSRF cookie');
-    this.xsrf = cookie.value;
+    const res = await this.app.inject({ method: 'GET', url: '/api/brand', headers: { host: this.opts.host ?? 'localhost' }, cookies: this.cookies });
+    this.keepCookies(res);
+    if (!this.xsrf) throw new Error('no XSRF cookie');
+  }
+
+  private keepCookies(res: LightMyRequestResponse): void {
+    for (const c of res.cookies as { name: string; value: string; maxAge?: number; expires?: Date }[]) {
+      const gone = c.maxAge === 0 || (c.expires !== undefined && c.expires.getTime() <= Date.now()) || c.value === '';
+      if (gone) delete this.cookies[c.name];
+      else this.cookies[c.name] = c.value;
+    }
   }
 }
 
@@ -103,10 +146,21 @@ export function uniqueEmail(prefix = 'user'): string {
   return `${prefix}.${Date.now().toString(36)}.${counter++}@example.com`;
 }
 
+/** Restricted brands' keys by host (config/brands.json): their hosts take only the encrypted sign-up (spec section 6). */
+const restrictedKeyByHost = new Map<string, string>(
+  (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../config/brands.json'), 'utf8')) as { brands: { hosts: string[]; restrictedKey: string | null }[] }).brands.flatMap((b) =>
+    b.restrictedKey ? b.hosts.map((h) => [h, b.restrictedKey!] as [string, string]) : [],
+  ),
+);
+
 export async function registerUser(client: TestClient, email = uniqueEmail(), extra: Record<string, unknown> = {}) {
-  const res = await client.post('/api/users/register', { name: 'Test User', email, password: PASSWORD, password_confirmation: PASSWORD, ...extra });
+  const payload = { name: 'Test User', email, password: PASSWORD, password_confirmation: PASSWORD, ...extra };
+  const key = restrictedKeyByHost.get(client.host.replace(/:\d+$/, ''));
+  const res = key
+    ? await client.post('/api/users/restrictedRegister', encryptText(key, JSON.stringify(payload)), { headers: { 'content-type': 'text/plain' } })
+    : await client.post('/api/users/register', payload);
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  const body = res.json() as { data: { user: { id: number; email: string }; token: string } };
+  const body = (key ? JSON.parse(decryptText(key, res.body)!) : res.json()) as { data: { user: { id: number; email: string }; token: string } };
   client.token = body.data.token;
   return body.data;
 }

@@ -28,6 +28,14 @@ afterAll(async () => {
   }
 });
 
+async function until(condition: () => boolean, timeoutMs = 20_000) {
+  const deadline = Date.now() + timeoutMs;
+  while (!condition()) {
+    if (Date.now() > deadline) throw new Error('timed out waiting for the server');
+    await new Promise((resolve) => setTimeout(resolve, 5));
+  }
+}
+
 const env = (port: number) => ({
   PATH: process.env.PATH ?? '',
   NODE_ENV: 'test',
@@ -49,8 +57,11 @@ it('keeps accounts across a restart and drains in-flight requests on SIGTERM', {
   expect(reg.status).toBe(201);
 
   // A sign-in (one argon2 verify) is in flight when SIGTERM arrives: it must still be answered.
+  // SIGTERM goes once the server has logged the request's arrival: sent earlier, the request may
+  // still be in the client's socket when the server stops accepting (ECONNRESET, not a drain).
   const inFlight = a.call('POST', '/api/users/login', { email, password });
-  await new Promise((resolve) => setImmediate(resolve));
+  const server = running;
+  await until(() => server.output().includes('"url":"/api/users/login"'));
   running.proc.kill('SIGTERM');
   const answered = await inFlight;
   expect(answered.status).toBe(200);

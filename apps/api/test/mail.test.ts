@@ -5,7 +5,7 @@ import path from 'node:path';
 import { SMTPServer, type SMTPServerEnvelope } from 'smtp-server';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createMailer } from '../src/mail/mailer.js';
-import { PASSWORD, TestClient, createTestApp, linkParams, uniqueEmail, type TestApp } from './helpers.js';
+import { PASSWORD, TestClient, createTestApp, linkParams, registerUser, uniqueEmail, type TestApp } from './helpers.js';
 
 /**
  * Real SMTP: the app sends through nodemailer to an smtp-server on a loopback port. The
@@ -195,7 +195,7 @@ describe('mail over real SMTP', () => {
 
   it('brands the mail by the host the user signed up on', async () => {
     const email = uniqueEmail('smtp-proxy');
-    await register(new TestClient(t.app, { host: 'proxy.localhost' }), email);
+    await registerUser(new TestClient(t.app, { host: 'proxy.localhost' }), email); // the encrypted sign-up: restricted hosts take no other
     const [mail] = await mailsTo(email);
     expect(mail!.subject).toBe('Confirm your email for Warren Proxy');
     expect(mail!.mime.text).toContain('http://proxy.localhost/sign-in?userId=');

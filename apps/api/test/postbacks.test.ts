@@ -81,4 +81,20 @@ describe('conversion postbacks', () => {
     const rows = await t.app.db.query<{ url: string }>('select url from conversion_postbacks where user_id = $1', [user.id]);
     expect(rows.map((r) => r.url)).toEqual([`${tracker.url}/pb?click=&v=&amount=12.99`]);
   });
+
+  it('{clickID}, {cid} and {cid4} reach the postback: the ids a sign-up carried (clickID from a checkout link, cid/cid4 the analytics client ids)', async () => {
+    const other = await createTestApp({ JOBS: 'false', POSTBACK_URLS: `${tracker.url}/cv?click={clickID}&cid={cid}&cid4={cid4}&sum={amount}&cur={currency}` });
+    try {
+      const c = new TestClient(other.app);
+      const { user } = await registerUser(c, undefined, { clickID: 'clk-42', cid: '1234567890.1700000000', cid4: '1700000001' });
+      const res = await c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox' });
+      const sandboxId = new URL(res.json().data.redirectUrl).pathname.split('/').pop()!;
+      await other.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+      await other.app.settle();
+      const rows = await other.app.db.query<{ url: string }>('select url from conversion_postbacks where user_id = $1', [user.id]);
+      expect(rows.map((r) => r.url)).toEqual([`${tracker.url}/cv?click=clk-42&cid=1234567890.1700000000&cid4=1700000001&sum=59.99&cur=USD`]);
+    } finally {
+      await other.close();
+    }
+  });
 });

@@ -24,8 +24,8 @@ export interface RunningServer {
 }
 
 /** Starts the server and resolves once it logged that it listens (no polling, no sleeps). */
-export async function startServer(env: Record<string, string>): Promise<RunningServer> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', serverEntry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer(env: Record<string, string>, entry = serverEntry): Promise<RunningServer> {
+  const proc = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
   let out = '';
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
@@ -50,13 +50,15 @@ export interface HttpAnswer {
 /** A browser-like client over real HTTP: XSRF cookie + header, bearer token. */
 export async function httpClient(origin: string) {
   const health = await fetch(`${origin}/api/brand`);
-  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(health.headers.get('set-cookie') ?? '')![1]!;
+  // Every cookie the server set (the XSRF token and the httpOnly key it is bound to), sent back like a browser.
+  const cookie = health.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+  const xsrf = /XSRF-TOKEN=([^;]+)/.exec(cookie)![1]!;
   let bearer: string | undefined;
   const call = async (method: string, url: string, body?: unknown): Promise<HttpAnswer> => {
     const res = await fetch(`${origin}${url}`, {
       method,
       headers: {
-        cookie: `XSRF-TOKEN=${xsrf}`,
+        cookie,
         'x-xsrf-token': decodeURIComponent(xsrf),
         ...(body ? { 'content-type': 'application/json' } : {}),
         ...(bearer ? { authorization: `Bearer ${bearer}` } : {}),

@@ -71,7 +71,7 @@ describe('verification and sign-in', () => {
     expect(ok.statusCode).toBe(200);
     expect(ok.json().data.user).toMatchObject({ verified: 1, accountStatus: 'Active' });
     const again = await c.post('/api/users/verifyUser', { userId, token });
-    expect(again.statusCode).toBe(422);
+    expect(again.statusCode).toBe(409); // already verified (auth-limits.test.ts has the details)
   });
 
   it('signs in with the right password and refuses a wrong one with the same message as an unknown email', async () => {

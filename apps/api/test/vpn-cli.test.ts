@@ -17,7 +17,7 @@ afterAll(async () => {
 
 async function vpn(command: string, flags: Record<string, string | boolean>) {
   const lines: string[] = [];
-  const ctx: CliContext = { db: t.app.db, flags, positionals: [], print: (l) => lines.push(l) };
+  const ctx: CliContext = { db: t.app.db, config: t.config, services: async () => t.app.services, flags, positionals: [], print: (l) => lines.push(l) };
   await commands[command]!.run(ctx);
   return lines;
 }

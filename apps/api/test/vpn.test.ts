@@ -1,9 +1,11 @@
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
+import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredState, ServerListItem, WgDevice, WgOverview } from '@warren/contract';
 import { addLocation, addNode, issueNodeToken, setLocation } from '../src/modules/nodes/admin.js';
+import { loadDownloads } from '../src/modules/servers/catalogue.js';
 import { PASSWORD, TestClient, createTestApp, uniqueEmail, type TestApp } from './helpers.js';
 
 let ip = 0;
@@ -79,15 +81,32 @@ describe('server locations', () => {
 });
 
 describe('downloads', () => {
-  it('answers the catalogue with the spec ids, versions, sizes and checksums', async () => {
+  it('ships no apps of its own (no placeholder host, id or checksum) and lists every operating system the guide covers', async () => {
     const c = new TestClient(t.app);
     const res = await c.get('/api/setup/downloads/get');
     expect(res.statusCode).toBe(200);
-    const items = res.json().data.items as { id: number; version: string; sha256: string; platform: string }[];
+    expect(res.json().data.items).toEqual([]);
+    const systems = await c.get('/api/dashboard/operationSystems');
+    expect(systems.statusCode).toBe(200);
+    const items = systems.json().data.items as { id: number; platform: string; className: string }[];
     expect(items.map((i) => i.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 7, 8]);
-    expect(items.find((i) => i.id === 7)).toMatchObject({ platform: 'android', sha256: expect.stringMatching(/^[0-9a-f]{64}$/) });
-    const os = await c.get('/api/dashboard/operationSystems');
-    expect(os.json().data.items.find((i: { id: number }) => i.id === 8)).toMatchObject({ platform: 'android-tv', className: 'download-app--android-tv' });
+    expect(items.find((i) => i.id === 8)).toEqual({ id: 8, platform: 'android-tv', name: 'Android TV', className: 'download-app--android-tv' });
+  });
+
+  it("a brand's own apps load from the file; placeholder hosts and half-described files are refused", () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-downloads-'));
+    const file = path.join(dir, 'downloads.json');
+    const app = { id: 1, platform: 'windows', name: 'Windows', version: '1.0.0', size: 1024, sha256: 'ab'.repeat(32), url: 'https://apps.brand.net/setup.exe', kind: 'installer' };
+    const write = (items: unknown[]) => fs.writeFileSync(file, JSON.stringify({ items }));
+    write([app, { id: 3, platform: 'ios', name: 'iOS', version: '1.0', size: 0, sha256: '', url: 'https://apps.apple.com/app/id123', kind: 'store' }]);
+    expect(loadDownloads(file).map((a) => a.className)).toEqual(['download-app--windows', 'download-app--ios']);
+    write([{ ...app, url: 'https://downloads.warren.example/setup.exe' }]);
+    expect(() => loadDownloads(file)).toThrow(/placeholder/);
+    write([{ ...app, url: 'http://apps.brand.net/setup.exe' }]);
+    expect(() => loadDownloads(file)).toThrow(/placeholder/);
+    write([{ ...app, sha256: '' }]);
+    expect(() => loadDownloads(file)).toThrow(/size and sha256/);
+    fs.rmSync(dir, { recursive: true });
   });
 });
 

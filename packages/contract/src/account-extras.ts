@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, NAME_MAX, PASSWORD_MAX } from './constants.js';
-import { password } from './account.js';
+import { NAME_TEXT, NAME_TEXT_MESSAGE, password } from './account.js';
 
 // --- features (spec section 3 Feature, section 7 setup/features/*) ---------------------------
 export const feature = z.object({ id: z.number(), name: z.string(), isEnabled: z.boolean(), premium: z.boolean() });
@@ -23,13 +23,18 @@ export const profile = z.object({
   recoveryCodesLeft: z.number(),
 });
 export type Profile = z.infer<typeof profile>;
-const nameField = z.string().trim().max(NAME_MAX, { error: `At most ${NAME_MAX} characters.` });
+const nameField = z
+  .string()
+  .trim()
+  .max(NAME_MAX, { error: `At most ${NAME_MAX} characters.` })
+  .regex(NAME_TEXT, { error: NAME_TEXT_MESSAGE });
 export const profileUpdateBody = z.object({ firstName: nameField.optional(), secondName: nameField.optional(), language: z.enum(LANGUAGES).optional() });
 export const changePasswordBody = z
   .object({ currentPassword: z.string().min(1, { error: 'Enter your current password.' }).max(PASSWORD_MAX), password, password_confirmation: z.string().max(PASSWORD_MAX) })
   .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], error: 'The password confirmation does not match.' });
+/** `token` is the one from the mailed set-new-pass link (users/setNewPassword/sendLink): a session alone cannot set a password. */
 export const setNewPasswordBody = z
-  .object({ password, password_confirmation: z.string().max(PASSWORD_MAX) })
+  .object({ token: z.string().trim().min(1).max(256).optional(), password, password_confirmation: z.string().max(PASSWORD_MAX) })
   .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], error: 'The password confirmation does not match.' });
 /** Email preferences (spec: profile/email/unsubscribe; shape not shown): marketing mail on or off. */
 export const emailPreferencesBody = z.object({ marketing: z.boolean({ error: 'Choose on or off.' }) });
@@ -40,7 +45,11 @@ export const sessionList = z.object({ items: z.array(session) });
 export const twoFactorSetup = z.object({ secret: z.string(), otpauthUrl: z.string() });
 export const twoFactorCodeBody = z.object({ code: z.string().trim().regex(/^\d{6}$/, { error: 'Enter the 6-digit code.' }) });
 export const twoFactorEnabled = z.object({ recoveryCodes: z.array(z.string()) });
-export const twoFactorDisableBody = z.object({ password: z.string().min(1, { error: 'Enter your password.' }).max(PASSWORD_MAX) });
+export const twoFactorDisableBody = z.object({
+  password: z.string().min(1, { error: 'Enter your password.' }).max(PASSWORD_MAX),
+  /** A current authenticator code or an unused recovery code. */
+  code: z.string({ error: 'Enter a code from your authenticator app or a recovery code.' }).trim().min(6, { error: 'Enter a code from your authenticator app or a recovery code.' }).max(32),
+});
 
 // --- affiliate and rewards ---------------------------------------------------------------
 export const affiliateStats = z.object({

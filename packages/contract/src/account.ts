@@ -24,6 +24,10 @@ function withConfirmation<T extends z.ZodObject<{ password: typeof password; pas
   });
 }
 
+/** Names are one line of text: no line breaks, control characters or bidi overrides (they forge what mails and lists show). */
+export const NAME_TEXT = /^[^\p{Cc}\u2028\u2029\u202a-\u202e\u2066-\u2069]*$/u;
+export const NAME_TEXT_MESSAGE = 'The name may not contain line breaks or control characters.';
+
 export const accountStatus = z.enum(['Active', 'Inactive', 'Suspended']);
 export type AccountStatus = z.infer<typeof accountStatus>;
 
@@ -64,7 +68,7 @@ export const loginBody = z.object({
 export type LoginBody = z.infer<typeof loginBody>;
 
 export const registerFields = z.object({
-  name: z.string().trim().max(NAME_MAX, { error: `The name may not be longer than ${NAME_MAX} characters.` }).optional(),
+  name: z.string().trim().max(NAME_MAX, { error: `The name may not be longer than ${NAME_MAX} characters.` }).regex(NAME_TEXT, { error: NAME_TEXT_MESSAGE }).optional(),
   email,
   password,
   password_confirmation: z.string({ error: 'The password confirmation is required.' }).max(PASSWORD_MAX),

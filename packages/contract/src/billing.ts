@@ -22,8 +22,10 @@ export const tariffPrice = z.object({
   /** The default-list price, for the struck-through "was" price. */
   listAmount: z.number(),
   discountPercent: z.number(),
-  /** Price per 30 days in minor units, for "per month" display; null for lifetime. */
+  /** The price divided by the plan's months (planMonths), rounded to the minor unit; null for lifetime and short trials. */
   monthlyAmount: z.number().nullable(),
+  /** The promo code in this plan's price, when it discounts this plan (a code may cover only some plans). */
+  promo: z.object({ code: z.string(), percentOff: z.number() }).nullable().optional(),
 });
 export type TariffPrice = z.infer<typeof tariffPrice>;
 
@@ -40,6 +42,12 @@ export const landingPriceList = z.object({
   priceList: z.string(),
   plans: z.array(tariffPrice),
   promo: promoInfo.nullable(),
+  /**
+   * A discounted list (discount-15/25): seconds left of the visitor's one-day window, which the
+   * server tracks in a signed cookie; null elsewhere. A list whose window has closed is answered
+   * as the default list.
+   */
+  offerSecondsLeft: z.number().nullable().optional(),
 });
 
 export const guestPriceQuery = z.object({
@@ -71,10 +79,12 @@ export const planInfo = z.object({
   tariffKey: z.string(),
   expiresAt: z.string().nullable(),
   accountStatus: z.string(),
-  /** processing while a payment of the last 30 minutes is still pending. */
+  /** processing while the latest checkout, under 30 minutes old, is still open at the provider (an older abandoned one does not count). */
   paymentStatus: z.enum(['processed', 'processing']),
   moneyBackDays: z.number(),
   payments: z.array(paymentSummary),
+  /** The member's most recent checkout, whatever its state: how a page waiting for a payment learns its outcome. */
+  lastPayment: paymentSummary.nullable().optional(),
 });
 export type PlanInfo = z.infer<typeof planInfo>;
 
@@ -91,6 +101,8 @@ export const createPaymentBody = z.object({
   /** Where the provider sends the browser back: a path on this origin (or a registered brand host). */
   returnPath: z.string().max(2048).optional(),
   'g-recaptcha-response': z.string().max(4096).optional(),
+  /** The buyer's UI language: a hosted page we serve (the sandbox) opens in it. */
+  language: z.enum(['en', 'ru', 'zh']).optional(),
 });
 export type CreatePaymentBody = z.infer<typeof createPaymentBody>;
 

@@ -1,3 +1,5 @@
+import { SPECIAL_OFFER_HIDE_UNDER_S, SPECIAL_OFFER_HOURS, SPECIAL_OFFER_TARIFF_ID } from './constants.js';
+
 // Checkout variants and the discount / special-offer rules: plain data and pure functions,
 // free of zod (see account-rules.ts).
 
@@ -36,11 +38,21 @@ export function isDiscountWindowOpen(firstVisitMs: number | null, nowMs: number,
   return firstVisitMs === null || nowMs - firstVisitMs < windowMs;
 }
 
+/**
+ * How many months a plan covers: 365-day periods are 12 months, others count 30-day months;
+ * null for lifetime and periods under four weeks. The per-month price is the price divided by
+ * this ($59.99 a year is $5.00 a month, not 30/365 of it).
+ */
+export function planMonths(periodDays: number | null, isLifetime = false): number | null {
+  if (isLifetime || !periodDays || periodDays < 28) return null;
+  return periodDays >= 365 ? Math.round(periodDays / 365) * 12 : Math.round(periodDays / 30);
+}
+
 /** The special offer (spec section 4): exactly one payment, tariff 2, less than 48 h ago, more than 60 s left. */
 export function specialOfferSecondsLeft(payments: { tariff_id: number; created_at: string }[], nowMs: number): number | null {
   if (payments.length !== 1) return null;
   const [p] = payments;
-  if (!p || p.tariff_id !== 2) return null;
-  const left = Math.floor((new Date(p.created_at).getTime() + 48 * 3600 * 1000 - nowMs) / 1000);
-  return left >= 60 ? left : null;
+  if (!p || p.tariff_id !== SPECIAL_OFFER_TARIFF_ID) return null;
+  const left = Math.floor((new Date(p.created_at).getTime() + SPECIAL_OFFER_HOURS * 3600 * 1000 - nowMs) / 1000);
+  return left >= SPECIAL_OFFER_HIDE_UNDER_S ? left : null;
 }

@@ -17,7 +17,10 @@ export const CAMPAIGN_COOKIE_DAYS = 365;
 export const USER_COOKIE_MAX_AGE_S = 31_104_000;
 export const MONEY_BACK_DAYS = 7;
 export const SPECIAL_OFFER_HOURS = 48;
+/** The plan whose single first payment qualifies a member for the special offer (the monthly one). */
 export const SPECIAL_OFFER_TARIFF_ID = 2;
+/** The plan the special offer sells at the 'special-offer' price list (the yearly one). */
+export const SPECIAL_OFFER_SELLS_TARIFF_ID = 3;
 export const SPECIAL_OFFER_HIDE_UNDER_S = 60;
 export const SIDEBAR_BREAKPOINT_PX = 1200;
 export const PAGE_TOP_PADDING_PX = 62;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { isWgKey, mayUseLocation, platformOf, renderWgConfig, toLanguage, vpnAccess, wgConfigFileName } from './setup.js';
+import { isWgKey, mayUseLocation, platformOf, renderWgConfig, langCodeQuery, vpnAccess, wgConfigFileName } from './setup.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const base = { accountStatus: 'Active', tariffKey: '1-year', subscriptionExpiresAt: '2025-07-01T00:00:00Z' as string | null, deletedAt: null };
@@ -77,10 +77,10 @@ describe('keys, languages and platforms', () => {
     expect(isWgKey('AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=')).toBe(false);
   });
   it('maps language codes', () => {
-    expect(toLanguage('ru-RU')).toBe('ru');
-    expect(toLanguage('ZH')).toBe('zh');
-    expect(toLanguage('de')).toBe('en');
-    expect(toLanguage(undefined)).toBe('en');
+    expect(langCodeQuery.parse({ langCode: 'ru-RU' }).langCode).toBe('ru');
+    expect(langCodeQuery.parse({ langCode: 'ZH' }).langCode).toBe('zh');
+    expect(langCodeQuery.parse({ langCode: 'de' }).langCode).toBe('en');
+    expect(langCodeQuery.parse({}).langCode).toBe('en');
   });
   it('recognises platforms from user agents', () => {
     expect(platformOf('Mozilla/5.0 (Windows NT 10.0; Win64; x64)')).toBe('windows');

@@ -1,5 +1,6 @@
 import { z } from 'zod';
-import { FREE_TARIFF_KEY, LANGUAGES, type Language } from './constants.js';
+import { FREE_TARIFF_KEY } from './constants.js';
+import { languageFromTag } from './language.js';
 
 /**
  * Setup area: server locations, app downloads and WireGuard devices (spec sections 2, 3, 7),
@@ -41,12 +42,8 @@ export function mayUseLocation(access: VpnAccess, premium: boolean): boolean {
 
 // --- server list ------------------------------------------------------------------------
 
-/** `ru-RU`, `RU`, `ru` → ru; anything unknown → en. */
-export function toLanguage(code: string | undefined): Language {
-  const l = (code ?? '').slice(0, 2).toLowerCase();
-  return (LANGUAGES as readonly string[]).includes(l) ? (l as Language) : 'en';
-}
-export const langCodeQuery = z.object({ langCode: z.string().max(10).optional().transform(toLanguage) });
+/** `ru-RU`, `RU`, `ru` → ru; anything unknown → en (the contract's one tag rule). */
+export const langCodeQuery = z.object({ langCode: z.string().max(10).optional().transform((code) => languageFromTag(code)) });
 
 export const serverListItem = z.object({
   id: z.number().int(),

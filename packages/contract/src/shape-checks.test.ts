@@ -98,7 +98,13 @@ describe('zod-free shape checks agree with the zod schemas', () => {
   it('plan info', () => {
     const payment = { id: 'p1', tariff_id: 2, tariff_name: '1 month', amount: 9.99, currency: 'USD', status: 'succeeded', provider: 'sandbox', created_at: '2026-01-01T00:00:00Z', paid_at: null };
     const valid = { tariffName: '1 month', tariffKey: '1-month', expiresAt: null, accountStatus: 'Active', paymentStatus: 'processed', moneyBackDays: 7, payments: [payment] };
-    const samples = [...variants(valid), { ...valid, payments: [] }, { ...valid, moneyBackDays: Number.NaN }];
+    const samples = [
+      ...variants(valid),
+      { ...valid, payments: [] },
+      { ...valid, moneyBackDays: Number.NaN },
+      { ...valid, lastPayment: null },
+      ...variants(payment).map((p) => ({ ...valid, lastPayment: p })),
+    ];
     for (const s of samples) expect(isPlanInfoShape(s), JSON.stringify(s)).toBe(planInfo.safeParse(s).success);
   });
 

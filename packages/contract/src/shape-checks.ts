@@ -84,9 +84,22 @@ export function isAuthResultShape(v: unknown): v is AuthResult {
 const isNum = (v: unknown): v is number => typeof v === 'number' && Number.isFinite(v);
 const PAYMENT_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
 
+const isPaymentSummary = (p: unknown) =>
+  isObj(p) &&
+  isStr(p.id) &&
+  isNum(p.tariff_id) &&
+  isStr(p.tariff_name) &&
+  isNum(p.amount) &&
+  isStr(p.currency) &&
+  oneOf(PAYMENT_STATUSES, p.status) &&
+  isStr(p.provider) &&
+  isStr(p.created_at) &&
+  isStrOrNull(p.paid_at);
+
 export function isPlanInfoShape(v: unknown): v is PlanInfo {
   return (
     isObj(v) &&
+    (v.lastPayment === undefined || v.lastPayment === null || isPaymentSummary(v.lastPayment)) &&
     isStr(v.tariffName) &&
     isStr(v.tariffKey) &&
     isStrOrNull(v.expiresAt) &&
@@ -94,19 +107,7 @@ export function isPlanInfoShape(v: unknown): v is PlanInfo {
     oneOf(['processed', 'processing'] as const, v.paymentStatus) &&
     isNum(v.moneyBackDays) &&
     Array.isArray(v.payments) &&
-    v.payments.every(
-      (p) =>
-        isObj(p) &&
-        isStr(p.id) &&
-        isNum(p.tariff_id) &&
-        isStr(p.tariff_name) &&
-        isNum(p.amount) &&
-        isStr(p.currency) &&
-        oneOf(PAYMENT_STATUSES, p.status) &&
-        isStr(p.provider) &&
-        isStr(p.created_at) &&
-        isStrOrNull(p.paid_at),
-    )
+    v.payments.every(isPaymentSummary)
   );
 }
 

@@ -159,12 +159,15 @@ describe('SOCKS5 server', () => {
     const c = net.connect(port, '127.0.0.1');
     const closed = new Promise<void>((r) => c.on('close', () => r()));
     c.on('error', () => undefined);
-    c.resume();
+    // The session is live once the server has answered the method choice (2 bytes), the
+    // password (2) and the CONNECT (10): wait for those 14 bytes, not for a while.
+    let received = 0;
+    const connected = new Promise<void>((r) => c.on('data', (d: Buffer) => (received += d.length) >= 14 && r()));
     c.write(Buffer.from([5, 1, 2]));
     c.write(Buffer.concat([Buffer.from([1, 10]), Buffer.from('wpaid00001'), Buffer.from([4]), Buffer.from('good')]));
     const p = (slow.address() as net.AddressInfo).port;
     c.write(Buffer.from([5, 1, 0, 1, 127, 0, 0, 1, p >> 8, p & 255]));
-    await new Promise((r) => setTimeout(r, 300));
+    await connected;
     expect(socks.endSessions(['wpaid00001'])).toBe(1);
     await closed;
     slow.close();

@@ -1,34 +1,18 @@
-import { loadConfig } from '../config.js';
-import { createMailer } from '../mail/mailer.js';
-import { readCatalogue, seedCatalogue } from '../modules/billing/catalogue.js';
-import { billingService } from '../modules/billing/service.js';
-import { loadBrandRegistry } from '../brands/registry.js';
-import { CliUsageError, type CliContext, type CliGroup } from './index.js';
+import { readCatalogue, seedCatalogue } from '../modules/billing/index.js';
+import { CliUsageError, type CliContext, type CliGroup } from './command.js';
 
-/** Billing operations for operators: prices, promo codes, grants and refunds. */
-function serviceFor(ctx: CliContext) {
-  const config = loadConfig();
-  const brands = loadBrandRegistry(config.brandsFile);
-  const pending: Promise<unknown>[] = [];
-  const service = billingService({
-    db: ctx.db,
-    catalogue: readCatalogue(config.billing.catalogueFile),
-    providers: {},
-    mailer: createMailer(config.mail),
-    defer: (task) => void pending.push(task()),
-    moneyBackDays: config.billing.moneyBackDays,
-    postbackUrls: config.billing.postbackUrls,
-    isKnownHost: brands.isKnownHost,
-    brandName: (id) => brands.byId(id)?.productName ?? brands.all()[0]!.productName,
-  });
-  return { service, settle: () => Promise.allSettled(pending) };
-}
+/**
+ * Billing operations for operators: prices, promo codes, grants and refunds. The services come
+ * from the composition root, so a grant runs the same after-payment hooks as a payment through
+ * the API (what a grant triggers: modules/billing/operator.ts).
+ */
+const operatorOf = async (ctx: CliContext) => (await ctx.services()).billing.operator;
 
 async function userIdByEmail(ctx: CliContext, email: unknown): Promise<number> {
   if (typeof email !== 'string') throw new CliUsageError('--email is required');
-  const [row] = await ctx.db.query<{ id: number }>('select id from users where lower(email) = lower($1) and deleted_at is null', [email]);
-  if (!row) throw new CliUsageError(`no user with email ${email}`);
-  return row.id;
+  const id = await (await operatorOf(ctx)).userIdByEmail(email);
+  if (id === undefined) throw new CliUsageError(`no user with email ${email}`);
+  return id;
 }
 
 export const commands: CliGroup = {
@@ -36,7 +20,7 @@ export const commands: CliGroup = {
     summary: 'apply the catalogue file (tariffs, prices, promo codes) to the database',
     usage: '[--file config/catalogue.json]',
     async run(ctx) {
-      const file = typeof ctx.flags.file === 'string' ? ctx.flags.file : loadConfig().billing.catalogueFile;
+      const file = typeof ctx.flags.file === 'string' ? ctx.flags.file : ctx.config.billing.catalogueFile;
       const catalogue = readCatalogue(file);
       await seedCatalogue(ctx.db, catalogue);
       ctx.print(`Catalogue applied from ${file}: ${catalogue.tariffs.length} tariffs, ${Object.keys(catalogue.priceLists).length} price lists, ${catalogue.promoCodes.length} promo codes.`);
@@ -52,20 +36,14 @@ export const commands: CliGroup = {
       const tariffId = Number(tariff);
       const minor = Number(amount);
       if (!Number.isInteger(tariffId) || !Number.isInteger(minor) || minor <= 0) throw new CliUsageError('--tariff and --amount must be positive integers');
-      await ctx.db.query(
-        `insert into prices (price_list, tariff_id, currency, amount_minor) values ($1, $2, $3, $4)
-         on conflict (price_list, tariff_id, currency) do update set amount_minor = excluded.amount_minor`,
-        [list, tariffId, currency, minor],
-      );
+      await (await operatorOf(ctx)).setPrice(list, tariffId, currency, minor);
       ctx.print(`Price set: ${list} / tariff ${tariffId} / ${currency} = ${minor}. Put it in the catalogue file too, or the next sync reverts it.`);
     },
   },
   prices: {
     summary: 'list prices',
     async run(ctx) {
-      const rows = await ctx.db.query<{ price_list: string; tariff_id: number; currency: string; amount_minor: number }>(
-        'select * from prices order by price_list, tariff_id, currency',
-      );
+      const rows = await (await operatorOf(ctx)).prices();
       for (const r of rows) ctx.print(`${r.price_list.padEnd(18)} ${String(r.tariff_id).padEnd(3)} ${r.currency} ${(r.amount_minor / 100).toFixed(2)}`);
     },
   },
@@ -75,9 +53,7 @@ export const commands: CliGroup = {
     async run(ctx) {
       const userId = await userIdByEmail(ctx, ctx.flags.email);
       if (typeof ctx.flags.tariff !== 'string') throw new CliUsageError('--tariff is required (a tariff key such as 1-month)');
-      const { service, settle } = serviceFor(ctx);
-      const payment = await service.grant(userId, ctx.flags.tariff);
-      await settle();
+      const payment = await (await operatorOf(ctx)).grant(userId, ctx.flags.tariff);
       ctx.print(`Granted ${ctx.flags.tariff} to ${ctx.flags.email} (${payment.public_id}), until ${payment.period_end ? new Date(payment.period_end).toISOString() : 'forever'}.`);
     },
   },
@@ -86,10 +62,9 @@ export const commands: CliGroup = {
     usage: '--payment pay_… [--force]',
     async run(ctx) {
       if (typeof ctx.flags.payment !== 'string') throw new CliUsageError('--payment is required');
-      const { service, settle } = serviceFor(ctx);
+      const operator = await operatorOf(ctx);
       try {
-        const p = await service.refund(ctx.flags.payment, { force: ctx.flags.force === true });
-        await settle();
+        const p = await operator.refund(ctx.flags.payment, { force: ctx.flags.force === true });
         ctx.print(`Refunded ${p.public_id}: the period it bought was taken back. Refund the money at ${p.provider} if it does not refund automatically.`);
       } catch (err) {
         const e = err as { errors?: Record<string, string[]>; message: string };
@@ -102,10 +77,7 @@ export const commands: CliGroup = {
     usage: '--email user@example.com',
     async run(ctx) {
       const userId = await userIdByEmail(ctx, ctx.flags.email);
-      const rows = await ctx.db.query<{ public_id: string; tariff_id: number; amount_minor: number; currency: string; status: string; provider: string; created_at: string }>(
-        'select public_id, tariff_id, amount_minor, currency, status, provider, created_at from payments where user_id = $1 order by created_at',
-        [userId],
-      );
+      const rows = await (await operatorOf(ctx)).payments(userId);
       for (const r of rows) ctx.print(`${r.public_id}  tariff ${r.tariff_id}  ${(r.amount_minor / 100).toFixed(2)} ${r.currency}  ${r.status.padEnd(9)} ${r.provider}  ${new Date(r.created_at).toISOString()}`);
       if (!rows.length) ctx.print('No payments.');
     },

@@ -1,12 +1,7 @@
 import fs from 'node:fs';
-import { loadBrandRegistry } from '../brands/registry.js';
-import { loadConfig } from '../config.js';
-import { createMailer } from '../mail/mailer.js';
-import { createMemoryRateLimiter } from '../lib/rate-limit.js';
-import { profileService } from '../modules/profile/service.js';
-import { CliUsageError, type CliGroup } from './index.js';
-
-const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
+import { escapeHtml as esc } from '../lib/html.js';
+import { newsletterRecipients } from '../modules/users/index.js';
+import { CliUsageError, type CliGroup } from './command.js';
 
 /**
  * Marketing mail (news, offers) to every verified account that has not opted out. Each message
@@ -22,14 +17,8 @@ export const commands: CliGroup = {
       if (typeof subject !== 'string' || !subject.trim()) throw new CliUsageError('--subject is required');
       if (typeof textFile !== 'string' || !fs.existsSync(textFile)) throw new CliUsageError('--text-file must name a readable file');
       const body = fs.readFileSync(textFile, 'utf8').trim();
-      const config = loadConfig();
-      const brands = loadBrandRegistry(config.brandsFile);
-      const mailer = createMailer(config.mail);
-      const profiles = profileService({ db: ctx.db, config, mailer, limiter: createMemoryRateLimiter(), defer: () => {}, productName: (id) => brands.byId(id)?.productName ?? '' });
-      const recipients = await ctx.db.query<{ id: number; email: string; brand: string }>(
-        `select id, email, brand from users where marketing_emails and verified and deleted_at is null ${typeof brandId === 'string' ? 'and brand = $1' : ''} order by id`,
-        typeof brandId === 'string' ? [brandId] : [],
-      );
+      const { config, brands, mailer, profiles } = await ctx.services();
+      const recipients = await newsletterRecipients(ctx.db, typeof brandId === 'string' ? brandId : undefined);
       let sent = 0;
       for (const r of recipients) {
         const brand = brands.byId(r.brand) ?? brands.all()[0]!;
@@ -47,7 +36,6 @@ export const commands: CliGroup = {
         }
         sent++;
       }
-      mailer.close();
       ctx.print(`${ctx.flags['dry-run'] === true ? 'Would send' : 'Sent'} "${subject}" to ${sent} subscriber(s).`);
     },
   },

@@ -1,11 +1,13 @@
 import { ZodError } from 'zod';
-import { addLocation, addNode, issueNodeToken, listNodes, setLocation, setNode } from '../modules/nodes/admin.js';
-import { type CliContext, type CliGroup, CliUsageError } from './index.js';
+import { type CliContext, type CliGroup, CliUsageError } from './command.js';
 
 /**
  * `npx warren vpn …`: locations and nodes. A node token is printed once (only its hash is kept);
  * give it to the node's agent (WARREN_NODE_TOKEN or --token-file).
  */
+/** The operator's actions from the composition root, the same the API's VPN area uses. */
+const adminOf = async (ctx: CliContext) => (await ctx.services()).vpn.admin;
+
 const str = (ctx: CliContext, name: string, required = true): string | undefined => {
   const v = ctx.flags[name];
   if (typeof v === 'string' && v.trim()) return v.trim();
@@ -51,10 +53,11 @@ export const commands: CliGroup = {
     summary: 'add a server location',
     usage: '--slug de-fra --country-code DE --country Germany --city Frankfurt --lat 50.11 --lon 8.68 [--country-ru … --country-zh … --city-ru … --city-zh …] [--free] [--hidden]',
     async run(ctx) {
+      const admin = await adminOf(ctx);
       const country = str(ctx, 'country')!;
       const city = str(ctx, 'city')!;
       const { id } = await friendly(() =>
-        addLocation(ctx.db, {
+        admin.addLocation({
           slug: str(ctx, 'slug')!,
           countryCode: str(ctx, 'country-code')!.toUpperCase(),
           country: { en: country, ru: str(ctx, 'country-ru', false) ?? country, zh: str(ctx, 'country-zh', false) ?? country },
@@ -72,9 +75,10 @@ export const commands: CliGroup = {
     summary: 'add a node (VPN server) to a location and print its token',
     usage: '--location de-fra --name de-fra-2 --endpoint 203.0.113.10 [--port 51820] [--public-key KEY]',
     async run(ctx) {
+      const admin = await adminOf(ctx);
       const name = str(ctx, 'name')!;
       const { token } = await friendly(() =>
-        addNode(ctx.db, {
+        admin.addNode({
           location: str(ctx, 'location')!,
           name,
           endpointHost: str(ctx, 'endpoint')!,
@@ -89,15 +93,17 @@ export const commands: CliGroup = {
     summary: "issue a new token for a node (the old one stops working)",
     usage: '--node de-fra-1',
     async run(ctx) {
+      const admin = await adminOf(ctx);
       const name = str(ctx, 'node')!;
-      printToken(ctx, name, await friendly(() => issueNodeToken(ctx.db, name)));
+      printToken(ctx, name, await friendly(() => admin.issueNodeToken(name)));
     },
   },
   'set-location': {
     summary: 'change a location: premium or free, shown or hidden',
     usage: '--slug de-fra [--premium true|false] [--visible true|false]',
     async run(ctx) {
-      await friendly(() => setLocation(ctx.db, str(ctx, 'slug')!, { premium: bool(ctx, 'premium'), dashVisible: bool(ctx, 'visible') }));
+      const admin = await adminOf(ctx);
+      await friendly(() => admin.setLocation(str(ctx, 'slug')!, { premium: bool(ctx, 'premium'), dashVisible: bool(ctx, 'visible') }));
       ctx.print('Location updated; nodes pick the change up on their next poll.');
     },
   },
@@ -105,8 +111,9 @@ export const commands: CliGroup = {
     summary: 'change a node: enabled, endpoint, port, public key',
     usage: '--node de-fra-1 [--enabled true|false] [--endpoint HOST] [--port N] [--public-key KEY]',
     async run(ctx) {
+      const admin = await adminOf(ctx);
       await friendly(() =>
-        setNode(ctx.db, str(ctx, 'node')!, { enabled: bool(ctx, 'enabled'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false) }),
+        admin.setNode(str(ctx, 'node')!, { enabled: bool(ctx, 'enabled'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false) }),
       );
       ctx.print('Node updated.');
     },
@@ -114,7 +121,7 @@ export const commands: CliGroup = {
   list: {
     summary: 'list locations and their nodes',
     async run(ctx) {
-      for (const r of await listNodes(ctx.db)) {
+      for (const r of await (await adminOf(ctx)).list()) {
         const seen = r.last_seen_at ? new Date(r.last_seen_at).toISOString() : 'never';
         ctx.print(
           `${r.slug.padEnd(12)} ${r.city.padEnd(16)} ${r.premium ? 'premium' : 'free   '} ${r.visible ? 'shown ' : 'hidden'}  ${r.node ? `${r.node.padEnd(16)} ${String(r.endpoint).padEnd(40)} ${r.enabled ? 'on ' : 'off'} token:${r.has_token ? 'yes' : 'no '} load:${r.load ?? '-'} seen:${seen}` : '(no nodes)'}`,

@@ -11,6 +11,11 @@ export type Row = Record<string, unknown>;
  */
 export interface Queryable {
   query<T = Row>(sql: string, params?: readonly unknown[]): Promise<T[]>;
+  /**
+   * Runs a whole SQL script (several statements, function bodies with semicolons) as the server
+   * parses it: PGlite's exec, PostgreSQL's simple query protocol. No parameters: migrations only.
+   */
+  exec(sql: string): Promise<void>;
 }
 
 export interface Database extends Queryable {
@@ -51,11 +56,18 @@ class PgliteDatabase implements Database {
     return result.rows;
   }
 
+  async exec(sql: string): Promise<void> {
+    await this.pg.exec(sql);
+  }
+
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     // PGlite serialises transactions on its single connection, so other queries wait meanwhile:
     // inside fn, query only through tx, never through the outer database (that would deadlock).
     return this.pg.transaction(async (tx) =>
-      fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows }),
+      fn({
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows,
+        exec: async (sql: string) => void (await tx.exec(sql)),
+      }),
     );
   }
 
@@ -124,11 +136,18 @@ class PostgresDatabase implements Database {
     return result.rows as T[];
   }
 
+  async exec(sql: string): Promise<void> {
+    await this.pool.query(sql); // no parameters: pg uses the simple query protocol, which takes several statements
+  }
+
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
     const client = await this.pool.connect();
     try {
       await client.query('begin');
-      const result = await fn({ query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[] });
+      const result = await fn({
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[],
+        exec: async (sql: string) => void (await client.query(sql)),
+      });
       await client.query('commit');
       return result;
     } catch (err) {

@@ -1,84 +1,105 @@
 import { Redis } from 'ioredis';
+import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
 /**
- * Fixed-window counters. In memory for one instance; in Redis (REDIS_URL) so that several API
- * instances share one budget.
+ * Rate limits on rate-limiter-flexible: a try is counted atomically (one Lua script on Redis, one
+ * synchronous step in memory) and the verdict comes from that same count, so N parallel tries can
+ * never be evaluated more than the budget allows. Callers count BEFORE they evaluate, and give the
+ * point back (`refund`/`reset`) when the try turns out fine.
  */
+export interface LimitRule {
+  /** Names the counter (the Redis key prefix); one name, one budget. */
+  name: string;
+  max: number;
+  windowMs: number;
+}
+
+export type Verdict = { allowed: true; remaining: number } | { allowed: false; retryAfterS: number };
+
 export interface RateLimiter {
-  /** Adds one hit and returns the count in the current window and the seconds until it resets. */
-  hit(key: string, windowMs: number): Promise<{ count: number; resetInS: number }>;
-  peek(key: string): Promise<{ count: number; resetInS: number }>;
-  reset(key: string): Promise<void>;
+  /** Counts `points` for `key` and says whether the count is still within the rule's budget. */
+  consume(rule: LimitRule, key: string, points?: number): Promise<Verdict>;
+  /** Gives points back (a try that succeeded should not use up the budget). */
+  refund(rule: LimitRule, key: string, points?: number): Promise<void>;
+  /** The count so far, without counting. */
+  peek(rule: LimitRule, key: string): Promise<{ count: number; retryAfterS: number }>;
+  reset(rule: LimitRule, key: string): Promise<void>;
   close(): Promise<void>;
 }
 
-export function createMemoryRateLimiter(now: () => number = Date.now): RateLimiter {
-  const windows = new Map<string, { count: number; resetAt: number }>();
-  const live = (key: string) => {
-    const w = windows.get(key);
-    if (w && w.resetAt <= now()) {
-      windows.delete(key);
-      return undefined;
-    }
-    return w;
-  };
+const PREFIX = 'warren:rl';
+
+type Store = (rule: LimitRule) => RateLimiterAbstract;
+
+function fromStore(store: Store): Omit<RateLimiter, 'close'> {
   return {
-    async hit(key, windowMs) {
-      let w = live(key);
-      if (!w) {
-        if (windows.size > 100_000) for (const k of windows.keys()) live(k); // sweep expired windows
-        w = { count: 0, resetAt: now() + windowMs };
-        windows.set(key, w);
+    async consume(rule, key, points = 1) {
+      try {
+        const res = await store(rule).consume(key, points);
+        return { allowed: true, remaining: res.remainingPoints };
+      } catch (err) {
+        if (err instanceof RateLimiterRes) return { allowed: false, retryAfterS: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+        throw err;
       }
-      w.count += 1;
-      return { count: w.count, resetInS: (w.resetAt - now()) / 1000 };
     },
-    async peek(key) {
-      const w = live(key);
-      return w ? { count: w.count, resetInS: (w.resetAt - now()) / 1000 } : { count: 0, resetInS: 0 };
+    async refund(rule, key, points = 1) {
+      await store(rule).reward(key, points);
     },
-    async reset(key) {
-      windows.delete(key);
+    async peek(rule, key) {
+      const res = await store(rule).get(key);
+      return res ? { count: res.consumedPoints, retryAfterS: Math.max(0, res.msBeforeNext / 1000) } : { count: 0, retryAfterS: 0 };
     },
-    async close() {},
+    async reset(rule, key) {
+      await store(rule).delete(key);
+    },
   };
 }
 
+/** One limiter object per rule, made on first use. */
+function perRule(make: (rule: LimitRule) => RateLimiterAbstract): Store {
+  const made = new Map<string, RateLimiterAbstract>();
+  return (rule) => {
+    const id = `${rule.name}/${rule.max}/${rule.windowMs}`;
+    let l = made.get(id);
+    if (!l) made.set(id, (l = make(rule)));
+    return l;
+  };
+}
+
+const options = (rule: LimitRule, prefix = PREFIX) => ({ keyPrefix: `${prefix}:${rule.name}`, points: rule.max, duration: Math.max(1, Math.ceil(rule.windowMs / 1000)) });
+
+export function createMemoryRateLimiter(): RateLimiter {
+  return { ...fromStore(perRule((rule) => new RateLimiterMemory(options(rule)))), async close() {} };
+}
+
 /**
- * Redis-backed limiter. The window is created and counted in one MULTI (SET NX PX, INCR, PTTL),
- * so a crash can never leave a counter without an expiry. If Redis is unreachable the limiter
- * falls back to counting in memory for this instance rather than failing the request.
+ * Shared budgets for several API instances. If Redis cannot be reached the limiter counts in
+ * this instance's memory rather than failing the request (rate-limiter-flexible's insurance
+ * limiter does the same, but says nothing; we want the operator to see it in the log).
+ * `prefix` keeps test runs apart: fresh schemas reuse user ids, and some budgets are per user.
  */
-export function createRedisRateLimiter(url: string, prefix = 'warren:rl:', onFallback: (err: unknown) => void = () => {}): RateLimiter {
+export function createRedisRateLimiter(url: string, onFallback: (err: unknown) => void = () => {}, prefix = PREFIX): RateLimiter {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 });
   redis.on('error', () => {
     /* surfaced by the next command, which falls back */
   });
+  const shared = fromStore(perRule((rule) => new RateLimiterRedis({ storeClient: redis, ...options(rule, prefix) })));
   const local = createMemoryRateLimiter();
-  const guarded = async <T>(fn: () => Promise<T>, fallback: () => Promise<T>): Promise<T> => {
-    try {
-      return await fn();
-    } catch (err) {
-      onFallback(err);
-      return fallback();
-    }
-  };
+  const guarded =
+    <A extends unknown[], T>(fn: (...a: A) => Promise<T>, fallback: (...a: A) => Promise<T>) =>
+    async (...a: A): Promise<T> => {
+      try {
+        return await fn(...a);
+      } catch (err) {
+        onFallback(err);
+        return fallback(...a);
+      }
+    };
   return {
-    hit: (key, windowMs) =>
-      guarded(async () => {
-        const k = prefix + key;
-        const replies = (await redis.multi().set(k, '0', 'PX', windowMs, 'NX').incr(k).pttl(k).exec()) ?? [];
-        const count = Number(replies[1]?.[1] ?? 0);
-        const ttl = Number(replies[2]?.[1] ?? windowMs);
-        return { count, resetInS: Math.max(0, ttl) / 1000 };
-      }, () => local.hit(key, windowMs)),
-    peek: (key) =>
-      guarded(async () => {
-        const k = prefix + key;
-        const replies = (await redis.multi().get(k).pttl(k).exec()) ?? [];
-        return { count: Number(replies[0]?.[1] ?? 0), resetInS: Math.max(0, Number(replies[1]?.[1] ?? 0)) / 1000 };
-      }, () => local.peek(key)),
-    reset: (key) => guarded(async () => void (await redis.del(prefix + key)), () => local.reset(key)),
+    consume: guarded(shared.consume, local.consume),
+    refund: guarded(shared.refund, local.refund),
+    peek: guarded(shared.peek, local.peek),
+    reset: guarded(shared.reset, local.reset),
     async close() {
       redis.disconnect();
     },

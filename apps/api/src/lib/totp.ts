@@ -1,72 +1,48 @@
-import { createCipheriv, createDecipheriv, createHash, createHmac, randomBytes } from 'node:crypto';
+import { createHash } from 'node:crypto';
+import { decryptText, encryptText } from './secrets.js';
+import { Secret, TOTP } from 'otpauth';
 
-/** RFC 6238 TOTP (SHA-1, 6 digits, 30 s), what every authenticator app speaks. */
-const STEP_S = 30;
-const BASE32 = 'ABCDEFGHIJKLMNOPQRSTUVWXYZ234567';
+/** RFC 6238 TOTP as every authenticator app speaks it: SHA-1, 6 digits, 30 s (otpauth does the maths). */
+const PARAMS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 
-export function base32Encode(buf: Buffer): string {
-  let bits = 0;
-  let value = 0;
-  let out = '';
-  for (const byte of buf) {
-    value = (value << 8) | byte;
-    bits += 8;
-    while (bits >= 5) {
-      out += BASE32[(value >>> (bits - 5)) & 31];
-      bits -= 5;
-    }
-  }
-  if (bits > 0) out += BASE32[(value << (5 - bits)) & 31];
-  return out;
+const totpOf = (secretBase32: string, issuer = '', label = '') => new TOTP({ ...PARAMS, issuer, label, secret: Secret.fromBase32(secretBase32) });
+
+/** A new 160-bit secret (RFC 4226's recommended length), base32 as authenticator apps take it. */
+export function newTotpSecret(): string {
+  return new Secret({ size: 20 }).base32;
 }
 
-export function base32Decode(s: string): Buffer {
-  let bits = 0;
-  let value = 0;
-  const out: number[] = [];
-  for (const ch of s.replace(/=+$/, '').toUpperCase()) {
-    const idx = BASE32.indexOf(ch);
-    if (idx < 0) continue;
-    value = (value << 5) | idx;
-    bits += 5;
-    if (bits >= 8) {
-      out.push((value >>> (bits - 8)) & 255);
-      bits -= 8;
-    }
-  }
-  return Buffer.from(out);
+export function otpauthUrl(secretBase32: string, issuer: string, account: string): string {
+  return totpOf(secretBase32, issuer, account).toString();
 }
 
-export function totpCode(secret: Buffer, atMs: number): string {
-  const counter = Buffer.alloc(8);
-  counter.writeBigUInt64BE(BigInt(Math.floor(atMs / 1000 / STEP_S)));
-  const mac = createHmac('sha1', secret).update(counter).digest();
-  const offset = mac[mac.length - 1]! & 0xf;
-  const num = (mac.readUInt32BE(offset) & 0x7fffffff) % 1_000_000;
-  return String(num).padStart(6, '0');
-}
-
-/** Secrets are stored encrypted under a key derived from APP_SECRET. */
-const keyFrom = (appSecret: string) => createHash('sha256').update(`totp:${appSecret}`).digest();
+/** Secrets are stored encrypted (AES-256-GCM, lib/secrets.ts) under a key derived from APP_SECRET. */
+const keyFrom = (appSecret: string) => createHash('sha256').update(`totp:${appSecret}`).digest('base64');
 
 export function sealSecret(appSecret: string, secretBase32: string): string {
-  const iv = randomBytes(12);
-  const c = createCipheriv('aes-256-gcm', keyFrom(appSecret), iv);
-  const body = Buffer.concat([c.update(secretBase32, 'utf8'), c.final()]);
-  return Buffer.concat([iv, body, c.getAuthTag()]).toString('base64');
+  return encryptText(keyFrom(appSecret), secretBase32);
 }
 
 export function openSecret(appSecret: string, sealed: string): string {
-  const raw = Buffer.from(sealed, 'base64');
-  const d = createDecipheriv('aes-256-gcm', keyFrom(appSecret), raw.subarray(0, 12));
-  d.setAuthTag(raw.subarray(raw.length - 16));
-  return Buffer.concat([d.update(raw.subarray(12, raw.length - 16)), d.final()]).toString('utf8');
+  const secret = decryptText(keyFrom(appSecret), sealed);
+  if (secret === null) throw new Error('The two-factor secret cannot be read with this APP_SECRET.');
+  return secret;
 }
 
-/** Accepts the current code and one step either side, for clock drift. */
-export function verifyTotp(appSecret: string, sealed: string, code: string, nowMs = Date.now()): boolean {
+/**
+ * The time step a code belongs to (the current one or one either side, for clock drift), or null.
+ * The caller refuses a step at or before the last one the account used: that makes a code single
+ * use, and every earlier code with it.
+ */
+export function totpStep(appSecret: string, sealed: string, code: string, nowMs = Date.now()): number | null {
   const clean = code.replace(/\s+/g, '');
-  if (!/^\d{6}$/.test(clean)) return false;
-  const secret = base32Decode(openSecret(appSecret, sealed));
-  return [-1, 0, 1].some((d) => totpCode(secret, nowMs + d * STEP_S * 1000) === clean);
+  if (!/^\d{6}$/.test(clean)) return null;
+  const totp = totpOf(openSecret(appSecret, sealed));
+  const delta = totp.validate({ token: clean, timestamp: nowMs, window: 1 });
+  return delta === null ? null : totp.counter({ timestamp: nowMs }) + delta;
+}
+
+/** The code for a moment (tests and tools). */
+export function totpCode(secretBase32: string, atMs = Date.now()): string {
+  return totpOf(secretBase32).generate({ timestamp: atMs });
 }

@@ -1,4 +1,5 @@
 import type { Language } from '@warren/contract';
+import { escapeHtml } from '../lib/html.js';
 
 /**
  * Transactional emails, HTML + text, in the user's language, branded with the product name.
@@ -139,9 +140,6 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     },
   },
 };
-
-const escapeHtml = (s: string) =>
-  s.replace(/[&<>"']/g, (c) => ({ '&': '&amp;', '<': '&lt;', '>': '&gt;', '"': '&quot;', "'": '&#39;' })[c]!);
 
 export function renderMail(
   kind: Kind,

@@ -8,9 +8,13 @@ import { payssionProvider } from './payssion.js';
 import { payssionV2Provider } from './payssion-v2.js';
 import { cardlinkProvider } from './cardlink.js';
 
-/** The providers this deployment has configured; a provider without keys is simply absent. */
+/**
+ * The providers this deployment has configured; a provider without keys is simply absent.
+ * Callers look providers up by names that come from requests (a webhook path, a body field):
+ * the record has no prototype, so `constructor`, `toString` or `__proto__` find nothing.
+ */
 export function buildProviders(config: Config, db: Database, pageBaseUrl: () => string): { providers: Partial<Record<string, PaymentProvider>>; sandbox?: SandboxProvider } {
-  const providers: Partial<Record<string, PaymentProvider>> = {};
+  const providers: Partial<Record<string, PaymentProvider>> = Object.create(null) as Partial<Record<string, PaymentProvider>>;
   let sandbox: SandboxProvider | undefined;
   if (config.billing.sandbox) {
     sandbox = sandboxProvider(db, hmac(config.appSecret, 'sandbox-webhooks'), pageBaseUrl);

@@ -1,4 +1,5 @@
 import type { Queryable } from '../db/client.js';
+import { billingRepository, mandateRepository } from '../modules/billing/repository.js';
 import { ConflictError } from '../lib/errors.js';
 import {
   type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type ProviderPaymentState,
@@ -69,23 +70,11 @@ export function payssionV2Provider(
     return body;
   }
 
-  const userOf = async (merchantRef: string) =>
-    (await db.query<{ user_id: number }>('select user_id from payments where public_id = $1', [merchantRef]))[0]?.user_id;
-  const activeMandate = async (userId: number) =>
-    (await db.query<{ mandate_id: string }>(
-      `select mandate_id from payment_mandates where user_id = $1 and provider = 'payssionv2' and status = 'active' order by updated_at desc, id desc limit 1`,
-      [userId],
-    ))[0]?.mandate_id;
-  const saveMandate = async (userId: number, mandateId: string, status: 'pending' | 'active' | 'revoked') => {
-    // States only move forward: pending → active → revoked.
-    await db.query(
-      `insert into payment_mandates (user_id, provider, mandate_id, status) values ($1, 'payssionv2', $2, $3)
-       on conflict (provider, mandate_id) do update set status = excluded.status, updated_at = now()
-       where payment_mandates.user_id = excluded.user_id
-         and array_position(array['pending','active','revoked'], excluded.status) > array_position(array['pending','active','revoked'], payment_mandates.status)`,
-      [userId, mandateId, status],
-    );
-  };
+  const payments = billingRepository(db);
+  const mandates = mandateRepository(db, 'payssionv2');
+  const userOf = (merchantRef: string) => payments.userOfPayment(merchantRef);
+  const activeMandate = (userId: number) => mandates.active(userId);
+  const saveMandate = (userId: number, mandateId: string, status: 'pending' | 'active' | 'revoked') => mandates.save(userId, mandateId, status);
 
   async function details(transactionId: string, orderId: string) {
     const body = await call('/api/v2/payment/details', { transaction_id: transactionId, order_id: orderId });

@@ -1,5 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Queryable } from '../db/client.js';
+import { checkoutCacheRepository } from '../modules/billing/repository.js';
 import { DomainError } from '../lib/errors.js';
 import { safeEqual } from '../lib/secrets.js';
 
@@ -86,33 +87,7 @@ export function singleFlight<T>() {
   };
 }
 
-/**
- * What a provider without idempotency keys answered for one of our payments, so a retried
- * checkout (another request, another instance, after a restart) reuses it.
- */
+/** What a provider without idempotency keys answered for one of our payments (billing's repository keeps it). */
 export function checkoutCache(db: Queryable, provider: string) {
-  return {
-    async get(merchantRef: string) {
-      const [row] = await db.query<{ provider_ref: string; redirect_url: string | null }>(
-        'select provider_ref, redirect_url from provider_checkouts where provider = $1 and merchant_ref = $2',
-        [provider, merchantRef],
-      );
-      return row;
-    },
-    async put(merchantRef: string, providerRef: string, redirectUrl: string | undefined) {
-      await db.query(
-        `insert into provider_checkouts (provider, merchant_ref, provider_ref, redirect_url) values ($1, $2, $3, $4)
-         on conflict (provider, merchant_ref) do nothing`,
-        [provider, merchantRef, providerRef, redirectUrl ?? null],
-      );
-    },
-    async merchantRefOf(providerRef: string): Promise<string | undefined> {
-      const [row] = await db.query<{ merchant_ref: string }>(
-        `select public_id as merchant_ref from payments where provider = $1 and provider_ref = $2
-         union all select merchant_ref from provider_checkouts where provider = $1 and provider_ref = $2 limit 1`,
-        [provider, providerRef],
-      );
-      return row?.merchant_ref;
-    },
-  };
+  return checkoutCacheRepository(db, provider);
 }

@@ -25,6 +25,10 @@ export interface CreatePaymentInput {
    */
   flow?: 'redirect' | 'embedded';
   country?: string;
+  /** The buyer's origin (a registered brand host): a page we host ourselves opens there. */
+  pageOrigin?: string;
+  /** The buyer's UI language (en, ru, zh), for hosted pages that can show it. */
+  language?: string;
 }
 
 export interface CreatePaymentResult {

@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/client.js';
+import { type SandboxEvent, type SandboxRow, sandboxRepository } from '../modules/billing/repository.js';
 import { hmac, safeEqual } from '../lib/secrets.js';
 import {
   type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus,
@@ -13,26 +14,12 @@ import {
  * them until acknowledged.
  */
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
-
-interface SandboxRow {
-  id: string;
-  amount_minor: number;
-  currency: string;
-  description: string;
-  status: 'open' | 'paid' | 'declined' | 'refunded';
-  notify_url: string;
-  return_url: string;
-  merchant_ref: string;
-  pending_events: SandboxEvent[];
-}
-export interface SandboxEvent {
-  id: string;
-  type: 'payment.paid' | 'payment.declined' | 'payment.refunded';
-  created: number;
-  data: { id: string; merchant_ref: string };
-}
+export type { SandboxEvent, SandboxRow };
 
 const STATUS: Record<SandboxRow['status'], ProviderPaymentStatus> = { open: 'pending', paid: 'succeeded', declined: 'failed', refunded: 'refunded' };
+
+/** Languages the hosted page speaks (sandbox-page.ts). */
+export const SANDBOX_LANGUAGES: readonly string[] = ['en', 'ru', 'zh'];
 
 export function signSandbox(secret: string, body: string, timestamp: number): string {
   return `t=${timestamp},v1=${hmac(secret, `${timestamp}.${body}`)}`;
@@ -46,15 +33,13 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
   undelivered(): Promise<{ row: SandboxRow; event: SandboxEvent }[]>;
   signedDelivery(event: SandboxEvent): { body: string; signature: string };
 } {
-  const find = async (id: string) => (await db.query<SandboxRow>('select * from sandbox_payments where id = $1', [id]))[0];
+  const repo = sandboxRepository(db);
+  const find = repo.find;
   const transition = async (id: string, from: SandboxRow['status'][], to: SandboxRow['status'], type: SandboxEvent['type']) => {
     const row = await find(id);
     if (!row || !from.includes(row.status)) return { row, event: undefined };
     const event: SandboxEvent = { id: `evt_${randomUUID()}`, type, created: Math.floor(now() / 1000), data: { id, merchant_ref: row.merchant_ref } };
-    const [updated] = await db.query<SandboxRow>(
-      `update sandbox_payments set status = $2, pending_events = pending_events || $3::jsonb where id = $1 and status = any($4) returning *`,
-      [id, to, JSON.stringify([event]), from],
-    );
+    const updated = await repo.transition(id, from, to, event);
     return updated ? { row: updated, event } : { row, event: undefined };
   };
 
@@ -65,14 +50,14 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
     async create(input: CreatePaymentInput) {
       const id = `sbx_${randomUUID().replace(/-/g, '')}`;
       // Idempotent like a real provider: the same key returns the same payment.
-      const [row] = await db.query<SandboxRow>(
-        `insert into sandbox_payments (id, amount_minor, currency, description, notify_url, return_url, merchant_ref, idempotency_key)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)
-         on conflict (idempotency_key) do update set idempotency_key = excluded.idempotency_key
-         returning *`,
-        [id, input.amountMinor, input.currency, input.description, input.notifyUrl, input.returnUrl, input.merchantRef, input.idempotencyKey],
-      );
-      return { providerRef: row!.id, redirectUrl: `${pageBaseUrl()}/sandbox/checkout/${row!.id}` };
+      const row = await repo.insert({
+        id, amountMinor: input.amountMinor, currency: input.currency, description: input.description, notifyUrl: input.notifyUrl,
+        returnUrl: input.returnUrl, merchantRef: input.merchantRef, idempotencyKey: input.idempotencyKey,
+      });
+      // The page opens where the buyer is (their brand host), else on the configured base.
+      const page = new URL(`/sandbox/checkout/${row.id}`, input.pageOrigin ?? pageBaseUrl());
+      if (input.language && SANDBOX_LANGUAGES.includes(input.language)) page.searchParams.set('lang', input.language);
+      return { providerRef: row.id, redirectUrl: page.href };
     },
 
     verifyWebhook(request: WebhookRequest) {
@@ -106,14 +91,9 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
     async refund(id) {
       return (await transition(id, ['paid'], 'refunded', 'payment.refunded')).event;
     },
-    async acknowledge(id, eventId) {
-      await db.query(
-        `update sandbox_payments set pending_events = coalesce((select jsonb_agg(e) from jsonb_array_elements(pending_events) e where e->>'id' <> $2), '[]'::jsonb) where id = $1`,
-        [id, eventId],
-      );
-    },
+    acknowledge: (id, eventId) => repo.acknowledge(id, eventId),
     async undelivered() {
-      const rows = await db.query<SandboxRow>(`select * from sandbox_payments where jsonb_array_length(pending_events) > 0`);
+      const rows = await repo.withPendingEvents();
       return rows.flatMap((row) => row.pending_events.map((event) => ({ row, event })));
     },
     signedDelivery(event) {

@@ -11,15 +11,22 @@ export class RequestValidationError extends Error {
 }
 
 export function fieldErrorsOf(err: ZodError): FieldErrors {
-  const out: FieldErrors = {};
+  // A Map: field paths can carry the sender's keys (a record's keys), and `constructor` or
+  // `__proto__` must be a field name like any other, not a lookup on Object.prototype.
+  const out = new Map<string, string[]>();
   for (const issue of err.issues) {
     const key = issue.path.length ? issue.path.map(String).join('.') : '_';
-    (out[key] ??= []).push(issue.message);
+    const messages = out.get(key) ?? [];
+    messages.push(issue.message);
+    out.set(key, messages);
   }
-  return out;
+  return Object.fromEntries(out);
 }
 
-const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
+const XSRF_MESSAGE = 'The page has expired. Please refresh and try again.';
+
+/** Fastify's and plugins' own client errors by code: a Map, so a code like `__proto__` finds nothing. */
+const CLIENT_ERRORS = new Map<string, { status: number; message: string }>(Object.entries({
   FST_ERR_CTP_BODY_TOO_LARGE: { status: 413, message: 'The request body is too large.' },
   FST_ERR_CTP_INVALID_MEDIA_TYPE: { status: 415, message: 'Unsupported content type.' },
   FST_ERR_CTP_EMPTY_JSON_BODY: { status: 400, message: 'The request body is empty.' },
@@ -27,7 +34,10 @@ const CLIENT_ERRORS: Record<string, { status: number; message: string }> = {
   FST_ERR_CTP_INVALID_CONTENT_LENGTH: { status: 400, message: 'Invalid content length.' },
   FST_ERR_BAD_URL: { status: 400, message: 'Malformed URL.' },
   FST_ERR_ASYNC_CONSTRAINT: { status: 400, message: 'Bad request.' },
-};
+  // @fastify/csrf-protection (plugins/xsrf.ts) says 403; the contract's XSRF mismatch is 419.
+  FST_CSRF_INVALID_TOKEN: { status: 419, message: XSRF_MESSAGE },
+  FST_CSRF_MISSING_SECRET: { status: 419, message: XSRF_MESSAGE },
+}));
 
 /** Maps every error to the one `{ message, errors? }` shape; a 5xx never says what went wrong inside. */
 export function registerErrorHandling(app: FastifyInstance): void {
@@ -39,7 +49,7 @@ export function registerErrorHandling(app: FastifyInstance): void {
     if (err instanceof RequestValidationError) {
       return reply.status(422).send({ message: err.message, errors: err.fieldErrors });
     }
-    const known = err.code ? CLIENT_ERRORS[err.code] : undefined;
+    const known = err.code ? CLIENT_ERRORS.get(err.code) : undefined;
     if (known) return reply.status(known.status).send({ message: known.message });
     if (err instanceof SyntaxError || (err.statusCode && err.statusCode >= 400 && err.statusCode < 500)) {
       const status = err.statusCode && err.statusCode >= 400 && err.statusCode < 500 ? err.statusCode : 400;

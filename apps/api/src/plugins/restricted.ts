@@ -1,6 +1,6 @@
 import type { FastifyRequest } from 'fastify';
 import type { z } from 'zod';
-import { BadRequestError } from '../lib/errors.js';
+import { BadRequestError, ForbiddenError } from '../lib/errors.js';
 import { decryptText, encryptText } from '../lib/secrets.js';
 import { RequestValidationError, fieldErrorsOf } from './errors.js';
 import { findUnstorableText } from './validation.js';
@@ -26,6 +26,14 @@ export function decryptBody<T extends z.ZodType>(request: FastifyRequest, schema
   const bad = findUnstorableText(parsed.data);
   if (bad) throw new RequestValidationError({ [bad]: ['This field contains characters that are not allowed.'] });
   return parsed.data;
+}
+
+/**
+ * preHandler for the plain JSON login, register and reset-request: a restricted host speaks only
+ * their encrypted variants (spec section 6), so its plain calls are refused.
+ */
+export async function mainProductOnly(request: FastifyRequest): Promise<void> {
+  if (!request.brand.mainProduct) throw new ForbiddenError('This host accepts only the encrypted calls.');
 }
 
 export function sealAnswer(request: FastifyRequest, payload: unknown): string {

@@ -6,6 +6,7 @@ import fastifyStatic from '@fastify/static';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COOKIES, LANGUAGES, type Language, type PublicBrand } from '@warren/contract';
 import { firstVisitLanguage, pageHints, readRoutePreloads } from './page-hints.js';
+import { escapeHtml } from '../lib/html.js';
 
 const MARKER = '<!--warren-brand-->';
 const ROOT = '<div id="root"></div>';
@@ -78,7 +79,6 @@ function hasCookie(header: string | undefined, name: string): boolean {
   return (header ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`) && part.trim().length > name.length + 1);
 }
 
-const escapeHtml = (text: string) => text.replace(/&/g, '&amp;').replace(/</g, '&lt;').replace(/>/g, '&gt;').replace(/"/g, '&quot;');
 
 /**
  * Serves the built web app on the API's origin. index.html gets the request's brand inlined

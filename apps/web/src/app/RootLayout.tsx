@@ -10,15 +10,17 @@ import type { RouteHandle } from './route-handle';
 
 /** Title from route data, lastPathname on each navigation, device type on resize. */
 export function RootLayout() {
-  const { t, i18n } = useTranslation();
   const location = useLocation();
   const matches = useMatches();
-  const titleKey = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.titleKey).find(Boolean);
+  const handles = [...matches].reverse().map((m) => m.handle as RouteHandle | undefined);
+  const titleKey = handles.map((h) => h?.titleKey).find(Boolean);
+  // A page in a fixed language (the -ru iOS pages) has its title in that language.
+  const { t, i18n, ready } = useTranslation(undefined, { lng: handles.map((h) => h?.language).find(Boolean) });
 
   useEffect(() => {
     const brand = getBrand();
     document.title = formatTitle(brand.productName, titleKey ? t(titleKey) : null, brand.kind);
-  }, [titleKey, t, i18n.language]);
+  }, [titleKey, t, i18n.language, ready]);
 
   useEffect(() => {
     storage.set(STORAGE_KEYS.lastPathname, location.pathname);

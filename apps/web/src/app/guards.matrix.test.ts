@@ -1,6 +1,9 @@
 import { describe, expect, it } from 'vitest';
 import type { User } from '@warren/contract';
+import type { RouteObject } from 'react-router';
 import { evaluateGuard, type GuardContext, type GuardKind } from './guards';
+import type { RouteHandle } from './route-handle';
+import { routes } from './router';
 import { testUser } from '../test/fixtures';
 
 /**
@@ -22,8 +25,8 @@ const ROLES: Record<Role, { user: User | null; paymentFirst?: boolean }> = {
   paymentFirstPaid: { user: { ...base, verified: 0, accountStatus: 'Active' }, paymentFirst: true },
 };
 
-/** Route → the guard the router puts on it (router.tsx). */
-const ROUTES: Record<string, GuardKind> = {
+/** Spec section 2: route → its guard. The test holds the router (router.tsx) to this table. */
+const SPEC_ROUTES: Record<string, GuardKind> = {
   '/dashboard': 'protected',
   '/server-locations': 'protected',
   '/setup': 'protected',
@@ -68,13 +71,41 @@ function outcome(route: string, role: Role): string {
     lastPathname: '/plans',
     allowedHosts: [],
   };
-  const r = evaluateGuard(ROUTES[route]!, ctx);
+  const r = evaluateGuard(ROUTER_GUARDS[route]!, ctx);
   return r.kind === 'allow' ? A : r.kind === 'external' ? 'portal' : r.to;
 }
 
+/** What the router itself puts on each path (the guard in its handle), walked from its route tree. */
+function guardsOf(tree: RouteObject[], prefix = ''): Record<string, GuardKind> {
+  const out: Record<string, GuardKind> = {};
+  for (const r of tree) {
+    const path = r.index ? prefix || '/' : r.path ? `${prefix}/${r.path}`.replace(/\/+/g, '/') : prefix;
+    const kind = (r.handle as RouteHandle | undefined)?.guard;
+    if (kind && !r.path?.includes(':')) out[path] = kind;
+    if (r.children) Object.assign(out, guardsOf(r.children, path === '/' ? '' : path));
+  }
+  return out;
+}
+const ROUTER_GUARDS = guardsOf(routes);
+
+describe('the router carries the guards of spec section 2', () => {
+  it('puts the spec\'s guard on each of its routes', () => {
+    for (const [route, kind] of Object.entries(SPEC_ROUTES)) expect([route, ROUTER_GUARDS[route]]).toEqual([route, kind]);
+  });
+  it('guards every signed-in page, and each is in the matrix below (a new page needs its row)', () => {
+    const guarded = Object.entries(ROUTER_GUARDS).filter(([, kind]) => kind !== 'guest').map(([route]) => route);
+    expect(guarded.length).toBeGreaterThanOrEqual(Object.keys(SPEC_ROUTES).length);
+    for (const route of guarded) expect([route, route in EXPECTED || (ROUTER_GUARDS[route] === 'protected' && route.startsWith('/setup/'))]).toEqual([route, true]);
+  });
+});
+
 describe('guards: every route × every role', () => {
   const roles = Object.keys(ROLES) as Role[];
-  for (const [route, row] of Object.entries(EXPECTED)) {
+  // Setup's sub-pages are protected like /setup/wg and get its row.
+  const rows = Object.keys(ROUTER_GUARDS)
+    .filter((r) => ROUTER_GUARDS[r] !== 'guest')
+    .map((r) => [r, EXPECTED[r] ?? EXPECTED['/setup/wg']!] as const);
+  for (const [route, row] of rows) {
     it.each(roles.map((role, i) => [role, row[i]!] as const))(`${route} as %s → %s`, (role, expected) => {
       expect(outcome(route, role)).toBe(expected);
     });

@@ -5,7 +5,8 @@ import { QueryClient, QueryClientProvider } from '@tanstack/react-query';
 import { I18nextProvider } from 'react-i18next';
 import i18next, { type i18n as I18n } from 'i18next';
 import { ConfirmDialogsHost } from '../components/ConfirmDialogsHost';
-import { theme } from './theme';
+import { colorSchemeManager } from '../components/color-scheme';
+import { cssVariablesResolver, theme } from './theme';
 
 const NotificationsHost = lazy(() => import('./NotificationsHost'));
 
@@ -49,7 +50,8 @@ export function Providers({
   return (
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
-        <MantineProvider theme={theme} defaultColorScheme="light" env={env}>
+        {/* The system's scheme unless this browser keeps another choice (public/color-scheme.js applies it before the first paint). */}
+        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} env={env}>
           <LazyNotifications />
           <ConfirmDialogsHost />
           {children}

@@ -15,7 +15,6 @@ const authPages = {
   forgot: () => import('../features/auth/routes/ForgotPassPage').then((m) => ({ Component: m.ForgotPassPage })),
   reset: () => import('../features/auth/routes/ResetPasswordPage').then((m) => ({ Component: m.ResetPasswordPage })),
 };
-const placeholder: LazyPage = () => import('../features/placeholder/routes/PlaceholderPage').then((m) => ({ Component: m.PlaceholderPage }));
 // The dashboard composes the feature list panel (features don't import each other).
 const dashboard: LazyPage = () =>
   Promise.all([import('../features/dashboard/routes/DashboardPage'), import('../features/features/components/FeatureListPanel')]).then(([d, f]) => ({
@@ -40,8 +39,8 @@ const configurationFiles: LazyPage = () => import('../features/services/routes/C
 const routerConfiguration: LazyPage = () => import('../features/services/routes/RouterConfigurationPage').then((m) => ({ Component: m.RouterConfigurationPage }));
 const socks5: LazyPage = () => import('../features/services/routes/Socks5ProxyPage').then((m) => ({ Component: m.Socks5ProxyPage }));
 
-function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage = placeholder): RouteObject {
-  const handle: RouteHandle = { titleKey };
+function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage): RouteObject {
+  const handle: RouteHandle = { titleKey, guard: kind };
   return { path, loader: guard(kind), lazy, handle };
 }
 
@@ -83,12 +82,12 @@ export const routes: RouteObject[] = [
     ErrorBoundary: RouteError,
     children: [
       // The auth area lives at the empty path.
-      { index: true, loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn' } },
-      { path: 'sign-in', loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn' } },
-      { path: 'auth', loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn' } },
-      { path: 'sign-up', loader: guard('guest'), lazy: authPages.signUp, handle: { titleKey: 'titles.signUp' } },
-      { path: 'forgot-pass', loader: guard('guest'), lazy: authPages.forgot, handle: { titleKey: 'titles.forgotPass' } },
-      { path: 'reset-password', loader: guard('guest'), lazy: authPages.reset, handle: { titleKey: 'titles.resetPassword' } },
+      { index: true, loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn', guard: 'guest' } },
+      { path: 'sign-in', loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn', guard: 'guest' } },
+      { path: 'auth', loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn', guard: 'guest' } },
+      { path: 'sign-up', loader: guard('guest'), lazy: authPages.signUp, handle: { titleKey: 'titles.signUp', guard: 'guest' } },
+      { path: 'forgot-pass', loader: guard('guest'), lazy: authPages.forgot, handle: { titleKey: 'titles.forgotPass', guard: 'guest' } },
+      { path: 'reset-password', loader: guard('guest'), lazy: authPages.reset, handle: { titleKey: 'titles.resetPassword', guard: 'guest' } },
       // The logged-in shell.
       {
         lazy: () => import('./shell/AppLayout').then((m) => ({ Component: m.AppLayout })),
@@ -98,7 +97,13 @@ export const routes: RouteObject[] = [
       ...CHECKOUT_ROUTES.map(
         (p): RouteObject => ({ path: p.slice(1), loader: checkoutLoader, lazy: checkout, handle: { titleKey: 'titles.checkout' } }),
       ),
-      ...IOS_ROUTES.map((p): RouteObject => ({ path: p.slice(1), lazy: ios, handle: { titleKey: 'titles.iosDownload' } })),
+      ...IOS_ROUTES.map(
+        (p): RouteObject => ({
+          path: p.slice(1),
+          lazy: ios,
+          handle: { titleKey: p.includes('update') ? 'titles.iosUpdate' : 'titles.iosDownload', language: p.endsWith('-ru') ? 'ru' : undefined } satisfies RouteHandle,
+        }),
+      ),
       { path: '*', loader: () => redirect('/') },
     ],
   },

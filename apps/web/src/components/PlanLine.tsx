@@ -22,7 +22,8 @@ export function PlanLine({ user, placement }: { user: User; placement: 'header' 
         {planDisplayName(t, user.subscriptionData.tariffKey, line.name)}
       </Text>
       {line.trailing === 'badge' ? (
-        <StatusBadge status={user.accountStatus} />
+        // The dashboard's account card shows the status beside it: the page's line does not repeat it.
+        placement === 'header' && <StatusBadge status={user.accountStatus} />
       ) : (
         <Button component={Link} to="/plans" h={placement === 'header' ? 40 : 46} px={placement === 'header' ? 'md' : 'lg'} leftSection={<IconCrown size={18} />} data-testid="upgrade-vpn">
           {t('dashboard.upgrade')}

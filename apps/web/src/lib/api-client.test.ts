@@ -54,6 +54,44 @@ describe('api client', () => {
     expect(seen[1]!.headers.get('x-xsrf-token')).toBeNull();
   });
 
+  it('retries a state-changing call once after a 419, with the fresh XSRF cookie and the same body', async () => {
+    document.cookie = 'XSRF-TOKEN=old-token; path=/';
+    const sent: { token: string | null; body: string }[] = [];
+    const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      sent.push({ token: req.headers.get('x-xsrf-token'), body: await req.text() });
+      if (req.headers.get('x-xsrf-token') === 'old-token') {
+        // What the API does: a 419 carries a fresh cookie.
+        document.cookie = 'XSRF-TOKEN=new-token; path=/';
+        return reply(419, { message: 'The page has expired. Please refresh and try again.' });
+      }
+      return reply(200, { data: 'ok' });
+    });
+    const api = createApiClient({ prefixUrl: `${origin}/api`, fetch: fetchMock as typeof fetch });
+    expect(await api.post('profile/update', { json: { firstName: 'Ann' } }).json()).toEqual({ data: 'ok' });
+    expect(sent).toEqual([
+      { token: 'old-token', body: '{"firstName":"Ann"}' },
+      { token: 'new-token', body: '{"firstName":"Ann"}' },
+    ]);
+    expect(snackbar).not.toHaveBeenCalled();
+  });
+
+  it('retries at most once, and not when the cookie did not change', async () => {
+    document.cookie = 'XSRF-TOKEN=t1; path=/';
+    let n = 0;
+    const always = client(() => {
+      document.cookie = `XSRF-TOKEN=t${(n += 1) + 1}; path=/`;
+      return reply(419, { message: 'expired' });
+    });
+    await expect(always.api.post('users/logout').json()).rejects.toMatchObject({ response: { status: 419 } });
+    expect(always.seen).toHaveLength(2);
+
+    document.cookie = 'XSRF-TOKEN=same; path=/';
+    const unchanged = client(() => reply(419, { message: 'expired' }));
+    await expect(unchanged.api.post('users/logout').json()).rejects.toMatchObject({ response: { status: 419 } });
+    expect(unchanged.seen).toHaveLength(1);
+  });
+
   it('replaces the stored token when the answer carries a new one', async () => {
     setToken('old');
     const { api } = client(() => reply(200, { data: 1 }, { authorization: 'Bearer new-token' }));

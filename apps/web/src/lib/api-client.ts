@@ -33,6 +33,8 @@ export function isOwnOrigin(url: string, origin: string = window.location.origin
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
 export function createApiClient(options: Options = {}): KyInstance {
+  // The same fetch ky uses (tests pass their own): the one retry after a 419 goes through it.
+  const fetchOnce: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   return ky.create({
     prefixUrl: '/api',
     retry: 0,
@@ -52,6 +54,17 @@ export function createApiClient(options: Options = {}): KyInstance {
         },
       ],
       afterResponse: [
+        // The API answers 419 with a fresh XSRF cookie when the token it got was stale or issued
+        // before the browser's key changed: send the same request once more with the new cookie.
+        // Never twice (the retried request carries no retry), never to another origin.
+        async (request, _options, response) => {
+          if (response.status !== HTTP.xsrfMismatch || SAFE_METHODS.has(request.method.toUpperCase()) || !isOwnOrigin(request.url)) return;
+          const fresh = getCookie(COOKIES.xsrf);
+          if (!fresh || fresh === request.headers.get(XSRF_HEADER)) return;
+          const again = new Request(request);
+          again.headers.set(XSRF_HEADER, fresh);
+          return fetchOnce(again);
+        },
         (request, _options, response) => {
           if (!isOwnOrigin(request.url)) return;
           const header = response.headers.get('authorization');
@@ -84,8 +97,3 @@ export function createApiClient(options: Options = {}): KyInstance {
 }
 
 export const api = createApiClient();
-
-/** `{ data }` envelope unwrapping. */
-export async function getData<T>(promise: Promise<{ data: T }>): Promise<T> {
-  return (await promise).data;
-}

@@ -1,10 +1,12 @@
 import { beforeEach, describe, expect, it } from 'vitest';
-import { captureCheckoutParams, collectAttribution, externalReferrer } from './attribution';
+import { FALLBACK_BRAND, setBrand } from './brand';
+import { analyticsIds, captureCheckoutParams, collectAttribution, externalReferrer, loginAttribution, verifyAttribution } from './attribution';
 import { getCookie } from './cookies';
 
 beforeEach(() => {
   localStorage.clear();
-  for (const c of ['vl-cid', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer', 'a_aid', 'ref']) document.cookie = `${c}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  setBrand(FALLBACK_BRAND);
+  for (const c of ['_ga', '_ga_ABC123XYZ', 'vl-cid', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer', 'a_aid', 'ref']) document.cookie = `${c}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
 });
 
 describe('attribution', () => {
@@ -52,5 +54,37 @@ describe('attribution', () => {
     expect(externalReferrer('javascript:alert(1)', 'https://vpn.example')).toBeNull();
     expect(captureCheckoutParams(new URLSearchParams('utm_source=%3Cscript%3E'))).toBeNull();
     expect(getCookie('utm_source')).toBe('news');
+  });
+
+  it('captures clickID on entry; sign-up and verification carry it back (every postback fills {clickID} from it)', () => {
+    captureCheckoutParams(new URLSearchParams('clickID=clk-9a.7'));
+    expect(localStorage.getItem('clickID')).toBe('clk-9a.7');
+    expect(collectAttribution()).toMatchObject({ clickID: 'clk-9a.7' });
+    expect(verifyAttribution()).toEqual({ clickID: 'clk-9a.7' });
+    // A junk value is not stored and does not replace the one we have.
+    captureCheckoutParams(new URLSearchParams(`clickID=${encodeURIComponent('"><img>')}`));
+    expect(localStorage.getItem('clickID')).toBe('clk-9a.7');
+  });
+
+  it('reads cid/cid4 from the analytics cookies only where the brand runs analytics', () => {
+    const cookies = '_ga=GA1.1.1234567890.1700000000; _ga_ABC123XYZ=GS1.1.1700000123.4.1.1700000200.0.0.0; other=x';
+    expect(analyticsIds([], cookies)).toEqual({});
+    expect(analyticsIds(['help-chat'], cookies)).toEqual({});
+    expect(analyticsIds(['analytics'], cookies)).toEqual({ cid: '1234567890.1700000000', cid4: '1700000123' });
+    // The newer GA4 cookie format.
+    expect(analyticsIds(['tag-manager'], '_ga=GA1.2.99.88; _ga_Q1W2E3=GS2.1.s1700000999$o1$g0$t1700000999')).toEqual({ cid: '99.88', cid4: '1700000999' });
+    expect(analyticsIds(['analytics'], '_ga=<script>; _ga_ABC123=bogus')).toEqual({});
+  });
+
+  it('login, sign-up and verification carry cid and cid4 where the brand runs analytics (spec section 7 payloads)', () => {
+    document.cookie = '_ga=GA1.1.1234567890.1700000000; path=/';
+    document.cookie = '_ga_ABC123XYZ=GS1.1.1700000123.4.1.1700000200.0.0.0; path=/';
+    localStorage.setItem('voluumID', 'vol-1');
+    localStorage.setItem('clickID', 'clk-1');
+    expect(loginAttribution()).toEqual({ voluumID: 'vol-1' });
+    setBrand({ ...FALLBACK_BRAND, scripts: [{ kind: 'analytics', src: 'https://www.googletagmanager.com/gtag/js?id=G-ABC123XYZ' }] });
+    expect(loginAttribution()).toEqual({ cid: '1234567890.1700000000', cid4: '1700000123', voluumID: 'vol-1' });
+    expect(verifyAttribution()).toEqual({ cid: '1234567890.1700000000', cid4: '1700000123', clickID: 'clk-1' });
+    expect(collectAttribution()).toMatchObject({ cid: '1234567890.1700000000', cid4: '1700000123', clickID: 'clk-1', voluumID: 'vol-1' });
   });
 });

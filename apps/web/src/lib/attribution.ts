@@ -1,10 +1,59 @@
 import { CAMPAIGN_COOKIE_DAYS, COOKIES, STORAGE_KEYS } from '@warren/contract';
+import { getBrand } from './brand';
 import { getCookie, setCookie } from './cookies';
 import { storage } from './storage';
 
+const ID_PATTERN = /^[\w.:@-]{1,200}$/;
+
+/** Brand script kinds that set Google Analytics' client-id cookies. */
+const ANALYTICS_KINDS = new Set(['analytics', 'tag-manager', 'web-analytics']);
+
+/**
+ * The analytics client ids a sign-in, sign-up and verification carry (spec section 3, cid and
+ * cid4), read only where the brand runs analytics: `cid` is the client id of the `_ga` cookie
+ * (`GA1.1.<random>.<first visit>` → `<random>.<first visit>`), `cid4` the session id of the
+ * GA4 property cookie (`_ga_<ID>`: `GS1.1.<session>.…`, or `GS2.1.s<session>$…`).
+ */
+export function analyticsIds(scriptKinds: readonly string[], cookieHeader = typeof document === 'undefined' ? '' : document.cookie): { cid?: string; cid4?: string } {
+  if (!scriptKinds.some((k) => ANALYTICS_KINDS.has(k))) return {};
+  const cookies = new Map<string, string>();
+  for (const part of cookieHeader.split(';')) {
+    const i = part.indexOf('=');
+    if (i > 0) cookies.set(part.slice(0, i).trim(), part.slice(i + 1).trim());
+  }
+  const out: { cid?: string; cid4?: string } = {};
+  const ga = /^GA\d\.\d+\.(\d{1,20}\.\d{1,20})$/.exec(cookies.get('_ga') ?? '');
+  if (ga) out.cid = ga[1];
+  for (const [name, value] of cookies) {
+    if (!/^_ga_[A-Z0-9]{4,20}$/.test(name)) continue;
+    const session = /^GS\d\.\d+\.s?(\d{6,20})/.exec(value);
+    if (session) {
+      out.cid4 = session[1];
+      break;
+    }
+  }
+  return out;
+}
+
+/** The current brand's analytics client ids (none where it runs no analytics). */
+const clientIds = () => analyticsIds(getBrand().scripts.map((s) => s.kind));
+
+/** Login payload's optional ids (spec section 7): cid, cid4, voluumID. */
+export function loginAttribution(): { cid?: string; cid4?: string; voluumID?: string } {
+  const voluumID = storage.get(STORAGE_KEYS.voluumID) ?? getCookie(COOKIES.voluumCid) ?? undefined;
+  return { ...clientIds(), ...(voluumID && ID_PATTERN.test(voluumID) ? { voluumID } : {}) };
+}
+
+/** verifyUser's optional ids (spec section 7): cid, clickID, cid4. */
+export function verifyAttribution(): { cid?: string; cid4?: string; clickID?: string } {
+  const clickID = storage.get(STORAGE_KEYS.clickID);
+  return { ...clientIds(), ...(clickID && ID_PATTERN.test(clickID) ? { clickID } : {}) };
+}
+
 /** Marketing ids captured earlier (checkout entry, landing pages) that a sign-up carries along. */
 export function collectAttribution(): Record<string, string> {
-  const out: Record<string, string | null> = {
+  const out: Record<string, string | null | undefined> = {
+    ...clientIds(),
     referralID: storage.get(STORAGE_KEYS.referralID),
     friendID: storage.get(STORAGE_KEYS.friendID),
     clickID: storage.get(STORAGE_KEYS.clickID),
@@ -24,12 +73,12 @@ export function collectAttribution(): Record<string, string> {
   );
 }
 
-const ID_PATTERN = /^[\w.:@-]{1,200}$/;
+
 const UTM_PATTERN = /^[^\u0000-\u001f<>"']{1,200}$/;
 
 /**
  * Checkout entry (spec section 3): referralID, a_aid (as papReferralID), friendID, vcommID,
- * myleadID go to localStorage; voluum_id to localStorage voluumID and the vl-cid cookie; a_aid
+ * myleadID and clickID go to localStorage; voluum_id to localStorage voluumID and the vl-cid cookie; a_aid
  * also to its cookie; referralID to the ref cookie; utm_source / utm_medium / utm_campaign to
  * their cookies and the referring site (first touch) to the referrer cookie, all for 365 days.
  * `t` is handled by the session at start-up. Returns the referralID seen, if any.
@@ -42,6 +91,8 @@ export function captureCheckoutParams(search: URLSearchParams, documentReferrer 
     ['vcommID', STORAGE_KEYS.vcommID],
     ['myleadID', STORAGE_KEYS.myleadID],
     ['voluum_id', STORAGE_KEYS.voluumID],
+    // The tracker's click id: every conversion postback carries it back as {clickID}.
+    ['clickID', STORAGE_KEYS.clickID],
   ];
   const valid = (param: string) => {
     const value = search.get(param)?.trim();

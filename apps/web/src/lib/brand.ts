@@ -59,10 +59,6 @@ export function setBrand(brand: PublicBrand): void {
   current = brand;
 }
 
-export function brandText(text: string): string {
-  return brandify(text, current.kind);
-}
-
 /** "{productName} | {page title}", or just the product name. */
 export function formatTitle(productName: string, pageTitle: string | null | undefined, kind: PublicBrand['kind']): string {
   const title = pageTitle ? `${productName} | ${pageTitle}` : productName;

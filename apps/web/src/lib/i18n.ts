@@ -1,12 +1,10 @@
 import i18next, { type BackendModule, type InitOptions, type i18n as I18n, type PostProcessorModule } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, LANGUAGES, brandify, languageFromTag, type Language } from '@warren/contract';
+import { DEFAULT_LANGUAGE, LANGUAGES, brandify, isLanguage, languageFromTag, type Language } from '@warren/contract';
 import { STORAGE_KEYS, storage } from './storage';
 import { getBrand } from './brand';
 
-export function isLanguage(value: unknown): value is Language {
-  return typeof value === 'string' && (LANGUAGES as readonly string[]).includes(value);
-}
+export { isLanguage };
 
 /** Spec section 3: stored i18nLang, else the browser language's first two letters, else en. */
 export function detectLanguage(stored: string | null, navigatorLanguage: string | undefined): Language {

@@ -1,4 +1,5 @@
 import { notifications } from '@mantine/notifications';
+import i18next from 'i18next';
 import { SNACKBAR_MS } from '@warren/contract';
 
 export type SnackKind = 'error' | 'success' | 'info';
@@ -14,6 +15,8 @@ export function snackbar(message: string, opts: { kind?: SnackKind; ms?: number;
     color: COLORS[kind],
     autoClose: opts.ms ?? SNACKBAR_MS.httpError,
     withCloseButton: true,
+    // The close control is an icon: its name comes from the label (spec section 8: a Close button).
+    closeButtonProps: { 'aria-label': i18next.t('notify.close', { defaultValue: 'Close' }) },
     withBorder: true,
   });
 }

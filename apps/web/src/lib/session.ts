@@ -1,5 +1,6 @@
 import { useSyncExternalStore } from 'react';
 import { COOKIES, IS_USER_EXIST_COOKIE_DAYS, isCheckoutRoute, isUserShape, type AuthResult, type User } from '@warren/contract';
+import { clearAnalyticsUser, identifyUser } from './analytics';
 import { api, setUnauthorizedHandler } from './api-client';
 import { ensureShape } from './answer-shape';
 import { deleteCookie, setCookie } from './cookies';
@@ -70,10 +71,11 @@ export const session = {
   setDeviceType(deviceType: DeviceType) {
     if (deviceType !== state.deviceType) setState({ deviceType });
   },
-  /** Login, sign-up, one-time login: store the token and user, set isUserExist for 1000 days. */
+  /** Login, sign-up, one-time login: store the token and user, set isUserExist for 1000 days, identify the user in analytics. */
   signedIn(result: AuthResult) {
     setToken(result.token);
     setCookie(COOKIES.isUserExist, '1', IS_USER_EXIST_COOKIE_DAYS);
+    identifyUser(result.user.id);
     storage.setJson(STORAGE_KEYS.user, result.user);
     setState({ user: result.user, authenticated: true, loading: false });
   },
@@ -90,6 +92,7 @@ export const session = {
     setToken(null);
     storage.remove(STORAGE_KEYS.user);
     deleteCookie(COOKIES.isUserExist);
+    clearAnalyticsUser();
     setState({ user: null, authenticated: false, loading: false, paymentStatus: 'processed', newSubscription: false });
     if (navigate && !isCheckoutRoute(window.location.pathname)) navigateTo('/auth', { replace: true });
   },

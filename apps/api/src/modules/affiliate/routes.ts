@@ -1,17 +1,31 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { affiliateStats, envelope } from '@warren/contract';
+import { affiliateSessionBody, affiliateStats, envelope, okMessage } from '@warren/contract';
 import type { BrandRegistry } from '../../brands/registry.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
+import type { UserRow } from '../users/index.js';
 import type { AffiliateService } from './service.js';
 
 export async function affiliateRoutes(
   fastify: FastifyInstance,
-  opts: { affiliate: AffiliateService; brands: BrandRegistry; publicUrl?: string; auth: (r: FastifyRequest, s: FastifyReply) => Promise<void> },
+  opts: {
+    affiliate: AffiliateService;
+    brands: BrandRegistry;
+    publicUrl?: string;
+    auth: (r: FastifyRequest, s: FastifyReply) => Promise<void>;
+    /** The signed-in member when the request carries a good token (a click counts either way). */
+    optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;
+  },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/api/affiliate/stats', { preHandler: opts.auth, schema: { tags: ['affiliate'], response: { 200: envelope(affiliateStats) } } }, async (request) => ({
     data: await opts.affiliate.stats(userOf(request), contextOf(request, opts.brands, opts.publicUrl).origin),
   }));
+
+  app.post('/api/affiliate/session/create', { schema: { tags: ['affiliate'], body: affiliateSessionBody, response: { 200: okMessage } } }, async (request) => {
+    // Signed-in or not: a click on a referral link counts either way; the user is attached when known.
+    await opts.affiliate.recordSession(request.body.referralID, request.body.url, (await opts.optionalUser(request))?.id ?? null);
+    return { data: { ok: true as const }, message: 'Recorded.' };
+  });
 }

@@ -1,6 +1,7 @@
 import type { Database, Queryable } from '../../db/client.js';
 import { randomToken } from '../../lib/secrets.js';
-import type { UserRow } from '../users/repository.js';
+import { affiliateRepository } from './repository.js';
+import { type UserRow, userReferralsRepository } from '../users/index.js';
 
 /** Short, URL-safe, unambiguous codes for referral and friend links. */
 export function newCode(): string {
@@ -9,12 +10,13 @@ export function newCode(): string {
 
 /** Gives the user a code in `column` if they have none yet, retrying on the rare collision. */
 export async function ensureCode(db: Queryable, userId: number, column: 'referral_code' | 'friend_code'): Promise<string> {
+  const users = userReferralsRepository(db);
   for (let attempt = 0; attempt < 5; attempt++) {
-    const [row] = await db.query<{ code: string | null }>(`select ${column} as code from users where id = $1`, [userId]);
-    if (row?.code) return row.code;
+    const code = await users.code(userId, column);
+    if (code) return code;
     try {
-      const [set] = await db.query<{ code: string }>(`update users set ${column} = $2 where id = $1 and ${column} is null returning ${column} as code`, [userId, newCode()]);
-      if (set) return set.code;
+      const set = await users.setCodeIfNone(userId, column, newCode());
+      if (set) return set;
     } catch {
       /* unique collision: try another code */
     }
@@ -29,27 +31,19 @@ export async function ensureCode(db: Queryable, userId: number, column: 'referra
  */
 export function affiliateService(db: Database, opts: { commissionPercent: number; portalUrl: (u: UserRow) => string | null }) {
   return {
+    /** A click on a referral link (affiliate/session/create), signed in or not. */
+    recordSession: (referralId: string, url: string, userId: number | null) => affiliateRepository(db).recordSession(referralId, url, userId),
+
     async stats(user: UserRow, origin: string) {
       const code = await ensureCode(db, user.id, 'referral_code');
-      const [clicks] = (await db.query<{ n: number }>('select count(*)::int as n from affiliate_sessions where referral_id = $1', [code])) as [{ n: number }];
-      const [signups] = (await db.query<{ n: number }>(`select count(*)::int as n from users where attribution->>'referralID' = $1`, [code])) as [{ n: number }];
-      const paid = await db.query<{ users: number; currency: string; total: number }>(
-        `select count(distinct p.user_id)::int as users, p.currency, sum(p.amount_minor)::int as total
-         from payments p join users u on u.id = p.user_id
-         where u.attribution->>'referralID' = $1 and p.status = 'succeeded' and p.amount_minor > 0 group by p.currency`,
-        [code],
-      );
-      const [paying] = (await db.query<{ n: number }>(
-        `select count(distinct p.user_id)::int as n from payments p join users u on u.id = p.user_id
-         where u.attribution->>'referralID' = $1 and p.status = 'succeeded' and p.amount_minor > 0`,
-        [code],
-      )) as [{ n: number }];
+      const repo = affiliateRepository(db);
+      const paid = await repo.paidByCurrency(code);
       return {
         referralId: code,
         link: `${origin}/checkout?referralID=${code}`,
-        clicks: clicks.n,
-        signups: signups.n,
-        payingReferrals: paying.n,
+        clicks: await repo.clicks(code),
+        signups: await userReferralsRepository(db).countSignedUpWith('referralID', code),
+        payingReferrals: await repo.payingReferrals(code),
         commissionPercent: opts.commissionPercent,
         earnings: paid.map((p) => ({ currency: p.currency, amount: Math.floor((p.total * opts.commissionPercent) / 100) })),
         portalUrl: opts.portalUrl(user),

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { Database } from '../../db/client.js';
+import { billingRepository } from './repository.js';
 
 const currency = z.string().regex(/^[A-Z]{3}$/);
 const catalogueFile = z.object({
@@ -58,35 +59,24 @@ const CATALOGUE_LOCK = 727_002;
  */
 export async function seedCatalogue(db: Database, c: Catalogue): Promise<void> {
   await db.exclusive(CATALOGUE_LOCK, async (tx) => {
+    const repo = billingRepository(tx);
     for (const t of c.tariffs) {
-      await tx.query(
-        `insert into tariffs (id, key, name, period_days, is_free, is_lifetime, is_trial, sort) values ($1, $2, $3, $4, $5, $6, $7, $8)
-         on conflict (id) do update set key = excluded.key, name = excluded.name, period_days = excluded.period_days, is_free = excluded.is_free,
-           is_lifetime = excluded.is_lifetime, is_trial = excluded.is_trial, sort = excluded.sort`,
-        [t.id, t.key, t.name, t.periodDays, t.free, t.lifetime, t.trial, t.sort],
-      );
+      await repo.upsertTariff({ id: t.id, key: t.key, name: t.name, periodDays: t.periodDays, free: t.free, lifetime: t.lifetime, trial: t.trial, sort: t.sort });
     }
     const keep: string[] = [];
     for (const [list, byTariff] of Object.entries(c.priceLists)) {
       for (const [tariffId, byCurrency] of Object.entries(byTariff)) {
         for (const [cur, amount] of Object.entries(byCurrency)) {
           keep.push(`${list}|${tariffId}|${cur}`);
-          await tx.query(
-            `insert into prices (price_list, tariff_id, currency, amount_minor) values ($1, $2, $3, $4)
-             on conflict (price_list, tariff_id, currency) do update set amount_minor = excluded.amount_minor`,
-            [list, Number(tariffId), cur, amount],
-          );
+          await repo.setPrice(list, Number(tariffId), cur, amount);
         }
       }
     }
-    await tx.query(`delete from prices where not (price_list || '|' || tariff_id || '|' || currency = any($1))`, [keep]);
+    await repo.deletePricesExcept(keep);
     for (const p of c.promoCodes) {
-      await tx.query(
-        `insert into promo_codes (code, percent_off, valid_from, valid_until, max_uses, tariff_ids) values ($1, $2, $3, $4, $5, $6)
-         on conflict (code) do update set percent_off = excluded.percent_off, valid_from = excluded.valid_from, valid_until = excluded.valid_until,
-           max_uses = excluded.max_uses, tariff_ids = excluded.tariff_ids`,
-        [p.code.toUpperCase(), p.percentOff, p.validFrom ?? null, p.validUntil ?? null, p.maxUses ?? null, p.tariffIds ?? null],
-      );
+      await repo.upsertPromo({
+        code: p.code.toUpperCase(), percentOff: p.percentOff, validFrom: p.validFrom ?? null, validUntil: p.validUntil ?? null, maxUses: p.maxUses ?? null, tariffIds: p.tariffIds ?? null,
+      });
     }
   });
 }

@@ -1,15 +1,15 @@
 import type { FastifyBaseLogger } from 'fastify';
 import type { Database } from '../../db/client.js';
 import type { SandboxProvider } from '../../payments/sandbox.js';
-import type { BillingService } from './service.js';
+import type { ReconciliationService } from './reconcile.js';
+import { postbackRepository } from './repository.js';
 
 const MAX_POSTBACK_ATTEMPTS = 8;
 
 /** Retries conversion postbacks with exponential backoff (30 s, 1 min, 2 min … capped at 6 h), recording each attempt. */
 export async function sendDuePostbacks(db: Database, fetchImpl: typeof fetch = fetch): Promise<number> {
-  const due = await db.query<{ id: number; url: string; attempts: number }>(
-    `select id, url, attempts from conversion_postbacks where status = 'pending' and next_attempt_at <= now() order by id limit 50`,
-  );
+  const postbacks = postbackRepository(db);
+  const due = await postbacks.due();
   for (const p of due) {
     let statusCode: number | null = null;
     let error: string | null = null;
@@ -21,18 +21,10 @@ export async function sendDuePostbacks(db: Database, fetchImpl: typeof fetch = f
     } catch (err) {
       error = (err as Error).message.slice(0, 300);
     }
-    await db.query('insert into postback_attempts (postback_id, status_code, error) values ($1, $2, $3)', [p.id, statusCode, error]);
+    await postbacks.recordAttempt(p.id, statusCode, error);
     const attempts = p.attempts + 1;
-    if (!error) {
-      await db.query(`update conversion_postbacks set status = 'sent', attempts = $2, last_error = null where id = $1`, [p.id, attempts]);
-    } else {
-      const delayS = Math.min(30 * 2 ** p.attempts, 6 * 3600);
-      await db.query(
-        `update conversion_postbacks set attempts = $2, last_error = $3, status = case when $2::int >= $4::int then 'failed' else 'pending' end,
-           next_attempt_at = now() + ($5 || ' seconds')::interval where id = $1`,
-        [p.id, attempts, error, MAX_POSTBACK_ATTEMPTS, String(delayS)],
-      );
-    }
+    if (!error) await postbacks.markSent(p.id, attempts);
+    else await postbacks.markFailedAttempt(p.id, attempts, error, MAX_POSTBACK_ATTEMPTS, Math.min(30 * 2 ** p.attempts, 6 * 3600));
   }
   return due.length;
 }
@@ -57,7 +49,7 @@ export async function redeliverSandboxWebhooks(sandbox: SandboxProvider, deliver
  */
 export function startBillingJobs(opts: {
   db: Database;
-  billing: BillingService;
+  reconciliation: ReconciliationService;
   sandbox?: SandboxProvider;
   deliverSandbox: (body: string, signature: string) => Promise<number>;
   log: FastifyBaseLogger;
@@ -69,7 +61,7 @@ export function startBillingJobs(opts: {
     if (stopped) return;
     running = (async () => {
       try {
-        await opts.billing.expireSubscriptions();
+        await opts.reconciliation.expireSubscriptions();
         await sendDuePostbacks(opts.db);
         if (opts.sandbox) await redeliverSandboxWebhooks(opts.sandbox, opts.deliverSandbox);
       } catch (err) {

@@ -77,6 +77,62 @@ export function billingRepository(db: Queryable) {
       return (await db.query<PaymentRow>('select * from payments where provider = $1 and provider_ref = $2', [provider, ref]))[0];
     },
     paymentsOf: (userId: number) => db.query<PaymentRow>('select * from payments where user_id = $1 order by created_at, id', [userId]),
+    /** Locks the payment for the rest of the transaction. */
+    async lockPayment(id: number) {
+      return (await db.query<PaymentRow>('select * from payments where id = $1 for update', [id]))[0];
+    },
+    async markFailed(id: number): Promise<void> {
+      await db.query(`update payments set status = 'failed' where id = $1`, [id]);
+    },
+    /** Marks the payment succeeded and applied with the period it bought; undefined when it was applied already. */
+    async markApplied(id: number, periodStart: Date, periodEnd: Date | null) {
+      const [row] = await db.query<PaymentRow>(
+        `update payments set status = 'succeeded', applied = true, paid_at = coalesce(paid_at, now()), period_start = $2, period_end = $3
+         where id = $1 and applied = false returning *`,
+        [id, periodStart, periodEnd],
+      );
+      return row;
+    },
+    async markRefunded(id: number): Promise<void> {
+      await db.query(`update payments set status = 'refunded', refunded_at = now() where id = $1`, [id]);
+    },
+    /** Applied payments of a user that came through a provider (support grants are not purchases). */
+    async countPurchases(userId: number): Promise<number> {
+      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from payments where user_id = $1 and applied = true and provider <> 'grant'`, [userId]);
+      return row?.n ?? 0;
+    },
+    async userOfPayment(publicId: string): Promise<number | undefined> {
+      return (await db.query<{ user_id: number }>('select user_id from payments where public_id = $1', [publicId]))[0]?.user_id;
+    },
+    async setPrice(priceList: string, tariffId: number, currency: string, amountMinor: number): Promise<void> {
+      await db.query(
+        `insert into prices (price_list, tariff_id, currency, amount_minor) values ($1, $2, $3, $4)
+         on conflict (price_list, tariff_id, currency) do update set amount_minor = excluded.amount_minor`,
+        [priceList, tariffId, currency, amountMinor],
+      );
+    },
+    /** Prices not named here ('list|tariffId|currency') go. */
+    async deletePricesExcept(keep: string[]): Promise<void> {
+      await db.query(`delete from prices where not (price_list || '|' || tariff_id || '|' || currency = any($1))`, [keep]);
+    },
+    async upsertTariff(t: { id: number; key: string; name: string; periodDays: number | null; free: boolean; lifetime: boolean; trial: boolean; sort: number }): Promise<void> {
+      await db.query(
+        `insert into tariffs (id, key, name, period_days, is_free, is_lifetime, is_trial, sort) values ($1, $2, $3, $4, $5, $6, $7, $8)
+         on conflict (id) do update set key = excluded.key, name = excluded.name, period_days = excluded.period_days, is_free = excluded.is_free,
+           is_lifetime = excluded.is_lifetime, is_trial = excluded.is_trial, sort = excluded.sort`,
+        [t.id, t.key, t.name, t.periodDays, t.free, t.lifetime, t.trial, t.sort],
+      );
+    },
+    /** A promo code's terms; its usage count stays. */
+    async upsertPromo(p: { code: string; percentOff: number; validFrom: string | null; validUntil: string | null; maxUses: number | null; tariffIds: number[] | null }): Promise<void> {
+      await db.query(
+        `insert into promo_codes (code, percent_off, valid_from, valid_until, max_uses, tariff_ids) values ($1, $2, $3, $4, $5, $6)
+         on conflict (code) do update set percent_off = excluded.percent_off, valid_from = excluded.valid_from, valid_until = excluded.valid_until,
+           max_uses = excluded.max_uses, tariff_ids = excluded.tariff_ids`,
+        [p.code, p.percentOff, p.validFrom, p.validUntil, p.maxUses, p.tariffIds],
+      );
+    },
+    allPrices: () => db.query<PriceRow>('select * from prices order by price_list, tariff_id, currency'),
     async recordEvent(provider: string, eventId: string, kind: string, paymentId: number | null): Promise<boolean> {
       const rows = await db.query(
         `insert into provider_events (provider, event_id, kind, payment_id) values ($1, $2, $3, $4) on conflict do nothing returning event_id`,
@@ -87,3 +143,135 @@ export function billingRepository(db: Queryable) {
   };
 }
 export type BillingRepository = ReturnType<typeof billingRepository>;
+
+/** Conversion postbacks queued on a first purchase and retried by the jobs (conversion_postbacks, postback_attempts). */
+export function postbackRepository(db: Queryable) {
+  return {
+    async queue(userId: number, paymentId: number, url: string): Promise<void> {
+      await db.query(`insert into conversion_postbacks (user_id, payment_id, url) values ($1, $2, $3) on conflict do nothing`, [userId, paymentId, url]);
+    },
+    due: () =>
+      db.query<{ id: number; url: string; attempts: number }>(
+        `select id, url, attempts from conversion_postbacks where status = 'pending' and next_attempt_at <= now() order by id limit 50`,
+      ),
+    async recordAttempt(postbackId: number, statusCode: number | null, error: string | null): Promise<void> {
+      await db.query('insert into postback_attempts (postback_id, status_code, error) values ($1, $2, $3)', [postbackId, statusCode, error]);
+    },
+    async markSent(id: number, attempts: number): Promise<void> {
+      await db.query(`update conversion_postbacks set status = 'sent', attempts = $2, last_error = null where id = $1`, [id, attempts]);
+    },
+    /** Records a failed attempt: retried after delaySeconds, or failed for good after maxAttempts. */
+    async markFailedAttempt(id: number, attempts: number, error: string, maxAttempts: number, delaySeconds: number): Promise<void> {
+      await db.query(
+        `update conversion_postbacks set attempts = $2, last_error = $3, status = case when $2::int >= $4::int then 'failed' else 'pending' end,
+           next_attempt_at = now() + ($5 || ' seconds')::interval where id = $1`,
+        [id, attempts, error, maxAttempts, String(delaySeconds)],
+      );
+    },
+  };
+}
+
+/**
+ * What a provider without idempotency keys answered for one of our payments, so a retried
+ * checkout (another request, another instance, after a restart) reuses it (provider_checkouts).
+ */
+export function checkoutCacheRepository(db: Queryable, provider: string) {
+  return {
+    async get(merchantRef: string) {
+      const [row] = await db.query<{ provider_ref: string; redirect_url: string | null }>(
+        'select provider_ref, redirect_url from provider_checkouts where provider = $1 and merchant_ref = $2',
+        [provider, merchantRef],
+      );
+      return row;
+    },
+    async put(merchantRef: string, providerRef: string, redirectUrl: string | undefined) {
+      await db.query(
+        `insert into provider_checkouts (provider, merchant_ref, provider_ref, redirect_url) values ($1, $2, $3, $4)
+         on conflict (provider, merchant_ref) do nothing`,
+        [provider, merchantRef, providerRef, redirectUrl ?? null],
+      );
+    },
+    async merchantRefOf(providerRef: string): Promise<string | undefined> {
+      const [row] = await db.query<{ merchant_ref: string }>(
+        `select public_id as merchant_ref from payments where provider = $1 and provider_ref = $2
+         union all select merchant_ref from provider_checkouts where provider = $1 and provider_ref = $2 limit 1`,
+        [provider, providerRef],
+      );
+      return row?.merchant_ref;
+    },
+  };
+}
+
+/** Saved payment mandates (payment_mandates): states only move forward, pending → active → revoked. */
+export function mandateRepository(db: Queryable, provider: string) {
+  return {
+    async active(userId: number): Promise<string | undefined> {
+      return (
+        await db.query<{ mandate_id: string }>(
+          `select mandate_id from payment_mandates where user_id = $1 and provider = $2 and status = 'active' order by updated_at desc, id desc limit 1`,
+          [userId, provider],
+        )
+      )[0]?.mandate_id;
+    },
+    async save(userId: number, mandateId: string, status: 'pending' | 'active' | 'revoked'): Promise<void> {
+      await db.query(
+        `insert into payment_mandates (user_id, provider, mandate_id, status) values ($1, $4, $2, $3)
+         on conflict (provider, mandate_id) do update set status = excluded.status, updated_at = now()
+         where payment_mandates.user_id = excluded.user_id
+           and array_position(array['pending','active','revoked'], excluded.status) > array_position(array['pending','active','revoked'], payment_mandates.status)`,
+        [userId, mandateId, status, provider],
+      );
+    },
+  };
+}
+
+/** The built-in sandbox provider's own payment objects (sandbox_payments). */
+export interface SandboxRow {
+  id: string;
+  amount_minor: number;
+  currency: string;
+  description: string;
+  status: 'open' | 'paid' | 'declined' | 'refunded';
+  notify_url: string;
+  return_url: string;
+  merchant_ref: string;
+  pending_events: SandboxEvent[];
+}
+export interface SandboxEvent {
+  id: string;
+  type: 'payment.paid' | 'payment.declined' | 'payment.refunded';
+  created: number;
+  data: { id: string; merchant_ref: string };
+}
+
+export function sandboxRepository(db: Queryable) {
+  return {
+    find: async (id: string) => (await db.query<SandboxRow>('select * from sandbox_payments where id = $1', [id]))[0],
+    /** Idempotent like a real provider: the same key returns the same payment. */
+    async insert(p: { id: string; amountMinor: number; currency: string; description: string; notifyUrl: string; returnUrl: string; merchantRef: string; idempotencyKey: string }) {
+      const [row] = await db.query<SandboxRow>(
+        `insert into sandbox_payments (id, amount_minor, currency, description, notify_url, return_url, merchant_ref, idempotency_key)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
+         on conflict (idempotency_key) do update set idempotency_key = excluded.idempotency_key
+         returning *`,
+        [p.id, p.amountMinor, p.currency, p.description, p.notifyUrl, p.returnUrl, p.merchantRef, p.idempotencyKey],
+      );
+      return row!;
+    },
+    /** Moves the payment from one of `from` to `to` and queues the event; undefined when it was in another state. */
+    async transition(id: string, from: SandboxRow['status'][], to: SandboxRow['status'], event: SandboxEvent) {
+      const [updated] = await db.query<SandboxRow>(
+        `update sandbox_payments set status = $2, pending_events = pending_events || $3::jsonb where id = $1 and status = any($4) returning *`,
+        [id, to, JSON.stringify([event]), from],
+      );
+      return updated;
+    },
+    async acknowledge(id: string, eventId: string): Promise<void> {
+      await db.query(
+        `update sandbox_payments set pending_events = coalesce((select jsonb_agg(e) from jsonb_array_elements(pending_events) e where e->>'id' <> $2), '[]'::jsonb) where id = $1`,
+        [id, eventId],
+      );
+    },
+    withPendingEvents: () => db.query<SandboxRow>(`select * from sandbox_payments where jsonb_array_length(pending_events) > 0`),
+  };
+}

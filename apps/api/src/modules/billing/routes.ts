@@ -2,8 +2,8 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  affiliateSessionBody, createPaymentBody, createPaymentResult, currencies, envelope, guestPriceData, guestPriceQuery, ipInfo,
-  landingPriceList, landingPriceListQuery, okMessage, paymentMethods, planInfo, type CreatePaymentBody, type PaymentProviderId,
+  createPaymentBody, createPaymentResult, currencies, envelope, guestPriceData, guestPriceQuery,
+  landingPriceList, landingPriceListQuery, paymentMethods, planInfo, type CreatePaymentBody, type PaymentProviderId,
 } from '@warren/contract';
 import type { BrandRegistry } from '../../brands/registry.js';
 import type { CaptchaVerifier } from '../../lib/captcha.js';
@@ -11,18 +11,24 @@ import type { GeoIp } from '../../lib/geoip.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
 import { RESTRICTED_DOC, decryptBody, sealAnswer } from '../../plugins/restricted.js';
-import type { UsersService } from '../users/service.js';
-import type { BillingService } from './service.js';
+import type { UserRow } from '../users/index.js';
+import { CAMPAIGN_COOKIE_DAYS, languageFromTag } from '@warren/contract';
+import type { CheckoutContext } from './checkout.js';
+import type { BillingServices } from './index.js';
+import type { CookieToSet } from './prices.js';
 
 export interface BillingRoutesDeps {
-  billing: BillingService;
-  users: UsersService;
+  billing: Pick<BillingServices, 'prices' | 'checkout'>;
+  /** The signed-in member when the request carries a good token; public calls say more to them. */
+  optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;
   brands: BrandRegistry;
   captcha: CaptchaVerifier;
   geo: GeoIp;
   publicUrl?: string;
   availableProviders: PaymentProviderId[];
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Cookies marked Secure (production). */
+  secureCookies?: boolean;
 }
 
 const tags = ['billing'];
@@ -48,45 +54,58 @@ function methodsFor(country: string, available: PaymentProviderId[]) {
 }
 
 export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoutesDeps) {
-  const { billing, users, brands, captcha, geo, auth } = deps;
+  const { brands, captcha, geo, auth, optionalUser } = deps;
+  const { prices, checkout } = deps.billing;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const ctx = (request: FastifyRequest) => contextOf(request, brands, deps.publicUrl);
   const country = (request: FastifyRequest) => geo.country(request.ip);
-  /** Public calls that say more to a signed-in member; a bad or missing token just means anonymous. */
-  const optionalUser = async (request: FastifyRequest) => {
-    const token = request.headers.authorization?.replace(/^Bearer\s+/i, '');
-    return token ? (await users.authenticate(token).catch(() => undefined))?.user : undefined;
-  };
-
-  app.get('/api/ip/info', { schema: { tags: ['geo'], response: { 200: envelope(ipInfo) } } }, async (request) => {
-    const code = country(request);
-    return { data: { code, currency: billing.currencyFor(code) } };
-  });
 
   app.get('/api/billing/getCurrencies', { schema: { tags, response: { 200: envelope(currencies) } } }, async (request) => ({
-    data: await billing.currencies(country(request)),
+    data: await prices.currencies(country(request)),
   }));
 
-  app.get('/api/billing/getLandingPriceList', { schema: { tags, querystring: landingPriceListQuery, response: { 200: envelope(landingPriceList) } } }, async (request) => ({
-    data: await billing.landingPriceList(request.query, country(request)),
-  }));
+  /**
+   * The discount window's first-visit cookie: readable by the page (its countdown), signed so it
+   * cannot be moved, and kept longer than the window so a returning visitor gets no fresh one.
+   */
+  const writeCookie = (reply: FastifyReply, cookie: CookieToSet) =>
+    reply.setCookie(cookie.name, cookie.value, {
+      path: '/',
+      maxAge: CAMPAIGN_COOKIE_DAYS * 24 * 3600,
+      sameSite: 'lax',
+      secure: !!deps.secureCookies,
+      httpOnly: false,
+    });
+
+  app.get('/api/billing/getLandingPriceList', { schema: { tags, querystring: landingPriceListQuery, response: { 200: envelope(landingPriceList) } } }, async (request, reply) => {
+    const { setCookie, ...data } = await prices.landingPriceList(request.query, country(request), request.cookies);
+    if (setCookie) writeCookie(reply, setCookie);
+    // The answer depends on the browser's cookie: never shared by a cache.
+    reply.header('cache-control', 'private, no-store');
+    return { data };
+  });
 
   app.get('/api/billing/getGuestPriceData', { schema: { tags, querystring: guestPriceQuery, response: { 200: envelope(guestPriceData) } } }, async (request) => ({
-    data: await billing.guestPriceData(request.query, country(request), await optionalUser(request)),
+    data: await prices.guestPriceData(request.query, country(request), await optionalUser(request), request.cookies),
   }));
 
   app.get('/api/billing/paymentMethods', { schema: { tags, querystring: z.object({ country: z.string().regex(/^[A-Z]{2}$/).optional() }), response: { 200: envelope(paymentMethods) } } }, async (request) => {
     const code = request.query.country ?? country(request);
-    return { data: { country: code, currency: billing.currencyFor(code), methods: methodsFor(code, deps.availableProviders) } };
+    return { data: { country: code, currency: prices.currencyFor(code), methods: methodsFor(code, deps.availableProviders) } };
   });
 
   app.get('/api/billing/getPlanInfo', { preHandler: auth, schema: { tags, response: { 200: envelope(planInfo) } } }, async (request) => ({
-    data: await billing.planInfo(userOf(request)),
+    data: await checkout.planInfo(userOf(request)),
   }));
 
   const pay = async (request: FastifyRequest, body: CreatePaymentBody, flow: 'redirect' | 'embedded' = 'redirect') => {
     await captcha.verify(body['g-recaptcha-response'], request.ip);
-    return billing.createPayment(userOf(request), body, ctx(request), { flow });
+    const buyer: CheckoutContext = {
+      origin: ctx(request).origin,
+      cookies: request.cookies,
+      language: request.headers['accept-language'] ? languageFromTag(request.headers['accept-language']) : undefined,
+    };
+    return checkout.createPayment(userOf(request), body, buyer, { flow });
   };
   const idempotencyHeader = (request: FastifyRequest) => {
     const h = request.headers['idempotency-key'];
@@ -123,10 +142,4 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
   restricted('/api/billing/getRestrictedStripePayment', 'stripe');
   restricted('/api/billing/getRestrictedPayssionPaymentData', 'payssion');
   restricted('/api/billing/getRestrictedCardlinkPaymentData', 'cardlink');
-
-  app.post('/api/affiliate/session/create', { schema: { tags: ['affiliate'], body: affiliateSessionBody, response: { 200: okMessage } } }, async (request) => {
-    // Signed-in or not: a click on a referral link counts either way; the user is attached when known.
-    await billing.recordAffiliateSession(request.body.referralID, request.body.url, (await optionalUser(request))?.id ?? null);
-    return { data: { ok: true as const }, message: 'Recorded.' };
-  });
 }

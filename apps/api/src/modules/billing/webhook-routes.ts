@@ -1,7 +1,10 @@
 import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
+import { NotFoundError } from '../../lib/errors.js';
+import { escapeHtml } from '../../lib/html.js';
 import type { SandboxProvider } from '../../payments/sandbox.js';
-import type { BillingService } from './service.js';
+import { fill, sandboxLanguage, sandboxTexts } from '../../payments/sandbox-page.js';
+import type { ReconciliationService } from './reconcile.js';
 
 /**
  * Provider webhooks and the sandbox provider's hosted page. Registered in their own scope:
@@ -9,7 +12,13 @@ import type { BillingService } from './service.js';
  */
 export async function webhookRoutes(
   app: FastifyInstance,
-  opts: { billing: BillingService; sandbox?: SandboxProvider; deliverSandbox: (body: string, signature: string) => Promise<number> },
+  opts: {
+    reconciliation: ReconciliationService;
+    sandbox?: SandboxProvider;
+    deliverSandbox: (body: string, signature: string) => Promise<number>;
+    /** The providers this deployment has configured: any other name in the path is a 404. */
+    providerIds: ReadonlySet<string>;
+  },
 ) {
   app.removeAllContentTypeParsers();
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_req, body, done) => done(null, body));
@@ -32,8 +41,11 @@ export async function webhookRoutes(
     '/api/billing/webhooks/:provider',
     { schema: { tags: ['billing'], summary: 'Payment provider notifications (signed)', params: z.object({ provider: z.string().regex(/^[a-z0-9]{2,20}$/) }) } },
     async (request, reply) => {
+      const { provider } = request.params as { provider: string };
+      // A Set, not a lookup on an object: `constructor` or `__proto__` name no provider.
+      if (!opts.providerIds.has(provider)) throw new NotFoundError('Unknown payment provider.');
       const raw = Buffer.isBuffer(request.body) ? request.body : Buffer.alloc(0);
-      const ack = await opts.billing.handleWebhook((request.params as { provider: string }).provider, {
+      const ack = await opts.reconciliation.handleWebhook(provider, {
         rawBody: raw,
         headers: request.headers,
         fields: fieldsOf(raw, request.headers['content-type']),
@@ -44,9 +56,8 @@ export async function webhookRoutes(
 
   const sandbox = opts.sandbox;
   if (!sandbox) return;
-  const esc = (s: string) => s.replace(/[&<>"']/g, (c) => `&#${c.charCodeAt(0)};`);
-  const page = (title: string, body: string) => `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
-<title>${esc(title)}</title><link rel="stylesheet" href="/sandbox/checkout.css"><main class="card">${body}</main><script src="/sandbox/checkout.js"></script></html>`;
+  const page = (title: string, body: string, lang = 'en') => `<!doctype html><html lang="${lang}"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1">
+<title>${escapeHtml(title)}</title><link rel="stylesheet" href="/sandbox/checkout.css"><main class="card">${body}</main><script src="/sandbox/checkout.js"></script></html>`;
   const params = z.object({ id: z.string().regex(/^sbx_[a-f0-9]{32}$/) });
 
   app.get('/sandbox/checkout.css', { schema: { hide: true } }, async (_req, reply) =>
@@ -63,17 +74,23 @@ try{var target=new URL(url).origin;var msg={event:ok?'paymentSuccess':'paymentFa
 if(window.opener&&ok){window.close();}location.replace(url);})();`),
   );
 
+  // The page speaks the buyer's language (`?lang=` from createPayment); the form posts back to the same address.
+  const langOf = (request: { query: unknown }) => sandboxLanguage((request.query as { lang?: unknown } | undefined)?.lang);
+
   app.get('/sandbox/checkout/:id', { schema: { hide: true, params } }, async (request, reply) => {
+    const lang = langOf(request);
+    const tx = sandboxTexts(lang);
     const row = await sandbox.find((request.params as { id: string }).id);
-    if (!row) return reply.status(404).type('text/html').send(page('Not found', '<h1>Unknown payment</h1>'));
+    if (!row) return reply.status(404).type('text/html').send(page(tx.notFoundTitle, `<h1>${escapeHtml(tx.notFound)}</h1>`, lang));
     const amount = `${(row.amount_minor / 100).toFixed(2)} ${row.currency}`;
-    if (row.status !== 'open') return reply.type('text/html').send(page('Payment', `<h1>This payment is ${esc(row.status)}.</h1>`));
+    if (row.status !== 'open') return reply.type('text/html').send(page(fill(tx.payTitle, { amount }), `<h1>${escapeHtml(fill(tx.done, { status: tx.status[row.status] }))}</h1>`, lang));
     return reply.type('text/html').send(
       page(
-        `Pay ${amount}`,
-        `<span class="badge">Sandbox · no real money</span><h1>${esc(row.description)}</h1><div class="amount" data-testid="amount">${esc(amount)}</div>
-<form method="post" class="row"><button class="pay" name="outcome" value="pay">Pay</button><button class="decline" name="outcome" value="decline">Decline</button></form>
-<p class="muted">Payment ${esc(row.id)}</p>`,
+        fill(tx.payTitle, { amount }),
+        `<span class="badge">${escapeHtml(tx.badge)}</span><h1>${escapeHtml(row.description)}</h1><div class="amount" data-testid="amount">${escapeHtml(amount)}</div>
+<form method="post" class="row"><button class="pay" name="outcome" value="pay">${escapeHtml(tx.pay)}</button><button class="decline" name="outcome" value="decline">${escapeHtml(tx.decline)}</button></form>
+<p class="muted">${escapeHtml(fill(tx.payment, { id: row.id }))}</p>`,
+        lang,
       ),
     );
   });
@@ -81,9 +98,11 @@ if(window.opener&&ok){window.close();}location.replace(url);})();`),
   app.post('/sandbox/checkout/:id', { schema: { hide: true, params } }, async (request, reply) => {
     const raw = Buffer.isBuffer(request.body) ? request.body.toString('utf8') : '';
     const outcome = new URLSearchParams(raw).get('outcome');
-    if (outcome !== 'pay' && outcome !== 'decline') return reply.status(400).type('text/html').send(page('Bad request', '<h1>Choose Pay or Decline.</h1>'));
+    const lang = langOf(request);
+    const tx = sandboxTexts(lang);
+    if (outcome !== 'pay' && outcome !== 'decline') return reply.status(400).type('text/html').send(page(tx.badRequest, `<h1>${escapeHtml(tx.chooseOne)}</h1>`, lang));
     const { row, event } = await sandbox.complete((request.params as { id: string }).id, outcome);
-    if (!row) return reply.status(404).type('text/html').send(page('Not found', '<h1>Unknown payment</h1>'));
+    if (!row) return reply.status(404).type('text/html').send(page(tx.notFoundTitle, `<h1>${escapeHtml(tx.notFound)}</h1>`, lang));
     if (event) {
       // Deliver now, like a provider notifying right after capture; the retry loop covers failures.
       const { body, signature } = sandbox.signedDelivery(event);
@@ -95,6 +114,12 @@ if(window.opener&&ok){window.close();}location.replace(url);})();`),
     url.searchParams.set('redirect_status', status);
     return reply
       .type('text/html')
-      .send(page('Returning…', `<h1>${status === 'succeeded' ? 'Payment complete' : 'Payment declined'}</h1><p id="done" data-status="${status}" data-return="${esc(url.href)}">Returning to the merchant… <a href="${esc(url.href)}">Continue</a></p>`));
+      .send(
+        page(
+          tx.returning,
+          `<h1>${escapeHtml(status === 'succeeded' ? tx.complete : tx.declined)}</h1><p id="done" data-status="${status}" data-return="${escapeHtml(url.href)}">${escapeHtml(tx.returningText)} <a href="${escapeHtml(url.href)}">${escapeHtml(tx.continue)}</a></p>`,
+          lang,
+        ),
+      );
   });
 }

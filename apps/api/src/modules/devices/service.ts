@@ -1,10 +1,10 @@
 import { type Language, type VpnAccess, type WgDevice, type WgLocation, type WgOverview, mayUseLocation } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
-import type { VpnConfig } from '../nodes/vpn-config.js';
+import type { VpnConfig } from '../../config.js';
 import { accessOf, localName } from '../servers/service.js';
 import type { ServersRepository } from '../servers/repository.js';
-import type { UserRow } from '../users/repository.js';
+import type { UserRow } from '../users/index.js';
 import { addressesOf } from './addresses.js';
 import { type DeviceRow, devicesRepository } from './repository.js';
 

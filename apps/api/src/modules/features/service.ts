@@ -1,8 +1,9 @@
 import type { Feature } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { isPaidActive } from '../billing/subscription.js';
-import type { UserRow } from '../users/repository.js';
+import { isPaidActive } from '../billing/index.js';
+import type { UserRow } from '../users/index.js';
+import { featuresRepository } from './repository.js';
 
 /**
  * Per-user VPN features (the ad blocker). State is stored per user so the nodes can apply it;
@@ -10,29 +11,22 @@ import type { UserRow } from '../users/repository.js';
  * shows its upgrade dialog, spec section 4).
  */
 export function featuresService(db: Database) {
+  const repo = featuresRepository(db);
   const hasPaidPlan = (u: UserRow) =>
     isPaidActive({ tariffKey: u.tariff_key, tariffName: u.tariff_name, expiresAt: u.subscription_expires_at ? new Date(u.subscription_expires_at) : null }, new Date());
 
   return {
     async list(user: UserRow): Promise<Feature[]> {
-      const rows = await db.query<{ id: number; name: string; premium: boolean; enabled: boolean | null }>(
-        `select f.id, f.name, f.premium, uf.enabled from features f
-         left join user_features uf on uf.feature_id = f.id and uf.user_id = $1 order by f.sort, f.id`,
-        [user.id],
-      );
+      const rows = await repo.listFor(user.id);
       // A premium feature left on from a lapsed plan shows (and acts) as off.
       return rows.map((r) => ({ id: r.id, name: r.name, premium: r.premium, isEnabled: Boolean(r.enabled) && (!r.premium || hasPaidPlan(user)) }));
     },
 
     async setState(user: UserRow, featureId: number, enabled: boolean): Promise<{ id: number; isEnabled: boolean }> {
-      const [f] = await db.query<{ id: number; premium: boolean }>('select id, premium from features where id = $1', [featureId]);
+      const f = await repo.find(featureId);
       if (!f) throw new NotFoundError('No such feature.');
       if (f.premium && !hasPaidPlan(user)) throw new ForbiddenError('This feature needs a premium plan.');
-      await db.query(
-        `insert into user_features (user_id, feature_id, enabled) values ($1, $2, $3)
-         on conflict (user_id, feature_id) do update set enabled = excluded.enabled, updated_at = now()`,
-        [user.id, featureId, enabled],
-      );
+      await repo.setState(user.id, featureId, enabled);
       return { id: featureId, isEnabled: enabled };
     },
   };

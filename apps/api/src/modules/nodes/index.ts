@@ -1,46 +1,31 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Database } from '../../db/client.js';
 import { devicesRoutes } from '../devices/routes.js';
-import { devicesService } from '../devices/service.js';
-import { loadDownloads, loadLocationSeeds } from '../servers/catalogue.js';
-import { serversRepository } from '../servers/repository.js';
 import { serversRoutes } from '../servers/routes.js';
-import { serversService } from '../servers/service.js';
-import { nodesRepository } from './repository.js';
+import type { VpnServices } from './area.js';
 import { nodesRoutes } from './routes.js';
-import { nodesService } from './service.js';
-import { loadVpnConfig } from './vpn-config.js';
-import { createChangeWatcher } from './watcher.js';
+
+export { vpnServices, type VpnServices, type VpnServicesDeps } from './area.js';
 
 export interface VpnModuleOptions {
-  db: Database;
+  /** From the composition root (composition.ts): the same services the CLI uses. */
+  vpn: VpnServices;
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  env?: NodeJS.ProcessEnv;
 }
 
 /**
- * The VPN area in one plugin: server locations and downloads, WireGuard devices, and the node API
- * agents long-poll. Seeds the locations (idempotently) when it starts.
+ * The VPN area's server locations, downloads, WireGuard devices and the node API agents long-poll,
+ * in one plugin. Seeds the locations (idempotently) when it starts; closing the app releases the
+ * waiting long polls.
  */
-async function vpn(app: FastifyInstance, { db, auth, env = process.env }: VpnModuleOptions) {
-  const vpn = loadVpnConfig(env);
-  const downloads = loadDownloads(vpn.downloadsFile);
-  const servers = serversService({ db, vpn, downloads });
-  if (vpn.seed) {
-    const seeds = loadLocationSeeds(vpn.locationsFile);
-    await db.exclusive(727_004, (tx) => serversRepository(tx).seed(seeds.locations, seeds.nodeDomain));
-  }
-  const watcher = createChangeWatcher(() => nodesRepository(db).version(), vpn.changePollMs, (err) => app.log.warn({ err }, 'reading the VPN change log failed'));
-  app.addHook('preClose', async () => watcher.close());
-  app.addHook('onClose', async () => watcher.close());
+async function vpnArea(app: FastifyInstance, { vpn, auth }: VpnModuleOptions) {
+  await vpn.seed();
+  app.addHook('preClose', async () => vpn.watcher.close());
+  app.addHook('onClose', async () => vpn.watcher.close());
 
-  const devices = devicesService({ db, vpn, servers: servers.repo, changed: () => watcher.poke() });
-  const nodes = nodesService({ db, vpn, watcher });
-
-  await app.register(serversRoutes, { servers, auth });
-  await app.register(devicesRoutes, { devices, auth });
-  await app.register(nodesRoutes, { nodes });
+  await app.register(serversRoutes, { servers: vpn.servers, auth });
+  await app.register(devicesRoutes, { devices: vpn.devices, auth });
+  await app.register(nodesRoutes, { nodes: vpn.nodes });
 }
 
-export const vpnModule = fp(vpn, { name: 'vpn' });
+export const vpnModule = fp(vpnArea, { name: 'vpn' });

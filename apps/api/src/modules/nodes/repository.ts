@@ -20,6 +20,32 @@ export interface PeerSourceRow {
 
 export function nodesRepository(db: Queryable) {
   return {
+    /** Inserts a node; undefined when the name is taken. */
+    async add(n: { locationId: number; name: string; tokenHash: string; endpointHost: string; listenPort: number; publicKey: string | null }): Promise<{ id: number } | undefined> {
+      const [row] = await db.query<{ id: number }>(
+        `insert into vpn_nodes (location_id, name, token_hash, endpoint_host, listen_port, public_key) values ($1, $2, $3, $4, $5, $6)
+         on conflict (name) do nothing returning id`,
+        [n.locationId, n.name, n.tokenHash, n.endpointHost, n.listenPort, n.publicKey],
+      );
+      return row;
+    },
+
+    /** False when there is no node of that name. */
+    async setTokenHash(name: string, hash: string): Promise<boolean> {
+      const rows = await db.query(`update vpn_nodes set token_hash = $2 where name = $1 returning id`, [name, hash]);
+      return rows.length > 0;
+    },
+
+    /** False when there is no node of that name. */
+    async update(name: string, patch: { enabled?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string }): Promise<boolean> {
+      const rows = await db.query(
+        `update vpn_nodes set enabled = coalesce($2, enabled), endpoint_host = coalesce($3, endpoint_host), listen_port = coalesce($4, listen_port),
+           public_key = coalesce($5, public_key) where name = $1 returning id`,
+        [name, patch.enabled ?? null, patch.endpointHost ?? null, patch.listenPort ?? null, patch.publicKey ?? null],
+      );
+      return rows.length > 0;
+    },
+
     async findByTokenHash(hash: string): Promise<NodeRow | undefined> {
       const [row] = await db.query<NodeRow>(
         `select n.id, n.name, n.location_id, n.enabled, l.premium from vpn_nodes n join vpn_locations l on l.id = n.location_id where n.token_hash = $1`,
@@ -38,6 +64,15 @@ export function nodesRepository(db: Queryable) {
         [nodeId],
       );
       return row!;
+    },
+
+    /** The node's OpenVPN and SOCKS5 ports. */
+    async servicePorts(nodeId: number): Promise<{ udp: number; tcp: number; socks: number } | undefined> {
+      const [row] = await db.query<{ udp: number; tcp: number; socks: number }>(
+        'select openvpn_udp_port as udp, openvpn_tcp_port as tcp, socks_port as socks from vpn_nodes where id = $1',
+        [nodeId],
+      );
+      return row;
     },
 
     async version(): Promise<number> {

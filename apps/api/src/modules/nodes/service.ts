@@ -4,7 +4,7 @@ import { hashToken } from '../../lib/secrets.js';
 import { peerAllowedIps } from '../devices/addresses.js';
 import { serviceUsersFor } from '../services/repository.js';
 import { type NodeRow, nodesRepository } from './repository.js';
-import type { VpnConfig } from './vpn-config.js';
+import type { VpnConfig } from '../../config.js';
 import type { ChangeWatcher } from './watcher.js';
 
 /** Above this many changed accounts a full state is cheaper for both sides than a delta. */

@@ -32,7 +32,7 @@ export async function profileRoutes(
   });
 
   app.post('/api/users/setNewPassword', { preHandler: auth, schema: { tags, body: setNewPasswordBody, response: { 200: okMessage } } }, async (request) => {
-    await profiles.setNewPassword(userOf(request), token(request), request.body.password);
+    await profiles.setNewPassword(userOf(request), token(request), request.body.token, request.body.password, request.ip);
     return ok('Password updated successfully');
   });
 
@@ -60,7 +60,7 @@ export async function profileRoutes(
     data: await profiles.enableTwoFactor(userOf(request), request.body.code),
   }));
   app.post('/api/profile/2fa/disable', { preHandler: auth, schema: { tags, body: twoFactorDisableBody, response: { 200: okMessage } } }, async (request) => {
-    await profiles.disableTwoFactor(userOf(request), request.body.password);
+    await profiles.disableTwoFactor(userOf(request), token(request), request.body.password, request.body.code);
     return ok('Two-factor sign-in is off.');
   });
 

@@ -5,22 +5,25 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, hmac, randomToken, safeEqual } from '../../lib/secrets.js';
-import { base32Encode, sealSecret, verifyTotp } from '../../lib/totp.js';
+import { newTotpSecret, otpauthUrl, sealSecret } from '../../lib/totp.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderMail } from '../../mail/templates.js';
+import { LIMITS, sessionKey, spend } from '../users/limits.js';
 import type { TokenRow, UserRow } from '../users/repository.js';
 import { usersRepository } from '../users/repository.js';
-import { randomBytes } from 'node:crypto';
+import { normaliseRecoveryCode, secondFactor } from '../users/second-factor.js';
+import { profileRepository } from './repository.js';
 
-const RECENT_SIGN_IN_MS = 15 * 60_000;
+export { normaliseRecoveryCode };
+
 const RECOVERY_CODES = 10;
-
-/** Recovery codes look like `abcd-efgh-ijkl`; compared case- and dash-insensitively. */
-export const normaliseRecoveryCode = (code: string) => code.toLowerCase().replace(/[^a-z0-9]/g, '');
+const BAD_CODE = 'The code is not valid. Check the time on your device and try the current code.';
 
 export function profileService(deps: { db: Database; config: Config; mailer: Mailer; limiter: RateLimiter; defer: (t: () => Promise<unknown>) => void; productName: (brandId: string) => string }) {
-  const { db, config } = deps;
+  const { db, config, limiter } = deps;
   const users = usersRepository(db);
+  const profiles = profileRepository(db);
+  const factor = secondFactor(users, config.appSecret);
 
   const unsubscribeSignature = (userId: number) => hmac(`unsubscribe:${config.appSecret}`, String(userId));
 
@@ -29,12 +32,25 @@ export function profileService(deps: { db: Database; config: Config; mailer: Mai
     deps.defer(() => deps.mailer.send({ to: user.email, ...m }));
   }
 
+  /** The signed-in user's password, under the per-user budget: counted before it is checked, given back when right. */
+  async function checkPassword(user: UserRow, token: TokenRow, password: string, field: string): Promise<void> {
+    const key = sessionKey(user.id, token.id);
+    await spend(limiter, LIMITS.reauthPerSession, key);
+    if (!(await verifyPassword(user.password_hash, password))) throw new ValidationError({ [field]: [field === 'currentPassword' ? 'The current password is incorrect.' : 'The password is incorrect.'] });
+    await limiter.reset(LIMITS.reauthPerSession, key);
+  }
+
+  /** A new password: every other session and every emailed link that could sign in or set a password end with it. */
+  async function replacePassword(user: UserRow, keepToken: TokenRow, next: string): Promise<void> {
+    await users.setPasswordHash(user.id, await hashPassword(next));
+    await users.deleteTokensOf(user.id, keepToken.id);
+    await users.invalidateCredentialTokens(user.id);
+    await mailPasswordChanged(user);
+  }
+
   return {
     async get(user: UserRow): Promise<Profile> {
-      const [r] = (await db.query<{ marketing_emails: boolean; left: number }>(
-        `select u.marketing_emails, (select count(*)::int from recovery_codes rc where rc.user_id = u.id and rc.used_at is null) as left from users u where u.id = $1`,
-        [user.id],
-      )) as [{ marketing_emails: boolean; left: number }];
+      const r = await profiles.settings(user.id);
       return {
         firstName: user.first_name,
         secondName: user.second_name,
@@ -47,33 +63,31 @@ export function profileService(deps: { db: Database; config: Config; mailer: Mai
     },
 
     async update(user: UserRow, body: { firstName?: string; secondName?: string; language?: string }): Promise<void> {
-      await db.query(
-        `update users set first_name = coalesce($2, first_name), second_name = coalesce($3, second_name), language = coalesce($4, language), updated_at = now() where id = $1`,
-        [user.id, body.firstName ?? null, body.secondName ?? null, body.language ?? null],
-      );
+      await profiles.updateNames(user.id, body);
     },
 
     /** Changes the password and signs out every other session. */
     async changePassword(user: UserRow, token: TokenRow, current: string, next: string): Promise<void> {
-      const { count, resetInS } = await deps.limiter.hit(`password:user:${user.id}`, 15 * 60_000);
-      if (count > 10) throw new ValidationError({ currentPassword: [`Too many attempts. Try again in ${Math.ceil(resetInS / 60)} minutes.`] });
-      if (!(await verifyPassword(user.password_hash, current))) throw new ValidationError({ currentPassword: ['The current password is incorrect.'] });
-      await users.setPasswordHash(user.id, await hashPassword(next));
-      await users.deleteTokensOf(user.id, token.id);
-      await mailPasswordChanged(user);
+      await checkPassword(user, token, current, 'currentPassword');
+      await replacePassword(user, token, next);
     },
 
-    /** set-new-pass: no current password, but only right after signing in (a one-time link, a fresh login). */
-    async setNewPassword(user: UserRow, token: TokenRow, next: string): Promise<void> {
+    /**
+     * set-new-pass: no current password, but a token from the mailbox (POST users/setNewPassword/sendLink).
+     * A session alone is no proof: it may be stolen, or come from a one-time link minted with a stolen one.
+     */
+    async setNewPassword(user: UserRow, token: TokenRow, mailedToken: string | undefined, next: string, ip: string): Promise<void> {
       if (!user.is_wg_section_available) throw new ForbiddenError();
-      if (Date.now() - new Date(token.created_at).getTime() > RECENT_SIGN_IN_MS) throw new ForbiddenError('Sign in again to set a new password.');
-      await users.setPasswordHash(user.id, await hashPassword(next));
-      await users.deleteTokensOf(user.id, token.id);
-      await mailPasswordChanged(user);
+      const invalid = new ValidationError({ token: ['Open the link we emailed you to set a new password.'] });
+      if (!mailedToken) throw invalid;
+      await spend(limiter, LIMITS.linkTriesPerIp, ip);
+      if (!(await users.consumeEmailToken(user.id, 'reset', hashToken(mailedToken)))) throw invalid;
+      await limiter.refund(LIMITS.linkTriesPerIp, ip);
+      await replacePassword(user, token, next);
     },
 
     async setMarketingEmails(userId: number, enabled: boolean): Promise<void> {
-      await db.query('update users set marketing_emails = $2, updated_at = now() where id = $1', [userId, enabled]);
+      await profiles.setMarketingEmails(userId, enabled);
     },
 
     /** One-click unsubscribe link for marketing emails (RFC 8058): signed, so it needs no sign-in. */
@@ -82,50 +96,48 @@ export function profileService(deps: { db: Database; config: Config; mailer: Mai
     },
     async unsubscribeBySignature(userId: number, sig: string): Promise<boolean> {
       if (!safeEqual(unsubscribeSignature(userId), sig)) return false;
-      await db.query('update users set marketing_emails = false, updated_at = now() where id = $1', [userId]);
+      await profiles.setMarketingEmails(userId, false);
       return true;
     },
 
     async sessions(user: UserRow, current: TokenRow) {
-      const rows = await db.query<{ id: number; user_agent: string; created_at: string; last_used_at: string }>(
-        `select id, user_agent, created_at, last_used_at from auth_tokens where user_id = $1 and expires_at > now() and rotated_at is null order by last_used_at desc`,
-        [user.id],
-      );
+      const rows = await profiles.sessions(user.id);
       return rows.map((r) => ({ id: Number(r.id), current: Number(r.id) === Number(current.id), userAgent: r.user_agent, createdAt: new Date(r.created_at).toISOString(), lastUsedAt: new Date(r.last_used_at).toISOString() }));
     },
+    /** Sign out everywhere else: other sessions and every outstanding sign-in or reset link. */
     async revokeOthers(user: UserRow, current: TokenRow) {
       await users.deleteTokensOf(user.id, current.id);
+      await users.invalidateCredentialTokens(user.id);
     },
     async revokeSession(user: UserRow, id: number) {
-      const rows = await db.query('delete from auth_tokens where id = $1 and user_id = $2 returning id', [id, user.id]);
-      if (!rows.length) throw new NotFoundError('No such session.');
+      if (!(await profiles.deleteSession(user.id, id))) throw new NotFoundError('No such session.');
     },
 
     // --- two-factor ---------------------------------------------------------------------
     async startTwoFactor(user: UserRow) {
       if (user.totp_enabled) throw new ValidationError({ code: ['Two-factor sign-in is already on.'] });
-      const secret = base32Encode(randomBytes(20));
-      await db.query('update users set totp_pending_secret = $2 where id = $1', [user.id, sealSecret(config.appSecret, secret)]);
-      const label = encodeURIComponent(`${deps.productName(user.brand)}:${user.email}`);
-      return { secret, otpauthUrl: `otpauth://totp/${label}?secret=${secret}&issuer=${encodeURIComponent(deps.productName(user.brand))}&algorithm=SHA1&digits=6&period=30` };
+      const secret = newTotpSecret();
+      await profiles.setPendingTotpSecret(user.id, sealSecret(config.appSecret, secret));
+      return { secret, otpauthUrl: otpauthUrl(secret, deps.productName(user.brand), user.email) };
     },
     async enableTwoFactor(user: UserRow, code: string) {
-      const [row] = await db.query<{ totp_pending_secret: string | null }>('select totp_pending_secret from users where id = $1', [user.id]);
-      if (!row?.totp_pending_secret || !verifyTotp(config.appSecret, row.totp_pending_secret, code)) {
-        throw new ValidationError({ code: ['The code is not valid. Check the time on your device and try the current code.'] });
-      }
+      await spend(limiter, LIMITS.totpSetupPerUser, String(user.id));
+      if (!(await factor.totp(user.id, await profiles.pendingTotpSecret(user.id), code))) throw new ValidationError({ code: [BAD_CODE] });
+      await limiter.reset(LIMITS.totpSetupPerUser, String(user.id));
       const codes = Array.from({ length: RECOVERY_CODES }, () => randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, 'x').slice(0, 12).replace(/(.{4})(?!$)/g, '$1-'));
-      await db.transaction(async (tx) => {
-        await tx.query('update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled = true where id = $1', [user.id]);
-        await tx.query('delete from recovery_codes where user_id = $1', [user.id]);
-        for (const c of codes) await tx.query('insert into recovery_codes (user_id, code_hash) values ($1, $2)', [user.id, hashToken(normaliseRecoveryCode(c))]);
-      });
+      await db.transaction(async (tx) => profileRepository(tx).enableTotp(user.id, codes.map((c) => hashToken(normaliseRecoveryCode(c)))));
+      await users.invalidateCredentialTokens(user.id);
       return { recoveryCodes: codes };
     },
-    async disableTwoFactor(user: UserRow, password: string) {
-      if (!(await verifyPassword(user.password_hash, password))) throw new ValidationError({ password: ['The password is incorrect.'] });
-      await db.query('update users set totp_enabled = false, totp_secret = null, totp_pending_secret = null where id = $1', [user.id]);
-      await db.query('delete from recovery_codes where user_id = $1', [user.id]);
+    /** Off needs the password AND a current authenticator or recovery code, each within its budget. */
+    async disableTwoFactor(user: UserRow, token: TokenRow, password: string, code: string) {
+      if (!user.totp_enabled) return;
+      await checkPassword(user, token, password, 'password');
+      await spend(limiter, LIMITS.secondFactorPerUser, String(user.id));
+      if (!(await factor.check(user, code))) throw new ValidationError({ code: [BAD_CODE] });
+      await limiter.reset(LIMITS.secondFactorPerUser, String(user.id));
+      await db.transaction(async (tx) => profileRepository(tx).disableTotp(user.id));
+      await users.invalidateCredentialTokens(user.id);
     },
   };
 }

@@ -35,6 +35,39 @@ export function placeholderKey(): string {
 
 export function serversRepository(db: Queryable) {
   return {
+    /** Inserts a location; undefined when the slug is taken. */
+    async addLocation(l: { slug: string; countryCode: string; country: { en: string; ru: string; zh: string }; city: { en: string; ru: string; zh: string }; latitude: number; longitude: number; premium: boolean; dashVisible: boolean }): Promise<{ id: number } | undefined> {
+      const [row] = await db.query<{ id: number }>(
+        `insert into vpn_locations (slug, country_code, country_en, country_ru, country_zh, city_en, city_ru, city_zh, latitude, longitude, premium, dash_visible)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (slug) do nothing returning id`,
+        [l.slug, l.countryCode, l.country.en, l.country.ru, l.country.zh, l.city.en, l.city.ru, l.city.zh, l.latitude, l.longitude, l.premium, l.dashVisible],
+      );
+      return row;
+    },
+
+    async locationIdBySlug(slug: string): Promise<number | undefined> {
+      const [loc] = await db.query<{ id: number }>(`select id from vpn_locations where slug = $1`, [slug]);
+      return loc?.id;
+    },
+
+    /** Changes premium and/or visibility; false when there is no such location. */
+    async updateLocation(slug: string, patch: { premium?: boolean; dashVisible?: boolean }): Promise<boolean> {
+      const rows = await db.query(
+        `update vpn_locations set premium = coalesce($2, premium), dash_visible = coalesce($3, dash_visible), updated_at = now() where slug = $1 returning id`,
+        [slug, patch.premium ?? null, patch.dashVisible ?? null],
+      );
+      return rows.length > 0;
+    },
+
+    /** Every location with each of its nodes (one row per node; a location without nodes once, node fields null), for the operator. */
+    async operatorList() {
+      return db.query<{ slug: string; city: string; premium: boolean; visible: boolean; node: string | null; endpoint: string | null; enabled: boolean | null; has_token: boolean; load: number | null; last_seen_at: Date | null }>(
+        `select l.slug, l.city_en as city, l.premium, l.dash_visible as visible, n.name as node,
+                n.endpoint_host || ':' || n.listen_port as endpoint, n.enabled, n.token_hash is not null as has_token, n.load, n.last_seen_at
+         from vpn_locations l left join vpn_nodes n on n.location_id = l.id order by l.slug, n.name`,
+      );
+    },
+
     /** Inserts missing locations (by slug) and gives every location without nodes one placeholder node. Idempotent. */
     async seed(seeds: LocationSeed[], nodeDomain: string): Promise<number> {
       if (!seeds.length) return 0;

@@ -1,8 +1,9 @@
 import { type DownloadApp, type Language, type ServerListItem, mayUseLocation, vpnAccess } from '@warren/contract';
 import type { Database } from '../../db/client.js';
-import type { UserRow } from '../users/repository.js';
-import type { VpnConfig } from '../nodes/vpn-config.js';
+import type { UserRow } from '../users/index.js';
+import type { VpnConfig } from '../../config.js';
 import { type LocationWithNodes, serversRepository } from './repository.js';
+import { OPERATION_SYSTEMS } from './catalogue.js';
 
 export const accessOf = (u: UserRow, now: Date | number = Date.now()) =>
   vpnAccess({ accountStatus: u.account_status, tariffKey: u.tariff_key, subscriptionExpiresAt: u.subscription_expires_at, deletedAt: u.deleted_at }, now);
@@ -36,7 +37,7 @@ export function serversService({ db, vpn, downloads }: { db: Database; vpn: VpnC
       return items.sort((a, b) => Number(b.isBlur) - Number(a.isBlur) || Number(b.premium) - Number(a.premium) || collator.compare(a.country, b.country) || collator.compare(a.city, b.city));
     },
     downloads: () => downloads,
-    operationSystems: () => downloads.map(({ id, platform, name, className }) => ({ id, platform, name, className })),
+    operationSystems: () => OPERATION_SYSTEMS,
   };
 }
 export type ServersService = ReturnType<typeof serversService>;

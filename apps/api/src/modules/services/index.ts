@@ -1,15 +1,14 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import type { Database } from '../../db/client.js';
-import { pkiStore } from './pki.js';
+import type { PkiStore } from './pki.js';
 import { servicesRoutes } from './routes.js';
-import { servicesService } from './service.js';
+import type { ServicesService } from './service.js';
 
 export interface ServicesModuleOptions {
-  db: Database;
+  /** From the composition root (the VPN area's services, nodes/area.ts). */
+  services: ServicesService;
+  pki: PkiStore;
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-  /** OPENVPN_CA_SECRET, else APP_SECRET. */
-  secret: string;
 }
 
 /**
@@ -17,10 +16,9 @@ export interface ServicesModuleOptions {
  * the user's calls and the node's `/api/nodes/services`. The nodes' desired state carries the
  * service users (nodes/service.ts calls serviceUsersFor).
  */
-async function services(app: FastifyInstance, { db, auth, secret }: ServicesModuleOptions) {
-  const pki = pkiStore(db, secret);
+async function services(app: FastifyInstance, { services, pki, auth }: ServicesModuleOptions) {
   await pki.ensureCa();
-  await app.register(servicesRoutes, { services: servicesService({ db, pki, secret }), auth });
+  await app.register(servicesRoutes, { services, auth });
 }
 
 export const servicesModule = fp(services, { name: 'services' });

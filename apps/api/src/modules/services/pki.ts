@@ -3,6 +3,7 @@ import { hkdfSync, randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { Database, Queryable } from '../../db/client.js';
 import { decryptText, encryptText } from '../../lib/secrets.js';
+import { servicesRepository } from './repository.js';
 
 /**
  * The control plane's OpenVPN PKI: one CA (ECDSA P-256) made on first start, a server certificate
@@ -108,6 +109,7 @@ export async function issueServerCert(ca: Pick<CaMaterial, 'caCert' | 'caKey'>, 
 
 export function pkiStore(db: Database, secret: string) {
   const key = derivedKey(secret, 'openvpn-pki');
+  const repo = servicesRepository(db);
   const open = (enc: string, what: string) => {
     const plain = decryptText(key, enc);
     if (plain === null) throw new PkiSecretError(`Cannot decrypt the ${what}: OPENVPN_CA_SECRET (or APP_SECRET) is not the one it was made with.`);
@@ -116,7 +118,7 @@ export function pkiStore(db: Database, secret: string) {
   let cached: CaMaterial | undefined;
 
   async function readCa(q: Queryable): Promise<CaMaterial | undefined> {
-    const [row] = await q.query<{ ca_cert: string; ca_key_enc: string; tls_crypt_enc: string }>('select ca_cert, ca_key_enc, tls_crypt_enc from openvpn_pki where id = 1');
+    const row = await servicesRepository(q).pki();
     return row && { caCert: row.ca_cert, caKey: open(row.ca_key_enc, 'OpenVPN CA key'), tlsCrypt: open(row.tls_crypt_enc, 'tls-crypt key') };
   }
 
@@ -128,7 +130,7 @@ export function pkiStore(db: Database, secret: string) {
         const existing = await readCa(tx);
         if (existing) return existing;
         const ca = await createCa();
-        await tx.query('insert into openvpn_pki (id, ca_cert, ca_key_enc, tls_crypt_enc) values (1, $1, $2, $3)', [ca.caCert, encryptText(key, ca.caKey), encryptText(key, ca.tlsCrypt)]);
+        await servicesRepository(tx).savePki(ca.caCert, encryptText(key, ca.caKey), encryptText(key, ca.tlsCrypt));
         return ca;
       });
       return cached;
@@ -137,14 +139,10 @@ export function pkiStore(db: Database, secret: string) {
     /** The node's certificate and key, issued on first use and renewed near expiry. */
     async nodeCert(nodeId: number, nodeName: string): Promise<{ cert: string; key: string }> {
       const ca = await this.ensureCa();
-      const [row] = await db.query<{ cert: string; key_enc: string; not_after: Date | string }>('select cert, key_enc, not_after from openvpn_node_certs where node_id = $1', [nodeId]);
+      const row = await repo.nodeCert(nodeId);
       if (row && new Date(row.not_after).getTime() - Date.now() > RENEW_BEFORE_DAYS * 86_400_000) return { cert: row.cert, key: open(row.key_enc, 'node key') };
       const issued = await issueServerCert(ca, nodeName);
-      await db.query(
-        `insert into openvpn_node_certs (node_id, cert, key_enc, not_after) values ($1, $2, $3, $4)
-         on conflict (node_id) do update set cert = excluded.cert, key_enc = excluded.key_enc, not_after = excluded.not_after, created_at = now()`,
-        [nodeId, issued.cert, encryptText(key, issued.key), issued.notAfter],
-      );
+      await repo.saveNodeCert(nodeId, issued.cert, encryptText(key, issued.key), issued.notAfter);
       return { cert: issued.cert, key: issued.key };
     },
   };

@@ -53,12 +53,27 @@ export function servicesRepository(db: Queryable) {
       return rows.map((r) => ({ ...r, nodes: JSON.parse(r.nodes) as ServiceLocationRow['nodes'] }));
     },
 
-    async adblockEnabled(userId: number): Promise<boolean> {
-      const [row] = await db.query<{ enabled: boolean }>(
-        `select uf.enabled from user_features uf join features f on f.id = uf.feature_id where f.key = 'adblock' and uf.user_id = $1`,
-        [userId],
+    /** The stored CA (keys encrypted), if made. */
+    async pki(): Promise<{ ca_cert: string; ca_key_enc: string; tls_crypt_enc: string } | undefined> {
+      const [row] = await db.query<{ ca_cert: string; ca_key_enc: string; tls_crypt_enc: string }>('select ca_cert, ca_key_enc, tls_crypt_enc from openvpn_pki where id = 1');
+      return row;
+    },
+
+    async savePki(caCert: string, caKeyEnc: string, tlsCryptEnc: string): Promise<void> {
+      await db.query('insert into openvpn_pki (id, ca_cert, ca_key_enc, tls_crypt_enc) values (1, $1, $2, $3)', [caCert, caKeyEnc, tlsCryptEnc]);
+    },
+
+    async nodeCert(nodeId: number): Promise<{ cert: string; key_enc: string; not_after: Date | string } | undefined> {
+      const [row] = await db.query<{ cert: string; key_enc: string; not_after: Date | string }>('select cert, key_enc, not_after from openvpn_node_certs where node_id = $1', [nodeId]);
+      return row;
+    },
+
+    async saveNodeCert(nodeId: number, cert: string, keyEnc: string, notAfter: Date): Promise<void> {
+      await db.query(
+        `insert into openvpn_node_certs (node_id, cert, key_enc, not_after) values ($1, $2, $3, $4)
+         on conflict (node_id) do update set cert = excluded.cert, key_enc = excluded.key_enc, not_after = excluded.not_after, created_at = now()`,
+        [nodeId, cert, keyEnc, notAfter],
       );
-      return Boolean(row?.enabled);
     },
   };
 }

@@ -2,9 +2,10 @@ import { type Language, type NodeServices, type OpenVpnConfigQuery, type Service
 import type { Database } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { decryptText, encryptText } from '../../lib/secrets.js';
-import type { NodeRow } from '../nodes/repository.js';
+import { featuresRepository } from '../features/index.js';
+import { type NodeRow, nodesRepository } from '../nodes/repository.js';
 import { accessOf } from '../servers/service.js';
-import type { UserRow } from '../users/repository.js';
+import type { UserRow } from '../users/index.js';
 import { makeVerifier, newServicePassword, newServiceUsername } from './credentials.js';
 import { type PkiStore, derivedKey } from './pki.js';
 import { renderOvpn } from './render.js';
@@ -53,7 +54,7 @@ export function servicesService({ db, pki, secret }: ServicesDeps) {
 
     async overview(user: UserRow, lang: Language): Promise<ServicesOverview> {
       const access = accessOf(user);
-      const [credentials, locations, adblock] = await Promise.all([credentialsOf(user.id), repo.locations(), repo.adblockEnabled(user.id)]);
+      const [credentials, locations, adblock] = await Promise.all([credentialsOf(user.id), repo.locations(), featuresRepository(db).adblockEnabled(user.id)]);
       return {
         access,
         credentials,
@@ -99,10 +100,7 @@ export function servicesService({ db, pki, secret }: ServicesDeps) {
     async nodeServices(node: NodeRow): Promise<NodeServices> {
       const ca = await pki.ensureCa();
       const own = await pki.nodeCert(node.id, node.name);
-      const [ports] = await db.query<{ udp: number; tcp: number; socks: number }>(
-        'select openvpn_udp_port as udp, openvpn_tcp_port as tcp, socks_port as socks from vpn_nodes where id = $1',
-        [node.id],
-      );
+      const ports = await nodesRepository(db).servicePorts(node.id);
       return { openvpn: { ca: ca.caCert, cert: own.cert, key: own.key, tlsCrypt: ca.tlsCrypt, udpPort: ports!.udp, tcpPort: ports!.tcp }, socksPort: ports!.socks };
     },
   };

@@ -4,6 +4,7 @@ import { z } from 'zod';
 import { envelope, publicBrand } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../mail/mailer.js';
+import { systemRepository } from './repository.js';
 
 export interface SystemRoutesDeps {
   db: Database;
@@ -29,7 +30,7 @@ export async function systemRoutes(fastify: FastifyInstance, { db, mailer, devTo
     (inflight ??= new Promise<boolean>((resolve) => {
       const timer = setTimeout(() => resolve(false), 2000);
       timer.unref();
-      db.query('select 1').then(
+      systemRepository(db).ping().then(
         () => resolve(true),
         () => resolve(false),
       ).finally(() => clearTimeout(timer));

@@ -28,6 +28,7 @@ export interface TokenRow {
   last_used_at: Date | string;
   expires_at: Date | string;
   rotated_at: Date | string | null;
+  user_agent: string;
 }
 
 export type EmailTokenPurpose = 'verify' | 'reset' | 'onetime';
@@ -71,16 +72,54 @@ export function usersRepository(db: Queryable) {
       return row;
     },
 
-    async markVerified(id: number, activate: boolean): Promise<void> {
-      await db.query(
-        `update users set verified = true, account_status = case when $2 then 'Active' else account_status end, updated_at = now()
-         where id = $1`,
-        [id, activate],
+    /**
+     * Uses a verification token and marks the account verified in ONE statement: a parallel request
+     * that finds the token used also finds the account verified ("already verified", not "invalid").
+     */
+    async consumeVerifyToken(userId: number, tokenHash: string, activate: boolean): Promise<boolean> {
+      const rows = await db.query(
+        `with used as (
+           update email_tokens set used_at = now()
+           where user_id = $1 and purpose = 'verify' and token_hash = $2 and used_at is null and expires_at > now()
+           returning user_id
+         )
+         update users set verified = true, account_status = case when $3 then 'Active' else account_status end, updated_at = now()
+         where id in (select user_id from used) returning id`,
+        [userId, tokenHash, activate],
       );
+      return rows.length === 1;
     },
 
     async mergeAttribution(id: number, fields: Record<string, unknown>): Promise<void> {
       await db.query(`update users set attribution = attribution || $2::jsonb, updated_at = now() where id = $1`, [id, JSON.stringify(fields)]);
+    },
+
+    /** Adds only the fields the account does not have yet (the first value is the one that converted). */
+    async fillAttribution(id: number, fields: Record<string, unknown>): Promise<void> {
+      await db.query(`update users set attribution = $2::jsonb || attribution, updated_at = now() where id = $1`, [id, JSON.stringify(fields)]);
+    },
+
+    /**
+     * Spends a TOTP time step: succeeds only when it is later than every step used before, in one
+     * conditional UPDATE, so one code signs in once even when sent in parallel.
+     */
+    async useTotpStep(id: number, step: number): Promise<boolean> {
+      const rows = await db.query(
+        `update users set totp_last_step = $2 where id = $1 and (totp_last_step is null or totp_last_step < $2) returning id`,
+        [id, step],
+      );
+      return rows.length === 1;
+    },
+
+    /** A recovery code stands in for the authenticator once: marked used atomically. */
+    async useRecoveryCode(userId: number, codeHash: string): Promise<boolean> {
+      const rows = await db.query(
+        `update recovery_codes set used_at = now()
+         where id = (select id from recovery_codes where user_id = $1 and code_hash = $2 and used_at is null limit 1) and used_at is null
+         returning id`,
+        [userId, codeHash],
+      );
+      return rows.length === 1;
     },
 
     async setPasswordHash(id: number, hash: string): Promise<void> {
@@ -112,16 +151,16 @@ export function usersRepository(db: Queryable) {
 
     /** One query on the hot path: the live token and its user. */
     async findSession(tokenHash: string): Promise<{ token: TokenRow; user: UserRow } | undefined> {
-      const [row] = await db.query<UserRow & { t_id: number; t_created_at: string; t_last_used_at: string; t_expires_at: string; t_rotated_at: string | null }>(
+      const [row] = await db.query<UserRow & { t_id: number; t_created_at: string; t_last_used_at: string; t_expires_at: string; t_rotated_at: string | null; t_user_agent: string }>(
         `select ${USER_COLUMNS}, t.id as t_id, t.created_at as t_created_at, t.last_used_at as t_last_used_at,
-                t.expires_at as t_expires_at, t.rotated_at as t_rotated_at
+                t.expires_at as t_expires_at, t.rotated_at as t_rotated_at, t.user_agent as t_user_agent
          from auth_tokens t join users u on u.id = t.user_id
          where t.token_hash = $1 and t.expires_at > now() and u.deleted_at is null`,
         [tokenHash],
       );
       if (!row) return undefined;
       return {
-        token: { id: row.t_id, user_id: row.id, created_at: row.t_created_at, last_used_at: row.t_last_used_at, expires_at: row.t_expires_at, rotated_at: row.t_rotated_at },
+        token: { id: row.t_id, user_id: row.id, created_at: row.t_created_at, last_used_at: row.t_last_used_at, expires_at: row.t_expires_at, rotated_at: row.t_rotated_at, user_agent: row.t_user_agent },
         user: row,
       };
     },
@@ -153,6 +192,20 @@ export function usersRepository(db: Queryable) {
       );
     },
 
+    /**
+     * The one live one-time link of a user: ends the earlier ones and stores the new one under a
+     * lock on the user's row, so parallel mints still leave exactly one link that works.
+     * Run it inside a transaction.
+     */
+    async replaceOnetimeToken(userId: number, tokenHash: string, expiresAt: Date, payload: Record<string, unknown>): Promise<void> {
+      await db.query(`select id from users where id = $1 for update`, [userId]);
+      await db.query(`update email_tokens set used_at = now() where user_id = $1 and purpose = 'onetime' and used_at is null`, [userId]);
+      await db.query(
+        `insert into email_tokens (user_id, purpose, token_hash, expires_at, payload) values ($1, 'onetime', $2, $3, $4)`,
+        [userId, tokenHash, expiresAt, JSON.stringify(payload)],
+      );
+    },
+
     /** Uses a token atomically: only one caller ever gets the row back. */
     async consumeEmailToken(userId: number, purpose: EmailTokenPurpose, tokenHash: string): Promise<{ payload: Record<string, unknown> } | undefined> {
       const [row] = await db.query<{ payload: Record<string, unknown> }>(
@@ -167,6 +220,127 @@ export function usersRepository(db: Queryable) {
     async invalidateEmailTokens(userId: number, purpose: EmailTokenPurpose): Promise<void> {
       await db.query(`update email_tokens set used_at = now() where user_id = $1 and purpose = $2 and used_at is null`, [userId, purpose]);
     },
+
+    /**
+     * Every change of credentials ends every link that could sign in or set a password: one-time
+     * sign-in links and reset links. Verification links stay: they prove the mailbox and sign nobody in.
+     */
+    async invalidateCredentialTokens(userId: number): Promise<void> {
+      await db.query(`update email_tokens set used_at = now() where user_id = $1 and purpose in ('reset', 'onetime') and used_at is null`, [userId]);
+    },
+
+    /** Whether this exact token was ever issued to the user for this purpose (used or expired). */
+    async emailTokenIssued(userId: number, purpose: EmailTokenPurpose, tokenHash: string): Promise<boolean> {
+      const rows = await db.query(`select 1 from email_tokens where user_id = $1 and purpose = $2 and token_hash = $3`, [userId, purpose, tokenHash]);
+      return rows.length > 0;
+    },
   };
 }
 export type UsersRepository = ReturnType<typeof usersRepository>;
+
+/**
+ * A member's plan as the billing area reads and writes it (the users table's tariff and expiry
+ * columns), for payments, refunds, lapsed plans and receipts.
+ */
+export interface UserPlanRow {
+  tariff_key: string;
+  tariff_name: string;
+  subscription_expires_at: Date | string | null;
+  email: string;
+  language: string;
+  verified: boolean;
+  brand: string;
+}
+export function userPlansRepository(db: Queryable) {
+  return {
+    /** The member's plan, locked for the rest of the transaction. */
+    async lockPlan(userId: number): Promise<UserPlanRow | undefined> {
+      const [row] = await db.query<UserPlanRow>(
+        'select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand from users where id = $1 for update',
+        [userId],
+      );
+      return row;
+    },
+    async plan(userId: number): Promise<UserPlanRow | undefined> {
+      const [row] = await db.query<UserPlanRow>('select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand from users where id = $1', [userId]);
+      return row;
+    },
+    /** Sets the plan; `activate` also marks the account Active (a payment did it). */
+    async savePlan(userId: number, plan: { tariffKey: string; tariffName: string; expiresAt: Date | null }, activate: boolean): Promise<void> {
+      await db.query(
+        `update users set tariff_key = $2, tariff_name = $3, subscription_expires_at = $4,
+           account_status = case when $5 then 'Active' else account_status end, updated_at = now() where id = $1`,
+        [userId, plan.tariffKey, plan.tariffName, plan.expiresAt, activate],
+      );
+    },
+    /** Lapsed paid plans return to the free plan; answers the users changed. */
+    async expireLapsed(freeName: string, now: Date): Promise<number[]> {
+      const rows = await db.query<{ id: number }>(
+        `update users set tariff_key = 'free-plan', tariff_name = $1, subscription_expires_at = null, updated_at = now()
+         where tariff_key <> 'free-plan' and subscription_expires_at is not null and subscription_expires_at <= $2 returning id`,
+        [freeName, now],
+      );
+      return rows.map((r) => r.id);
+    },
+    /** The marketing attribution ids the sign-up carried (postbacks). */
+    async attribution(userId: number): Promise<Record<string, string>> {
+      const [row] = await db.query<{ attribution: Record<string, string> | null }>('select attribution from users where id = $1', [userId]);
+      return row?.attribution ?? {};
+    },
+  };
+}
+
+/** Verified accounts that accept news and offers (optionally of one brand), for `warren mail announce`. */
+export function newsletterRecipients(db: Queryable, brand?: string) {
+  return db.query<{ id: number; email: string; brand: string }>(
+    `select id, email, brand from users where marketing_emails and verified and deleted_at is null ${brand !== undefined ? 'and brand = $1' : ''} order by id`,
+    brand !== undefined ? [brand] : [],
+  );
+}
+
+/** The id of the (not deleted) account with this email, for operator tools. */
+export async function userIdByEmail(db: Queryable, email: string): Promise<number | undefined> {
+  return (await usersRepository(db).findByEmail(email))?.id;
+}
+
+/** The users table as the affiliate and rewards modules need it: link codes, who invited whom, reward days. */
+export function userReferralsRepository(db: Queryable) {
+  return {
+    async code(userId: number, column: 'referral_code' | 'friend_code'): Promise<string | null> {
+      const [row] = await db.query<{ code: string | null }>(`select ${column} as code from users where id = $1`, [userId]);
+      return row?.code ?? null;
+    },
+    /** Sets the code unless the user has one; undefined when they had one. Throws on a unique collision. */
+    async setCodeIfNone(userId: number, column: 'referral_code' | 'friend_code', code: string): Promise<string | undefined> {
+      const [set] = await db.query<{ code: string }>(`update users set ${column} = $2 where id = $1 and ${column} is null returning ${column} as code`, [userId, code]);
+      return set?.code;
+    },
+    /** Accounts that signed up with this code in their attribution. */
+    async countSignedUpWith(key: 'referralID' | 'friendID', code: string): Promise<number> {
+      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from users where attribution->>'${key}' = $1`, [code]);
+      return row?.n ?? 0;
+    },
+    /** The (not deleted) member whose friend link this user signed up with. */
+    async inviterOf(userId: number): Promise<number | undefined> {
+      const [row] = await db.query<{ inviter: number | null }>(
+        `select i.id as inviter from users u join users i on i.friend_code = u.attribution->>'friendID' and i.id <> u.id and i.deleted_at is null where u.id = $1`,
+        [userId],
+      );
+      return row?.inviter ?? undefined;
+    },
+    /** Free days stack on an active paid plan, or start one (the monthly plan's features) from now. */
+    async addPlanDays(userId: number, days: number): Promise<void> {
+      await db.query(
+        `update users set
+           tariff_key = case when tariff_key = 'free-plan' then '1-month' else tariff_key end,
+           tariff_name = case when tariff_key = 'free-plan' then (select name from tariffs where key = '1-month') else tariff_name end,
+           subscription_expires_at = case
+             when tariff_key <> 'free-plan' and subscription_expires_at is null then null
+             else greatest(coalesce(subscription_expires_at, now()), now()) + ($2 || ' days')::interval end,
+           updated_at = now()
+         where id = $1 and deleted_at is null`,
+        [userId, String(days)],
+      );
+    },
+  };
+}

@@ -10,7 +10,7 @@ import type { CaptchaVerifier } from '../../lib/captcha.js';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
-import { RESTRICTED_DOC, decryptBody, sealAnswer } from '../../plugins/restricted.js';
+import { RESTRICTED_DOC, decryptBody, mainProductOnly, sealAnswer } from '../../plugins/restricted.js';
 import { type UsersService, toUserDto } from './service.js';
 
 export interface UsersRoutesDeps {
@@ -30,18 +30,18 @@ export async function usersRoutes(fastify: FastifyInstance, { users, brands, cap
 
   const seal = sealAnswer;
 
-  app.post('/api/users/login', { schema: { tags, body: loginBody, response: { 200: envelope(authResult) } } }, async (request) => {
+  app.post('/api/users/login', { preHandler: mainProductOnly, schema: { tags, body: loginBody, response: { 200: envelope(authResult) } } }, async (request) => {
     await captcha.verify(request.body['g-recaptcha-response'], request.ip);
     return { data: await users.login(request.body, ctx(request)) };
   });
 
-  app.post('/api/users/register', { schema: { tags, body: registerBody, response: { 201: envelope(authResult) } } }, async (request, reply) => {
+  app.post('/api/users/register', { preHandler: mainProductOnly, schema: { tags, body: registerBody, response: { 201: envelope(authResult) } } }, async (request, reply) => {
     await captcha.verify(request.body['g-recaptcha-response'], request.ip);
     return reply.status(201).send({ data: await users.register(request.body, ctx(request)) });
   });
 
   const RESET_SENT = 'If an account exists for this email, we have sent a link to reset its password.';
-  app.post('/api/users/requestResetPassword', { schema: { tags, body: requestResetBody, response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/users/requestResetPassword', { preHandler: mainProductOnly, schema: { tags, body: requestResetBody, response: { 200: okMessage } } }, async (request) => {
     await captcha.verify(request.body['g-recaptcha-response'], request.ip);
     await users.requestPasswordReset(request.body.email, ctx(request));
     return { data: { ok: true as const }, message: RESET_SENT };
@@ -59,6 +59,19 @@ export async function usersRoutes(fastify: FastifyInstance, { users, brands, cap
   app.post('/api/users/resendVerification', { preHandler: auth, schema: { tags, response: { 200: okMessage } } }, async (request) => {
     await users.resendVerification(userOf(request), ctx(request));
     return { data: { ok: true as const }, message: 'We have sent you a new verification email.' };
+  });
+
+  // "Resend email" on the sign-in page after a failed verification link: no session, the old link stands for the mailbox.
+  const resendByLinkBody = verifyUserBody.pick({ userId: true, token: true });
+  app.post('/api/users/resendVerificationByLink', { schema: { tags, body: resendByLinkBody, response: { 200: okMessage } } }, async (request) => {
+    await users.resendVerificationByLink(request.body, ctx(request));
+    return { data: { ok: true as const }, message: 'If this account still needs verifying, we have sent a new verification email.' };
+  });
+
+  // set-new-pass needs a token from the mailbox: a session alone (perhaps a stolen one) cannot set a password.
+  app.post('/api/users/setNewPassword/sendLink', { preHandler: auth, schema: { tags, response: { 200: okMessage } } }, async (request) => {
+    await users.sendSetPasswordLink(userOf(request), ctx(request));
+    return { data: { ok: true as const }, message: 'We have emailed you a link to set a new password.' };
   });
 
   app.get('/api/users/info/get', { preHandler: auth, schema: { tags, response: { 200: envelope(user) } } }, async (request) => ({
@@ -84,7 +97,7 @@ export async function usersRoutes(fastify: FastifyInstance, { users, brands, cap
   }));
 
   app.post('/api/users/annihilation', { preHandler: auth, schema: { tags, body: annihilationBody, response: { 200: z.string() } } }, async (request, reply) => {
-    await users.annihilate(userOf(request), request.body.password, ctx(request));
+    await users.annihilate(userOf(request), request.currentToken!.id, request.body.password, ctx(request));
     return reply.type('text/plain; charset=utf-8').send('Account deleted');
   });
 

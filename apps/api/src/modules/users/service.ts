@@ -3,13 +3,15 @@ import { LANGUAGES } from '@warren/contract';
 import type { Brand } from '../../brands/registry.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { TooManyRequestsError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
+import { ConflictError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderMail } from '../../mail/templates.js';
+import { LIMITS, perIpRules, sessionKey, spend } from './limits.js';
 import { type TokenRow, type UserRow, usersRepository } from './repository.js';
+import { secondFactor } from './second-factor.js';
 
 export interface RequestContext {
   brand: Brand;
@@ -21,14 +23,6 @@ export interface RequestContext {
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
-export const LIMITS = {
-  failedLoginsPerEmail: { max: 10, windowMs: 15 * MINUTE },
-  loginPerIp: { max: 60, windowMs: 15 * MINUTE },
-  registerPerIp: { max: 20, windowMs: HOUR },
-  resetPerIp: { max: 20, windowMs: HOUR },
-  resetPerEmail: { max: 5, windowMs: HOUR },
-  resendPerUser: { max: 5, windowMs: HOUR },
-} as const;
 const VERIFY_TTL_MS = 48 * HOUR;
 const RESET_TTL_MS = HOUR;
 const ONETIME_TTL_MS = 15 * MINUTE;
@@ -73,22 +67,8 @@ export interface UsersServiceDeps {
 
 export function usersService({ db, config, mailer, limiter, defer }: UsersServiceDeps) {
   const repo = usersRepository(db);
-
-  async function limit(key: string, rule: { max: number; windowMs: number }): Promise<void> {
-    const { count, resetInS } = await limiter.hit(key, rule.windowMs);
-    if (count > rule.max) throw new TooManyRequestsError(resetInS);
-  }
-
-  /** A recovery code stands in for the authenticator once. */
-  async function useRecoveryCode(userId: number, code: string): Promise<boolean> {
-    const normalised = code.toLowerCase().replace(/[^a-z0-9]/g, '');
-    if (normalised.length < 8) return false;
-    const rows = await db.query(
-      `update recovery_codes set used_at = now() where id = (select id from recovery_codes where user_id = $1 and code_hash = $2 and used_at is null limit 1) returning id`,
-      [userId, hashToken(normalised)],
-    );
-    return rows.length === 1;
-  }
+  const factor = secondFactor(repo, config.appSecret);
+  const perIp = perIpRules(config);
 
   async function issueToken(userId: number, userAgent: string): Promise<string> {
     const token = randomToken();
@@ -108,9 +88,22 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
     sendMail(user.email, 'verify', user.language, ctx, `${ctx.origin}/sign-in?userId=${user.id}&token=${encodeURIComponent(token)}`);
   }
 
+  /**
+   * Runs `use` for an emailed-link token under the per-address budget: the try is counted first,
+   * and given back when the link was real, so only guessing uses the budget up.
+   */
+  async function withLinkBudget<T>(ip: string, use: () => Promise<{ genuine: boolean; result: T }>): Promise<T> {
+    await spend(limiter, LIMITS.linkTriesPerIp, ip);
+    const { genuine, result } = await use();
+    if (genuine) await limiter.refund(LIMITS.linkTriesPerIp, ip);
+    return result;
+  }
+
+  const invalidLink = (field: string, message: string) => new ValidationError({ [field]: [message] });
+
   return {
     async register(body: RegisterBody, ctx: RequestContext): Promise<AuthResult> {
-      await limit(`register:ip:${ctx.ip}`, { ...LIMITS.registerPerIp, max: config.perIpLimits.register });
+      await spend(limiter, perIp.register, ctx.ip);
       const passwordHash = await hashPassword(body.password);
       const attribution: Record<string, unknown> = {};
       for (const f of ATTRIBUTION_FIELDS) if (body[f]) attribution[f] = body[f];
@@ -130,27 +123,39 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
     },
 
+    /**
+     * Every try is counted before the password is looked at (per address, per account and
+     * address, per account), so parallel tries cannot outrun a budget. A success gives the
+     * account's points back. Wrong passwords from one address block that address for this
+     * account only; many addresses against one account meet the captcha on every try (when a
+     * provider is configured) or a per-account slow-down, never a lockout of the owner.
+     */
     async login(body: LoginBody, ctx: RequestContext): Promise<AuthResult> {
-      await limit(`login:ip:${ctx.ip}`, { ...LIMITS.loginPerIp, max: config.perIpLimits.login });
-      const failKey = `login:fail:${body.email}`;
-      const failures = await limiter.peek(failKey);
-      if (failures.count >= LIMITS.failedLoginsPerEmail.max) throw new TooManyRequestsError(failures.resetInS);
-      const row = await repo.findByEmail(body.email);
+      await spend(limiter, perIp.login, ctx.ip);
+      const email = body.email.toLowerCase();
+      const pair = `${email}|${ctx.ip}`;
+      await spend(limiter, LIMITS.loginPerAccountIp, pair);
+      const account = await limiter.consume(LIMITS.loginPerAccount, email);
+      if (!account.allowed && config.captcha.provider === 'none') await spend(limiter, LIMITS.loginSlowDown, email);
+      const giveBack = async () => {
+        await limiter.reset(LIMITS.loginPerAccountIp, pair);
+        await limiter.refund(LIMITS.loginPerAccount, email);
+      };
+
+      const row = await repo.findByEmail(email);
       const ok = await verifyPassword(row?.password_hash, body.password);
-      if (!row || !ok) {
-        await limiter.hit(failKey, LIMITS.failedLoginsPerEmail.windowMs);
-        throw new ValidationError({ email: [BAD_CREDENTIALS] });
-      }
+      if (!row || !ok) throw new ValidationError({ email: [BAD_CREDENTIALS] });
       if (row.totp_enabled) {
-        const { verifyTotp } = await import('../../lib/totp.js');
-        if (!body.otp) throw new ValidationError({ otp: ['Enter the code from your authenticator app.'] });
-        const totpOk = !!row.totp_secret && verifyTotp(config.appSecret, row.totp_secret, body.otp);
-        if (!totpOk && !(await useRecoveryCode(row.id, body.otp))) {
-          await limiter.hit(failKey, LIMITS.failedLoginsPerEmail.windowMs);
-          throw new ValidationError({ otp: ['The code is not valid. Try the current one.'] });
+        if (!body.otp) {
+          // The right password and no code yet: the web app asks for the code next; no try is used up.
+          await giveBack();
+          throw new ValidationError({ otp: ['Enter the code from your authenticator app.'] });
         }
+        await spend(limiter, LIMITS.secondFactorPerUser, String(row.id));
+        if (!(await factor.check(row, body.otp))) throw new ValidationError({ otp: ['The code is not valid. Try the current one.'] });
+        await limiter.reset(LIMITS.secondFactorPerUser, String(row.id));
       }
-      await limiter.reset(failKey);
+      await giveBack();
       const attribution: Record<string, unknown> = {};
       for (const f of ['cid', 'cid4', 'voluumID', 'gaCid'] as const) if (body[f]) attribution[f] = body[f];
       if (Object.keys(attribution).length) await repo.mergeAttribution(row.id, attribution);
@@ -159,9 +164,9 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
 
     /** Same answer and the same work up front whether or not the email exists. */
     async requestPasswordReset(email: string, ctx: RequestContext): Promise<void> {
-      await limit(`reset:ip:${ctx.ip}`, { ...LIMITS.resetPerIp, max: config.perIpLimits.reset });
-      const perEmail = await limiter.hit(`reset:email:${email}`, LIMITS.resetPerEmail.windowMs);
-      if (perEmail.count > LIMITS.resetPerEmail.max) return; // silently: the answer must not differ
+      await spend(limiter, perIp.reset, ctx.ip);
+      const perEmail = await limiter.consume(LIMITS.resetPerEmail, email.toLowerCase());
+      if (!perEmail.allowed) return; // silently: the answer must not differ
       const row = await repo.findByEmail(email);
       const token = randomToken(24);
       defer(async () => {
@@ -171,35 +176,68 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       });
     },
 
+    /** set-new-pass for a signed-in user: the mailed link proves the mailbox, which a stolen session does not. */
+    async sendSetPasswordLink(user: UserRow, ctx: RequestContext): Promise<void> {
+      await spend(limiter, LIMITS.resetPerEmail, user.email.toLowerCase());
+      const token = randomToken(24);
+      await repo.insertEmailToken(user.id, 'reset', hashToken(token), new Date(Date.now() + RESET_TTL_MS));
+      sendMail(user.email, 'reset', user.language, ctx, `${ctx.origin}/set-new-pass?token=${encodeURIComponent(token)}`);
+    },
+
     async resetPassword(body: { userId: number; token: string; password: string }, ctx: RequestContext): Promise<void> {
-      const used = await repo.consumeEmailToken(body.userId, 'reset', hashToken(body.token));
-      if (!used) throw new ValidationError({ token: ['This password reset link is invalid or has expired.'] });
-      const row = await repo.findById(body.userId);
-      if (!row) throw new ValidationError({ token: ['This password reset link is invalid or has expired.'] });
+      const row = await withLinkBudget(ctx.ip, async () => {
+        const used = await repo.consumeEmailToken(body.userId, 'reset', hashToken(body.token));
+        return { genuine: !!used, result: used && (await repo.findById(body.userId)) };
+      });
+      if (!row) throw invalidLink('token', 'This password reset link is invalid or has expired.');
       await repo.setPasswordHash(row.id, await hashPassword(body.password));
       await repo.deleteTokensOf(row.id);
-      await repo.invalidateEmailTokens(row.id, 'reset');
-      await limiter.reset(`login:fail:${row.email.toLowerCase()}`);
+      await repo.invalidateCredentialTokens(row.id);
+      // The owner proved the mailbox: the account-wide sign-in budget starts afresh (other addresses' budgets stay).
+      await limiter.reset(LIMITS.loginPerAccount, row.email.toLowerCase());
       sendMail(row.email, 'passwordChanged', row.language, ctx);
     },
 
     async verifyEmail(body: VerifyUserBody, ctx: RequestContext): Promise<User> {
-      const used = await repo.consumeEmailToken(body.userId, 'verify', hashToken(body.token));
-      if (!used) throw new ValidationError({ token: ['This verification link is invalid or has expired.'] });
-      // On payment-first brands the account becomes Active with the first payment, not with the email.
-      await repo.markVerified(body.userId, !ctx.brand.paymentFirst);
-      const attribution: Record<string, unknown> = {};
-      for (const f of ['cid', 'clickID', 'cid4'] as const) if (body[f]) attribution[`verify_${f}`] = body[f];
-      if (Object.keys(attribution).length) await repo.mergeAttribution(body.userId, attribution);
+      const tokenHash = hashToken(body.token);
+      const outcome = await withLinkBudget(ctx.ip, async () => {
+        // On payment-first brands the account becomes Active with the first payment, not with the email.
+        if (await repo.consumeVerifyToken(body.userId, tokenHash, !ctx.brand.paymentFirst)) return { genuine: true, result: 'verified' as const };
+        // A link opened again: say so, but only to someone holding that very link.
+        const issued = await repo.emailTokenIssued(body.userId, 'verify', tokenHash);
+        const already = issued && (await repo.findById(body.userId))?.verified === true;
+        return { genuine: issued, result: already ? ('already' as const) : ('invalid' as const) };
+      });
+      if (outcome === 'already') throw new ConflictError('Your account is already verified. Please sign in.', { token: ['This account is already verified.'] });
+      if (outcome === 'invalid') throw invalidLink('token', 'This verification link is invalid or has expired.');
+      // clickID is the click that converted: the first one stays. The analytics ids are the latest.
+      if (body.clickID) await repo.fillAttribution(body.userId, { clickID: body.clickID });
+      const analytics: Record<string, unknown> = {};
+      for (const f of ['cid', 'cid4'] as const) if (body[f]) analytics[f] = body[f];
+      if (Object.keys(analytics).length) await repo.mergeAttribution(body.userId, analytics);
       const row = await repo.findById(body.userId);
-      if (!row) throw new ValidationError({ token: ['This verification link is invalid or has expired.'] });
+      if (!row) throw invalidLink('token', 'This verification link is invalid or has expired.');
       return toUserDto(row, ctx.brand);
     },
 
     async resendVerification(user: UserRow, ctx: RequestContext): Promise<void> {
       if (user.verified) return;
-      await limit(`resend:user:${user.id}`, LIMITS.resendPerUser);
+      await spend(limiter, LIMITS.resendPerUser, String(user.id));
       await sendVerification(user, ctx);
+    },
+
+    /**
+     * "Resend email" on the sign-in page, signed out: an expired or superseded verification link
+     * of the user stands for the mailbox. The answer is the same whatever happened.
+     */
+    async resendVerificationByLink(body: { userId: number; token: string }, ctx: RequestContext): Promise<void> {
+      const user = await withLinkBudget(ctx.ip, async () => {
+        const issued = await repo.emailTokenIssued(body.userId, 'verify', hashToken(body.token));
+        return { genuine: issued, result: issued ? await repo.findById(body.userId) : undefined };
+      });
+      if (!user || user.verified) return;
+      const v = await limiter.consume(LIMITS.resendPerUser, String(user.id));
+      if (v.allowed) await sendVerification(user, ctx);
     },
 
     /** Resolves a bearer token; rotates it when old enough (the caller sends the new one back). */
@@ -211,7 +249,8 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       const now = Date.now();
       if (t.rotated_at === null && now - new Date(t.created_at).getTime() > config.tokens.rotateAfterMs) {
         if (await repo.retireToken(t.id, new Date(now + config.tokens.graceMs))) {
-          const rotatedTo = await issueToken(user.id, '');
+          // The fresh token is the same session: it keeps the device's user agent for the sessions list.
+          const rotatedTo = await issueToken(user.id, t.user_agent);
           return { user, tokenRow: t, rotatedTo };
         }
       } else if (t.rotated_at === null && now - new Date(t.last_used_at).getTime() > 5 * MINUTE) {
@@ -225,18 +264,22 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       await repo.deleteToken(tokenId);
     },
 
+    /** A 15-minute sign-in link; minting is budgeted and a new link ends the earlier ones. */
     async onetimeLink(user: UserRow, promocode: string | undefined, ctx: RequestContext): Promise<{ url: string; expiresAt: string }> {
+      await spend(limiter, LIMITS.onetimeMintPerUser, String(user.id));
       const token = randomToken(24);
       const expiresAt = new Date(Date.now() + ONETIME_TTL_MS);
-      await repo.insertEmailToken(user.id, 'onetime', hashToken(token), expiresAt, promocode ? { promocode } : {});
+      await db.transaction((tx) => usersRepository(tx).replaceOnetimeToken(user.id, hashToken(token), expiresAt, promocode ? { promocode } : {}));
       const promo = promocode ? `&promocode=${encodeURIComponent(promocode)}` : '';
       return { url: `${ctx.origin}/auth?userID=${user.id}&token=${encodeURIComponent(token)}${promo}`, expiresAt: expiresAt.toISOString() };
     },
 
     async onetimeLogin(userId: number, token: string, ctx: RequestContext): Promise<AuthResult> {
-      const used = await repo.consumeEmailToken(userId, 'onetime', hashToken(token));
-      const row = used && (await repo.findById(userId));
-      if (!row) throw new ValidationError({ token: ['This sign-in link is invalid or has expired.'] });
+      const row = await withLinkBudget(ctx.ip, async () => {
+        const used = await repo.consumeEmailToken(userId, 'onetime', hashToken(token));
+        return { genuine: !!used, result: used && (await repo.findById(userId)) };
+      });
+      if (!row) throw invalidLink('token', 'This sign-in link is invalid or has expired.');
       return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
     },
 
@@ -244,10 +287,11 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       await repo.mergeAttribution(user.id, voluumID ? { sessionID, voluumID } : { sessionID });
     },
 
-    async annihilate(user: UserRow, password: string, ctx: RequestContext): Promise<void> {
-      await limit(`annihilate:user:${user.id}`, LIMITS.failedLoginsPerEmail);
+    async annihilate(user: UserRow, tokenId: number, password: string, ctx: RequestContext): Promise<void> {
+      await spend(limiter, LIMITS.reauthPerSession, sessionKey(user.id, tokenId));
       if (!(await verifyPassword(user.password_hash, password))) throw new ValidationError({ password: ['The password is incorrect.'] });
       const { email, language } = user;
+      // erase() deletes every session and every emailed token with the personal data.
       await db.transaction(async (tx) => usersRepository(tx).erase(user.id));
       sendMail(email, 'accountDeleted', language, ctx);
     },

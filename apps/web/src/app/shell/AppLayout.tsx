@@ -1,4 +1,4 @@
-import { useEffect } from 'react';
+import { useEffect, useRef, type MouseEvent } from 'react';
 import { AppShell, Burger, Group, Overlay, Title } from '@mantine/core';
 import '@mantine/core/styles/AppShell.layer.css';
 import '@mantine/core/styles/Burger.layer.css';
@@ -39,7 +39,47 @@ export function AppLayout() {
   const bannerHeight = offer ? (phone ? BANNER_HEIGHT.phone : BANNER_HEIGHT.desktop) : 0;
   usePaymentSuccessMessage();
 
+  const burgerRef = useRef<HTMLButtonElement>(null);
+  const navbarRef = useRef<HTMLDivElement>(null);
+  const mainRef = useRef<HTMLDivElement>(null);
+  /** The drawer (below 1200 px) covers the page: while it is open only it and the header take focus. */
+  const drawerOpen = narrow && opened;
+
+  // A page chosen in the drawer closes it and focus goes to the page, not to the now inert
+  // drawer: once the page is no longer inert itself (the effect on drawerOpen).
+  const focusMain = useRef(false);
+  const onNavigate = () => {
+    if (drawerOpen) focusMain.current = true;
+    close();
+  };
   useEffect(() => close(), [pathname, close]);
+  useEffect(() => {
+    if (drawerOpen || !focusMain.current) return;
+    focusMain.current = false;
+    mainRef.current?.focus({ preventScroll: true });
+  }, [drawerOpen]);
+
+  // Opening the drawer moves focus to its first link; Escape closes it and focus goes back to the burger.
+  useEffect(() => {
+    if (!drawerOpen) return;
+    navbarRef.current?.querySelector<HTMLElement>('nav a, nav button')?.focus();
+    const onKey = (e: KeyboardEvent) => {
+      if (e.key !== 'Escape') return;
+      close();
+      burgerRef.current?.focus();
+    };
+    document.addEventListener('keydown', onKey);
+    return () => document.removeEventListener('keydown', onKey);
+  }, [drawerOpen, close]);
+
+  const closeByOverlay = () => {
+    close();
+    burgerRef.current?.focus();
+  };
+  const skipToContent = (e: MouseEvent) => {
+    e.preventDefault();
+    mainRef.current?.focus();
+  };
 
   return (
     <AppShell
@@ -49,13 +89,19 @@ export function AppLayout() {
       padding={0}
       className={classes.shell}
     >
+      <a href="#main-content" className={classes.skipLink} onClick={skipToContent}>
+        {t('shell.skipToContent')}
+      </a>
       <AppShell.Header className={classes.header}>
         {offer && <SpecialOfferBanner offer={offer} short={phone || deviceType === 'mobile'} height={bannerHeight} />}
         <Group h={PAGE_TOP_PADDING_PX} px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">
           <Group gap="sm" wrap="nowrap" miw={0}>
             <Burger
+              ref={burgerRef}
               opened={opened}
               onClick={toggle}
+              aria-expanded={narrow ? opened : undefined}
+              aria-controls="app-navbar"
               size="sm"
               className={classes.burger}
               aria-label={t(opened ? 'shell.closeMenu' : 'shell.openMenu')}
@@ -75,17 +121,20 @@ export function AppLayout() {
           </Group>
         </Group>
       </AppShell.Header>
-      <AppShell.Navbar className={classes.navbar}>
-        <Sidebar onNavigate={close} />
+      {/* Closed below 1200 px the drawer is off screen: inert keeps it out of the tab order and from screen readers. */}
+      <AppShell.Navbar ref={navbarRef} id="app-navbar" className={classes.navbar} inert={narrow && !opened}>
+        <Sidebar onNavigate={onNavigate} />
       </AppShell.Navbar>
-      {narrow && opened && <Overlay fixed onClick={close} backgroundOpacity={0.55} color="#000" zIndex={150} className={classes.overlay} />}
-      <AppShell.Main className={classes.main}>
+      {drawerOpen && <Overlay fixed onClick={closeByOverlay} backgroundOpacity={0.55} color="#000" zIndex={150} className={classes.overlay} />}
+      <AppShell.Main ref={mainRef} id="main-content" tabIndex={-1} className={classes.main} inert={drawerOpen}>
         <div className={floating ? `${classes.content} ${classes.withFloating}` : classes.content}>
           <Outlet />
         </div>
       </AppShell.Main>
-      {floating && <FloatingUpgrade />}
-      <SupportChat raised={floating} />
+      <div inert={drawerOpen} className={classes.contents}>
+        {floating && <FloatingUpgrade />}
+        <SupportChat raised={floating} />
+      </div>
     </AppShell>
   );
 }

@@ -11,11 +11,13 @@ type UserButtonProps = ComponentPropsWithoutRef<'button'> & { user: Pick<User, '
 /** The header's avatar button: the same element before and after the menu's code arrives. */
 export const UserButton = forwardRef<HTMLButtonElement, UserButtonProps>(function UserButton({ user, ...rest }, ref) {
   const { t } = useTranslation();
+  const letters = initials(user);
+  // The name starts with the initials the button shows (WCAG 2.5.3: a voice user says what they see).
   return (
-    <UnstyledButton ref={ref} className={classes.userButton} aria-label={t('shell.userMenu')} {...rest}>
+    <UnstyledButton ref={ref} className={classes.userButton} aria-label={`${letters}, ${t('shell.userMenu')}`} {...rest}>
       <Group gap={8} wrap="nowrap">
         <Avatar color="brand" radius="xl" size={34}>
-          {initials(user)}
+          {letters}
         </Avatar>
         <IconChevronDown size={14} className={classes.hideMobile} />
       </Group>

@@ -14,7 +14,8 @@ describe('user menu', () => {
   it('shows the initials at once and opens on the first press, before the menu code had arrived', async () => {
     act(() => session.setUser(user));
     await renderRoute(<UserMenu />);
-    const button = screen.getByRole('button', { name: 'Account menu' });
+    // Its name starts with the initials it shows (WCAG 2.5.3, label in name).
+    const button = screen.getByRole('button', { name: 'AN, Account menu' });
     expect(button).toHaveTextContent('AN');
     expect(screen.queryByRole('menu')).toBeNull();
 
@@ -24,5 +25,11 @@ describe('user menu', () => {
     expect(menu).toHaveTextContent('ann@example.com');
     expect(screen.getByRole('menuitem', { name: 'Profile' })).toBeVisible();
     expect(screen.getByRole('menuitem', { name: 'Log out' })).toBeVisible();
+    // The colour scheme choice, the current one marked.
+    expect(screen.getByRole('menuitemradio', { name: 'System' })).toBeChecked();
+    await userEvent.setup().click(screen.getByRole('menuitemradio', { name: 'Dark' }));
+    expect(localStorage.getItem('warren-color-scheme')).toBe('dark');
+    expect(screen.getByRole('menuitemradio', { name: 'Dark' })).toBeChecked();
+    expect(screen.getByRole('menuitemradio', { name: 'System' })).not.toBeChecked();
   });
 });

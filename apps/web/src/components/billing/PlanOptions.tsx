@@ -52,6 +52,12 @@ export function PlanOptions({ plans, value, onChange, layout = 'grid', label }: 
                         {t('payment.save', { percent: save })}
                       </Badge>
                     )}
+                    {/* A promo code is marked only on the plans it discounts. */}
+                    {plan.promo && (
+                      <Badge color="grape" variant="light" radius="sm" size="sm" data-testid={`promo-${plan.key}`}>
+                        {t('payment.promo.badge', { code: plan.promo.code, percent: plan.promo.percentOff })}
+                      </Badge>
+                    )}
                   </Group>
                   <div className={classes.priceBlock}>
                     <span className={classes.price}>

@@ -1,12 +1,11 @@
 import { redirect, type LoaderFunctionArgs } from 'react-router';
-import { CAMPAIGN_COOKIE_DAYS } from '@warren/contract';
 import { captureCheckoutParams } from '../../lib/attribution';
 import { checkoutVariant, discountEntry } from '../../lib/billing/discount';
-import { getCookie, setCookie } from '../../lib/cookies';
+import { getCookie } from '../../lib/cookies';
 import { createAffiliateSession } from './api/affiliate-session';
 
 export interface CheckoutLoaderData {
-  /** End of the discount window (epoch ms) on the discounted variants. */
+  /** End of the discount window (epoch ms) on the discounted variants, from the server's cookie (the page then follows the server's answer). */
   discountEndsAtMs: number | null;
 }
 
@@ -14,7 +13,9 @@ const recorded = new Set<string>();
 
 /**
  * Checkout entry: captures the marketing parameters (spec section 3), records a referral visit,
- * and on the discounted variants starts or checks the one-day window (spec sections 2 and 9).
+ * and on the discounted variants checks the one-day window (spec sections 2 and 9). The window
+ * itself is the server's: it starts it when it first answers the page's price list, in a signed
+ * cookie the page reads here; a visitor whose window has passed goes to /checkout.
  */
 export function checkoutLoader({ request }: LoaderFunctionArgs): CheckoutLoaderData {
   const url = new URL(request.url);
@@ -26,10 +27,5 @@ export function checkoutLoader({ request }: LoaderFunctionArgs): CheckoutLoaderD
   const variant = checkoutVariant(url.pathname);
   const entry = discountEntry(variant, variant.discountCookie ? getCookie(variant.discountCookie) : null, Date.now());
   if (entry.kind === 'expired') throw redirect(`/checkout${url.search}`);
-  if (entry.kind === 'open') {
-    // The cookie outlives the window, so a returning visitor is not offered a fresh one.
-    if (entry.writeCookie && variant.discountCookie) setCookie(variant.discountCookie, String(entry.firstVisitMs), CAMPAIGN_COOKIE_DAYS);
-    return { discountEndsAtMs: entry.endsAtMs };
-  }
-  return { discountEndsAtMs: null };
+  return { discountEndsAtMs: entry.kind === 'open' ? entry.endsAtMs : null };
 }

@@ -11,6 +11,8 @@ export interface CreatePaymentInput {
   promocode?: string;
   idempotencyKey: string;
   returnPath?: string;
+  /** The UI language: a hosted page we serve (the sandbox) opens in it. */
+  language?: 'en' | 'ru' | 'zh';
 }
 
 /**

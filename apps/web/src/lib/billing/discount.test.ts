@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKOUT_ROUTES, CHECKOUT_VARIANTS, DAY_MS } from '@warren/contract';
-import { checkoutVariant, discountEntry, formatCountdown, parseFirstVisit, secondsUntil } from './discount';
+import { checkoutVariant, discountEntry, formatCountdown, parseFirstVisit, secondsUntil, serverOffer } from './discount';
 
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
 
@@ -22,12 +22,15 @@ describe('discount window', () => {
   it('plain variants have no window', () => {
     expect(discountEntry(CHECKOUT_VARIANTS['/checkout']!, null, NOW)).toEqual({ kind: 'none' });
   });
-  it('a first visit starts the window and writes the cookie', () => {
-    expect(discountEntry(v15, null, NOW)).toEqual({ kind: 'open', firstVisitMs: NOW, endsAtMs: NOW + DAY_MS, writeCookie: true });
+  const SIG = 'A'.repeat(43);
+  it('a first visit is a window starting now (the server writes the cookie)', () => {
+    expect(discountEntry(v15, null, NOW)).toEqual({ kind: 'open', firstVisitMs: NOW, endsAtMs: NOW + DAY_MS });
   });
-  it('a return visit inside the day keeps the first time', () => {
+  it("a return visit inside the day keeps the first time from the server's signed cookie", () => {
     const first = NOW - 23 * 3600_000;
-    expect(discountEntry(v15, String(first), NOW)).toEqual({ kind: 'open', firstVisitMs: first, endsAtMs: first + DAY_MS, writeCookie: false });
+    expect(discountEntry(v15, `${first}.${SIG}`, NOW)).toEqual({ kind: 'open', firstVisitMs: first, endsAtMs: first + DAY_MS });
+    expect(parseFirstVisit(`${first}.${SIG}`, NOW)).toBe(first);
+    expect(parseFirstVisit(`${first}.short`, NOW)).toBeNull();
   });
   it('a day after the first visit it has expired', () => {
     expect(discountEntry(v15, String(NOW - DAY_MS), NOW)).toEqual({ kind: 'expired' });
@@ -38,7 +41,15 @@ describe('discount window', () => {
     expect(parseFirstVisit('abc', NOW)).toBeNull();
     expect(parseFirstVisit('', NOW)).toBeNull();
     expect(parseFirstVisit(String(NOW + 60_000), NOW)).toBeNull();
-    expect(discountEntry(v15, 'x', NOW)).toMatchObject({ kind: 'open', writeCookie: true });
+    expect(discountEntry(v15, 'x', NOW)).toMatchObject({ kind: 'open', firstVisitMs: NOW });
+  });
+  it("follows the server: its seconds left from when the answer came, closed when it answers another list", () => {
+    const v25 = CHECKOUT_VARIANTS['/checkout-25']!;
+    expect(serverOffer(v25, { priceList: 'discount-25', offerSecondsLeft: 90 }, NOW)).toEqual({ kind: 'open', endsAtMs: NOW + 90_000 });
+    expect(serverOffer(v25, { priceList: 'default', offerSecondsLeft: null }, NOW)).toEqual({ kind: 'closed' });
+    expect(serverOffer(v25, { priceList: 'discount-25', offerSecondsLeft: 0 }, NOW)).toEqual({ kind: 'closed' });
+    expect(serverOffer(v25, undefined, NOW)).toEqual({ kind: 'none' });
+    expect(serverOffer(CHECKOUT_VARIANTS['/checkout']!, { priceList: 'default' }, NOW)).toEqual({ kind: 'none' });
   });
   it('counts down to the end of the day', () => {
     expect(secondsUntil(NOW + DAY_MS, NOW)).toBe(86400);

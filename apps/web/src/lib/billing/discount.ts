@@ -7,29 +7,48 @@ export function checkoutVariant(pathname: string): CheckoutVariant & { path: str
   return variant ? { ...variant, path } : { ...CHECKOUT_VARIANTS['/checkout']!, path: '/checkout' };
 }
 
-/** The first-visit cookie holds epoch milliseconds; anything else counts as no visit yet. */
+/**
+ * The first-visit cookie, written by the server: `<epoch ms>.<signature>` (the signature is the
+ * server's to check; the page only reads the time). Anything else counts as no visit yet.
+ */
 export function parseFirstVisit(value: string | null | undefined, nowMs: number): number | null {
-  if (!value || !/^\d{10,16}$/.test(value)) return null;
-  const ms = Number(value);
+  const m = value ? /^(\d{10,16})(?:\.[A-Za-z0-9_-]{43})?$/.exec(value) : null;
+  if (!m) return null;
+  const ms = Number(m[1]);
   // A first visit in the future is a tampered or clock-skewed cookie: start the window now.
   return ms > nowMs ? null : ms;
 }
 
-export type DiscountEntry =
-  | { kind: 'none' }
-  | { kind: 'open'; firstVisitMs: number; endsAtMs: number; writeCookie: boolean }
-  | { kind: 'expired' };
+export type DiscountEntry = { kind: 'none' } | { kind: 'open'; firstVisitMs: number; endsAtMs: number } | { kind: 'expired' };
 
 /**
  * Entering a discounted checkout (spec sections 2 and 9): the first visit starts a one-day
- * window kept in the variant's cookie; once it has passed the visitor goes to /checkout.
+ * window, which the server keeps in the variant's cookie when it first answers the page's price
+ * list; once it has passed the visitor goes to /checkout. Without a cookie yet the window is
+ * about to start now.
  */
 export function discountEntry(variant: CheckoutVariant, cookieValue: string | null, nowMs: number, windowMs = DISCOUNT_WINDOW_MS): DiscountEntry {
   if (!variant.discountCookie) return { kind: 'none' };
-  const stored = parseFirstVisit(cookieValue, nowMs);
-  const firstVisitMs = stored ?? nowMs;
+  const firstVisitMs = parseFirstVisit(cookieValue, nowMs) ?? nowMs;
   if (!isDiscountWindowOpen(firstVisitMs, nowMs, windowMs)) return { kind: 'expired' };
-  return { kind: 'open', firstVisitMs, endsAtMs: firstVisitMs + windowMs, writeCookie: stored === null };
+  return { kind: 'open', firstVisitMs, endsAtMs: firstVisitMs + windowMs };
+}
+
+export type ServerOffer = { kind: 'none' } | { kind: 'open'; endsAtMs: number } | { kind: 'closed' };
+
+/**
+ * What the server says of a discounted variant's window (it decides who may buy at the
+ * discount): open with the seconds left, counted from when the answer arrived on this device's
+ * clock (so a skewed clock does not move the end), or closed (it answered another list).
+ */
+export function serverOffer(
+  variant: Pick<CheckoutVariant, 'discountCookie' | 'priceList'>,
+  answer: { priceList: string; offerSecondsLeft?: number | null } | undefined,
+  receivedAtMs: number,
+): ServerOffer {
+  if (!variant.discountCookie || !answer) return { kind: 'none' };
+  if (answer.priceList !== variant.priceList || !answer.offerSecondsLeft || answer.offerSecondsLeft <= 0) return { kind: 'closed' };
+  return { kind: 'open', endsAtMs: receivedAtMs + answer.offerSecondsLeft * 1000 };
 }
 
 /** Whole seconds left until `endsAtMs` (never negative). */

@@ -17,10 +17,10 @@ const plan = (over: Partial<TariffPrice>): TariffPrice => ({
   ...over,
 });
 const month = plan({});
-const year = plan({ tariffId: 3, key: '1-year', name: '1 Year', periodDays: 365, amount: 5999, listAmount: 5999, monthlyAmount: 493 });
-const twoYears = plan({ tariffId: 4, key: '2-years', name: '2 Years', periodDays: 730, amount: 8999, listAmount: 8999, monthlyAmount: 370 });
+const year = plan({ tariffId: 3, key: '1-year', name: '1 Year', periodDays: 365, amount: 5999, listAmount: 5999, monthlyAmount: 500 }); // 5999 / 12
+const twoYears = plan({ tariffId: 4, key: '2-years', name: '2 Years', periodDays: 730, amount: 8999, listAmount: 8999, monthlyAmount: 375 }); // 8999 / 24
 const lifetime = plan({ tariffId: 5, key: 'lifetime', periodDays: null, isLifetime: true, amount: 19999, listAmount: 19999, monthlyAmount: null });
-const trial = plan({ tariffId: 6, key: 'trial', periodDays: 7, isTrial: true, amount: 199, listAmount: 199, monthlyAmount: 853 });
+const trial = plan({ tariffId: 6, key: 'trial', periodDays: 7, isTrial: true, amount: 199, listAmount: 199, monthlyAmount: null });
 
 describe('formatMoney', () => {
   it('formats per currency and language, dropping decimals on whole amounts', () => {
@@ -34,7 +34,9 @@ describe('formatMoney', () => {
   it('rounds per-month prices to whole roubles and yuan, keeps cents', () => {
     expect(formatPerMonth(36978, 'RUB', 'ru').replace(/\s/g, ' ')).toBe('370 ₽');
     expect(formatPerMonth(3279, 'CNY', 'zh')).toBe('¥33');
-    expect(formatPerMonth(493, 'USD', 'en')).toBe('$4.93');
+    expect(formatPerMonth(500, 'USD', 'en')).toBe('$5'); // $59.99 a year
+    expect(formatPerMonth(375, 'USD', 'en')).toBe('$3.75'); // $89.99 for two years
+    expect(formatPerMonth(37492, 'RUB', 'ru').replace(/\s/g, ' ')).toBe('375 ₽'); // 4 499 ₽ a year
   });
   it('never throws on an odd currency code', () => {
     expect(formatMoney(1000, 'XYZ1', 'en')).toBe('10 XYZ1');

@@ -1,4 +1,4 @@
-import type { TariffPrice } from '@warren/contract';
+import { planMonths as monthsOf, type TariffPrice } from '@warren/contract';
 
 /** Locale tags for our UI languages: Intl formats amounts the way each audience reads them. */
 const LOCALES: Record<string, string> = { en: 'en-US', ru: 'ru-RU', zh: 'zh-CN' };
@@ -34,10 +34,9 @@ export function formatPerMonth(minor: number, currency: string, language?: strin
   return formatMoney(WHOLE_PER_MONTH.has(currency) ? Math.round(minor / 100) * 100 : minor, currency, language);
 }
 
-/** How many months a plan covers (30-day months, as the API's monthlyAmount does); null for lifetime and short trials. */
+/** How many months a plan covers: the contract's rule, the same one the API divides the price by for monthlyAmount. */
 export function planMonths(plan: Pick<TariffPrice, 'periodDays' | 'isLifetime'>): number | null {
-  if (plan.isLifetime || !plan.periodDays || plan.periodDays < 28) return null;
-  return plan.periodDays >= 365 ? Math.round(plan.periodDays / 365) * 12 : Math.round(plan.periodDays / 30);
+  return monthsOf(plan.periodDays, plan.isLifetime);
 }
 
 /** What the buyer saves against paying the monthly plan's list price for the same months (0 when none). */

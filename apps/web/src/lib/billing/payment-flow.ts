@@ -1,6 +1,7 @@
-import { useRef, useState } from 'react';
+import { useEffect, useRef, useState } from 'react';
 import { useTranslation } from 'react-i18next';
-import type { CreatePaymentResult } from '@warren/contract';
+import { isActivated, type CreatePaymentResult, type User } from '@warren/contract';
+import { getBrand } from '../brand';
 import { session } from '../session';
 import { STORAGE_KEYS, storage } from '../storage';
 import { errorBodyOf, errorText } from '../http-error';
@@ -29,11 +30,28 @@ export function nextStep(result: Pick<CreatePaymentResult, 'redirectUrl' | 'stat
 
 /**
  * Before leaving for the provider: the thank-you guard needs the plan name, and the session
- * says a payment is processing (spec section 4) until the provider's answer comes back.
+ * says a payment is processing (spec section 4) until the provider's answer comes back. Only
+ * for a buyer who is not activated yet: a paying member renewing keeps the dashboard whatever
+ * becomes of this payment (abandoned at the provider, declined, late).
  */
-export function beginPayment(tariffName: string): void {
+export function beginPayment(tariffName: string, user: Pick<User, 'verified' | 'accountStatus'> | null = session.get().user, paymentFirst = getBrand().paymentFirst): void {
   storage.set(STORAGE_KEYS.tariffName, tariffName);
-  session.setPaymentStatus('processing');
+  if (!user || !isActivated(user, paymentFirst)) session.setPaymentStatus('processing');
+}
+
+/**
+ * Back from the provider's page with the browser's Back button: the page comes out of the
+ * back/forward cache as it was left (Pay button busy, payment processing). Nothing was paid
+ * that we know of: the page is usable again and the session no longer waits for a payment.
+ */
+export function onReturnFromProvider(reset: () => void, w: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+  const onShow = (e: Event) => {
+    if (!(e as PageTransitionEvent).persisted) return;
+    session.setPaymentStatus('processed');
+    reset();
+  };
+  w.addEventListener('pageshow', onShow);
+  return () => w.removeEventListener('pageshow', onShow);
 }
 
 /**
@@ -49,25 +67,32 @@ export function usePay(attempt: string) {
   if (!keyRef.current || keyRef.current.attempt !== attempt) keyRef.current = { attempt, key: newIdempotencyKey() };
   const [busy, setBusy] = useState(false);
   const [error, setError] = useState<string | null>(null);
+  useEffect(() => onReturnFromProvider(() => setBusy(false)), []);
 
-  const pay = async (input: Omit<CreatePaymentInput, 'idempotencyKey' | 'returnPath'>, tariffName: string, prepare?: () => Promise<boolean>) => {
-    if (busy) return;
+  /** Resolves false when the payment was refused or failed to start, true when the browser is on its way to pay. */
+  const pay = async (input: Omit<CreatePaymentInput, 'idempotencyKey' | 'returnPath'>, tariffName: string, prepare?: () => Promise<boolean>): Promise<boolean | undefined> => {
+    if (busy) return undefined;
     setError(null);
     setBusy(true);
+    let leaving = false;
     try {
-      if (prepare && !(await prepare())) return;
+      if (prepare && !(await prepare())) return undefined;
       const result = await payment.mutateAsync({ ...input, idempotencyKey: keyRef.current!.key, returnPath: PAYMENT_RETURN_PATH });
       const next = nextStep(result);
       if (next.kind === 'unsupported') {
         setError(t('payment.unsupported'));
-        return;
+        return false;
       }
       beginPayment(tariffName);
+      leaving = true;
       window.location.assign(next.kind === 'redirect' ? next.url : '/thank-you');
+      return true;
     } catch (err) {
       setError(errorText(errorBodyOf(err), t('payment.createFailed')));
+      return false;
     } finally {
-      setBusy(false);
+      // Leaving for the provider: the button stays busy until the page is gone (or comes back from the cache).
+      if (!leaving) setBusy(false);
     }
   };
   return { pay, busy, error };

@@ -1,10 +1,10 @@
-import { Alert, Anchor, Button, Card, Group, List, SimpleGrid, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, List, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import { formatMoney } from '../../../lib/billing/format';
 import { CopyField, Stat } from '../../../components/CopyField';
+import { ErrorState, LoadingState } from '../../../components/QueryState';
 import { useAffiliateStats } from '../api/get-stats';
 
 /** /affiliate: the in-app affiliate programme (portal users are sent to their portal by the guard). */
@@ -12,17 +12,8 @@ export function AffiliatePage() {
   const { t, i18n } = useTranslation();
   const stats = useAffiliateStats();
 
-  if (stats.isPending) return <Skeleton h={320} radius="lg" />;
-  if (stats.isError) {
-    return (
-      <Alert color="red" variant="light">
-        {t('affiliate.failed')}{' '}
-        <Anchor component="button" onClick={() => void stats.refetch()}>
-          {t('affiliate.retry')}
-        </Anchor>
-      </Alert>
-    );
-  }
+  if (stats.isPending) return <LoadingState label={t('states.affiliateLoading')} />;
+  if (stats.isError) return <ErrorState message={t('affiliate.failed')} onRetry={() => void stats.refetch()} retrying={stats.isFetching} />;
   const s = stats.data;
   const earnings = s.earnings.filter((e) => e.amount > 0);
 

@@ -10,7 +10,9 @@ import { lazyResolver } from '../../../lib/lazy-resolver';
 import { useLogin } from '../api/login';
 import { onetimeLogin } from '../api/onetime-login';
 import { verifyUser } from '../../../lib/account-api';
-import { errorBodyOf, errorText } from '../../../lib/http-error';
+import { loginAttribution } from '../../../lib/attribution';
+import { errorBodyOf, errorStatus, errorText } from '../../../lib/http-error';
+import { resendVerificationByLink } from '../api/resend-verification-by-link';
 import { applyFieldErrors } from '../../../lib/forms';
 import { pathAfterLogin } from '../../../lib/navigation';
 import { snackbar } from '../../../lib/notify';
@@ -20,7 +22,13 @@ import { translateValidation } from '../../../lib/validation';
 import { EmailInput } from '../../../components/EmailInput';
 import { useCaptcha } from '../../../lib/captcha';
 
-type VerifyState = { kind: 'idle' } | { kind: 'pending' } | { kind: 'ok' } | { kind: 'failed' };
+type VerifyState =
+  | { kind: 'idle' }
+  | { kind: 'pending' }
+  | { kind: 'ok' }
+  | { kind: 'already' }
+  /** The link failed; its ids can still ask for a new mail ("Resend email"). */
+  | { kind: 'failed'; link: { userId: number; token: string }; resend: 'idle' | 'pending' | 'sent' };
 
 /** Links are single use: StrictMode's double effects must not spend them twice. */
 const handledLinks = new Set<string>();
@@ -52,9 +60,11 @@ export function SignInPage() {
     if (handledLinks.has(key)) return;
     handledLinks.add(key);
     setVerify({ kind: 'pending' });
-    verifyUser({ userId: Number(userId), token })
+    const link = { userId: Number(userId), token };
+    verifyUser(link)
       .then(() => setVerify({ kind: 'ok' }))
-      .catch(() => setVerify({ kind: 'failed' }))
+      // 409: the link was used before, so the account is verified already.
+      .catch((err: unknown) => setVerify(errorStatus(err) === 409 ? { kind: 'already' } : { kind: 'failed', link, resend: 'idle' }))
       .finally(() => setParams({}, { replace: true }));
   }, [params, pathname, setParams]);
 
@@ -80,12 +90,24 @@ export function SignInPage() {
     if (needsOtp) otpRef.current?.focus();
   }, [needsOtp]);
 
+  const resend = async () => {
+    if (verify.kind !== 'failed') return;
+    setVerify({ ...verify, resend: 'pending' });
+    try {
+      await resendVerificationByLink(verify.link);
+      setVerify({ ...verify, resend: 'sent' });
+    } catch (err) {
+      setVerify({ ...verify, resend: 'idle' });
+      snackbar(errorText(errorBodyOf(err), t('auth.verify.resendFailed')));
+    }
+  };
+
   const captcha = useCaptcha();
   const onSubmit = handleSubmit(async (values) => {
     session.setLoading(true);
     try {
-      const voluumID = storage.get(STORAGE_KEYS.voluumID) ?? undefined;
-      const result = await loginMutation.mutateAsync({ ...values, otp: values.otp || undefined, voluumID, 'g-recaptcha-response': captcha.token });
+      // The spec's login payload: cid, cid4 (analytics client ids) and voluumID.
+      const result = await loginMutation.mutateAsync({ ...values, otp: values.otp || undefined, ...loginAttribution(), 'g-recaptcha-response': captcha.token });
       session.signedIn(result);
       navigate(pathAfterLogin(result.user, storage.get(STORAGE_KEYS.firstPathname)), { replace: true });
     } catch (err) {
@@ -116,9 +138,21 @@ export function SignInPage() {
           {t('auth.verify.signInOk')}
         </Alert>
       )}
+      {verify.kind === 'already' && (
+        <Alert color="teal" variant="light" mb="md" role="status" data-testid="verify-already">
+          {t('auth.verify.already')}
+        </Alert>
+      )}
       {verify.kind === 'failed' && (
         <Alert color="red" variant="light" mb="md" role="alert">
-          {t('auth.verify.signInFailed')}
+          <Stack gap="xs" align="flex-start">
+            <Text size="sm">{verify.resend === 'sent' ? t('auth.verify.resent') : t('auth.verify.signInFailed')}</Text>
+            {verify.resend !== 'sent' && (
+              <Button size="compact-sm" variant="light" color="red" loading={verify.resend === 'pending'} onClick={() => void resend()}>
+                {t('auth.verify.resend')}
+              </Button>
+            )}
+          </Stack>
         </Alert>
       )}
       {verify.kind === 'pending' && (

@@ -1,11 +1,13 @@
-import { useEffect } from 'react';
+import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
 import { Alert, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { MONEY_BACK_DAYS } from '@warren/contract';
+import { MONEY_BACK_DAYS, isActivated } from '@warren/contract';
 import { MoneyBack } from '../../../components/billing/MoneyBack';
 import { IconCheck, IconMail, IconTools } from '../../../components/icons';
+import { getBrand } from '../../../lib/brand';
+import { CONFIRM_POLL_MS, CONFIRM_TIMEOUT_MS, confirmState } from '../../../lib/billing/confirm';
 import { planInfoQuery } from '../../../lib/billing/plan-info';
 import { snackbar } from '../../../lib/notify';
 import { planDisplayName } from '../../../lib/plan';
@@ -14,35 +16,52 @@ import { refreshUser, session, useSession } from '../../../lib/session';
 import { STORAGE_KEYS, storage } from '../../../lib/storage';
 import classes from './billing-pages.module.css';
 
-/** How often the page asks again while a provider notification is late (up to 60 times). */
-const POLL_MS = 3000;
-
 /**
  * /thank-you (guarded: login, stored tariffName, no failed status): the plan, its expiry and
- * the money-back note; refreshes the user so the dashboard shows the new plan at once.
+ * the money-back note; refreshes the user so the dashboard shows the new plan at once. While the
+ * provider's confirmation is late it says "Confirming your payment…", for at most
+ * CONFIRM_TIMEOUT_MS (stated on the page); then it says what happened and how to go on.
  */
 export function ThankYouPage() {
   const { t, i18n } = useTranslation();
   const user = useSession((s) => s.user);
-  // A provider may notify a little after the browser comes back: ask again while processing.
+  const [deadline, setDeadline] = useState(() => Date.now() + CONFIRM_TIMEOUT_MS);
+  const [now, setNow] = useState(() => Date.now());
+  // A provider may notify a little after the browser comes back: ask again while waiting.
   const info = useQuery({
     ...planInfoQuery(user?.subscriptionData.tariffName),
     staleTime: 0,
-    refetchInterval: (q) => (q.state.data?.paymentStatus === 'processing' && q.state.dataUpdateCount < 60 ? POLL_MS : false),
+    refetchInterval: (q) => (confirmState(q.state.data, Date.now(), deadline) === 'waiting' ? CONFIRM_POLL_MS : false),
   });
   const resend = useResendVerification();
+  const state = confirmState(info.data, now, deadline);
+
+  // The deadline ends the wait even if no answer comes at all (offline, a hung request).
+  useEffect(() => {
+    const id = window.setTimeout(() => setNow(Date.now()), Math.max(0, deadline - Date.now()));
+    return () => window.clearTimeout(id);
+  }, [deadline]);
 
   useEffect(() => {
     void refreshUser().catch(() => null);
   }, []);
 
-  const processing = info.data?.paymentStatus === 'processing';
   useEffect(() => {
     if (!info.data) return;
-    session.setPaymentStatus(info.data.paymentStatus);
+    // Only a buyer without access yet waits on the payment; anyone else keeps every page (spec section 4 guard).
+    const u = session.get().user;
+    const waitsForAccess = state === 'waiting' && !!u && !isActivated(u, getBrand().paymentFirst);
+    session.setPaymentStatus(waitsForAccess ? 'processing' : 'processed');
     // The payment went through: the user record (plan, status) changed with it.
-    if (info.data.paymentStatus === 'processed') void refreshUser().catch(() => null);
-  }, [info.data]);
+    if (state === 'paid') void refreshUser().catch(() => null);
+  }, [info.data, state]);
+
+  const checkAgain = () => {
+    setDeadline(Date.now() + CONFIRM_TIMEOUT_MS);
+    setNow(Date.now());
+    void info.refetch();
+  };
+  const waitTime = t('payment.thankYou.minutes', { count: Math.round(CONFIRM_TIMEOUT_MS / 60_000) });
 
   const plan = info.data ?? user?.subscriptionData;
   const planName = plan ? planDisplayName(t, plan.tariffKey, plan.tariffName) : (storage.get(STORAGE_KEYS.tariffName) ?? '');
@@ -63,13 +82,44 @@ export function ThankYouPage() {
     <div className={classes.wrap}>
       <Card withBorder shadow="sm" radius="lg" padding={0}>
         <div className={classes.hero}>
-          {processing ? (
-            <Stack align="center" gap="sm" py="xl" role="status">
+          {state === 'waiting' ? (
+            <Stack align="center" gap="sm" py="xl" role="status" data-testid="confirming">
               <Loader />
               <Title order={2} fz={22}>
                 {t('payment.thankYou.processingTitle')}
               </Title>
-              <Text c="dimmed">{t('payment.thankYou.processingText')}</Text>
+              <Text c="dimmed">{t('payment.thankYou.waitText', { time: waitTime })}</Text>
+            </Stack>
+          ) : state === 'timeout' || state === 'failed' ? (
+            <Stack align="center" gap="sm" py="lg" role="alert" data-testid={state === 'timeout' ? 'confirm-timeout' : 'confirm-failed'}>
+              <span className={classes.iconFail} aria-hidden="true">
+                <svg width="36" height="36" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round">
+                  {state === 'timeout' ? (
+                    <>
+                      <circle cx="12" cy="12" r="8.5" />
+                      <path d="M12 7.5V12l3 2" />
+                    </>
+                  ) : (
+                    <path d="M7 7l10 10M17 7L7 17" />
+                  )}
+                </svg>
+              </span>
+              <Title order={2} className={classes.title}>
+                {t(state === 'timeout' ? 'payment.thankYou.timeoutTitle' : 'payment.thankYou.failedTitle')}
+              </Title>
+              <Text c="dimmed" maw={520}>
+                {state === 'timeout' ? t('payment.thankYou.timeoutText', { time: waitTime }) : t('payment.thankYou.failedText')}
+              </Text>
+              <Group justify="center" gap="sm" mt="sm">
+                <Button component={Link} to="/plans" size="md" data-testid="try-again">
+                  {t('payment.thankYou.tryAgain')}
+                </Button>
+                {state === 'timeout' && (
+                  <Button size="md" variant="default" onClick={checkAgain} data-testid="check-again">
+                    {t('payment.thankYou.checkAgain')}
+                  </Button>
+                )}
+              </Group>
             </Stack>
           ) : (
             <>
@@ -105,30 +155,38 @@ export function ThankYouPage() {
             </>
           )}
           {user?.verified === 0 && (
-            <Alert color="yellow" variant="light" icon={<IconMail size={20} />} title={t('plans.confirmTitle')} mt="lg" ta="left">
+            <Alert color="yellow" variant="light" icon={<IconMail size={20} />} title={t('plans.confirmTitle')} mt="lg" ta="left" data-testid="confirm-email">
               <Stack gap="sm" align="flex-start">
-                <Text size="sm">{t('payment.thankYou.confirmEmail', { email: user.email })}</Text>
+                <Text size="sm">
+                  {state === 'paid'
+                    ? t('payment.thankYou.paidConfirmEmail', { plan: planName, email: user.email })
+                    : t('payment.thankYou.confirmEmail', { email: user.email })}
+                </Text>
                 <Button size="sm" variant="white" color="dark" onClick={() => void onResend()} loading={resend.isPending}>
                   {t('plans.resend')}
                 </Button>
               </Stack>
             </Alert>
           )}
-          <Group justify="center" gap="sm" className={classes.actions}>
-            <Button component={Link} to="/setup" size="md" leftSection={<IconTools size={18} />}>
-              {t('payment.thankYou.setup')}
-            </Button>
-            <Button component={Link} to="/dashboard" size="md" variant="default">
-              {t('payment.thankYou.dashboard')}
-            </Button>
-          </Group>
+          {state === 'paid' && (
+            <Group justify="center" gap="sm" className={classes.actions}>
+              <Button component={Link} to="/setup" size="md" leftSection={<IconTools size={18} />}>
+                {t('payment.thankYou.setup')}
+              </Button>
+              <Button component={Link} to="/dashboard" size="md" variant="default">
+                {t('payment.thankYou.dashboard')}
+              </Button>
+            </Group>
+          )}
         </div>
-        <div style={{ padding: '0 24px 24px' }}>
-          <MoneyBack days={moneyBackDays} />
-          <Text size="xs" c="dimmed" ta="center" mt="sm">
-            {t('payment.thankYou.receipt')}
-          </Text>
-        </div>
+        {state === 'paid' && (
+          <div style={{ padding: '0 24px 24px' }}>
+            <MoneyBack days={moneyBackDays} />
+            <Text size="xs" c="dimmed" ta="center" mt="sm">
+              {t('payment.thankYou.receipt')}
+            </Text>
+          </div>
+        )}
       </Card>
     </div>
   );

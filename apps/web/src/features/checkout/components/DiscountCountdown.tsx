@@ -5,8 +5,11 @@ import { formatCountdown, secondsUntil } from '../../../lib/billing/discount';
 import { IconGift } from '../../../components/icons';
 import classes from '../routes/CheckoutPage.module.css';
 
-/** The discounted checkout's countdown to the end of the one-day window. */
-export function DiscountCountdown({ endsAtMs, percent }: { endsAtMs: number; percent: number }) {
+/**
+ * The discounted checkout's countdown to the end of the one-day window. At zero the page stops
+ * selling at the discount (`onExpire`; the server refuses it from then on too).
+ */
+export function DiscountCountdown({ endsAtMs, percent, onExpire }: { endsAtMs: number; percent: number; onExpire?: () => void }) {
   const { t } = useTranslation();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {
@@ -14,6 +17,10 @@ export function DiscountCountdown({ endsAtMs, percent }: { endsAtMs: number; per
     return () => window.clearInterval(id);
   }, []);
   const left = secondsUntil(endsAtMs, now);
+  const expired = left <= 0;
+  useEffect(() => {
+    if (expired) onExpire?.();
+  }, [expired, onExpire]);
   return (
     <div className={classes.discount} role="timer" aria-live="off" data-testid="discount-countdown">
       <Group gap={10} wrap="nowrap" justify="center">

@@ -1,11 +1,11 @@
-import { useEffect, useMemo, useState } from 'react';
+import { useCallback, useEffect, useMemo, useState } from 'react';
 import { Alert, Anchor, Button, Card, Group, PasswordInput, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
-import { Link, useLoaderData, useLocation } from 'react-router';
+import { Link, useLoaderData, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MAX, PASSWORD_MIN, SNACKBAR_MS, email as emailSchema, password as passwordSchema, type Language } from '@warren/contract';
 import { Logo } from '../../../components/Logo';
@@ -16,10 +16,10 @@ import { PlanOptions } from '../../../components/billing/PlanOptions';
 import { PaymentMethodOptions, TrustLine } from '../../../components/billing/PaymentMethodOptions';
 import { MoneyBack } from '../../../components/billing/MoneyBack';
 import { billedText, planName } from '../../../components/billing/plan-text';
-import { collectAttribution } from '../../../lib/attribution';
+import { collectAttribution, loginAttribution } from '../../../lib/attribution';
 import { getBrand } from '../../../lib/brand';
 import { useCurrencies } from '../../../lib/billing/currencies';
-import { checkoutVariant } from '../../../lib/billing/discount';
+import { checkoutVariant, serverOffer } from '../../../lib/billing/discount';
 import { defaultPlanId, formatMoney, orderPlans } from '../../../lib/billing/format';
 import { useIpInfo } from '../../../lib/billing/ip-info';
 import { useLandingPriceList } from '../../../lib/billing/landing-price-list';
@@ -57,7 +57,8 @@ const FEATURES = ['allLocations', 'protocols', 'adBlocker', 'noLogs'] as const;
  */
 export function CheckoutPage() {
   const { t, i18n } = useTranslation();
-  const { pathname } = useLocation();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
   const loaderData = useLoaderData() as CheckoutLoaderData | undefined;
   const variant = checkoutVariant(pathname);
   const brand = getBrand();
@@ -103,6 +104,18 @@ export function CheckoutPage() {
   const { pay, busy, error: payError } = usePay(attempt);
 
   const discountPercent = Number(/discount-(\d+)/.exec(variant.priceList)?.[1] ?? 0);
+  // The discount window is the server's: its answer says how long is left, or that it is over.
+  const offer = serverOffer(variant, prices.data, prices.dataUpdatedAt);
+  const discountEndsAtMs = offer.kind === 'open' ? offer.endsAtMs : offer.kind === 'none' ? (loaderData?.discountEndsAtMs ?? null) : null;
+  // Spec section 2: after the window the visitor is sent to /checkout (regular prices).
+  const endDiscount = useCallback(() => {
+    if (!variant.discountCookie) return;
+    snackbar(t('checkout.discountEnded'), { kind: 'info', ms: SNACKBAR_MS.paymentProcessing });
+    navigate(`/checkout${search}`, { replace: true });
+  }, [variant.discountCookie, navigate, search, t]);
+  useEffect(() => {
+    if (offer.kind === 'closed') endDiscount();
+  }, [offer.kind, endDiscount]);
   const language: Language | undefined = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : undefined;
 
   const ensureAccount = async (): Promise<boolean> => {
@@ -123,7 +136,7 @@ export function CheckoutPage() {
           });
           session.signedIn(result);
         } else {
-          const result = await loginMutation.mutateAsync({ email: values.email, password: values.password, voluumID: collectAttribution().voluumID, 'g-recaptcha-response': captcha.token });
+          const result = await loginMutation.mutateAsync({ email: values.email, password: values.password, ...loginAttribution(), 'g-recaptcha-response': captcha.token });
           session.signedIn(result);
         }
         ok = true;
@@ -147,11 +160,13 @@ export function CheckoutPage() {
 
   const onPay = async () => {
     if (!plan || !method || !currency) return;
-    await pay(
-      { tariffId: plan.tariffId, currency, provider: method.provider, type: method.type || undefined, priceList: prices.data?.priceList },
+    const ok = await pay(
+      { tariffId: plan.tariffId, currency, provider: method.provider, type: method.type || undefined, priceList: prices.data?.priceList, language },
       plan.name,
       ensureAccount,
     );
+    // Refused (a discount that has just ended, a price that changed): ask for the prices again.
+    if (ok === false) void prices.refetch();
   };
 
   const fieldError = (name: keyof AccountValues) => translateValidation(form.formState.errors[name]?.message, t);
@@ -160,7 +175,7 @@ export function CheckoutPage() {
 
   return (
     <div className={classes.page}>
-      {loaderData?.discountEndsAtMs ? <DiscountCountdown endsAtMs={loaderData.discountEndsAtMs} percent={discountPercent} /> : null}
+      {discountEndsAtMs ? <DiscountCountdown endsAtMs={discountEndsAtMs} percent={discountPercent} onExpire={endDiscount} /> : null}
       <header className={classes.top}>
         <Logo />
         <Group gap={8} wrap="nowrap">
@@ -227,7 +242,7 @@ export function CheckoutPage() {
               <div className={classes.stepHead}>
                 <span className={classes.stepNo}>2</span>
                 <Text id="step-account" className={classes.stepTitle}>
-                  {t('checkout.stepAccount')}
+                  {user ? t('checkout.stepAccountSignedIn') : t('checkout.stepAccount')}
                 </Text>
               </div>
               {user ? (
@@ -324,7 +339,7 @@ export function CheckoutPage() {
                       <span>{formatMoney(plan.listAmount, plan.currency, lang)}</span>
                     </div>
                     {plan.listAmount > plan.amount && (
-                      <div className={classes.summaryRow} style={{ color: 'var(--mantine-color-teal-7)' }}>
+                      <div className={classes.summaryRow} style={{ color: 'var(--mantine-color-teal-text)' }}>
                         <span>{t('checkout.discount', { percent: plan.discountPercent })}</span>
                         <span>−{formatMoney(plan.listAmount - plan.amount, plan.currency, lang)}</span>
                       </div>

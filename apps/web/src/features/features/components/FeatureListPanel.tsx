@@ -1,11 +1,12 @@
 import { Suspense, lazy, useState } from 'react';
-import { ActionIcon, Card, Group, Skeleton, Switch, Text, Title } from '@mantine/core';
-import '@mantine/core/styles/Skeleton.layer.css';
+import { ActionIcon, Card, Group, Switch, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/Switch.layer.css';
 import { useTranslation } from 'react-i18next';
 import { snackbar } from '../../../lib/notify';
+import { errorStatus } from '../../../lib/http-error';
 import { IconCrown, IconInfo } from '../../../components/icons';
 import { LazyTooltip } from '../../../components/LazyTooltip';
+import { ErrorState, LoadingState } from '../../../components/QueryState';
 import { useFeatures } from '../api/get-features';
 import { useSetFeatureState } from '../api/set-feature-state';
 import { featureRows, isAdBlocker, toggleOutcome, type FeatureRow } from '../lib/toggle';
@@ -29,16 +30,17 @@ export function FeatureListPanel() {
 
   const toggle = async (f: FeatureRow, requested: boolean) => {
     setPending((p) => ({ ...p, [f.id]: requested }));
-    let answer: { result?: unknown } | { httpError: unknown };
+    let answer: { result?: unknown } | { httpError: unknown; status: number | null };
     try {
       answer = await save.mutateAsync({ id: f.id, state: requested });
     } catch (err) {
-      answer = { httpError: err };
+      answer = { httpError: err, status: errorStatus(err) };
     }
     const outcome = toggleOutcome(requested, answer);
     setPending((p) => ({ ...p, [f.id]: outcome.state }));
     if (outcome.kind === 'saved') snackbar(t(`features.${outcome.note}`, { name: label(f) }), { kind: 'success' });
     else if (outcome.kind === 'notSaved') snackbar(t('features.errorToSave'));
+    else if (outcome.kind === 'failed') snackbar(t('features.failed', { name: label(f) }));
     else {
       setUpgradeLoaded(true);
       setUpgradeOpen(true);
@@ -53,8 +55,10 @@ export function FeatureListPanel() {
       <Text size="sm" c="dimmed" mb="sm">
         {t('features.intro')}
       </Text>
-      {features.isPending ? (
-        <Skeleton h={44} />
+      {!features.data && features.isError ? (
+        <ErrorState message={t('states.featuresFailed')} onRetry={() => void features.refetch()} retrying={features.isFetching} />
+      ) : features.isPending ? (
+        <LoadingState label={t('states.featuresLoading')} />
       ) : (
         rows.map((f) => {
           const checked = pending[f.id] ?? f.isEnabled;

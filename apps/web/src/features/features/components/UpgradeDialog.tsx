@@ -7,6 +7,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session';
 import { IconCheck, IconCrown } from '../../../components/icons';
+import { useReturnFocus } from '../../../components/use-return-focus';
 import classes from './features.module.css';
 
 /** Spec section 4 and 9: 500x500, full screen on mobile; three points and a button to plans. */
@@ -15,10 +16,12 @@ export function UpgradeDialog({ opened, onClose }: { opened: boolean; onClose: (
   const deviceType = useSession((s) => s.deviceType);
   const narrow = useMediaQuery('(max-width: 36em)') ?? false;
   const fullScreen = deviceType === 'mobile' || narrow;
+  useReturnFocus(opened);
   return (
     <Modal
       opened={opened}
       onClose={onClose}
+      returnFocus={false}
       fullScreen={fullScreen}
       size={500}
       centered

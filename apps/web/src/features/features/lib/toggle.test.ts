@@ -10,9 +10,14 @@ describe('toggleOutcome', () => {
     expect(toggleOutcome(true, { result: false })).toEqual({ kind: 'notSaved', state: false, note: 'errorToSave' });
     expect(toggleOutcome(false, {})).toEqual({ kind: 'notSaved', state: true, note: 'errorToSave' });
   });
-  it('an HTTP error opens the upgrade dialog and flips the switch back', () => {
-    expect(toggleOutcome(true, { httpError: new Error('403') })).toEqual({ kind: 'upgrade', state: false });
-    expect(toggleOutcome(false, { httpError: null })).toEqual({ kind: 'upgrade', state: true });
+  it('"your plan does not include this" (403, 402) opens the upgrade dialog and flips the switch back', () => {
+    expect(toggleOutcome(true, { httpError: new Error('403'), status: 403 })).toEqual({ kind: 'upgrade', state: false });
+    expect(toggleOutcome(false, { httpError: new Error('402'), status: 402 })).toEqual({ kind: 'upgrade', state: true });
+  });
+  it('a server error, a 404 or no answer at all is an error, never the upgrade dialog', () => {
+    for (const status of [500, 502, 503, 404, 429, null]) {
+      expect(toggleOutcome(true, { httpError: new Error(String(status)), status })).toEqual({ kind: 'failed', state: false });
+    }
   });
 });
 

@@ -23,15 +23,22 @@ export type ToggleOutcome =
   | { kind: 'saved'; state: boolean; note: 'turnedOn' | 'turnedOff' }
   /** The answer was falsy: "Error to save", and the switch goes back. */
   | { kind: 'notSaved'; state: boolean; note: 'errorToSave' }
-  /** An HTTP error: the upgrade dialog, and the switch is flipped back. */
-  | { kind: 'upgrade'; state: boolean };
+  /** The plan does not include this feature (403 / 402): the upgrade dialog, and the switch is flipped back. */
+  | { kind: 'upgrade'; state: boolean }
+  /** Any other failure (a 5xx, no network, a 404): an error that says so, and the switch is flipped back. */
+  | { kind: 'failed'; state: boolean };
+
+/** Answers that mean "your plan does not include this"; only these offer an upgrade. */
+const PLAN_STATUSES = new Set([402, 403]);
 
 /**
  * The feature toggle of spec section 4: the switch is set to `requested`, then the answer
- * decides. `answer` is the response body, or `{ httpError }` when the call failed.
+ * decides. `answer` is the response body, or `{ httpError, status }` when the call failed
+ * (status null without an HTTP answer). A server error never offers an upgrade: a paying
+ * customer who hits one would be told to buy what they have.
  */
-export function toggleOutcome(requested: boolean, answer: { result?: unknown } | { httpError: unknown }): ToggleOutcome {
-  if ('httpError' in answer) return { kind: 'upgrade', state: !requested };
+export function toggleOutcome(requested: boolean, answer: { result?: unknown } | { httpError: unknown; status: number | null }): ToggleOutcome {
+  if ('httpError' in answer) return { kind: answer.status !== null && PLAN_STATUSES.has(answer.status) ? 'upgrade' : 'failed', state: !requested };
   if (answer.result) return { kind: 'saved', state: requested, note: requested ? 'turnedOn' : 'turnedOff' };
   return { kind: 'notSaved', state: !requested, note: 'errorToSave' };
 }

@@ -3,7 +3,7 @@ import { Button, Card, Center, List, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/List.layer.css';
 import { useLocation } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { IOS_APP_STORE_URL } from '../../../lib/app-config';
+import { WIREGUARD_IOS_APP_STORE } from '../../../components/vpn-clients';
 import { Logo } from '../../../components/Logo';
 import { IconDownload } from '../../../components/icons';
 
@@ -17,7 +17,7 @@ export function variantOf(pathname: string): Variant {
   return { mode: 'download' };
 }
 
-/** The iOS download and update pages: bare layout, App Store link and the steps. */
+/** The iOS download and update pages: bare layout, the official WireGuard app's App Store listing and the steps. */
 export function IosPage() {
   const { pathname } = useLocation();
   const variant = variantOf(pathname);
@@ -46,7 +46,7 @@ export function IosPage() {
           <Text c="dimmed" ta="center">
             {t(`${k}.intro`)}
           </Text>
-          <Button component="a" href={IOS_APP_STORE_URL} target="_blank" rel="noopener noreferrer" size="lg" h={52} leftSection={<IconDownload size={20} />} data-testid="app-store-link">
+          <Button component="a" href={WIREGUARD_IOS_APP_STORE} target="_blank" rel="noopener noreferrer" size="lg" h={52} leftSection={<IconDownload size={20} />} data-testid="app-store-link">
             {t(variant.mode === 'update' ? 'ios.updateButton' : 'ios.storeButton')}
           </Button>
           <div>

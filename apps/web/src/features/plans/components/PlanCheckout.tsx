@@ -18,6 +18,7 @@ import { useLandingPriceList } from '../../../lib/billing/landing-price-list';
 import { usePay } from '../../../lib/billing/payment-flow';
 import { methodId, usePaymentMethods } from '../../../lib/billing/payment-methods';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
+import { isLanguage } from '../../../lib/i18n';
 import classes from './PlanCheckout.module.css';
 
 interface Props {
@@ -92,10 +93,16 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
     }
   };
 
+  const language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : undefined;
   const onPay = async () => {
     if (!plan || !method || !currency) return;
-    await pay({ tariffId: plan.tariffId, currency, provider: method.provider, type: method.type || undefined, priceList: list, promocode: promo ?? undefined }, plan.name);
+    // The code goes with the payment only for a plan it discounts (the server would refuse it for another).
+    const promocode = promo && plan.promo ? promo : undefined;
+    const ok = await pay({ tariffId: plan.tariffId, currency, provider: method.provider, type: method.type || undefined, priceList: list, promocode, language }, plan.name);
+    if (ok === false) void prices.refetch();
   };
+  // A code covers some plans only: say so for the chosen plan instead of "applied".
+  const promoFitsPlan = !!plan?.promo;
 
   const currencyOptions = currencies.data?.currencies ?? (currency ? [currency] : []);
 
@@ -180,9 +187,11 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
                     {t('payment.promo.apply')}
                   </Button>
                 </Group>
-                {promo && prices.data?.promo && (
-                  <Text size="sm" c="teal.7" mt={6} role="status">
-                    {t('payment.promo.applied', { code: prices.data.promo.code, percent: prices.data.promo.percentOff })}
+                {promo && prices.data?.promo && plan && (
+                  <Text size="sm" c={promoFitsPlan ? 'teal.7' : 'dimmed'} mt={6} role="status" data-testid="promo-status">
+                    {promoFitsPlan
+                      ? t('payment.promo.applied', { code: prices.data.promo.code, percent: prices.data.promo.percentOff })
+                      : t('payment.promo.notForPlan', { code: prices.data.promo.code, plan: planName(t, plan) })}
                   </Text>
                 )}
               </form>

@@ -72,7 +72,12 @@ export function PlansPage() {
       {user?.verified === 0 && !brand.paymentFirst && (
         <Alert color="yellow" variant="light" icon={<IconMail size={20} />} title={t('plans.confirmTitle')}>
           <Stack gap="sm" align="flex-start">
-            <Text size="sm">{t('plans.confirmText', { email: user.email })}</Text>
+            <Text size="sm" data-testid="confirm-text">
+              {/* A buyer who paid before confirming: the plan waits for the email, by name. */}
+              {isFree
+                ? t('plans.confirmText', { email: user.email })
+                : t('plans.paidConfirmText', { plan: planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName), email: user.email })}
+            </Text>
             <Button size="sm" variant="white" color="dark" onClick={() => void onResend()} loading={resend.isPending}>
               {t('plans.resend')}
             </Button>

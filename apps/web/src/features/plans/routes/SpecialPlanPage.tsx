@@ -3,7 +3,7 @@ import { Alert, Badge, Button, Card, Group, Loader, Stack, Text, Title } from '@
 import '@mantine/core/styles/Badge.layer.css';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { specialOfferSecondsLeft } from '@warren/contract';
+import { SPECIAL_OFFER_SELLS_TARIFF_ID, specialOfferSecondsLeft } from '@warren/contract';
 import { formatCountdown } from '../../../lib/billing/discount';
 import { usePlanInfo } from '../../../lib/billing/plan-info';
 import { useSession } from '../../../lib/session';
@@ -11,7 +11,6 @@ import { IconGift } from '../../../components/icons';
 import { PlanCheckout } from '../components/PlanCheckout';
 
 /** The year plan at the 'special-offer' price list (tariff 3); the API checks who qualifies. */
-const SPECIAL_TARIFF_ID = 3;
 
 /** /special-plan: the exclusive new-member deal the shell's banner links to. */
 export function SpecialPlanPage() {
@@ -70,7 +69,7 @@ export function SpecialPlanPage() {
         </Stack>
       </Card>
       {info.isError && <Alert color="red">{t('payment.pricesFailed')}</Alert>}
-      <PlanCheckout tariffIds={[SPECIAL_TARIFF_ID]} priceList="special-offer" withPromo={false} offer />
+      <PlanCheckout tariffIds={[SPECIAL_OFFER_SELLS_TARIFF_ID]} priceList="special-offer" withPromo={false} offer />
     </Stack>
   );
 }

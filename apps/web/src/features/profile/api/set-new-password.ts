@@ -3,11 +3,23 @@ import type { z } from 'zod';
 import type { setNewPasswordBody } from '@warren/contract';
 import { api } from '../../../lib/api-client';
 
-/** POST users/setNewPassword: no current password, but a session younger than 15 minutes (else 403). */
+/**
+ * POST users/setNewPassword: no current password, but the token of the emailed set-new-pass
+ * link (a session alone may be stolen). A wrong or spent token is a 422 on `token`.
+ */
 export async function setNewPassword(body: z.input<typeof setNewPasswordBody>): Promise<void> {
   await api.post('users/setNewPassword', { json: body, context: { silent: true } });
 }
 
 export function useSetNewPassword() {
   return useMutation({ mutationFn: setNewPassword });
+}
+
+/** POST users/setNewPassword/sendLink: emails the signed-in user a link to /set-new-pass?token=…. */
+export async function sendSetPasswordLink(): Promise<{ message: string }> {
+  return api.post('users/setNewPassword/sendLink', { context: { silent: true } }).json<{ message: string }>();
+}
+
+export function useSendSetPasswordLink() {
+  return useMutation({ mutationFn: sendSetPasswordLink });
 }

@@ -1,5 +1,5 @@
 import { useState, type ReactNode } from 'react';
-import { Button, Group, Modal, PasswordInput, Stack } from '@mantine/core';
+import { Button, Group, Modal, PasswordInput, Stack, TextInput } from '@mantine/core';
 import '@mantine/core/styles/Modal.layer.css';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import { useTranslation } from 'react-i18next';
@@ -7,8 +7,9 @@ import { errorBodyOf, errorText } from '../../../lib/http-error';
 
 /**
  * A destructive profile action confirmed with the current password (delete the account, turn
- * off two-factor sign-in): an empty field is refused here, the server's password message
- * lands under the field, and the dialog forgets what was typed when it closes.
+ * off two-factor sign-in, which also asks for a code: `codeField`): an empty field is refused
+ * here, the server's messages land under their fields, and the dialog forgets what was typed
+ * when it closes.
  */
 export function PasswordConfirmDialog({
   opened,
@@ -16,6 +17,7 @@ export function PasswordConfirmDialog({
   title,
   lead,
   confirmLabel,
+  codeField,
   onConfirm,
 }: {
   opened: boolean;
@@ -23,17 +25,23 @@ export function PasswordConfirmDialog({
   title: string;
   lead: ReactNode;
   confirmLabel: string;
+  /** A second field for an authenticator or recovery code, with its label and hint. */
+  codeField?: { label: string; description: string; required: string };
   /** Does the action; throws the API error when it is refused. */
-  onConfirm: (password: string) => Promise<void>;
+  onConfirm: (password: string, code: string) => Promise<void>;
 }) {
   const { t } = useTranslation();
   const [password, setPassword] = useState('');
+  const [code, setCode] = useState('');
   const [error, setError] = useState<string | null>(null);
+  const [codeError, setCodeError] = useState<string | null>(null);
   const [pending, setPending] = useState(false);
 
   const reset = () => {
     setPassword('');
+    setCode('');
     setError(null);
+    setCodeError(null);
   };
   const close = () => {
     reset();
@@ -41,17 +49,18 @@ export function PasswordConfirmDialog({
   };
   const submit = async (e: React.FormEvent) => {
     e.preventDefault();
-    if (!password) {
-      setError(t('profile.passwordNeeded'));
-      return;
-    }
+    setError(password ? null : t('profile.passwordNeeded'));
+    setCodeError(codeField && !code.trim() ? codeField.required : null);
+    if (!password || (codeField && !code.trim())) return;
     setPending(true);
     try {
-      await onConfirm(password);
+      await onConfirm(password, code.trim());
       reset();
     } catch (err) {
       const body = errorBodyOf(err);
-      setError(body?.errors?.password?.join(' ') ?? errorText(body, t('profile.deleteFailed')));
+      const codeMessage = codeField ? body?.errors?.code?.join(' ') : undefined;
+      setCodeError(codeMessage ?? null);
+      setError(body?.errors?.password?.join(' ') ?? (codeMessage ? null : errorText(body, t('profile.deleteFailed'))));
     } finally {
       setPending(false);
     }
@@ -71,6 +80,17 @@ export function PasswordConfirmDialog({
             data-autofocus
             visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
           />
+          {codeField && (
+            <TextInput
+              label={codeField.label}
+              description={codeField.description}
+              autoComplete="one-time-code"
+              maxLength={32}
+              value={code}
+              onChange={(e) => setCode(e.currentTarget.value)}
+              error={codeError}
+            />
+          )}
           <Group justify="flex-end">
             <Button variant="default" onClick={close}>
               {t('profile.cancel')}

@@ -75,8 +75,8 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
       setCodeError(body?.errors?.code?.join(' ') ?? errorText(body, t('profile.tfa.codeFormat')));
     }
   };
-  const turnOff = async (password: string) => {
-    await disable.mutateAsync({ password });
+  const turnOff = async (password: string, code: string) => {
+    await disable.mutateAsync({ password, code });
     setDisableOpen(false);
     snackbar(t('profile.tfa.disabled'), { kind: 'success' });
     await refreshUser().catch(() => null);
@@ -181,6 +181,7 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
         title={t('profile.tfa.disableTitle')}
         lead={<Text size="sm">{t('profile.tfa.disableText')}</Text>}
         confirmLabel={t('profile.tfa.disable')}
+        codeField={{ label: t('profile.tfa.disableCode'), description: t('profile.tfa.disableCodeHint'), required: t('profile.tfa.disableCodeNeeded') }}
         onConfirm={turnOff}
       />
     </Card>

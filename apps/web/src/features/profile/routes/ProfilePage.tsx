@@ -1,6 +1,7 @@
 import { Alert, Anchor, Skeleton, Stack } from '@mantine/core';
 import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
+import { AppearanceCard } from '../../../components/AppearanceCard';
 import { useProfile } from '../api/get-profile';
 import { DeleteAccountCard } from '../components/DeleteAccountCard';
 import { EmailPreferencesCard } from '../components/EmailPreferencesCard';
@@ -32,6 +33,7 @@ export function ProfilePage() {
       <TwoFactorCard profile={p} />
       <SessionsCard />
       <EmailPreferencesCard marketing={p.marketingEmails} />
+      <AppearanceCard />
       <DeleteAccountCard />
     </Stack>
   );

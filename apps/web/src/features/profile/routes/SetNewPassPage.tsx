@@ -2,23 +2,31 @@ import { useState } from 'react';
 import { Alert, Button, Card, Group, Stack, Text } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
+import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { NewPasswordFields } from '../../../components/NewPasswordFields';
 import { setNewPasswordBody } from '@warren/contract';
 import type { z } from 'zod';
 import { applyFieldErrors } from '../../../lib/forms';
-import { errorBodyOf, errorStatus, errorText } from '../../../lib/http-error';
+import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
-import { session } from '../../../lib/session';
-import { useSetNewPassword } from '../api/set-new-password';
+import { useSendSetPasswordLink, useSetNewPassword } from '../api/set-new-password';
 
 type Values = z.input<typeof setNewPasswordBody>;
 
-/** set-new-pass: a new password without the current one, for a session signed in within 15 minutes. */
+/**
+ * set-new-pass: a new password without the current one. The server wants the token of a link it
+ * emailed (a session alone may be stolen), so the page first offers to send that link and shows
+ * the form when opened from it (/set-new-pass?token=…).
+ */
 export function SetNewPassPage() {
   const { t } = useTranslation();
+  const [params] = useSearchParams();
+  const token = params.get('token') ?? '';
   const save = useSetNewPassword();
-  const [stale, setStale] = useState(false);
+  const send = useSendSetPasswordLink();
+  const [linkInvalid, setLinkInvalid] = useState(false);
+  const [sent, setSent] = useState(false);
   const [done, setDone] = useState(false);
   const { register, handleSubmit, setError, formState, reset } = useForm<Values, unknown, z.output<typeof setNewPasswordBody>>({
     resolver: zodResolver(setNewPasswordBody),
@@ -26,36 +34,54 @@ export function SetNewPassPage() {
     mode: 'onTouched',
   });
 
-  const onSubmit = handleSubmit(async (values) => {
-    setStale(false);
+  const sendLink = async () => {
     try {
-      await save.mutateAsync(values);
+      await send.mutateAsync();
+      setSent(true);
+      setLinkInvalid(false);
+    } catch (err) {
+      snackbar(errorText(errorBodyOf(err), t('profile.saveFailed')));
+    }
+  };
+
+  const onSubmit = handleSubmit(async (values) => {
+    try {
+      await save.mutateAsync({ ...values, token });
       reset();
       setDone(true);
       snackbar(t('profile.passwordUpdated'), { kind: 'success' });
     } catch (err) {
-      if (errorStatus(err) === 403) {
-        setStale(true);
+      const body = errorBodyOf(err);
+      if (body?.errors?.token) {
+        setLinkInvalid(true);
         return;
       }
-      const body = errorBodyOf(err);
       const rest = applyFieldErrors(body, setError, ['password', 'password_confirmation']);
       if (rest.length || !body?.errors) snackbar(errorText(body, t('profile.saveFailed')));
     }
   });
 
+  const sendButton = (
+    <Button variant={token ? 'light' : 'filled'} size={token ? 'compact-sm' : 'sm'} loading={send.isPending} onClick={() => void sendLink()}>
+      {t('profile.setNew.sendLink')}
+    </Button>
+  );
+
   return (
     <Card withBorder padding="lg" maw={560}>
       <Text size="sm" c="dimmed" mb="md">
-        {t('profile.setNew.intro')}
+        {t(token ? 'profile.setNew.intro' : 'profile.setNew.introLink')}
       </Text>
-      {stale && (
+      {sent && (
+        <Alert color="teal" variant="light" mb="md" role="status" data-testid="set-new-pass-sent">
+          {t('profile.setNew.linkSent')}
+        </Alert>
+      )}
+      {linkInvalid && (
         <Alert color="yellow" variant="light" mb="md" role="alert" data-testid="set-new-pass-stale">
           <Stack gap="xs" align="flex-start">
-            <Text size="sm">{t('profile.setNew.signInAgain')}</Text>
-            <Button size="compact-sm" variant="light" onClick={() => void session.signOut()}>
-              {t('profile.setNew.signInButton')}
-            </Button>
+            <Text size="sm">{t('profile.setNew.linkInvalid')}</Text>
+            {sendButton}
           </Stack>
         </Alert>
       )}
@@ -64,21 +90,25 @@ export function SetNewPassPage() {
           {t('profile.passwordUpdated')}
         </Alert>
       )}
-      <form onSubmit={onSubmit} noValidate>
-        <Stack gap="md">
-          <NewPasswordFields
-            labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}
-            password={register('password')}
-            confirmation={register('password_confirmation')}
-            errors={{ password: formState.errors.password?.message, confirmation: formState.errors.password_confirmation?.message }}
-          />
-          <Group>
-            <Button type="submit" loading={save.isPending}>
-              {t('profile.setNew.submit')}
-            </Button>
-          </Group>
-        </Stack>
-      </form>
+      {token ? (
+        <form onSubmit={onSubmit} noValidate>
+          <Stack gap="md">
+            <NewPasswordFields
+              labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}
+              password={register('password')}
+              confirmation={register('password_confirmation')}
+              errors={{ password: formState.errors.password?.message, confirmation: formState.errors.password_confirmation?.message }}
+            />
+            <Group>
+              <Button type="submit" loading={save.isPending}>
+                {t('profile.setNew.submit')}
+              </Button>
+            </Group>
+          </Stack>
+        </form>
+      ) : (
+        !sent && <Group>{sendButton}</Group>
+      )}
     </Card>
   );
 }

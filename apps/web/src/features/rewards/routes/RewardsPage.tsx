@@ -1,10 +1,10 @@
-import { Alert, Anchor, Card, SimpleGrid, Skeleton, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
+import { Card, SimpleGrid, Stack, Table, Text, ThemeIcon, Title } from '@mantine/core';
 import '@mantine/core/styles/SimpleGrid.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Table.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useTranslation } from 'react-i18next';
 import { CopyField, Stat } from '../../../components/CopyField';
+import { ErrorState, LoadingState } from '../../../components/QueryState';
 import { IconCard, IconGift, IconUsers } from '../../../components/icons';
 import { useRewards } from '../api/get-rewards';
 
@@ -13,17 +13,8 @@ export function RewardsPage() {
   const { t, i18n } = useTranslation();
   const rewards = useRewards();
 
-  if (rewards.isPending) return <Skeleton h={360} radius="lg" />;
-  if (rewards.isError) {
-    return (
-      <Alert color="red" variant="light">
-        {t('rewards.failed')}{' '}
-        <Anchor component="button" onClick={() => void rewards.refetch()}>
-          {t('rewards.retry')}
-        </Anchor>
-      </Alert>
-    );
-  }
+  if (rewards.isPending) return <LoadingState label={t('states.rewardsLoading')} />;
+  if (rewards.isError) return <ErrorState message={t('rewards.failed')} onRetry={() => void rewards.refetch()} retrying={rewards.isFetching} />;
   const r = rewards.data;
   const steps = [
     { icon: IconUsers, text: t('rewards.step1') },

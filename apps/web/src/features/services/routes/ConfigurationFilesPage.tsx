@@ -1,12 +1,12 @@
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { OpenVpnProtocol, ServicesLocation } from '@warren/contract';
 import { IconCrown, IconShield } from '../../../components/icons';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/QueryState';
 import { useServices } from '../api/services';
 import { CredentialsCard } from '../components/CredentialsCard';
 import { LocationLabel } from '../components/LocationRow';
@@ -52,7 +52,8 @@ function LocationCard({ loc }: { loc: ServicesLocation }) {
 /** /setup/configuration-files: one .ovpn per location and protocol, and the credentials to sign in with. */
 export function ConfigurationFilesPage() {
   const { t, i18n } = useTranslation();
-  const { data, isPending } = useServices(i18n.language);
+  const services = useServices(i18n.language);
+  const { data } = services;
   const [q, setQ] = useState('');
   const needle = q.trim().toLowerCase();
   const locations = (data?.locations ?? [])
@@ -71,8 +72,10 @@ export function ConfigurationFilesPage() {
           </Text>
         </Group>
       </div>
-      {isPending || !data ? (
-        <Skeleton h={220} radius="md" />
+      {!data && services.isError ? (
+        <ErrorState message={t('states.servicesFailed')} onRetry={() => void services.refetch()} retrying={services.isFetching} />
+      ) : !data ? (
+        <LoadingState label={t('states.servicesLoading')} />
       ) : (
         <>
           {data.access === 'none' && <Alert color="red">{t('services.inactive')}</Alert>}
@@ -106,7 +109,7 @@ export function ConfigurationFilesPage() {
               <LocationCard key={l.id} loc={l} />
             ))}
           </SimpleGrid>
-          {!locations.length && <Text c="dimmed">{t('setup.noResults')}</Text>}
+          {!locations.length && <EmptyState message={t(data.locations.length ? 'setup.noResults' : 'states.locationsEmpty')} />}
         </>
       )}
     </Stack>

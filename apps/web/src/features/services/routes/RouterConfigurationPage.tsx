@@ -1,13 +1,13 @@
-import { Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Skeleton, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/SegmentedControl.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Table.layer.css';
 import { useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type OpenVpnProtocol, ROUTER_FIRMWARES, type RouterFirmware } from '@warren/contract';
 import { IconCrown, IconLock } from '../../../components/icons';
+import { ErrorState, LoadingState } from '../../../components/QueryState';
 import { useServices } from '../api/services';
 import { CredentialsCard } from '../components/CredentialsCard';
 import classes from '../components/services.module.css';
@@ -25,7 +25,8 @@ const FIRMWARE_NAMES: Record<RouterFirmware, string> = {
 /** /setup/router-configuration: a firmware, a location and a protocol give a file and a step-by-step guide. */
 export function RouterConfigurationPage() {
   const { t, i18n } = useTranslation();
-  const { data, isPending } = useServices(i18n.language);
+  const services = useServices(i18n.language);
+  const { data } = services;
   const [firmware, setFirmware] = useState<RouterFirmware>('openwrt');
   const [protocol, setProtocol] = useState<OpenVpnProtocol>('udp');
   const [slug, setSlug] = useState<string | null>(null);
@@ -56,8 +57,10 @@ export function RouterConfigurationPage() {
           {t('services.routerIntro')}
         </Text>
       </div>
-      {isPending || !data ? (
-        <Skeleton h={320} radius="md" />
+      {!data && services.isError ? (
+        <ErrorState message={t('states.servicesFailed')} onRetry={() => void services.refetch()} retrying={services.isFetching} />
+      ) : !data ? (
+        <LoadingState label={t('states.servicesLoading')} />
       ) : (
         <>
           {data.access === 'none' && <Alert color="red">{t('services.inactive')}</Alert>}

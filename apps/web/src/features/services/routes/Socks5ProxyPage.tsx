@@ -1,9 +1,9 @@
-import { Alert, Button, Card, Code, Group, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Code, Group, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/Code.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { IconCrown } from '../../../components/icons';
+import { ErrorState, LoadingState } from '../../../components/QueryState';
 import { useServices } from '../api/services';
 import { Copy, CredentialsCard } from '../components/CredentialsCard';
 import { LocationLabel } from '../components/LocationRow';
@@ -12,7 +12,8 @@ import classes from '../components/services.module.css';
 /** /setup/socks5-proxy: hosts, port and the service credentials, with copy buttons and a reset. Paid plans only. */
 export function Socks5ProxyPage() {
   const { t, i18n } = useTranslation();
-  const { data, isPending } = useServices(i18n.language);
+  const services = useServices(i18n.language);
+  const { data } = services;
   const rows = (data?.locations ?? []).flatMap((l) => l.nodes.map((n) => ({ loc: l, host: n.host, port: n.socksPort })));
   const example = data && rows[0] ? `curl --socks5-hostname ${data.credentials.username}:${data.credentials.password}@${rows[0].host}:${rows[0].port} https://example.com/` : '';
   return (
@@ -25,8 +26,10 @@ export function Socks5ProxyPage() {
           {t('services.socksIntro')}
         </Text>
       </div>
-      {isPending || !data ? (
-        <Skeleton h={260} radius="md" />
+      {!data && services.isError ? (
+        <ErrorState message={t('states.servicesFailed')} onRetry={() => void services.refetch()} retrying={services.isFetching} />
+      ) : !data ? (
+        <LoadingState label={t('states.servicesLoading')} />
       ) : !data.socksAvailable ? (
         <Card withBorder padding="lg" data-testid="socks-upgrade">
           <Stack gap="sm" align="flex-start">
@@ -77,7 +80,8 @@ export function Socks5ProxyPage() {
                   <Text fw={600}>{t('services.socksTry')}</Text>
                   <Copy value={example} label="curl" />
                 </Group>
-                <Code block className={classes.mono}>
+                {/* The command scrolls sideways on a phone: focusable, so a keyboard can scroll it too. */}
+                <Code block className={classes.mono} tabIndex={0} role="region" aria-label={t('services.socksTry')}>
                   {example}
                 </Code>
               </Stack>

@@ -1,13 +1,13 @@
-import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Progress.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ServerListItem } from '@warren/contract';
 import { IconCrown, IconGlobe, IconLock } from '../../../components/icons';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/QueryState';
 import { useServers } from '../api/servers';
 import { Flag } from '../components/Flag';
 import { matchesQuery } from '../lib/format';
@@ -67,7 +67,8 @@ function LocationCard({ s }: { s: ServerListItem }) {
 /** /server-locations: searchable list with flags, load, a crown on premium and the blur for free users. */
 export function ServerLocationsPage() {
   const { t, i18n } = useTranslation();
-  const { data, isPending } = useServers(i18n.language);
+  const servers = useServers(i18n.language);
+  const data = servers.data;
   const [query, setQuery] = useState('');
   const list = useMemo(() => (data ?? []).filter((s) => matchesQuery(query, s.city, s.country, s.countryCode)), [data, query]);
   const locked = (data ?? []).filter((s) => s.isBlur).length;
@@ -102,14 +103,14 @@ export function ServerLocationsPage() {
           </Group>
         </Alert>
       )}
-      {isPending ? (
-        <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }}>
-          {Array.from({ length: 9 }, (_, i) => (
-            <Skeleton key={i} h={96} radius="md" />
-          ))}
-        </SimpleGrid>
+      {!data && servers.isError ? (
+        <ErrorState message={t('states.locationsFailed')} onRetry={() => void servers.refetch()} retrying={servers.isFetching} />
+      ) : !data ? (
+        <LoadingState label={t('states.locationsLoading')} />
+      ) : data.length === 0 ? (
+        <EmptyState message={t('states.locationsEmpty')} />
       ) : list.length === 0 ? (
-        <Text c="dimmed">{t('setup.noResults')}</Text>
+        <EmptyState message={t('setup.noResults')} />
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {list.map((s) => (

@@ -1,24 +1,25 @@
-import { Anchor, Button, Card, Group, List, SimpleGrid, Skeleton, Stack, Text, ThemeIcon, Title } from '@mantine/core';
-import '@mantine/core/styles/List.layer.css';
+import { Anchor, Button, Card, Group, SimpleGrid, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/SimpleGrid.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
-import '@mantine/core/styles/ThemeIcon.layer.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { platformOf } from '@warren/contract';
-import { IconTools } from '../../../components/icons';
+import { clientsFor } from '../../../components/vpn-clients';
 import { useSession } from '../../../lib/session';
-import { useDownloads } from '../api/downloads';
-import { AppCard } from '../components/AppCard';
+import { EmptyState, ErrorState, LoadingState } from '../../../components/QueryState';
+import { useOperationSystems } from '../api/operation-systems';
+import { BrandApps } from '../components/BrandApps';
+import { OsGuide } from '../components/OsGuide';
+import { mineFirst } from '../lib/platforms';
 
-/** /setup: the guide for the visitor's OS first, then the other apps. */
+/** /setup: the official clients for the visitor's system with their steps, then the other systems. */
 export function SetupPage() {
   const { t } = useTranslation();
   const user = useSession((s) => s.user);
-  const { data, isPending } = useDownloads();
+  const systems = useOperationSystems();
+  const { data } = systems;
   const mine = platformOf(navigator.userAgent);
-  const primary = data?.find((a) => a.platform === mine) ?? data?.[0];
-  const others = (data ?? []).filter((a) => a !== primary);
+  const [primary, ...others] = mineFirst(data ?? [], mine);
+  const wg = !!user?.isWgSectionAvailable;
 
   return (
     <Stack gap="lg">
@@ -28,31 +29,19 @@ export function SetupPage() {
         </Title>
         <Text c="dimmed">{t('setup.guideIntro')}</Text>
       </div>
-      {isPending || !primary ? (
-        <Skeleton h={220} radius="md" />
+      {!data && systems.isError ? (
+        <ErrorState message={t('states.appsFailed')} onRetry={() => void systems.refetch()} retrying={systems.isFetching} />
+      ) : !data ? (
+        <LoadingState label={t('states.appsLoading')} />
+      ) : !primary ? (
+        <EmptyState message={t('states.appsEmpty')} />
       ) : (
-        <SimpleGrid cols={{ base: 1, md: 2 }} spacing="md">
-          <Card withBorder padding="lg" data-testid="setup-guide">
-            <Stack gap="sm">
-              <Group gap="sm">
-                <ThemeIcon variant="light" size={40} radius="md">
-                  <IconTools size={22} />
-                </ThemeIcon>
-                <Title order={3} fz={18}>
-                  {primary.name}
-                </Title>
-              </Group>
-              <List type="ordered" spacing="xs">
-                <List.Item>{t('setup.steps.install', { os: primary.name })}</List.Item>
-                <List.Item>{t('setup.steps.signIn')}</List.Item>
-                <List.Item>{t('setup.steps.connect')}</List.Item>
-              </List>
-            </Stack>
-          </Card>
-          <AppCard app={primary} highlight />
-        </SimpleGrid>
+        <Card withBorder padding="lg" data-testid="setup-guide">
+          <OsGuide os={primary} mine={primary.platform === mine} />
+        </Card>
       )}
-      {user?.isWgSectionAvailable && (
+      <BrandApps mine={mine} />
+      {wg && (
         <Card withBorder padding="md">
           <Group justify="space-between" wrap="wrap">
             <Text size="sm">{t('setup.wgCta')}</Text>
@@ -73,8 +62,22 @@ export function SetupPage() {
             </Anchor>
           </Group>
           <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
-            {others.map((app) => (
-              <AppCard key={app.id} app={app} />
+            {others.map((os) => (
+              <Card key={os.id} withBorder padding="md" className={os.className} data-testid={`os-${os.id}`}>
+                <Stack gap={6}>
+                  <Title order={4} fz={16}>
+                    {os.name}
+                  </Title>
+                  <Text size="sm" c="dimmed">
+                    {clientsFor(os.platform, { wireguardFirst: wg })
+                      .map((c) => c.name)
+                      .join(' · ')}
+                  </Text>
+                  <Anchor component={Link} to={`/setup/downloads#${os.platform}`} size="sm">
+                    {t('setup.howTo', { os: os.name })}
+                  </Anchor>
+                </Stack>
+              </Card>
             ))}
           </SimpleGrid>
         </Stack>

@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { WgDevice, WgOverview } from '@warren/contract';
 import { IconCrown, IconLock, IconShield } from '../../../components/icons';
+import { ErrorState, LoadingState } from '../../../components/QueryState';
 import { errorStatus } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
 import { openConfirm } from '../../../lib/confirm';
@@ -146,7 +147,8 @@ function DeviceRow({ d, onRevoke }: { d: WgDevice; onRevoke: (d: WgDevice) => vo
 /** /setup/wg: devices (key pair made here), their configs and counters. */
 export function WireGuardPage() {
   const { t, i18n } = useTranslation();
-  const { data, isPending, error } = useWgOverview(i18n.language);
+  const overview = useWgOverview(i18n.language);
+  const { data, error } = overview;
   const add = useAddWgDevice();
   const revoke = useRevokeWgDevice();
   const [name, setName] = useState('');
@@ -206,8 +208,10 @@ export function WireGuardPage() {
           </Text>
         </Group>
       </div>
-      {isPending || !data ? (
-        <Skeleton h={160} radius="md" />
+      {!data && overview.isError ? (
+        <ErrorState message={t('states.wgFailed')} onRetry={() => void overview.refetch()} retrying={overview.isFetching} />
+      ) : !data ? (
+        <LoadingState label={t('states.wgLoading')} />
       ) : (
         <>
           {data.access === 'none' && <Alert color="red">{t('setup.wg.inactive')}</Alert>}

@@ -1,0 +1,118 @@
+import { type BrandRegistry, loadBrandRegistry } from './brands/registry.js';
+import type { Config } from './config.js';
+import type { Database } from './db/client.js';
+import { createCaptchaVerifier } from './lib/captcha.js';
+import { createGeoIp } from './lib/geoip.js';
+import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
+import { type Mailer, createMailer } from './mail/mailer.js';
+import { affiliateService } from './modules/affiliate/index.js';
+import { type BillingTestHooks, billingServices, readCatalogue } from './modules/billing/index.js';
+import { featuresService } from './modules/features/index.js';
+import { vpnServices } from './modules/nodes/index.js';
+import { profileService } from './modules/profile/index.js';
+import { rewardsService } from './modules/rewards/index.js';
+import { usersService } from './modules/users/index.js';
+import { buildProviders } from './payments/index.js';
+
+export interface ServiceDeps {
+  /** An open, migrated database. */
+  db: Database;
+  /** Defaults: built from config (SMTP or the outbox; Redis when REDIS_URL is set, else in memory). */
+  mailer?: Mailer;
+  limiter?: RateLimiter;
+  /** Where background failures and a lost Redis are reported (the app's logger; the CLI prints nothing). */
+  log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+  /** Test-only seams (test/crash.test.ts); production passes none. */
+  testHooks?: { billing?: BillingTestHooks };
+}
+
+/**
+ * The composition root: every service of the API, built once from the configuration. The HTTP
+ * app (app.ts), the CLI (cli/*.ts), the jobs (started by app.ts with these services) and the
+ * benchmarks (through buildApp) all get their services here, so a payment applied by the API
+ * and a support grant from `npx warren billing grant` run the same hooks.
+ */
+export async function buildServices(config: Config, deps: ServiceDeps) {
+  const { db } = deps;
+  const brands: BrandRegistry = loadBrandRegistry(config.brandsFile);
+  const mailer = deps.mailer ?? createMailer(config.mail);
+  const limiter =
+    deps.limiter ??
+    (config.redisUrl
+      ? createRedisRateLimiter(config.redisUrl, (err) => deps.log?.warn({ err }, 'Redis unreachable: rate limits counted in this instance only'))
+      : createMemoryRateLimiter());
+
+  // Work a request starts but does not wait for (emails): shutdown drains it before closing the database.
+  const pending = new Set<Promise<unknown>>();
+  const defer = (task: () => Promise<unknown>) => {
+    const p = task()
+      .catch((err) => deps.log?.error({ err }, 'background task failed'))
+      .finally(() => pending.delete(p));
+    pending.add(p);
+  };
+  const settle = async () => {
+    while (pending.size) await Promise.allSettled([...pending]);
+  };
+
+  const brandName = (id: string) => brands.byId(id)?.productName ?? brands.all()[0]!.productName;
+  const catalogue = readCatalogue(config.billing.catalogueFile);
+  // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
+  const sandboxBase = () => config.publicUrl ?? `http://${brands.all()[0]!.hosts[0]}:${config.port}`;
+  const { providers, sandbox } = buildProviders(config, db, sandboxBase);
+
+  const users = usersService({ db, config, mailer, limiter, defer });
+  const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });
+  const billing = billingServices({
+    db,
+    catalogue,
+    providers,
+    mailer,
+    defer,
+    moneyBackDays: config.billing.moneyBackDays,
+    postbackUrls: config.billing.postbackUrls,
+    isKnownHost: brands.isKnownHost,
+    brandName,
+    secret: config.appSecret,
+    // After every applied payment, from a provider or a support grant (operator.ts says what a grant earns).
+    onPaymentApplied: (payment, firstPurchase) => rewards.onPaymentApplied(payment, firstPurchase),
+    testHooks: deps.testHooks?.billing,
+  });
+
+  const vpn = vpnServices({ db, vpn: config.vpn, secret: config.openvpnCaSecret, log: deps.log });
+
+  return {
+    config,
+    db,
+    brands,
+    brandName,
+    mailer,
+    limiter,
+    defer,
+    /** Resolves once background work (emails) started so far has finished. */
+    settle,
+    captcha: createCaptchaVerifier(config.captcha),
+    geo: await createGeoIp(config.geoip.mmdbFile, config.geoip.defaultCountry),
+    catalogue,
+    providers,
+    sandbox,
+    users,
+    profiles: profileService({ db, config, mailer, limiter, defer, productName: brandName }),
+    features: featuresService(db),
+    affiliate: affiliateService(db, {
+      commissionPercent: config.affiliateCommissionPercent,
+      portalUrl: (u) => (u.is_post_affiliate_available ? (brands.byId(u.brand)?.affiliatePortalUrl ?? null) : null),
+    }),
+    rewards,
+    billing,
+    /** The VPN area: locations, devices, the node API, OpenVPN/SOCKS5 services, the operator's node commands. */
+    vpn,
+    /** Drains background work and closes what the services opened (mail transport, Redis); the database stays open. */
+    async close() {
+      await settle();
+      vpn.watcher.close();
+      mailer.close();
+      await limiter.close();
+    },
+  };
+}
+export type Services = Awaited<ReturnType<typeof buildServices>>;

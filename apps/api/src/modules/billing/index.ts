@@ -1,0 +1,59 @@
+import type { Database } from '../../db/client.js';
+import type { Mailer } from '../../mail/mailer.js';
+import type { PaymentProvider } from '../../payments/provider.js';
+import type { Catalogue } from './catalogue.js';
+import { checkoutService } from './checkout.js';
+import { operatorService } from './operator.js';
+import { pricesService } from './prices.js';
+import { type BillingTestHooks, reconciliationService } from './reconcile.js';
+import type { PaymentRow } from './repository.js';
+
+/**
+ * The billing module as other modules and the composition see it. Inside: prices.ts (plans,
+ * prices, quotes, discount windows), checkout.ts (a member pays; plan info), reconcile.ts
+ * (provider webhooks, re-reading the provider, applying and refunding, lapsed plans),
+ * operator.ts (grants, refunds, prices by hand), repository.ts (every billing table's SQL),
+ * routes.ts and webhook-routes.ts (HTTP), jobs.ts (periodic work).
+ */
+export interface BillingDeps {
+  db: Database;
+  catalogue: Catalogue;
+  providers: Partial<Record<string, PaymentProvider>>;
+  mailer: Mailer;
+  defer: (task: () => Promise<unknown>) => void;
+  moneyBackDays: number;
+  postbackUrls: string[];
+  isKnownHost: (host: string) => boolean;
+  brandName: (brandId: string) => string;
+  /** Called after a payment newly applied (rewards). */
+  onPaymentApplied?: (payment: PaymentRow, firstPurchase: boolean) => Promise<void>;
+  onSubscriptionChanged?: (userId: number) => Promise<void>;
+  /** Signs the discount windows' first-visit cookies (the app secret). */
+  secret: string;
+  testHooks?: BillingTestHooks;
+  now?: () => Date;
+}
+
+/** Builds the billing area's services; composition.ts calls it once per process. */
+export function billingServices(deps: BillingDeps) {
+  const now = deps.now ?? (() => new Date());
+  const prices = pricesService({ db: deps.db, catalogue: deps.catalogue, secret: deps.secret, now });
+  const checkout = checkoutService({ db: deps.db, prices, providers: deps.providers, isKnownHost: deps.isKnownHost, moneyBackDays: deps.moneyBackDays, now });
+  const reconciliation = reconciliationService({
+    db: deps.db, prices, providers: deps.providers, mailer: deps.mailer, defer: deps.defer, postbackUrls: deps.postbackUrls, brandName: deps.brandName,
+    onPaymentApplied: deps.onPaymentApplied, onSubscriptionChanged: deps.onSubscriptionChanged, testHooks: deps.testHooks, now,
+  });
+  const operator = operatorService({ db: deps.db, catalogue: deps.catalogue, prices, reconciliation, moneyBackDays: deps.moneyBackDays, now });
+  return { prices, checkout, reconciliation, operator };
+}
+export type BillingServices = ReturnType<typeof billingServices>;
+
+export type { BillingTestHooks } from './reconcile.js';
+export type { PaymentRow, TariffRow } from './repository.js';
+export type { CheckoutContext } from './checkout.js';
+export type { CookieToSet, CookieJar } from './prices.js';
+export { readCatalogue, seedCatalogue, type Catalogue } from './catalogue.js';
+export { billingRoutes } from './routes.js';
+export { webhookRoutes } from './webhook-routes.js';
+export { startBillingJobs } from './jobs.js';
+export { isPaidActive } from './subscription.js';

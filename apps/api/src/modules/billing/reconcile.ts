@@ -1,0 +1,185 @@
+import type { Database } from '../../db/client.js';
+import { BadRequestError, NotFoundError } from '../../lib/errors.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { renderMail } from '../../mail/templates.js';
+import type { PaymentProvider, ProviderPaymentState, WebhookRequest } from '../../payments/provider.js';
+import { WebhookRejected } from '../../payments/provider.js';
+import { userPlansRepository } from '../users/index.js';
+import type { PricesService } from './prices.js';
+import { type PaymentRow, billingRepository, postbackRepository } from './repository.js';
+import { type SubscriptionState, extend, revoke } from './subscription.js';
+
+/** Test-only seams the composition may pass in (test/crash.test.ts); production passes none. */
+export interface BillingTestHooks {
+  /** Runs after a webhook's event is recorded and the provider confirmed the capture, before the payment is applied. */
+  afterCapture?: () => void;
+}
+
+export interface ReconcileDeps {
+  db: Database;
+  prices: PricesService;
+  providers: Partial<Record<string, PaymentProvider>>;
+  mailer: Mailer;
+  defer: (task: () => Promise<unknown>) => void;
+  postbackUrls: string[];
+  brandName: (brandId: string) => string;
+  /**
+   * Called after a payment newly applied (rewards). `firstPurchase`: the member's first payment
+   * through a provider; a support grant is never one (see operator.ts).
+   */
+  onPaymentApplied?: (payment: PaymentRow, firstPurchase: boolean) => Promise<void>;
+  onSubscriptionChanged?: (userId: number) => Promise<void>;
+  testHooks?: BillingTestHooks;
+  now: () => Date;
+}
+
+const STATUS_RANK: Record<PaymentRow['status'], number> = { pending: 0, failed: 1, succeeded: 2, refunded: 3 };
+const formatAmount = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
+
+/**
+ * Provider events and reconciliation: a webhook is verified and recorded, the payment's state is
+ * re-read from the provider, and our payment moves towards it (plan extended or taken back,
+ * receipt, conversion postbacks). Also the lapse of plans over time.
+ */
+export function reconciliationService(deps: ReconcileDeps) {
+  const { db, prices, now } = deps;
+  const repo = billingRepository(db);
+
+  async function subscriptionOf(plans: ReturnType<typeof userPlansRepository>, userId: number): Promise<SubscriptionState> {
+    const u = await plans.lockPlan(userId);
+    if (!u) throw new NotFoundError('No such user.');
+    return { tariffKey: u.tariff_key, tariffName: u.tariff_name, expiresAt: u.subscription_expires_at ? new Date(u.subscription_expires_at) : null };
+  }
+
+  /**
+   * Moves a payment towards the provider's state. States only move forward
+   * (pending → failed → succeeded → refunded), the subscription is extended exactly once
+   * (the `applied` flag flips in the same transaction) and a refund takes back exactly that
+   * period, so any order and any number of deliveries converge on one result.
+   */
+  async function reconcile(payment: PaymentRow, state: ProviderPaymentState): Promise<void> {
+    if (state.amountMinor !== undefined && (state.amountMinor !== payment.amount_minor || (state.currency && state.currency !== payment.currency))) {
+      throw new WebhookRejected('amount or currency differs from the payment');
+    }
+    let applied: PaymentRow | undefined;
+    let firstPurchase = false;
+    let changed = false;
+    // Read the catalogue before the transaction: on PGlite a query outside the transaction waits for it (deadlock).
+    const tariff = (await prices.tariffById(payment.tariff_id))!;
+    const freePlanName = await prices.freeName();
+    await db.transaction(async (tx) => {
+      const payments = billingRepository(tx);
+      const plans = userPlansRepository(tx);
+      const current = await payments.lockPayment(payment.id);
+      if (!current) return;
+      const target = state.status;
+      if (STATUS_RANK[target] <= STATUS_RANK[current.status] && !(target === 'succeeded' && !current.applied && current.status === 'succeeded')) return;
+      if (target === 'failed' || target === 'pending') {
+        if (current.status === 'pending' && target === 'failed') await payments.markFailed(current.id);
+        return;
+      }
+      if (target === 'succeeded') {
+        const sub = await subscriptionOf(plans, current.user_id);
+        const { next, periodStart, periodEnd } = extend(sub, { key: tariff.key, name: tariff.name, periodDays: tariff.period_days, isLifetime: tariff.is_lifetime, isFree: tariff.is_free }, now());
+        const row = await payments.markApplied(current.id, periodStart, periodEnd);
+        if (!row) return;
+        await plans.savePlan(current.user_id, next, true);
+        if (current.promo_code) await payments.usePromo(current.promo_code);
+        firstPurchase = current.provider !== 'grant' && (await payments.countPurchases(current.user_id)) === 1;
+        applied = row;
+        changed = true;
+        return;
+      }
+      // refunded
+      if (current.applied) {
+        const sub = await subscriptionOf(plans, current.user_id);
+        const start = current.period_start ? new Date(current.period_start) : now();
+        const end = current.period_end === null && tariff.is_lifetime ? null : new Date(current.period_end ?? start);
+        await plans.savePlan(current.user_id, revoke(sub, { start, end }, now(), freePlanName), false);
+        changed = true;
+      }
+      await payments.markRefunded(current.id);
+    });
+    if (applied) {
+      const p = applied as PaymentRow;
+      deps.defer(() => sendReceipt(p));
+      if (firstPurchase) deps.defer(() => queuePostbacks(p));
+      if (deps.onPaymentApplied) await deps.onPaymentApplied(p, firstPurchase);
+    }
+    if (changed && deps.onSubscriptionChanged) await deps.onSubscriptionChanged(payment.user_id);
+  }
+
+  async function sendReceipt(p: PaymentRow) {
+    const u = await userPlansRepository(db).plan(p.user_id);
+    if (!u) return;
+    const tariff = await prices.tariffById(p.tariff_id);
+    const mail = renderMail('receipt', {
+      language: (['en', 'ru', 'zh'].includes(u.language) ? u.language : 'en') as 'en',
+      productName: deps.brandName(u.brand),
+      vars: {
+        plan: tariff?.name ?? '',
+        amount: formatAmount(p.amount_minor, p.currency),
+        payment: p.public_id,
+        until: u.subscription_expires_at ? new Date(u.subscription_expires_at).toISOString().slice(0, 10) : '∞',
+      },
+    });
+    await deps.mailer.send({ to: u.email, ...mail });
+  }
+
+  async function queuePostbacks(p: PaymentRow) {
+    if (!deps.postbackUrls.length) return;
+    const a = await userPlansRepository(db).attribution(p.user_id);
+    const vars: Record<string, string> = {
+      clickID: a.clickID ?? '', cid: a.cid ?? '', cid4: a.cid4 ?? '', voluumID: a.voluumID ?? '', vcommID: a.vcommID ?? '', myLeadID: a.myLeadID ?? '', papReferralID: a.papReferralID ?? '',
+      amount: (p.amount_minor / 100).toFixed(2), currency: p.currency, paymentId: p.public_id,
+    };
+    const postbacks = postbackRepository(db);
+    for (const template of deps.postbackUrls) {
+      const url = template.replace(/\{(\w+)\}/g, (_, k: string) => encodeURIComponent(vars[k] ?? ''));
+      await postbacks.queue(p.user_id, p.id, url);
+    }
+  }
+
+  return {
+    reconcile,
+
+    /** Verifies, records and applies one webhook delivery. */
+    async handleWebhook(providerId: string, request: WebhookRequest): Promise<{ contentType: string; body: string }> {
+      const provider = deps.providers[providerId];
+      if (!provider) throw new NotFoundError();
+      let verified;
+      try {
+        verified = await provider.verifyWebhook(request);
+      } catch (err) {
+        if (err instanceof WebhookRejected) throw new BadRequestError(`Webhook rejected: ${err.message}.`);
+        throw err;
+      }
+      const payment =
+        (verified.merchantRef && (await repo.paymentByPublicId(verified.merchantRef))) ||
+        (verified.providerRef && (await repo.paymentByProviderRef(provider.id, verified.providerRef))) ||
+        undefined;
+      await repo.recordEvent(provider.id, verified.eventId, verified.kind, payment?.id ?? null);
+      if (!payment || payment.provider !== provider.id) return provider.ack; // not ours (or another test mode): acknowledge, do nothing
+      // Re-derive from the provider's object where it has one: arrival order does not matter.
+      const ref = payment.provider_ref ?? verified.providerRef;
+      const state = provider.fetchState && ref ? await provider.fetchState(ref) : verified.state;
+      if (!state) return provider.ack;
+      if (state.status === 'succeeded') deps.testHooks?.afterCapture?.();
+      try {
+        await reconcile(payment, state);
+      } catch (err) {
+        if (err instanceof WebhookRejected) throw new BadRequestError(`Webhook rejected: ${err.message}.`);
+        throw err;
+      }
+      return provider.ack;
+    },
+
+    /** The scheduled job: lapsed subscriptions return to the free plan. */
+    async expireSubscriptions(): Promise<number[]> {
+      const ids = await userPlansRepository(db).expireLapsed(await prices.freeName(), now());
+      if (deps.onSubscriptionChanged) for (const id of ids) await deps.onSubscriptionChanged(id);
+      return ids;
+    },
+  };
+}
+export type ReconciliationService = ReturnType<typeof reconciliationService>;

@@ -1,0 +1,63 @@
+import type { Database } from '../../db/client.js';
+import type { VpnConfig } from '../../config.js';
+import { devicesService } from '../devices/service.js';
+import { loadDownloads, loadLocationSeeds } from '../servers/catalogue.js';
+import { serversRepository } from '../servers/repository.js';
+import { serversService } from '../servers/service.js';
+import { pkiStore } from '../services/pki.js';
+import { servicesService } from '../services/service.js';
+import { type NewLocation, type NewNode, addLocation, addNode, issueNodeToken, listNodes, setLocation, setNode } from './admin.js';
+import { nodesRepository } from './repository.js';
+import { nodesService } from './service.js';
+import { createChangeWatcher } from './watcher.js';
+
+export interface VpnServicesDeps {
+  db: Database;
+  /** config.vpn. */
+  vpn: VpnConfig;
+  /** OPENVPN_CA_SECRET, else APP_SECRET. */
+  secret: string;
+  /** Where a failed read of the change log is reported. */
+  log?: { warn: (obj: object, msg: string) => void };
+}
+
+/**
+ * The VPN area's services, built once by the composition root: server locations and downloads,
+ * WireGuard devices, the node API, OpenVPN/SOCKS5 services and the operator's actions. One change
+ * watcher wakes this instance's long polls: devices and operator actions poke it after they commit.
+ */
+export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
+  const watcher = createChangeWatcher(() => nodesRepository(db).version(), vpn.changePollMs, (err) => log?.warn({ err }, 'reading the VPN change log failed'));
+  const servers = serversService({ db, vpn, downloads: loadDownloads(vpn.downloadsFile) });
+  const pki = pkiStore(db, secret);
+  const poked = async <T>(p: Promise<T>): Promise<T> => {
+    const result = await p;
+    watcher.poke();
+    return result;
+  };
+
+  return {
+    watcher,
+    servers,
+    devices: devicesService({ db, vpn, servers: servers.repo, changed: () => watcher.poke() }),
+    nodes: nodesService({ db, vpn, watcher }),
+    pki,
+    services: servicesService({ db, pki, secret }),
+    /** Operator actions on locations and nodes (`npx warren vpn …`); node tokens are shown once. */
+    admin: {
+      addLocation: (input: NewLocation) => poked(addLocation(db, input)),
+      addNode: (input: NewNode) => poked(addNode(db, input)),
+      issueNodeToken: (name: string) => issueNodeToken(db, name),
+      setLocation: (slug: string, patch: Parameters<typeof setLocation>[2]) => poked(setLocation(db, slug, patch)),
+      setNode: (name: string, patch: Parameters<typeof setNode>[2]) => poked(setNode(db, name, patch)),
+      list: () => listNodes(db),
+    },
+    /** Seeds the locations file (idempotently) when config.vpn.seed is on. */
+    async seed(): Promise<void> {
+      if (!vpn.seed) return;
+      const seeds = loadLocationSeeds(vpn.locationsFile);
+      await db.exclusive(727_004, (tx) => serversRepository(tx).seed(seeds.locations, seeds.nodeDomain));
+    },
+  };
+}
+export type VpnServices = ReturnType<typeof vpnServices>;

@@ -1,0 +1,2 @@
+/** Health, the brand, and the development outbox. */
+export { systemRoutes } from './routes.js';

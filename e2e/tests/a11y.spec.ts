@@ -1,0 +1,136 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Page } from '@playwright/test';
+import { appPages, type AppPage } from './routes';
+import { newFreeUser, newPayingUser } from './users';
+
+/**
+ * WCAG 2.2 AA on every page: axe-core with the WCAG 2.0/2.1/2.2 A and AA rules on each page the
+ * router knows (routes.ts reads them from router.tsx), signed out, as a free user and as a
+ * paying one; with the user menu, the drawer and a dialog open; then a few pages in Russian,
+ * Chinese and the dark scheme. Desktop audits every route; the phone audits each page once
+ * (routes that share a page, like the fifteen checkout variants, differ only in data).
+ */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+
+const allPages = await appPages();
+
+/** Desktop: every route. Phone: the first route of each page (same title key). */
+function pagesFor(isMobile: boolean, signedIn: boolean): AppPage[] {
+  const pages = allPages.filter((p) => p.signedIn === signedIn);
+  if (!isMobile) return pages;
+  return pages.filter((p, i) => !p.titleKey || pages.findIndex((q) => q.titleKey === p.titleKey) === i);
+}
+
+type Violations = Awaited<ReturnType<AxeBuilder['analyze']>>['violations'];
+
+/** A readable summary: rule, impact, node count, then each distinct node message with a target. */
+function summary(violations: Violations) {
+  return violations.map((v) => {
+    const seen = new Map<string, string>();
+    for (const n of v.nodes) {
+      const why = n.failureSummary?.split('\n')[1]?.trim() ?? v.help;
+      if (!seen.has(why)) seen.set(why, n.target.join(' '));
+    }
+    return `${v.id} (${v.impact}, ${v.nodes.length}): ${[...seen].slice(0, 6).map(([why, where]) => `${where} — ${why}`).join(' | ')}`;
+  });
+}
+
+/** The page has settled: a heading or form is shown and nothing is loading (skeletons, spinners). */
+async function settled(page: Page) {
+  await page.waitForLoadState('load');
+  await expect(page.locator('#root h1, #root h2, #root form').first()).toBeVisible({ timeout: 5_000 });
+  await expect(page.locator('.mantine-Skeleton-root[data-visible], .mantine-Loader-root, [aria-busy="true"]')).toHaveCount(0, { timeout: 5_000 });
+  await page.evaluate(() => document.fonts.ready);
+}
+
+/** The violations on this page as readable lines (empty when it passes). */
+async function violations(page: Page, label: string): Promise<string[]> {
+  await settled(page);
+  const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(TAGS).analyze();
+  return summary(result.violations).map((line) => `${label} (${new URL(page.url()).pathname}): ${line}`);
+}
+
+/** Visits each path in turn and collects every page's violations, so one run reports them all. */
+async function auditAll(page: Page, paths: string[], label: string): Promise<string[]> {
+  const found: string[] = [];
+  for (const path of paths) {
+    await page.goto(path);
+    found.push(...(await violations(page, `${label} ${path}`)));
+  }
+  return found;
+}
+
+test.describe('accessibility (axe, WCAG 2.2 AA)', () => {
+  test('the router gives this spec its pages', () => {
+    expect(allPages.filter((p) => p.signedIn).map((p) => p.path)).toEqual(expect.arrayContaining(['/dashboard', '/server-locations', '/profile']));
+    expect(allPages.filter((p) => !p.signedIn).map((p) => p.path)).toEqual(expect.arrayContaining(['/', '/sign-up', '/checkout', '/checkout-ru-15', '/ios-download']));
+  });
+
+  test('signed-out pages, checkout variants and iOS pages', async ({ page, isMobile }) => {
+    test.setTimeout(180_000);
+    expect(await auditAll(page, pagesFor(isMobile, false).map((p) => p.path), 'signed out')).toEqual([]);
+  });
+
+  for (const [who, newUser] of [['free', newFreeUser], ['paying', newPayingUser]] as const) {
+    test(`every signed-in page, ${who} user`, async ({ browser, request, isMobile }, info) => {
+      test.setTimeout(180_000);
+      const context = await browser.newContext({ ...info.project.use, storageState: await newUser(browser, info, request) });
+      const page = await context.newPage();
+      expect(await auditAll(page, pagesFor(isMobile, true).map((p) => p.path), who)).toEqual([]);
+      await context.close();
+    });
+  }
+
+  test('open: user menu, drawer (phone), upgrade dialog; other languages; dark scheme', async ({ browser, request, isMobile }, info) => {
+    test.setTimeout(180_000);
+    const storageState = await newFreeUser(browser, info, request);
+    const found: string[] = [];
+
+    const context = await browser.newContext({ ...info.project.use, storageState });
+    const page = await context.newPage();
+    await page.goto('/dashboard');
+    await settled(page);
+    await page.getByRole('button', { name: /Account menu/ }).click();
+    await expect(page.getByRole('menu')).toBeVisible();
+    found.push(...(await violations(page, 'user menu open')));
+    await page.keyboard.press('Escape');
+    if (isMobile) {
+      await page.getByRole('button', { name: 'Open menu' }).click();
+      await expect(page.getByRole('button', { name: 'Close menu' })).toHaveAttribute('aria-expanded', 'true');
+      found.push(...(await violations(page, 'drawer open')));
+      await page.keyboard.press('Escape');
+    }
+    await page.getByRole('switch', { name: 'Ad Blocker' }).click({ force: true });
+    await expect(page.getByRole('dialog')).toBeVisible();
+    found.push(...(await violations(page, 'upgrade dialog open')));
+    await context.close();
+
+    // Russian and Chinese: longer words and other scripts on a few representative pages (the
+    // phone runs the dark pages only, to keep the spec within its time budget).
+    for (const lang of isMobile ? [] : ['ru', 'zh']) {
+      const ctx = await browser.newContext({ ...info.project.use, storageState });
+      await ctx.addInitScript((l) => localStorage.setItem('i18nLang', l), lang);
+      const p = await ctx.newPage();
+      found.push(...(await auditAll(p, ['/dashboard', '/server-locations', '/plans', '/profile'], lang)));
+      await ctx.close();
+      const guest = await browser.newContext({ ...info.project.use });
+      await guest.addInitScript((l) => localStorage.setItem('i18nLang', l), lang);
+      const g = await guest.newPage();
+      found.push(...(await auditAll(g, ['/sign-up', '/checkout'], `${lang} signed out`)));
+      await guest.close();
+    }
+
+    // Dark: the system's setting, no stored choice.
+    const dark = await browser.newContext({ ...info.project.use, storageState, colorScheme: 'dark' });
+    const d = await dark.newPage();
+    const darkPages = isMobile ? ['/dashboard', '/server-locations', '/profile'] : ['/dashboard', '/server-locations', '/setup/wg', '/setup/socks5-proxy', '/plans', '/profile'];
+    found.push(...(await auditAll(d, darkPages, 'dark')));
+    await dark.close();
+    const darkGuest = await browser.newContext({ ...info.project.use, colorScheme: 'dark' });
+    const dg = await darkGuest.newPage();
+    found.push(...(await auditAll(dg, isMobile ? ['/sign-in', '/checkout'] : ['/sign-in', '/sign-up', '/checkout', '/ios-download'], 'dark signed out')));
+    await darkGuest.close();
+
+    expect(found).toEqual([]);
+  });
+});
