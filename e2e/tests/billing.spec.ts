@@ -1,5 +1,15 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { PASSWORD, linkFromMail, logOut, snap, uniqueEmail } from './helpers';
+
+/** Screens this spec changed, kept outside the repository for a look: $BILLING_SHOTS_DIR or the temp dir. */
+async function shot(page: Page, info: TestInfo, name: string) {
+  const dir = process.env.BILLING_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-billing-shots');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${info.project.name}-${name}.png`), fullPage: true });
+}
 
 /** The checkout page: one object per screen (Mullvad's pattern). */
 class CheckoutPage {
@@ -27,7 +37,8 @@ class CheckoutPage {
 
 /** The sandbox provider's hosted page. */
 async function sandboxPress(page: Page, button: 'Pay' | 'Decline', amount?: string) {
-  await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}$/);
+  // On the buyer's own origin, in the buyer's language.
+  await expect(page).toHaveURL(/^http:\/\/127\.0\.0\.1:\d+\/sandbox\/checkout\/sbx_[a-f0-9]{32}\?lang=en$/);
   if (amount) await expect(page.getByTestId('amount')).toHaveText(amount);
   await page.getByRole('button', { name: button, exact: true }).click();
 }
@@ -36,16 +47,20 @@ test.describe('billing', () => {
   test('a visitor on /checkout-15 buys the 1-month plan with the sandbox; the dashboard shows it and the special offer', async ({ page, request }, info) => {
     const email = uniqueEmail('buy15', info);
     const checkout = new CheckoutPage(page);
-    await checkout.open('/checkout-15?referralID=e2e-ref&utm_source=e2e&voluum_id=vol-e2e');
+    await checkout.open('/checkout-15?referralID=e2e-ref&utm_source=e2e&voluum_id=vol-e2e&clickID=clk-e2e-1');
     await expect(page).toHaveTitle('Warren VPN | Checkout');
     // The discounted variant counts down the one-day window from the first visit.
     await expect(page.getByTestId('discount-countdown')).toContainText(/23:59:\d\d/);
     // Marketing parameters were captured on entry.
     expect(await page.evaluate(() => localStorage.getItem('referralID'))).toBe('e2e-ref');
+    expect(await page.evaluate(() => localStorage.getItem('clickID'))).toBe('clk-e2e-1');
     const cookies = await page.context().cookies();
     expect(cookies.find((c) => c.name === 'vl-cid')?.value).toBe('vol-e2e');
     expect(cookies.find((c) => c.name === 'utm_source')?.value).toBe('e2e');
-    expect(Number(cookies.find((c) => c.name === 'discount15FirstVisit')?.value)).toBeGreaterThan(Date.now() - 60_000);
+    // The server started the window: `<first visit ms>.<signature>`.
+    const firstVisit = cookies.find((c) => c.name === 'discount15FirstVisit')?.value ?? '';
+    expect(firstVisit).toMatch(/^\d{13}\.[A-Za-z0-9_-]{43}$/);
+    expect(Number(firstVisit.split('.')[0])).toBeGreaterThan(Date.now() - 60_000);
     // The discount list: 1 month at 11.04 instead of 12.99.
     await expect(page.getByTestId('plan-1-month')).toContainText('$11.04');
     await expect(page.getByTestId('plan-1-month')).toContainText('$12.99');
@@ -55,13 +70,25 @@ test.describe('billing', () => {
     await checkout.account(email);
     await checkout.chooseSandbox();
     await expect(page.getByTestId('checkout-total')).toHaveText('$11.04');
+    // The sign-up carries the tracker's click id (the postback's {clickID}, apps/api/test/postbacks.test.ts).
+    const sent: unknown[] = [];
+    await page.route('**/api/users/register', async (route) => {
+      const body = route.request().postDataBuffer();
+      sent.push(body ? JSON.parse(body.toString('utf8')) : null);
+      await route.continue();
+    });
     await checkout.pay();
+    await expect.poll(() => sent.length).toBeGreaterThan(0);
+    expect(sent[0]).toMatchObject({ clickID: 'clk-e2e-1', voluumID: 'vol-e2e', referralID: 'e2e-ref', utmSource: 'e2e' });
 
     await sandboxPress(page, 'Pay', '11.04 USD');
     await expect(page).toHaveURL(/\/thank-you$/);
     await expect(page.getByRole('heading', { name: 'Payment successful. Welcome aboard!' })).toBeVisible();
     await expect(page.getByTestId('thank-you-plan')).toHaveText('1 Month');
     await expect(page.getByTestId('thank-you-expiry')).not.toHaveText('Never expires');
+    // Paid but the email is not confirmed yet: said by plan name, with a way to resend the mail.
+    await expect(page.getByTestId('confirm-email')).toContainText(`Your 1 Month plan is paid. Confirm ${email}`);
+    await expect(page.getByTestId('confirm-email').getByRole('button', { name: 'Resend Email' })).toBeVisible();
     await expect(page.getByText('7-day money-back guarantee').first()).toBeVisible();
     // No offer banner on /thank-you.
     await expect(page.getByTestId('special-offer-banner')).toHaveCount(0);
@@ -120,28 +147,157 @@ test.describe('billing', () => {
     await snap(page, info, 'checkout-ru');
   });
 
-  test('the discount window closes a day after the first visit and /checkout-15 goes to /checkout', async ({ page }) => {
+  test('the discount window: at zero the page stops selling at the discount and goes to /checkout; a day later too; the server refuses the discount without a window', async ({ page }, info) => {
     const checkout = new CheckoutPage(page);
-    await checkout.open('/checkout-15');
-    await expect(page.getByTestId('discount-countdown')).toBeVisible();
-
-    // The 15 variants' first visit was more than a day ago.
-    const cookie = (await page.context().cookies()).find((c) => c.name === 'discount15FirstVisit')!;
-    await page.context().addCookies([{ ...cookie, value: String(Date.now() - 25 * 3600_000) }]);
-    await page.goto('/checkout-15?utm_source=late');
-    await expect(page).toHaveURL(/\/checkout\?utm_source=late$/);
-    await expect(page.getByTestId('discount-countdown')).toHaveCount(0);
-    await expect(page.getByTestId('plan-1-month')).toContainText('$12.99');
-    await page.goto('/checkout-ru-15');
-    await expect(page).toHaveURL(/\/checkout$/);
-
-    // The 25 variants keep their own cookie: still open; then the clock moves a day on.
     await page.clock.install({ time: new Date() });
-    await page.goto('/checkout-25');
-    await expect(page.getByTestId('discount-countdown')).toBeVisible();
-    await page.clock.fastForward('24:00:01');
+    await checkout.open('/checkout-25?utm_source=late');
+    await expect(page.getByTestId('discount-countdown')).toContainText(/23:59:\d\d/);
+    await expect(page.getByTestId('plan-1-year')).toContainText('$44.99');
+
+    // The countdown reaches zero while the page is open: regular prices on /checkout, and it says why.
+    await page.clock.fastForward('23:59:50');
+    await expect(page.getByTestId('discount-countdown')).toContainText(/00:00:\d\d/);
+    await page.clock.fastForward('00:00:15');
+    await expect(page).toHaveURL(/\/checkout\?utm_source=late$/);
+    await expect(page.getByText('The discount has ended. Here are our regular prices.')).toBeVisible();
+    await expect(page.getByTestId('discount-countdown')).toHaveCount(0);
+    await expect(page.getByTestId('plan-1-year')).toContainText('$59.99');
+    await expect(page.getByTestId('plan-1-year')).not.toContainText('$44.99');
+    await shot(page, info, 'discount-ended');
+
+    // Back a day later: the discounted paths go to /checkout at once (the 25 and the ru-25 share a cookie).
     await page.goto('/checkout-25');
     await expect(page).toHaveURL(/\/checkout$/);
+    await page.goto('/checkout-ru-25');
+    await expect(page).toHaveURL(/\/checkout$/);
+    // The 15 variants keep their own cookie: a window of their own.
+    await page.goto('/checkout-15');
+    await expect(page).toHaveURL(/\/checkout-15$/);
+    await expect(page.getByTestId('discount-countdown')).toBeVisible();
+
+    // The server decides: a buyer whose browser has no window is refused the discounted list, whatever it asks for.
+    const email = uniqueEmail('nodiscount', info);
+    const signUp = await page.request.post('/api/users/register', {
+      headers: { 'x-xsrf-token': (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value },
+      data: { name: 'No Discount', email, password: PASSWORD, password_confirmation: PASSWORD },
+    });
+    expect(signUp.status()).toBe(201);
+    const token = (await signUp.json()).data.token as string;
+    await page.context().clearCookies({ name: 'discount25FirstVisit' });
+    const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')!.value;
+    const refused = await page.request.post('/api/billing/createPayment', {
+      headers: { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf },
+      data: { tariffId: 3, currency: 'USD', provider: 'sandbox', priceList: 'discount-25' },
+    });
+    expect(refused.status()).toBe(403);
+    expect((await refused.json()).message).toMatch(/one day from your first visit/);
+  });
+
+  test('a paying member who abandons a payment at the provider (Back, closed tab) keeps the dashboard', async ({ page, request }, info) => {
+    const email = uniqueEmail('abandon', info);
+    const checkout = new CheckoutPage(page);
+    await checkout.open('/checkout');
+    await checkout.choosePlan('1-month');
+    await checkout.account(email);
+    await checkout.chooseSandbox();
+    await checkout.pay();
+    await sandboxPress(page, 'Pay', '12.99 USD');
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await page.goto(await linkFromMail(request, email, '/sign-in'));
+    await expect(page).toHaveURL(/\/dashboard$/);
+
+    // A renewal left at the provider with Back.
+    await page.goto('/plans');
+    await expect(page.getByRole('heading', { name: 'Your subscription' })).toBeVisible();
+    // A signed-in visitor on the checkout: the account step is not "Create your account".
+    await page.getByTestId('plan-1-year').click();
+    await page.getByRole('radio', { name: /sandbox/i }).click();
+    await page.getByTestId('pay-button').click();
+    await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+    await page.goBack();
+    await expect(page).toHaveURL(/\/plans$/);
+    await expect(page.getByTestId('pay-button')).toBeEnabled();
+    await expect(page.getByTestId('pay-button')).not.toHaveAttribute('data-loading', /.*/);
+    await page.goto('/dashboard');
+    await expect(page).toHaveURL(/\/dashboard$/);
+    await expect(page.getByTestId('plan-name')).toHaveText('1 Month');
+    await expect(page.getByText('Your payment is still being processed')).toHaveCount(0);
+    await shot(page, info, 'dashboard-after-abandon');
+
+    // The same from the checkout, then the tab is closed: a new tab opens the dashboard.
+    await page.goto('/checkout');
+    await expect(page.getByText('Your account', { exact: true })).toBeVisible();
+    await expect(page.getByText('Create your account')).toHaveCount(0);
+    await shot(page, info, 'checkout-signed-in');
+    await checkout.chooseSandbox();
+    await checkout.pay();
+    await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+    const other = await page.context().newPage();
+    await page.close();
+    await other.goto('/dashboard');
+    await expect(other).toHaveURL(/\/dashboard$/);
+    await expect(other.getByTestId('plan-name')).toHaveText('1 Month');
+  });
+
+  test('"Confirming your payment…" ends after the stated 2 minutes with the outcome and a way to try again', async ({ page }, info) => {
+    const email = uniqueEmail('confirm', info);
+    const checkout = new CheckoutPage(page);
+    await page.clock.install({ time: new Date() });
+    await checkout.open('/checkout');
+    await checkout.choosePlan('1-year');
+    await checkout.account(email);
+    await checkout.chooseSandbox();
+    await checkout.pay();
+    await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+    const providerPage = page.url();
+    // The provider sends the browser back before it has confirmed (a delayed method).
+    await page.goto('/zg/paymentEvent?redirect_status=processing');
+    await expect(page).toHaveURL(/\/thank-you$/);
+    await expect(page.getByTestId('confirming')).toContainText('Confirming your payment…');
+    await expect(page.getByTestId('confirming')).toContainText('We keep checking for up to 2 min.');
+    await shot(page, info, 'confirming');
+
+    await page.clock.fastForward('02:01');
+    await expect(page.getByTestId('confirm-timeout')).toContainText('We have not received a confirmation yet');
+    await expect(page.getByTestId('confirming')).toHaveCount(0);
+    await expect(page.getByTestId('try-again')).toBeVisible();
+    await shot(page, info, 'confirm-timeout');
+
+    // The buyer finishes at the provider after all; Check again shows the outcome. The provider's
+    // form is posted without opening its page in another tab: coming back to this tab would make the
+    // page look again by itself (a refetch on focus), and the button this test is about would be gone.
+    const paid = await page.request.post(providerPage, { form: { outcome: 'pay' } });
+    expect(paid.ok()).toBe(true);
+    await expect(page.getByTestId('confirm-timeout')).toBeVisible();
+    await page.getByTestId('check-again').click();
+    await expect(page.getByRole('heading', { name: 'Payment successful. Welcome aboard!' })).toBeVisible();
+    await expect(page.getByTestId('thank-you-plan')).toHaveText('1 Year');
+
+    // Try again goes back to the plans.
+    await page.goto('/plans');
+    await expect(page).toHaveURL(/\/plans$/);
+  });
+
+  test('a declined payment seen on the thank-you page says so and offers Try again', async ({ page }, info) => {
+    const email = uniqueEmail('declinedwait', info);
+    const checkout = new CheckoutPage(page);
+    await checkout.open('/checkout');
+    await checkout.account(email);
+    await checkout.chooseSandbox();
+    await checkout.pay();
+    await expect(page).toHaveURL(/\/sandbox\/checkout\//);
+    const providerPage = page.url();
+    await page.goto('/zg/paymentEvent?redirect_status=processing');
+    await expect(page.getByTestId('confirming')).toBeVisible();
+    const provider = await page.context().newPage();
+    await provider.goto(providerPage);
+    await provider.getByRole('button', { name: 'Decline', exact: true }).click();
+    await provider.close();
+    // Back on the waiting tab (a hidden tab does not poll).
+    await page.bringToFront();
+    await expect(page.getByTestId('confirm-failed')).toContainText('Your payment did not go through', { timeout: 15_000 });
+    await page.getByTestId('try-again').click();
+    await expect(page).toHaveURL(/\/plans$/);
   });
 
   test('a declined payment lands on /failed-payment; an existing email is asked to sign in', async ({ page }, info) => {
@@ -203,6 +359,17 @@ test.describe('billing', () => {
     await page.getByRole('button', { name: 'Apply' }).click();
     await expect(page.getByText('Code YEAR30 applied: 30% off')).toBeVisible();
     await expect(page.getByTestId('plans-total')).toHaveText('$41.99');
+    // The promo label is on the plan it discounts only; another plan is told it does not apply.
+    await expect(page.getByTestId('promo-1-year')).toHaveText('YEAR30: −30%');
+    await expect(page.getByTestId('promo-1-month')).toHaveCount(0);
+    await expect(page.getByTestId('promo-2-years')).toHaveCount(0);
+    // $59.99 a year is $5.00 a month; with the code $41.99 is $3.50.
+    await expect(page.getByTestId('plan-1-year')).toContainText('$3.50');
+    await page.getByTestId('plan-1-month').click();
+    await expect(page.getByTestId('promo-status')).toHaveText('Code YEAR30 does not apply to 1 Month. Choose a plan it covers to use it.');
+    await shot(page, info, 'plans-promo-other-plan');
+    await page.getByTestId('plan-1-year').click();
+    await expect(page.getByTestId('promo-status')).toHaveText('Code YEAR30 applied: 30% off');
     await page.getByRole('radio', { name: /sandbox/i }).click();
     await page.getByTestId('pay-button').click();
     await sandboxPress(page, 'Pay', '41.99 USD');
