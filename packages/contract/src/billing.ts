@@ -103,6 +103,8 @@ export const createPaymentBody = z.object({
   'g-recaptcha-response': z.string().max(4096).optional(),
   /** The buyer's UI language: a hosted page we serve (the sandbox) opens in it. */
   language: z.enum(['en', 'ru', 'zh']).optional(),
+  /** Renew this plan automatically when the provider can charge again (absent: the brand's default). */
+  autoRenew: z.boolean().optional(),
 });
 export type CreatePaymentBody = z.infer<typeof createPaymentBody>;
 

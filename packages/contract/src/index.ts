@@ -13,3 +13,4 @@ export * from './setup.js';
 export * from './nodes.js';
 export * from './account-extras.js';
 export * from './services.js';
+export * from './subscription.js';
