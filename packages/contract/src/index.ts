@@ -14,3 +14,4 @@ export * from './nodes.js';
 export * from './account-extras.js';
 export * from './services.js';
 export * from './subscription.js';
+export * from './payment-history.js';

@@ -1,0 +1,49 @@
+import { z } from 'zod';
+
+// The customer's payment history, receipts and money-back requests (issue 13).
+//   GET  /api/billing/payments                      → { data: PaymentHistory }
+//   GET  /api/billing/payments/:publicId/receipt    → application/pdf (own payments only)
+//   POST /api/billing/payments/:publicId/refund     → { data: PaymentHistoryItem } (inside MONEY_BACK_DAYS)
+
+export const PAYMENT_HISTORY_KINDS = ['purchase', 'renewal', 'grant', 'refund'] as const;
+export type PaymentHistoryKind = (typeof PAYMENT_HISTORY_KINDS)[number];
+export const PAYMENT_HISTORY_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
+export type PaymentHistoryStatus = (typeof PAYMENT_HISTORY_STATUSES)[number];
+
+/** A payment's public id: what the history lists and the receipt and refund calls take. */
+export const paymentPublicId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, { error: 'Unknown payment.' });
+export const paymentParams = z.object({ publicId: paymentPublicId });
+
+export const paymentHistoryItem = z.object({
+  /** Unique in the list: the payment's public id, or `<publicId>:refund` for a refund entry. */
+  id: z.string(),
+  /** The payment this entry is about (a refund entry names the payment it gave back). */
+  paymentId: z.string(),
+  /** purchase: bought by hand; renewal: charged by auto-renew; grant: given by support; refund: money given back. */
+  kind: z.enum(PAYMENT_HISTORY_KINDS),
+  status: z.enum(PAYMENT_HISTORY_STATUSES),
+  /** ISO time: paid (or refunded, for a refund entry); the attempt's time when it did not go through. */
+  date: z.string(),
+  amountMinor: z.number().int(),
+  currency: z.string(),
+  /** The provider's id (sandbox, stripe, payssion, payssionv2, cardlink, grant). */
+  provider: z.string(),
+  tariffName: z.string(),
+  /** The period this payment bought (ISO); periodEnd null for lifetime; both null when nothing was bought. */
+  periodStart: z.string().nullable(),
+  periodEnd: z.string().nullable(),
+  /** A receipt PDF can be downloaded. */
+  receiptAvailable: z.boolean(),
+  /** The customer can ask for the money back now (inside the window, through a provider that refunds). */
+  refundAvailable: z.boolean(),
+  /** ISO time the money-back window closes for this payment (null when it has none). */
+  refundableUntil: z.string().nullable(),
+});
+export type PaymentHistoryItem = z.infer<typeof paymentHistoryItem>;
+
+export const paymentHistory = z.object({
+  /** Newest first. */
+  items: z.array(paymentHistoryItem),
+  moneyBackDays: z.number().int(),
+});
+export type PaymentHistory = z.infer<typeof paymentHistory>;
