@@ -111,6 +111,7 @@ describe('signed-out pages come rendered from the server', () => {
     const returning = await t.app.inject({ method: 'GET', url: '/sign-in', headers: { cookie: 'a=b; isUserExist=1' } });
     expect(returning.body).toContain('<div id="root"></div>');
     // A page the browser renders keeps its styles as a preload, applied by the app's code.
-    expect((await get('/dashboard')).body).toContain('<link rel="preload" href="/assets/DashboardPage-AbCd1234.css" as="style">');
+    const dashboard = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: 'isUserExist=1' } });
+    expect(dashboard.body).toContain('<link rel="preload" href="/assets/DashboardPage-AbCd1234.css" as="style" crossorigin>');
   });
 });

@@ -73,14 +73,15 @@ describe('the web build is served compressed', () => {
 });
 
 describe('index.html tells the browser what the page will need', () => {
-  const page = (url: string, acceptLanguage?: string) =>
-    t.app.inject({ method: 'GET', url, headers: acceptLanguage ? { 'accept-language': acceptLanguage } : {} }).then((r) => r.body);
+  const page = (url: string, acceptLanguage?: string, cookie = 'isUserExist=1') =>
+    t.app.inject({ method: 'GET', url, headers: { cookie, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) } }).then((r) => r.body);
 
   it("preloads the page's own code and styles and the visitor's translations", async () => {
     const html = await page('/dashboard?from=mail', 'ru-RU,ru;q=0.9,en;q=0.8');
     expect(html).toContain('<link rel="modulepreload" href="/assets/AppLayout-AbCd1234.js">');
     expect(html).toContain('<link rel="modulepreload" href="/assets/DashboardPage-AbCd1234.js">');
-    expect(html).toContain('<link rel="preload" href="/assets/AppLayout-AbCd1234.css" as="style">');
+    // crossorigin: the app's loader asks for stylesheets in CORS mode, and only a preload in the same mode is reused.
+    expect(html).toContain('<link rel="preload" href="/assets/AppLayout-AbCd1234.css" as="style" crossorigin>');
     expect(html).toContain('<link rel="preload" href="/assets/i18n/ru.json" as="fetch" crossorigin>');
     expect(html).not.toContain('PlansPage');
     // After the build's own tags, so the entry chunk is requested first.
@@ -93,9 +94,17 @@ describe('index.html tells the browser what the page will need', () => {
     const unknown = await page('/no-such-page', 'de-DE');
     expect(unknown).not.toContain('modulepreload');
     expect(unknown).toContain('/assets/i18n/en.json');
-    const signIn = await page('/sign-in');
+    const signIn = await page('/sign-in', undefined, '');
     expect(signIn).toContain('/assets/SignInPage-AbCd1234.js');
     expect(signIn).not.toContain('alert(1)');
+  });
+
+  it('no hints for a page the visitor will be sent away from', async () => {
+    // Without a session a logged-in page goes to /sign-in; with one, a sign-in page goes to the dashboard.
+    expect(await page('/dashboard', undefined, '')).not.toContain('AppLayout-AbCd1234');
+    expect(await page('/plans/1-year', undefined, 'isUserExist=')).not.toContain('PlansPage-AbCd1234');
+    expect(await page('/sign-in')).not.toContain('SignInPage-AbCd1234');
+    expect(await page('/dashboard')).toContain('AppLayout-AbCd1234');
   });
 
   it('the preload map itself is not served', async () => {

@@ -1,6 +1,6 @@
 import fs from 'node:fs';
 import path from 'node:path';
-import { languageFromTag, type Language } from '@warren/contract';
+import { APP_ROUTES, isAuthRoute, languageFromTag, type Language } from '@warren/contract';
 
 /** What apps/web/build/route-preloads.ts writes: a path's page files the HTML does not already load. */
 export type RoutePreloads = Record<string, { js: string[]; css: string[] }>;
@@ -24,19 +24,37 @@ export function firstVisitLanguage(acceptLanguage: string | undefined): Language
 
 const SAFE_URL = /^\/[A-Za-z0-9/_.-]+$/;
 
+/** A page of the logged-in shell: every one of them sends a visitor without a session to /sign-in. */
+function needsSession(pathname: string): boolean {
+  return (APP_ROUTES as readonly string[]).includes(pathname) || pathname.startsWith('/plans/');
+}
+
+export interface HintOptions {
+  /** The server put the page's HTML in: its styles are linked, not preloaded. */
+  serverRendered?: boolean;
+  /** The browser has the isUserExist cookie (set at sign-in, cleared at sign-out). */
+  signedIn?: boolean;
+}
+
 /**
  * `<link>` hints for index.html: the page's code (modulepreload) and styles, and the
- * translations, so they download with the app's own code instead of after it runs.
+ * translations, so they download with the app instead of after it runs. A page the visitor
+ * will not stay on gets no hints (a signed-out visitor on a logged-in page goes to /sign-in, a
+ * signed-in one on an auth page to the dashboard): an unused preload costs bandwidth and a
+ * console warning. Style preloads say `crossorigin` because the app's loader (Vite's preload
+ * helper) asks for stylesheets in CORS mode; a preload in another mode is not reused, fetched
+ * twice, and warned about.
  */
-export function pageHints(pathname: string, preloads: RoutePreloads, language: Language, serverRendered = false): string {
+export function pageHints(pathname: string, preloads: RoutePreloads, language: Language, { serverRendered = false, signedIn = false }: HintOptions = {}): string {
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const route = preloads[clean] ?? (clean.startsWith('/plans/') ? preloads['/plans'] : undefined);
   const links = [`<link rel="preload" href="/assets/i18n/${language}.json" as="fetch" crossorigin>`];
+  const leaves = signedIn ? isAuthRoute(clean) : needsSession(clean);
+  const route = leaves ? undefined : (preloads[clean] ?? (clean.startsWith('/plans/') ? preloads['/plans'] : undefined));
   for (const href of route?.js ?? []) if (SAFE_URL.test(href)) links.push(`<link rel="modulepreload" href="${href}">`);
   // A page the server rendered shows before its code runs: its styles must apply from the first paint
   // (the app's loader finds the stylesheet already there and adds no second one).
   for (const href of route?.css ?? []) {
-    if (SAFE_URL.test(href)) links.push(serverRendered ? `<link rel="stylesheet" href="${href}">` : `<link rel="preload" href="${href}" as="style">`);
+    if (SAFE_URL.test(href)) links.push(serverRendered ? `<link rel="stylesheet" href="${href}">` : `<link rel="preload" href="${href}" as="style" crossorigin>`);
   }
   return links.join('');
 }

@@ -104,14 +104,15 @@ export async function registerSpa(
     const pathname = request.url.split('?')[0] ?? '/';
     const language = firstVisitLanguage(request.headers['accept-language']);
     let first: ReturnType<RenderPage> = null;
+    // isUserExist (set at sign-in, cleared at sign-out): most likely signed in, and the app will
+    // move on to the dashboard; a rendered sign-in form would only flash before it.
+    const signedIn = hasCookie(request.headers.cookie, COOKIES.isUserExist);
     try {
-      // isUserExist (set at sign-in, cleared at sign-out): most likely signed in, and the app will
-      // move on to the dashboard; a rendered sign-in form would only flash before it.
-      if (!hasCookie(request.headers.cookie, COOKIES.isUserExist)) first = serverRender?.(pathname, brand, language) ?? null;
+      if (!signedIn) first = serverRender?.(pathname, brand, language) ?? null;
     } catch (err) {
       request.log.warn({ err }, 'server render failed: the browser renders the page');
     }
-    const hints = pageHints(pathname, preloads, language, first !== null);
+    const hints = pageHints(pathname, preloads, language, { serverRendered: first !== null, signedIn });
     // The hints go after the build's own tags: the app's entry chunk must not queue behind them.
     const html = template
       .replace(MARKER, () => `<script id="warren-brand" type="application/json">${json}</script>`)
