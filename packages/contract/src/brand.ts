@@ -29,5 +29,7 @@ export const publicBrand = z.object({
   scripts: z
     .array(z.object({ kind: z.enum(['analytics', 'session-recording', 'tag-manager', 'help-chat', 'web-analytics']), src: z.string() }))
     .default([]),
+  /** The checkout's auto-renew choice starts on (absent: on). */
+  autoRenewDefault: z.boolean().optional(),
 });
 export type PublicBrand = z.infer<typeof publicBrand>;
