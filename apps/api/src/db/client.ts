@@ -18,16 +18,45 @@ export interface Queryable {
   exec(sql: string): Promise<void>;
 }
 
+/** Told about every query run through `query` (also inside transactions): the metrics' query-time histogram. */
+export type QueryObserver = (sql: string, seconds: number, ok: boolean) => void;
+
 export interface Database extends Queryable {
   readonly kind: 'pglite' | 'postgres';
+  /** Adds an observer of every query's duration; returns its removal. */
+  observeQueries(observer: QueryObserver): () => void;
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs fn while holding a database-wide lock so concurrent instances don't race (migrations, seeding). */
   exclusive<T>(key: number, fn: (tx: Queryable) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
+/** Runs a query and tells the observers how long it took (nothing is measured when none listens). */
+async function timed<T>(observers: Set<QueryObserver>, sql: string, run: () => Promise<T>): Promise<T> {
+  if (!observers.size) return run();
+  const started = performance.now();
+  const tell = (ok: boolean) => {
+    const seconds = (performance.now() - started) / 1000;
+    for (const o of observers) o(sql, seconds, ok);
+  };
+  try {
+    const result = await run();
+    tell(true);
+    return result;
+  } catch (err) {
+    tell(false);
+    throw err;
+  }
+}
+
+const addObserver = (observers: Set<QueryObserver>, o: QueryObserver) => {
+  observers.add(o);
+  return () => void observers.delete(o);
+};
+
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
+  private readonly observers = new Set<QueryObserver>();
   private constructor(
     private readonly pg: PGlite,
     private readonly lockFile?: string,
@@ -51,8 +80,12 @@ class PgliteDatabase implements Database {
     }
   }
 
+  observeQueries(observer: QueryObserver): () => void {
+    return addObserver(this.observers, observer);
+  }
+
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.pg.query<T>(sql, params as unknown[]);
+    const result = await timed(this.observers, sql, () => this.pg.query<T>(sql, params as unknown[]));
     return result.rows;
   }
 
@@ -65,7 +98,7 @@ class PgliteDatabase implements Database {
     // inside fn, query only through tx, never through the outer database (that would deadlock).
     return this.pg.transaction(async (tx) =>
       fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await tx.query<R>(sql, params as unknown[])).rows,
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await timed(this.observers, sql, () => tx.query<R>(sql, params as unknown[]))).rows,
         exec: async (sql: string) => void (await tx.exec(sql)),
       }),
     );
@@ -78,6 +111,11 @@ class PgliteDatabase implements Database {
   async close(): Promise<void> {
     await this.pg.close();
     if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
+  }
+
+  /** The PGlite instance itself: its queries wait for this class's transactions (one connection). */
+  get instance(): PGlite {
+    return this.pg;
   }
 
   /** An uncompressed dump of the whole data directory (test templates). */
@@ -112,7 +150,12 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
+  private readonly observers = new Set<QueryObserver>();
   constructor(private readonly pool: pg.Pool) {}
+
+  observeQueries(observer: QueryObserver): () => void {
+    return addObserver(this.observers, observer);
+  }
 
   static async open(url: string, schema?: string): Promise<PostgresDatabase> {
     const pool = new pg.Pool({
@@ -132,7 +175,7 @@ class PostgresDatabase implements Database {
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await this.pool.query(sql, params as unknown[]);
+    const result = await timed(this.observers, sql, () => this.pool.query(sql, params as unknown[]));
     return result.rows as T[];
   }
 
@@ -145,7 +188,7 @@ class PostgresDatabase implements Database {
     try {
       await client.query('begin');
       const result = await fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await client.query(sql, params as unknown[])).rows as R[],
+        query: async <R>(sql: string, params: readonly unknown[] = []) => (await timed(this.observers, sql, () => client.query(sql, params as unknown[]))).rows as R[],
         exec: async (sql: string) => void (await client.query(sql)),
       });
       await client.query('commit');
@@ -174,6 +217,11 @@ export async function openDatabase(
   spec: { kind: 'pglite'; dataDir: string; templateFile?: string } | { kind: 'postgres'; url: string; schema?: string },
 ): Promise<Database> {
   return spec.kind === 'pglite' ? PgliteDatabase.open(spec.dataDir, spec.templateFile) : PostgresDatabase.open(spec.url, spec.schema);
+}
+
+/** The embedded PGlite instance, for pg-boss's in-process adapter (modules/billing/jobs.ts); undefined for PostgreSQL. */
+export function pgliteOf(db: Database): PGlite | undefined {
+  return db instanceof PgliteDatabase ? db.instance : undefined;
 }
 
 /** Dumps a PGlite database (for test templates); undefined for PostgreSQL. */

@@ -1,10 +1,23 @@
 import type { Queryable } from '../../db/client.js';
 
-/** The health check's one query: is the database there. */
+/** The health check's query (is the database there) and the figures the metrics read at scrape time. */
 export function systemRepository(db: Queryable) {
   return {
     async ping(): Promise<void> {
       await db.query('select 1');
+    },
+
+    /**
+     * Paid plans in force now, by tariff (metrics, read at scrape time): lifetime plans have no
+     * expiry; deleted accounts do not count. Uses users_subscription_expiry for the dated ones.
+     */
+    async activeSubscriptions(): Promise<{ tariff: string; count: number }[]> {
+      const rows = await db.query<{ tariff: string; count: number }>(
+        `select tariff_key as tariff, count(*)::int as count from users
+          where tariff_key <> 'free-plan' and deleted_at is null and (subscription_expires_at is null or subscription_expires_at > now())
+          group by tariff_key order by tariff_key`,
+      );
+      return rows;
     },
   };
 }

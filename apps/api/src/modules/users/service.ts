@@ -6,6 +6,7 @@ import type { Database } from '../../db/client.js';
 import { ConflictError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
+import type { Metrics } from '../../lib/metrics.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderMail } from '../../mail/templates.js';
@@ -63,9 +64,11 @@ export interface UsersServiceDeps {
   limiter: RateLimiter;
   /** Background work (emails) the request does not wait for; tracked so shutdown can drain it. */
   defer: (task: () => Promise<unknown>) => void;
+  /** Sign-up and verification counters (lib/metrics.ts). */
+  metrics?: Pick<Metrics, 'signups' | 'verified'>;
 }
 
-export function usersService({ db, config, mailer, limiter, defer }: UsersServiceDeps) {
+export function usersService({ db, config, mailer, limiter, defer, metrics }: UsersServiceDeps) {
   const repo = usersRepository(db);
   const factor = secondFactor(repo, config.appSecret);
   const perIp = perIpRules(config);
@@ -119,6 +122,7 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
         marketingEmails: !body.disableEmail,
       });
       if (!row) throw new ValidationError({ email: ['The email has already been taken.'] });
+      metrics?.signups.inc({ brand: ctx.brand.id });
       await sendVerification(row, ctx);
       return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
     },
@@ -202,7 +206,10 @@ export function usersService({ db, config, mailer, limiter, defer }: UsersServic
       const tokenHash = hashToken(body.token);
       const outcome = await withLinkBudget(ctx.ip, async () => {
         // On payment-first brands the account becomes Active with the first payment, not with the email.
-        if (await repo.consumeVerifyToken(body.userId, tokenHash, !ctx.brand.paymentFirst)) return { genuine: true, result: 'verified' as const };
+        if (await repo.consumeVerifyToken(body.userId, tokenHash, !ctx.brand.paymentFirst)) {
+          metrics?.verified.inc({ brand: ctx.brand.id });
+          return { genuine: true, result: 'verified' as const };
+        }
         // A link opened again: say so, but only to someone holding that very link.
         const issued = await repo.emailTokenIssued(body.userId, 'verify', tokenHash);
         const already = issued && (await repo.findById(body.userId))?.verified === true;

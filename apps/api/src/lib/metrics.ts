@@ -1,0 +1,108 @@
+import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+
+/**
+ * The API's Prometheus metrics (prom-client), one registry per service set (composition.ts), so
+ * two apps in one process (tests) never mix their figures. Served only by the metrics listener
+ * (plugins/metrics.ts), never on the public port.
+ *
+ * Label values are always from small fixed sets (route patterns, status codes, provider ids,
+ * brand ids, SQL verbs): nothing a client writes becomes a label, so no request can create series.
+ */
+export interface ScrapeSample {
+  labels?: Record<string, string>;
+  value: number;
+}
+
+/** Request latency buckets in seconds; long polls (/api/nodes/desired waits up to 25 s) land in the top ones. */
+const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
+const DB_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
+
+export function createMetrics() {
+  const registry = new Registry();
+  let defaults = false;
+
+  const metrics = {
+    registry,
+    /** Every answer of the public app, by route pattern (never the raw URL), method and status. */
+    httpRequests: new Counter({
+      name: 'warren_http_requests_total',
+      help: 'HTTP requests answered, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      registers: [registry],
+    }),
+    httpDuration: new Histogram({
+      name: 'warren_http_request_duration_seconds',
+      help: 'Time from the request arriving to the answer sent, by method, route pattern and status',
+      labelNames: ['method', 'route', 'status'] as const,
+      buckets: HTTP_BUCKETS,
+      registers: [registry],
+    }),
+    /** Every database query (repositories, transactions), by SQL verb and outcome. */
+    dbDuration: new Histogram({
+      name: 'warren_db_query_duration_seconds',
+      help: 'Database query time, by SQL verb (select, insert, update, delete, other) and outcome (ok, error)',
+      labelNames: ['operation', 'outcome'] as const,
+      buckets: DB_BUCKETS,
+      registers: [registry],
+    }),
+    signups: new Counter({ name: 'warren_signups_total', help: 'Accounts created, by brand', labelNames: ['brand'] as const, registers: [registry] }),
+    verified: new Counter({ name: 'warren_email_verifications_total', help: 'Email addresses verified, by brand', labelNames: ['brand'] as const, registers: [registry] }),
+    /** Payments by provider and outcome: `applied` when a payment extends a plan (providers and support grants alike). */
+    payments: new Counter({
+      name: 'warren_payments_total',
+      help: 'Payments by provider and outcome (applied: the plan was extended)',
+      labelNames: ['provider', 'outcome'] as const,
+      registers: [registry],
+    }),
+    webhooksRejected: new Counter({
+      name: 'warren_webhooks_rejected_total',
+      help: 'Provider webhooks refused (bad signature or payload), by provider',
+      labelNames: ['provider'] as const,
+      registers: [registry],
+    }),
+
+    /**
+     * A gauge read when Prometheus scrapes (through a repository, e.g. active subscriptions, job
+     * queue depth). A failing read leaves the gauge without samples for that scrape instead of
+     * failing the whole scrape.
+     */
+    scrapeGauge(name: string, help: string, labelNames: readonly string[], read: () => Promise<ScrapeSample[]>): Gauge {
+      return new Gauge({
+        name,
+        help,
+        labelNames: [...labelNames],
+        registers: [registry],
+        async collect() {
+          let samples: ScrapeSample[];
+          try {
+            samples = await read();
+          } catch {
+            this.reset();
+            return;
+          }
+          this.reset();
+          for (const s of samples) this.set(s.labels ?? {}, s.value);
+        },
+      });
+    },
+
+    /** Process metrics (CPU, memory, handles, GC) and event-loop lag: only in a process that serves them. */
+    collectDefaults(): void {
+      if (defaults) return;
+      defaults = true;
+      collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
+    },
+  };
+  return metrics;
+}
+export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The SQL verb of a statement, for the query-time label: a fixed set, never the statement. */
+export function sqlOperation(sql: string): 'select' | 'insert' | 'update' | 'delete' | 'other' {
+  const m = /^\s*(?:with\b[\s\S]*?\)\s*)?(select|insert|update|delete)\b/i.exec(sql);
+  return (m?.[1]?.toLowerCase() as 'select' | 'insert' | 'update' | 'delete' | undefined) ?? 'other';
+}
+
+const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
+/** The method label: the usual ones, anything else as `other`. */
+export const methodLabel = (method: string) => (METHODS.has(method) ? method : 'other');
