@@ -8,6 +8,13 @@ import { TestClient, createTestApp, registerUser, type TestApp } from '../../app
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
 import { type Background, background, hasTool, inNs, run, until } from './netns.js';
 
+/** The agent reads its node token from a file (mode 600): a command line is visible to every user in ps. */
+function writeToken(dir: string, token: string): string {
+  const file = path.join(dir, 'node-token');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return file;
+}
+
 /**
  * OpenVPN, SOCKS5 and the ad blocker end to end, with real clients in network namespaces made for
  * this test. The "server" namespace runs the agent (wireguard-go as in the tunnel test, plus the
@@ -103,7 +110,7 @@ beforeAll(async () => {
   agent = await background(
     'ip',
     ['netns', 'exec', NS_SRV, process.execPath, path.join(REPO, 'apps/agent/bin/warren-agent.mjs'),
-      '--api-socket', socket, '--token', token, '--interface', IF_WG, '--state-dir', path.join(tmp, 'agent'), '--report-interval', '5', '--wait', '25'],
+      '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_WG, '--state-dir', path.join(tmp, 'agent'), '--report-interval', '5', '--wait', '25'],
     /"msg":"applied"/,
     60_000,
     { ...process.env, WARREN_SERVICES: 'openvpn,socks,dns', WARREN_DNS_UPSTREAM: ZONE_DNS_IP, WARREN_BLOCKLIST: path.join(tmp, 'blocklist.txt') },

@@ -8,6 +8,13 @@ import { TestClient, createTestApp, registerUser, type TestApp } from '../../app
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
 import { type Background, background, hasTool, inNs, run, until } from './netns.js';
 
+/** The agent reads its node token from a file (mode 600): a command line is visible to every user in ps. */
+function writeToken(dir: string, token: string): string {
+  const file = path.join(dir, 'node-token');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return file;
+}
+
 /**
  * The VPN end to end, in network namespaces made for this test: a "server" namespace runs
  * wireguard-go, the agent and a web page; a "client" namespace joined to it by a veth pair brings
@@ -151,7 +158,7 @@ beforeAll(async () => {
   agent = await background(
     'ip',
     ['netns', 'exec', NS_SRV, process.execPath, path.join(REPO, 'apps/agent/bin/warren-agent.mjs'),
-      '--api-socket', socket, '--token', token, '--interface', IF_SRV, '--state-dir', path.join(tmp, 'agent'), '--report-interval', '2', '--wait', '25'],
+      '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_SRV, '--state-dir', path.join(tmp, 'agent'), '--report-interval', '2', '--wait', '25'],
     /"msg":"applied"/,
   );
   // The agent reports the interface's key and port: configs handed out must carry them.

@@ -26,9 +26,21 @@ export interface AgentOptions {
   maxSetChanges: number;
   /** Called with each answer after WireGuard is applied (OpenVPN/SOCKS5 users, services/runtime.ts); a failure makes the next round full. */
   appliers?: ((answer: DesiredState) => Promise<void>)[];
+  /** Told what happens (metrics.ts); nothing by default. */
+  observer?: AgentObserver;
 }
 
 export type ApplyMode = 'none' | 'set' | 'syncconf';
+
+/** What the agent tells its metrics: applies and their time, failures, syncs, the API's reachability, active peers. */
+export interface AgentObserver {
+  applied(mode: ApplyMode, seconds: number): void;
+  applyFailed(): void;
+  /** A round fetched and applied the desired state (atMs: wall clock). */
+  synced(atMs: number, peers: number, version: number): void;
+  api(call: 'desired' | 'report', ok: boolean): void;
+  reported(activePeers: number): void;
+}
 
 /** Exponential backoff with jitter: ~1 s, 2 s, 4 s … capped at 30 s. */
 export function backoffMs(failures: number, random = Math.random()): number {
@@ -84,7 +96,15 @@ export class Agent {
   async syncOnce(): Promise<{ mode: ApplyMode; changes: number; version: number }> {
     if (this.now() - this.lastFullAt > this.o.resyncIntervalS * 1000) this.needFull = true;
     const full = this.needFull || this.desired === null || this.version === undefined;
-    const answer = await this.api.desired(full ? {} : { since: this.version, at: this.at, wait: this.o.waitS });
+    const observer = this.o.observer;
+    let answer: DesiredState;
+    try {
+      answer = await this.api.desired(full ? {} : { since: this.version, at: this.at, wait: this.o.waitS });
+    } catch (err) {
+      if (!this.stopped) observer?.api('desired', false);
+      throw err;
+    }
+    observer?.api('desired', true);
     const next = nextDesired(full ? null : this.desired, answer);
     const started = this.now();
     let mode: ApplyMode = 'none';
@@ -111,8 +131,11 @@ export class Agent {
     } catch (err) {
       this.applied = null;
       this.needFull = true;
+      observer?.applyFailed();
       throw err;
     }
+    observer?.applied(mode, (this.now() - started) / 1000);
+    observer?.synced(Date.now(), next.size, answer.version);
     this.applied = next;
     this.desired = next;
     this.version = answer.version;
@@ -134,7 +157,15 @@ export class Agent {
       activePeers: active,
       peers: changed.map((p) => ({ publicKey: p.publicKey, lastHandshake: p.latestHandshake, rxBytes: p.rxBytes, txBytes: p.txBytes })),
     };
-    const accepted = await this.api.report(report);
+    this.o.observer?.reported(active);
+    let accepted: number;
+    try {
+      accepted = await this.api.report(report);
+    } catch (err) {
+      if (!this.stopped) this.o.observer?.api('report', false);
+      throw err;
+    }
+    this.o.observer?.api('report', true);
     const present = new Set(dump.peers.map((p) => p.publicKey));
     for (const key of this.lastReported.keys()) if (!present.has(key)) this.lastReported.delete(key);
     for (const p of changed) this.lastReported.set(p.publicKey, sig(p));

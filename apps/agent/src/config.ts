@@ -3,6 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
 import { NODE_MAX_WAIT_S, NODE_REPORT_INTERVAL_S } from '@warren/contract';
+import { parseListen } from './metrics.js';
 
 /**
  * Agent settings: every flag also has an environment variable (flags win). Documented in
@@ -23,14 +24,24 @@ export interface AgentConfig {
   /** Above this many changes one `wg syncconf` replaces a `wg set`. */
   maxSetChanges: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
+  /** Where the token was read from (never the token itself in logs). */
+  tokenFile?: string;
+  /** The Prometheus listener (`--metrics`); undefined: off. */
+  metrics?: { host: string; port: number };
 }
+
+/** Where the node token is read from when neither --token-file nor an environment variable names one. */
+export const DEFAULT_TOKEN_FILE = '/etc/warren/node-token';
 
 export const HELP = `Usage: warren-agent [options]
 
   --api URL              API base URL                      WARREN_API_URL (required)
-  --api-socket PATH      reach the API through a unix socket WARREN_API_SOCKET
-  --token TOKEN          node token from \`npx warren vpn add-node\` WARREN_NODE_TOKEN
-  --token-file PATH      read the token from a file         WARREN_NODE_TOKEN_FILE
+  --api-socket PATH      reach the API through a unix socket (API with LISTEN_SOCKET) WARREN_API_SOCKET
+  --token-file PATH      the node token (from \`npx warren vpn add-node\`), mode 600
+                                                            WARREN_NODE_TOKEN_FILE (default ${DEFAULT_TOKEN_FILE})
+                         (WARREN_NODE_TOKEN holds the token itself, for containers; never a flag:
+                         a command line is visible to every user in ps)
+  --metrics [HOST:]PORT  Prometheus metrics on GET /metrics   WARREN_METRICS_LISTEN (default off; host 127.0.0.1)
   --interface NAME       WireGuard interface (exists, key and port set) WARREN_WG_INTERFACE (default wg0)
   --wg PATH              the wg tool                         WARREN_WG_BIN (default wg)
   --state-dir DIR        where the syncconf file is written  WARREN_STATE_DIR (default /var/lib/warren-agent)
@@ -44,11 +55,14 @@ export const HELP = `Usage: warren-agent [options]
 export class AgentConfigError extends Error {}
 
 export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentConfig | 'help' {
+  if (argv.some((a) => a === '--token' || a.startsWith('--token='))) {
+    throw new AgentConfigError('Invalid agent configuration:\n  - --token is gone: a command line is visible to every user (ps). Put the token in a file (mode 600) and pass --token-file, or use the default ' + DEFAULT_TOKEN_FILE);
+  }
   const { values } = parseArgs({
     args: argv,
     strict: true,
     options: {
-      api: { type: 'string' }, 'api-socket': { type: 'string' }, token: { type: 'string' }, 'token-file': { type: 'string' },
+      api: { type: 'string' }, 'api-socket': { type: 'string' }, 'token-file': { type: 'string' }, metrics: { type: 'string' },
       interface: { type: 'string' }, wg: { type: 'string' }, 'state-dir': { type: 'string' }, wait: { type: 'string' },
       'report-interval': { type: 'string' }, 'resync-interval': { type: 'string' }, capacity: { type: 'string' },
       'max-set-changes': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
@@ -66,16 +80,26 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
   const apiUrl = pick(values.api, 'WARREN_API_URL') ?? (pick(values['api-socket'], 'WARREN_API_SOCKET') ? 'http://localhost' : undefined);
   if (!apiUrl) problems.push('--api (WARREN_API_URL) is required');
   else if (!/^https?:\/\//.test(apiUrl)) problems.push('--api must be an http:// or https:// URL');
-  let token = pick(values.token, 'WARREN_NODE_TOKEN');
-  const tokenFile = pick(values['token-file'], 'WARREN_NODE_TOKEN_FILE');
-  if (!token && tokenFile) {
+  // The token: from a file by default (--token-file, WARREN_NODE_TOKEN_FILE, else DEFAULT_TOKEN_FILE); WARREN_NODE_TOKEN for containers.
+  const namedFile = pick(values['token-file'], 'WARREN_NODE_TOKEN_FILE');
+  let token = namedFile ? undefined : env.WARREN_NODE_TOKEN || undefined;
+  const tokenFile = token ? undefined : path.resolve(namedFile ?? DEFAULT_TOKEN_FILE);
+  if (tokenFile) {
     try {
       token = fs.readFileSync(tokenFile, 'utf8').trim();
+      if (!token) problems.push(`the token file ${tokenFile} is empty`);
     } catch (err) {
-      problems.push(`cannot read the token file: ${(err as Error).message}`);
+      const code = (err as NodeJS.ErrnoException).code;
+      problems.push(
+        code === 'ENOENT' && !namedFile
+          ? `no node token: write it to ${DEFAULT_TOKEN_FILE} (mode 600) or pass --token-file PATH (WARREN_NODE_TOKEN_FILE)`
+          : `cannot read the token file ${tokenFile} (${code ?? (err as Error).message})`,
+      );
     }
   }
-  if (!token) problems.push('--token or --token-file (WARREN_NODE_TOKEN[_FILE]) is required');
+  const metricsValue = pick(values.metrics, 'WARREN_METRICS_LISTEN');
+  const metrics = metricsValue ? parseListen(metricsValue) : undefined;
+  if (metricsValue && !metrics) problems.push('--metrics must be PORT, HOST:PORT or [IPv6]:PORT');
   const iface = pick(values.interface, 'WARREN_WG_INTERFACE') ?? 'wg0';
   if (!/^[A-Za-z0-9_.-]{1,15}$/.test(iface)) problems.push('--interface must be a valid interface name (up to 15 characters)');
   const logLevel = pick(values['log-level'], 'WARREN_LOG_LEVEL') ?? 'info';
@@ -93,6 +117,8 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
     capacity: int(pick(values.capacity, 'WARREN_CAPACITY'), '--capacity', 1000, 1, 10_000_000),
     maxSetChanges: int(pick(values['max-set-changes'], 'WARREN_MAX_SET_CHANGES'), '--max-set-changes', 500, 1, 100_000),
     logLevel: logLevel as AgentConfig['logLevel'],
+    tokenFile,
+    metrics,
   };
   if (problems.length) throw new AgentConfigError(`Invalid agent configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return config;

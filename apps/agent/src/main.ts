@@ -1,6 +1,8 @@
 import { Agent, type Log } from './agent.js';
 import { ApiClient } from './api-client.js';
+import fs from 'node:fs';
 import { AgentConfigError, HELP, loadAgentConfig } from './config.js';
+import { createAgentMetrics, startMetricsServer } from './metrics.js';
 import { Wg, execWg } from './wg/wg.js';
 import { loadServicesConfig } from './services/config.js';
 import { NodeServicesRuntime } from './services/runtime.js';
@@ -8,7 +10,7 @@ import { NodeServicesRuntime } from './services/runtime.js';
 /** `warren-agent`: one per VPN server. Logs JSON lines on stdout. */
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 
-function main(): void {
+async function main(): Promise<void> {
   let config;
   try {
     config = loadAgentConfig(process.argv.slice(2));
@@ -25,6 +27,10 @@ function main(): void {
   const log: Log = (level, msg, fields = {}) => {
     if (LEVELS[level] >= min) process.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields })}\n`);
   };
+  // A token file others can read is a token others can use: say so (the agent still starts).
+  if (config.tokenFile && (fs.statSync(config.tokenFile).mode & 0o077) !== 0)
+    log('warn', 'the token file can be read by other users; chmod 600 it', { tokenFile: config.tokenFile });
+  const metrics = config.metrics ? createAgentMetrics({ defaults: true }) : undefined;
   const api = new ApiClient({ baseUrl: config.apiUrl, socketPath: config.apiSocket, token: config.token });
   const wg = new Wg(config.iface, execWg(config.wgBin), config.stateDir);
   // OpenVPN, SOCKS5 and resolvers, when WARREN_SERVICES lists them (services/config.ts).
@@ -36,7 +42,17 @@ function main(): void {
     console.error(`Invalid services configuration: ${(err as Error).message}`);
     process.exit(64);
   }
-  const agent = new Agent(api, wg, { ...config, appliers: services ? [services.apply] : [] }, log);
+  const agent = new Agent(api, wg, { ...config, appliers: services ? [services.apply] : [], observer: metrics?.observer }, log);
+  let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
+  if (metrics && config.metrics) {
+    try {
+      metricsServer = await startMetricsServer(metrics.registry, config.metrics);
+    } catch (err) {
+      console.error(`Cannot serve metrics on ${config.metrics.host}:${config.metrics.port}: ${(err as Error).message}`);
+      process.exit(64);
+    }
+    log('info', 'metrics listening', { host: config.metrics.host, port: metricsServer.port });
+  }
   const stop = (signal: string) => {
     log('info', 'stopping', { signal });
     agent.stop();
@@ -46,7 +62,7 @@ function main(): void {
   log('info', 'started', { api: config.apiSocket ? `unix:${config.apiSocket}` : config.apiUrl, interface: config.iface });
   (services ? services.start() : Promise.resolve())
     .then(() => agent.run())
-    .finally(() => services?.stop())
+    .finally(() => Promise.all([services?.stop(), metricsServer?.close()]))
     .then(
     () => process.exit(0),
     (err) => {
@@ -56,4 +72,4 @@ function main(): void {
   );
 }
 
-main();
+void main();

@@ -22,6 +22,13 @@ import { Agent, ApiClient, Wg, interfaceLines, nextDesired, renderConfig } from 
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { TestClient, createTestApp, registerUser } from '../test/helpers.js';
 
+/** The agent reads its node token from a file (mode 600): a command line is visible to every user in ps. */
+function writeToken(dir: string, token: string): string {
+  const file = path.join(dir, 'node-token');
+  fs.writeFileSync(file, `${token}\n`, { mode: 0o600 });
+  return file;
+}
+
 export interface AgentBenchResult {
   skipped?: string;
   peers: number;
@@ -114,7 +121,7 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
     const agentLines: { at: number; line: Record<string, unknown> }[] = [];
     const waiters: { test: (l: Record<string, unknown>) => boolean; resolve: (at: number) => void }[] = [];
     const agentProc = spawn('ip', ['netns', 'exec', NS, process.execPath, path.resolve(import.meta.dirname, '../../agent/bin/warren-agent.mjs'),
-      '--api-socket', socket, '--token', token, '--interface', IF, '--state-dir', path.join(tmp, 'agent'), '--resync-interval', '86400', '--report-interval', '3600'], { stdio: ['ignore', 'pipe', 'inherit'] });
+      '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF, '--state-dir', path.join(tmp, 'agent'), '--resync-interval', '86400', '--report-interval', '3600'], { stdio: ['ignore', 'pipe', 'inherit'] });
     children.push(agentProc);
     let buf = '';
     agentProc.stdout!.on('data', (chunk: Buffer) => {
