@@ -1,5 +1,6 @@
-import { Group, Radio, Stack, Text } from '@mantine/core';
+import { Anchor, Group, Radio, Stack, Text } from '@mantine/core';
 import '@mantine/core/styles/Radio.layer.css';
+import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { methodId, type PaymentMethod } from '../../lib/billing/payment-methods';
 import { IconCard, IconLock } from '../icons';
@@ -44,8 +45,11 @@ export function PaymentMethodOptions({
   );
 }
 
-/** The reassurance line under a Pay button. */
-export function TrustLine({ moneyBackDays = 7 }: { moneyBackDays?: number }) {
+/**
+ * The reassurance line under a Pay button. "Cancel anytime" only where it is true: the plan
+ * renews and the customer can turn that off on the Subscription page, which it links to.
+ */
+export function TrustLine({ moneyBackDays = 7, cancelAnytime = false }: { moneyBackDays?: number; cancelAnytime?: boolean }) {
   const { t } = useTranslation();
   return (
     <Stack gap={6} className={classes.trust}>
@@ -54,6 +58,14 @@ export function TrustLine({ moneyBackDays = 7 }: { moneyBackDays?: number }) {
         <Text size="xs">{t('payment.secure')}</Text>
       </Group>
       <Text size="xs" ta="center">
+        {cancelAnytime && (
+          <>
+            <Anchor component={Link} to="/subscription" inherit data-testid="cancel-anytime">
+              {t('payment.cancelAnytime')}
+            </Anchor>
+            {' · '}
+          </>
+        )}
         {t('payment.trustLine', { days: moneyBackDays })}
       </Text>
     </Stack>

@@ -13,6 +13,8 @@ export interface CreatePaymentInput {
   returnPath?: string;
   /** The UI language: a hosted page we serve (the sandbox) opens in it. */
   language?: 'en' | 'ru' | 'zh';
+  /** Renew this plan automatically (false: a one-off payment, also for providers and plans that cannot renew). */
+  autoRenew?: boolean;
 }
 
 /**

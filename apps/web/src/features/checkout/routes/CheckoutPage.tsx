@@ -1,5 +1,5 @@
-import { useCallback, useEffect, useMemo, useState } from 'react';
-import { Alert, Anchor, Button, Card, Group, PasswordInput, Select, Skeleton, Stack, Text, Title } from '@mantine/core';
+import { useCallback, useEffect, useState } from 'react';
+import { Alert, Anchor, Button, Card, Group, PasswordInput, Skeleton, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import { useForm } from 'react-hook-form';
@@ -7,28 +7,24 @@ import { zodResolver } from '@hookform/resolvers/zod';
 import { z } from 'zod';
 import { Link, useLoaderData, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MAX, PASSWORD_MIN, SNACKBAR_MS, email as emailSchema, password as passwordSchema, type Language } from '@warren/contract';
+import { PASSWORD_MAX, PASSWORD_MIN, SNACKBAR_MS, email as emailSchema, password as passwordSchema } from '@warren/contract';
 import { Logo } from '../../../components/Logo';
 import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
 import { IconCheck, IconLock } from '../../../components/icons';
 import { EmailInput } from '../../../components/EmailInput';
 import { PlanOptions } from '../../../components/billing/PlanOptions';
-import { PaymentMethodOptions, TrustLine } from '../../../components/billing/PaymentMethodOptions';
+import { TrustLine } from '../../../components/billing/PaymentMethodOptions';
+import { AutoRenewChoice, CurrencySelect, MethodChoice, PayError, PricesFailed } from '../../../components/billing/CheckoutParts';
 import { MoneyBack } from '../../../components/billing/MoneyBack';
 import { billedText, planName } from '../../../components/billing/plan-text';
 import { collectAttribution, loginAttribution } from '../../../lib/attribution';
 import { getBrand } from '../../../lib/brand';
-import { useCurrencies } from '../../../lib/billing/currencies';
 import { checkoutVariant, serverOffer } from '../../../lib/billing/discount';
-import { defaultPlanId, formatMoney, orderPlans } from '../../../lib/billing/format';
-import { useIpInfo } from '../../../lib/billing/ip-info';
-import { useLandingPriceList } from '../../../lib/billing/landing-price-list';
-import { usePay } from '../../../lib/billing/payment-flow';
+import { useCheckout } from '../../../lib/billing/checkout-state';
+import { formatMoney } from '../../../lib/billing/format';
 import { usePaymentSuccessMessage } from '../../../lib/billing/payment-success-message';
-import { methodId, usePaymentMethods } from '../../../lib/billing/payment-methods';
 import { applyFieldErrors } from '../../../lib/forms';
 import { capitalizeFirst, errorBodyOf, errorText } from '../../../lib/http-error';
-import { isLanguage } from '../../../lib/i18n';
 import { snackbar } from '../../../lib/notify';
 import { session, useSession } from '../../../lib/session';
 import { STORAGE_KEYS, storage } from '../../../lib/storage';
@@ -72,21 +68,14 @@ export function CheckoutPage() {
     }
   }, [variant.language, i18n]);
 
-  const currencies = useCurrencies();
-  const ip = useIpInfo(!variant.currency);
-  const [currencyChoice, setCurrencyChoice] = useState<string | null>(null);
-  const currency = currencyChoice ?? variant.currency ?? ip.data?.currency ?? currencies.data?.default ?? (ip.isError ? 'USD' : null);
-
-  const selectedPlan = variant.priceList !== 'default' ? variant.priceList : undefined;
-  const prices = useLandingPriceList({ selectedPlan, currency: currency ?? undefined, referralID: storage.get(STORAGE_KEYS.referralID) ?? undefined }, !!currency);
-  const plans = useMemo(() => orderPlans(prices.data?.plans ?? [], variant.tariffIds), [prices.data, variant.tariffIds]);
-  const [tariffId, setTariffId] = useState<number | null>(null);
-  const chosenId = tariffId ?? defaultPlanId(plans, variant.tariffIds);
-  const plan = plans.find((p) => p.tariffId === chosenId) ?? null;
-
-  const methods = usePaymentMethods();
-  const [methodChoice, setMethodChoice] = useState<string | null>(null);
-  const method = methods.data?.methods.find((m) => methodId(m) === methodChoice) ?? methods.data?.methods[0] ?? null;
+  const checkout = useCheckout({
+    currency: variant.currency ?? undefined,
+    selectedPlan: variant.priceList !== 'default' ? variant.priceList : undefined,
+    tariffIds: variant.tariffIds,
+    referralID: storage.get(STORAGE_KEYS.referralID) ?? undefined,
+    accountId: user?.id ?? null,
+  });
+  const { prices, plans, chosenId, plan, setTariffId, busy, language } = checkout;
 
   const [mode, setMode] = useState<Mode>('signUp');
   const [takenEmail, setTakenEmail] = useState<string | null>(null);
@@ -98,10 +87,6 @@ export function CheckoutPage() {
   const registerMutation = useRegisterOneStep();
   const captcha = useCaptcha();
   const loginMutation = useCheckoutLogin();
-
-  // One idempotency key per attempt: the same plan, currency, method and account reuse it.
-  const attempt = `${chosenId}|${currency}|${method ? methodId(method) : ''}|${user?.id ?? ''}`;
-  const { pay, busy, error: payError } = usePay(attempt);
 
   const discountPercent = Number(/discount-(\d+)/.exec(variant.priceList)?.[1] ?? 0);
   // The discount window is the server's: its answer says how long is left, or that it is over.
@@ -116,7 +101,6 @@ export function CheckoutPage() {
   useEffect(() => {
     if (offer.kind === 'closed') endDiscount();
   }, [offer.kind, endDiscount]);
-  const language: Language | undefined = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : undefined;
 
   const ensureAccount = async (): Promise<boolean> => {
     if (user) return true;
@@ -158,19 +142,9 @@ export function CheckoutPage() {
     return ok;
   };
 
-  const onPay = async () => {
-    if (!plan || !method || !currency) return;
-    const ok = await pay(
-      { tariffId: plan.tariffId, currency, provider: method.provider, type: method.type || undefined, priceList: prices.data?.priceList, language },
-      plan.name,
-      ensureAccount,
-    );
-    // Refused (a discount that has just ended, a price that changed): ask for the prices again.
-    if (ok === false) void prices.refetch();
-  };
+  const onPay = () => checkout.pay(ensureAccount);
 
   const fieldError = (name: keyof AccountValues) => translateValidation(form.formState.errors[name]?.message, t);
-  const currencyOptions = currencies.data?.currencies ?? (currency ? [currency] : []);
   const lang = i18n.language;
 
   return (
@@ -207,18 +181,7 @@ export function CheckoutPage() {
                   {t('checkout.stepPlan')}
                 </Text>
                 <div style={{ flex: 1 }} />
-                {currencyOptions.length > 1 && currency && (
-                  <Select
-                    aria-label={t('payment.currency')}
-                    data={currencyOptions}
-                    value={currency}
-                    onChange={(v) => v && setCurrencyChoice(v)}
-                    allowDeselect={false}
-                    size="xs"
-                    w={92}
-                    comboboxProps={{ withinPortal: true }}
-                  />
-                )}
+                <CurrencySelect checkout={checkout} size="xs" width={92} />
               </div>
               {prices.isPending && !prices.data ? (
                 <Stack gap={10} pt={10}>
@@ -227,12 +190,7 @@ export function CheckoutPage() {
                   ))}
                 </Stack>
               ) : prices.isError ? (
-                <Alert color="red" variant="light" mt="sm">
-                  {t('payment.pricesFailed')}{' '}
-                  <Anchor component="button" onClick={() => void prices.refetch()}>
-                    {t('payment.retry')}
-                  </Anchor>
-                </Alert>
+                <PricesFailed checkout={checkout} mt="sm" />
               ) : (
                 <PlanOptions plans={plans} value={chosenId} onChange={setTariffId} layout="list" label={t('checkout.stepPlan')} />
               )}
@@ -312,16 +270,7 @@ export function CheckoutPage() {
                 </Text>
               </div>
               <div style={{ paddingTop: 10 }}>
-                {methods.isPending ? (
-                  <Skeleton h={48} radius="md" />
-                ) : (
-                  <PaymentMethodOptions
-                    methods={methods.data?.methods ?? []}
-                    value={method ? methodId(method) : null}
-                    onChange={setMethodChoice}
-                    label={t('checkout.stepMethod')}
-                  />
-                )}
+                <MethodChoice checkout={checkout} />
               </div>
             </section>
           </div>
@@ -355,22 +304,19 @@ export function CheckoutPage() {
                 ) : (
                   <Skeleton h={80} />
                 )}
+                <AutoRenewChoice checkout={checkout} />
                 <Button
                   size="lg"
                   fullWidth
                   leftSection={<IconLock size={18} />}
                   onClick={() => void onPay()}
                   loading={busy}
-                  disabled={!plan || !method}
+                  disabled={!plan || !checkout.method}
                   data-testid="pay-button"
                 >
                   {plan ? t('checkout.pay', { price: formatMoney(plan.amount, plan.currency, lang) }) : t('checkout.payNoPrice')}
                 </Button>
-                {payError && (
-                  <Alert color="red" variant="light" role="alert">
-                    {payError}
-                  </Alert>
-                )}
+                <PayError checkout={checkout} />
                 <MoneyBack />
                 <div className={classes.features}>
                   {FEATURES.map((f) => (
@@ -380,7 +326,7 @@ export function CheckoutPage() {
                     </Group>
                   ))}
                 </div>
-                <TrustLine />
+                <TrustLine cancelAnytime={checkout.autoRenew} />
               </Stack>
             </Card>
           </aside>
