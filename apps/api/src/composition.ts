@@ -72,6 +72,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     postbackUrls: config.billing.postbackUrls,
     isKnownHost: brands.isKnownHost,
     brandName,
+    brandOf: (id: string) => brands.byId(id) ?? brands.all()[0]!,
     secret: config.appSecret,
     // After every applied payment, from a provider or a support grant (operator.ts says what a grant earns).
     onPaymentApplied: (payment, firstPurchase) => rewards.onPaymentApplied(payment, firstPurchase),

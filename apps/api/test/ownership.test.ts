@@ -109,6 +109,9 @@ const COVERED: Record<string, (tokens: Awaited<ReturnType<typeof bTokens>>) => C
       check: (res) => expect(res.body).not.toContain(A.paymentId!),
     },
   ],
+  // A's payment: no receipt and no refund for B (issue 13).
+  'GET /api/billing/payments/:publicId/receipt': () => [{ body: { publicId: A.paymentId }, expected: [404] }],
+  'POST /api/billing/payments/:publicId/refund': () => [{ body: { publicId: A.paymentId }, expected: [404] }],
 };
 
 describe('ownership matrix: user B with user A ids', () => {
@@ -132,11 +135,18 @@ describe('ownership matrix: user B with user A ids', () => {
     const before = await rowsOf(t.app, aId);
     const failures: string[] = [];
     for (const [key, cases] of Object.entries(COVERED)) {
-      const [method, url] = key.split(' ') as [string, string];
+      const [method, route] = key.split(' ') as [string, string];
       for (const c of cases(tokens)) {
+        // Path parameters come from the case's body: `/x/:publicId` with { publicId } calls /x/<A's id>.
+        const body = { ...c.body };
+        const url = route.replace(/:(\w+)/g, (_, name: string) => {
+          const value = String(body[name]);
+          delete body[name];
+          return encodeURIComponent(value);
+        });
         const res = SAFE_METHODS.has(method)
-          ? await b.get(`${url}?${new URLSearchParams(c.body as Record<string, string>)}`)
-          : await b.post(url, c.body);
+          ? await b.get(`${url}?${new URLSearchParams(body as Record<string, string>)}`)
+          : await b.post(url, body);
         if (!c.expected.includes(res.statusCode)) failures.push(`${key} ${JSON.stringify(c.body)}: ${res.statusCode} ${res.body.slice(0, 160)}`);
         c.check?.(res);
         const after = await rowsOf(t.app, aId);

@@ -3,7 +3,7 @@ import { z } from 'zod';
 // The customer's payment history, receipts and money-back requests (issue 13).
 //   GET  /api/billing/payments                      → { data: PaymentHistory }
 //   GET  /api/billing/payments/:publicId/receipt    → application/pdf (own payments only)
-//   POST /api/billing/payments/:publicId/refund     → { data: PaymentHistoryItem } (inside MONEY_BACK_DAYS)
+//   POST /api/billing/payments/:publicId/refund     → { data: PaymentHistory } (the list after it; inside MONEY_BACK_DAYS)
 
 export const PAYMENT_HISTORY_KINDS = ['purchase', 'renewal', 'grant', 'refund'] as const;
 export type PaymentHistoryKind = (typeof PAYMENT_HISTORY_KINDS)[number];
@@ -32,6 +32,8 @@ export const paymentHistoryItem = z.object({
   /** The period this payment bought (ISO); periodEnd null for lifetime; both null when nothing was bought. */
   periodStart: z.string().nullable(),
   periodEnd: z.string().nullable(),
+  /** Why the provider refused it (a failed attempt), as the provider said; null otherwise. */
+  failureReason: z.string().nullable(),
   /** A receipt PDF can be downloaded. */
   receiptAvailable: z.boolean(),
   /** The customer can ask for the money back now (inside the window, through a provider that refunds). */

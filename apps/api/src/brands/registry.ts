@@ -26,6 +26,24 @@ const brandEntry = z.object({
   scripts: z.array(scriptSnippet).default([]),
   /** Offers the WireGuard section (/setup/wg and its API); off hides it for every account of the brand. */
   wgSection: z.boolean().default(true),
+  /**
+   * Who sells under this brand, as printed on receipts (modules/billing/receipts.ts). Absent: the
+   * product name alone, no address, tax id or tax line, numbered in the brand's own sequence.
+   */
+  seller: z
+    .object({
+      /** The receipt number sequence: brands that share a legal seller share its id (and its sequence). */
+      id: z.string().regex(/^[a-z0-9-]+$/).optional(),
+      legalName: z.string().min(1).max(200).optional(),
+      address: z.array(z.string().min(1).max(200)).max(6).default([]),
+      taxId: z.string().min(1).max(60).nullable().default(null),
+      email: z.string().email().nullable().default(null),
+      /** Printed before the number: PREFIX-000042. */
+      receiptPrefix: z.string().regex(/^[A-Z0-9-]{1,20}$/).optional(),
+      /** A tax line on every receipt; prices include it. */
+      tax: z.object({ label: z.string().min(1).max(40), ratePercent: z.number().gt(0).max(100) }).nullable().default(null),
+    })
+    .optional(),
 });
 export type Brand = z.infer<typeof brandEntry>;
 

@@ -2,7 +2,11 @@ import type { Database } from '../../db/client.js';
 import type { Mailer } from '../../mail/mailer.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { Catalogue } from './catalogue.js';
+import type { Brand } from '../../brands/registry.js';
 import { checkoutService } from './checkout.js';
+import { historyService } from './history.js';
+import { receiptsService } from './receipts.js';
+import { refundRequestService } from './refund-request.js';
 import { operatorService } from './operator.js';
 import { pricesService } from './prices.js';
 import { type BillingTestHooks, reconciliationService } from './reconcile.js';
@@ -25,6 +29,8 @@ export interface BillingDeps {
   postbackUrls: string[];
   isKnownHost: (host: string) => boolean;
   brandName: (brandId: string) => string;
+  /** A brand by id (a member's brand): receipts print its seller. */
+  brandOf: (brandId: string) => Brand;
   /** Called after a payment newly applied (rewards). */
   onPaymentApplied?: (payment: PaymentRow, firstPurchase: boolean) => Promise<void>;
   onSubscriptionChanged?: (userId: number) => Promise<void>;
@@ -44,7 +50,11 @@ export function billingServices(deps: BillingDeps) {
     onPaymentApplied: deps.onPaymentApplied, onSubscriptionChanged: deps.onSubscriptionChanged, testHooks: deps.testHooks, now,
   });
   const operator = operatorService({ db: deps.db, catalogue: deps.catalogue, prices, reconciliation, moneyBackDays: deps.moneyBackDays, now });
-  return { prices, checkout, reconciliation, operator };
+  // The customer's side of issue 13: payment history, receipts, money-back from the dashboard.
+  const history = historyService({ db: deps.db, prices, providers: deps.providers, moneyBackDays: deps.moneyBackDays, now });
+  const receipts = receiptsService({ db: deps.db, prices, brandOf: deps.brandOf });
+  const refunds = refundRequestService({ db: deps.db, providers: deps.providers, operator, moneyBackDays: deps.moneyBackDays, now });
+  return { prices, checkout, reconciliation, operator, history, receipts, refunds };
 }
 export type BillingServices = ReturnType<typeof billingServices>;
 

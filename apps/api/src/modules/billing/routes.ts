@@ -14,11 +14,12 @@ import { RESTRICTED_DOC, decryptBody, sealAnswer } from '../../plugins/restricte
 import type { UserRow } from '../users/index.js';
 import { CAMPAIGN_COOKIE_DAYS, languageFromTag } from '@warren/contract';
 import type { CheckoutContext } from './checkout.js';
+import { paymentHistoryRoutes } from './history-routes.js';
 import type { BillingServices } from './index.js';
 import type { CookieToSet } from './prices.js';
 
 export interface BillingRoutesDeps {
-  billing: Pick<BillingServices, 'prices' | 'checkout'>;
+  billing: Pick<BillingServices, 'prices' | 'checkout' | 'history' | 'receipts' | 'refunds'>;
   /** The signed-in member when the request carries a good token; public calls say more to them. */
   optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;
   brands: BrandRegistry;
@@ -142,4 +143,7 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
   restricted('/api/billing/getRestrictedStripePayment', 'stripe');
   restricted('/api/billing/getRestrictedPayssionPaymentData', 'payssion');
   restricted('/api/billing/getRestrictedCardlinkPaymentData', 'cardlink');
+
+  // The customer's payments, receipts and money-back requests (history-routes.ts).
+  await paymentHistoryRoutes(fastify, { billing: deps.billing, auth });
 }

@@ -1,0 +1,72 @@
+import type { PaymentHistory, PaymentHistoryItem } from '@warren/contract';
+import type { Database } from '../../db/client.js';
+import type { PaymentProvider } from '../../payments/provider.js';
+import type { PricesService } from './prices.js';
+import { hasReceipt } from './receipts.js';
+import { canRefundAt, refundableUntil } from './refund-request.js';
+import { billingRepository } from './repository.js';
+
+export interface HistoryDeps {
+  db: Database;
+  prices: PricesService;
+  providers: Partial<Record<string, PaymentProvider>>;
+  moneyBackDays: number;
+  now: () => Date;
+}
+
+/** A checkout left open longer than this was abandoned: it is no attempt worth listing. */
+const OPEN_CHECKOUT_SHOWN_MS = 86_400_000;
+const iso = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : new Date(d).toISOString());
+
+/** A customer's own payments as the dashboard lists them: payments, renewals, failed attempts and refunds, newest first. */
+export function historyService(deps: HistoryDeps) {
+  const repo = billingRepository(deps.db);
+  return {
+    async list(userId: number): Promise<PaymentHistory> {
+      const now = deps.now();
+      const [payments, tariffs] = await Promise.all([repo.paymentsOf(userId), deps.prices.tariffs()]);
+      const nameOf = new Map(tariffs.map((t) => [t.id, t.name]));
+      const items: PaymentHistoryItem[] = [];
+      for (const p of payments) {
+        if (p.status === 'pending' && now.getTime() - new Date(p.created_at).getTime() > OPEN_CHECKOUT_SHOWN_MS) continue;
+        const until = refundableUntil(p, deps.moneyBackDays);
+        const base = {
+          paymentId: p.public_id,
+          amountMinor: p.amount_minor,
+          currency: p.currency,
+          provider: p.provider,
+          tariffName: nameOf.get(p.tariff_id) ?? '',
+          periodStart: p.applied ? iso(p.period_start) : null,
+          periodEnd: p.applied ? iso(p.period_end) : null,
+        };
+        items.push({
+          ...base,
+          id: p.public_id,
+          kind: p.provider === 'grant' ? 'grant' : p.kind === 'renewal' ? 'renewal' : 'purchase',
+          status: p.status,
+          date: iso(p.paid_at ?? p.created_at)!,
+          failureReason: p.status === 'failed' && typeof p.failure_reason === 'string' ? p.failure_reason : null,
+          receiptAvailable: hasReceipt(p),
+          refundAvailable: p.status === 'succeeded' && until !== null && canRefundAt(deps.providers[p.provider]) && now <= until,
+          refundableUntil: p.status === 'succeeded' ? iso(until) : null,
+        });
+        if (p.status === 'refunded') {
+          items.push({
+            ...base,
+            id: `${p.public_id}:refund`,
+            kind: 'refund',
+            status: 'refunded',
+            date: iso(p.refunded_at ?? p.paid_at ?? p.created_at)!,
+            failureReason: null,
+            receiptAvailable: false,
+            refundAvailable: false,
+            refundableUntil: null,
+          });
+        }
+      }
+      items.sort((a, b) => (a.date < b.date ? 1 : a.date > b.date ? -1 : a.kind === 'refund' ? -1 : 1));
+      return { items, moneyBackDays: deps.moneyBackDays };
+    },
+  };
+}
+export type HistoryService = ReturnType<typeof historyService>;

@@ -1,0 +1,184 @@
+import fs from 'node:fs';
+import PDFDocument from 'pdfkit';
+import type { ReceiptData } from './receipts-repository.js';
+
+/**
+ * A receipt as a PDF (pdfkit), in the customer's language. Text needs a Unicode font: Noto Sans
+ * CJK (Debian's fonts-noto-cjk: Latin, Cyrillic and Chinese) first, then DejaVu Sans (Latin and
+ * Cyrillic). Without a CJK font a Chinese receipt is printed in English, and without any of them
+ * in English with the PDF's built-in Helvetica: never boxes instead of letters (`fontReport`).
+ */
+export type ReceiptLanguage = 'en' | 'ru' | 'zh';
+
+interface FontFace {
+  file: string;
+  /** The face's PostScript name inside a font collection (.ttc). */
+  face?: string;
+}
+interface FontPair {
+  regular: FontFace;
+  bold: FontFace;
+  cjk: boolean;
+}
+
+const NOTO_DIRS = ['/usr/share/fonts/opentype/noto', '/usr/share/fonts/opentype/noto-cjk', '/usr/share/fonts/noto-cjk', '/usr/share/fonts/google-noto-cjk'];
+const CANDIDATES: FontPair[] = [
+  ...NOTO_DIRS.map((dir) => ({
+    regular: { file: `${dir}/NotoSansCJK-Regular.ttc`, face: 'NotoSansCJKsc-Regular' },
+    bold: { file: `${dir}/NotoSansCJK-Bold.ttc`, face: 'NotoSansCJKsc-Bold' },
+    cjk: true,
+  })),
+  { regular: { file: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf' }, bold: { file: '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf' }, cjk: false },
+];
+
+const loaded = new Map<FontPair, { regular: Buffer; bold: Buffer }>();
+/** The font files, read once per process. */
+function load(pair: FontPair) {
+  let bytes = loaded.get(pair);
+  if (!bytes) loaded.set(pair, (bytes = { regular: fs.readFileSync(pair.regular.file), bold: fs.readFileSync(pair.bold.file) }));
+  return bytes;
+}
+let installed: FontPair[] | undefined;
+const installedFonts = () => (installed ??= CANDIDATES.filter((c) => fs.existsSync(c.regular.file) && fs.existsSync(c.bold.file)));
+
+/**
+ * The font for a language: a plain TrueType font (DejaVu) where it has the letters, as the CJK
+ * collection is slow to subset (about 0.5 s a receipt against 0.1 s); the CJK font for Chinese.
+ */
+function fontFor(language: ReceiptLanguage): FontPair | null {
+  const fonts = installedFonts();
+  if (language === 'zh') return fonts.find((f) => f.cjk) ?? null;
+  return fonts.find((f) => !f.cjk) ?? fonts[0] ?? null;
+}
+
+/** Which fonts receipts use here, and the languages they can print (for the logs at start and for tests). */
+export function fontReport(): { fonts: string[]; languages: ReceiptLanguage[] } {
+  const fonts = installedFonts();
+  if (!fonts.length) return { fonts: ['Helvetica (built in; no Unicode font found)'], languages: ['en'] };
+  const used = [...new Set((['en', 'zh'] as const).map(fontFor).filter((f) => f !== null).map((f) => f.regular.file))];
+  return { fonts: used, languages: fonts.some((f) => f.cjk) ? ['en', 'ru', 'zh'] : ['en', 'ru'] };
+}
+
+const TEXT = {
+  en: {
+    title: 'Receipt', number: 'Receipt no.', issued: 'Issued', seller: 'Seller', taxId: 'Tax ID', buyer: 'Billed to', payment: 'Payment',
+    paidAt: 'Paid on', paidWith: 'Paid with', item: 'Item', period: 'Period', amount: 'Amount', lifetime: 'Lifetime', total: 'Total paid',
+    taxIncluded: (label: string, rate: string) => `Including ${label} ${rate}%`,
+    refunded: (date: string) => `Refunded on ${date}.`, thanks: 'Thank you for your purchase.',
+  },
+  ru: {
+    title: 'Квитанция', number: 'Квитанция №', issued: 'Выдана', seller: 'Продавец', taxId: 'Налоговый номер', buyer: 'Покупатель', payment: 'Платёж',
+    paidAt: 'Дата оплаты', paidWith: 'Способ оплаты', item: 'Наименование', period: 'Период', amount: 'Сумма', lifetime: 'Бессрочно', total: 'Итого оплачено',
+    taxIncluded: (label: string, rate: string) => `В том числе ${label} ${rate}%`,
+    refunded: (date: string) => `Возвращён ${date}.`, thanks: 'Спасибо за покупку.',
+  },
+  zh: {
+    title: '收据', number: '收据编号', issued: '开具日期', seller: '销售方', taxId: '税号', buyer: '购买方', payment: '付款编号',
+    paidAt: '付款日期', paidWith: '付款方式', item: '项目', period: '服务期限', amount: '金额', lifetime: '终身', total: '实付金额',
+    taxIncluded: (label: string, rate: string) => `含${label} ${rate}%`,
+    refunded: (date: string) => `已于 ${date} 退款。`, thanks: '感谢您的购买。',
+  },
+} as const;
+
+const PROVIDER_NAMES: Record<string, string> = {
+  sandbox: 'Sandbox test card', stripe: 'Card (Stripe)', payssion: 'Payssion', payssionv2: 'Card (Payssion)', cardlink: 'Bank card (Cardlink)',
+};
+
+export function receiptNumber(prefix: string, number: number): string {
+  return `${prefix}-${String(number).padStart(6, '0')}`;
+}
+
+const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
+const day = (iso: string) => iso.slice(0, 10);
+
+export interface ReceiptDocument {
+  number: string;
+  issuedAt: string;
+  data: ReceiptData;
+  refundedAt: string | null;
+}
+
+/** The PDF's bytes and the language it was printed in (a Chinese receipt without a CJK font falls back to English). */
+export async function renderReceiptPdf(doc: ReceiptDocument, wanted: ReceiptLanguage): Promise<{ pdf: Buffer; language: ReceiptLanguage }> {
+  const language: ReceiptLanguage = fontReport().languages.includes(wanted) ? wanted : 'en';
+  const pair = fontFor(language);
+  const t = TEXT[language];
+  const { data } = doc;
+  const pdf = new PDFDocument({
+    size: 'A4', margin: 56,
+    info: { Title: `${t.title} ${doc.number}`, Author: data.seller.name, Subject: `${data.productName} — ${data.tariffName}`, CreationDate: new Date(doc.issuedAt) },
+  });
+  const chunks: Buffer[] = [];
+  pdf.on('data', (c: Buffer) => chunks.push(c));
+  const done = new Promise<void>((resolve, reject) => {
+    pdf.on('end', resolve);
+    pdf.on('error', reject);
+  });
+  if (pair) {
+    const { regular, bold } = load(pair);
+    pdf.registerFont('body', regular, pair.regular.face);
+    pdf.registerFont('bold', bold, pair.bold.face);
+  } else {
+    pdf.registerFont('body', 'Helvetica');
+    pdf.registerFont('bold', 'Helvetica-Bold');
+  }
+  const left = pdf.page.margins.left;
+  const width = pdf.page.width - left - pdf.page.margins.right;
+
+  pdf.font('bold').fontSize(22).text(data.seller.name, { width });
+  pdf.moveDown(0.2).font('body').fontSize(9).fillColor('#444');
+  for (const line of data.seller.address) pdf.text(line);
+  if (data.seller.taxId) pdf.text(`${t.taxId}: ${data.seller.taxId}`);
+  if (data.seller.email) pdf.text(data.seller.email);
+  pdf.fillColor('#000').moveDown(1.5);
+
+  pdf.font('bold').fontSize(16).text(`${t.title} ${doc.number}`);
+  pdf.moveDown(0.6).font('body').fontSize(10);
+  const field = (label: string, value: string) => {
+    const y = pdf.y;
+    pdf.fillColor('#555').text(label, left, y, { width: 150 });
+    pdf.fillColor('#000').text(value, left + 160, y, { width: width - 160 });
+    pdf.moveDown(0.25);
+  };
+  field(t.issued, day(doc.issuedAt));
+  field(t.buyer, data.buyerEmail);
+  field(t.payment, data.paymentId);
+  field(t.paidAt, day(data.paidAt));
+  field(t.paidWith, PROVIDER_NAMES[data.provider] ?? data.provider);
+  pdf.moveDown(1);
+
+  // The one line item: what was bought, for which period, for how much.
+  const cols = [left, left + width * 0.45, left + width * 0.78];
+  const header = pdf.y;
+  pdf.font('bold').fontSize(10);
+  pdf.text(t.item, cols[0], header, { width: width * 0.43 });
+  pdf.text(t.period, cols[1], header, { width: width * 0.32 });
+  pdf.text(t.amount, cols[2], header, { width: width * 0.22, align: 'right' });
+  pdf.moveTo(left, pdf.y + 4).lineTo(left + width, pdf.y + 4).strokeColor('#999').stroke();
+  pdf.moveDown(0.6);
+  const row = pdf.y;
+  const period = data.periodEnd === null ? t.lifetime : `${day(data.periodStart ?? data.paidAt)} – ${day(data.periodEnd)}`;
+  pdf.font('body');
+  pdf.text(`${data.productName} — ${data.tariffName}`, cols[0], row, { width: width * 0.43 });
+  pdf.text(period, cols[1], row, { width: width * 0.32 });
+  pdf.text(money(data.amountMinor, data.currency), cols[2], row, { width: width * 0.22, align: 'right' });
+  pdf.moveDown(0.6);
+  pdf.moveTo(left, pdf.y).lineTo(left + width, pdf.y).strokeColor('#999').stroke();
+  pdf.moveDown(0.6);
+
+  const sum = (label: string, value: string, strong = false) => {
+    const y = pdf.y;
+    pdf.font(strong ? 'bold' : 'body').fontSize(strong ? 12 : 10);
+    pdf.text(label, left, y, { width: width * 0.7, align: 'right' });
+    pdf.text(value, cols[2], y, { width: width * 0.22, align: 'right' });
+    pdf.moveDown(0.3);
+  };
+  if (data.tax) sum(t.taxIncluded(data.tax.label, String(data.tax.ratePercent)), money(data.tax.amountMinor, data.currency));
+  sum(t.total, money(data.amountMinor, data.currency), true);
+  pdf.moveDown(1.5).font('body').fontSize(10);
+  if (doc.refundedAt) pdf.fillColor('#b00020').font('bold').text(t.refunded(day(doc.refundedAt)), left, pdf.y, { width });
+  pdf.fillColor('#000').font('body').moveDown(1).text(t.thanks, left, pdf.y, { width });
+  pdf.end();
+  await done;
+  return { pdf: Buffer.concat(chunks), language };
+}

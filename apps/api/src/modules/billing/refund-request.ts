@@ -1,0 +1,70 @@
+import type { Database } from '../../db/client.js';
+import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import type { PaymentProvider } from '../../payments/provider.js';
+import type { OperatorService } from './operator.js';
+import { refundRequestRepository } from './refund-request-repository.js';
+import { type PaymentRow, billingRepository } from './repository.js';
+
+const DAY_MS = 86_400_000;
+
+/** The money-back window's end for a paid payment (a support grant has none). */
+export function refundableUntil(p: PaymentRow, moneyBackDays: number): Date | null {
+  if (p.provider === 'grant' || p.amount_minor <= 0 || !p.paid_at) return null;
+  return new Date(new Date(p.paid_at).getTime() + moneyBackDays * DAY_MS);
+}
+
+/** A provider that gives money back through its API (the sandbox today): `refund(providerRef)`. */
+interface RefundingProvider {
+  refund(providerRef: string): Promise<unknown>;
+}
+export function canRefundAt(provider: PaymentProvider | undefined): provider is PaymentProvider & RefundingProvider {
+  return typeof (provider as Partial<RefundingProvider> | undefined)?.refund === 'function';
+}
+
+export interface RefundRequestDeps {
+  db: Database;
+  providers: Partial<Record<string, PaymentProvider>>;
+  operator: Pick<OperatorService, 'refund'>;
+  moneyBackDays: number;
+  now: () => Date;
+}
+
+const PROVIDER_NAMES: Record<string, string> = { stripe: 'Stripe', payssion: 'Payssion', payssionv2: 'Payssion', cardlink: 'Cardlink' };
+
+/**
+ * The money-back guarantee from the dashboard: inside the window, once per payment, through the
+ * provider; then the operator's refund takes back exactly the period that payment bought, and
+ * the plan and VPN access follow at once (onSubscriptionChanged).
+ */
+export function refundRequestService(deps: RefundRequestDeps) {
+  const repo = billingRepository(deps.db);
+  const requests = refundRequestRepository(deps.db);
+  return {
+    async request(userId: number, publicId: string): Promise<void> {
+      const payment = await repo.paymentByPublicId(publicId);
+      if (!payment || payment.user_id !== userId) throw new NotFoundError('No such payment.');
+      if (payment.status === 'refunded') throw new ConflictError('This payment was already refunded.');
+      const until = refundableUntil(payment, deps.moneyBackDays);
+      if (payment.status !== 'succeeded' || until === null) throw new ValidationError({ payment: ['Only a paid purchase can be refunded.'] });
+      if (deps.now() > until) {
+        throw new ValidationError({ payment: [`The ${deps.moneyBackDays}-day money-back window for this payment ended on ${until.toISOString().slice(0, 10)}.`] });
+      }
+      const provider = deps.providers[payment.provider];
+      if (!canRefundAt(provider) || !payment.provider_ref) {
+        throw new ValidationError({ payment: [`A payment made with ${PROVIDER_NAMES[payment.provider] ?? payment.provider} is refunded by support: please write to us.`] });
+      }
+      if (!(await requests.claim(payment.id, userId))) throw new ConflictError('A refund for this payment is already under way.');
+      try {
+        await provider.refund(payment.provider_ref);
+        // The provider's own view decides, where it offers one: only money that went back takes the period back.
+        const state = provider.fetchState ? await provider.fetchState(payment.provider_ref) : undefined;
+        if (state && state.status !== 'refunded') throw new Error(`provider state ${state.status}`);
+      } catch {
+        await requests.release(payment.id);
+        throw new ConflictError('The payment provider did not accept the refund. Please try again later or write to support.');
+      }
+      await deps.operator.refund(publicId, { force: true });
+    },
+  };
+}
+export type RefundRequestService = ReturnType<typeof refundRequestService>;
