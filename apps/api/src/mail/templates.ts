@@ -5,7 +5,11 @@ import { escapeHtml } from '../lib/html.js';
  * Transactional emails, HTML + text, in the user's language, branded with the product name.
  * Every interpolated value is escaped in the HTML part.
  */
-type Kind = 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime' | 'receipt';
+export type MailKind = 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime' | 'receipt' | 'renewalReminder' | 'renewalFailed' | 'planEnded';
+type Kind = MailKind;
+// Billing mails (receipt, renewal reminder, renewal failed, plan ended) are transactional: they
+// carry no marketing unsubscribe link and go whatever the member's news setting; each links to
+// the dashboard's /subscription page (plan, auto-renew, payment history and receipt PDFs).
 
 interface Copy {
   subject: string;
@@ -53,8 +57,30 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     receipt: {
       subject: 'Your {product} receipt',
       heading: 'Thank you for your payment',
-      body: 'Plan: {plan}. Amount: {amount}. Paid until: {until}. Payment: {payment}. You can ask for a refund within 7 days.',
+      body: 'Plan: {plan}. Amount: {amount}. Paid until: {until}. Payment: {payment}. You can ask for a refund within 7 days. The receipt (PDF) and your payment history are on your Subscription page.',
+      button: 'Open Subscription',
       footer: 'Keep this email for your records.',
+    },
+    renewalReminder: {
+      subject: 'Your {product} plan renews on {date}',
+      heading: 'Your plan renews soon',
+      body: 'Your {plan} plan renews automatically on {date}: we will charge {amount} to {method}. To stop it, turn off auto-renew on your Subscription page before then; your plan stays until {until}.',
+      button: 'Manage subscription',
+      footer: 'You get this email because auto-renew is on for your plan.',
+    },
+    renewalFailed: {
+      subject: 'We could not renew your {product} plan',
+      heading: 'Your renewal did not go through',
+      body: 'We tried to charge {amount} to {method} for your {plan} plan, and the payment was refused: {error} We will try again on {retry}. You can also pay by hand on your Subscription page; your plan runs until {until}.',
+      button: 'Pay now',
+      footer: 'Your plan ends on {until} if no payment goes through.',
+    },
+    planEnded: {
+      subject: 'Your {product} plan has ended',
+      heading: 'Your plan has ended',
+      body: 'Your {plan} plan ended on {until} and was not renewed, so your VPN access has stopped. You can buy a new plan any time from your Subscription page.',
+      button: 'Renew my plan',
+      footer: 'Thank you for using {product}.',
     },
   },
   ru: {
@@ -94,8 +120,30 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     receipt: {
       subject: 'Чек {product}',
       heading: 'Спасибо за оплату',
-      body: 'Тариф: {plan}. Сумма: {amount}. Оплачено до: {until}. Платёж: {payment}. Вернуть деньги можно в течение 7 дней.',
+      body: 'Тариф: {plan}. Сумма: {amount}. Оплачено до: {until}. Платёж: {payment}. Вернуть деньги можно в течение 7 дней. Чек (PDF) и история платежей — на странице «Подписка».',
+      button: 'Открыть «Подписку»',
       footer: 'Сохраните это письмо.',
+    },
+    renewalReminder: {
+      subject: 'Тариф {product} продлится {date}',
+      heading: 'Скоро автопродление',
+      body: 'Тариф {plan} продлится автоматически {date}: мы спишем {amount} ({method}). Чтобы этого не случилось, отключите автопродление на странице «Подписка» до этой даты; тариф действует до {until}.',
+      button: 'Управлять подпиской',
+      footer: 'Вы получили это письмо, потому что для тарифа включено автопродление.',
+    },
+    renewalFailed: {
+      subject: 'Не удалось продлить тариф {product}',
+      heading: 'Продление не прошло',
+      body: 'Мы попытались списать {amount} ({method}) за тариф {plan}, но платёж отклонён: {error} Следующая попытка — {retry}. Можно оплатить вручную на странице «Подписка»; тариф действует до {until}.',
+      button: 'Оплатить',
+      footer: 'Если оплата не пройдёт, тариф закончится {until}.',
+    },
+    planEnded: {
+      subject: 'Тариф {product} закончился',
+      heading: 'Тариф закончился',
+      body: 'Тариф {plan} закончился {until} и не был продлён, поэтому доступ к VPN прекращён. Новый тариф можно купить в любое время на странице «Подписка».',
+      button: 'Продлить тариф',
+      footer: 'Спасибо, что пользуетесь {product}.',
     },
   },
   zh: {
@@ -135,8 +183,30 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     receipt: {
       subject: '您的 {product} 收据',
       heading: '感谢您的付款',
-      body: '套餐：{plan}。金额：{amount}。有效期至：{until}。付款编号：{payment}。7 天内可申请退款。',
+      body: '套餐：{plan}。金额：{amount}。有效期至：{until}。付款编号：{payment}。7 天内可申请退款。收据（PDF）和付款记录见“订阅”页面。',
+      button: '打开“订阅”',
       footer: '请保留此邮件以备查询。',
+    },
+    renewalReminder: {
+      subject: '您的 {product} 套餐将于 {date} 续订',
+      heading: '套餐即将自动续订',
+      body: '您的 {plan} 套餐将于 {date} 自动续订：我们将从 {method} 扣款 {amount}。如不想续订，请在此之前在“订阅”页面关闭自动续订；套餐有效期至 {until}。',
+      button: '管理订阅',
+      footer: '您收到此邮件，是因为您的套餐开启了自动续订。',
+    },
+    renewalFailed: {
+      subject: '您的 {product} 套餐续订失败',
+      heading: '续订付款未成功',
+      body: '我们尝试从 {method} 扣款 {amount} 续订 {plan} 套餐，但付款被拒绝：{error} 我们将于 {retry} 再次尝试。您也可以在“订阅”页面手动付款；套餐有效期至 {until}。',
+      button: '立即付款',
+      footer: '如果付款一直未成功，套餐将于 {until} 结束。',
+    },
+    planEnded: {
+      subject: '您的 {product} 套餐已结束',
+      heading: '套餐已结束',
+      body: '您的 {plan} 套餐已于 {until} 结束且未续订，VPN 访问已停止。您可以随时在“订阅”页面购买新套餐。',
+      button: '续订套餐',
+      footer: '感谢您使用 {product}。',
     },
   },
 };
@@ -167,3 +237,10 @@ export function renderMail(
 <p style="font-size:13px;color:#777;margin-top:28px">${escapeHtml(footer)}</p></td></tr></table></td></tr></table></body></html>`;
   return { subject, text, html };
 }
+
+/** The renewal-failed mail's {retry} when no attempt is left. */
+export const NO_MORE_RETRIES: Record<Language, string> = {
+  en: 'no later date (that was the last try)',
+  ru: 'не будет (это была последняя попытка)',
+  zh: '不再尝试（这是最后一次）',
+};

@@ -2,7 +2,7 @@ import type { Queryable } from '../db/client.js';
 import { billingRepository, mandateRepository } from '../modules/billing/repository.js';
 import { ConflictError } from '../lib/errors.js';
 import {
-  type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type ProviderPaymentState,
+  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type ProviderPaymentState, type SavedMethod,
   WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
 } from './provider.js';
 import {
@@ -63,6 +63,7 @@ export function payssionV2Provider(
   const now = opts.now ?? Date.now;
   const cache = checkoutCache(db, 'payssionv2');
   const once = singleFlight<CreatePaymentResult>();
+  const onceCharge = singleFlight<ChargeSavedResult>();
 
   async function call(path: string, fields: Record<string, string>) {
     const signed = { ...fields, api_key: config.apiKey, timestamp: String(Math.floor(now() / 1000)) };
@@ -164,6 +165,46 @@ export function payssionV2Provider(
         state: { providerRef: transactionId, merchantRef: orderId, status: payssionStatus(state), amountMinor: fromDecimal(fields.amount), currency: fields.currency?.toUpperCase() },
       };
     },
+
+    /** The customer's active mandate is what renews (the provider's name is its label: Payssion reports no card). */
+    async savedMethodOf(_providerRef: string, userId: number): Promise<SavedMethod | null> {
+      const mandateId = await activeMandate(userId);
+      return mandateId ? { methodRef: mandateId, label: 'Payssion' } : null;
+    },
+
+    /**
+     * A renewal: a charge on the saved mandate, no page. Our payment id is the order id, so a
+     * retried call finds the provider's transaction (the cache, then the provider's own lookup)
+     * instead of charging again. A mandate the provider calls unusable is revoked here.
+     */
+    chargeSaved: (input: ChargeSavedInput) =>
+      onceCharge(input.merchantRef, async (): Promise<ChargeSavedResult> => {
+        const cached = await cache.get(input.merchantRef);
+        const existing = await details(cached?.provider_ref ?? '', input.merchantRef);
+        if (existing) return { providerRef: existing.tx.transaction_id!, status: payssionStatus(text(existing.tx.state)) };
+        const body = await call('/api/v2/payment/create', {
+          amount: toDecimal(input.amountMinor),
+          currency: input.currency,
+          order_id: input.merchantRef,
+          description: input.description,
+          notify_url: input.notifyUrl,
+          mandate_id: input.method.methodRef,
+        });
+        const code = Number(body.result_code);
+        if (code === 200) {
+          const tx = body.transaction as V2Transaction | undefined;
+          if (!tx?.transaction_id) throw new ProviderUnavailable();
+          await cache.put(input.merchantRef, tx.transaction_id, undefined);
+          return { providerRef: tx.transaction_id, status: payssionStatus(text(tx.state)) };
+        }
+        if (code === MANDATE_UNUSABLE) {
+          const userId = await userOf(input.merchantRef);
+          if (userId !== undefined) await saveMandate(userId, input.method.methodRef, 'revoked');
+          return { status: 'failed', unusable: true, error: 'The payment agreement (mandate) is no longer valid.' };
+        }
+        if (REFUSALS.has(code)) return { status: 'failed', error: text(body.description) || `Refused by the provider (${code}).` };
+        throw new ProviderUnavailable();
+      }),
 
     async fetchState(providerRef: string): Promise<ProviderPaymentState> {
       const orderId = (await cache.merchantRefOf(providerRef)) ?? '';

@@ -29,6 +29,40 @@ export interface CreatePaymentInput {
   pageOrigin?: string;
   /** The buyer's UI language (en, ru, zh), for hosted pages that can show it. */
   language?: string;
+  /** Keep the payment method for renewals (Stripe: setup_future_usage off_session; the sandbox: a saved test card). */
+  saveMethod?: boolean;
+}
+
+/** What a provider keeps for charging a customer again: references only, never card data. */
+export interface SavedMethod {
+  /** Stripe customer id. */
+  customerRef?: string;
+  /** Stripe payment method id, Payssion v2 mandate id, sandbox card ref. */
+  methodRef: string;
+  /** As the provider reports it ("Visa •••• 4242"), or the provider's name. */
+  label: string;
+}
+
+export interface ChargeSavedInput {
+  merchantRef: string;
+  amountMinor: number;
+  currency: string;
+  description: string;
+  customerEmail: string;
+  /** One per renewal period and attempt: a retried call never charges twice. */
+  idempotencyKey: string;
+  notifyUrl: string;
+  method: SavedMethod;
+}
+
+export interface ChargeSavedResult {
+  /** The provider's payment, when it made one (a refused card may leave none). */
+  providerRef?: string;
+  status: ProviderPaymentStatus;
+  /** The provider's reason for a refusal, as it gave it. */
+  error?: string;
+  /** The saved method can never be charged again (lost or expired card, revoked mandate). */
+  unusable?: boolean;
 }
 
 export interface CreatePaymentResult {
@@ -73,6 +107,10 @@ export interface PaymentProvider {
   verifyWebhook(request: WebhookRequest): Promise<VerifiedWebhook> | VerifiedWebhook;
   /** The provider's current view of a payment, when it offers a lookup. */
   fetchState?(providerRef: string): Promise<ProviderPaymentState>;
+  /** The method a succeeded payment saved for renewals; null when it saved none. Providers that cannot renew lack it. */
+  savedMethodOf?(providerRef: string, userId: number): Promise<SavedMethod | null>;
+  /** Charges a saved method without the customer (a renewal). Providers that cannot renew lack it. */
+  chargeSaved?(input: ChargeSavedInput): Promise<ChargeSavedResult>;
   /** Body the provider expects as acknowledgement. */
   readonly ack: { contentType: string; body: string };
 }

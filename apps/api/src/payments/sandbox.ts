@@ -1,9 +1,9 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/client.js';
-import { type SandboxEvent, type SandboxRow, sandboxRepository } from '../modules/billing/repository.js';
+import { type SandboxCardRow, type SandboxEvent, type SandboxRow, sandboxRepository } from '../modules/billing/repository.js';
 import { hmac, safeEqual } from '../lib/secrets.js';
 import {
-  type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus,
+  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus,
   WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
 } from './provider.js';
 
@@ -14,7 +14,10 @@ import {
  * them until acknowledged.
  */
 export const SANDBOX_SIGNATURE_HEADER = 'sandbox-signature';
-export type { SandboxEvent, SandboxRow };
+export type { SandboxCardRow, SandboxEvent, SandboxRow };
+
+/** The test card the sandbox page "saves" when a checkout asked to keep the method for renewals. */
+export const SANDBOX_CARD_LABEL = 'Sandbox Visa •••• 4242';
 
 const STATUS: Record<SandboxRow['status'], ProviderPaymentStatus> = { open: 'pending', paid: 'succeeded', declined: 'failed', refunded: 'refunded' };
 
@@ -32,6 +35,11 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
   acknowledge(id: string, eventId: string): Promise<void>;
   undelivered(): Promise<{ row: SandboxRow; event: SandboxEvent }[]>;
   signedDelivery(event: SandboxEvent): { body: string; signature: string };
+  card(id: string): Promise<SandboxCardRow | undefined>;
+  /** Test controls of a saved card: decline its next charge, or report it unusable (lost) from now on. */
+  setCard(id: string, change: { declineNext?: boolean; unusable?: boolean }): Promise<boolean>;
+  savedMethodOf(providerRef: string): Promise<{ methodRef: string; label: string } | null>;
+  chargeSaved(input: ChargeSavedInput): Promise<ChargeSavedResult>;
 } {
   const repo = sandboxRepository(db);
   const find = repo.find;
@@ -52,7 +60,7 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
       // Idempotent like a real provider: the same key returns the same payment.
       const row = await repo.insert({
         id, amountMinor: input.amountMinor, currency: input.currency, description: input.description, notifyUrl: input.notifyUrl,
-        returnUrl: input.returnUrl, merchantRef: input.merchantRef, idempotencyKey: input.idempotencyKey,
+        returnUrl: input.returnUrl, merchantRef: input.merchantRef, idempotencyKey: input.idempotencyKey, saveCard: input.saveMethod === true,
       });
       // The page opens where the buyer is (their brand host), else on the configured base.
       const page = new URL(`/sandbox/checkout/${row.id}`, input.pageOrigin ?? pageBaseUrl());
@@ -86,8 +94,49 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
     },
 
     find,
-    complete: (id, outcome) =>
-      outcome === 'pay' ? transition(id, ['open'], 'paid', 'payment.paid') : transition(id, ['open'], 'declined', 'payment.declined'),
+    async complete(id, outcome) {
+      if (outcome === 'decline') return transition(id, ['open'], 'declined', 'payment.declined');
+      const result = await transition(id, ['open'], 'paid', 'payment.paid');
+      // A checkout that asked to keep the method saves the test card, as a real provider keeps a card.
+      if (result.event && result.row?.save_card && !result.row.card_id) {
+        const cardId = `card_${randomUUID().replace(/-/g, '')}`;
+        await repo.insertCard(cardId, SANDBOX_CARD_LABEL);
+        result.row = (await repo.attachCard(id, cardId)) ?? result.row;
+      }
+      return result;
+    },
+    card: repo.card,
+    setCard: repo.setCard,
+    async savedMethodOf(providerRef) {
+      const row = await find(providerRef);
+      if (!row?.card_id || row.status !== 'paid') return null;
+      const card = await repo.card(row.card_id);
+      return card && !card.unusable ? { methodRef: card.id, label: card.label } : null;
+    },
+    /**
+     * Charges a saved card with no page, like an off-session charge: paid at once, or declined when
+     * the card was told to decline its next charge or is unusable. The same idempotency key gives
+     * the same payment (and the decision made for it the first time).
+     */
+    async chargeSaved(input) {
+      const card = await repo.card(input.method.methodRef);
+      if (!card) return { status: 'failed', error: 'No such saved card.', unusable: true };
+      const row = await repo.insert({
+        id: `sbx_${randomUUID().replace(/-/g, '')}`, amountMinor: input.amountMinor, currency: input.currency, description: input.description,
+        notifyUrl: input.notifyUrl, returnUrl: input.notifyUrl, merchantRef: input.merchantRef, idempotencyKey: input.idempotencyKey, cardId: card.id,
+      });
+      if (row.status === 'open') {
+        if (card.unusable) await transition(row.id, ['open'], 'declined', 'payment.declined');
+        else if (await repo.takeDeclineNext(card.id)) await transition(row.id, ['open'], 'declined', 'payment.declined');
+        else await transition(row.id, ['open'], 'paid', 'payment.paid');
+      }
+      const final = (await find(row.id))!;
+      const status = STATUS[final.status];
+      if (status !== 'failed') return { providerRef: final.id, status };
+      return card.unusable
+        ? { providerRef: final.id, status, unusable: true, error: 'The card was reported lost (sandbox).' }
+        : { providerRef: final.id, status, error: 'The card was declined (sandbox).' };
+    },
     async refund(id) {
       return (await transition(id, ['paid'], 'refunded', 'payment.refunded')).event;
     },

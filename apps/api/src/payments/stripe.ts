@@ -1,7 +1,21 @@
 import Stripe from 'stripe';
 import {
-  type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
+  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type SavedMethod,
+  WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
 } from './provider.js';
+
+/**
+ * Declines after which a saved card is never tried again (Stripe's decline codes: the card is
+ * gone or the customer withdrew the permission); other declines (insufficient funds, a bank's
+ * generic refusal, authentication required) are retried on the renewal schedule.
+ */
+const UNUSABLE_DECLINES = new Set(['expired_card', 'lost_card', 'stolen_card', 'pickup_card', 'restricted_card', 'revocation_of_authorization', 'revocation_of_all_authorizations', 'card_not_supported', 'invalid_account']);
+
+const cardLabel = (pm: Stripe.PaymentMethod | string | null | undefined): string => {
+  if (!pm || typeof pm === 'string' || !pm.card) return 'Stripe';
+  const brand = pm.card.brand ? pm.card.brand.charAt(0).toUpperCase() + pm.card.brand.slice(1) : 'Card';
+  return `${brand} •••• ${pm.card.last4}`;
+};
 
 export interface StripeConfig {
   secretKey: string;
@@ -47,14 +61,20 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
             success_url: back('succeeded'),
             cancel_url: back('failed'),
             metadata: { merchant_ref: input.merchantRef },
-            payment_intent_data: { metadata: { merchant_ref: input.merchantRef } },
+            payment_intent_data: { metadata: { merchant_ref: input.merchantRef }, ...(input.saveMethod ? { setup_future_usage: 'off_session' as const } : {}) },
+            // Renewals charge a customer's saved payment method: Checkout makes the customer.
+            ...(input.saveMethod ? { customer_creation: 'always' as const } : {}),
           },
           { idempotencyKey: input.idempotencyKey },
         );
         return { providerRef: session.id, redirectUrl: session.url ?? undefined };
       }
+      const customer = input.saveMethod
+        ? (await stripe.customers.create({ email: input.customerEmail, metadata: { merchant_ref: input.merchantRef } }, { idempotencyKey: `${input.idempotencyKey}-customer` })).id
+        : undefined;
       const pi = await stripe.paymentIntents.create(
         {
+          ...(customer ? { customer, setup_future_usage: 'off_session' as const } : {}),
           amount: input.amountMinor,
           currency: input.currency.toLowerCase(),
           description: input.description,
@@ -89,6 +109,48 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
         merchantRef = (await stripe.paymentIntents.retrieve(providerRef)).metadata?.merchant_ref;
       }
       return { eventId: event.id, kind: event.type, providerRef, merchantRef };
+    },
+
+    async savedMethodOf(providerRef: string): Promise<SavedMethod | null> {
+      let pi: Stripe.PaymentIntent | null;
+      if (providerRef.startsWith('cs_')) {
+        const session = await stripe.checkout.sessions.retrieve(providerRef, { expand: ['payment_intent.payment_method'] });
+        pi = typeof session.payment_intent === 'object' ? session.payment_intent : null;
+      } else {
+        pi = await stripe.paymentIntents.retrieve(providerRef, { expand: ['payment_method'] });
+      }
+      if (!pi || pi.status !== 'succeeded' || !pi.setup_future_usage) return null;
+      const customer = typeof pi.customer === 'string' ? pi.customer : pi.customer?.id;
+      const pm = pi.payment_method;
+      const methodRef = typeof pm === 'string' ? pm : pm?.id;
+      if (!customer || !methodRef) return null;
+      return { customerRef: customer, methodRef, label: cardLabel(pm) };
+    },
+
+    /** An off-session PaymentIntent on the saved method, confirmed at once; Stripe's idempotency key makes a retried call the same charge. */
+    async chargeSaved(input: ChargeSavedInput): Promise<ChargeSavedResult> {
+      try {
+        const pi = await stripe.paymentIntents.create(
+          {
+            amount: input.amountMinor,
+            currency: input.currency.toLowerCase(),
+            description: input.description,
+            customer: input.method.customerRef,
+            payment_method: input.method.methodRef,
+            off_session: true,
+            confirm: true,
+            metadata: { merchant_ref: input.merchantRef },
+          },
+          { idempotencyKey: input.idempotencyKey },
+        );
+        return { providerRef: pi.id, status: pi.status === 'succeeded' ? 'succeeded' : pi.status === 'canceled' ? 'failed' : 'pending' };
+      } catch (err) {
+        if (err instanceof Stripe.errors.StripeCardError) {
+          const code = err.decline_code ?? err.code ?? '';
+          return { providerRef: err.payment_intent?.id, status: 'failed', error: err.message, unusable: UNUSABLE_DECLINES.has(code) || UNUSABLE_DECLINES.has(err.code ?? '') };
+        }
+        throw err;
+      }
     },
 
     async fetchState(providerRef: string) {

@@ -13,6 +13,8 @@ export interface CheckoutContext {
   origin: string;
   cookies?: CookieJar;
   language?: string;
+  /** The brand's default for the auto-renew choice, when the body does not make one. */
+  autoRenewDefault?: boolean;
 }
 
 export interface CheckoutDeps {
@@ -90,6 +92,9 @@ export function checkoutService(deps: CheckoutDeps) {
         throw new ValidationError({ idempotencyKey: ['This idempotency key was used for another checkout.'] });
       }
       if (payment.status !== 'pending') throw new ValidationError({ idempotencyKey: ['This checkout is already complete.'] });
+      // The auto-renew choice: kept on the payment, applied with the saved method once it succeeds (renewals.ts).
+      const autoRenew = body.autoRenew ?? ctx.autoRenewDefault ?? true;
+      await repo.setAutoRenewChoice(payment.id, autoRenew);
       // The provider call carries our key too: concurrent retries reach the provider as one payment.
       const created = await provider.create({
         merchantRef: payment.public_id,
@@ -105,6 +110,8 @@ export function checkoutService(deps: CheckoutDeps) {
         // A page we host (the sandbox) opens on the buyer's own brand host, in the buyer's language.
         pageOrigin: ctx.origin,
         language: body.language ?? ctx.language ?? user.language,
+        // Keep the method for renewals only when the buyer lets the plan renew (and it can: not lifetime or a trial).
+        saveMethod: autoRenew && !q.tariff.is_lifetime && !q.tariff.is_trial,
       });
       await repo.setProviderRef(payment.id, created.providerRef);
       return { paymentId: payment.public_id, provider: provider.id, amount: payment.amount_minor, currency: payment.currency, ...stripUndefined(created) };

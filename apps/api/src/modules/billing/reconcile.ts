@@ -29,6 +29,8 @@ export interface ReconcileDeps {
    */
   onPaymentApplied?: (payment: PaymentRow, firstPurchase: boolean) => Promise<void>;
   onSubscriptionChanged?: (userId: number) => Promise<void>;
+  /** Renewals (renewals.ts): the receipt mail, and what an applied payment or a refund means for the next renewal. */
+  renewals?: () => { sendReceipt(p: PaymentRow): Promise<void>; afterPayment(p: PaymentRow): Promise<void>; afterRefund(p: PaymentRow): Promise<void> };
   testHooks?: BillingTestHooks;
   now: () => Date;
 }
@@ -62,6 +64,7 @@ export function reconciliationService(deps: ReconcileDeps) {
       throw new WebhookRejected('amount or currency differs from the payment');
     }
     let applied: PaymentRow | undefined;
+    let refunded: PaymentRow | undefined;
     let firstPurchase = false;
     let changed = false;
     // Read the catalogue before the transaction: on PGlite a query outside the transaction waits for it (deadlock).
@@ -99,10 +102,19 @@ export function reconciliationService(deps: ReconcileDeps) {
         changed = true;
       }
       await payments.markRefunded(current.id);
+      refunded = current;
     });
+    const refund = refunded as PaymentRow | undefined;
+    // A refunded customer is not charged again unless they turn auto-renew back on.
+    if (refund && deps.renewals) await deps.renewals().afterRefund(refund);
     if (applied) {
       const p = applied as PaymentRow;
-      deps.defer(() => sendReceipt(p));
+      const renewals = deps.renewals?.();
+      if (renewals) {
+        // The saved method and the next renewal: a provider lookup that fails here must not fail the webhook (the payment is applied).
+        await renewals.afterPayment(p).catch(() => undefined);
+        deps.defer(() => renewals.sendReceipt(p));
+      } else deps.defer(() => sendReceipt(p));
       if (firstPurchase) deps.defer(() => queuePostbacks(p));
       if (deps.onPaymentApplied) await deps.onPaymentApplied(p, firstPurchase);
     }
@@ -174,9 +186,9 @@ export function reconciliationService(deps: ReconcileDeps) {
       return provider.ack;
     },
 
-    /** The scheduled job: lapsed subscriptions return to the free plan. */
-    async expireSubscriptions(): Promise<number[]> {
-      const ids = await userPlansRepository(db).expireLapsed(await prices.freeName(), now());
+    /** The scheduled job: lapsed subscriptions return to the free plan (as of `asOf`, default now: `renew-due --as-of`). */
+    async expireSubscriptions(asOf: Date = now()): Promise<number[]> {
+      const ids = await userPlansRepository(db).expireLapsed(await prices.freeName(), asOf);
       if (deps.onSubscriptionChanged) for (const id of ids) await deps.onSubscriptionChanged(id);
       return ids;
     },

@@ -64,6 +64,10 @@ export function billingRepository(db: Queryable) {
       const [existing] = await db.query<PaymentRow>('select * from payments where user_id = $1 and idempotency_key = $2', [p.user_id, p.idempotency_key]);
       return { payment: existing!, created: false };
     },
+    /** The buyer's auto-renew choice at checkout, kept on the payment until it succeeds. */
+    async setAutoRenewChoice(id: number, autoRenew: boolean): Promise<void> {
+      await db.query('update payments set auto_renew = $2 where id = $1', [id, autoRenew]);
+    },
     async setProviderRef(id: number, ref: string): Promise<void> {
       await db.query('update payments set provider_ref = $2 where id = $1 and provider_ref is null', [id, ref]);
     },
@@ -236,6 +240,15 @@ export interface SandboxRow {
   return_url: string;
   merchant_ref: string;
   pending_events: SandboxEvent[];
+  save_card: boolean;
+  card_id: string | null;
+}
+/** A test card the sandbox saved for renewals (sandbox_cards). */
+export interface SandboxCardRow {
+  id: string;
+  label: string;
+  decline_next: boolean;
+  unusable: boolean;
 }
 export interface SandboxEvent {
   id: string;
@@ -248,15 +261,38 @@ export function sandboxRepository(db: Queryable) {
   return {
     find: async (id: string) => (await db.query<SandboxRow>('select * from sandbox_payments where id = $1', [id]))[0],
     /** Idempotent like a real provider: the same key returns the same payment. */
-    async insert(p: { id: string; amountMinor: number; currency: string; description: string; notifyUrl: string; returnUrl: string; merchantRef: string; idempotencyKey: string }) {
+    async insert(p: {
+      id: string; amountMinor: number; currency: string; description: string; notifyUrl: string; returnUrl: string; merchantRef: string; idempotencyKey: string;
+      saveCard?: boolean; cardId?: string;
+    }) {
       const [row] = await db.query<SandboxRow>(
-        `insert into sandbox_payments (id, amount_minor, currency, description, notify_url, return_url, merchant_ref, idempotency_key)
-         values ($1, $2, $3, $4, $5, $6, $7, $8)
+        `insert into sandbox_payments (id, amount_minor, currency, description, notify_url, return_url, merchant_ref, idempotency_key, save_card, card_id)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          on conflict (idempotency_key) do update set idempotency_key = excluded.idempotency_key
          returning *`,
-        [p.id, p.amountMinor, p.currency, p.description, p.notifyUrl, p.returnUrl, p.merchantRef, p.idempotencyKey],
+        [p.id, p.amountMinor, p.currency, p.description, p.notifyUrl, p.returnUrl, p.merchantRef, p.idempotencyKey, p.saveCard ?? false, p.cardId ?? null],
       );
       return row!;
+    },
+    card: async (id: string) => (await db.query<SandboxCardRow>('select * from sandbox_cards where id = $1', [id]))[0],
+    async insertCard(id: string, label: string): Promise<void> {
+      await db.query('insert into sandbox_cards (id, label) values ($1, $2) on conflict do nothing', [id, label]);
+    },
+    async attachCard(paymentId: string, cardId: string): Promise<SandboxRow | undefined> {
+      const [row] = await db.query<SandboxRow>('update sandbox_payments set card_id = $2 where id = $1 and card_id is null returning *', [paymentId, cardId]);
+      return row;
+    },
+    async setCard(id: string, change: { declineNext?: boolean; unusable?: boolean }): Promise<boolean> {
+      const rows = await db.query(
+        'update sandbox_cards set decline_next = coalesce($2, decline_next), unusable = coalesce($3, unusable) where id = $1 returning id',
+        [id, change.declineNext ?? null, change.unusable ?? null],
+      );
+      return rows.length === 1;
+    },
+    /** Takes the card's "decline the next charge" flag: true once, for one charge. */
+    async takeDeclineNext(id: string): Promise<boolean> {
+      const rows = await db.query('update sandbox_cards set decline_next = false where id = $1 and decline_next returning id', [id]);
+      return rows.length === 1;
     },
     /** Moves the payment from one of `from` to `to` and queues the event; undefined when it was in another state. */
     async transition(id: string, from: SandboxRow['status'][], to: SandboxRow['status'], event: SandboxEvent) {

@@ -1,0 +1,318 @@
+import { randomUUID } from 'node:crypto';
+import type { Language, SubscriptionInfo } from '@warren/contract';
+import type { Database } from '../../db/client.js';
+import { ConflictError, NotFoundError } from '../../lib/errors.js';
+import type { Mailer } from '../../mail/mailer.js';
+import { type MailKind, NO_MORE_RETRIES, renderMail } from '../../mail/templates.js';
+import type { PaymentProvider } from '../../payments/provider.js';
+import { type UserRow, userPlansRepository } from '../users/index.js';
+import type { PricesService } from './prices.js';
+import type { ReconciliationService } from './reconcile.js';
+import { type MemberContact, type RenewalRow, renewalsRepository } from './renewals-repository.js';
+import { type PaymentRow, type TariffRow, billingRepository } from './repository.js';
+
+/**
+ * Renewals (issue 13). A paid plan bought with a provider that can charge again (Stripe with a
+ * saved payment method, Payssion v2 mandates, the sandbox's saved test card) renews `leadDays`
+ * before its paid-until date, at the regular price of the customer's price list, through the
+ * same path as a first payment: the charge's state is read from the provider and applied by
+ * reconcile(), which extends the plan exactly once. Every attempt is a payment whose
+ * idempotency key names the period and the attempt, so a pass run twice, or by two instances at
+ * once, charges once. A refused charge is retried `retryDays` after the renewal was due (1, 3 and
+ * 5 days) while the plan lasts; a method the provider calls unusable is never tried again.
+ * Mails (reminder, receipt, failure, plan ended) are claimed once per member, kind and period
+ * in billing_notices before they are sent; one whose sending failed is sent again by the next pass.
+ */
+export interface RenewalsDeps {
+  db: Database;
+  prices: PricesService;
+  providers: Partial<Record<string, PaymentProvider>>;
+  reconciliation: ReconciliationService;
+  mailer: Mailer;
+  brandName: (brandId: string) => string;
+  /** The origin mail links use for a brand (PUBLIC_URL, else the brand's first host). */
+  originOf: (brandId: string) => string;
+  /** The brand's default for the checkout's auto-renew choice. */
+  autoRenewDefault: (brandId: string) => boolean;
+  leadDays: number;
+  retryDays?: readonly number[];
+  reminderDays?: { yearly: number; other: number };
+  /** Where providers notify us about renewal charges. */
+  notifyUrl: (providerId: string) => string;
+  now: () => Date;
+}
+
+const DAY_MS = 86_400_000;
+/** One-time offers never renew at their price: a renewal uses the regular list. */
+const ONE_TIME_LISTS = /^(discount-\d+|special-offer)$/;
+const LANGS: readonly Language[] = ['en', 'ru', 'zh'];
+const languageOf = (l: string): Language => (LANGS.includes(l as Language) ? (l as Language) : 'en');
+const iso = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : new Date(d).toISOString());
+const day = (d: Date | string) => new Date(d).toISOString().slice(0, 10);
+const formatAmount = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
+
+export type RenewOutcome = 'renewed' | 'pending' | 'failed' | 'not-due';
+export interface PassResult {
+  asOf: string;
+  reminders: number;
+  renewals: { userId: number; outcome: RenewOutcome; payment?: string; error?: string }[];
+  ended: number[];
+  resent: number;
+}
+
+export function renewalsService(deps: RenewalsDeps) {
+  const { db, prices, now } = deps;
+  const repo = renewalsRepository(db);
+  const retryDays = deps.retryDays ?? [1, 3, 5];
+  const reminderDays = deps.reminderDays ?? { yearly: 7, other: 3 };
+
+  const canCharge = (providerId: string | null | undefined) => {
+    const p = providerId && Object.hasOwn(deps.providers, providerId) ? deps.providers[providerId] : undefined;
+    return p?.chargeSaved && p.savedMethodOf ? p : undefined;
+  };
+  const renews = (t: TariffRow | undefined) => !!t && !t.is_free && !t.is_lifetime && !t.is_trial && !!t.period_days;
+
+  async function nextCharge(r: RenewalRow): Promise<{ amountMinor: number; currency: string } | null> {
+    if (!r.tariff_id || !r.currency) return null;
+    for (const list of [r.price_list ?? 'default', 'default']) {
+      try {
+        const q = await prices.quote(r.tariff_id, r.currency, list, undefined);
+        return { amountMinor: q.amountMinor, currency: r.currency };
+      } catch {
+        /* this list no longer sells the plan: the default list does */
+      }
+    }
+    return null;
+  }
+
+  /** Sends a claimed mail; a failure leaves it unsent for the next pass. */
+  async function deliver(userId: number, kind: MailKind, periodKey: string, payload: Record<string, string>): Promise<boolean> {
+    const to = payload.to!;
+    const mail = renderMail(kind, { language: languageOf(payload.language ?? 'en'), productName: deps.brandName(payload.brand ?? ''), link: payload.link, vars: payload });
+    try {
+      await deps.mailer.send({ to, ...mail });
+      await repo.noticeSent(userId, kind, periodKey);
+      return true;
+    } catch {
+      await repo.noticeFailed(userId, kind, periodKey);
+      return false;
+    }
+  }
+
+  /** A mail once per member, kind and period. */
+  async function notify(m: { user_id: number; email: string; language: string; brand: string }, kind: MailKind, periodKey: string, vars: Record<string, string>) {
+    const payload = { ...vars, to: m.email, language: m.language, brand: m.brand, link: `${deps.originOf(m.brand)}/subscription` };
+    if (!(await repo.claimNotice(m.user_id, kind, periodKey, payload))) return false;
+    await deliver(m.user_id, kind, periodKey, payload);
+    return true;
+  }
+
+  async function methodLabel(r: RenewalRow) {
+    return r.method_label ?? r.provider ?? '';
+  }
+
+  async function info(user: UserRow): Promise<SubscriptionInfo> {
+    const tariffs = await prices.tariffs();
+    const tariff = tariffs.find((t) => t.key === user.tariff_key);
+    const r = await repo.get(user.id);
+    const nowDate = now();
+    const lifetime = !!tariff?.is_lifetime;
+    const expires = user.subscription_expires_at ? new Date(user.subscription_expires_at) : null;
+    const paid = user.tariff_key !== 'free-plan' && (lifetime || (expires !== null && expires > nowDate));
+    const status: SubscriptionInfo['status'] = paid ? 'active' : user.tariff_key === 'free-plan' && !r ? 'free' : 'expired';
+    const renewTariff = tariffs.find((t) => t.id === r?.tariff_id);
+    const canAutoRenew = paid && !lifetime && !!r && !r.unusable && !!r.method_ref && !!canCharge(r.provider) && renews(renewTariff);
+    const autoRenew = canAutoRenew && !!r?.auto_renew;
+    const renewsAt = autoRenew && expires ? new Date(expires.getTime() - deps.leadDays * DAY_MS) : null;
+    const failing = r && r.failed_attempts > 0 && iso(r.period_end) === iso(expires) ? r.last_error : null;
+    return {
+      plan: { tariffKey: user.tariff_key, tariffName: user.tariff_name, lifetime },
+      status,
+      paidUntil: lifetime ? null : iso(expires),
+      autoRenew,
+      canAutoRenew,
+      renewsAt: renewsAt ? iso(renewsAt < nowDate ? nowDate : renewsAt) : null,
+      nextCharge: autoRenew && r ? await nextCharge(r) : null,
+      paymentMethod: r?.method_ref && !r.unusable && r.provider ? { provider: r.provider, label: await methodLabel(r) } : null,
+      lastRenewalError: failing ?? null,
+    };
+  }
+
+  /**
+   * After every applied payment (reconcile's hook): a purchase through a provider that can charge
+   * again saves its method and the buyer's choice; any payment (renewal, grant) moves the next
+   * renewal to the new paid-until.
+   */
+  async function afterPayment(p: PaymentRow): Promise<void> {
+    const tariff = await prices.tariffById(p.tariff_id);
+    if (p.kind !== 'renewal' && p.provider !== 'grant') {
+      const provider = canCharge(p.provider);
+      const user = await userPlansRepository(db).plan(p.user_id);
+      if (provider && renews(tariff) && user && p.provider_ref) {
+        const saved = await provider.savedMethodOf!(p.provider_ref, p.user_id);
+        const choice = typeof p.auto_renew === 'boolean' ? p.auto_renew : deps.autoRenewDefault(user.brand);
+        await repo.saveMethod(p.user_id, {
+          autoRenew: choice && !!saved,
+          provider: saved ? provider.id : null,
+          customerRef: saved?.customerRef ?? null,
+          methodRef: saved?.methodRef ?? null,
+          label: saved?.label ?? null,
+          tariffId: p.tariff_id,
+          priceList: ONE_TIME_LISTS.test(p.price_list) ? 'default' : p.price_list,
+          currency: p.currency,
+        });
+      } else if (tariff?.is_lifetime) {
+        // A lifetime plan never renews.
+        await repo.setAutoRenew(p.user_id, false);
+      }
+    }
+    await repo.schedule(p.user_id, deps.leadDays);
+  }
+
+  async function afterRefund(p: PaymentRow): Promise<void> {
+    await repo.setAutoRenew(p.user_id, false);
+  }
+
+  async function setAutoRenew(user: UserRow, enabled: boolean): Promise<SubscriptionInfo> {
+    const current = await info(user);
+    if (enabled && !current.canAutoRenew) {
+      if (current.plan.lifetime) throw new ConflictError('A lifetime plan never renews: there is nothing to turn on.');
+      if (current.status !== 'active') throw new ConflictError('There is no active plan to renew. Buy a plan first.');
+      throw new ConflictError('This plan cannot renew automatically: it was paid with a method that cannot be charged again. Pay by card at your next purchase to turn auto-renew on.');
+    }
+    await repo.setAutoRenew(user.id, enabled);
+    return info(user);
+  }
+
+  /** Charges one due renewal as of `asOf` (a job). Safe to run twice or on two instances at once. */
+  async function renewOne(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string }> {
+    const [due] = await repo.due(asOf, deps.leadDays, userId);
+    if (!due) return { outcome: 'not-due' };
+    const provider = canCharge(due.provider);
+    if (!provider) return { outcome: 'not-due' };
+    const expires = new Date(due.subscription_expires_at);
+    const attempt = due.attempts;
+    const charge = await nextCharge(due);
+    if (!charge) return { outcome: 'not-due' };
+    const q = await prices.quote(due.tariff_id!, charge.currency, due.price_list ?? 'default', undefined).catch(() => prices.quote(due.tariff_id!, charge.currency, 'default', undefined));
+    // One key per period and attempt: whoever runs this first creates the payment, every other run finds it.
+    const payment = await repo.insertRenewalPayment({
+      publicId: `pay_${randomUUID().replace(/-/g, '')}`,
+      userId,
+      tariffId: q.tariff.id,
+      currency: charge.currency,
+      amountMinor: charge.amountMinor,
+      priceList: q.priceList,
+      provider: provider.id,
+      idempotencyKey: `renewal-${expires.getTime()}-${attempt}`,
+    });
+    if (payment.status === 'succeeded' || payment.status === 'refunded') return { outcome: 'renewed', payment: payment.public_id };
+    let result;
+    if (payment.status === 'failed') {
+      result = { status: 'failed' as const, error: String(payment.failure_reason ?? 'The payment was refused.'), unusable: false };
+    } else {
+      result = await provider.chargeSaved!({
+        merchantRef: payment.public_id,
+        amountMinor: payment.amount_minor,
+        currency: payment.currency,
+        description: `${q.tariff.name} (renewal)`,
+        customerEmail: due.email,
+        idempotencyKey: `renewal_${payment.public_id}`,
+        notifyUrl: deps.notifyUrl(provider.id),
+        method: { customerRef: due.customer_ref ?? undefined, methodRef: due.method_ref!, label: due.method_label ?? provider.id },
+      });
+      if (result.providerRef) await billingRepository(db).setProviderRef(payment.id, result.providerRef);
+    }
+    if (result.status === 'succeeded') {
+      // The provider's object is the source of truth, as for a webhook: the same path applies it once.
+      const state = provider.fetchState && result.providerRef ? await provider.fetchState(result.providerRef) : { providerRef: result.providerRef ?? '', status: 'succeeded' as const };
+      await deps.reconciliation.reconcile({ ...payment, provider_ref: result.providerRef ?? payment.provider_ref }, state);
+      return { outcome: 'renewed', payment: payment.public_id };
+    }
+    if (result.status === 'pending') return { outcome: 'pending', payment: payment.public_id };
+    const error = result.error ?? 'The payment was refused.';
+    await repo.markPaymentFailed(payment.id, error);
+    const dueAt = expires.getTime() - deps.leadDays * DAY_MS;
+    const next = attempt < retryDays.length && !result.unusable ? new Date(dueAt + retryDays[attempt]! * DAY_MS) : null;
+    const nextRetryAt = next && next < expires ? next : null;
+    if (await repo.recordFailure(userId, attempt, { error, unusable: !!result.unusable, nextRetryAt })) {
+      const lang = languageOf(due.language);
+      await notify(due, 'renewalFailed', `${iso(expires)}#${attempt}`, {
+        plan: q.tariff.name,
+        amount: formatAmount(payment.amount_minor, payment.currency),
+        method: due.method_label ?? provider.id,
+        error: /[.!?]$/.test(error) ? error : `${error}.`,
+        retry: nextRetryAt ? day(nextRetryAt) : NO_MORE_RETRIES[lang],
+        until: day(expires),
+      });
+    }
+    return { outcome: 'failed', payment: payment.public_id, error };
+  }
+
+  async function remind(m: MemberContact & { renews_at?: Date | string | null }) {
+    const r = await repo.get(m.user_id);
+    if (!r) return false;
+    const charge = await nextCharge(r);
+    const tariffs = await prices.tariffs();
+    return notify(m, 'renewalReminder', iso(m.subscription_expires_at)!, {
+      plan: tariffs.find((t) => t.id === r.tariff_id)?.name ?? m.tariff_name,
+      amount: charge ? formatAmount(charge.amountMinor, charge.currency) : '',
+      method: r.method_label ?? r.provider ?? '',
+      date: day(m.renews_at!),
+      until: day(m.subscription_expires_at!),
+    });
+  }
+
+  return {
+    info,
+    setAutoRenew,
+    afterPayment,
+    afterRefund,
+    renewOne,
+    /** Renewals due as of `asOf` (the pass queues one job each). */
+    due: (asOf: Date) => repo.due(asOf, deps.leadDays),
+    /** Reminders due as of `asOf`, each mailed once per period. */
+    async sendReminders(asOf: Date): Promise<number> {
+      let sent = 0;
+      for (const m of await repo.reminderDue(asOf, deps.leadDays, reminderDays.yearly, reminderDays.other)) if (await remind(m)) sent++;
+      return sent;
+    },
+    /** Plans that end by `asOf`: the "plan ended" mail, then the plan returns to free (the VPN peers go). */
+    async endLapsed(asOf: Date): Promise<number[]> {
+      for (const m of await repo.ending(asOf)) {
+        await notify(m, 'planEnded', iso(m.subscription_expires_at)!, { plan: m.tariff_name, until: day(m.subscription_expires_at!) });
+      }
+      return deps.reconciliation.expireSubscriptions(asOf);
+    },
+    /** Mails whose sending failed earlier. */
+    async resendNotices(): Promise<number> {
+      let sent = 0;
+      for (const n of await repo.unsentNotices()) if (await deliver(n.user_id, n.kind as MailKind, n.period_key, n.payload)) sent++;
+      return sent;
+    },
+    /** The receipt after an applied payment (once per payment). */
+    async sendReceipt(p: PaymentRow): Promise<void> {
+      const u = await userPlansRepository(db).plan(p.user_id);
+      if (!u) return;
+      const tariff = await prices.tariffById(p.tariff_id);
+      await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'receipt', p.public_id, {
+        plan: tariff?.name ?? '',
+        amount: formatAmount(p.amount_minor, p.currency),
+        payment: p.public_id,
+        until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
+      });
+    },
+    /** Support: a failed renewal is tried again now (the saved method, if still usable, at the current attempt). */
+    async retryNow(userId: number, asOf: Date) {
+      const r = await repo.get(userId);
+      if (!r) throw new NotFoundError('This customer has no renewal.');
+      if (r.unusable) throw new ConflictError('The provider reported the saved payment method unusable: it is not tried again.');
+      if (!r.auto_renew) throw new ConflictError('Auto-renew is off for this customer.');
+      await repo.retryAt(userId, asOf);
+      return renewOne(userId, asOf);
+    },
+    notices: (userId: number) => repo.noticesOf(userId),
+    state: (userId: number) => repo.get(userId),
+  };
+}
+export type RenewalsService = ReturnType<typeof renewalsService>;
