@@ -78,4 +78,24 @@ test.describe('keyboard', () => {
     await expect(adBlocker).toBeFocused();
     await context.close();
   });
+
+  test('signed-out, checkout and iOS pages have a skip link to their content too', async ({ page }) => {
+    for (const path of ['/sign-in', '/sign-up', '/checkout', '/checkout-15', '/ios-download', '/ios-update-ru']) {
+      await page.goto(path);
+      await expect(page.locator('#root h1').first()).toBeVisible();
+      // The server-rendered form is inert until the app takes it over.
+      await expect(page.locator('#root fieldset:disabled')).toHaveCount(0);
+      await page.evaluate(() => (document.activeElement as HTMLElement | null)?.blur());
+      await page.keyboard.press('Tab');
+      const skip = page.getByTestId('skip-link');
+      await expect(skip, path).toBeFocused();
+      await expect(skip, path).toBeInViewport();
+      await expect(skip, path).toHaveAccessibleName(path.endsWith('-ru') ? 'Перейти к содержимому' : 'Skip to main content');
+      await page.keyboard.press('Enter');
+      await expect(page.locator('main'), path).toBeFocused();
+      // The next Tab goes on into the page, not back to the header.
+      await page.keyboard.press('Tab');
+      expect(await page.evaluate(() => !!document.activeElement?.closest('main')), path).toBe(true);
+    }
+  });
 });

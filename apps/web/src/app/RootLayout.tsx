@@ -7,6 +7,7 @@ import { detectDeviceType } from '../lib/device';
 import { session } from '../lib/session';
 import { storage } from '../lib/storage';
 import type { RouteHandle } from './route-handle';
+import { SkipLink } from './shell/SkipLink';
 
 /** Title from route data, lastPathname on each navigation, device type on resize. */
 export function RootLayout() {
@@ -32,5 +33,10 @@ export function RootLayout() {
     return () => window.removeEventListener('resize', onResize);
   }, []);
 
-  return <Outlet />;
+  return (
+    <>
+      <SkipLink label={t('shell.skipToContent')} />
+      <Outlet />
+    </>
+  );
 }

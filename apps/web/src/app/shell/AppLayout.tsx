@@ -1,4 +1,4 @@
-import { useEffect, useRef, type MouseEvent } from 'react';
+import { useEffect, useRef } from 'react';
 import { AppShell, Burger, Group, Overlay, Title } from '@mantine/core';
 import '@mantine/core/styles/AppShell.layer.css';
 import '@mantine/core/styles/Burger.layer.css';
@@ -76,10 +76,6 @@ export function AppLayout() {
     close();
     burgerRef.current?.focus();
   };
-  const skipToContent = (e: MouseEvent) => {
-    e.preventDefault();
-    mainRef.current?.focus();
-  };
 
   return (
     <AppShell
@@ -89,9 +85,7 @@ export function AppLayout() {
       padding={0}
       className={classes.shell}
     >
-      <a href="#main-content" className={classes.skipLink} onClick={skipToContent}>
-        {t('shell.skipToContent')}
-      </a>
+      {/* The skip link is RootLayout's (shell/SkipLink.tsx): it moves focus to #main-content below. */}
       <AppShell.Header className={classes.header}>
         {offer && <SpecialOfferBanner offer={offer} short={phone || deviceType === 'mobile'} height={bannerHeight} />}
         <Group h={PAGE_TOP_PADDING_PX} px={{ base: 'sm', sm: 'lg' }} justify="space-between" wrap="nowrap" gap="sm">

@@ -34,7 +34,7 @@ export function IosPage() {
   }, [lang]);
 
   return (
-    <Center mih="100dvh" p="md" bg="gray.0" lang={lang}>
+    <Center component="main" mih="100dvh" p="md" bg="gray.0" lang={lang}>
       <Card withBorder shadow="md" padding="xl" maw={520} w="100%">
         <Stack gap="md">
           <Center>
