@@ -17,7 +17,13 @@ export interface ScrapeSample {
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const DB_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
 
-export function createMetrics() {
+/** What the scrape-time gauges read (through repositories; composition.ts passes them). */
+export interface MetricsSources {
+  /** Paid plans in force, by tariff. */
+  activeSubscriptions?: () => Promise<{ tariff: string; count: number }[]>;
+}
+
+export function createMetrics(sources: MetricsSources = {}) {
   const registry = new Registry();
   let defaults = false;
 
@@ -93,6 +99,11 @@ export function createMetrics() {
       collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
     },
   };
+  const { activeSubscriptions } = sources;
+  if (activeSubscriptions)
+    metrics.scrapeGauge('warren_active_subscriptions', 'Paid plans in force, by tariff (read from the database at scrape time)', ['tariff'], async () =>
+      (await activeSubscriptions()).map((r) => ({ labels: { tariff: r.tariff }, value: r.count })),
+    );
   return metrics;
 }
 export type Metrics = ReturnType<typeof createMetrics>;
