@@ -3,7 +3,7 @@ import { type CliContext, type CliGroup, CliUsageError } from './command.js';
 
 /**
  * `npx warren vpn …`: locations and nodes. A node token is printed once (only its hash is kept);
- * give it to the node's agent (WARREN_NODE_TOKEN or --token-file).
+ * the node's agent reads it from /etc/warren/node-token (or --token-file), never from its command line.
  */
 /** The operator's actions from the composition root, the same the API's VPN area uses. */
 const adminOf = async (ctx: CliContext) => (await ctx.services()).vpn.admin;
@@ -44,8 +44,9 @@ function printToken(ctx: CliContext, node: string, token: string) {
   ctx.print(`Node token for ${node} (shown once; only its hash is stored):`);
   ctx.print(token);
   ctx.print('');
-  ctx.print('On the node (interface created with its key and port, see apps/agent/README.md):');
-  ctx.print(`  WARREN_API_URL=https://<api host> WARREN_NODE_TOKEN=${token} WARREN_WG_INTERFACE=wg0 npx warren-agent`);
+  ctx.print('On the node (interface created with its key and port, see apps/agent/README.md), save it where the agent reads it:');
+  ctx.print('  install -d -m 700 /etc/warren && (umask 077; cat > /etc/warren/node-token)   # paste the token, then Ctrl-D');
+  ctx.print('  WARREN_API_URL=https://<api host> WARREN_WG_INTERFACE=wg0 npx warren-agent');
 }
 
 export const commands: CliGroup = {
