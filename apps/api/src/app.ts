@@ -23,7 +23,7 @@ import { rewardsRoutes } from './modules/rewards/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import { vpnModule } from './modules/nodes/index.js';
-import { servicesModule } from './modules/services/index.js';
+import { openvpnSocks5Module } from './modules/openvpn-socks5/index.js';
 import { requireUser } from './plugins/auth.js';
 import { registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -192,7 +192,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   await app.register(systemRoutes, { db, mailer: services.mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs });
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
   await app.register(vpnModule, { vpn: services.vpn, auth });
-  await app.register(servicesModule, { services: services.vpn.services, pki: services.vpn.pki, auth });
+  await app.register(openvpnSocks5Module, { openvpnSocks5: services.vpn.openvpnSocks5, pki: services.vpn.pki, auth });
 
   await app.register(featuresRoutes, { features: services.features, auth });
   await app.register(profileRoutes, { profiles: services.profiles, auth });

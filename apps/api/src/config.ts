@@ -1,6 +1,6 @@
 import path from 'node:path';
 import { z } from 'zod';
-import { type Pools, parsePools } from './modules/devices/addresses.js';
+import { type Pools, parsePools } from './modules/wireguard/addresses.js';
 import { repoRoot } from './paths.js';
 
 /**

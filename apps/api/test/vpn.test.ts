@@ -5,7 +5,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredState, ServerListItem, WgDevice, WgOverview } from '@warren/contract';
 import { addLocation, addNode, issueNodeToken, setLocation } from '../src/modules/nodes/admin.js';
-import { loadDownloads } from '../src/modules/servers/catalogue.js';
+import { loadDownloads } from '../src/modules/locations/catalogue.js';
 import { PASSWORD, TestClient, createTestApp, uniqueEmail, type TestApp } from './helpers.js';
 
 let ip = 0;

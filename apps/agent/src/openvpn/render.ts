@@ -1,6 +1,6 @@
 /**
  * The node's OpenVPN server configuration, rendered purely; it matches the clients' .ovpn files
- * (apps/api/src/modules/services/render.ts): tls-crypt, TLS 1.2+, NCP's default AEAD ciphers, no
+ * (apps/api/src/modules/openvpn-socks5/render.ts): tls-crypt, TLS 1.2+, NCP's default AEAD ciphers, no
  * compression, no client certificates: clients authenticate with service credentials that the
  * helper checks against the agent's local state. One server per protocol (UDP and TCP).
  */

@@ -7,7 +7,7 @@ import { cidrToNetmask, renderOpenVpnServer } from '../openvpn/render.js';
 import { REPLY, SocksServer, defaultDenied } from '../socks/server.js';
 import { VerifyCache, checkPassword, diffServiceUsers, nextServiceUsers } from './users.js';
 
-/** The verifier format the API writes (apps/api/src/modules/services/credentials.ts), with a small N for speed. */
+/** The verifier format the API writes (apps/api/src/modules/openvpn-socks5/credentials.ts), with a small N for speed. */
 function verifier(password: string, N = 1024): string {
   const salt = randomBytes(16);
   return `scrypt$${N}$8$1$${salt.toString('base64')}$${scryptSync(password, salt, 32, { N, r: 8, p: 1 }).toString('base64')}`;

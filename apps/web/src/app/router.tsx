@@ -31,13 +31,13 @@ const failedPayment: LazyPage = () => import('../features/billing/routes/FailedP
 const paymentEvent: LazyPage = () => import('../features/billing/routes/PaymentEventPage').then((m) => ({ Component: m.PaymentEventPage }));
 const checkout: LazyPage = () => import('../features/checkout/routes/CheckoutPage').then((m) => ({ Component: m.CheckoutPage }));
 const ios: LazyPage = () => import('../features/ios/routes/IosPage').then((m) => ({ Component: m.IosPage }));
-const serverLocations: LazyPage = () => import('../features/setup/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
+const serverLocations: LazyPage = () => import('../features/locations/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
 const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
 const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
-const wireguard: LazyPage = () => import('../features/setup/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
-const configurationFiles: LazyPage = () => import('../features/services/routes/ConfigurationFilesPage').then((m) => ({ Component: m.ConfigurationFilesPage }));
-const routerConfiguration: LazyPage = () => import('../features/services/routes/RouterConfigurationPage').then((m) => ({ Component: m.RouterConfigurationPage }));
-const socks5: LazyPage = () => import('../features/services/routes/Socks5ProxyPage').then((m) => ({ Component: m.Socks5ProxyPage }));
+const wireguard: LazyPage = () => import('../features/wireguard/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
+const configurationFiles: LazyPage = () => import('../features/openvpn-socks5/routes/ConfigurationFilesPage').then((m) => ({ Component: m.ConfigurationFilesPage }));
+const routerConfiguration: LazyPage = () => import('../features/openvpn-socks5/routes/RouterConfigurationPage').then((m) => ({ Component: m.RouterConfigurationPage }));
+const socks5: LazyPage = () => import('../features/openvpn-socks5/routes/Socks5ProxyPage').then((m) => ({ Component: m.Socks5ProxyPage }));
 
 function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage): RouteObject {
   const handle: RouteHandle = { titleKey, guard: kind };

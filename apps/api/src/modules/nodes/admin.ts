@@ -2,8 +2,8 @@ import { z } from 'zod';
 import { isWgKey } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
-import { locationSeed } from '../servers/catalogue.js';
-import { serversRepository } from '../servers/repository.js';
+import { locationSeed } from '../locations/catalogue.js';
+import { locationsRepository } from '../locations/repository.js';
 import { nodesRepository } from './repository.js';
 
 /**
@@ -26,14 +26,14 @@ export const newNodeToken = () => `wn_${randomToken(32)}`;
 
 export async function addLocation(db: Queryable, input: NewLocation): Promise<{ id: number }> {
   const l = newLocation.parse(input);
-  const row = await serversRepository(db).addLocation(l);
+  const row = await locationsRepository(db).addLocation(l);
   if (!row) throw new Error(`A location with the slug ${l.slug} exists already.`);
   return row;
 }
 
 export async function addNode(db: Queryable, input: NewNode): Promise<{ id: number; token: string }> {
   const n = newNode.parse(input);
-  const locationId = await serversRepository(db).locationIdBySlug(n.location);
+  const locationId = await locationsRepository(db).locationIdBySlug(n.location);
   if (locationId === undefined) throw new Error(`No location with the slug ${n.location}.`);
   const token = newNodeToken();
   const row = await nodesRepository(db).add({ locationId, name: n.name, tokenHash: hashToken(token), endpointHost: n.endpointHost, listenPort: n.listenPort, publicKey: n.publicKey ?? null });
@@ -49,7 +49,7 @@ export async function issueNodeToken(db: Queryable, name: string): Promise<strin
 }
 
 export async function setLocation(db: Queryable, slug: string, patch: { premium?: boolean; dashVisible?: boolean }): Promise<void> {
-  if (!(await serversRepository(db).updateLocation(slug, patch))) throw new Error(`No location with the slug ${slug}.`);
+  if (!(await locationsRepository(db).updateLocation(slug, patch))) throw new Error(`No location with the slug ${slug}.`);
 }
 
 export async function setNode(
@@ -62,5 +62,5 @@ export async function setNode(
 }
 
 export async function listNodes(db: Queryable) {
-  return serversRepository(db).operatorList();
+  return locationsRepository(db).operatorList();
 }

@@ -1,11 +1,11 @@
 import type { Database } from '../../db/client.js';
 import type { VpnConfig } from '../../config.js';
-import { devicesService } from '../devices/service.js';
-import { loadDownloads, loadLocationSeeds } from '../servers/catalogue.js';
-import { serversRepository } from '../servers/repository.js';
-import { serversService } from '../servers/service.js';
-import { pkiStore } from '../services/pki.js';
-import { servicesService } from '../services/service.js';
+import { wireguardService } from '../wireguard/service.js';
+import { loadDownloads, loadLocationSeeds } from '../locations/catalogue.js';
+import { locationsRepository } from '../locations/repository.js';
+import { locationsService } from '../locations/service.js';
+import { pkiStore } from '../openvpn-socks5/pki.js';
+import { openvpnSocks5Service } from '../openvpn-socks5/service.js';
 import { type NewLocation, type NewNode, addLocation, addNode, issueNodeToken, listNodes, setLocation, setNode } from './admin.js';
 import { nodesRepository } from './repository.js';
 import { nodesService } from './service.js';
@@ -28,7 +28,7 @@ export interface VpnServicesDeps {
  */
 export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
   const watcher = createChangeWatcher(() => nodesRepository(db).version(), vpn.changePollMs, (err) => log?.warn({ err }, 'reading the VPN change log failed'));
-  const servers = serversService({ db, vpn, downloads: loadDownloads(vpn.downloadsFile) });
+  const locations = locationsService({ db, vpn, downloads: loadDownloads(vpn.downloadsFile) });
   const pki = pkiStore(db, secret);
   const poked = async <T>(p: Promise<T>): Promise<T> => {
     const result = await p;
@@ -38,11 +38,11 @@ export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
 
   return {
     watcher,
-    servers,
-    devices: devicesService({ db, vpn, servers: servers.repo, changed: () => watcher.poke() }),
+    locations,
+    wireguard: wireguardService({ db, vpn, locationsRepo: locations.repo, changed: () => watcher.poke() }),
     nodes: nodesService({ db, vpn, watcher }),
     pki,
-    services: servicesService({ db, pki, secret }),
+    openvpnSocks5: openvpnSocks5Service({ db, pki, secret }),
     /** Operator actions on locations and nodes (`npx warren vpn …`); node tokens are shown once. */
     admin: {
       addLocation: (input: NewLocation) => poked(addLocation(db, input)),
@@ -56,7 +56,7 @@ export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
     async seed(): Promise<void> {
       if (!vpn.seed) return;
       const seeds = loadLocationSeeds(vpn.locationsFile);
-      await db.exclusive(727_004, (tx) => serversRepository(tx).seed(seeds.locations, seeds.nodeDomain));
+      await db.exclusive(727_004, (tx) => locationsRepository(tx).seed(seeds.locations, seeds.nodeDomain));
     },
   };
 }

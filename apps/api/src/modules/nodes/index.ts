@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import fp from 'fastify-plugin';
-import { devicesRoutes } from '../devices/routes.js';
-import { serversRoutes } from '../servers/routes.js';
+import { wireguardRoutes } from '../wireguard/routes.js';
+import { locationsRoutes } from '../locations/routes.js';
 import type { VpnServices } from './area.js';
 import { nodesRoutes } from './routes.js';
 
@@ -23,8 +23,8 @@ async function vpnArea(app: FastifyInstance, { vpn, auth }: VpnModuleOptions) {
   app.addHook('preClose', async () => vpn.watcher.close());
   app.addHook('onClose', async () => vpn.watcher.close());
 
-  await app.register(serversRoutes, { servers: vpn.servers, auth });
-  await app.register(devicesRoutes, { devices: vpn.devices, auth });
+  await app.register(locationsRoutes, { locations: vpn.locations, auth });
+  await app.register(wireguardRoutes, { wireguard: vpn.wireguard, auth });
   await app.register(nodesRoutes, { nodes: vpn.nodes });
 }
 

@@ -1,8 +1,8 @@
 import { type DesiredState, type DesiredStateQuery, type NodePeer, type NodeReport, mayUseLocation, vpnAccess } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { hashToken } from '../../lib/secrets.js';
-import { peerAllowedIps } from '../devices/addresses.js';
-import { serviceUsersFor } from '../services/repository.js';
+import { peerAllowedIps } from '../wireguard/addresses.js';
+import { serviceUsersFor } from '../openvpn-socks5/repository.js';
 import { type NodeRow, nodesRepository } from './repository.js';
 import type { VpnConfig } from '../../config.js';
 import type { ChangeWatcher } from './watcher.js';
@@ -48,7 +48,7 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
         )
         .map((r) => ({ publicKey: r.public_key, allowedIps: peerAllowedIps(r.addr_index, vpn.pools), owner: r.user_id }));
     }
-    // OpenVPN/SOCKS5 users follow the same rule and the same delta (modules/services).
+    // OpenVPN/SOCKS5 users follow the same rule and the same delta (modules/openvpn-socks5).
     const serviceUsers = head.enabled && (full || owners!.length) ? await serviceUsersFor(db, owners, head.premium, now) : [];
     return {
       node: { id: node.id, name: node.name },

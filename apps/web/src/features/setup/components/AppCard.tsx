@@ -3,7 +3,7 @@ import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
 import { useTranslation } from 'react-i18next';
 import type { DownloadApp } from '@warren/contract';
-import { formatBytes } from '../lib/format';
+import { formatBytes } from '../../../lib/bytes';
 import classes from '../routes/setup.module.css';
 
 /** One app of the catalogue: version, size, requirements, checksum and the download. */

@@ -1,0 +1,120 @@
+import { generateKeyPairSync } from 'node:crypto';
+import type { Queryable } from '../../db/client.js';
+import type { LocationSeed } from './catalogue.js';
+
+export interface LocationRow {
+  id: number;
+  slug: string;
+  country_code: string;
+  country_en: string; country_ru: string; country_zh: string;
+  city_en: string; city_ru: string; city_zh: string;
+  latitude: number;
+  longitude: number;
+  premium: boolean;
+  dash_visible: boolean;
+}
+
+export interface LocationWithNodes extends LocationRow {
+  /** Average load of online nodes; null when none is online. */
+  load: number | null;
+  online: boolean;
+  /** The node configs point at: online and least loaded first, with a known key. */
+  best_node_host: string | null;
+  best_node_port: number | null;
+  best_node_key: string | null;
+}
+
+const LOCATION_COLUMNS = `l.id, l.slug, l.country_code, l.country_en, l.country_ru, l.country_zh, l.city_en, l.city_ru, l.city_zh,
+  l.latitude, l.longitude, l.premium, l.dash_visible`;
+
+/** A public key for a seeded placeholder node (its private half is thrown away); the agent reports the real one. */
+export function placeholderKey(): string {
+  const { publicKey } = generateKeyPairSync('x25519');
+  return publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+}
+
+export function locationsRepository(db: Queryable) {
+  return {
+    /** Inserts a location; undefined when the slug is taken. */
+    async addLocation(l: { slug: string; countryCode: string; country: { en: string; ru: string; zh: string }; city: { en: string; ru: string; zh: string }; latitude: number; longitude: number; premium: boolean; dashVisible: boolean }): Promise<{ id: number } | undefined> {
+      const [row] = await db.query<{ id: number }>(
+        `insert into vpn_locations (slug, country_code, country_en, country_ru, country_zh, city_en, city_ru, city_zh, latitude, longitude, premium, dash_visible)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (slug) do nothing returning id`,
+        [l.slug, l.countryCode, l.country.en, l.country.ru, l.country.zh, l.city.en, l.city.ru, l.city.zh, l.latitude, l.longitude, l.premium, l.dashVisible],
+      );
+      return row;
+    },
+
+    async locationIdBySlug(slug: string): Promise<number | undefined> {
+      const [loc] = await db.query<{ id: number }>(`select id from vpn_locations where slug = $1`, [slug]);
+      return loc?.id;
+    },
+
+    /** Changes premium and/or visibility; false when there is no such location. */
+    async updateLocation(slug: string, patch: { premium?: boolean; dashVisible?: boolean }): Promise<boolean> {
+      const rows = await db.query(
+        `update vpn_locations set premium = coalesce($2, premium), dash_visible = coalesce($3, dash_visible), updated_at = now() where slug = $1 returning id`,
+        [slug, patch.premium ?? null, patch.dashVisible ?? null],
+      );
+      return rows.length > 0;
+    },
+
+    /** Every location with each of its nodes (one row per node; a location without nodes once, node fields null), for the operator. */
+    async operatorList() {
+      return db.query<{ slug: string; city: string; premium: boolean; visible: boolean; node: string | null; endpoint: string | null; enabled: boolean | null; has_token: boolean; load: number | null; last_seen_at: Date | null }>(
+        `select l.slug, l.city_en as city, l.premium, l.dash_visible as visible, n.name as node,
+                n.endpoint_host || ':' || n.listen_port as endpoint, n.enabled, n.token_hash is not null as has_token, n.load, n.last_seen_at
+         from vpn_locations l left join vpn_nodes n on n.location_id = l.id order by l.slug, n.name`,
+      );
+    },
+
+    /** Inserts missing locations (by slug) and gives every location without nodes one placeholder node. Idempotent. */
+    async seed(seeds: LocationSeed[], nodeDomain: string): Promise<number> {
+      if (!seeds.length) return 0;
+      const rows = await db.query<{ id: number }>(
+        `insert into vpn_locations (slug, country_code, country_en, country_ru, country_zh, city_en, city_ru, city_zh, latitude, longitude, premium, dash_visible)
+         select * from unnest($1::text[], $2::text[], $3::text[], $4::text[], $5::text[], $6::text[], $7::text[], $8::text[],
+                              $9::float8[], $10::float8[], $11::bool[], $12::bool[])
+         on conflict (slug) do nothing returning id`,
+        [
+          seeds.map((s) => s.slug), seeds.map((s) => s.countryCode),
+          seeds.map((s) => s.country.en), seeds.map((s) => s.country.ru), seeds.map((s) => s.country.zh),
+          seeds.map((s) => s.city.en), seeds.map((s) => s.city.ru), seeds.map((s) => s.city.zh),
+          seeds.map((s) => s.latitude), seeds.map((s) => s.longitude), seeds.map((s) => s.premium), seeds.map((s) => s.dashVisible),
+        ],
+      );
+      const bare = await db.query<{ id: number; slug: string }>(
+        `select l.id, l.slug from vpn_locations l where not exists (select 1 from vpn_nodes n where n.location_id = l.id)`,
+      );
+      if (bare.length) {
+        await db.query(
+          `insert into vpn_nodes (location_id, name, endpoint_host, public_key)
+           select * from unnest($1::int[], $2::text[], $3::text[], $4::text[]) on conflict (name) do nothing`,
+          [bare.map((b) => b.id), bare.map((b) => `${b.slug}-1`), bare.map((b) => `${b.slug}-1.${nodeDomain}`), bare.map(() => placeholderKey())],
+        );
+      }
+      return rows.length;
+    },
+
+    async listWithNodes(onlineSeconds: number, onlyVisible: boolean): Promise<LocationWithNodes[]> {
+      return db.query<LocationWithNodes>(
+        `select ${LOCATION_COLUMNS},
+           (select round(avg(n.load))::int from vpn_nodes n
+             where n.location_id = l.id and n.enabled and n.load is not null and n.last_seen_at > now() - make_interval(secs => $1)) as load,
+           exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.last_seen_at > now() - make_interval(secs => $1)) as online,
+           b.endpoint_host as best_node_host, b.listen_port as best_node_port, b.public_key as best_node_key
+         from vpn_locations l
+         left join lateral (
+           select n.endpoint_host, n.listen_port, n.public_key from vpn_nodes n
+           where n.location_id = l.id and n.enabled and n.public_key is not null
+           order by (n.last_seen_at > now() - make_interval(secs => $1)) desc nulls last, n.load asc nulls last, n.id
+           limit 1
+         ) b on true
+         where ($2::bool = false or l.dash_visible)
+         order by l.premium desc, l.country_en, l.city_en`,
+        [onlineSeconds, onlyVisible],
+      );
+    },
+  };
+}
+export type LocationsRepository = ReturnType<typeof locationsRepository>;

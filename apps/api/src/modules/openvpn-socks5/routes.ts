@@ -1,0 +1,55 @@
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { ZodTypeProvider } from 'fastify-type-provider-zod';
+import { z } from 'zod';
+import { NODE_SERVICES_PATH, SERVICES_PATHS, envelope, langCodeQuery, nodeServices, openvpnConfigQuery, serviceCredentials, servicesOverview } from '@warren/contract';
+import { UnauthorizedError } from '../../lib/errors.js';
+import { hashToken } from '../../lib/secrets.js';
+import { bearerToken, userOf } from '../../plugins/auth.js';
+import { nodesRepository } from '../nodes/repository.js';
+import type { OpenvpnSocks5Service } from './service.js';
+
+export interface OpenvpnSocks5RoutesDeps {
+  openvpnSocks5: OpenvpnSocks5Service;
+  auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
+
+export async function openvpnSocks5Routes(fastify: FastifyInstance, { openvpnSocks5, auth }: OpenvpnSocks5RoutesDeps) {
+  const app = fastify.withTypeProvider<ZodTypeProvider>();
+  const tags = ['openvpn-socks5'];
+
+  app.get(SERVICES_PATHS.overview, { preHandler: auth, schema: { tags, querystring: langCodeQuery, response: { 200: envelope(servicesOverview) } } }, async (request, reply) => {
+    reply.header('cache-control', 'no-store');
+    return { data: await openvpnSocks5.overview(userOf(request), request.query.langCode) };
+  });
+
+  app.post(
+    SERVICES_PATHS.resetCredentials,
+    { preHandler: auth, schema: { tags, response: { 200: z.object({ data: serviceCredentials, message: z.string() }) } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'no-store');
+      return { data: await openvpnSocks5.resetPassword(userOf(request)), message: 'A new password was made. The old one stops working within seconds.' };
+    },
+  );
+
+  app.get(
+    SERVICES_PATHS.openvpnConfig,
+    { preHandler: auth, schema: { tags, querystring: openvpnConfigQuery.extend(langCodeQuery.shape) } },
+    async (request, reply) => {
+      const { fileName, text } = await openvpnSocks5.openvpnConfig(userOf(request), request.query, request.query.langCode);
+      return reply
+        .type('application/x-openvpn-profile')
+        .header('content-disposition', `attachment; filename="${fileName}"`)
+        .header('cache-control', 'no-store')
+        .send(text);
+    },
+  );
+
+  // The node's own side: authenticated by the node token like /api/nodes/desired (XSRF-exempt prefix).
+  app.get(NODE_SERVICES_PATH, { schema: { tags: ['nodes'], security: [{ bearer: [] }], response: { 200: envelope(nodeServices) } } }, async (request, reply) => {
+    const token = bearerToken(request);
+    const node = token?.startsWith('wn_') && token.length < 200 ? await nodesRepository(fastify.db).findByTokenHash(hashToken(token)) : undefined;
+    if (!node) throw new UnauthorizedError('Unknown node token.');
+    reply.header('cache-control', 'no-store');
+    return { data: await openvpnSocks5.nodeServices(node) };
+  });
+}

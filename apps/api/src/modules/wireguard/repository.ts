@@ -1,0 +1,74 @@
+import type { Queryable } from '../../db/client.js';
+
+export interface DeviceRow {
+  id: number;
+  user_id: number;
+  name: string;
+  public_key: string;
+  addr_index: number;
+  created_at: Date | string;
+  last_handshake_at: Date | string | null;
+  rx_bytes: number;
+  tx_bytes: number;
+}
+
+/** Smallest free address index: 1 if free, else the first gap after a used one. */
+const NEXT_FREE_INDEX = `select case when not exists (select 1 from wg_devices where addr_index = 1) then 1
+  else (select min(d.addr_index) + 1 from wg_devices d where not exists (select 1 from wg_devices e where e.addr_index = d.addr_index + 1)) end as idx`;
+
+export function wireguardRepository(db: Queryable) {
+  return {
+    async listOf(userId: number): Promise<DeviceRow[]> {
+      return db.query<DeviceRow>(
+        `select d.id, d.user_id, d.name, d.public_key, d.addr_index, d.created_at,
+                max(s.last_handshake_at) as last_handshake_at,
+                coalesce(sum(s.rx_bytes), 0)::float8 as rx_bytes, coalesce(sum(s.tx_bytes), 0)::float8 as tx_bytes
+         from wg_devices d left join wg_peer_stats s on s.device_id = d.id
+         where d.user_id = $1 group by d.id order by d.id`,
+        [userId],
+      );
+    },
+
+    /** Serialises one user's device changes (limit check + insert) on their users row. */
+    async lockUser(userId: number): Promise<void> {
+      await db.query(`select id from users where id = $1 for update`, [userId]);
+    },
+
+    async countOf(userId: number): Promise<number> {
+      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from wg_devices where user_id = $1`, [userId]);
+      return row!.n;
+    },
+
+    async keyTaken(publicKey: string): Promise<boolean> {
+      return (await db.query(`select 1 from wg_devices where public_key = $1`, [publicKey])).length > 0;
+    },
+
+    async nextFreeIndex(): Promise<number> {
+      const [row] = await db.query<{ idx: number }>(NEXT_FREE_INDEX);
+      return row!.idx;
+    },
+
+    /**
+     * Inserts with the given address index; undefined when a concurrent insert took that index first
+     * (the unique index decides, so two devices can never share an address).
+     */
+    async insertAt(userId: number, name: string, publicKey: string, index: number): Promise<DeviceRow | undefined> {
+      const [row] = await db.query<DeviceRow>(
+        `insert into wg_devices (user_id, name, public_key, addr_index) values ($1, $2, $3, $4)
+         on conflict (addr_index) do nothing
+         returning id, user_id, name, public_key, addr_index, created_at, null::timestamptz as last_handshake_at, 0::float8 as rx_bytes, 0::float8 as tx_bytes`,
+        [userId, name, publicKey, index],
+      );
+      return row;
+    },
+
+    async rename(userId: number, id: number, name: string): Promise<boolean> {
+      return (await db.query(`update wg_devices set name = $3 where id = $1 and user_id = $2 returning id`, [id, userId, name])).length === 1;
+    },
+
+    async remove(userId: number, id: number): Promise<boolean> {
+      return (await db.query(`delete from wg_devices where id = $1 and user_id = $2 returning id`, [id, userId])).length === 1;
+    },
+  };
+}
+export type WireguardRepository = ReturnType<typeof wireguardRepository>;

@@ -1,0 +1,115 @@
+import { type Language, type VpnAccess, type WgDevice, type WgLocation, type WgOverview, mayUseLocation } from '@warren/contract';
+import type { Database } from '../../db/client.js';
+import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import type { VpnConfig } from '../../config.js';
+import { accessOf, localName } from '../locations/service.js';
+import type { LocationsRepository } from '../locations/repository.js';
+import type { UserRow } from '../users/index.js';
+import { addressesOf } from './addresses.js';
+import { type DeviceRow, wireguardRepository } from './repository.js';
+
+const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+const MAX_ALLOCATION_ATTEMPTS = 100;
+
+export function deviceLimitOf(access: VpnAccess, vpn: VpnConfig): number {
+  return access === 'paid' ? vpn.deviceLimit.paid : vpn.deviceLimit.free;
+}
+
+export interface WireguardServiceDeps {
+  db: Database;
+  vpn: VpnConfig;
+  locationsRepo: LocationsRepository;
+  /** Whether the brand the request came from offers the WireGuard section. */
+  /** Called after a change committed, so waiting agents wake without waiting for the poll tick. */
+  changed: () => void;
+}
+
+export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardServiceDeps) {
+  const repo = wireguardRepository(db);
+  const toDto = (d: DeviceRow): WgDevice => {
+    const a = addressesOf(d.addr_index, vpn.pools);
+    return {
+      id: d.id,
+      name: d.name,
+      publicKey: d.public_key,
+      ipv4: a.ipv4,
+      ipv6: a.ipv6,
+      createdAt: iso(d.created_at)!,
+      lastHandshakeAt: iso(d.last_handshake_at),
+      rxBytes: Number(d.rx_bytes),
+      txBytes: Number(d.tx_bytes),
+    };
+  };
+
+  return {
+    async overview(user: UserRow, lang: Language): Promise<WgOverview> {
+      const access = accessOf(user);
+      const [devices, locations] = await Promise.all([repo.listOf(user.id), locationsRepo.listWithNodes(vpn.nodeOnlineSeconds, true)]);
+      return {
+        access,
+        devices: devices.map(toDto),
+        limit: deviceLimitOf(access, vpn),
+        dns: vpn.dns,
+        allowedIps: vpn.allowedIps,
+        locations: locations.map((l): WgLocation => {
+          const available = mayUseLocation(access, l.premium) && l.best_node_key !== null;
+          const host = l.best_node_host?.includes(':') ? `[${l.best_node_host}]` : l.best_node_host;
+          return {
+            id: l.id,
+            slug: l.slug,
+            countryCode: l.country_code,
+            ...localName(l, lang),
+            premium: l.premium,
+            available,
+            endpoint: available ? `${host}:${l.best_node_port}` : null,
+            publicKey: available ? l.best_node_key : null,
+          };
+        }),
+      };
+    },
+
+    /** Registers the browser-made public key and allocates the device's addresses. */
+    async add(user: UserRow, name: string, publicKey: string): Promise<WgDevice> {
+      const access = accessOf(user);
+      if (access === 'none') throw new ForbiddenError('Activate your account or renew your plan to add a device.');
+      const limit = deviceLimitOf(access, vpn);
+      const row = await db.transaction(async (tx) => {
+        const r = wireguardRepository(tx);
+        await r.lockUser(user.id);
+        if ((await r.countOf(user.id)) >= limit) {
+          throw new ConflictError(`Your plan allows ${limit} device${limit === 1 ? '' : 's'}. Revoke one to add another.`, {
+            publicKey: ['Device limit reached.'],
+          });
+        }
+        if (await r.keyTaken(publicKey)) throw new ValidationError({ publicKey: ['This key is already registered. Generate a new one.'] });
+        return allocate(r, user.id, name, publicKey);
+      }).catch((err: unknown) => {
+        // A parallel request registered the same key between our check and our insert.
+        if ((err as { code?: string }).code === '23505') throw new ValidationError({ publicKey: ['This key is already registered. Generate a new one.'] });
+        throw err;
+      });
+      changed();
+      return toDto(row);
+    },
+
+    async rename(user: UserRow, id: number, name: string): Promise<void> {
+      if (!(await repo.rename(user.id, id, name))) throw new NotFoundError('Device not found.');
+    },
+
+    async revoke(user: UserRow, id: number): Promise<void> {
+      if (!(await repo.remove(user.id, id))) throw new NotFoundError('Device not found.');
+      changed();
+    },
+  };
+
+  async function allocate(r: ReturnType<typeof wireguardRepository>, userId: number, name: string, publicKey: string): Promise<DeviceRow> {
+    for (let attempt = 0; attempt < MAX_ALLOCATION_ATTEMPTS; attempt++) {
+      const index = await r.nextFreeIndex();
+      if (index > vpn.pools.maxIndex) throw new ConflictError('No addresses left in the pool. Please contact support.');
+      const row = await r.insertAt(userId, name, publicKey, index);
+      if (row) return row;
+    }
+    throw new ConflictError('Too many devices are being added right now. Please try again.');
+  }
+}
+export type WireguardService = ReturnType<typeof wireguardService>;

@@ -1,0 +1,277 @@
+import { Alert, Badge, Button, Card, Code, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/Code.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Skeleton.layer.css';
+import { useEffect, useMemo, useState } from 'react';
+import { useTranslation } from 'react-i18next';
+import { Link } from 'react-router';
+import type { WgDevice, WgOverview } from '@warren/contract';
+import { IconCrown, IconLock, IconShield } from '../../../components/icons';
+import { ErrorState, LoadingState } from '../../../components/QueryState';
+import { formatBytes } from '../../../lib/bytes';
+import { errorStatus } from '../../../lib/http-error';
+import { snackbar } from '../../../lib/notify';
+import { openConfirm } from '../../../lib/confirm';
+import { useAddWgDevice, useRenameWgDevice, useRevokeWgDevice } from '../api/wg-devices';
+import { useWgOverview } from '../api/wg-overview';
+import { configFor, saveFile, zipConfigs } from '../lib/configs';
+import { generateWgKeyPair } from '../lib/wg-keys';
+import classes from './wireguard.module.css';
+
+interface Fresh {
+  device: WgDevice;
+  privateKey: string;
+}
+
+/** The just-added device's configs: location picker, QR code, .conf download and a zip of all. */
+function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }) {
+  const { t } = useTranslation();
+  const available = overview.locations.filter((l) => l.available);
+  const [slug, setSlug] = useState(available[0]?.slug ?? null);
+  const loc = available.find((l) => l.slug === slug) ?? available[0];
+  const conf = useMemo(() => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview) : null), [fresh, loc, overview]);
+  const [qr, setQr] = useState<string | null>(null);
+  const [showText, setShowText] = useState(false);
+  useEffect(() => {
+    let live = true;
+    if (!conf) return;
+    void import('qrcode').then((QR) => QR.toDataURL(conf.text, { errorCorrectionLevel: 'M', margin: 1, width: 440 })).then((url) => live && setQr(url));
+    return () => {
+      live = false;
+    };
+  }, [conf]);
+  if (!loc || !conf) return null;
+  return (
+    <Card withBorder padding="lg" data-testid="fresh-config">
+      <Stack gap="md">
+        <Title order={3} fz={18}>
+          {t('setup.wg.newDevice', { name: fresh.device.name })}
+        </Title>
+        <Alert color="yellow" variant="light" icon={<IconLock size={16} />}>
+          {t('setup.wg.saveNow')}
+        </Alert>
+        <Group align="flex-start" gap="xl" wrap="wrap">
+          <Stack gap="sm" flex={1} miw={260}>
+            <Select
+              label={t('setup.wg.location')}
+              data={available.map((l) => ({ value: l.slug, label: `${l.country}, ${l.city} (${l.countryCode})` }))}
+              value={loc.slug}
+              onChange={setSlug}
+              allowDeselect={false}
+              searchable
+            />
+            <Group gap="sm">
+              <Button onClick={() => saveFile(conf.name, conf.text, 'text/plain')} data-testid="download-conf">
+                {t('setup.wg.downloadConf')}
+              </Button>
+              <Button
+                variant="light"
+                onClick={async () => saveFile(`warren-${fresh.device.name.replace(/[^A-Za-z0-9-]+/g, '-')}.zip`, (await zipConfigs(available.map((l) => configFor(fresh.device, fresh.privateKey, l, overview)))) as BlobPart, 'application/zip')}
+              >
+                {t('setup.wg.downloadZip')}
+              </Button>
+              <Button variant="subtle" onClick={() => setShowText((v) => !v)}>
+                {t('setup.wg.showConfig')}
+              </Button>
+            </Group>
+            {showText && (
+              <Code block className={classes.config} data-testid="config-text">
+                {conf.text}
+              </Code>
+            )}
+          </Stack>
+          <Stack gap={4} align="center">
+            {qr ? <img src={qr} alt={t('setup.wg.qr')} className={classes.qr} data-testid="config-qr" /> : <Skeleton w={220} h={220} />}
+            <Text size="xs" c="dimmed" maw={220} ta="center">
+              {t('setup.wg.qr')}
+            </Text>
+          </Stack>
+        </Group>
+      </Stack>
+    </Card>
+  );
+}
+
+function DeviceRow({ d, onRevoke }: { d: WgDevice; onRevoke: (d: WgDevice) => void }) {
+  const { t, i18n } = useTranslation();
+  const rename = useRenameWgDevice();
+  const [editing, setEditing] = useState(false);
+  const [name, setName] = useState(d.name);
+  return (
+    <Card withBorder padding="md" data-testid="wg-device">
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <Stack gap={2} miw={0}>
+          {editing ? (
+            <Group gap="xs">
+              <TextInput size="xs" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={50} aria-label={t('setup.wg.name')} />
+              <Button
+                size="xs"
+                loading={rename.isPending}
+                onClick={() =>
+                  rename.mutate({ id: d.id, name }, { onSuccess: () => (setEditing(false), snackbar(t('setup.wg.renamed'), { kind: 'success' })) })
+                }
+              >
+                {t('setup.wg.save')}
+              </Button>
+              <Button size="xs" variant="subtle" onClick={() => (setEditing(false), setName(d.name))}>
+                {t('setup.wg.cancel')}
+              </Button>
+            </Group>
+          ) : (
+            <Text fw={600}>{d.name}</Text>
+          )}
+          <Text size="xs" c="dimmed" className={classes.mono}>
+            {d.ipv4} · {d.ipv6}
+          </Text>
+          <Text size="xs" c="dimmed">
+            {t('setup.wg.lastHandshake')}: {d.lastHandshakeAt ? new Date(d.lastHandshakeAt).toLocaleString(i18n.language) : t('setup.wg.never')}
+            {d.lastHandshakeAt && ` · ${t('setup.wg.transfer', { rx: formatBytes(d.txBytes, i18n.language), tx: formatBytes(d.rxBytes, i18n.language) })}`}
+          </Text>
+        </Stack>
+        {!editing && (
+          <Group gap="xs">
+            <Button size="xs" variant="default" onClick={() => setEditing(true)}>
+              {t('setup.wg.rename')}
+            </Button>
+            <Button size="xs" color="red" variant="light" onClick={() => onRevoke(d)} data-testid="revoke">
+              {t('setup.wg.revoke')}
+            </Button>
+          </Group>
+        )}
+      </Group>
+    </Card>
+  );
+}
+
+/** /setup/wg: devices (key pair made here), their configs and counters. */
+export function WireGuardPage() {
+  const { t, i18n } = useTranslation();
+  const overview = useWgOverview(i18n.language);
+  const { data, error } = overview;
+  const add = useAddWgDevice();
+  const revoke = useRevokeWgDevice();
+  const [name, setName] = useState('');
+  const [busy, setBusy] = useState(false);
+  const [fresh, setFresh] = useState<Fresh | null>(null);
+
+  if (errorStatus(error) === 403) {
+    return <Alert color="gray">{t('setup.wg.unavailable')}</Alert>;
+  }
+  const full = !!data && data.devices.length >= data.limit;
+
+  const onAdd = async () => {
+    const deviceName = name.trim() || 'My device';
+    setBusy(true);
+    try {
+      const keys = await generateWgKeyPair();
+      const device = await add.mutateAsync({ name: deviceName, publicKey: keys.publicKey });
+      setFresh({ device, privateKey: keys.privateKey });
+      setName('');
+    } catch {
+      /* the api client already showed the error */
+    } finally {
+      setBusy(false);
+    }
+  };
+
+  const onRevoke = (d: WgDevice) =>
+    openConfirm({
+      title: t('setup.wg.revokeTitle', { name: d.name }),
+      body: t('setup.wg.revokeText'),
+      confirmLabel: t('setup.wg.revoke'),
+      cancelLabel: t('setup.wg.cancel'),
+      danger: true,
+      confirmTestId: 'confirm-revoke',
+      onConfirm: () =>
+        revoke.mutate(
+          { id: d.id },
+          {
+            onSuccess: () => {
+              if (fresh?.device.id === d.id) setFresh(null);
+              snackbar(t('setup.wg.revoked'), { kind: 'success' });
+            },
+          },
+        ),
+    });
+
+  return (
+    <Stack gap="lg">
+      <div>
+        <Title order={2} fz={24}>
+          {t('titles.wireguard')}
+        </Title>
+        <Group gap={6} mt={4} wrap="nowrap" align="flex-start">
+          <IconShield size={16} />
+          <Text c="dimmed" size="sm">
+            {t('setup.wg.intro')}
+          </Text>
+        </Group>
+      </div>
+      {!data && overview.isError ? (
+        <ErrorState message={t('states.wgFailed')} onRetry={() => void overview.refetch()} retrying={overview.isFetching} />
+      ) : !data ? (
+        <LoadingState label={t('states.wgLoading')} />
+      ) : (
+        <>
+          {data.access === 'none' && <Alert color="red">{t('setup.wg.inactive')}</Alert>}
+          {data.access !== 'none' && (
+            <Card withBorder padding="lg">
+              <Group align="flex-end" gap="sm" wrap="wrap">
+                <TextInput
+                  label={t('setup.wg.name')}
+                  placeholder={t('setup.wg.namePlaceholder')}
+                  value={name}
+                  onChange={(e) => setName(e.currentTarget.value)}
+                  maxLength={50}
+                  flex={1}
+                  miw={220}
+                  disabled={full}
+                  onKeyDown={(e) => e.key === 'Enter' && !full && void onAdd()}
+                />
+                <Button onClick={onAdd} loading={busy} disabled={full} data-testid="add-device">
+                  {t('setup.wg.add')}
+                </Button>
+              </Group>
+              {full && (
+                <Group justify="space-between" mt="sm" wrap="wrap">
+                  <Text size="sm" c="dimmed">
+                    {t('setup.wg.limitReached')}
+                  </Text>
+                  {data.access === 'free' && (
+                    <Button component={Link} to="/plans" size="xs" leftSection={<IconCrown size={14} />}>
+                      {t('setup.upgrade')}
+                    </Button>
+                  )}
+                </Group>
+              )}
+            </Card>
+          )}
+          {fresh && data.devices.some((d) => d.id === fresh.device.id) && <FreshConfig fresh={fresh} overview={data} />}
+          <Stack gap="sm">
+            <Group justify="space-between">
+              <Title order={3} fz={18}>
+                {t('setup.wg.devices')}
+              </Title>
+              <Badge variant="light">{t('setup.wg.limit', { used: data.devices.length, limit: data.limit })}</Badge>
+            </Group>
+            {data.devices.length === 0 ? (
+              <Text c="dimmed">{t('setup.wg.none')}</Text>
+            ) : (
+              <SimpleGrid cols={1} spacing="sm">
+                {data.devices.map((d) => (
+                  <DeviceRow key={d.id} d={d} onRevoke={onRevoke} />
+                ))}
+              </SimpleGrid>
+            )}
+            {data.devices.length > 0 && !fresh && (
+              <Text size="xs" c="dimmed">
+                {t('setup.wg.noConfig')}
+              </Text>
+            )}
+          </Stack>
+        </>
+      )}
+    </Stack>
+  );
+}
