@@ -191,7 +191,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
 
   await app.register(systemRoutes, { db, mailer: services.mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs });
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
-  await app.register(vpnModule, { vpn: services.vpn, auth });
+  await app.register(vpnModule, { vpn: services.vpn, auth, countryOf: (ip: string) => geo.country(ip) });
   await app.register(openvpnSocks5Module, { openvpnSocks5: services.vpn.openvpnSocks5, pki: services.vpn.pki, auth });
 
   await app.register(featuresRoutes, { features: services.features, auth });

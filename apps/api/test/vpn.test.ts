@@ -218,6 +218,45 @@ describe('WireGuard devices', () => {
   });
 });
 
+describe('recommended location for a new device', () => {
+  const from = async (c: TestClient, remoteAddress: string) => (await c.get('/api/setup/wg/get', { remoteAddress })).json().data as WgOverview;
+  const DE = '193.99.144.80';
+  const JP = '202.12.27.33';
+  const BR = '200.160.2.3';
+
+  it('is the nearest location the plan reaches, from the country of the address, not the first in the list', async () => {
+    const paid = await user('paid');
+    const list = (await from(paid.c, JP)).locations;
+    expect(list[0]?.slug).not.toBe('jp-tyo');
+    expect((await from(paid.c, JP)).recommended).toBe('jp-tyo');
+    expect((await from(paid.c, BR)).recommended).toBe('br-sao');
+    expect((await from(paid.c, DE)).recommended).toBe('de-fra');
+    // A free user gets the nearest free location: São Paulo is premium, New York is not.
+    const free = await user('free');
+    const fromBrazil = await from(free.c, BR);
+    expect(fromBrazil.recommended).toBe('us-nyc');
+    expect(fromBrazil.locations.find((l) => l.slug === fromBrazil.recommended)?.available).toBe(true);
+    // Loopback and private addresses count as DEFAULT_COUNTRY (US).
+    expect((await from(free.c, '127.0.0.1')).recommended).toBe('us-nyc');
+  });
+
+  it('leaves a nearly full location for a quiet one nearby', async () => {
+    const { c } = await user('paid');
+    const setLoad = (slug: string, load: number | null) =>
+      t.app.db.query(`update vpn_nodes set load = $2, last_seen_at = case when $2::int is null then null else now() end where location_id = (select id from vpn_locations where slug = $1)`, [slug, load]);
+    try {
+      await setLoad('de-fra', 95);
+      await setLoad('de-ber', 10);
+      expect((await from(c, DE)).recommended).toBe('de-ber');
+      await setLoad('de-fra', 40);
+      expect((await from(c, DE)).recommended).toBe('de-fra');
+    } finally {
+      await setLoad('de-fra', null);
+      await setLoad('de-ber', null);
+    }
+  });
+});
+
 describe('node API', () => {
   let token: string;
   let freeToken: string;

@@ -161,6 +161,11 @@ export const wgOverview = z.object({
   dns: z.array(z.string()),
   allowedIps: z.array(z.string()),
   locations: z.array(wgLocation),
+  /**
+   * Slug of the location a new device should use: the nearest available one to the customer's
+   * country (from the request's address), weighted by reported load; null when none is available.
+   */
+  recommended: z.string().nullable(),
 });
 export type WgOverview = z.infer<typeof wgOverview>;
 

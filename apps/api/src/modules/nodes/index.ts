@@ -11,6 +11,8 @@ export interface VpnModuleOptions {
   /** From the composition root (composition.ts): the same services the CLI uses. */
   vpn: VpnServices;
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Country code of a client address (the composition root's GeoIp): the WireGuard page's recommended location. */
+  countryOf: (ip: string) => string;
 }
 
 /**
@@ -18,13 +20,13 @@ export interface VpnModuleOptions {
  * in one plugin. Seeds the locations (idempotently) when it starts; closing the app releases the
  * waiting long polls.
  */
-async function vpnArea(app: FastifyInstance, { vpn, auth }: VpnModuleOptions) {
+async function vpnArea(app: FastifyInstance, { vpn, auth, countryOf }: VpnModuleOptions) {
   await vpn.seed();
   app.addHook('preClose', async () => vpn.watcher.close());
   app.addHook('onClose', async () => vpn.watcher.close());
 
   await app.register(locationsRoutes, { locations: vpn.locations, auth });
-  await app.register(wireguardRoutes, { wireguard: vpn.wireguard, auth });
+  await app.register(wireguardRoutes, { wireguard: vpn.wireguard, auth, countryOf });
   await app.register(nodesRoutes, { nodes: vpn.nodes });
 }
 

@@ -9,9 +9,11 @@ import type { WireguardService } from './service.js';
 export interface WireguardRoutesDeps {
   wireguard: WireguardService;
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** Country code of a client address (lib/geoip.ts): where the recommended location is measured from. */
+  countryOf: (ip: string) => string;
 }
 
-export async function wireguardRoutes(fastify: FastifyInstance, { wireguard, auth }: WireguardRoutesDeps) {
+export async function wireguardRoutes(fastify: FastifyInstance, { wireguard, auth, countryOf }: WireguardRoutesDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['wireguard'];
 
@@ -22,7 +24,7 @@ export async function wireguardRoutes(fastify: FastifyInstance, { wireguard, aut
   };
 
   app.get(SETUP_PATHS.wg, { preHandler: section, schema: { tags, querystring: langCodeQuery, response: { 200: envelope(wgOverview) } } }, async (request) => ({
-    data: await wireguard.overview(userOf(request), request.query.langCode),
+    data: await wireguard.overview(userOf(request), request.query.langCode, countryOf(request.ip)),
   }));
 
   app.post(SETUP_PATHS.wgAdd, { preHandler: section, schema: { tags, body: addWgDeviceBody, response: { 201: envelope(z.object({ device: wgDevice })) } } }, async (request, reply) =>

@@ -3,6 +3,8 @@ import type { Database } from '../../db/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { VpnConfig } from '../../config.js';
 import { accessOf, localName } from '../locations/service.js';
+import { countryPosition } from '../locations/country-positions.js';
+import { recommendedLocation } from '../locations/recommend.js';
 import type { LocationsRepository } from '../locations/repository.js';
 import type { UserRow } from '../users/index.js';
 import { addressesOf } from './addresses.js';
@@ -42,17 +44,24 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
   };
 
   return {
-    async overview(user: UserRow, lang: Language): Promise<WgOverview> {
+    /** The devices, limit and locations; `country` (the request's, from its address) picks the recommended location. */
+    async overview(user: UserRow, lang: Language, country: string): Promise<WgOverview> {
       const access = accessOf(user);
       const [devices, locations] = await Promise.all([repo.listOf(user.id), locationsRepo.listWithNodes(vpn.nodeOnlineSeconds, true)]);
+      const usable = (l: (typeof locations)[number]) => mayUseLocation(access, l.premium) && l.best_node_key !== null;
+      const recommended = recommendedLocation(
+        countryPosition(country),
+        locations.map((l) => ({ slug: l.slug, latitude: l.latitude, longitude: l.longitude, load: l.load, available: usable(l) })),
+      );
       return {
         access,
+        recommended: recommended?.slug ?? null,
         devices: devices.map(toDto),
         limit: deviceLimitOf(access, vpn),
         dns: vpn.dns,
         allowedIps: vpn.allowedIps,
         locations: locations.map((l): WgLocation => {
-          const available = mayUseLocation(access, l.premium) && l.best_node_key !== null;
+          const available = usable(l);
           const host = l.best_node_host?.includes(':') ? `[${l.best_node_host}]` : l.best_node_host;
           return {
             id: l.id,
