@@ -3,14 +3,16 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createCaptchaVerifier } from './lib/captcha.js';
 import { createGeoIp } from './lib/geoip.js';
+import { createMetrics, sqlOperation } from './lib/metrics.js';
 import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
 import { type Mailer, createMailer } from './mail/mailer.js';
 import { affiliateService } from './modules/affiliate/index.js';
-import { type BillingTestHooks, billingServices, readCatalogue } from './modules/billing/index.js';
+import { type BillingTestHooks, billingServices, jobEngine, readCatalogue } from './modules/billing/index.js';
 import { featuresService } from './modules/features/index.js';
 import { vpnServices } from './modules/nodes/index.js';
 import { profileService } from './modules/profile/index.js';
 import { rewardsService } from './modules/rewards/index.js';
+import { systemRepository } from './modules/system/index.js';
 import { usersService } from './modules/users/index.js';
 import { buildProviders } from './payments/index.js';
 
@@ -54,13 +56,20 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     while (pending.size) await Promise.allSettled([...pending]);
   };
 
+  // Prometheus metrics (lib/metrics.ts), served by the metrics listener only (plugins/metrics.ts). Other
+  // areas add theirs here (e.g. job queue depth: metrics.scrapeGauge, or a prom-client Counter on metrics.registry).
+  const metrics = createMetrics({ activeSubscriptions: () => systemRepository(db).activeSubscriptions() });
+  const stopObservingQueries = db.observeQueries((sql, seconds, ok) =>
+    metrics.dbDuration.observe({ operation: sqlOperation(sql), outcome: ok ? 'ok' : 'error' }, seconds),
+  );
+
   const brandName = (id: string) => brands.byId(id)?.productName ?? brands.all()[0]!.productName;
   const catalogue = readCatalogue(config.billing.catalogueFile);
   // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
   const sandboxBase = () => config.publicUrl ?? `http://${brands.all()[0]!.hosts[0]}:${config.port}`;
   const { providers, sandbox } = buildProviders(config, db, sandboxBase);
 
-  const users = usersService({ db, config, mailer, limiter, defer });
+  const users = usersService({ db, config, mailer, limiter, defer, metrics });
   const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });
   const billing = billingServices({
     db,
@@ -75,9 +84,25 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     brandOf: (id: string) => brands.byId(id) ?? brands.all()[0]!,
     secret: config.appSecret,
     // After every applied payment, from a provider or a support grant (operator.ts says what a grant earns).
-    onPaymentApplied: (payment, firstPurchase) => rewards.onPaymentApplied(payment, firstPurchase),
+    onPaymentApplied: (payment, firstPurchase) => {
+      metrics.payments.inc({ provider: payment.provider, outcome: 'applied' });
+      return rewards.onPaymentApplied(payment, firstPurchase);
+    },
     testHooks: deps.testHooks?.billing,
+    renewals: {
+      leadDays: config.billing.renewalLeadDays,
+      // Mail links: PUBLIC_URL, else the member's brand host (the dev server's port outside production).
+      originOf: (id: string) => {
+        const host = (brands.byId(id) ?? brands.all()[0]!).hosts[0]!;
+        return config.publicUrl ?? (config.isProduction ? `https://${host}` : `http://${host}:${config.port}`);
+      },
+      autoRenewDefault: (id: string) => (brands.byId(id) ?? brands.all()[0]!).autoRenewDefault,
+      notifyUrl: (provider: string) => `${config.publicUrl ?? sandboxBase()}/api/billing/webhooks/${provider}`,
+    },
   });
+
+  // The job engine (pg-boss on this database): renewals, mails, postbacks, sandbox webhooks. Started lazily; app.ts starts its workers when JOBS is on.
+  const jobs = jobEngine({ db, database: config.database, renewals: billing.renewals, reconciliation: billing.reconciliation, sandbox });
 
   const vpn = vpnServices({ db, vpn: config.vpn, secret: config.openvpnCaSecret, log: deps.log });
 
@@ -105,11 +130,16 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     }),
     rewards,
     billing,
+    jobs,
+    /** Prometheus metrics: the registry and the API's counters, histograms and scrape-time gauges. */
+    metrics,
     /** The VPN area: locations, devices, the node API, OpenVPN/SOCKS5 services, the operator's node commands. */
     vpn,
     /** Drains background work and closes what the services opened (mail transport, Redis); the database stays open. */
     async close() {
+      await jobs.stop();
       await settle();
+      stopObservingQueries();
       vpn.watcher.close();
       mailer.close();
       await limiter.close();

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
 import { type Pools, parsePools } from './modules/wireguard/addresses.js';
@@ -28,6 +29,8 @@ const schema = z
     NODE_ENV: z.enum(['development', 'production', 'test']).default('development'),
     HOST: z.string().min(1).default('127.0.0.1'),
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
+    /** Listen on this unix socket instead of HOST:PORT (a reverse proxy or a node agent on the same machine). */
+    LISTEN_SOCKET: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
       .string()
@@ -73,10 +76,16 @@ const schema = z
     GEOIP_MMDB: z.string().optional(),
     DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter country code').default('US'),
     MONEY_BACK_DAYS: z.coerce.number().int().min(0).max(90).default(7),
+    RENEWAL_LEAD_DAYS: z.coerce.number().int().min(1).max(14).default(3),
     JOBS: bool.default(true),
     LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(60),
     LIMIT_REGISTER_PER_IP: z.coerce.number().int().min(1).default(20),
     LIMIT_RESET_PER_IP: z.coerce.number().int().min(1).default(20),
+    /** The Prometheus listener (plugins/metrics.ts): off unless set; 0 picks a free port. */
+    METRICS_PORT: z.coerce.number().int().min(0).max(65535).optional(),
+    METRICS_HOST: z.string().min(1).default('127.0.0.1'),
+    /** A file holding the bearer token a scrape must send (required when METRICS_HOST is not a loopback address). */
+    METRICS_TOKEN_FILE: z.string().min(1).optional(),
     HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
     REWARD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
     AFFILIATE_COMMISSION_PERCENT: z.coerce.number().int().min(0).max(100).default(25),
@@ -122,11 +131,26 @@ const schema = z
       ctx.addIssue({ code: 'custom', path: ['PAYSSION_SECRET_KEY'], message: 'Payssion needs PAYSSION_API_KEY and PAYSSION_SECRET_KEY together' });
     if (!!c.CARDLINK_API_TOKEN !== !!c.CARDLINK_SHOP_ID)
       ctx.addIssue({ code: 'custom', path: ['CARDLINK_SHOP_ID'], message: 'Cardlink needs CARDLINK_API_TOKEN and CARDLINK_SHOP_ID together' });
+    // Metrics name routes, plans and payment figures: beyond this machine only with a credential.
+    if (c.METRICS_PORT !== undefined && !LOOPBACK.has(c.METRICS_HOST) && !c.METRICS_TOKEN_FILE)
+      ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: `is required when METRICS_HOST (${c.METRICS_HOST}) is not a loopback address` });
+    if (c.METRICS_TOKEN_FILE) {
+      let token = '';
+      try {
+        token = fs.readFileSync(path.resolve(c.METRICS_TOKEN_FILE), 'utf8').trim();
+      } catch (err) {
+        ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+      }
+      if (token && token.length < 16) ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: 'must hold a token of at least 16 characters' });
+      if (!token && fs.existsSync(path.resolve(c.METRICS_TOKEN_FILE))) ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: 'is empty' });
+    }
     if (c.CAPTCHA_PROVIDER && c.CAPTCHA_PROVIDER !== 'none' && !c.CAPTCHA_SECRET)
       ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SECRET'], message: `is required with CAPTCHA_PROVIDER=${c.CAPTCHA_PROVIDER}` });
   });
 
 export type Env = z.infer<typeof schema>;
+
+const LOOPBACK = new Set(['127.0.0.1', '::1', 'localhost']);
 
 /** Settings of the VPN area (devices, nodes, locations). */
 export interface VpnConfig {
@@ -146,6 +170,8 @@ export interface Config {
   isProduction: boolean;
   host: string;
   port: number;
+  /** A unix socket to listen on instead of host:port. */
+  socket?: string;
   dataDir: string;
   /** `memory://` keeps PGlite in memory (tests). */
   database: { kind: 'pglite'; dataDir: string; templateFile?: string } | { kind: 'postgres'; url: string; schema?: string };
@@ -172,6 +198,8 @@ export interface Config {
     cardlink?: { apiToken: string; shopId: string; apiUrl: string };
     postbackUrls: string[];
     moneyBackDays: number;
+    /** Days before the paid-until date a renewal is charged (issue 13). */
+    renewalLeadDays: number;
   };
   geoip: { mmdbFile?: string; defaultCountry: string };
   jobs: boolean;
@@ -180,6 +208,8 @@ export interface Config {
   /** Per-IP budgets: sign-ins per 15 minutes, sign-ups and reset requests per hour. */
   perIpLimits: { login: number; register: number; reset: number };
   healthCacheMs: number;
+  /** The Prometheus listener; undefined: off. */
+  metrics?: { host: string; port: number; token?: string };
   rewardDays: number;
   affiliateCommissionPercent: number;
   vpn: VpnConfig;
@@ -211,6 +241,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     isProduction: e.NODE_ENV === 'production',
     host: e.HOST,
     port: e.PORT,
+    socket: e.LISTEN_SOCKET ? path.resolve(e.LISTEN_SOCKET) : undefined,
     dataDir,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }
@@ -250,12 +281,17 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       cardlink: e.CARDLINK_API_TOKEN ? { apiToken: e.CARDLINK_API_TOKEN, shopId: e.CARDLINK_SHOP_ID!, apiUrl: e.CARDLINK_API_URL } : undefined,
       postbackUrls: e.POSTBACK_URLS.split(/\s+/).filter(Boolean),
       moneyBackDays: e.MONEY_BACK_DAYS,
+      renewalLeadDays: e.RENEWAL_LEAD_DAYS,
     },
     geoip: { mmdbFile: e.GEOIP_MMDB ? path.resolve(e.GEOIP_MMDB) : undefined, defaultCountry: e.DEFAULT_COUNTRY },
     jobs: e.JOBS,
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     perIpLimits: { login: e.LIMIT_LOGIN_PER_IP, register: e.LIMIT_REGISTER_PER_IP, reset: e.LIMIT_RESET_PER_IP },
     healthCacheMs: e.HEALTH_CACHE_MS,
+    metrics:
+      e.METRICS_PORT === undefined
+        ? undefined
+        : { host: e.METRICS_HOST, port: e.METRICS_PORT, token: e.METRICS_TOKEN_FILE ? fs.readFileSync(path.resolve(e.METRICS_TOKEN_FILE), 'utf8').trim() : undefined },
     rewardDays: e.REWARD_DAYS,
     affiliateCommissionPercent: e.AFFILIATE_COMMISSION_PERCENT,
     vpn: vpnSettings(e),

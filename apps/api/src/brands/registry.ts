@@ -26,6 +26,8 @@ const brandEntry = z.object({
   scripts: z.array(scriptSnippet).default([]),
   /** Offers the WireGuard section (/setup/wg and its API); off hides it for every account of the brand. */
   wgSection: z.boolean().default(true),
+  /** The checkout's auto-renew choice starts on (true) or off for this brand's customers (issue 13). */
+  autoRenewDefault: z.boolean().default(true),
   /**
    * Who sells under this brand, as printed on receipts (modules/billing/receipts.ts). Absent: the
    * product name alone, no address, tax id or tax line, numbered in the brand's own sequence.
@@ -111,5 +113,6 @@ export function toPublicBrand(
     testAccountSuffixes: extra.testAccountSuffixes,
     redirectHosts: extra.redirectHosts,
     scripts: b.scripts,
+    autoRenewDefault: b.autoRenewDefault,
   };
 }

@@ -15,7 +15,108 @@ async function userIdByEmail(ctx: CliContext, email: unknown): Promise<number> {
   return id;
 }
 
+/** An email given as the first positional word or as --email. */
+async function memberId(ctx: CliContext): Promise<{ id: number; email: string }> {
+  const email = ctx.positionals[0] ?? ctx.flags.email;
+  if (typeof email !== 'string') throw new CliUsageError('the customer\'s email is required');
+  return { id: await userIdByEmail(ctx, email), email };
+}
+
+function asOfFlag(ctx: CliContext): Date {
+  const v = ctx.flags['as-of'];
+  if (v === undefined) return new Date();
+  const d = typeof v === 'string' ? new Date(v) : new Date(NaN);
+  if (Number.isNaN(d.getTime())) throw new CliUsageError('--as-of must be an ISO time, e.g. 2026-12-01T00:00:00Z');
+  return d;
+}
+
+const when = (d: Date | string | null | undefined) => (d ? new Date(d).toISOString() : '-');
+const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
+
 export const commands: CliGroup = {
+  'renew-due': {
+    summary: 'run the renewal pass now: reminders, due renewals and retries, plans that ended',
+    usage: '[--as-of 2026-12-01T00:00:00Z]',
+    async run(ctx) {
+      const asOf = asOfFlag(ctx);
+      const r = await (await ctx.services()).jobs.runPass(asOf);
+      ctx.print(`Renewal pass as of ${r.asOf}: ${r.reminders} reminder(s), ${r.renewals.length} renewal attempt(s), ${r.ended.length} plan(s) ended, ${r.resent} mail(s) re-sent.`);
+      for (const x of r.renewals) ctx.print(`  user ${x.userId}: ${x.outcome}${x.payment ? ` ${x.payment}` : ''}${x.error ? ` (${x.error})` : ''}`);
+    },
+  },
+  show: {
+    summary: 'a customer\'s subscription, renewal state, payments, billing mails and jobs',
+    usage: '<email>',
+    async run(ctx) {
+      const { id, email } = await memberId(ctx);
+      const services = await ctx.services();
+      const { renewals, operator } = services.billing;
+      const sub = await renewals.infoOf(id);
+      const state = await renewals.state(id);
+      ctx.print(`${email} (user ${id})`);
+      ctx.print(`  plan        ${sub.plan.tariffName} (${sub.plan.tariffKey})${sub.plan.lifetime ? ', lifetime' : ''}, ${sub.status}, paid until ${sub.paidUntil ?? '-'}`);
+      ctx.print(`  auto-renew  ${sub.autoRenew ? 'on' : 'off'}${sub.canAutoRenew ? '' : ' (cannot renew)'}, renews at ${sub.renewsAt ?? '-'}${sub.nextCharge ? `, next charge ${money(sub.nextCharge.amountMinor, sub.nextCharge.currency)}` : ''}`);
+      ctx.print(`  method      ${sub.paymentMethod ? `${sub.paymentMethod.label} (${sub.paymentMethod.provider})` : '-'}${state?.unusable ? ' [reported unusable]' : ''}`);
+      if (state) ctx.print(`  attempts    ${state.failed_attempts} failed this period, next retry ${when(state.next_retry_at)}${state.last_error ? `, last error: ${state.last_error}` : ''}`);
+      ctx.print('Payments:');
+      const payments = await operator.payments(id);
+      for (const p of payments) {
+        ctx.print(`  ${p.public_id}  ${String(p.kind ?? 'purchase').padEnd(8)} ${money(p.amount_minor, p.currency).padEnd(12)} ${p.status.padEnd(9)} ${p.provider.padEnd(10)} ${when(p.created_at)}${p.failure_reason ? `  ${String(p.failure_reason)}` : ''}`);
+      }
+      if (!payments.length) ctx.print('  none');
+      ctx.print('Billing mails:');
+      const notices = await renewals.notices(id);
+      for (const n of notices) ctx.print(`  ${n.kind.padEnd(16)} ${n.period_key.padEnd(26)} ${n.sent_at ? `sent ${when(n.sent_at)}` : 'NOT SENT yet'}`);
+      if (!notices.length) ctx.print('  none');
+      ctx.print('Jobs:');
+      const jobs = await services.jobs.list({ userId: id, all: true });
+      for (const j of jobs) ctx.print(`  ${j.queue.padEnd(14)} ${j.state.padEnd(9)} ${j.startAfter}  retries ${j.retryCount}  ${JSON.stringify(j.output ?? null)}`);
+      if (!jobs.length) ctx.print('  none');
+    },
+  },
+  'auto-renew': {
+    summary: 'turn a customer\'s auto-renew off or on',
+    usage: '<email> off|on',
+    async run(ctx) {
+      const { id, email } = await memberId(ctx);
+      const choice = ctx.positionals[1];
+      if (choice !== 'on' && choice !== 'off') throw new CliUsageError('say on or off');
+      try {
+        const sub = await (await ctx.services()).billing.renewals.setAutoRenewOf(id, choice === 'on');
+        ctx.print(`Auto-renew for ${email} is ${sub.autoRenew ? 'on' : 'off'}${sub.renewsAt ? `; renews at ${sub.renewsAt}` : ''}.`);
+      } catch (err) {
+        throw new CliUsageError((err as Error).message);
+      }
+    },
+  },
+  'retry-renewal': {
+    summary: 'try a customer\'s failed renewal again now (the saved method, if still usable)',
+    usage: '<email>',
+    async run(ctx) {
+      const { id, email } = await memberId(ctx);
+      try {
+        const r = await (await ctx.services()).billing.renewals.retryNow(id, new Date());
+        ctx.print(`Renewal for ${email}: ${r.outcome}${r.payment ? ` (${r.payment})` : ''}${r.error ? `: ${r.error}` : ''}.`);
+      } catch (err) {
+        throw new CliUsageError((err as Error).message);
+      }
+    },
+  },
+  'sandbox-card': {
+    summary: 'tests: make a customer\'s saved sandbox card decline its next charge, or report it lost (unusable)',
+    usage: '<email> decline-next|lost',
+    async run(ctx) {
+      const { id, email } = await memberId(ctx);
+      const what = ctx.positionals[1];
+      if (what !== 'decline-next' && what !== 'lost') throw new CliUsageError('say decline-next or lost');
+      const services = await ctx.services();
+      const state = await services.billing.renewals.state(id);
+      if (!services.sandbox || state?.provider !== 'sandbox' || !state.method_ref) throw new CliUsageError(`${email} has no saved sandbox card`);
+      await services.sandbox.setCard(state.method_ref, what === 'lost' ? { unusable: true } : { declineNext: true });
+      ctx.print(`Sandbox card of ${email}: ${what === 'lost' ? 'reported lost' : 'its next charge is declined'}.`);
+    },
+  },
+
   sync: {
     summary: 'apply the catalogue file (tariffs, prices, promo codes) to the database',
     usage: '[--file config/catalogue.json]',

@@ -16,6 +16,7 @@ export { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFl
  */
 const GROUPS: Record<string, () => Promise<CliGroup>> = {
   billing: async () => (await import('./billing.js')).commands,
+  jobs: async () => (await import('./jobs.js')).commands,
   mail: async () => (await import('./mail.js')).commands,
   vpn: async () => (await import('./vpn.js')).commands,
 };

@@ -10,6 +10,7 @@ import { refundRequestService } from './refund-request.js';
 import { operatorService } from './operator.js';
 import { pricesService } from './prices.js';
 import { type BillingTestHooks, reconciliationService } from './reconcile.js';
+import { type RenewalsDeps, type RenewalsService, renewalsService } from './renewals.js';
 import type { PaymentRow } from './repository.js';
 
 /**
@@ -38,6 +39,8 @@ export interface BillingDeps {
   secret: string;
   testHooks?: BillingTestHooks;
   now?: () => Date;
+  /** Renewals (renewals.ts): mail links, the brand's auto-renew default, the lead before paid-until, the providers' notify URL. */
+  renewals: Pick<RenewalsDeps, 'originOf' | 'autoRenewDefault' | 'leadDays' | 'notifyUrl'>;
 }
 
 /** Builds the billing area's services; composition.ts calls it once per process. */
@@ -45,16 +48,22 @@ export function billingServices(deps: BillingDeps) {
   const now = deps.now ?? (() => new Date());
   const prices = pricesService({ db: deps.db, catalogue: deps.catalogue, secret: deps.secret, now });
   const checkout = checkoutService({ db: deps.db, prices, providers: deps.providers, isKnownHost: deps.isKnownHost, moneyBackDays: deps.moneyBackDays, now });
+  // Reconciliation calls renewals (receipts, saved methods) and renewals call reconciliation (apply a charge): bound late.
+  const late: { renewals?: RenewalsService } = {};
   const reconciliation = reconciliationService({
     db: deps.db, prices, providers: deps.providers, mailer: deps.mailer, defer: deps.defer, postbackUrls: deps.postbackUrls, brandName: deps.brandName,
     onPaymentApplied: deps.onPaymentApplied, onSubscriptionChanged: deps.onSubscriptionChanged, testHooks: deps.testHooks, now,
+    renewals: () => late.renewals!,
   });
+  const renewals = (late.renewals = renewalsService({
+    db: deps.db, prices, providers: deps.providers, reconciliation, mailer: deps.mailer, brandName: deps.brandName, now, ...deps.renewals,
+  }));
   const operator = operatorService({ db: deps.db, catalogue: deps.catalogue, prices, reconciliation, moneyBackDays: deps.moneyBackDays, now });
   // The customer's side of issue 13: payment history, receipts, money-back from the dashboard.
   const history = historyService({ db: deps.db, prices, providers: deps.providers, moneyBackDays: deps.moneyBackDays, now });
   const receipts = receiptsService({ db: deps.db, prices, brandOf: deps.brandOf });
   const refunds = refundRequestService({ db: deps.db, providers: deps.providers, operator, moneyBackDays: deps.moneyBackDays, now });
-  return { prices, checkout, reconciliation, operator, history, receipts, refunds };
+  return { prices, checkout, reconciliation, operator, history, receipts, refunds, renewals };
 }
 export type BillingServices = ReturnType<typeof billingServices>;
 
@@ -65,5 +74,6 @@ export type { CookieToSet, CookieJar } from './prices.js';
 export { readCatalogue, seedCatalogue, type Catalogue } from './catalogue.js';
 export { billingRoutes } from './routes.js';
 export { webhookRoutes } from './webhook-routes.js';
-export { startBillingJobs } from './jobs.js';
+export { jobEngine, type JobEngine, type JobSummary, QUEUES, startBillingJobs } from './jobs.js';
+export type { RenewalsService, PassResult } from './renewals.js';
 export { isPaidActive } from './subscription.js';

@@ -1,8 +1,41 @@
+import { createHash } from 'node:crypto';
+import { PgBoss, fromPglite } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
-import type { Database } from '../../db/client.js';
+import type { Config } from '../../config.js';
+import { type Database, pgliteOf } from '../../db/client.js';
 import type { SandboxProvider } from '../../payments/sandbox.js';
+import type { PassResult, RenewalsService } from './renewals.js';
 import type { ReconciliationService } from './reconcile.js';
 import { postbackRepository } from './repository.js';
+
+/*
+ * The job engine: pg-boss (https://github.com/timgit/pg-boss), chosen over graphile-worker
+ * because it runs unchanged on both of our databases. On PostgreSQL it keeps its tables in its
+ * own schema and its own small pool; on the embedded PGlite it runs in-process through its PGlite
+ * adapter (`fromPglite`, `backend: 'pglite'`: the same SQL on PGlite's one connection, whose
+ * queries wait for our transactions). graphile-worker needs LISTEN/NOTIFY and a pg pool, which
+ * PGlite does not offer in-process. Checked first with a small experiment: pg-boss 12 starts on an
+ * in-memory PGlite in ~150 ms, works a queue, retries a failed job.
+ *
+ * Queues:
+ * - billing-pass (scheduled every minute): the renewal pass as of now — reminders, one
+ *   billing-renew job per due renewal, "plan ended" mails and lapsed plans to free, mails to resend.
+ * - billing-renew: one renewal charge. Its job id is derived from (member, paid-until, attempt),
+ *   so passes run twice or on several instances queue it once; the charge itself is idempotent
+ *   too (renewals.ts), so even a job worked twice charges once. Thrown errors (provider down) are
+ *   retried by pg-boss with backoff; a refused card is not an error (the renewal schedule retries).
+ * - postbacks (every minute): conversion postbacks that are due (their own backoff in the table).
+ * - sandbox-webhooks (every minute): the sandbox re-sends unacknowledged webhooks.
+ * Every instance may run the workers: pg-boss hands each job to one of them (SKIP LOCKED), and a
+ * cron slot makes one job however many instances schedule it.
+ */
+export const QUEUES = { pass: 'billing-pass', renew: 'billing-renew', postbacks: 'postbacks', sandbox: 'sandbox-webhooks' } as const;
+const QUEUE_OPTIONS: Record<string, { retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds: number }> = {
+  [QUEUES.pass]: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
+  [QUEUES.renew]: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
+  [QUEUES.postbacks]: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300 },
+  [QUEUES.sandbox]: { retryLimit: 1, retryDelay: 15, retryBackoff: false, expireInSeconds: 300 },
+};
 
 const MAX_POSTBACK_ATTEMPTS = 8;
 
@@ -43,9 +76,172 @@ export async function redeliverSandboxWebhooks(sandbox: SandboxProvider, deliver
   return delivered;
 }
 
+/** A UUID made from a key: the same key is the same job id, so a second send of it is refused by pg-boss. */
+export function jobIdOf(key: string): string {
+  const h = createHash('sha256').update(key).digest('hex');
+  return `${h.slice(0, 8)}-${h.slice(8, 12)}-4${h.slice(13, 16)}-8${h.slice(17, 20)}-${h.slice(20, 32)}`;
+}
+
+interface RenewJob {
+  userId: number;
+  asOf: string;
+}
+
+export interface JobSummary {
+  queue: string;
+  id: string;
+  state: string;
+  data: unknown;
+  startAfter: string;
+  retryCount: number;
+  output: unknown;
+}
+
+export interface JobEngineDeps {
+  db: Database;
+  database: Config['database'];
+  renewals: RenewalsService;
+  reconciliation: ReconciliationService;
+  sandbox?: SandboxProvider;
+}
+
+export function jobEngine(deps: JobEngineDeps) {
+  let started: Promise<PgBoss> | undefined;
+  let workers = false;
+
+  const schemaName = () =>
+    deps.database.kind === 'postgres' && deps.database.schema ? `${deps.database.schema}_jobs` : 'pgboss';
+
+  async function boot(opts: { background: boolean }): Promise<PgBoss> {
+    const common = { schema: schemaName(), supervise: opts.background, schedule: opts.background, migrate: true };
+    const pglite = pgliteOf(deps.db);
+    const boss = pglite
+      ? new PgBoss({ ...common, db: fromPglite(pglite), backend: 'pglite' })
+      : new PgBoss({ ...common, connectionString: (deps.database as { url: string }).url, max: 4, application_name: 'warren-jobs' });
+    boss.on('error', () => {
+      /* reported by the failing call itself; a lost connection is retried by pg-boss */
+    });
+    await boss.start();
+    for (const name of Object.values(QUEUES)) {
+      await boss.createQueue(name, QUEUE_OPTIONS[name]).catch((err: { code?: string }) => {
+        if (err.code !== '23505') throw err; // another instance created it at the same moment
+      });
+    }
+    return boss;
+  }
+  /** Starts pg-boss once (lazily: the CLI and tests that never queue a job never create its schema). */
+  const boss = (background = false) => (started ??= boot({ background }));
+
+  /** One renewal job's work. */
+  const renew = (data: RenewJob) => deps.renewals.renewOne(data.userId, new Date(data.asOf));
+
+  /** Queues one billing-renew job per renewal due as of `asOf` (once per member, period and attempt). */
+  async function queueDue(asOf: Date): Promise<number> {
+    const b = await boss();
+    let queued = 0;
+    for (const d of await deps.renewals.due(asOf)) {
+      const key = `renew:${d.user_id}:${new Date(d.subscription_expires_at).getTime()}:${d.attempts}`;
+      const id = await b.send(QUEUES.renew, { userId: d.user_id, asOf: asOf.toISOString() } satisfies RenewJob, { id: jobIdOf(key), singletonKey: key });
+      if (id) queued++;
+    }
+    return queued;
+  }
+
+  /** The pass (a job itself): mails to resend, reminders, renewals queued, plans ended. */
+  async function pass(asOf: Date): Promise<Omit<PassResult, 'renewals'> & { queued: number }> {
+    const resent = await deps.renewals.resendNotices();
+    const reminders = await deps.renewals.sendReminders(asOf);
+    const queued = await queueDue(asOf);
+    const ended = await deps.renewals.endLapsed(asOf);
+    return { asOf: asOf.toISOString(), reminders, queued, ended, resent };
+  }
+
+  /** Works the billing-renew jobs that are ready, here and now (the CLI's pass; tests). */
+  async function drainRenewals(): Promise<PassResult['renewals']> {
+    const b = await boss();
+    const results: PassResult['renewals'] = [];
+    for (;;) {
+      const jobs = await b.fetch<RenewJob>(QUEUES.renew, { batchSize: 10 });
+      if (!jobs.length) return results;
+      for (const job of jobs) {
+        try {
+          const r = await renew(job.data);
+          results.push({ userId: job.data.userId, ...r });
+          await b.complete(QUEUES.renew, job.id, r);
+        } catch (err) {
+          results.push({ userId: job.data.userId, outcome: 'pending', error: (err as Error).message });
+          await b.fail(QUEUES.renew, job.id, { message: (err as Error).message });
+        }
+      }
+    }
+  }
+
+  return {
+    boss,
+    /**
+     * The renewal pass as of `asOf`, worked to the end in this process: `warren billing renew-due
+     * --as-of`. Run concurrently (two processes, two instances), each renewal is still charged once.
+     */
+    async runPass(asOf: Date): Promise<PassResult> {
+      const p = await pass(asOf);
+      const renewals = await drainRenewals();
+      return { asOf: p.asOf, reminders: p.reminders, renewals, ended: p.ended, resent: p.resent };
+    },
+    /** Starts the workers and the schedules in this instance (JOBS=true). */
+    async startWorkers(opts: { deliverSandbox: (body: string, signature: string) => Promise<number>; log: FastifyBaseLogger }): Promise<void> {
+      if (workers) return;
+      workers = true;
+      const b = await boss(true);
+      const guard = (name: string, fn: () => Promise<unknown>) => async () => {
+        try {
+          return await fn();
+        } catch (err) {
+          opts.log.error({ err, queue: name }, 'job failed');
+          throw err;
+        }
+      };
+      await b.work<RenewJob>(QUEUES.renew, { pollingIntervalSeconds: 5 }, async ([job]) => guard(QUEUES.renew, () => renew(job!.data))());
+      await b.work(QUEUES.pass, { pollingIntervalSeconds: 5 }, guard(QUEUES.pass, () => pass(new Date())));
+      await b.work(QUEUES.postbacks, { pollingIntervalSeconds: 5 }, guard(QUEUES.postbacks, () => sendDuePostbacks(deps.db)));
+      if (deps.sandbox) {
+        const sandbox = deps.sandbox;
+        await b.work(QUEUES.sandbox, { pollingIntervalSeconds: 5 }, guard(QUEUES.sandbox, () => redeliverSandboxWebhooks(sandbox, opts.deliverSandbox)));
+        await b.schedule(QUEUES.sandbox, '* * * * *');
+      }
+      await b.schedule(QUEUES.pass, '* * * * *');
+      await b.schedule(QUEUES.postbacks, '* * * * *');
+      // A first pass at start: the old loop's work (lapsed plans) does not wait for the next minute.
+      await b.send(QUEUES.pass, {}, { singletonKey: 'start', singletonSeconds: 60 });
+    },
+    /** Due and failed jobs (the operator's `warren jobs`), optionally one member's. */
+    async list(opts: { userId?: number; all?: boolean } = {}): Promise<JobSummary[]> {
+      const b = await boss();
+      const out: JobSummary[] = [];
+      for (const name of Object.values(QUEUES)) {
+        for (const j of await b.findJobs<{ userId?: number }>(name, opts.userId !== undefined ? { data: { userId: opts.userId } } : {})) {
+          if (!opts.all && !['created', 'retry', 'active', 'failed'].includes(j.state)) continue;
+          out.push({
+            queue: name, id: j.id, state: j.state, data: j.data, startAfter: new Date(j.startAfter).toISOString(), retryCount: j.retryCount, output: j.output,
+          });
+        }
+      }
+      return out.sort((a, b) => a.startAfter.localeCompare(b.startAfter));
+    },
+    /** Stops pg-boss (workers finish their job first); the database stays open. */
+    async stop(): Promise<void> {
+      if (!started) return;
+      const b = await started.catch(() => undefined);
+      started = undefined;
+      await b?.stop({ graceful: true, timeout: 10_000, close: true });
+    },
+  };
+}
+export type JobEngine = ReturnType<typeof jobEngine>;
+
 /**
- * Periodic work of the billing area. Every statement is idempotent, so several API instances
- * may run it at once.
+ * The periodic loop this engine replaces. Kept only until app.ts (a shared file, committed with
+ * other work in progress) starts the engine's workers instead; then it goes.
+ * @deprecated use jobEngine().startWorkers
  */
 export function startBillingJobs(opts: {
   db: Database;

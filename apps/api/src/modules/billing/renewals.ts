@@ -111,7 +111,14 @@ export function renewalsService(deps: RenewalsDeps) {
     return r.method_label ?? r.provider ?? '';
   }
 
-  async function info(user: UserRow): Promise<SubscriptionInfo> {
+  type Member = Pick<UserRow, 'id' | 'tariff_key' | 'tariff_name' | 'subscription_expires_at'>;
+  async function memberOf(userId: number): Promise<Member> {
+    const u = await userPlansRepository(db).plan(userId);
+    if (!u) throw new NotFoundError('No such user.');
+    return { id: userId, tariff_key: u.tariff_key, tariff_name: u.tariff_name, subscription_expires_at: u.subscription_expires_at };
+  }
+
+  async function info(user: Member): Promise<SubscriptionInfo> {
     const tariffs = await prices.tariffs();
     const tariff = tariffs.find((t) => t.key === user.tariff_key);
     const r = await repo.get(user.id);
@@ -173,7 +180,7 @@ export function renewalsService(deps: RenewalsDeps) {
     await repo.setAutoRenew(p.user_id, false);
   }
 
-  async function setAutoRenew(user: UserRow, enabled: boolean): Promise<SubscriptionInfo> {
+  async function setAutoRenew(user: Member, enabled: boolean): Promise<SubscriptionInfo> {
     const current = await info(user);
     if (enabled && !current.canAutoRenew) {
       if (current.plan.lifetime) throw new ConflictError('A lifetime plan never renews: there is nothing to turn on.');
@@ -266,6 +273,9 @@ export function renewalsService(deps: RenewalsDeps) {
   return {
     info,
     setAutoRenew,
+    /** The same, by user id (the CLI). */
+    infoOf: async (userId: number) => info(await memberOf(userId)),
+    setAutoRenewOf: async (userId: number, enabled: boolean) => setAutoRenew(await memberOf(userId), enabled),
     afterPayment,
     afterRefund,
     renewOne,

@@ -15,11 +15,12 @@ import type { UserRow } from '../users/index.js';
 import { CAMPAIGN_COOKIE_DAYS, languageFromTag } from '@warren/contract';
 import type { CheckoutContext } from './checkout.js';
 import { paymentHistoryRoutes } from './history-routes.js';
+import { subscriptionRoutes } from './subscription-routes.js';
 import type { BillingServices } from './index.js';
 import type { CookieToSet } from './prices.js';
 
 export interface BillingRoutesDeps {
-  billing: Pick<BillingServices, 'prices' | 'checkout' | 'history' | 'receipts' | 'refunds'>;
+  billing: Pick<BillingServices, 'prices' | 'checkout' | 'history' | 'receipts' | 'refunds' | 'renewals'>;
   /** The signed-in member when the request carries a good token; public calls say more to them. */
   optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;
   brands: BrandRegistry;
@@ -105,6 +106,7 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
       origin: ctx(request).origin,
       cookies: request.cookies,
       language: request.headers['accept-language'] ? languageFromTag(request.headers['accept-language']) : undefined,
+      autoRenewDefault: brands.forHost(request.hostname).autoRenewDefault,
     };
     return checkout.createPayment(userOf(request), body, buyer, { flow });
   };
@@ -146,4 +148,6 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
 
   // The customer's payments, receipts and money-back requests (history-routes.ts).
   await paymentHistoryRoutes(fastify, { billing: deps.billing, auth });
+  // The member's subscription and auto-renew (subscription-routes.ts).
+  await subscriptionRoutes(fastify, { billing: deps.billing, auth });
 }
