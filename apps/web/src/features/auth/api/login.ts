@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { isAuthResultShape, type AuthResult, type LoginBody } from '@warren/contract';
 import { api } from '../../../lib/api-client';
 import { ensureShape } from '../../../lib/answer-shape';
-import { restrictedPost, usesRestrictedCalls } from './restricted';
+import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-call';
 
 /** POST users/login (or restrictedLogin). Silent: the sign-in page shows login failures itself. */
 export async function login(body: LoginBody): Promise<AuthResult> {

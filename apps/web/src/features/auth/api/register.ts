@@ -2,7 +2,7 @@ import { useMutation } from '@tanstack/react-query';
 import { isAuthResultShape, type AuthResult, type RegisterBody } from '@warren/contract';
 import { api } from '../../../lib/api-client';
 import { ensureShape } from '../../../lib/answer-shape';
-import { restrictedPost, usesRestrictedCalls } from './restricted';
+import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-call';
 
 /** POST users/register (or restrictedRegister). Silent: sign-up failures get their own 2 s snackbar. */
 export async function register(body: RegisterBody): Promise<AuthResult> {

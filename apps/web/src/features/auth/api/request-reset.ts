@@ -1,7 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { RequestResetBody } from '@warren/contract';
 import { api } from '../../../lib/api-client';
-import { restrictedPost, usesRestrictedCalls } from './restricted';
+import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-call';
 
 export interface MessageAnswer {
   data: { ok: true };
