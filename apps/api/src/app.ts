@@ -13,7 +13,7 @@ import { type Database, openDatabase } from './db/client.js';
 import { migrate } from './db/migrate.js';
 import type { RateLimiter } from './lib/rate-limit.js';
 import type { Mailer } from './mail/mailer.js';
-import { type BillingServices, billingRoutes, seedCatalogue, startBillingJobs, webhookRoutes } from './modules/billing/index.js';
+import { type BillingServices, billingRoutes, seedCatalogue, webhookRoutes } from './modules/billing/index.js';
 import type { PaymentProviderId } from '@warren/contract';
 import { affiliateRoutes } from './modules/affiliate/index.js';
 import { featuresRoutes } from './modules/features/index.js';
@@ -27,6 +27,7 @@ import { openvpnSocks5Module } from './modules/openvpn-socks5/index.js';
 import { requireUser } from './plugins/auth.js';
 import { registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { countRejectedWebhooks, registerHttpMetrics } from './plugins/metrics.js';
 import { registerSpa } from './plugins/spa.js';
 import { zodValidatorCompiler } from './plugins/validation.js';
 import { registerXsrf } from './plugins/xsrf.js';
@@ -117,6 +118,8 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   app.setValidatorCompiler(zodValidatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  // Requests counted and timed by route pattern; /metrics itself is served only by the metrics listener (server.ts).
+  registerHttpMetrics(app, services.metrics);
 
   // Plain HTML forms post url-encoded bodies (one-click unsubscribe; the sandbox page and the webhooks
   // have their own raw parser). Only the routes in FORM_BODY_ROUTES take them; the others answer 415
@@ -208,11 +211,9 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     billing, optionalUser, brands, captcha, geo, auth, publicUrl: config.publicUrl, secureCookies: config.isProduction,
     availableProviders: Object.keys(providers) as PaymentProviderId[],
   });
-  await app.register(webhookRoutes, { reconciliation: billing.reconciliation, sandbox, deliverSandbox, providerIds: new Set(Object.keys(providers)) });
-  if (config.jobs) {
-    const stopJobs = startBillingJobs({ db, reconciliation: billing.reconciliation, sandbox, deliverSandbox, log: app.log });
-    app.addHook('preClose', stopJobs);
-  }
+  await app.register(webhookRoutes, { reconciliation: countRejectedWebhooks(billing.reconciliation, services.metrics), sandbox, deliverSandbox, providerIds: new Set(Object.keys(providers)) });
+  // Scheduled and retried jobs (pg-boss; modules/billing/jobs.ts); stopped by services.close().
+  if (config.jobs) await services.jobs.startWorkers({ deliverSandbox, log: app.log });
 
   const sendIndex = await registerSpa(app, config.webDistDir, brandOf);
   app.setNotFoundHandler((request, reply) => {

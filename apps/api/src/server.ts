@@ -1,5 +1,8 @@
+import fs from 'node:fs';
+import net from 'node:net';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { type MetricsListener, startMetricsListener } from './plugins/metrics.js';
 
 /** Listens, and shuts down gracefully: in-flight requests finish, then the database closes. */
 async function main() {
@@ -14,7 +17,22 @@ async function main() {
     throw err;
   }
   const app = await buildApp(config);
-  await app.listen({ host: config.host, port: config.port });
+  if (config.socket) {
+    await freeSocketPath(config.socket);
+    // Created 660 (the owner and its group: the reverse proxy, a local agent), never open to all even for a moment.
+    const umask = process.umask(0o117);
+    try {
+      await app.listen({ path: config.socket });
+    } finally {
+      process.umask(umask);
+    }
+  } else await app.listen({ host: config.host, port: config.port });
+  // Prometheus scrapes its own port (127.0.0.1 by default), never the public one (README: Metrics).
+  let metrics: MetricsListener | undefined;
+  if (config.metrics) {
+    metrics = await startMetricsListener(app.services.metrics, config.metrics);
+    app.log.info({ host: config.metrics.host, port: metrics.port }, 'metrics listening');
+  }
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -31,6 +49,7 @@ async function main() {
     const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
     sweep.unref();
     try {
+      await metrics?.close();
       await app.close();
       process.exit(0);
     } catch (err) {
@@ -40,6 +59,21 @@ async function main() {
   };
   process.on('SIGTERM', () => void shutdown('SIGTERM'));
   process.on('SIGINT', () => void shutdown('SIGINT'));
+}
+
+/** A socket file left by a server that died is removed; one a live server answers on is refused. */
+async function freeSocketPath(socket: string): Promise<void> {
+  if (!fs.existsSync(socket)) return;
+  if (!fs.statSync(socket).isSocket()) throw new Error(`LISTEN_SOCKET ${socket} exists and is not a socket`);
+  const live = await new Promise<boolean>((resolve) => {
+    const c = net.connect(socket, () => {
+      c.destroy();
+      resolve(true);
+    });
+    c.once('error', () => resolve(false));
+  });
+  if (live) throw new Error(`LISTEN_SOCKET ${socket} is in use by another server`);
+  fs.rmSync(socket, { force: true });
 }
 
 main().catch((err) => {
