@@ -66,6 +66,16 @@ test.describe('VPN pages', () => {
       await expect(page.getByText('No locations match your search.')).toBeVisible();
       await search.fill('');
       await expect(locations).toHaveCount(total);
+
+      // "Available on my plan" hides what the plan does not reach; the order of the rest stays.
+      const openCities = await open.locator('p:first-of-type').allTextContents();
+      const onPlan = page.getByRole('switch', { name: 'Available on my plan' });
+      await onPlan.check();
+      await expect(blurred).toHaveCount(0);
+      expect(await locations.locator('p:first-of-type').allTextContents()).toEqual(openCities);
+      await snap(page, info, 'vpn-server-locations-on-plan');
+      await onPlan.uncheck();
+      await expect(locations).toHaveCount(total);
     });
 
     await test.step('/setup shows the official clients for the visitor’s OS, /setup/downloads every system', async () => {
@@ -132,9 +142,29 @@ test.describe('VPN pages', () => {
       await expect(page.getByTestId('add-device')).toBeDisabled();
       await expect(page.getByText("You have reached your plan's device limit.", { exact: false })).toBeVisible();
 
-      // QR code for the mobile apps.
+      // The location starts on the recommended one (this browser's address counts as the United
+      // States, so New York, the nearest free location), marked as such.
+      const location = fresh.getByRole('combobox', { name: 'Location' });
+      await expect(location).toHaveValue('United States, New York (US) · Recommended');
+      await expect(fresh.getByTestId('recommended')).toContainText('Recommended');
+
+      // QR code for the mobile apps. On a phone the download for the WireGuard app comes first
+      // and the QR code (for another device) below it; on a wide screen the QR code stands beside.
       const qr = page.getByTestId('config-qr');
       await expect(qr).toBeVisible();
+      const downloadButton = page.getByTestId('download-conf');
+      const buttonBox = (await downloadButton.boundingBox())!;
+      const qrBox = (await qr.boundingBox())!;
+      if (info.project.name === 'mobile') {
+        await expect(downloadButton).toHaveText('Download config for the WireGuard app');
+        expect(qrBox.y).toBeGreaterThan(buttonBox.y + buttonBox.height);
+        await expect(fresh.getByText('Setting up another device? Scan this code with its WireGuard app.')).toBeVisible();
+      } else {
+        await expect(downloadButton).toHaveText('Download .conf');
+        expect(qrBox.x).toBeGreaterThan(buttonBox.x + buttonBox.width);
+        expect(qrBox.y).toBeLessThan(buttonBox.y + buttonBox.height);
+        expect(qrBox.width).toBeGreaterThanOrEqual(200);
+      }
       await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(100);
       const box = (await qr.boundingBox())!;
       expect(box.width).toBeGreaterThanOrEqual(150);
@@ -154,7 +184,6 @@ test.describe('VPN pages', () => {
       await snap(page, info, 'vpn-wg-device');
 
       // Another free location: the endpoint changes, the private key stays.
-      const location = fresh.getByRole('combobox', { name: 'Location' });
       const first = await location.inputValue();
       await location.click();
       await page.getByRole('listbox', { name: 'Location' }).getByRole('option').filter({ hasNotText: first }).first().click();

@@ -51,3 +51,32 @@ describe('server locations: loading, error with retry, empty', () => {
     await waitFor(() => expect(screen.getByTestId('empty-state')).toHaveTextContent('No locations match your search'));
   });
 });
+
+describe('"Available on my plan"', () => {
+  const tokyo: ServerListItem = { ...sydney, id: 2, countryCode: 'JP', country: 'Japan', city: 'Tokyo', premium: true, isBlur: true };
+  const frankfurt: ServerListItem = { ...sydney, id: 3, countryCode: 'DE', country: 'Germany', city: 'Frankfurt' };
+  const cities = () => screen.getAllByTestId('location').map((el) => el.querySelector('p')?.textContent);
+
+  it('hides the locations the plan does not reach, keeping the order, and shows them again', async () => {
+    stubApi({ 'GET setup/servers/get': list([tokyo, frankfurt, sydney]) });
+    await renderRoute(<ServerLocationsPage />, '/server-locations');
+    await screen.findByText('Tokyo');
+    expect(cities()).toEqual(['Tokyo', 'Frankfurt', 'Sydney']);
+    const toggle = screen.getByRole('switch', { name: 'Available on my plan' });
+    await userEvent.click(toggle);
+    await waitFor(() => expect(cities()).toEqual(['Frankfurt', 'Sydney']));
+    // It combines with the search.
+    await userEvent.type(screen.getByRole('textbox', { name: /search/i }), 'syd');
+    await waitFor(() => expect(cities()).toEqual(['Sydney']));
+    await userEvent.clear(screen.getByRole('textbox', { name: /search/i }));
+    await userEvent.click(toggle);
+    await waitFor(() => expect(cities()).toEqual(['Tokyo', 'Frankfurt', 'Sydney']));
+  });
+
+  it('is not offered when the plan reaches every location', async () => {
+    stubApi({ 'GET setup/servers/get': list([frankfurt, sydney]) });
+    await renderRoute(<ServerLocationsPage />, '/server-locations');
+    await screen.findByText('Sydney');
+    expect(screen.queryByRole('switch', { name: 'Available on my plan' })).not.toBeInTheDocument();
+  });
+});

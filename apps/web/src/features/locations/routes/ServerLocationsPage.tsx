@@ -1,7 +1,8 @@
-import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Progress.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
@@ -64,14 +65,18 @@ function LocationCard({ s }: { s: ServerListItem }) {
   );
 }
 
-/** /server-locations: searchable list with flags, load, a crown on premium and the blur for free users. */
+/**
+ * /server-locations: searchable list with flags, load, a crown on premium and the blur for free users;
+ * "Available on my plan" hides the locations the plan does not reach (the order stays).
+ */
 export function ServerLocationsPage() {
   const { t, i18n } = useTranslation();
   const servers = useServers(i18n.language);
   const data = servers.data;
   const [query, setQuery] = useState('');
-  const list = useMemo(() => (data ?? []).filter((s) => matchesQuery(query, s.city, s.country, s.countryCode)), [data, query]);
+  const [onPlan, setOnPlan] = useState(false);
   const locked = (data ?? []).filter((s) => s.isBlur).length;
+  const list = useMemo(() => (data ?? []).filter((s) => !(onPlan && s.isBlur) && matchesQuery(query, s.city, s.country, s.countryCode)), [data, query, onPlan]);
 
   return (
     <Stack gap="lg">
@@ -84,14 +89,18 @@ export function ServerLocationsPage() {
             {t('setup.locationsIntro')}
           </Text>
         </div>
-        <TextInput
-          placeholder={t('setup.search')}
-          aria-label={t('setup.search')}
-          value={query}
-          onChange={(e) => setQuery(e.currentTarget.value)}
-          leftSection={<IconGlobe size={16} />}
-          w={{ base: '100%', sm: 280 }}
-        />
+        <Stack gap="xs" w={{ base: '100%', sm: 280 }}>
+          <TextInput
+            placeholder={t('setup.search')}
+            aria-label={t('setup.search')}
+            value={query}
+            onChange={(e) => setQuery(e.currentTarget.value)}
+            leftSection={<IconGlobe size={16} />}
+          />
+          {locked > 0 && (
+            <Switch label={t('setup.availableOnPlan')} checked={onPlan} onChange={(e) => setOnPlan(e.currentTarget.checked)} data-testid="available-on-plan" />
+          )}
+        </Stack>
       </Group>
       {locked > 0 && (
         <Alert color="yellow" variant="light" icon={<IconCrown size={18} />} title={t('setup.unlock')}>

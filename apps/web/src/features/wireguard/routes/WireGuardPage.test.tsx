@@ -1,8 +1,10 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import { screen } from '@testing-library/react';
+import userEvent from '@testing-library/user-event';
+import type { WgDevice, WgLocation, WgOverview } from '@warren/contract';
 import { renderRoute } from '../../../test/render';
 import { stubApi } from '../../../test/http';
-import { WireGuardPage } from './WireGuardPage';
+import { WireGuardPage, initialLocation } from './WireGuardPage';
 
 // The API is mocked at the HTTP boundary (fetch); the api client, React Query and the page are real.
 afterEach(() => vi.unstubAllGlobals());
@@ -27,5 +29,89 @@ describe('WireGuard page states', () => {
     await renderRoute(<WireGuardPage />, '/setup/wg');
     expect(await screen.findByText('WireGuard is not available for this account.')).toBeInTheDocument();
     expect(screen.queryByTestId('error-state')).not.toBeInTheDocument();
+  });
+});
+
+const KEY = 'x'.repeat(43) + '=';
+const location = (slug: string, city: string, available = true): WgLocation => ({
+  id: slug.length,
+  slug,
+  countryCode: slug.slice(0, 2).toUpperCase(),
+  country: city,
+  city,
+  premium: !available,
+  available,
+  endpoint: available ? `${slug}.nodes.test:51820` : null,
+  publicKey: available ? KEY : null,
+});
+const overviewOf = (devices: WgDevice[], recommended: string | null): WgOverview => ({
+  access: 'free',
+  devices,
+  limit: 1,
+  dns: ['10.64.0.1'],
+  allowedIps: ['0.0.0.0/0', '::/0'],
+  locations: [location('au-syd', 'Sydney'), location('jp-tyo', 'Tokyo', false), location('de-fra', 'Frankfurt'), location('nl-ams', 'Amsterdam')],
+  recommended,
+});
+
+describe('the location a new device starts on', () => {
+  it('is the recommended one when the plan reaches it, else the first available', () => {
+    expect(initialLocation(overviewOf([], 'de-fra'))).toBe('de-fra');
+    expect(initialLocation(overviewOf([], null))).toBe('au-syd');
+    // A stale recommendation the plan does not reach is not offered.
+    expect(initialLocation(overviewOf([], 'jp-tyo'))).toBe('au-syd');
+  });
+});
+
+describe('a fresh device on a phone and on a wide screen', () => {
+  const device: WgDevice = { id: 7, name: 'Phone', publicKey: KEY, ipv4: '10.64.0.7', ipv6: 'fd77::7', createdAt: '2026-11-24T00:00:00.000Z', lastHandshakeAt: null, rxBytes: 0, txBytes: 0 };
+
+  /** Adds a device with the media queries answering as a screen of this width would. */
+  async function addDevice(width: number) {
+    vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
+      const max = /max-width:\s*([\d.]+)em/.exec(query);
+      return {
+        matches: max ? width <= Number(max[1]) * 16 : false,
+        media: query,
+        onchange: null,
+        addListener: () => {},
+        removeListener: () => {},
+        addEventListener: () => {},
+        removeEventListener: () => {},
+        dispatchEvent: () => false,
+      } as MediaQueryList;
+    });
+    let added = false;
+    stubApi({
+      'GET setup/wg/get': () => ({ status: 200, body: { data: overviewOf(added ? [device] : [], 'de-fra') } }),
+      'POST setup/wg/devices/add': () => ((added = true), { status: 201, body: { data: { device } } }),
+    });
+    await renderRoute(<WireGuardPage />, '/setup/wg');
+    await userEvent.click(await screen.findByTestId('add-device'));
+    return screen.findByTestId('fresh-config');
+  }
+  afterEach(() => vi.restoreAllMocks());
+
+  it('starts on the recommended location and marks it', async () => {
+    const fresh = await addDevice(1280);
+    expect(screen.getAllByLabelText('Location').find((el) => el.tagName === 'INPUT')).toHaveValue('Frankfurt, Frankfurt (DE) · Recommended');
+    expect(fresh.querySelector('[data-testid="recommended"]')).toHaveTextContent('Recommended');
+  });
+
+  it('on a phone leads with the download for the WireGuard app, the QR code second', async () => {
+    const fresh = await addDevice(390);
+    expect(fresh).toHaveAttribute('data-layout', 'phone');
+    const download = screen.getByTestId('download-conf');
+    expect(download).toHaveTextContent('Download config for the WireGuard app');
+    const qr = screen.getByTestId('config-qr-block');
+    expect(download.compareDocumentPosition(qr) & Node.DOCUMENT_POSITION_FOLLOWING).toBeTruthy();
+    expect(qr).toHaveTextContent('Setting up another device? Scan this code with its WireGuard app.');
+  });
+
+  it('on a wide screen keeps the QR code beside the controls, for the phone in your hand', async () => {
+    const fresh = await addDevice(1280);
+    expect(fresh).toHaveAttribute('data-layout', 'wide');
+    expect(screen.getByTestId('download-conf')).toHaveTextContent('Download .conf');
+    expect(screen.getByTestId('config-qr-block')).toHaveTextContent('Scan with the WireGuard mobile app');
   });
 });

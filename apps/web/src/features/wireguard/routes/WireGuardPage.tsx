@@ -3,11 +3,12 @@ import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Code.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
+import { useMediaQuery } from '@mantine/hooks';
 import { useEffect, useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { WgDevice, WgOverview } from '@warren/contract';
-import { IconCrown, IconLock, IconShield } from '../../../components/icons';
+import { IconCrown, IconDownload, IconLock, IconShield } from '../../../components/icons';
 import { ErrorState, LoadingState } from '../../../components/QueryState';
 import { formatBytes } from '../../../lib/bytes';
 import { errorStatus } from '../../../lib/http-error';
@@ -24,11 +25,25 @@ interface Fresh {
   privateKey: string;
 }
 
-/** The just-added device's configs: location picker, QR code, .conf download and a zip of all. */
+/**
+ * The location a new device starts on: the one the API recommends (nearest to the customer,
+ * weighted by load) when the plan reaches it, else the first available one.
+ */
+export function initialLocation(overview: WgOverview): string | null {
+  const available = overview.locations.filter((l) => l.available);
+  return available.find((l) => l.slug === overview.recommended)?.slug ?? available[0]?.slug ?? null;
+}
+
+/**
+ * The just-added device's configs: location picker, .conf download, QR code and a zip of all.
+ * On a phone the download leads (a QR code cannot be scanned by the phone showing it) and the QR
+ * code follows for another device; on a wider screen the QR code stands beside the controls.
+ */
 function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }) {
   const { t } = useTranslation();
+  const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const available = overview.locations.filter((l) => l.available);
-  const [slug, setSlug] = useState(available[0]?.slug ?? null);
+  const [slug, setSlug] = useState(() => initialLocation(overview));
   const loc = available.find((l) => l.slug === slug) ?? available[0];
   const conf = useMemo(() => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview) : null), [fresh, loc, overview]);
   const [qr, setQr] = useState<string | null>(null);
@@ -42,8 +57,49 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
     };
   }, [conf]);
   if (!loc || !conf) return null;
+  const recommended = overview.recommended;
+  const download = () => saveFile(conf.name, conf.text, 'text/plain');
+  const zipAll = async () =>
+    saveFile(`warren-${fresh.device.name.replace(/[^A-Za-z0-9-]+/g, '-')}.zip`, (await zipConfigs(available.map((l) => configFor(fresh.device, fresh.privateKey, l, overview)))) as BlobPart, 'application/zip');
+
+  const picker = (
+    <Stack gap={6}>
+      <Select
+        label={t('setup.wg.location')}
+        data={available.map((l) => ({ value: l.slug, label: `${l.country}, ${l.city} (${l.countryCode})${l.slug === recommended ? ` · ${t('setup.wg.recommended')}` : ''}` }))}
+        value={loc.slug}
+        onChange={setSlug}
+        allowDeselect={false}
+        searchable
+      />
+      {loc.slug === recommended && (
+        <Group gap="xs" wrap="nowrap" data-testid="recommended">
+          <Badge variant="light" color="teal" className={classes.recommended}>
+            {t('setup.wg.recommended')}
+          </Badge>
+          <Text size="xs" c="dimmed">
+            {t('setup.wg.recommendedHint')}
+          </Text>
+        </Group>
+      )}
+    </Stack>
+  );
+  const configText = showText && (
+    <Code block className={classes.config} data-testid="config-text">
+      {conf.text}
+    </Code>
+  );
+  const qrCode = (size: number, caption: string) => (
+    <Stack gap={4} align="center" data-testid="config-qr-block">
+      {qr ? <img src={qr} alt={t('setup.wg.qr')} className={size < 220 ? `${classes.qr} ${classes.qrSmall}` : classes.qr} data-testid="config-qr" /> : <Skeleton w={size} h={size} />}
+      <Text size="xs" c="dimmed" maw={size + 40} ta="center">
+        {caption}
+      </Text>
+    </Stack>
+  );
+
   return (
-    <Card withBorder padding="lg" data-testid="fresh-config">
+    <Card withBorder padding="lg" data-testid="fresh-config" data-layout={phone ? 'phone' : 'wide'}>
       <Stack gap="md">
         <Title order={3} fz={18}>
           {t('setup.wg.newDevice', { name: fresh.device.name })}
@@ -51,43 +107,48 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
         <Alert color="yellow" variant="light" icon={<IconLock size={16} />}>
           {t('setup.wg.saveNow')}
         </Alert>
-        <Group align="flex-start" gap="xl" wrap="wrap">
-          <Stack gap="sm" flex={1} miw={260}>
-            <Select
-              label={t('setup.wg.location')}
-              data={available.map((l) => ({ value: l.slug, label: `${l.country}, ${l.city} (${l.countryCode})` }))}
-              value={loc.slug}
-              onChange={setSlug}
-              allowDeselect={false}
-              searchable
-            />
-            <Group gap="sm">
-              <Button onClick={() => saveFile(conf.name, conf.text, 'text/plain')} data-testid="download-conf">
-                {t('setup.wg.downloadConf')}
+        {phone ? (
+          <>
+            {picker}
+            <Stack gap={4}>
+              <Button size="md" fullWidth leftSection={<IconDownload size={18} />} onClick={download} classNames={{ root: classes.tallButton, label: classes.wrapLabel }} data-testid="download-conf">
+                {t('setup.wg.downloadForApp')}
               </Button>
-              <Button
-                variant="light"
-                onClick={async () => saveFile(`warren-${fresh.device.name.replace(/[^A-Za-z0-9-]+/g, '-')}.zip`, (await zipConfigs(available.map((l) => configFor(fresh.device, fresh.privateKey, l, overview)))) as BlobPart, 'application/zip')}
-              >
+              <Text size="xs" c="dimmed">
+                {t('setup.wg.downloadForAppHint')}
+              </Text>
+            </Stack>
+            <Group gap="sm">
+              <Button variant="light" onClick={zipAll}>
                 {t('setup.wg.downloadZip')}
               </Button>
               <Button variant="subtle" onClick={() => setShowText((v) => !v)}>
                 {t('setup.wg.showConfig')}
               </Button>
             </Group>
-            {showText && (
-              <Code block className={classes.config} data-testid="config-text">
-                {conf.text}
-              </Code>
-            )}
-          </Stack>
-          <Stack gap={4} align="center">
-            {qr ? <img src={qr} alt={t('setup.wg.qr')} className={classes.qr} data-testid="config-qr" /> : <Skeleton w={220} h={220} />}
-            <Text size="xs" c="dimmed" maw={220} ta="center">
-              {t('setup.wg.qr')}
-            </Text>
-          </Stack>
-        </Group>
+            {configText}
+            {qrCode(180, t('setup.wg.qrOther'))}
+          </>
+        ) : (
+          <Group align="flex-start" gap="xl" wrap="wrap">
+            <Stack gap="sm" flex={1} miw={260}>
+              {picker}
+              <Group gap="sm">
+                <Button onClick={download} leftSection={<IconDownload size={16} />} data-testid="download-conf">
+                  {t('setup.wg.downloadConf')}
+                </Button>
+                <Button variant="light" onClick={zipAll}>
+                  {t('setup.wg.downloadZip')}
+                </Button>
+                <Button variant="subtle" onClick={() => setShowText((v) => !v)}>
+                  {t('setup.wg.showConfig')}
+                </Button>
+              </Group>
+              {configText}
+            </Stack>
+            {qrCode(220, t('setup.wg.qr'))}
+          </Group>
+        )}
       </Stack>
     </Card>
   );
