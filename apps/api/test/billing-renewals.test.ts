@@ -2,18 +2,8 @@ import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredState, SubscriptionInfo } from '@warren/contract';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
-import pg from 'pg';
 import { TestClient, createTestApp, mailTo, registerUser, type TestApp } from './helpers.js';
-
-/** On PostgreSQL the job engine keeps its tables in `<schema>_jobs`: dropped with the test's schema. */
-export async function dropJobsSchema(app: TestApp | undefined) {
-  const db = app?.config.database;
-  if (db?.kind !== 'postgres' || !db.schema) return;
-  const client = new pg.Client({ connectionString: db.url });
-  await client.connect();
-  await client.query(`drop schema if exists ${db.schema}_jobs cascade`);
-  await client.end();
-}
+import { dropJobsSchema } from './jobs-helpers.js';
 
 /**
  * A subscription's whole life on the sandbox provider, moved through time with the renewal pass

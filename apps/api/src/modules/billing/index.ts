@@ -74,6 +74,6 @@ export type { CookieToSet, CookieJar } from './prices.js';
 export { readCatalogue, seedCatalogue, type Catalogue } from './catalogue.js';
 export { billingRoutes } from './routes.js';
 export { webhookRoutes } from './webhook-routes.js';
-export { jobEngine, type JobEngine, type JobSummary, QUEUES, startBillingJobs } from './jobs.js';
+export { jobEngine, type JobEngine, type JobSummary, QUEUES } from './jobs.js';
 export type { RenewalsService, PassResult } from './renewals.js';
 export { isPaidActive } from './subscription.js';

@@ -238,39 +238,3 @@ export function jobEngine(deps: JobEngineDeps) {
 }
 export type JobEngine = ReturnType<typeof jobEngine>;
 
-/**
- * The periodic loop this engine replaces. Kept only until app.ts (a shared file, committed with
- * other work in progress) starts the engine's workers instead; then it goes.
- * @deprecated use jobEngine().startWorkers
- */
-export function startBillingJobs(opts: {
-  db: Database;
-  reconciliation: ReconciliationService;
-  sandbox?: SandboxProvider;
-  deliverSandbox: (body: string, signature: string) => Promise<number>;
-  log: FastifyBaseLogger;
-  intervalMs?: number;
-}): () => Promise<void> {
-  let running: Promise<unknown> = Promise.resolve();
-  let stopped = false;
-  const tick = () => {
-    if (stopped) return;
-    running = (async () => {
-      try {
-        await opts.reconciliation.expireSubscriptions();
-        await sendDuePostbacks(opts.db);
-        if (opts.sandbox) await redeliverSandboxWebhooks(opts.sandbox, opts.deliverSandbox);
-      } catch (err) {
-        opts.log.error({ err }, 'billing job failed');
-      }
-    })();
-  };
-  const timer = setInterval(tick, opts.intervalMs ?? 15_000);
-  timer.unref();
-  setImmediate(tick);
-  return async () => {
-    stopped = true;
-    clearInterval(timer);
-    await running;
-  };
-}

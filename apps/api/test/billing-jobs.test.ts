@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { dropJobsSchema } from './jobs-helpers.js';
+
+/**
+ * The job engine running in the app (JOBS=true): pg-boss workers and schedules on this database
+ * (in-process on PGlite, its own schema on PostgreSQL). Their first pass at start returns a lapsed
+ * plan to free, as the old loop did; the jobs are visible to the operator.
+ */
+let t: TestApp;
+let lapsedId: number;
+beforeAll(async () => {
+  // A member whose paid plan ended yesterday, before the app (and its jobs) start.
+  const seed = await createTestApp({ JOBS: 'false' });
+  const c = new TestClient(seed.app);
+  const { user } = await registerUser(c);
+  lapsedId = user.id;
+  await seed.app.db.query(`update users set tariff_key = '1-month', tariff_name = '1 Month', subscription_expires_at = now() - interval '1 day' where id = $1`, [user.id]);
+  t = seed;
+  await t.app.services.jobs.startWorkers({ deliverSandbox: async () => 200, log: t.app.log });
+});
+afterAll(async () => {
+  await t?.close();
+  await dropJobsSchema(t);
+});
+
+async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000): Promise<T> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    const v = await probe();
+    if (v !== undefined) return v;
+    if (Date.now() > deadline) throw new Error('condition not met in time');
+    await new Promise((r) => setTimeout(r, 200));
+  }
+}
+
+it('the workers run the pass at start: a lapsed plan returns to free and its "plan ended" mail goes once', { timeout: 60_000 }, async () => {
+  const row = await until(async () => {
+    const [u] = await t.app.db.query<{ tariff_key: string }>('select tariff_key from users where id = $1', [lapsedId]);
+    return u?.tariff_key === 'free-plan' ? u : undefined;
+  });
+  expect(row.tariff_key).toBe('free-plan');
+  const notices = await t.app.db.query<{ kind: string; sent_at: Date | null }>('select kind, sent_at from billing_notices where user_id = $1', [lapsedId]);
+  expect(notices).toEqual([expect.objectContaining({ kind: 'planEnded', sent_at: expect.any(Date) })]);
+  const jobs = await t.app.services.jobs.list({ all: true });
+  expect(jobs.some((j) => j.queue === 'billing-pass' && j.state === 'completed')).toBe(true);
+  const boss = await t.app.services.jobs.boss();
+  expect((await boss.getSchedules()).map((s) => s.name).sort()).toEqual(['billing-pass', 'postbacks', 'sandbox-webhooks']);
+});
