@@ -29,6 +29,7 @@ export const ROUTE_MODULES: Record<string, string[]> = {
   '/affiliate': [shell, page('affiliate', 'AffiliatePage')],
   '/rewards': [shell, page('rewards', 'RewardsPage')],
   '/profile': [shell, page('profile', 'ProfilePage')],
+  '/subscription': [shell, page('subscription', 'SubscriptionPage')],
   ...Object.fromEntries(CHECKOUT_ROUTES.map((p) => [p, [page('checkout', 'CheckoutPage')]])),
   ...Object.fromEntries(IOS_ROUTES.map((p) => [p, [page('ios', 'IosPage')]])),
 };

@@ -57,6 +57,8 @@ const EXPECTED: Record<string, [string, string, string, string, string, string, 
   '/zg/paymentEvent': ['/sign-in', A, A, A, A, A, A, A],
   '/affiliate': ['/sign-in', '/plans', A, A, 'portal', A, '/plans', A],
   '/profile': ['/sign-in', '/plans', A, A, A, A, '/plans', A],
+  // Signed-in only: a customer whose plan was refunded, lapsed or never activated still sees their payments and receipts.
+  '/subscription': ['/sign-in', A, A, A, A, A, A, A],
   '/set-new-pass': ['/sign-in', '/dashboard', '/dashboard', '/dashboard', '/dashboard', A, '/dashboard', '/dashboard'],
 };
 

@@ -23,6 +23,7 @@ const dashboard: LazyPage = () =>
 const affiliate: LazyPage = () => import('../features/affiliate/routes/AffiliatePage').then((m) => ({ Component: m.AffiliatePage }));
 const rewards: LazyPage = () => import('../features/rewards/routes/RewardsPage').then((m) => ({ Component: m.RewardsPage }));
 const profile: LazyPage = () => import('../features/profile/routes/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
+const subscription: LazyPage = () => import('../features/subscription/routes/SubscriptionPage').then((m) => ({ Component: m.SubscriptionPage }));
 const setNewPass: LazyPage = () => import('../features/profile/routes/SetNewPassPage').then((m) => ({ Component: m.SetNewPassPage }));
 const plans: LazyPage = () => import('../features/plans/routes/PlansPage').then((m) => ({ Component: m.PlansPage }));
 const specialPlan: LazyPage = () => import('../features/plans/routes/SpecialPlanPage').then((m) => ({ Component: m.SpecialPlanPage }));
@@ -62,6 +63,8 @@ const appRoutes: RouteObject[] = [
   page('affiliate', 'affiliate', 'titles.affiliate', affiliate),
   page('rewards', 'protected', 'titles.rewards', rewards),
   page('profile', 'profile', 'titles.profile', profile),
+  // Signed-in only (not activation): a customer whose plan was refunded or lapsed still sees their payments.
+  page('subscription', 'login', 'titles.subscription', subscription),
   page('set-new-pass', 'setNewPass', 'titles.setNewPass', setNewPass),
 ];
 

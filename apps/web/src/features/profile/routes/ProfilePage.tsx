@@ -1,7 +1,9 @@
-import { Alert, Anchor, Skeleton, Stack } from '@mantine/core';
+import { Alert, Anchor, Card, Group, Skeleton, Stack, Text } from '@mantine/core';
+import { Link } from 'react-router';
 import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import { AppearanceCard } from '../../../components/AppearanceCard';
+import { IconCard } from '../../../components/icons';
 import { useProfile } from '../api/get-profile';
 import { DeleteAccountCard } from '../components/DeleteAccountCard';
 import { EmailPreferencesCard } from '../components/EmailPreferencesCard';
@@ -29,6 +31,16 @@ export function ProfilePage() {
   return (
     <Stack gap="lg" maw={880}>
       <PersonalCard key={`${p.firstName}|${p.secondName}|${p.language}`} profile={p} />
+      <Card withBorder padding="lg" component="section">
+        <Group gap="sm" wrap="nowrap">
+          <IconCard size={20} />
+          <Text>
+            <Anchor component={Link} to="/subscription" fw={600} data-testid="profile-subscription-link">
+              {t('subscription.profileLink')}
+            </Anchor>
+          </Text>
+        </Group>
+      </Card>
       <PasswordCard />
       <TwoFactorCard profile={p} />
       <SessionsCard />
