@@ -58,7 +58,16 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
 
   // Prometheus metrics (lib/metrics.ts), served by the metrics listener only (plugins/metrics.ts). Other
   // areas add theirs here (e.g. job queue depth: metrics.scrapeGauge, or a prom-client Counter on metrics.registry).
-  const metrics = createMetrics({ activeSubscriptions: () => systemRepository(db).activeSubscriptions() });
+  const metrics = createMetrics({
+    activeSubscriptions: () => systemRepository(db).activeSubscriptions(),
+    // pg-boss's own counts (refreshed by its monitor), where this instance runs the job engine; scrapes come after app.ts started it.
+    jobQueues: config.jobs
+      ? async () =>
+          (await (await jobs.boss()).getQueues()).flatMap((q) =>
+            (['ready', 'deferred', 'blocked', 'active', 'failed'] as const).map((state) => ({ queue: q.name, state, count: Number(q[`${state}Count`] ?? 0) })),
+          )
+      : undefined,
+  });
   const stopObservingQueries = db.observeQueries((sql, seconds, ok) =>
     metrics.dbDuration.observe({ operation: sqlOperation(sql), outcome: ok ? 'ok' : 'error' }, seconds),
   );

@@ -8,7 +8,7 @@ import { createMetrics } from '../src/lib/metrics.js';
 it('the Grafana dashboard uses only metrics the API and the agent export', async () => {
   const file = path.resolve(import.meta.dirname, '../../../ops/grafana/warren.json');
   const dashboard = JSON.parse(fs.readFileSync(file, 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
-  const api = createMetrics({ activeSubscriptions: async () => [] });
+  const api = createMetrics({ activeSubscriptions: async () => [], jobQueues: async () => [] });
   api.collectDefaults();
   const agent = createAgentMetrics({ defaults: true });
   const exported = new Set<string>();

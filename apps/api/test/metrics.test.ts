@@ -149,6 +149,24 @@ describe('the metrics listener', () => {
   });
 });
 
+describe('job queues', () => {
+  it('shows jobs by queue and state where the job engine runs', { timeout: 60_000 }, async () => {
+    const withJobs = await createTestApp({ JOBS: 'true' });
+    const l = await startMetricsListener(withJobs.app.services.metrics, { host: '127.0.0.1', port: 0 });
+    try {
+      const { status, text } = await scrape(l.port);
+      expect(status).toBe(200);
+      for (const queue of ['billing-pass', 'billing-renew', 'postbacks'])
+        for (const state of ['ready', 'active', 'failed']) expect(sample(text, 'warren_job_queue_jobs', { queue, state }), `${queue} ${state}`).toBeGreaterThanOrEqual(0);
+    } finally {
+      await l.close();
+      await withJobs.close();
+    }
+    // Without the job engine (JOBS=false, as above) there is no such series, and nothing boots pg-boss for a scrape.
+    expect((await scrape()).text).not.toContain('warren_job_queue_jobs');
+  });
+});
+
 describe('the public port', () => {
   it('refuses /metrics however it is spelt', async () => {
     for (const url of ['/metrics', '/metrics/', '/metrics?x=1', '/%6detrics', '/METRICS', '/api/../metrics', '/./metrics']) {

@@ -21,6 +21,8 @@ const DB_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 export interface MetricsSources {
   /** Paid plans in force, by tariff. */
   activeSubscriptions?: () => Promise<{ tariff: string; count: number }[]>;
+  /** Jobs by queue and state (ready, deferred, blocked, active, failed). */
+  jobQueues?: () => Promise<{ queue: string; state: string; count: number }[]>;
 }
 
 export function createMetrics(sources: MetricsSources = {}) {
@@ -103,6 +105,11 @@ export function createMetrics(sources: MetricsSources = {}) {
   if (activeSubscriptions)
     metrics.scrapeGauge('warren_active_subscriptions', 'Paid plans in force, by tariff (read from the database at scrape time)', ['tariff'], async () =>
       (await activeSubscriptions()).map((r) => ({ labels: { tariff: r.tariff }, value: r.count })),
+    );
+  const { jobQueues } = sources;
+  if (jobQueues)
+    metrics.scrapeGauge('warren_job_queue_jobs', 'Jobs by queue and state (ready, deferred, blocked, active, failed), as the job engine last counted them', ['queue', 'state'], async () =>
+      (await jobQueues()).map((r) => ({ labels: { queue: r.queue, state: r.state }, value: r.count })),
     );
   return metrics;
 }
