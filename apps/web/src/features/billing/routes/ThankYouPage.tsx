@@ -9,7 +9,6 @@ import { IconCheck, IconMail, IconTools } from '../../../components/icons';
 import { getBrand } from '../../../lib/brand';
 import { CONFIRM_POLL_MS, CONFIRM_TIMEOUT_MS, confirmState } from '../../../lib/billing/confirm';
 import { planInfoQuery } from '../../../lib/billing/plan-info';
-import { snackbar } from '../../../lib/notify';
 import { planDisplayName } from '../../../lib/plan';
 import { useResendVerification } from '../../../lib/resend-verification';
 import { refreshUser, session, useSession } from '../../../lib/session';
@@ -68,15 +67,6 @@ export function ThankYouPage() {
   const expiresAt = info.data?.expiresAt ?? user?.subscriptionData.expiresAt ?? null;
   const expires = expiresAt ? new Date(expiresAt) : null;
   const moneyBackDays = info.data?.moneyBackDays ?? MONEY_BACK_DAYS;
-
-  const onResend = async () => {
-    try {
-      const res = await resend.mutateAsync();
-      snackbar(res.message || t('plans.resent'), { kind: 'success' });
-    } catch {
-      /* the api client showed the error */
-    }
-  };
 
   return (
     <div className={classes.wrap}>
@@ -162,7 +152,7 @@ export function ThankYouPage() {
                     ? t('payment.thankYou.paidConfirmEmail', { plan: planName, email: user.email })
                     : t('payment.thankYou.confirmEmail', { email: user.email })}
                 </Text>
-                <Button size="sm" variant="white" color="dark" onClick={() => void onResend()} loading={resend.isPending}>
+                <Button size="sm" variant="white" color="dark" onClick={() => void resend.send()} loading={resend.isPending}>
                   {t('plans.resend')}
                 </Button>
               </Stack>

@@ -58,15 +58,6 @@ export function PlansPage() {
       });
   }, [params, navigate, setParams, t]);
 
-  const onResend = async () => {
-    try {
-      const res = await resend.mutateAsync();
-      snackbar(res.message || t('plans.resent'), { kind: 'success' });
-    } catch {
-      /* the api client already showed the error */
-    }
-  };
-
   return (
     <Stack gap="lg">
       {user?.verified === 0 && !brand.paymentFirst && (
@@ -78,7 +69,7 @@ export function PlansPage() {
                 ? t('plans.confirmText', { email: user.email })
                 : t('plans.paidConfirmText', { plan: planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName), email: user.email })}
             </Text>
-            <Button size="sm" variant="white" color="dark" onClick={() => void onResend()} loading={resend.isPending}>
+            <Button size="sm" variant="white" color="dark" onClick={() => void resend.send()} loading={resend.isPending}>
               {t('plans.resend')}
             </Button>
           </Stack>
