@@ -22,7 +22,19 @@ export interface FakeIntent {
   latest_charge: string | null;
   created: number;
   livemode: false;
+  customer: string | null;
+  payment_method: string | null;
+  setup_future_usage: 'off_session' | null;
 }
+/** A saved card; `behaviour` decides its off-session charges (tests set it). */
+interface FakePaymentMethod {
+  id: string;
+  object: 'payment_method';
+  type: 'card';
+  customer: string;
+  card: { brand: string; last4: string; exp_month: number; exp_year: number };
+}
+type CardBehaviour = 'ok' | 'decline' | 'expired';
 interface FakeCharge {
   id: string;
   object: 'charge';
@@ -47,6 +59,7 @@ interface FakeSession {
   metadata: Record<string, string>;
   intentMetadata: Record<string, string>;
   payment_intent: string | null;
+  saveCard: boolean;
 }
 
 const id = (prefix: string) => `${prefix}_${randomBytes(12).toString('hex')}`;
@@ -55,6 +68,9 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
   const intents = new Map<string, FakeIntent>();
   const sessions = new Map<string, FakeSession>();
   const charges = new Map<string, FakeCharge>();
+  const customers = new Map<string, { id: string; object: 'customer'; email: string | null }>();
+  const paymentMethods = new Map<string, FakePaymentMethod>();
+  const behaviours = new Map<string, CardBehaviour>();
   const idempotency = new Map<string, { fingerprint: string; status: number; json: unknown }>();
   const sdk = new Stripe(opts.secretKey);
   let created = 0;
@@ -63,6 +79,14 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
 
   function handle(req: FakeRequest) {
     if (req.headers.authorization !== `Bearer ${opts.secretKey}`) return error(401, 'invalid_request_error', 'Invalid API Key provided.');
+    if (req.method === 'POST' && req.path === '/v1/customers') {
+      const key = req.headers['idempotency-key'];
+      if (typeof key === 'string' && idempotency.has(key)) return { status: 200, json: idempotency.get(key)!.json };
+      const cus = { id: id('cus'), object: 'customer' as const, email: req.form.get('email') };
+      customers.set(cus.id, cus);
+      if (typeof key === 'string') idempotency.set(key, { fingerprint: '', status: 200, json: cus });
+      return { json: cus };
+    }
     if (req.method === 'POST' && req.path === '/v1/payment_intents') {
       const key = req.headers['idempotency-key'];
       const fingerprint = createHash('sha256').update(req.body).digest('hex');
@@ -73,6 +97,40 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
         if (seen) return { status: seen.status, json: seen.json, headers: { 'idempotent-replayed': 'true' } };
       }
       const f = req.form;
+      // An off-session charge of a saved card: confirmed at once, succeeded or declined by the card's behaviour.
+      if (f.get('confirm') === 'true' && f.get('payment_method')) {
+        const pm = paymentMethods.get(f.get('payment_method')!);
+        if (!pm || pm.customer !== f.get('customer')) return error(400, 'invalid_request_error', 'No such PaymentMethod.');
+        const piId = id('pi');
+        const metadata: Record<string, string> = {};
+        for (const [k, v] of f) {
+          const m = /^metadata\[(.+)\]$/.exec(k);
+          if (m) metadata[m[1]!] = v;
+        }
+        const pi: FakeIntent = {
+          id: piId, object: 'payment_intent', amount: Number(f.get('amount')), currency: f.get('currency') ?? 'usd', status: 'requires_payment_method',
+          client_secret: `${piId}_secret_x`, description: f.get('description'), receipt_email: null, metadata, latest_charge: null,
+          created: Math.floor(Date.now() / 1000), livemode: false, customer: pm.customer, payment_method: pm.id, setup_future_usage: null,
+        };
+        intents.set(piId, pi);
+        created++;
+        const behaviour = behaviours.get(pm.id) ?? 'ok';
+        let answer: { status: number; json: unknown };
+        if (behaviour === 'ok') {
+          const charge: FakeCharge = { id: id('ch'), object: 'charge', payment_intent: piId, amount: pi.amount, refunded: false, amount_refunded: 0 };
+          charges.set(charge.id, charge);
+          pi.status = 'succeeded';
+          pi.latest_charge = charge.id;
+          answer = { status: 200, json: pi };
+        } else {
+          const [code, decline, message] = behaviour === 'expired'
+            ? ['expired_card', 'expired_card', 'Your card has expired.']
+            : ['card_declined', 'insufficient_funds', 'Your card has insufficient funds.'];
+          answer = { status: 402, json: { error: { type: 'card_error', code, decline_code: decline, message, payment_intent: pi } } };
+        }
+        if (typeof key === 'string') idempotency.set(key, { fingerprint, ...answer });
+        return answer;
+      }
       const amount = Number(f.get('amount'));
       if (!Number.isInteger(amount) || amount < 50) return error(400, 'invalid_request_error', 'Invalid amount.');
       const metadata: Record<string, string> = {};
@@ -85,6 +143,7 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
         id: piId, object: 'payment_intent', amount, currency: f.get('currency') ?? 'usd', status: 'requires_payment_method',
         client_secret: `${piId}_secret_${randomBytes(8).toString('hex')}`, description: f.get('description'), receipt_email: f.get('receipt_email'),
         metadata, latest_charge: null, created: Math.floor(Date.now() / 1000), livemode: false,
+        customer: f.get('customer'), payment_method: null, setup_future_usage: f.get('setup_future_usage') === 'off_session' ? 'off_session' : null,
       };
       intents.set(piId, pi);
       created++;
@@ -110,10 +169,11 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
         success_url: f.get('success_url') ?? '', cancel_url: f.get('cancel_url') ?? '', client_reference_id: f.get('client_reference_id'),
         metadata: { merchant_ref: f.get('metadata[merchant_ref]') ?? '' }, intentMetadata: { merchant_ref: f.get('payment_intent_data[metadata][merchant_ref]') ?? '' },
         payment_intent: null,
+        saveCard: f.get('payment_intent_data[setup_future_usage]') === 'off_session' && f.get('customer_creation') === 'always',
       };
       sessions.set(csId, session);
       created++;
-      const { intentMetadata: _m, ...json } = session;
+      const { intentMetadata: _m, saveCard: _s, ...json } = session;
       if (typeof key === 'string') idempotency.set(key, { fingerprint, status: 200, json });
       return { json };
     }
@@ -123,8 +183,14 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       if (!session) return error(404, 'invalid_request_error', `No such checkout.session: '${cs[1]}'`);
       const expand = [...req.query.entries()].filter(([k]) => k === 'expand[]' || /^expand\[\d+\]$/.test(k)).map(([, v]) => v);
       const pi = session.payment_intent ? intents.get(session.payment_intent) : undefined;
-      const expandedPi = pi && expand.includes('payment_intent.latest_charge') ? { ...pi, latest_charge: pi.latest_charge ? (charges.get(pi.latest_charge) ?? null) : null } : pi;
-      const { intentMetadata: _m, ...json } = session;
+      const expandedPi = !pi
+        ? pi
+        : expand.includes('payment_intent.latest_charge')
+          ? { ...pi, latest_charge: pi.latest_charge ? (charges.get(pi.latest_charge) ?? null) : null }
+          : expand.includes('payment_intent.payment_method')
+            ? { ...pi, payment_method: pi.payment_method ? (paymentMethods.get(pi.payment_method) ?? null) : null }
+            : pi;
+      const { intentMetadata: _m, saveCard: _s, ...json } = session;
       return { json: { ...json, payment_intent: expand.some((e) => e.startsWith('payment_intent')) ? (expandedPi ?? null) : session.payment_intent } };
     }
     const m = /^\/v1\/payment_intents\/([A-Za-z0-9_]+)$/.exec(req.path);
@@ -133,14 +199,29 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       if (!pi) return error(404, 'invalid_request_error', `No such payment_intent: '${m[1]}'`);
       const expand = [...req.query.entries()].filter(([k]) => k === 'expand[]' || /^expand\[\d+\]$/.test(k)).map(([, v]) => v);
       const charge = pi.latest_charge ? charges.get(pi.latest_charge) : undefined;
-      return { json: { ...pi, latest_charge: expand.includes('latest_charge') ? (charge ?? null) : pi.latest_charge } };
+      const pm = pi.payment_method ? paymentMethods.get(pi.payment_method) : undefined;
+      return {
+        json: {
+          ...pi,
+          latest_charge: expand.includes('latest_charge') ? (charge ?? null) : pi.latest_charge,
+          payment_method: expand.includes('payment_method') ? (pm ?? null) : pi.payment_method,
+        },
+      };
     }
     return error(404, 'invalid_request_error', 'Unrecognized request URL.');
   }
 
   const server = await startFake(handle);
 
-  function event(type: string, object: FakeIntent | FakeCharge | Omit<FakeSession, 'intentMetadata'>) {
+  /** The card the customer typed is saved on the customer (setup_future_usage), as Stripe does. */
+  function saveCard(pi: FakeIntent, customer: string) {
+    const pm: FakePaymentMethod = { id: id('pm'), object: 'payment_method', type: 'card', customer, card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 } };
+    paymentMethods.set(pm.id, pm);
+    pi.customer = customer;
+    pi.payment_method = pm.id;
+  }
+
+  function event(type: string, object: FakeIntent | FakeCharge | Omit<FakeSession, 'intentMetadata' | 'saveCard'>) {
     return JSON.stringify({ id: id('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, api_version: '2025-01-27', data: { object } });
   }
 
@@ -160,6 +241,7 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       charges.set(charge.id, charge);
       pi.status = 'succeeded';
       pi.latest_charge = charge.id;
+      if (pi.setup_future_usage === 'off_session' && pi.customer) saveCard(pi, pi.customer);
       return event('payment_intent.succeeded', pi);
     },
     sessions,
@@ -172,12 +254,23 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       intents.set(piId, {
         id: piId, object: 'payment_intent', amount: session.amount_total, currency: session.currency, status: 'succeeded', client_secret: `${piId}_secret_x`,
         description: null, receipt_email: null, metadata: session.intentMetadata, latest_charge: charge.id, created: Math.floor(Date.now() / 1000), livemode: false,
+        customer: null, payment_method: null, setup_future_usage: session.saveCard ? 'off_session' : null,
       });
+      if (session.saveCard) {
+        const cus = { id: id('cus'), object: 'customer' as const, email: null };
+        customers.set(cus.id, cus);
+        saveCard(intents.get(piId)!, cus.id);
+      }
       session.payment_intent = piId;
       session.status = 'complete';
       session.payment_status = 'paid';
-      const { intentMetadata: _m, ...object } = session;
+      const { intentMetadata: _m, saveCard: _s, ...object } = session;
       return event('checkout.session.completed', object);
+    },
+    paymentMethods,
+    /** How a saved card answers its next off-session charges (default ok). */
+    setCard(pmId: string, behaviour: CardBehaviour) {
+      behaviours.set(pmId, behaviour);
     },
     refund(piId: string) {
       const pi = intents.get(piId)!;
