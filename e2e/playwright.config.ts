@@ -33,7 +33,9 @@ export default defineConfig({
   expect: { timeout: 10_000 },
   fullyParallel: false,
   workers: 1,
-  retries: 0,
+  // One retry on CI only: a browser test that fails once under a loaded 2-core machine does not
+  // stop everything from landing, and scripts/ci-summary.mjs names it FLAKY so it gets fixed.
+  retries: process.env.CI ? 1 : 0,
   reporter: [['list'], ['json', { outputFile: 'test-results/results.json' }]],
   outputDir: 'test-results/artifacts',
   use: {

@@ -26,6 +26,10 @@ function failedTitles(report) {
           if (t.status === 'unexpected') {
             const err = t.results?.at(-1)?.error?.message ?? '';
             titles.push(`${[...trail, spec.title].join(' › ')} [${t.projectName}] — ${err.split('\n')[0].slice(0, 200)}`);
+          } else if (t.status === 'flaky') {
+            // Passed on CI's one retry: counted as passed, but named, so a flaky test is seen and fixed.
+            const err = t.results?.[0]?.error?.message ?? '';
+            titles.push(`FLAKY (passed on retry) ${[...trail, spec.title].join(' › ')} [${t.projectName}] — ${err.split('\n')[0].slice(0, 200)}`);
           }
         }
       }
@@ -59,7 +63,7 @@ for (const name of expected) {
     if (r.errors?.length) f += r.errors.length;
   }
   console.log(`${name}: ${p} passed, ${f} failed, ${s} skipped`);
-  for (const title of failedTitles(r)) console.log(`  failed: ${title}`);
+  for (const title of failedTitles(r)) console.log(title.startsWith('FLAKY') ? `  ${title}` : `  failed: ${title}`);
   passed += p;
   failed += f;
   skipped += s;
