@@ -55,11 +55,6 @@ describe('catalogue', () => {
     expect((await c.get('/api/billing/getGuestPriceData?tariffId=2&currency=XXX')).json().errors.currency).toBeDefined();
     expect((await c.get('/api/billing/getGuestPriceData?tariffId=1&currency=USD')).statusCode).toBe(422);
   });
-
-  it('answers the caller country and its currency', async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/api/ip/info' });
-    expect(res.json()).toEqual({ data: { code: 'US', currency: 'USD' } });
-  });
 });
 
 describe('sandbox payment', () => {
