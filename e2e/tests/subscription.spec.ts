@@ -1,0 +1,98 @@
+import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
+import { PASSWORD, linkFromMail, uniqueEmail } from './helpers';
+
+/** Screens of this spec, kept outside the repository for a look: $SUBSCRIPTION_SHOTS_DIR or the temp dir. */
+async function shot(page: Page, info: TestInfo, name: string) {
+  const dir = process.env.SUBSCRIPTION_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-subscription-shots');
+  fs.mkdirSync(dir, { recursive: true });
+  await page.screenshot({ path: path.join(dir, `${info.project.name}-${name}.png`), fullPage: true });
+}
+
+/** A visitor buys the 1-month plan at /checkout with the sandbox's test card, renewing (the default), and verifies. */
+async function renewingCustomer(page: Page, info: TestInfo, request: Parameters<typeof linkFromMail>[0]) {
+  const email = uniqueEmail('subscription', info);
+  await page.goto('/checkout');
+  await page.getByTestId('plan-1-month').click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('radio', { name: /sandbox/i }).click();
+  await expect(page.getByRole('switch', { name: /Renew automatically/ })).toBeChecked();
+  await page.getByTestId('pay-button').click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page).toHaveURL(/\/thank-you$/);
+  await page.goto(await linkFromMail(request, email, '/sign-in'));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  return email;
+}
+
+test.describe('subscription page', () => {
+  test('a renewing customer turns auto-renew off and on, downloads a receipt and asks for a refund', async ({ page, request }, info) => {
+    await renewingCustomer(page, info, request);
+
+    // From the profile page's link.
+    await page.goto('/profile');
+    await page.getByTestId('profile-subscription-link').click();
+    await expect(page).toHaveURL(/\/subscription$/);
+    const card = page.getByTestId('subscription-card');
+    await expect(card.getByRole('heading', { name: '1 Month' })).toBeVisible();
+    await expect(page.getByTestId('subscription-status')).toHaveText('Active');
+    await expect(page.getByTestId('auto-renew-state')).toContainText('On');
+    await expect(page.getByTestId('next-charge')).toContainText('$12.99');
+    await expect(page.getByTestId('payment-method')).not.toContainText('No saved payment method');
+    const row = page.getByTestId('history-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('Payment: 1 Month');
+    await expect(row).toContainText('Paid');
+    await shot(page, info, 'subscription-light');
+
+    // Off, after a confirmation that says what happens.
+    await page.getByTestId('auto-renew-off').click();
+    const dialog = page.getByRole('dialog');
+    await expect(dialog).toContainText('Your plan will not be charged again');
+    await shot(page, info, 'subscription-confirm-off');
+    await page.getByTestId('confirm-auto-renew-off').click();
+    await expect(page.getByTestId('auto-renew-state')).toContainText('Off');
+    await expect(page.getByTestId('next-charge')).toHaveCount(0);
+    // And on again.
+    await page.getByTestId('auto-renew-on').click();
+    await expect(page.getByRole('dialog')).toContainText('until you turn auto-renew off');
+    await page.getByTestId('confirm-auto-renew-on').click();
+    await expect(page.getByTestId('auto-renew-state')).toContainText('On');
+    // The choice is the server's, not the page's: it survives a reload.
+    await page.reload();
+    await expect(page.getByTestId('auto-renew-state')).toContainText('On');
+
+    // The receipt: a PDF under the server's numbered file name.
+    const downloading = page.waitForEvent('download');
+    await page.getByTestId('download-receipt').click();
+    const download = await downloading;
+    expect(download.suggestedFilename()).toMatch(/^receipt-WRN-\d{6}\.pdf$/);
+    const file = await download.path();
+    expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+
+    // Dark.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
+    await shot(page, info, 'subscription-dark');
+    await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
+    await page.emulateMedia({ colorScheme: 'light' });
+
+    // The money back, after a confirmation naming the amount and the period.
+    await page.getByTestId('ask-refund').click();
+    await expect(page.getByRole('dialog')).toContainText('$12.99 goes back');
+    await shot(page, info, 'subscription-confirm-refund');
+    await page.getByTestId('confirm-refund').click();
+    await expect(page.getByTestId('history-row')).toHaveCount(2);
+    await expect(page.getByTestId('history-row').first()).toContainText('Refund: 1 Month');
+    await expect(page.getByTestId('ask-refund')).toHaveCount(0);
+    // The plan followed at once: the month went back, nothing paid is left.
+    await expect(page.getByTestId('subscription-status')).not.toHaveText('Active');
+    await expect(page.getByTestId('auto-renew-off')).toHaveCount(0);
+    await expect(page.getByTestId('subscription-card').getByRole('link', { name: 'See plans' })).toBeVisible();
+    await shot(page, info, 'subscription-refunded');
+  });
+});
