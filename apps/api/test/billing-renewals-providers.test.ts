@@ -123,6 +123,12 @@ describe('Stripe renewals', () => {
     const session = [...stripe.sessions.values()].find((s) => s.metadata.merchant_ref === off.json().data.paymentId)!;
     await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id));
     expect(await sub(o.c)).toMatchObject({ status: 'active', autoRenew: false, canAutoRenew: false, paymentMethod: null });
+    // The embedded flow takes the choice in its query string.
+    const q = await customer();
+    const embedded = await q.c.get('/api/billing/getStripePayment?tariffId=2&currency=USD&autoRenew=false');
+    expect(embedded.statusCode, embedded.body).toBe(200);
+    expect([...stripe.intents.values()].find((p) => p.metadata.merchant_ref === embedded.json().data.paymentId)).toMatchObject({ setup_future_usage: null, customer: null });
+    expect((await q.c.get('/api/billing/getStripePayment?tariffId=2&currency=USD&autoRenew=maybe')).statusCode).toBe(422);
   });
 });
 

@@ -78,7 +78,7 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     planEnded: {
       subject: 'Your {product} plan has ended',
       heading: 'Your plan has ended',
-      body: 'Your {plan} plan ended on {until} and was not renewed, so your VPN access has stopped. You can buy a new plan any time from your Subscription page.',
+      body: 'Your {plan} plan ended on {until} and was not renewed, so your {product} access has stopped. You can buy a new plan any time from your Subscription page.',
       button: 'Renew my plan',
       footer: 'Thank you for using {product}.',
     },
@@ -141,7 +141,7 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     planEnded: {
       subject: 'Тариф {product} закончился',
       heading: 'Тариф закончился',
-      body: 'Тариф {plan} закончился {until} и не был продлён, поэтому доступ к VPN прекращён. Новый тариф можно купить в любое время на странице «Подписка».',
+      body: 'Тариф {plan} закончился {until} и не был продлён, поэтому доступ к {product} прекращён. Новый тариф можно купить в любое время на странице «Подписка».',
       button: 'Продлить тариф',
       footer: 'Спасибо, что пользуетесь {product}.',
     },
@@ -204,7 +204,7 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     planEnded: {
       subject: '您的 {product} 套餐已结束',
       heading: '套餐已结束',
-      body: '您的 {plan} 套餐已于 {until} 结束且未续订，VPN 访问已停止。您可以随时在“订阅”页面购买新套餐。',
+      body: '您的 {plan} 套餐已于 {until} 结束且未续订，{product} 访问已停止。您可以随时在“订阅”页面购买新套餐。',
       button: '续订套餐',
       footer: '感谢您使用 {product}。',
     },

@@ -36,6 +36,10 @@ export interface BillingRoutesDeps {
 const tags = ['billing'];
 /** Spec-named calls that create a payment with one provider. */
 const providerQuery = createPaymentBody.omit({ provider: true });
+/** The same as a query string (getStripePayment): the auto-renew choice comes as the text true or false. */
+const providerQueryString = providerQuery.extend({
+  autoRenew: z.enum(['true', 'false'], { error: 'autoRenew must be true or false.' }).transform((v) => v === 'true').optional(),
+});
 const restrictedPaymentBody = createPaymentBody.omit({ provider: true }).extend({ token: z.string().min(20).max(200).optional() });
 
 /** What each provider offers, per country; the list only shows configured providers. */
@@ -119,7 +123,7 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
     data: await pay(request, { ...request.body, idempotencyKey: request.body.idempotencyKey ?? idempotencyHeader(request) }),
   }));
 
-  app.get('/api/billing/getStripePayment', { preHandler: auth, schema: { tags, querystring: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.get('/api/billing/getStripePayment', { preHandler: auth, schema: { tags, querystring: providerQueryString, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     // The spec's call answers the client secret for an embedded card form; the generic createPayment redirects to Stripe Checkout.
     data: await pay(request, { ...request.query, provider: 'stripe', idempotencyKey: request.query.idempotencyKey ?? idempotencyHeader(request) }, 'embedded'),
   }));
