@@ -206,7 +206,27 @@ test.describe('signed-out pages come rendered from the server', () => {
       await expect(page.getByRole('button', { name: /^(Sign in|Create account|Send reset link)$/ })).toBeEnabled();
       expect(await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot)).toEqual([]);
     }
+    // The iOS pages (no form): React has attached itself to the server's heading, and nothing was replaced.
+    for (const path of ['/ios-download', '/ios-download-ru', '/ios-update-ru']) {
+      await page.goto(path);
+      await page.waitForFunction(() => Object.keys(document.querySelector('#root h1') ?? {}).some((k) => k.startsWith('__reactFiber')));
+      expect(await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot), path).toEqual([]);
+    }
     expect(errors).toEqual([]);
+  });
+
+  test('the iOS pages show before any script runs, the -ru ones in Russian whatever the browser language', async ({ browser }, info) => {
+    const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, locale: 'en-US', viewport: info.project.use.viewport ?? undefined });
+    const page = await context.newPage();
+    await page.goto('/ios-download');
+    await expect(page).toHaveTitle('Warren VPN | VPN for iPhone and iPad');
+    await expect(page.getByTestId('app-store-link')).toHaveAttribute('href', /^https:\/\/apps\.apple\.com\//);
+    await page.goto('/ios-update-ru');
+    await expect(page.locator('html')).toHaveAttribute('lang', 'ru');
+    await expect(page.getByRole('heading', { level: 1 })).toContainText(/[а-яА-Я]/);
+    await expect(page).toHaveTitle(/^Warren VPN \| [^a-z]*[а-яА-Я]/);
+    await snap(page, info, 'ios-update-ru-server-render');
+    await context.close();
   });
 
   test('a stored language other than the browser one: the app renders its own language instead', async ({ page }) => {

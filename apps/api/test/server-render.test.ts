@@ -30,8 +30,20 @@ fs.writeFileSync(
 fs.writeFileSync(path.join(dist, 'assets', 'i18n', 'ru.json'), JSON.stringify({ hello: 'привет' }));
 fs.writeFileSync(
   path.join(ssr, 'entry-server.js'),
-  `export function renderPage(url, brand, language, translations) {
+  `export async function loadPageData(pathname, get) {
+    if (pathname !== '/checkout-15') return [];
+    const ip = await get('/api/ip/info');
+    const prices = await get('/api/billing/getLandingPriceList?selectedPlan=discount-15&currency=' + ip.currency);
+    return [
+      { key: ['ip', 'info'], data: ip },
+      { key: ['prices'], data: { plans: prices.plans.length, note: '</script><script>alert(1)</script>' } },
+      { key: ['missing'], data: (await get('/api/no-such-call')) ?? null },
+      { key: ['outside'], data: (await get('/sign-in')) ?? null },
+    ];
+  }
+  export function renderPage(url, brand, language, translations, data = []) {
     if (url.startsWith('/boom')) throw new Error('render failed');
+    if (url === '/checkout-15') return { html: '<main>' + data.map((d) => d.key[0] + '=' + JSON.stringify(d.data)).join(';') + '</main>', title: 'Checkout', state: { queries: data } };
     if (!url.startsWith('/sign-in')) return null;
     globalThis.warrenRenders = (globalThis.warrenRenders ?? 0) + 1;
     return { html: '<main>' + [brand.productName, language, url, translations[language].hello, 'render ' + globalThis.warrenRenders].join('|') + ' costs $& $1</main>', title: 'Sign <in> & "go"' };
@@ -93,6 +105,28 @@ describe('signed-out pages come rendered from the server', () => {
     // Paths that are not pages (anyone may ask for any) do not push the kept pages out.
     for (let i = 0; i < 600; i++) await get(`/no-such-page-${i}`, 'en-US');
     expect(await body('/sign-in', 'en-US')).toBe(first);
+  });
+
+  it("a page's API answers are asked for as the visitor, rendered with it and handed to the app; cookies the API sets go with the page", async () => {
+    const res = await t.app.inject({ method: 'GET', url: '/checkout-15', headers: { 'accept-language': 'en', cookie: 'a=b' } });
+    expect(res.statusCode).toBe(200);
+    // The currency the visitor's country gets (loopback: DEFAULT_COUNTRY, US), and its prices.
+    expect(res.body).toMatch(/<main>ip=\{"code":"US","currency":"USD"\};prices=\{"plans":[1-9]/);
+    // Calls that fail, or outside /api/, give nothing: the page asks for those itself.
+    expect(res.body).toContain('missing=null;outside=null</main>');
+    // The cache goes to the browser as JSON no page text can close early.
+    const state = /<script id="warren-query-state" type="application\/json">([^<]*)<\/script>/.exec(res.body);
+    expect(state).not.toBeNull();
+    expect(JSON.parse(state![1]!).queries[1].data.note).toBe('</script><script>alert(1)</script>');
+    // The discount window the price list started is the visitor's cookie, once (the inner call's XSRF pair is not passed on).
+    const cookies = [res.headers['set-cookie'] ?? []].flat();
+    expect(cookies.filter((c) => c.startsWith('discount15FirstVisit='))).toHaveLength(1);
+    expect(cookies.filter((c) => c.startsWith('XSRF-TOKEN='))).toHaveLength(1);
+    // A visitor whose window is running keeps it: no new cookie.
+    const again = await t.app.inject({ method: 'GET', url: '/checkout-15', headers: { cookie: cookies.map((c) => c.split(';')[0]).join('; ') } });
+    expect([again.headers['set-cookie'] ?? []].flat().filter((c) => c.startsWith('discount15FirstVisit='))).toHaveLength(0);
+    // Pages without data carry no cache.
+    expect((await get('/sign-in')).body).not.toContain('warren-query-state');
   });
 
   it('the language is the one the app will pick on a first visit', async () => {

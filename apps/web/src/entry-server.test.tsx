@@ -5,7 +5,7 @@ import type { PublicBrand } from '@warren/contract';
 import en from '../public/assets/i18n/en.json';
 import ru from '../public/assets/i18n/ru.json';
 import zh from '../public/assets/i18n/zh.json';
-import { renderPage } from './entry-server';
+import { loadPageData, renderPage } from './entry-server';
 import { FALLBACK_BRAND } from './lib/brand';
 
 const brand: PublicBrand = { ...FALLBACK_BRAND, logo: '/brand/warren-vpn.svg' };
@@ -28,6 +28,24 @@ describe('the server render of signed-out pages', () => {
     expect(renderPage('/sign-up', brand, 'en', translations)!.html).toContain(en.auth.signUp.title);
     expect(renderPage('/forgot-pass', brand, 'zh', translations)!.title).toBe(`Warren VPN | ${zh.titles.forgotPass}`);
     expect(renderPage('/', brand, 'en', translations)!.html).toContain(en.auth.signIn.title);
+  });
+
+  it('renders the iOS pages, the -ru ones in Russian whatever the visitor language', () => {
+    const download = renderPage('/ios-download', brand, 'en', translations)!;
+    expect(download.html).toContain(en.ios.download.title);
+    expect(download.lang).toBe('en');
+    const update = renderPage('/ios-update-ru', brand, 'en', translations)!;
+    expect(update.html).toContain(ru.ios.update.title);
+    expect(update.title).toBe(`Warren VPN | ${ru.titles.iosUpdate}`);
+    expect(update.lang).toBe('ru');
+  });
+
+  it('renders with the API answers it is given and hands them on as the query cache; none, no cache', async () => {
+    expect(await loadPageData('/sign-in', () => Promise.reject(new Error('sign-in needs no data')))).toEqual([]);
+    const data = [{ key: ['ip', 'info'], data: { code: 'DE', currency: 'EUR' } }];
+    const page = renderPage('/sign-in', brand, 'en', translations, data)!;
+    expect(page.state?.queries.map((q) => [q.queryKey, q.state.data])).toEqual([[['ip', 'info'], { code: 'DE', currency: 'EUR' }]]);
+    expect(renderPage('/sign-in', brand, 'en', translations)!.state).toBeUndefined();
   });
 
   it('says Proxy on proxy brands', () => {

@@ -1,13 +1,16 @@
 import { StrictMode } from 'react';
 import { renderToString } from 'react-dom/server';
 import { RouterProvider, createMemoryRouter } from 'react-router';
+import { dehydrate, type DehydratedState } from '@tanstack/react-query';
 import { createInstance, type i18n as I18n } from 'i18next';
 import { initReactI18next } from 'react-i18next';
-import { DEFAULT_LANGUAGE, type Language, type PublicBrand } from '@warren/contract';
+import { LANGUAGES, type Language, type PublicBrand } from '@warren/contract';
 import { formatTitle, setBrand } from './lib/brand';
 import { brandifyProcessor, i18nOptions } from './lib/i18n';
 import { Providers, createQueryClient } from './app/providers';
-import { SERVER_PAGES, serverRoutes } from './app/server-routes';
+import { SERVER_PAGES, serverRoutes, type ApiGet, type PageData } from './app/server-routes';
+
+export type { ApiGet, PageData };
 
 /**
  * The server's first render of the signed-out pages (built with `vite build --ssr` into
@@ -20,18 +23,22 @@ export type Translations = Partial<Record<Language, Record<string, unknown>>>;
 export interface FirstRender {
   html: string;
   title: string;
+  /** The page's language: the visitor's, or the page's own (the -ru iOS pages). */
+  lang: Language;
+  /** The query cache the page rendered with (PageData), for the browser's first render; absent when empty. */
+  state?: DehydratedState;
 }
 
 const instances = new Map<string, I18n>();
 
-/** One i18next instance per language and brand, made once, synchronously, from the bundled translations. */
+/** One i18next instance per language and brand, made once, synchronously, from the bundled translations (all of them: a page may be in a fixed language). */
 function i18nFor(language: Language, brand: PublicBrand, translations: Translations): I18n {
   const key = `${language}|${brand.kind}|${brand.productName}`;
   let instance = instances.get(key);
   if (!instance) {
     instance = createInstance();
     const resources = Object.fromEntries(
-      [...new Set([language, DEFAULT_LANGUAGE])].filter((l) => translations[l]).map((l) => [l, { translation: translations[l]! }]),
+      LANGUAGES.filter((l) => translations[l]).map((l) => [l, { translation: translations[l]! }]),
     );
     void instance
       .use(brandifyProcessor)
@@ -42,24 +49,42 @@ function i18nFor(language: Language, brand: PublicBrand, translations: Translati
   return instance;
 }
 
+/**
+ * The API answers `pathname` shows on its first screen (ServerPage.data), asked for with `get`
+ * (the server's in-process request, as the visitor). Empty for pages that need none.
+ */
+export async function loadPageData(pathname: string, get: ApiGet): Promise<PageData[]> {
+  const page = SERVER_PAGES[pathname];
+  return page?.data ? page.data(pathname, get) : [];
+}
+
 /** The page's HTML and title, or null when `url` is not a page the server renders. Synchronous on purpose: the brand is module state. */
-export function renderPage(url: string, brand: PublicBrand, language: Language, translations: Translations): FirstRender | null {
+export function renderPage(url: string, brand: PublicBrand, language: Language, translations: Translations, data: readonly PageData[] = []): FirstRender | null {
   const { pathname, search } = new URL(url, 'http://server.invalid');
   const page = SERVER_PAGES[pathname];
   if (!page || !translations[language]) return null;
   setBrand(brand);
   const i18n = i18nFor(language, brand, translations);
   const router = createMemoryRouter(serverRoutes(), { initialEntries: [pathname + search] });
+  const queryClient = createQueryClient();
+  for (const d of data) queryClient.setQueryData(d.key, d.data);
   try {
     const html = renderToString(
       <StrictMode>
-        <Providers queryClient={createQueryClient()} i18n={i18n}>
+        <Providers queryClient={queryClient} i18n={i18n}>
           <RouterProvider router={router} />
         </Providers>
       </StrictMode>,
     );
-    return { html, title: formatTitle(brand.productName, i18n.t(page.titleKey), brand.kind) };
+    const lang = page.language ?? language;
+    return {
+      html,
+      title: formatTitle(brand.productName, i18n.getFixedT(lang)(page.titleKey), brand.kind),
+      lang,
+      ...(data.length ? { state: dehydrate(queryClient) } : {}),
+    };
   } finally {
     router.dispose();
+    queryClient.clear();
   }
 }

@@ -6,6 +6,7 @@ import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
+import { hydrate } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { loadBrand } from './lib/brand';
 import { injectBrandScripts } from './lib/brand-scripts';
@@ -15,6 +16,18 @@ import { setNavigator } from './lib/navigation';
 import { rememberFirstPathname, stripTokenParam } from './lib/startup';
 import { createRouter, whenRouterSettled } from './app/router';
 import { Providers, createQueryClient } from './app/providers';
+import type { RouteHandle } from './app/route-handle';
+
+/** The API answers the server rendered the page with (entry-server.tsx PageData), into the query cache: the first render shows them without asking. */
+function takeServerQueries(queryClient: ReturnType<typeof createQueryClient>) {
+  const script = document.getElementById('warren-query-state');
+  if (!script?.textContent) return;
+  try {
+    hydrate(queryClient, JSON.parse(script.textContent));
+  } catch {
+    // A page without them asks for them itself.
+  }
+}
 
 async function start() {
   rememberFirstPathname(window.location.pathname);
@@ -31,6 +44,7 @@ async function start() {
   const router = createRouter();
   setNavigator((to, opts) => void router.navigate(to, opts));
   const queryClient = createQueryClient();
+  takeServerQueries(queryClient);
   await i18nReady;
 
   const app = (
@@ -48,6 +62,9 @@ async function start() {
   if (serverLanguage) {
     const landedOn = window.location.pathname;
     await whenRouterSettled(router);
+    // A page in a fixed language (the -ru iOS pages) renders in it at once, as the server did.
+    const fixed = router.state.matches.map((m) => (m.route.handle as RouteHandle | undefined)?.language).filter((l) => !!l);
+    if (fixed.length) await i18next.loadLanguages(fixed).catch(() => undefined);
     if (serverLanguage === i18next.language && router.state.location.pathname === landedOn && !router.state.errors) {
       hydrateRoot(rootElement, app);
       return;

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -7,12 +8,32 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { COOKIES, LANGUAGES, type Language, type PublicBrand } from '@warren/contract';
 import { firstVisitLanguage, pageHints, readRoutePreloads } from './page-hints.js';
 import { escapeHtml } from '../lib/html.js';
+import { xsrfKeyCookie } from './xsrf.js';
 
 const MARKER = '<!--warren-brand-->';
 const ROOT = '<div id="root"></div>';
 
+/** An API answer a page shows on its first screen, under the query key the page reads it with (entry-server.tsx). */
+interface PageData {
+  key: readonly unknown[];
+  data: unknown;
+}
+/** What entry-server.tsx's render gives back. */
+interface FirstRender {
+  html: string;
+  title: string;
+  lang?: Language;
+  state?: unknown;
+}
 /** apps/web/src/entry-server.tsx, built into dist-ssr beside dist (`<distDir>-ssr`). */
-type RenderPage = (pathname: string, brand: PublicBrand, language: Language) => { html: string; title: string } | null;
+type RenderPage = (pathname: string, brand: PublicBrand, language: Language, data: readonly PageData[]) => FirstRender | null;
+/** GET an API path as the visitor: its answer's `data`, or undefined. */
+type ApiGet = (path: string) => Promise<unknown>;
+interface ServerRender {
+  render: RenderPage;
+  /** The API answers the page needs (empty for most pages). */
+  loadData: (pathname: string, get: ApiGet) => Promise<PageData[]>;
+}
 /** Rendered pages are kept this long (the footer's year must not outlive New Year by much)... */
 const RENDER_CACHE_MS = 10 * 60_000;
 /** ...and this many at most (brands x pages x languages is far fewer). */
@@ -23,11 +44,14 @@ const RENDER_CACHE_MAX = 500;
  * as the HTML arrives, before the app's code. Without it (or if it fails) the browser renders
  * the page, as it always can.
  */
-async function loadServerRender(distDir: string, log: FastifyBaseLogger): Promise<RenderPage | undefined> {
+async function loadServerRender(distDir: string, log: FastifyBaseLogger): Promise<ServerRender | undefined> {
   const entry = path.join(`${path.resolve(distDir)}-ssr`, 'entry-server.js');
   if (!fs.existsSync(entry)) return undefined;
   try {
-    const mod = (await import(pathToFileURL(entry).href)) as { renderPage?: (...args: unknown[]) => ReturnType<RenderPage> };
+    const mod = (await import(pathToFileURL(entry).href)) as {
+      renderPage?: (...args: unknown[]) => ReturnType<RenderPage>;
+      loadPageData?: (pathname: string, get: ApiGet) => Promise<PageData[]>;
+    };
     if (typeof mod.renderPage !== 'function') throw new Error('entry-server.js exports no renderPage');
     const translations: Partial<Record<Language, unknown>> = {};
     for (const language of LANGUAGES) {
@@ -35,21 +59,25 @@ async function loadServerRender(distDir: string, log: FastifyBaseLogger): Promis
       if (fs.existsSync(file)) translations[language] = JSON.parse(fs.readFileSync(file, 'utf8'));
     }
     const renderPage = mod.renderPage;
-    // The signed-out pages' HTML depends on the path, the brand and the language only (query
-    // parameters are read after the take-over), so each is rendered once and kept a while: a
-    // render costs milliseconds of the event loop, and these pages are open to anyone.
+    const loadPageData = mod.loadPageData;
+    // The signed-out pages' HTML depends on the path, the brand, the language and the API answers
+    // it shows (prices in the visitor's currency) only (query parameters are read after the
+    // take-over), so each is rendered once and kept a while: a render costs milliseconds of the
+    // event loop, and these pages are open to anyone.
     const cache = new Map<string, { page: ReturnType<RenderPage>; until: number }>();
-    return (pathname, brand, language) => {
-      const key = `${pathname}\n${brand.id}\n${brand.productName}\n${brand.kind}\n${language}`;
+    const render: RenderPage = (pathname, brand, language, data) => {
+      const dataKey = data.length ? crypto.createHash('sha256').update(JSON.stringify(data)).digest('base64url') : '';
+      const key = `${pathname}\n${brand.id}\n${brand.productName}\n${brand.kind}\n${language}\n${dataKey}`;
       const hit = cache.get(key);
       if (hit && hit.until > Date.now()) return hit.page;
-      const page = renderPage(pathname, brand, language, translations);
+      const page = renderPage(pathname, brand, language, translations, data);
       // Only pages are kept: any path may be asked for, and misses must not push pages out.
       if (!page) return null;
       if (cache.size >= RENDER_CACHE_MAX) cache.clear();
       cache.set(key, { page, until: Date.now() + RENDER_CACHE_MS });
       return page;
     };
+    return { render, loadData: async (pathname, get) => (loadPageData ? loadPageData(pathname, get) : []) };
   } catch (err) {
     log.warn({ err }, 'server render not loaded: pages render in the browser');
     return undefined;
@@ -75,6 +103,38 @@ function startAfterFirstPaint(html: string): string {
     .replace('</head>', () => `${boot}</head>`);
 }
 
+/** The request headers an in-process API call made for the visitor carries: who they are to the API (address, cookies, brand, language), nothing else. */
+const FORWARDED_HEADERS = ['host', 'cookie', 'accept-language', 'user-agent', 'x-forwarded-for'] as const;
+const XSRF_COOKIES = new Set<string>([COOKIES.xsrf, xsrfKeyCookie(true), xsrfKeyCookie(false)]);
+
+/**
+ * GETs an API path in-process (app.inject) as the visitor who asked for the page: their address,
+ * cookies and Host, so the answer is the one their browser would get (the country's currency, a
+ * discount window). Cookies the API sets go into `setCookies` for the page's answer. Only
+ * `/api/` paths; a failed call is undefined (the page then asks itself, as without a server render).
+ */
+function apiGetAs(app: FastifyInstance, request: FastifyRequest, setCookies: string[]): ApiGet {
+  const headers: Record<string, string> = {};
+  for (const name of FORWARDED_HEADERS) {
+    const value = request.headers[name];
+    if (typeof value === 'string') headers[name] = value;
+  }
+  return async (apiPath) => {
+    if (!apiPath.startsWith('/api/')) return undefined;
+    const res = await app.inject({ method: 'GET', url: apiPath, headers, remoteAddress: request.socket.remoteAddress });
+    const cookies = res.headers['set-cookie'];
+    // The page's own answer sets the XSRF pair; a second pair from the inner call would fight it.
+    for (const c of [cookies ?? []].flat()) if (!XSRF_COOKIES.has(c.split('=')[0]!.trim())) setCookies.push(c);
+    if (res.statusCode !== 200) return undefined;
+    return (res.json() as { data?: unknown }).data;
+  };
+}
+
+/** The query cache the page rendered with, for the browser's first render (main.tsx reads it). JSON in a script element, `<` escaped. */
+function queryStateScript(state: unknown): string {
+  return state ? `<script id="warren-query-state" type="application/json">${JSON.stringify(state).replace(/</g, '\\u003c')}</script>` : '';
+}
+
 function hasCookie(header: string | undefined, name: string): boolean {
   return (header ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`) && part.trim().length > name.length + 1);
 }
@@ -89,7 +149,7 @@ export async function registerSpa(
   app: FastifyInstance,
   distDir: string,
   brandOf: (r: FastifyRequest) => PublicBrand,
-): Promise<((request: FastifyRequest, reply: FastifyReply) => FastifyReply) | undefined> {
+): Promise<((request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) | undefined> {
   const indexFile = path.join(distDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
     app.log.warn({ distDir }, 'web app not built; run `npm run build` (npm start does it)');
@@ -98,7 +158,7 @@ export async function registerSpa(
   const template = fs.readFileSync(indexFile, 'utf8');
   const preloads = readRoutePreloads(distDir);
   const serverRender = await loadServerRender(distDir, app.log);
-  const render = (request: FastifyRequest) => {
+  const render = async (request: FastifyRequest, setCookies: string[]) => {
     const brand = brandOf(request);
     const json = JSON.stringify(brand).replace(/</g, '\\u003c');
     const pathname = request.url.split('?')[0] ?? '/';
@@ -108,7 +168,10 @@ export async function registerSpa(
     // move on to the dashboard; a rendered sign-in form would only flash before it.
     const signedIn = hasCookie(request.headers.cookie, COOKIES.isUserExist);
     try {
-      if (!signedIn) first = serverRender?.(pathname, brand, language) ?? null;
+      if (!signedIn && serverRender) {
+        const data = await serverRender.loadData(pathname, apiGetAs(app, request, setCookies));
+        first = serverRender.render(pathname, brand, language, data);
+      }
     } catch (err) {
       request.log.warn({ err }, 'server render failed: the browser renders the page');
     }
@@ -121,10 +184,10 @@ export async function registerSpa(
     const page = first;
     // data-server-language tells the app which language the HTML speaks (main.tsx takes it over only if its own matches).
     return startAfterFirstPaint(html)
-      .replace(/<html lang="[^"]*"/, `<html lang="${language}"`)
+      .replace(/<html lang="[^"]*"/, `<html lang="${page.lang ?? language}"`)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
       // Replacement functions: the page's HTML may contain `$&`-like text that a replacement string would expand.
-      .replace(ROOT, () => `<div id="root" data-server-language="${language}">${page.html}</div>`);
+      .replace(ROOT, () => `<div id="root" data-server-language="${language}">${page.html}</div>${queryStateScript(page.state)}`);
   };
 
   await app.register(fastifyStatic, {
@@ -143,8 +206,10 @@ export async function registerSpa(
       res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) && /-[A-Za-z0-9_-]{8,}\./.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
-  const sendPage = (request: FastifyRequest, reply: FastifyReply) => {
-    const html = render(request);
+  const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
+    const setCookies: string[] = [];
+    const html = await render(request, setCookies);
+    if (setCookies.length) reply.header('set-cookie', setCookies);
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     // Rendered per request, so compressed per request (fast settings: it is ~20 kB with a page in it).
     const accepts = String(request.headers['accept-encoding'] ?? '');

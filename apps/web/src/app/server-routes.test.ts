@@ -17,6 +17,7 @@ describe('the pages the server renders match the browser router', () => {
     expect(server[0]!.route.HydrateFallback).toBe(client[0]!.route.HydrateFallback);
     const clientPage = client[1]!.route as RouteObject & { handle?: RouteHandle };
     expect((server[1]!.route.handle as RouteHandle).titleKey).toBe(clientPage.handle?.titleKey);
+    expect((server[1]!.route.handle as RouteHandle).language).toBe(clientPage.handle?.language);
     const loaded = await (clientPage.lazy as unknown as Lazy)();
     expect(loaded.Component).toBe(server[1]!.route.Component);
   });

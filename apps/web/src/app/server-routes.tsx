@@ -1,11 +1,36 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
+import { IOS_ROUTES, type Language } from '@warren/contract';
 import { RootLayout } from './RootLayout';
 import { PageLoader, RouteError } from './RouteError';
 import type { RouteHandle } from './route-handle';
 import { SignInPage } from '../features/auth/routes/SignInPage';
 import { SignUpPage } from '../features/auth/routes/SignUpPage';
 import { ForgotPassPage } from '../features/auth/routes/ForgotPassPage';
+import { IosPage } from '../features/ios/routes/IosPage';
+
+/** An API answer the server render put in the page's query cache, under the key the page reads it with. */
+export interface PageData {
+  key: readonly unknown[];
+  data: unknown;
+}
+
+/** GET an API path (e.g. `/api/ip/info`) as the visitor's browser would; the answer's `data`, or undefined if it failed. */
+export type ApiGet = (path: string) => Promise<unknown>;
+
+export interface ServerPage {
+  Component: ComponentType;
+  titleKey: string;
+  /** A page in a fixed language (the -ru iOS pages), whatever the visitor's. */
+  language?: Language;
+  /**
+   * The API answers the page shows on its first screen (prices...): the server asks for them
+   * with the visitor's address and cookies, renders the page with them, and hands them to the
+   * browser's query cache, so the first render there is the same page without a request.
+   * Answers are checked (parsed) here as the page's own fetchers check them.
+   */
+  data?: (pathname: string, get: ApiGet) => Promise<PageData[]>;
+}
 
 /**
  * The pages the server renders before the app's code arrives: the signed-out ones a new
@@ -14,11 +39,18 @@ import { ForgotPassPage } from '../features/auth/routes/ForgotPassPage';
  * (server-routes.test.ts holds the two together). Signed-in pages cannot be rendered there:
  * the session lives in the browser's local storage (spec section 3).
  */
-export const SERVER_PAGES: Record<string, { Component: ComponentType; titleKey: string }> = {
+export const SERVER_PAGES: Record<string, ServerPage> = {
   '/': { Component: SignInPage, titleKey: 'titles.signIn' },
   '/sign-in': { Component: SignInPage, titleKey: 'titles.signIn' },
   '/sign-up': { Component: SignUpPage, titleKey: 'titles.signUp' },
   '/forgot-pass': { Component: ForgotPassPage, titleKey: 'titles.forgotPass' },
+  // The same title keys and languages as router.tsx gives them (server-routes.test.ts holds them together).
+  ...Object.fromEntries(
+    IOS_ROUTES.map((p): [string, ServerPage] => [
+      p,
+      { Component: IosPage, titleKey: p.includes('update') ? 'titles.iosUpdate' : 'titles.iosDownload', language: p.endsWith('-ru') ? 'ru' : undefined },
+    ]),
+  ),
 };
 
 export function serverRoutes(): RouteObject[] {
@@ -29,7 +61,7 @@ export function serverRoutes(): RouteObject[] {
       HydrateFallback: PageLoader,
       ErrorBoundary: RouteError,
       children: Object.entries(SERVER_PAGES).map(([path, page]): RouteObject => {
-        const handle: RouteHandle = { titleKey: page.titleKey };
+        const handle: RouteHandle = { titleKey: page.titleKey, language: page.language };
         return path === '/' ? { index: true, Component: page.Component, handle } : { path: path.slice(1), Component: page.Component, handle };
       }),
     },
