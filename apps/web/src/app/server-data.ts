@@ -1,0 +1,44 @@
+import { currencies, ipInfo, landingPriceList, paymentMethods } from '@warren/contract';
+import type { z } from 'zod';
+import { checkoutVariant } from '../lib/billing/discount';
+import { currenciesQuery } from '../lib/billing/currencies';
+import { ipInfoQuery } from '../lib/billing/ip-info';
+import { landingPriceListQuery, searchOf } from '../lib/billing/landing-price-list';
+import { paymentMethodsQuery } from '../lib/billing/payment-methods';
+import type { ApiGet, PageData } from './server-routes';
+
+/**
+ * The API answers a page shows on its first screen, asked for on the server (ServerPage.data in
+ * server-routes.tsx) under the same query keys the page's hooks use, so the browser's first
+ * render finds them in its cache. Each answer is checked with the contract's schema, as the
+ * page's fetchers check it; one that fails is left out and the page asks for it itself.
+ */
+async function answer<S extends z.ZodType>(get: ApiGet, path: string, schema: S, key: readonly unknown[], out: PageData[]): Promise<z.infer<S> | undefined> {
+  const parsed = schema.safeParse(await get(path));
+  if (!parsed.success) return undefined;
+  out.push({ key, data: parsed.data });
+  return parsed.data;
+}
+
+/**
+ * A checkout variant's first screen (lib/billing/checkout-state.ts useCheckout): the currencies,
+ * the visitor's country and currency (unless the variant fixes one: the country from the
+ * address decides, as GET ip/info does), the variant's price list in that currency (a discounted
+ * variant starts the visitor's one-day window, whose cookie goes with the page) and the payment
+ * methods. The page itself must render the same with them on the server and in the browser
+ * before it is listed in SERVER_PAGES.
+ */
+export async function checkoutPageData(pathname: string, get: ApiGet): Promise<PageData[]> {
+  const variant = checkoutVariant(pathname);
+  const out: PageData[] = [];
+  const [list, ip] = await Promise.all([
+    answer(get, '/api/billing/getCurrencies', currencies, currenciesQuery.queryKey, out),
+    variant.currency ? Promise.resolve(undefined) : answer(get, '/api/ip/info', ipInfo, ipInfoQuery.queryKey, out),
+    answer(get, '/api/billing/paymentMethods', paymentMethods, paymentMethodsQuery().queryKey, out),
+  ]);
+  const currency = variant.currency ?? ip?.currency ?? list?.default;
+  if (!currency) return out;
+  const q = { selectedPlan: variant.priceList !== 'default' ? variant.priceList : undefined, currency };
+  await answer(get, `/api/billing/getLandingPriceList?${new URLSearchParams(searchOf(q))}`, landingPriceList, landingPriceListQuery(q).queryKey, out);
+  return out;
+}
