@@ -107,6 +107,17 @@ describe('a monthly plan on the sandbox, renewing', () => {
     const renewedUntil = new Date(s.paidUntil!);
     expect(renewedUntil.getTime()).toBe(paidUntil.getTime() + 30 * DAY);
     expect(s).toMatchObject({ status: 'active', autoRenew: true, lastRenewalError: null });
+    // The sandbox's own webhooks for the renewal charge, delivered late and twice: nothing more happens.
+    const late = await t.app.services.sandbox!.undelivered();
+    expect(late.some(({ event }) => event.type === 'payment.paid')).toBe(true);
+    for (const { event } of late) {
+      const { body, signature } = t.app.services.sandbox!.signedDelivery(event);
+      for (let i = 0; i < 2; i++) {
+        const res = await t.app.inject({ method: 'POST', url: '/api/billing/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body });
+        expect(res.statusCode).toBe(200);
+      }
+    }
+    expect((await sub(c)).paidUntil).toBe(renewedUntil.toISOString());
     mails = await mailTo(c, t.app, user.email);
     expect(mails.filter((m) => m.subject.includes('receipt'))).toHaveLength(2); // the purchase and the renewal
     expect(mails.find((m) => m.subject.includes('receipt') && m.text.includes(renewedUntil.toISOString().slice(0, 10)))!.text).toMatch(/\/subscription/);
@@ -171,8 +182,15 @@ describe('a monthly plan on the sandbox, renewing', () => {
     expect(off.json().data).toMatchObject({ autoRenew: false, canAutoRenew: true, renewsAt: null, nextCharge: null });
     expect((await pass(new Date(until.getTime() - 2 * DAY))).renewals.filter((x) => x.userId === b.user.id)).toEqual([]);
     expect((await paymentsOf(b.user.id)).filter((p) => p.kind === 'renewal')).toEqual([]);
-    // And on again.
+    // And on again; twenty toggles at once end in one of the two states, never an error.
     expect((await b.c.post('/api/billing/subscription/autoRenew', { enabled: true })).json().data).toMatchObject({ autoRenew: true });
+    const toggles = await Promise.all(Array.from({ length: 20 }, (_, i) => b.c.post('/api/billing/subscription/autoRenew', { enabled: i % 2 === 0 })));
+    expect(toggles.every((x) => x.statusCode === 200)).toBe(true);
+    expect((await b.c.post('/api/billing/subscription/autoRenew', { enabled: true })).json().data).toMatchObject({ autoRenew: true });
+    // A refund (money back) turns auto-renew off: the customer is not charged again unless they ask.
+    const [purchase] = await paymentsOf(b.user.id);
+    await t.app.services.billing.operator.refund(purchase!.public_id, { force: true });
+    expect(await sub(b.c)).toMatchObject({ autoRenew: false });
 
     // Bought without auto-renew: the sandbox saves no card, so nothing can be turned on.
     const n = await member();
