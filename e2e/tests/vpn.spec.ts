@@ -1,4 +1,5 @@
 import fs from 'node:fs';
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page } from '@playwright/test';
 import { PASSWORD, SignUpPage, linkFromMail, snap, uniqueEmail } from './helpers';
 
@@ -14,6 +15,22 @@ async function newVerifiedUser(page: Page, request: Parameters<typeof linkFromMa
   await expect(page).toHaveURL(/\/dashboard$/);
 }
 
+/** axe (WCAG 2.0-2.2 A and AA, as a11y.spec.ts) on the page as it is now: the rule ids that fail. */
+async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The same state in the dark scheme (the app follows the system's): no axe violation, a screenshot, then light again. */
+async function checkDark(page: Page, info: Parameters<typeof snap>[1], name: string) {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  expect(await axeViolations(page)).toEqual([]);
+  await snap(page, info, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
+}
+
 /** /server-locations: the cards, loaded (no skeletons). */
 async function openLocations(page: Page) {
   await page.goto('/server-locations');
@@ -27,6 +44,8 @@ test.describe('VPN pages', () => {
     page,
     request,
   }, info) => {
+    // A long journey (sign-up, four pages, a device, axe in both schemes, a payment): more than the default minute on a phone.
+    test.setTimeout(150_000);
     const email = uniqueEmail('vpn', info);
     await newVerifiedUser(page, request, email);
 
@@ -73,7 +92,9 @@ test.describe('VPN pages', () => {
       await onPlan.check();
       await expect(blurred).toHaveCount(0);
       expect(await locations.locator('p:first-of-type').allTextContents()).toEqual(openCities);
+      expect(await axeViolations(page)).toEqual([]);
       await snap(page, info, 'vpn-server-locations-on-plan');
+      await checkDark(page, info, 'vpn-server-locations-on-plan');
       await onPlan.uncheck();
       await expect(locations).toHaveCount(total);
     });
@@ -165,6 +186,9 @@ test.describe('VPN pages', () => {
         expect(qrBox.y).toBeLessThan(buttonBox.y + buttonBox.height);
         expect(qrBox.width).toBeGreaterThanOrEqual(200);
       }
+      await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(100);
+      expect(await axeViolations(page)).toEqual([]);
+      await checkDark(page, info, 'vpn-wg-fresh');
       await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(100);
       const box = (await qr.boundingBox())!;
       expect(box.width).toBeGreaterThanOrEqual(150);
