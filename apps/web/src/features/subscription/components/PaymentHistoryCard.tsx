@@ -131,7 +131,7 @@ export function PaymentHistoryCard() {
                       </Text>
                       {details(p)}
                     </div>
-                    <Stack gap={4} align="flex-end">
+                    <Stack gap={4} align="flex-end" style={{ flexShrink: 0 }}>
                       <Text fw={700} style={{ whiteSpace: 'nowrap' }}>
                         {money(p)}
                       </Text>

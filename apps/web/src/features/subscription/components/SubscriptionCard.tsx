@@ -80,7 +80,7 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
       {info.plan.lifetime && <Text mb="md">{t('subscription.lifetime')}</Text>}
       {info.status !== 'active' && (
         <Group gap="sm" mb="md">
-          <Text>{info.status === 'free' ? t('subscription.freeHint') : `${t('subscription.paidUntil')}: ${date(info.paidUntil)}`}</Text>
+          <Text>{info.status === 'expired' && info.paidUntil ? `${t('subscription.paidUntil')}: ${date(info.paidUntil)}` : t('subscription.freeHint')}</Text>
           <Button component={Link} to="/plans" variant="light" size="xs">
             {t('subscription.seePlans')}
           </Button>
@@ -122,20 +122,23 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
         </Alert>
       )}
 
-      {paid &&
-        (info.autoRenew ? (
-          <Button variant="light" color="red" onClick={askOff} loading={setAutoRenew.isPending} data-testid="auto-renew-off">
-            {t('subscription.turnOff')}
-          </Button>
-        ) : info.canAutoRenew ? (
-          <Button onClick={askOn} loading={setAutoRenew.isPending} data-testid="auto-renew-on">
-            {t('subscription.turnOn')}
-          </Button>
-        ) : (
-          <Text size="sm" c="dimmed" data-testid="cannot-renew">
-            {t('subscription.cannotRenew')}
-          </Text>
-        ))}
+      {paid && (
+        <Group>
+          {info.autoRenew ? (
+            <Button variant="light" color="red" onClick={askOff} loading={setAutoRenew.isPending} data-testid="auto-renew-off">
+              {t('subscription.turnOff')}
+            </Button>
+          ) : info.canAutoRenew ? (
+            <Button onClick={askOn} loading={setAutoRenew.isPending} data-testid="auto-renew-on">
+              {t('subscription.turnOn')}
+            </Button>
+          ) : (
+            <Text size="sm" c="dimmed" data-testid="cannot-renew">
+              {t('subscription.cannotRenew')}
+            </Text>
+          )}
+        </Group>
+      )}
     </Card>
   );
 }
