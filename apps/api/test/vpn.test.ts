@@ -240,6 +240,14 @@ describe('recommended location for a new device', () => {
     expect((await from(free.c, '127.0.0.1')).recommended).toBe('us-nyc');
   });
 
+  it('follows the address the server sees: a client cannot pick it with X-Forwarded-For unless TRUST_PROXY says so', async () => {
+    const { c } = await user('paid');
+    expect((await from(c, JP)).recommended).toBe('jp-tyo');
+    const spoofed = (await c.get('/api/setup/wg/get', { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': JP } })).json().data as WgOverview;
+    expect(spoofed.recommended).not.toBe('jp-tyo');
+    expect(spoofed.recommended).toMatch(/^us-/);
+  });
+
   it('leaves a nearly full location for a quiet one nearby', async () => {
     const { c } = await user('paid');
     const setLoad = (slug: string, load: number | null) =>
