@@ -31,6 +31,8 @@ const schema = z
     PORT: z.coerce.number().int().min(0).max(65535).default(8080),
     /** Listen on this unix socket instead of HOST:PORT (a reverse proxy or a node agent on the same machine). */
     LISTEN_SOCKET: z.string().min(1).optional(),
+    /** The operator's admin channel (README: Operating Warren): a unix socket, `off` for none. Default: admin.sock in DATA_DIR. */
+    ADMIN_SOCKET: z.string().min(1).optional(),
     DATA_DIR: z.string().min(1).default('./data'),
     DATABASE_URL: z
       .string()
@@ -172,6 +174,8 @@ export interface Config {
   port: number;
   /** A unix socket to listen on instead of host:port. */
   socket?: string;
+  /** The operator's admin channel: a unix socket (0600) and the credential file the CLI sends (cli/remote.ts, admin/channel.ts); undefined: off. */
+  admin?: { socket: string; tokenFile: string };
   dataDir: string;
   /** `memory://` keeps PGlite in memory (tests). */
   database: { kind: 'pglite'; dataDir: string; templateFile?: string } | { kind: 'postgres'; url: string; schema?: string };
@@ -242,6 +246,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     host: e.HOST,
     port: e.PORT,
     socket: e.LISTEN_SOCKET ? path.resolve(e.LISTEN_SOCKET) : undefined,
+    admin: e.ADMIN_SOCKET === 'off' ? undefined : { socket: e.ADMIN_SOCKET ? path.resolve(e.ADMIN_SOCKET) : path.join(dataDir, 'admin.sock'), tokenFile: path.join(dataDir, 'admin.token') },
     dataDir,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }

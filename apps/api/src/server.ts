@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import net from 'node:net';
+import { startAdminChannel } from './admin/channel.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
 import { type MetricsListener, startMetricsListener } from './plugins/metrics.js';
@@ -16,9 +17,10 @@ async function main() {
     }
     throw err;
   }
+  // Before opening the database: a socket another live server answers on is refused at once.
+  if (config.socket) await freeSocketPath(config.socket);
   const app = await buildApp(config);
   if (config.socket) {
-    await freeSocketPath(config.socket);
     // Created 660 (the owner and its group: the reverse proxy, a local agent), never open to all even for a moment.
     const umask = process.umask(0o117);
     try {
@@ -33,6 +35,8 @@ async function main() {
     metrics = await startMetricsListener(app.services.metrics, config.metrics);
     app.log.info({ host: config.metrics.host, port: metrics.port }, 'metrics listening');
   }
+  // `npx warren …` runs here, in-process, while the server serves (README: Operating Warren).
+  const admin = config.admin ? await startAdminChannel(app.services, config.admin, app.log) : undefined;
 
   let closing = false;
   const shutdown = async (signal: string) => {
@@ -50,6 +54,7 @@ async function main() {
     sweep.unref();
     try {
       await metrics?.close();
+      await admin?.close(); // operator commands still running finish before the database closes
       await app.close();
       process.exit(0);
     } catch (err) {

@@ -2,7 +2,8 @@ import { loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { type Services, buildServices } from '../composition.js';
 import { migrate } from '../db/migrate.js';
-import { type CliGroup, CliUsageError, parseFlags } from './command.js';
+import { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFlags } from './command.js';
+import { runOnServer } from './remote.js';
 
 export { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFlags } from './command.js';
 
@@ -11,8 +12,9 @@ export { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFl
  * its own file (cli/<area>.ts) and registers them in GROUPS below; cli/main.ts is the entry.
  * `--help` (or `-h`) anywhere prints the usage of what comes before it and exits 0.
  *
- * The CLI opens the database directly. With the embedded database (PGlite) only one process
- * may hold it, so stop the server first or run both on DATABASE_URL.
+ * A running server runs the command itself, in-process with its own services, when the CLI
+ * reaches its admin channel (cli/remote.ts → admin/channel.ts; README: Operating Warren); only
+ * when no server answers does the CLI open the database directly.
  */
 const GROUPS: Record<string, () => Promise<CliGroup>> = {
   billing: async () => (await import('./billing.js')).commands,
@@ -25,32 +27,66 @@ function help(): string {
   return ['Usage: npx warren <group> <command> [options]', '', 'Groups:', ...Object.keys(GROUPS).map((g) => `  ${g}`), '', 'Run `npx warren <group>` to list its commands.'].join('\n');
 }
 
-export async function runCli(argv: string[], print: (line: string) => void = (l) => console.log(l)): Promise<number> {
+/** A command found from the words of argv, or the exit code once usage or help was printed (no database needed). */
+type Resolved = { command: CliCommand; flags: Record<string, string | boolean>; positionals: string[] } | { exit: number };
+
+async function resolveCommand(argv: string[], print: (line: string) => void): Promise<Resolved> {
   const wantsHelp = argv.some((a) => a === '--help' || a === '-h');
   const words = argv.filter((a) => a !== '--help' && a !== '-h');
   const [groupName, commandName, ...rest] = words;
   const loadGroup = groupName && Object.hasOwn(GROUPS, groupName) ? GROUPS[groupName] : undefined;
   if (!loadGroup) {
     print(help());
-    return groupName && !wantsHelp ? 64 : 0;
+    return { exit: groupName && !wantsHelp ? 64 : 0 };
   }
   const group = await loadGroup();
   const command = commandName && Object.hasOwn(group, commandName) ? group[commandName] : undefined;
   if (!command) {
     print([`Commands of ${groupName}:`, ...Object.entries(group).map(([n, c]) => `  ${n.padEnd(16)} ${c.summary}${c.usage ? `\n  ${' '.repeat(16)} ${c.usage}` : ''}`)].join('\n'));
-    return commandName && !wantsHelp ? 64 : 0;
+    return { exit: commandName && !wantsHelp ? 64 : 0 };
   }
   if (wantsHelp) {
     print([`npx warren ${groupName} ${commandName}: ${command.summary}`, ...(command.usage ? [`Usage: npx warren ${groupName} ${commandName} ${command.usage}`] : [])].join('\n'));
-    return 0;
+    return { exit: 0 };
   }
   const { values, positionals } = parseFlags(rest);
+  return { command, flags: values, positionals };
+}
+
+/**
+ * Runs one command with services that are already open: the running server's own (its admin
+ * channel, admin/channel.ts), which stay open afterwards. Usage errors exit 64; any other error is
+ * printed as `Error: …` and exits 1 (the caller logs it).
+ */
+export async function runCommand(argv: string[], ctx: Pick<CliContext, 'db' | 'config' | 'services' | 'print'>): Promise<number> {
+  const resolved = await resolveCommand(argv, ctx.print);
+  if ('exit' in resolved) return resolved.exit;
+  try {
+    await resolved.command.run({ ...ctx, flags: resolved.flags, positionals: resolved.positionals });
+    return 0;
+  } catch (err) {
+    ctx.print(`Error: ${(err as Error).message}`);
+    if (err instanceof CliUsageError) return 64;
+    throw err;
+  }
+}
+
+/**
+ * `npx warren …`: through the running server's admin channel when one answers (cli/remote.ts),
+ * else on the database directly. `note` tells which path was taken (stderr in cli/main.ts).
+ */
+export async function runCli(argv: string[], print: (line: string) => void = (l) => console.log(l), note: (line: string) => void = () => {}): Promise<number> {
+  const resolved = await resolveCommand(argv, print);
+  if ('exit' in resolved) return resolved.exit;
   const config = loadConfig();
+  const remote = await runOnServer(config, argv, print, note);
+  if (remote !== undefined) return remote;
+  note(config.admin ? `warren: no server answers on ${config.admin.socket}; opening the database directly` : 'warren: ADMIN_SOCKET is off; opening the database directly');
   const db = await openDatabase(config.database);
   let services: Promise<Services> | undefined;
   try {
     await migrate(db);
-    await command.run({ db, config, services: () => (services ??= buildServices(config, { db })), flags: values, positionals, print });
+    await resolved.command.run({ db, config, services: () => (services ??= buildServices(config, { db })), flags: resolved.flags, positionals: resolved.positionals, print });
     return 0;
   } catch (err) {
     if (err instanceof CliUsageError) {
@@ -64,5 +100,3 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
     await db.close();
   }
 }
-
-

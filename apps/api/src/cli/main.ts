@@ -2,7 +2,8 @@ import { ConfigError } from '../config.js';
 import { runCli } from './index.js';
 
 // The `npx warren` entry (bin/warren.mjs runs this, or its build in dist/cli.js).
-runCli(process.argv.slice(2)).then(
+// Which path a command took (the running server, or the database directly) goes to stderr.
+runCli(process.argv.slice(2), (l) => console.log(l), (l) => console.error(l)).then(
   (code) => process.exit(code),
   (err) => {
     console.error(err instanceof ConfigError ? err.message : `Error: ${(err as Error).message}`);
