@@ -62,7 +62,7 @@ const get = (urlPath: string) =>
       .on('error', reject);
   });
 
-it('serves on LISTEN_SOCKET, where the agent reaches it; a stale socket file is replaced, a live one refused', { timeout: 120_000 }, async () => {
+it('serves on LISTEN_SOCKET, where the agent reaches it; a stale socket file is replaced, a live one refused', { timeout: 180_000 }, async () => {
   // A stale socket file: a listener killed without cleanup leaves it behind.
   const holder = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
   procs.push(holder);
