@@ -90,6 +90,10 @@ export function renewalsRepository(db: Queryable) {
       );
     },
 
+    /** Whether the member ever had a plan applied (a lapsed one is "expired", never one "free"). */
+    async everPaid(userId: number): Promise<boolean> {
+      return (await db.query('select 1 from payments where user_id = $1 and applied limit 1', [userId])).length > 0;
+    },
     async setAutoRenew(userId: number, enabled: boolean): Promise<void> {
       await db.query('update subscription_renewals set auto_renew = $2, updated_at = now() where user_id = $1', [userId, enabled]);
     },

@@ -126,7 +126,7 @@ export function renewalsService(deps: RenewalsDeps) {
     const lifetime = !!tariff?.is_lifetime;
     const expires = user.subscription_expires_at ? new Date(user.subscription_expires_at) : null;
     const paid = user.tariff_key !== 'free-plan' && (lifetime || (expires !== null && expires > nowDate));
-    const status: SubscriptionInfo['status'] = paid ? 'active' : user.tariff_key === 'free-plan' && !r ? 'free' : 'expired';
+    const status: SubscriptionInfo['status'] = paid ? 'active' : user.tariff_key !== 'free-plan' || r || (await repo.everPaid(user.id)) ? 'expired' : 'free';
     const renewTariff = tariffs.find((t) => t.id === r?.tariff_id);
     const canAutoRenew = paid && !lifetime && !!r && !r.unusable && !!r.method_ref && !!canCharge(r.provider) && renews(renewTariff);
     const autoRenew = canAutoRenew && !!r?.auto_renew;
