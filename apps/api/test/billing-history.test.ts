@@ -1,3 +1,6 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fontReport } from '../src/modules/billing/receipts-pdf.js';
@@ -224,5 +227,50 @@ describe('money-back from the dashboard', () => {
     expect(stolen.statusCode).toBe(404);
     expect((await subscriptionOf(other.c)).tariffKey).toBe('1-month');
     expect((await c.post(`/api/billing/payments/%2e%2e/refund`, {})).statusCode).toBeLessThan(500);
+  });
+});
+
+describe('the seller on a receipt comes from the brand config', () => {
+  let branded: TestApp;
+  beforeAll(async () => {
+    const registry = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../config/brands.json'), 'utf8')) as { brands: Record<string, unknown>[] };
+    registry.brands[0]!.seller = {
+      id: 'acme', legalName: 'ACME VPN Ltd', address: ['1 Main Street', '10115 Berlin, Germany'], taxId: 'DE123456789', email: 'billing@acme.example',
+      receiptPrefix: 'ACME', tax: { label: 'VAT', ratePercent: 19 },
+    };
+    delete registry.brands[1]!.seller;
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'warren-brands-')), 'brands.json');
+    fs.writeFileSync(file, JSON.stringify(registry));
+    branded = await createTestApp({ JOBS: 'false', BRANDS_FILE: file });
+  });
+  afterAll(async () => {
+    await branded?.close();
+  });
+
+  async function receiptText(host: string) {
+    const c = new TestClient(branded.app, { host });
+    await registerUser(c);
+    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+    const { paymentId, redirectUrl } = res.json().data as { paymentId: string; redirectUrl: string };
+    await branded.app.inject({ method: 'POST', url: new URL(redirectUrl).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+    const pdf = await c.get(`/api/billing/payments/${paymentId}/receipt`);
+    expect(pdf.statusCode, pdf.body).toBe(200);
+    return { name: pdf.headers['content-disposition'] as string, text: await pdfText(pdf.rawPayload) };
+  }
+
+  it('prints the legal name, address, tax id and the tax the price includes, numbered in the seller’s own sequence', async () => {
+    const { name, text } = await receiptText('localhost');
+    expect(name).toBe('attachment; filename="receipt-ACME-000001.pdf"');
+    for (const part of ['ACME VPN Ltd', '1 Main Street', '10115 Berlin, Germany', 'Tax ID: DE123456789', 'billing@acme.example', 'Including VAT 19%', '2.07 USD', '12.99 USD']) {
+      expect(text).toContain(part);
+    }
+  });
+
+  it('a brand without seller details prints its product name and numbers on its own', async () => {
+    const { name, text } = await receiptText('proxy.localhost');
+    expect(name).toBe('attachment; filename="receipt-WARREN-PROXY-000001.pdf"');
+    expect(text).toContain('Warren Proxy');
+    expect(text).not.toContain('Tax ID');
+    expect(text).not.toContain('Including');
   });
 });
