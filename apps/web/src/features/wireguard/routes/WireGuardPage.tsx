@@ -41,7 +41,8 @@ export function initialLocation(overview: WgOverview): string | null {
  */
 function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }) {
   const { t } = useTranslation();
-  const phone = useMediaQuery('(max-width: 36em)') ?? false;
+  // Read at once (this page is never rendered on the server): no wide first frame on a phone.
+  const phone = useMediaQuery('(max-width: 36em)', undefined, { getInitialValueInEffect: false }) ?? false;
   const available = overview.locations.filter((l) => l.available);
   const [slug, setSlug] = useState(() => initialLocation(overview));
   const loc = available.find((l) => l.slug === slug) ?? available[0];
