@@ -180,11 +180,14 @@ describe('money-back from the dashboard', () => {
     const first = await buy(c);
     const second = await buy(c);
     const before = new Date((await subscriptionOf(c)).expiresAt!).getTime();
+    expect((await c.get('/api/billing/subscription')).json().data.autoRenew).toBe(true);
     const answers = await Promise.all(Array.from({ length: 5 }, () => c.post(`/api/billing/payments/${second}/refund`, {})));
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes, answers.map((a) => a.body).join('\n')).toEqual([200, 409, 409, 409, 409]);
     const after = new Date((await subscriptionOf(c)).expiresAt!).getTime();
     expect(before - after).toBe(30 * DAY);
+    // Asking for the money back ends the renewals too.
+    expect((await c.get('/api/billing/subscription')).json().data).toMatchObject({ status: 'active', autoRenew: false });
     const list = answers.find((a) => a.statusCode === 200)!.json().data.items as Record<string, unknown>[];
     expect(list.map((i) => [i.paymentId, i.kind, i.status])).toEqual([
       [second, 'refund', 'refunded'],
