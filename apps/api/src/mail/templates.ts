@@ -230,7 +230,7 @@ export function renderMail(
       : '';
   const html = `<!doctype html><html lang="${opts.language}"><body style="margin:0;background:#f4f6fb;font-family:Inter,Arial,sans-serif">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 12px">
-<table role="presentation" width="560" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:12px;padding:32px">
+<table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:12px;padding:32px">
 <tr><td><p style="font-size:20px;font-weight:700;color:#1c2a5e;margin:0 0 24px">${escapeHtml(opts.productName)}</p>
 <h1 style="font-size:22px;color:#111;margin:0 0 12px">${escapeHtml(heading)}</h1>
 <p style="font-size:15px;line-height:1.6;color:#333">${escapeHtml(body)}</p>${button}
