@@ -42,7 +42,7 @@ describe('subscription page', () => {
       },
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
-    expect(await screen.findByRole('heading', { name: '1 Month' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: '1 Month' }, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.getByTestId('subscription-status')).toHaveTextContent('Active');
     expect(screen.getByTestId('paid-until')).toHaveTextContent('December 24, 2026');
     expect(screen.getByTestId('renews-on')).toHaveTextContent('December 21, 2026');
@@ -50,23 +50,23 @@ describe('subscription page', () => {
     expect(screen.getByTestId('payment-method')).toHaveTextContent('Test card •••• 4242');
 
     await userEvent.click(screen.getByRole('button', { name: 'Turn off auto-renew' }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 });
     expect(dialog).toHaveTextContent('It stays active until December 24, 2026');
     // Keeping it on changes nothing.
     await userEvent.click(within(dialog).getByRole('button', { name: 'Keep it on' }));
-    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument());
+    await waitFor(() => expect(screen.queryByRole('dialog')).not.toBeInTheDocument(), { timeout: 5000 });
     expect(api.count('POST billing/subscription/autoRenew')).toBe(0);
 
     await userEvent.click(screen.getByRole('button', { name: 'Turn off auto-renew' }));
-    await userEvent.click(await screen.findByTestId('confirm-auto-renew-off'));
-    await waitFor(() => expect(screen.getByTestId('auto-renew-state')).toHaveTextContent('Off'));
+    await userEvent.click(await screen.findByTestId('confirm-auto-renew-off', {}, { timeout: 5000 }));
+    await waitFor(() => expect(screen.getByTestId('auto-renew-state')).toHaveTextContent('Off'), { timeout: 5000 });
     expect(screen.queryByTestId('next-charge')).not.toBeInTheDocument();
     expect(api.count('POST billing/subscription/autoRenew')).toBe(1);
 
     await userEvent.click(screen.getByRole('button', { name: 'Turn on auto-renew' }));
-    expect(await screen.findByRole('dialog')).toHaveTextContent('until you turn auto-renew off');
+    expect(await screen.findByRole('dialog', {}, { timeout: 5000 })).toHaveTextContent('until you turn auto-renew off');
     await userEvent.click(screen.getByTestId('confirm-auto-renew-on'));
-    await waitFor(() => expect(screen.getByTestId('auto-renew-state')).toHaveTextContent('On'));
+    await waitFor(() => expect(screen.getByTestId('auto-renew-state')).toHaveTextContent('On'), { timeout: 5000 });
     expect(api.count('POST billing/subscription/autoRenew')).toBe(2);
   });
 
@@ -76,9 +76,9 @@ describe('subscription page', () => {
       'GET billing/payments': ok(history([])),
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
-    expect(await screen.findByText('Lifetime: it never ends and is never charged again.')).toBeInTheDocument();
+    expect(await screen.findByText('Lifetime: it never ends and is never charged again.', {}, { timeout: 5000 })).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /auto-renew/ })).not.toBeInTheDocument();
-    expect(await screen.findByTestId('history-empty')).toHaveTextContent('No payments yet.');
+    expect(await screen.findByTestId('history-empty', {}, { timeout: 5000 })).toHaveTextContent('No payments yet.');
   });
 
   it('lists payments and failed attempts, and refunds inside the window after a confirmation', async () => {
@@ -92,7 +92,7 @@ describe('subscription page', () => {
       },
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
-    const table = await screen.findByTestId('history-table');
+    const table = await screen.findByTestId('history-table', {}, { timeout: 5000 });
     const rows = within(table).getAllByTestId('history-row');
     expect(rows).toHaveLength(2);
     expect(rows[0]).toHaveTextContent('Payment: 1 Month');
@@ -106,14 +106,14 @@ describe('subscription page', () => {
     expect(screen.getByText('You can get your money back within 7 days of a payment.')).toBeInTheDocument();
 
     await userEvent.click(within(rows[0]!).getByRole('button', { name: /Ask for a refund of Payment: 1 Month/ }));
-    const dialog = await screen.findByRole('dialog');
+    const dialog = await screen.findByRole('dialog', {}, { timeout: 5000 });
     expect(dialog).toHaveTextContent('$12.99 goes back');
     expect(dialog).toHaveTextContent('November 24, 2026 – December 24, 2026');
     await userEvent.click(within(dialog).getByTestId('confirm-refund'));
-    await waitFor(() => expect(within(screen.getByTestId('history-table')).getAllByTestId('history-row')).toHaveLength(3));
+    await waitFor(() => expect(within(screen.getByTestId('history-table')).getAllByTestId('history-row')).toHaveLength(3), { timeout: 5000 });
     expect(api.count('POST billing/payments/pay_1/refund')).toBe(1);
     expect(screen.queryByRole('button', { name: /Ask for a refund/ })).not.toBeInTheDocument();
-    expect(await screen.findByText('Refund done: $12.99 is on its way back.')).toBeInTheDocument();
+    expect(await screen.findByText('Refund done: $12.99 is on its way back.', {}, { timeout: 5000 })).toBeInTheDocument();
     // The plan is read again (a period went back).
     expect(api.count('GET billing/subscription')).toBeGreaterThanOrEqual(2);
   });
@@ -125,8 +125,8 @@ describe('subscription page', () => {
       'POST billing/payments/pay_1/refund': { status: 422, body: { message: 'x', errors: { payment: ['The 7-day money-back window for this payment ended on 2026-12-01.'] } } },
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
-    await userEvent.click(await screen.findByRole('button', { name: /Ask for a refund/ }));
-    await userEvent.click(await screen.findByTestId('confirm-refund'));
+    await userEvent.click(await screen.findByRole('button', { name: /Ask for a refund/ }, { timeout: 5000 }));
+    await userEvent.click(await screen.findByTestId('confirm-refund', {}, { timeout: 5000 }));
     expect(await screen.findByText('The 7-day money-back window for this payment ended on 2026-12-01.', {}, { timeout: 5000 })).toBeInTheDocument();
   });
 
@@ -139,8 +139,8 @@ describe('subscription page', () => {
       clicked.push(`${this.href} ${this.download}`);
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
-    await userEvent.click(await screen.findByRole('button', { name: /Download the receipt for Payment: 1 Month/ }));
-    await waitFor(() => expect(clicked).toEqual(['blob:receipt receipt-pay_1.pdf']));
+    await userEvent.click(await screen.findByRole('button', { name: /Download the receipt for Payment: 1 Month/ }, { timeout: 5000 }));
+    await waitFor(() => expect(clicked).toEqual(['blob:receipt receipt-pay_1.pdf']), { timeout: 5000 });
     expect(api.count('GET billing/payments/pay_1/receipt')).toBe(1);
     click.mockRestore();
   });
@@ -154,7 +154,7 @@ describe('subscription page', () => {
     expect(alert).toHaveTextContent('Your subscription could not be loaded.');
     fail = false;
     await userEvent.click(within(alert).getByRole('button', { name: 'Try again' }));
-    expect(await screen.findByRole('heading', { name: '1 Month' })).toBeInTheDocument();
+    expect(await screen.findByRole('heading', { name: '1 Month' }, { timeout: 5000 })).toBeInTheDocument();
     expect(api.count('GET billing/subscription')).toBeGreaterThanOrEqual(2);
   });
 });
