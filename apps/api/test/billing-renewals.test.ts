@@ -201,6 +201,25 @@ describe('a monthly plan on the sandbox, renewing', () => {
     expect(on.json().message).toMatch(/cannot renew automatically/);
   });
 
+  it('reminds a yearly plan 7 days before its renewal (3 days for a monthly one), and renews a special offer at the regular price', async () => {
+    const { c, user } = await member();
+    await buyWithSandbox(c, { tariffId: 3, autoRenew: true });
+    const s = await sub(c);
+    const renewsAt = new Date(s.renewsAt!).getTime();
+    expect(s.nextCharge).toEqual({ amountMinor: 5999, currency: 'USD' });
+    const mine = async (asOf: number) => (await pass(new Date(asOf))).reminders > 0 && (await mailTo(c, t.app, user.email)).some((m) => m.subject.includes('renews on'));
+    expect(await mine(renewsAt - 8 * DAY)).toBe(false);
+    expect(await mine(renewsAt - 7 * DAY + 60_000)).toBe(true);
+
+    // The special offer (a year for 35.99 after a first month) renews at the regular 59.99.
+    const o = await member();
+    await buyWithSandbox(o.c, { tariffId: 2, autoRenew: true });
+    await buyWithSandbox(o.c, { tariffId: 3, priceList: 'special-offer', autoRenew: true });
+    const [offer] = await t.app.db.query<{ amount_minor: number }>(`select amount_minor from payments where user_id = $1 and price_list = 'special-offer' and status = 'succeeded'`, [o.user.id]);
+    expect(offer!.amount_minor).toBe(3599);
+    expect(await sub(o.c)).toMatchObject({ plan: { tariffKey: '1-year' }, nextCharge: { amountMinor: 5999, currency: 'USD' } });
+  });
+
   it('answers free and lifetime members, and refuses bad bodies with field messages', async () => {
     const { c } = await member();
     expect(await sub(c)).toMatchObject({ status: 'free', autoRenew: false, canAutoRenew: false, paidUntil: null, paymentMethod: null });
