@@ -49,6 +49,9 @@ async function buyWithSandbox(c: TestClient, body: Record<string, unknown>) {
   const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', ...body });
   expect(res.statusCode, res.body).toBe(200);
   const sandboxId = new URL(res.json().data.redirectUrl as string).pathname.split('/').pop()!;
+  // The hosted page says when the card is kept for renewals.
+  const page = await t.app.inject({ method: 'GET', url: `/sandbox/checkout/${sandboxId}` });
+  expect(page.body.includes('data-testid="saves-card"')).toBe(body.autoRenew === true && body.tariffId !== 5);
   const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
   expect(done.statusCode).toBe(200);
 }

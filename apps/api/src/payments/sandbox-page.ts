@@ -12,6 +12,7 @@ const TEXTS = {
     notFound: 'Unknown payment', notFoundTitle: 'Not found', done: 'This payment is {status}.', chooseOne: 'Choose Pay or Decline.',
     badRequest: 'Bad request', returning: 'Returning…', complete: 'Payment complete', declined: 'Payment declined',
     returningText: 'Returning to the merchant…', continue: 'Continue',
+    savesCard: 'The test card is kept for this plan’s automatic renewals; you can turn them off on your Subscription page.',
     status: { open: 'open', paid: 'paid', declined: 'declined', refunded: 'refunded' },
   },
   ru: {
@@ -19,6 +20,7 @@ const TEXTS = {
     notFound: 'Платёж не найден', notFoundTitle: 'Не найдено', done: 'Этот платёж: {status}.', chooseOne: 'Выберите «Оплатить» или «Отклонить».',
     badRequest: 'Неверный запрос', returning: 'Возвращаемся…', complete: 'Оплата прошла', declined: 'Оплата отклонена',
     returningText: 'Возвращаемся в магазин…', continue: 'Продолжить',
+    savesCard: 'Тестовая карта сохранится для автопродления тарифа; отключить его можно на странице «Подписка».',
     status: { open: 'ожидает оплаты', paid: 'оплачен', declined: 'отклонён', refunded: 'возвращён' },
   },
   zh: {
@@ -26,6 +28,7 @@ const TEXTS = {
     notFound: '未知付款', notFoundTitle: '未找到', done: '此付款状态：{status}。', chooseOne: '请选择支付或拒绝。',
     badRequest: '请求无效', returning: '正在返回…', complete: '付款成功', declined: '付款被拒绝',
     returningText: '正在返回商家…', continue: '继续',
+    savesCard: '测试卡将保存用于本套餐的自动续订；您可以在“订阅”页面关闭自动续订。',
     status: { open: '待支付', paid: '已支付', declined: '已拒绝', refunded: '已退款' },
   },
 } as const;

@@ -89,7 +89,7 @@ if(window.opener&&ok){window.close();}location.replace(url);})();`),
         fill(tx.payTitle, { amount }),
         `<span class="badge">${escapeHtml(tx.badge)}</span><h1>${escapeHtml(row.description)}</h1><div class="amount" data-testid="amount">${escapeHtml(amount)}</div>
 <form method="post" class="row"><button class="pay" name="outcome" value="pay">${escapeHtml(tx.pay)}</button><button class="decline" name="outcome" value="decline">${escapeHtml(tx.decline)}</button></form>
-<p class="muted">${escapeHtml(fill(tx.payment, { id: row.id }))}</p>`,
+${row.save_card ? `<p class="muted" data-testid="saves-card">${escapeHtml(tx.savesCard)}</p>` : ''}<p class="muted">${escapeHtml(fill(tx.payment, { id: row.id }))}</p>`,
         lang,
       ),
     );
