@@ -1,16 +1,16 @@
 import { useEffect, useState } from 'react';
 import { useQuery } from '@tanstack/react-query';
-import { Alert, Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
+import { Button, Card, Group, Loader, Stack, Text, Title } from '@mantine/core';
 import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { MONEY_BACK_DAYS, isActivated } from '@warren/contract';
 import { MoneyBack } from '../../../components/billing/MoneyBack';
-import { IconCheck, IconMail, IconTools } from '../../../components/icons';
+import { IconCheck, IconTools } from '../../../components/icons';
+import { ConfirmEmailAlert } from '../../../components/billing/ConfirmEmailAlert';
 import { getBrand } from '../../../lib/brand';
 import { CONFIRM_POLL_MS, CONFIRM_TIMEOUT_MS, confirmState } from '../../../lib/billing/confirm';
 import { planInfoQuery } from '../../../lib/billing/plan-info';
 import { planDisplayName } from '../../../lib/plan';
-import { useResendVerification } from '../../../lib/resend-verification';
 import { refreshUser, session, useSession } from '../../../lib/session';
 import { STORAGE_KEYS, storage } from '../../../lib/storage';
 import classes from './billing-pages.module.css';
@@ -32,7 +32,6 @@ export function ThankYouPage() {
     staleTime: 0,
     refetchInterval: (q) => (confirmState(q.state.data, Date.now(), deadline) === 'waiting' ? CONFIRM_POLL_MS : false),
   });
-  const resend = useResendVerification();
   const state = confirmState(info.data, now, deadline);
 
   // The deadline ends the wait even if no answer comes at all (offline, a hung request).
@@ -145,18 +144,12 @@ export function ThankYouPage() {
             </>
           )}
           {user?.verified === 0 && (
-            <Alert color="yellow" variant="light" icon={<IconMail size={20} />} title={t('plans.confirmTitle')} mt="lg" ta="left" data-testid="confirm-email">
-              <Stack gap="sm" align="flex-start">
-                <Text size="sm">
-                  {state === 'paid'
-                    ? t('payment.thankYou.paidConfirmEmail', { plan: planName, email: user.email })
-                    : t('payment.thankYou.confirmEmail', { email: user.email })}
-                </Text>
-                <Button size="sm" variant="white" color="dark" onClick={() => void resend.send()} loading={resend.isPending}>
-                  {t('plans.resend')}
-                </Button>
-              </Stack>
-            </Alert>
+            <ConfirmEmailAlert
+              mt="lg"
+              ta="left"
+              data-testid="confirm-email"
+              text={state === 'paid' ? t('payment.thankYou.paidConfirmEmail', { plan: planName, email: user.email }) : t('payment.thankYou.confirmEmail', { email: user.email })}
+            />
           )}
           {state === 'paid' && (
             <Group justify="center" gap="sm" className={classes.actions}>

@@ -1,5 +1,5 @@
 import { useEffect } from 'react';
-import { Alert, Badge, Button, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
+import { Alert, Badge, Card, Group, List, Stack, Text, ThemeIcon, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/ThemeIcon.layer.css';
@@ -8,11 +8,11 @@ import { useTranslation } from 'react-i18next';
 import { FREE_TARIFF_KEY, MONEY_BACK_DAYS, isActivated } from '@warren/contract';
 import { verifyUser } from '../../../lib/account-api';
 import { getBrand } from '../../../lib/brand';
-import { useResendVerification } from '../../../lib/resend-verification';
 import { snackbar } from '../../../lib/notify';
 import { planDisplayName } from '../../../lib/plan';
 import { refreshUser, session, useSession } from '../../../lib/session';
-import { IconCheck, IconCrown, IconMail } from '../../../components/icons';
+import { IconCheck, IconCrown } from '../../../components/icons';
+import { ConfirmEmailAlert } from '../../../components/billing/ConfirmEmailAlert';
 import { PlanCheckout } from '../components/PlanCheckout';
 
 const PREMIUM = ['allLocations', 'protocols', 'adBlocker', 'noLogs'] as const;
@@ -25,7 +25,6 @@ export function PlansPage() {
   const { selectedPlan } = useParams();
   const [params, setParams] = useSearchParams();
   const user = useSession((s) => s.user);
-  const resend = useResendVerification();
   const isFree = !user || user.subscriptionData.tariffKey === FREE_TARIFF_KEY;
   const expiresAt = user?.subscriptionData.expiresAt ? new Date(user.subscriptionData.expiresAt) : null;
   const expires = expiresAt && !Number.isNaN(expiresAt.getTime()) ? expiresAt : null;
@@ -61,19 +60,15 @@ export function PlansPage() {
   return (
     <Stack gap="lg">
       {user?.verified === 0 && !brand.paymentFirst && (
-        <Alert color="yellow" variant="light" icon={<IconMail size={20} />} title={t('plans.confirmTitle')}>
-          <Stack gap="sm" align="flex-start">
-            <Text size="sm" data-testid="confirm-text">
-              {/* A buyer who paid before confirming: the plan waits for the email, by name. */}
-              {isFree
-                ? t('plans.confirmText', { email: user.email })
-                : t('plans.paidConfirmText', { plan: planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName), email: user.email })}
-            </Text>
-            <Button size="sm" variant="white" color="dark" onClick={() => void resend.send()} loading={resend.isPending}>
-              {t('plans.resend')}
-            </Button>
-          </Stack>
-        </Alert>
+        <ConfirmEmailAlert
+          textTestId="confirm-text"
+          text={
+            // A buyer who paid before confirming: the plan waits for the email, by name.
+            isFree
+              ? t('plans.confirmText', { email: user.email })
+              : t('plans.paidConfirmText', { plan: planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName), email: user.email })
+          }
+        />
       )}
       {paymentFirstPending && (
         <Alert color="brand" variant="light" icon={<IconCrown size={20} />} title={t('plans.paymentFirstTitle')} data-testid="payment-first">
