@@ -163,6 +163,12 @@ export interface VpnConfig {
   nodeOnlineSeconds: number;
   changePollMs: number;
   seed: boolean;
+  /**
+   * Outside production: seeded locations get a demo node each (marked demo), and a location whose
+   * enabled nodes have not reported yet is still offered. In production a location is offered only
+   * with an enabled node that has reported, and no placeholder nodes are seeded.
+   */
+  demoNodes: boolean;
   locationsFile: string;
   downloadsFile: string;
 }
@@ -315,6 +321,7 @@ function vpnSettings(e: Env): VpnConfig {
     nodeOnlineSeconds: e.NODE_ONLINE_SECONDS,
     changePollMs: e.VPN_CHANGE_POLL_MS,
     seed: e.VPN_SEED,
+    demoNodes: e.NODE_ENV !== 'production',
     locationsFile: e.LOCATIONS_FILE ? path.resolve(e.LOCATIONS_FILE) : path.join(repoRoot, 'config/locations.json'),
     downloadsFile: e.DOWNLOADS_FILE ? path.resolve(e.DOWNLOADS_FILE) : path.join(repoRoot, 'config/downloads.json'),
   };

@@ -33,7 +33,12 @@ export function placeholderKey(): string {
   return publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 }
 
-export function locationsRepository(db: Queryable) {
+/**
+ * `offerUnreported` (config.vpn.demoNodes, outside production): a location's enabled nodes are
+ * offered before they have reported. Off (production): a location is offered to customers only
+ * with an enabled node that has reported, and configs name only such nodes.
+ */
+export function locationsRepository(db: Queryable, { offerUnreported = false }: { offerUnreported?: boolean } = {}) {
   return {
     /** Inserts a location; undefined when the slug is taken. */
     async addLocation(l: { slug: string; countryCode: string; country: { en: string; ru: string; zh: string }; city: { en: string; ru: string; zh: string }; latitude: number; longitude: number; premium: boolean; dashVisible: boolean }): Promise<{ id: number } | undefined> {
@@ -61,15 +66,18 @@ export function locationsRepository(db: Queryable) {
 
     /** Every location with each of its nodes (one row per node; a location without nodes once, node fields null), for the operator. */
     async operatorList() {
-      return db.query<{ slug: string; city: string; premium: boolean; visible: boolean; node: string | null; endpoint: string | null; enabled: boolean | null; has_token: boolean; load: number | null; last_seen_at: Date | null }>(
+      return db.query<{ slug: string; city: string; premium: boolean; visible: boolean; node: string | null; endpoint: string | null; enabled: boolean | null; demo: boolean | null; has_token: boolean; load: number | null; last_seen_at: Date | null }>(
         `select l.slug, l.city_en as city, l.premium, l.dash_visible as visible, n.name as node,
-                n.endpoint_host || ':' || n.listen_port as endpoint, n.enabled, n.token_hash is not null as has_token, n.load, n.last_seen_at
+                n.endpoint_host || ':' || n.listen_port as endpoint, n.enabled, n.demo, n.token_hash is not null as has_token, n.load, n.last_seen_at
          from vpn_locations l left join vpn_nodes n on n.location_id = l.id order by l.slug, n.name`,
       );
     },
 
-    /** Inserts missing locations (by slug) and gives every location without nodes one placeholder node. Idempotent. */
-    async seed(seeds: LocationSeed[], nodeDomain: string): Promise<number> {
+    /**
+     * Inserts missing locations (by slug); with `demoNodes` (outside production) gives every location
+     * without nodes one demo node (<slug>-1 at <slug>-1.<nodeDomain>, marked demo). Idempotent.
+     */
+    async seed(seeds: LocationSeed[], nodeDomain: string, demoNodes: boolean): Promise<number> {
       if (!seeds.length) return 0;
       const rows = await db.query<{ id: number }>(
         `insert into vpn_locations (slug, country_code, country_en, country_ru, country_zh, city_en, city_ru, city_zh, latitude, longitude, premium, dash_visible)
@@ -86,10 +94,10 @@ export function locationsRepository(db: Queryable) {
       const bare = await db.query<{ id: number; slug: string }>(
         `select l.id, l.slug from vpn_locations l where not exists (select 1 from vpn_nodes n where n.location_id = l.id)`,
       );
-      if (bare.length) {
+      if (bare.length && demoNodes) {
         await db.query(
-          `insert into vpn_nodes (location_id, name, endpoint_host, public_key)
-           select * from unnest($1::int[], $2::text[], $3::text[], $4::text[]) on conflict (name) do nothing`,
+          `insert into vpn_nodes (location_id, name, endpoint_host, public_key, demo)
+           select *, true from unnest($1::int[], $2::text[], $3::text[], $4::text[]) on conflict (name) do nothing`,
           [bare.map((b) => b.id), bare.map((b) => `${b.slug}-1`), bare.map((b) => `${b.slug}-1.${nodeDomain}`), bare.map(() => placeholderKey())],
         );
       }
@@ -106,13 +114,14 @@ export function locationsRepository(db: Queryable) {
          from vpn_locations l
          left join lateral (
            select n.endpoint_host, n.listen_port, n.public_key from vpn_nodes n
-           where n.location_id = l.id and n.enabled and n.public_key is not null
+           where n.location_id = l.id and n.enabled and n.public_key is not null and (n.last_seen_at is not null or $3)
            order by (n.last_seen_at > now() - make_interval(secs => $1)) desc nulls last, n.load asc nulls last, n.id
            limit 1
          ) b on true
-         where ($2::bool = false or l.dash_visible)
+         where ($2::bool = false or (l.dash_visible
+           and exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and (n.last_seen_at is not null or $3::bool))))
          order by l.premium desc, l.country_en, l.city_en`,
-        [onlineSeconds, onlyVisible],
+        [onlineSeconds, onlyVisible, offerUnreported],
       );
     },
   };

@@ -42,7 +42,7 @@ export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
     wireguard: wireguardService({ db, vpn, locationsRepo: locations.repo, changed: () => watcher.poke() }),
     nodes: nodesService({ db, vpn, watcher }),
     pki,
-    openvpnSocks5: openvpnSocks5Service({ db, pki, secret }),
+    openvpnSocks5: openvpnSocks5Service({ db, pki, secret, offerUnreported: vpn.demoNodes }),
     /** Operator actions on locations and nodes (`npx warren vpn …`); node tokens are shown once. */
     admin: {
       addLocation: (input: NewLocation) => poked(addLocation(db, input)),
@@ -56,7 +56,7 @@ export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
     async seed(): Promise<void> {
       if (!vpn.seed) return;
       const seeds = loadLocationSeeds(vpn.locationsFile);
-      await db.exclusive(727_004, (tx) => locationsRepository(tx).seed(seeds.locations, seeds.nodeDomain));
+      await db.exclusive(727_004, (tx) => locationsRepository(tx).seed(seeds.locations, seeds.nodeDomain, vpn.demoNodes));
     },
   };
 }

@@ -128,7 +128,7 @@ export function nodesRepository(db: Queryable) {
 
     async saveReport(nodeId: number, r: { load: number; activePeers: number; publicKey?: string; listenPort?: number }): Promise<void> {
       await db.query(
-        `update vpn_nodes set load = $2, active_peers = $3, last_seen_at = now(), public_key = coalesce($4, public_key), listen_port = coalesce($5, listen_port)
+        `update vpn_nodes set load = $2, active_peers = $3, last_seen_at = now(), demo = false, public_key = coalesce($4, public_key), listen_port = coalesce($5, listen_port)
          where id = $1`,
         [nodeId, Math.round(r.load), r.activePeers, r.publicKey ?? null, r.listenPort ?? null],
       );

@@ -16,6 +16,8 @@ export interface OpenvpnSocks5Deps {
   pki: PkiStore;
   /** OPENVPN_CA_SECRET or APP_SECRET: service passwords are kept under a key derived from it. */
   secret: string;
+  /** config.vpn.demoNodes (outside production): nodes that have not reported yet are offered too (locations/repository.ts). */
+  offerUnreported?: boolean;
 }
 
 const localName = (l: ServiceLocationRow, lang: Language) => ({ country: l[`country_${lang}`] || l.country_en, city: l[`city_${lang}`] || l.city_en });
@@ -24,8 +26,8 @@ const localName = (l: ServiceLocationRow, lang: Language) => ({ country: l[`coun
  * OpenVPN files, router variants and SOCKS5 details for the logged-in user, the credentials behind
  * them, and what each node needs to serve them. Every call works on the caller's own account only.
  */
-export function openvpnSocks5Service({ db, pki, secret }: OpenvpnSocks5Deps) {
-  const repo = openvpnSocks5Repository(db);
+export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false }: OpenvpnSocks5Deps) {
+  const repo = openvpnSocks5Repository(db, { offerUnreported });
   const passwordKey = derivedKey(secret, 'service-passwords');
 
   const reveal = (row: CredentialRow): ServiceCredentials => {
