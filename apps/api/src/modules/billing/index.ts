@@ -18,7 +18,9 @@ import type { PaymentRow } from './repository.js';
  * prices, quotes, discount windows), checkout.ts (a member pays; plan info), reconcile.ts
  * (provider webhooks, re-reading the provider, applying and refunding, lapsed plans),
  * operator.ts (grants, refunds, prices by hand), repository.ts (every billing table's SQL),
- * routes.ts and webhook-routes.ts (HTTP), jobs.ts (periodic work).
+ * renewals.ts and renewals-repository.ts (auto-renew, renewal charges and retries, billing
+ * mails), routes.ts, subscription-routes.ts and webhook-routes.ts (HTTP), jobs.ts (the job
+ * engine: pg-boss queues for the renewal pass, renewal charges, postbacks, sandbox webhooks).
  */
 export interface BillingDeps {
   db: Database;
