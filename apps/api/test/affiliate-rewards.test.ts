@@ -1,6 +1,6 @@
 // The affiliate programme (modules/affiliate) and invite rewards (modules/rewards).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, payWithSandbox, signedUpClient, type TestApp } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,39 +10,27 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedUp(extra: Record<string, unknown> = {}) {
-  const c = new TestClient(t.app);
-  const { user } = await registerUser(c, uniqueEmail(), extra);
-  return { c, user };
-}
-
-async function pay(c: TestClient, tariffId = 2) {
-  const created = (await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })).json().data;
-  const id = new URL(created.redirectUrl).pathname.split('/').pop();
-  await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
-}
-
 describe('affiliate and rewards', () => {
   it('counts clicks, sign-ups, paying referrals and earnings of a referral link', async () => {
-    const { c: partner } = await signedUp();
+    const { c: partner } = await signedUpClient(t.app);
     const stats0 = (await partner.get('/api/affiliate/stats')).json().data;
     expect(stats0).toMatchObject({ clicks: 0, signups: 0, payingReferrals: 0, commissionPercent: 25 });
     const code = stats0.referralId as string;
     expect(stats0.link).toContain(`referralID=${code}`);
     await new TestClient(t.app).post('/api/affiliate/session/create', { url: `http://localhost/checkout?referralID=${code}`, referralID: code });
-    const { c: referred } = await signedUp({ referralID: code });
-    await pay(referred, 2);
+    const { c: referred } = await signedUpClient(t.app, { referralID: code });
+    await payWithSandbox(t.app, referred, 2);
     const stats = (await partner.get('/api/affiliate/stats')).json().data;
     expect(stats).toMatchObject({ clicks: 1, signups: 1, payingReferrals: 1, earnings: [{ currency: 'USD', amount: Math.floor((1299 * 25) / 100) }] });
   });
 
   it('gives both friends free days when the invited friend pays for the first time, once', async () => {
-    const { c: inviter, user: inviterUser } = await signedUp();
+    const { c: inviter, user: inviterUser } = await signedUpClient(t.app);
     const summary = (await inviter.get('/api/rewards')).json().data;
     expect(summary).toMatchObject({ daysPerFriend: 14, totalDays: 0, invited: 0 });
-    const { c: friend } = await signedUp({ friendID: summary.friendId });
-    await pay(friend, 2);
-    await pay(friend, 2);
+    const { c: friend } = await signedUpClient(t.app, { friendID: summary.friendId });
+    await payWithSandbox(t.app, friend, 2);
+    await payWithSandbox(t.app, friend, 2);
     const after = (await inviter.get('/api/rewards')).json().data;
     expect(after).toMatchObject({ totalDays: 14, invited: 1 });
     expect(after.ledger).toHaveLength(1);

@@ -1,6 +1,6 @@
 // The per-user feature switches (modules/features): the ad blocker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import { createTestApp, payWithSandbox, signedUpClient, type TestApp } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,26 +10,14 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedUp(extra: Record<string, unknown> = {}) {
-  const c = new TestClient(t.app);
-  const { user } = await registerUser(c, uniqueEmail(), extra);
-  return { c, user };
-}
-
-async function pay(c: TestClient, tariffId = 2) {
-  const created = (await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })).json().data;
-  const id = new URL(created.redirectUrl).pathname.split('/').pop();
-  await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
-}
-
 describe('features', () => {
   it('lists the ad blocker off; free users get 403 on switching it, paid users can', async () => {
-    const { c, user } = await signedUp();
+    const { c, user } = await signedUpClient(t.app);
     const list = (await c.get('/api/setup/features/get')).json().data.items;
     expect(list).toEqual([{ id: 1, name: 'Ad Blocker', isEnabled: false, premium: true }]);
     const denied = await c.post('/api/setup/features/state', { id: 1, state: true });
     expect(denied.statusCode).toBe(403);
-    await pay(c);
+    await payWithSandbox(t.app, c);
     const on = await c.post('/api/setup/features/state', { id: 1, state: true });
     expect(on.json()).toEqual({ result: true, data: { id: 1, isEnabled: true } });
     expect((await c.get('/api/setup/features/get')).json().data.items[0].isEnabled).toBe(true);

@@ -182,3 +182,17 @@ export async function subscriptionOf(c: TestClient) {
   const me = (await c.get('/api/users/info/get')).json().data;
   return { ...(me.subscriptionData as { tariffKey: string; tariffName: string; expiresAt: string | null }), accountStatus: me.accountStatus as string };
 }
+
+/** A freshly signed-up member and the client signed in as them. */
+export async function signedUpClient(app: FastifyInstance, extra: Record<string, unknown> = {}) {
+  const c = new TestClient(app);
+  const { user } = await registerUser(c, uniqueEmail(), extra);
+  return { c, user };
+}
+
+/** Buys a plan with the sandbox provider and presses Pay on its hosted page. */
+export async function payWithSandbox(app: FastifyInstance, c: TestClient, tariffId = 2) {
+  const created = (await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })).json().data;
+  const id = new URL(created.redirectUrl).pathname.split('/').pop();
+  await app.inject({ method: 'POST', url: `/sandbox/checkout/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+}

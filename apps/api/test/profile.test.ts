@@ -1,7 +1,7 @@
 // The profile (modules/profile): names and language, password, sessions, two-factor sign-in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/lib/totp.js';
-import { PASSWORD, TestClient, createTestApp, mailTo, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import { PASSWORD, TestClient, createTestApp, mailTo, registerUser, signedUpClient, uniqueEmail, type TestApp } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -11,15 +11,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function signedUp(extra: Record<string, unknown> = {}) {
-  const c = new TestClient(t.app);
-  const { user } = await registerUser(c, uniqueEmail(), extra);
-  return { c, user };
-}
-
 describe('profile', () => {
   it('updates names and language', async () => {
-    const { c } = await signedUp();
+    const { c } = await signedUpClient(t.app);
     const res = await c.post('/api/profile/update', { firstName: 'Ada', secondName: 'Lovelace', language: 'ru' });
     expect(res.json().data).toMatchObject({ firstName: 'Ada', secondName: 'Lovelace', language: 'ru' });
     expect((await c.get('/api/users/info/get')).json().data).toMatchObject({ firstName: 'Ada', language: 'ru' });
@@ -50,14 +44,14 @@ describe('profile', () => {
     expect(sessions).toHaveLength(2);
     expect(sessions.filter((s) => s.current)).toHaveLength(1);
     const other = sessions.find((s) => !s.current)!;
-    const stranger = (await signedUp()).c;
+    const stranger = (await signedUpClient(t.app)).c;
     expect((await stranger.post('/api/profile/sessions/revoke', { id: other.id })).statusCode).toBe(404);
     expect((await a.post('/api/profile/sessions/revoke', { id: other.id })).statusCode).toBe(200);
     expect((await b.get('/api/users/info/get')).statusCode).toBe(401);
   });
 
   it('one-click unsubscribe works without signing in and only with a valid signature', async () => {
-    const { user } = await signedUp();
+    const { user } = await signedUpClient(t.app);
     const { profileService } = await import('../src/modules/profile/service.js');
     const link = new URL(profileService({ db: t.app.db, config: t.config, mailer: { send: async () => {}, close() {} }, limiter: {} as never, defer: () => {}, productName: () => 'Warren VPN' }).unsubscribeLink('http://localhost', user.id));
     const forged = await t.app.inject({ method: 'POST', url: `/unsubscribe?u=${user.id}&sig=${'x'.repeat(43)}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'List-Unsubscribe=One-Click' });
@@ -69,7 +63,7 @@ describe('profile', () => {
   });
 
   it('set-new-pass needs the mailed token, once, and not another user\'s', async () => {
-    const { c } = await signedUp();
+    const { c } = await signedUpClient(t.app);
     const noToken = await c.post('/api/users/setNewPassword', { password: 'fresh password', password_confirmation: 'fresh password' });
     expect(noToken.statusCode).toBe(422);
     expect(noToken.json().errors.token).toBeDefined();
@@ -77,7 +71,7 @@ describe('profile', () => {
     const me = (await c.get('/api/users/info/get')).json().data;
     const mail = (await mailTo(c, t.app, me.email)).find((m) => m.text.includes('/set-new-pass?token='))!;
     const token = decodeURIComponent(/\/set-new-pass\?token=([^\s&]+)/.exec(mail.text)![1]!);
-    const stranger = (await signedUp()).c;
+    const stranger = (await signedUpClient(t.app)).c;
     expect((await stranger.post('/api/users/setNewPassword', { token, password: 'stolen password', password_confirmation: 'stolen password' })).statusCode).toBe(422);
     expect((await c.post('/api/users/setNewPassword', { token, password: 'fresh password', password_confirmation: 'fresh password' })).statusCode).toBe(200);
     expect((await c.post('/api/users/setNewPassword', { token, password: 'fresher password', password_confirmation: 'fresher password' })).statusCode).toBe(422);
