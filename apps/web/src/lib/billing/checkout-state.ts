@@ -24,10 +24,9 @@ export function canRenew(plan: Pick<TariffPrice, 'isLifetime'> | null, method: P
   return !plan?.isLifetime;
 }
 
-/** The brand's default for the renewal choice, when its configuration says; else on. */
-export function autoRenewDefault(brand: PublicBrand): boolean {
-  const value = (brand as PublicBrand & { autoRenewDefault?: unknown }).autoRenewDefault;
-  return typeof value === 'boolean' ? value : true;
+/** The brand's default for the renewal choice (brands.json autoRenewDefault); on when it does not say. */
+export function autoRenewDefault(brand: Pick<PublicBrand, 'autoRenewDefault'>): boolean {
+  return brand.autoRenewDefault ?? true;
 }
 
 /**

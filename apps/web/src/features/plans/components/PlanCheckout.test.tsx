@@ -50,7 +50,7 @@ describe('renewal rules', () => {
 
   it("the default is the brand's when it says, else on", () => {
     expect(autoRenewDefault(FALLBACK_BRAND)).toBe(true);
-    expect(autoRenewDefault({ ...FALLBACK_BRAND, autoRenewDefault: false } as typeof FALLBACK_BRAND)).toBe(false);
+    expect(autoRenewDefault({ ...FALLBACK_BRAND, autoRenewDefault: false })).toBe(false);
   });
 
   it('a different renewal choice is a different payment attempt (a new idempotency key)', () => {
@@ -94,7 +94,7 @@ describe('plans checkout', () => {
   });
 
   it("starts from the brand's default when it has one", async () => {
-    setBrand({ ...FALLBACK_BRAND, autoRenewDefault: false } as typeof FALLBACK_BRAND);
+    setBrand({ ...FALLBACK_BRAND, autoRenewDefault: false });
     stubCheckoutApi();
     await renderRoute(<PlanCheckout />, '/plans');
     expect(await screen.findByRole('switch', { name: /^Renew automatically/ })).not.toBeChecked();
