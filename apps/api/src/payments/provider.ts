@@ -107,6 +107,8 @@ export interface PaymentProvider {
   verifyWebhook(request: WebhookRequest): Promise<VerifiedWebhook> | VerifiedWebhook;
   /** The provider's current view of a payment, when it offers a lookup. */
   fetchState?(providerRef: string): Promise<ProviderPaymentState>;
+  /** Gives a paid payment's money back in full (a customer's money-back request); providers without a refund API lack it. */
+  refund?(providerRef: string): Promise<unknown>;
   /** The method a succeeded payment saved for renewals; null when it saved none. Providers that cannot renew lack it. */
   savedMethodOf?(providerRef: string, userId: number): Promise<SavedMethod | null>;
   /** Charges a saved method without the customer (a renewal). Providers that cannot renew lack it. */

@@ -153,6 +153,17 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       }
     },
 
+    /** Gives the whole payment back (the customer's money-back request): once per PaymentIntent, whatever the retries. */
+    async refund(providerRef: string) {
+      let intent = providerRef;
+      if (providerRef.startsWith('cs_')) {
+        const session = await stripe.checkout.sessions.retrieve(providerRef);
+        intent = (typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id) ?? '';
+        if (!intent) throw new Error('the Checkout Session has no payment');
+      }
+      await stripe.refunds.create({ payment_intent: intent }, { idempotencyKey: `refund-${intent}` });
+    },
+
     async fetchState(providerRef: string) {
       if (providerRef.startsWith('cs_')) {
         const session = await stripe.checkout.sessions.retrieve(providerRef, { expand: ['payment_intent.latest_charge'] });

@@ -74,6 +74,7 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
   const idempotency = new Map<string, { fingerprint: string; status: number; json: unknown }>();
   const sdk = new Stripe(opts.secretKey);
   let created = 0;
+  let refunds = 0;
 
   const error = (status: number, type: string, message: string) => ({ status, json: { error: { type, message } } });
 
@@ -86,6 +87,21 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       customers.set(cus.id, cus);
       if (typeof key === 'string') idempotency.set(key, { fingerprint: '', status: 200, json: cus });
       return { json: cus };
+    }
+    // A full refund of a PaymentIntent's charge (the customer's money-back request).
+    if (req.method === 'POST' && req.path === '/v1/refunds') {
+      const key = req.headers['idempotency-key'];
+      if (typeof key === 'string' && idempotency.has(key)) return { status: 200, json: idempotency.get(key)!.json, headers: { 'idempotent-replayed': 'true' } };
+      const pi = intents.get(req.form.get('payment_intent') ?? '');
+      const charge = pi?.latest_charge ? charges.get(pi.latest_charge) : undefined;
+      if (!pi || !charge) return error(400, 'invalid_request_error', 'No such payment_intent, or it has no charge.');
+      if (charge.refunded) return error(400, 'invalid_request_error', `Charge ${charge.id} has already been refunded.`);
+      charge.refunded = true;
+      charge.amount_refunded = charge.amount;
+      refunds++;
+      const refund = { id: id('re'), object: 'refund', amount: charge.amount, charge: charge.id, payment_intent: pi.id, status: 'succeeded', currency: pi.currency };
+      if (typeof key === 'string') idempotency.set(key, { fingerprint: '', status: 200, json: refund });
+      return { json: refund };
     }
     if (req.method === 'POST' && req.path === '/v1/payment_intents') {
       const key = req.headers['idempotency-key'];
@@ -234,6 +250,8 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
     intents,
     /** How many provider payments were really created (idempotent replays excluded). */
     createdCount: () => created,
+    /** How many refunds were really made (idempotent replays excluded). */
+    refundCount: () => refunds,
     /** The customer pays: the intent succeeds with a charge; returns the event Stripe would send. */
     pay(piId: string) {
       const pi = intents.get(piId)!;

@@ -13,12 +13,9 @@ export function refundableUntil(p: PaymentRow, moneyBackDays: number): Date | nu
   return new Date(new Date(p.paid_at).getTime() + moneyBackDays * DAY_MS);
 }
 
-/** A provider that gives money back through its API (the sandbox today): `refund(providerRef)`. */
-interface RefundingProvider {
-  refund(providerRef: string): Promise<unknown>;
-}
-export function canRefundAt(provider: PaymentProvider | undefined): provider is PaymentProvider & RefundingProvider {
-  return typeof (provider as Partial<RefundingProvider> | undefined)?.refund === 'function';
+/** A provider that gives money back through its API (the sandbox, Stripe). */
+export function canRefundAt(provider: PaymentProvider | undefined): provider is PaymentProvider & Required<Pick<PaymentProvider, 'refund'>> {
+  return typeof provider?.refund === 'function';
 }
 
 export interface RefundRequestDeps {
