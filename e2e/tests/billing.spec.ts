@@ -369,6 +369,16 @@ test.describe('billing', () => {
     await page.getByTestId('plan-1-year').click();
     await expect(page.getByTestId('promo-status')).toHaveText('Code YEAR30 applied: 30% off');
     await page.getByRole('radio', { name: /sandbox/i }).click();
+    // The sandbox's saved test card renews: the choice is on, and "Cancel anytime" leads to where it is turned off.
+    const renew = page.getByRole('switch', { name: /Renew automatically/ });
+    await expect(renew).toBeChecked();
+    await expect(page.getByRole('link', { name: 'Cancel anytime' })).toHaveAttribute('href', '/subscription');
+    // Lifetime never renews: no choice, no "Cancel anytime".
+    await page.getByTestId('plan-lifetime').click();
+    await expect(page.getByText('One-off payment: this plan does not renew')).toBeVisible();
+    await expect(page.getByRole('link', { name: 'Cancel anytime' })).toHaveCount(0);
+    await page.getByTestId('plan-1-year').click();
+    await expect(renew).toBeChecked();
     await page.getByTestId('pay-button').click();
     await sandboxPress(page, 'Pay', '41.99 USD');
     await expect(page).toHaveURL(/\/thank-you$/);
