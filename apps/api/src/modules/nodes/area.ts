@@ -30,6 +30,7 @@ export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
   const watcher = createChangeWatcher(() => nodesRepository(db).version(), vpn.changePollMs, (err) => log?.warn({ err }, 'reading the VPN change log failed'));
   const locations = locationsService({ db, vpn, downloads: loadDownloads(vpn.downloadsFile) });
   const pki = pkiStore(db, secret);
+  const nodes = nodesService({ db, vpn, watcher });
   const poked = async <T>(p: Promise<T>): Promise<T> => {
     const result = await p;
     watcher.poke();
@@ -40,9 +41,9 @@ export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
     watcher,
     locations,
     wireguard: wireguardService({ db, vpn, locationsRepo: locations.repo, changed: () => watcher.poke() }),
-    nodes: nodesService({ db, vpn, watcher }),
+    nodes,
     pki,
-    openvpnSocks5: openvpnSocks5Service({ db, pki, secret, offerUnreported: vpn.demoNodes }),
+    openvpnSocks5: openvpnSocks5Service({ db, pki, secret, offerUnreported: vpn.demoNodes, published: () => nodes.publish() }),
     /** Operator actions on locations and nodes (`npx warren vpn …`); node tokens are shown once. */
     admin: {
       addLocation: (input: NewLocation) => poked(addLocation(db, input)),

@@ -75,6 +75,25 @@ export function nodesRepository(db: Queryable) {
       return row;
     },
 
+    /** The node has applied the changes through `version` (its long poll's `since`); never past the log's head, never backwards. */
+    async ack(nodeId: number, version: number): Promise<void> {
+      await db.query(
+        `update vpn_nodes set synced_version = least($2::bigint, (select coalesce(max(seq), 0) from vpn_changes))
+         where id = $1 and (synced_version is null or synced_version < $2::bigint)`,
+        [nodeId, version],
+      );
+    },
+
+    /** Enabled nodes that reported in the last `onlineSeconds` and have not applied `version` yet. */
+    async behind(version: number, onlineSeconds: number): Promise<number> {
+      const [row] = await db.query<{ n: number }>(
+        `select count(*)::int as n from vpn_nodes
+         where enabled and last_seen_at > now() - make_interval(secs => $2) and (synced_version is null or synced_version < $1::bigint)`,
+        [version, onlineSeconds],
+      );
+      return row!.n;
+    },
+
     async version(): Promise<number> {
       const [row] = await db.query<{ v: number }>(`select coalesce(max(seq), 0)::float8 as v from vpn_changes`);
       return row!.v;

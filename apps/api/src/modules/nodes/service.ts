@@ -10,6 +10,10 @@ import type { ChangeWatcher } from './watcher.js';
 /** Above this many changed accounts a full state is cheaper for both sides than a delta. */
 const MAX_DELTA_OWNERS = 2000;
 const PRUNE_EVERY_MS = 60 * 60_000;
+/** How long a change that nodes must have first (new service credentials) waits for them at most. */
+export const SYNC_WAIT_MS = 3000;
+/** Acks recorded by other API instances are seen this often while someone waits; this instance's wake waiters at once. */
+const ACK_POLL_MS = 200;
 
 export interface NodesServiceDeps {
   db: Database;
@@ -20,6 +24,26 @@ export interface NodesServiceDeps {
 export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
   const repo = nodesRepository(db);
   let lastPrune = 0;
+  const ackWaiters = new Set<() => void>();
+
+  /** Until every enabled node that reported lately has applied `version`, at most `timeoutMs`; true when they all have. */
+  async function synced(version: number, timeoutMs: number): Promise<boolean> {
+    const deadline = Date.now() + timeoutMs;
+    for (;;) {
+      if ((await repo.behind(version, vpn.nodeOnlineSeconds)) === 0) return true;
+      const left = deadline - Date.now();
+      if (left <= 0) return false;
+      await new Promise<void>((resolve) => {
+        const done = () => {
+          clearTimeout(timer);
+          ackWaiters.delete(done);
+          resolve();
+        };
+        const timer = setTimeout(done, Math.min(left, ACK_POLL_MS));
+        ackWaiters.add(done);
+      });
+    }
+  }
 
   async function compute(node: NodeRow, q: Pick<DesiredStateQuery, 'since' | 'at'>): Promise<DesiredState> {
     // Read the version first: a change that lands while we compute is then sent again next time, never lost.
@@ -73,6 +97,11 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
      * With wait > 0 and nothing new, holds the request until a change, an expiry or the timeout.
      */
     async desiredState(node: NodeRow, q: DesiredStateQuery): Promise<DesiredState> {
+      // An agent asks for changes since the version it applied last: that is its acknowledgement.
+      if (q.since !== undefined) {
+        await repo.ack(node.id, q.since);
+        for (const wake of [...ackWaiters]) wake();
+      }
       if (q.wait > 0 && q.since !== undefined && q.at !== undefined) {
         const deadline = Date.now() + q.wait * 1000;
         const version = await repo.version();
@@ -82,6 +111,19 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
         }
       }
       return compute(node, q);
+    },
+
+    synced,
+
+    /**
+     * After a change the nodes must have before a customer is shown it (new OpenVPN/SOCKS5
+     * credentials): wakes the long polls now and waits until every enabled node that reported
+     * lately has applied it, at most SYNC_WAIT_MS (a node that is down or failing does not hold
+     * the customer longer). True when they all have.
+     */
+    async publish(): Promise<boolean> {
+      watcher.poke();
+      return synced(await repo.version(), SYNC_WAIT_MS);
     },
 
     async report(node: NodeRow, r: NodeReport): Promise<number> {

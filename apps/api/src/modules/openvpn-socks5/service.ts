@@ -18,6 +18,12 @@ export interface OpenvpnSocks5Deps {
   secret: string;
   /** config.vpn.demoNodes (outside production): nodes that have not reported yet are offered too (locations/repository.ts). */
   offerUnreported?: boolean;
+  /**
+   * Called after credentials are made or changed, before they are shown: wakes the nodes' long
+   * polls and waits (bounded) until the reporting nodes applied them (nodes/service.ts publish), so
+   * a client that connects at once is not refused.
+   */
+  published?: () => Promise<unknown>;
 }
 
 const localName = (l: ServiceLocationRow, lang: Language) => ({ country: l[`country_${lang}`] || l.country_en, city: l[`city_${lang}`] || l.city_en });
@@ -26,7 +32,7 @@ const localName = (l: ServiceLocationRow, lang: Language) => ({ country: l[`coun
  * OpenVPN files, router variants and SOCKS5 details for the logged-in user, the credentials behind
  * them, and what each node needs to serve them. Every call works on the caller's own account only.
  */
-export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false }: OpenvpnSocks5Deps) {
+export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false, published = async () => {} }: OpenvpnSocks5Deps) {
   const repo = openvpnSocks5Repository(db, { offerUnreported });
   const passwordKey = derivedKey(secret, 'service-passwords');
 
@@ -43,7 +49,10 @@ export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false 
       const password = newServicePassword();
       try {
         const row = await repo.createCredentials(userId, newServiceUsername(), encryptText(passwordKey, password), await makeVerifier(password));
-        if (row) return reveal(row);
+        if (row) {
+          await published();
+          return reveal(row);
+        }
       } catch (err) {
         if ((err as { code?: string }).code !== '23505') throw err; // a username taken by someone else: draw again
       }
@@ -74,6 +83,7 @@ export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false 
       await credentialsOf(user.id);
       const password = newServicePassword();
       await repo.resetPassword(user.id, encryptText(passwordKey, password), await makeVerifier(password));
+      await published();
       return reveal((await repo.credentials(user.id))!);
     },
 
