@@ -93,6 +93,23 @@ describe('plans checkout', () => {
     expect(bodies[0]).toMatchObject({ tariffId: 3, provider: 'sandbox', currency: 'USD', autoRenew: false });
   });
 
+  it('a double click on Pay, and Pay again after an error, reach the provider as one payment (one idempotency key)', async () => {
+    const bodies = stubCheckoutApi();
+    const user = userEvent.setup();
+    await renderRoute(<PlanCheckout />, '/plans');
+    await screen.findByRole('switch', { name: /^Renew automatically/ });
+    await user.dblClick(screen.getByTestId('pay-button'));
+    // The answer has no page to go to: the error shows, and Pay can be pressed again.
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    await user.click(screen.getByTestId('pay-button'));
+    await waitFor(() => expect(bodies.length).toBeGreaterThanOrEqual(2));
+    expect(new Set(bodies.map((b) => b.idempotencyKey)).size).toBe(1);
+    // Turning renewal off is another payment: a new key.
+    await user.click(screen.getByRole('switch', { name: /^Renew automatically/ }));
+    await user.click(screen.getByTestId('pay-button'));
+    await waitFor(() => expect(new Set(bodies.map((b) => b.idempotencyKey)).size).toBe(2));
+  });
+
   it("starts from the brand's default when it has one", async () => {
     setBrand({ ...FALLBACK_BRAND, autoRenewDefault: false });
     stubCheckoutApi();
