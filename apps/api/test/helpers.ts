@@ -47,6 +47,8 @@ export async function createTestApp(
         const client = new pg.Client({ connectionString: pgUrl });
         await client.connect();
         await client.query(`drop schema if exists ${schema} cascade`);
+        // The job engine's tables (pg-boss, modules/billing/jobs.ts) live beside it when JOBS was on.
+        await client.query(`drop schema if exists ${schema}_jobs cascade`);
         await client.end();
       }
       fs.rmSync(dataDir, { recursive: true, force: true });
