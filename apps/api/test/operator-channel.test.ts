@@ -96,6 +96,25 @@ it('makes the socket and the credential file for the operator only', () => {
   expect(fs.readFileSync(config.admin!.tokenFile, 'utf8').trim().length).toBeGreaterThanOrEqual(32);
 });
 
+it('opens no second channel on a live socket, and none with a credential file others may read', async () => {
+  const logged: string[] = [];
+  const log = { info: () => {}, warn: (_o: object, m: string) => logged.push(m), error: (_o: object, m: string) => logged.push(m) };
+  // Another server already answers on this socket: this one serves without a channel, and the live one keeps working.
+  expect(await startAdminChannel(app.services, config.admin!, log)).toBeUndefined();
+  expect(logged.at(-1)).toMatch(/another server answers/);
+  expect(fs.statSync(config.admin!.socket).isSocket()).toBe(true);
+  // A token file readable by the group: refused, as ssh refuses a readable key.
+  const other = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-opchan-mode-'));
+  try {
+    fs.writeFileSync(path.join(other, 'admin.token'), `${'x'.repeat(43)}\n`, { mode: 0o640 });
+    expect(await startAdminChannel(app.services, { socket: path.join(other, 'admin.sock'), tokenFile: path.join(other, 'admin.token') }, log)).toBeUndefined();
+    expect(logged.at(-1)).toMatch(/credential file is unusable/);
+    expect(fs.existsSync(path.join(other, 'admin.sock'))).toBe(false);
+  } finally {
+    fs.rmSync(other, { recursive: true, force: true });
+  }
+});
+
 it('grants, refunds, adds a location and a node through the running server; the API shows each at once and serves meanwhile', { timeout: 180_000 }, async () => {
   const customer = new TestClient(app);
   const email = uniqueEmail('opchan');
