@@ -98,6 +98,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
       return rewards.onPaymentApplied(payment, firstPurchase);
     },
     testHooks: deps.testHooks?.billing,
+    log: deps.log,
     renewals: {
       leadDays: config.billing.renewalLeadDays,
       // Mail links: PUBLIC_URL, else the member's brand host (the dev server's port outside production).

@@ -41,6 +41,8 @@ export interface BillingDeps {
   secret: string;
   testHooks?: BillingTestHooks;
   now?: () => Date;
+  /** Background failures (a provider lookup after a payment). */
+  log?: { error: (obj: object, msg: string) => void };
   /** Renewals (renewals.ts): mail links, the brand's auto-renew default, the lead before paid-until, the providers' notify URL. */
   renewals: Pick<RenewalsDeps, 'originOf' | 'autoRenewDefault' | 'leadDays' | 'notifyUrl'>;
 }
@@ -56,6 +58,7 @@ export function billingServices(deps: BillingDeps) {
     db: deps.db, prices, providers: deps.providers, mailer: deps.mailer, defer: deps.defer, postbackUrls: deps.postbackUrls, brandName: deps.brandName,
     onPaymentApplied: deps.onPaymentApplied, onSubscriptionChanged: deps.onSubscriptionChanged, testHooks: deps.testHooks, now,
     renewals: () => late.renewals!,
+    log: deps.log,
   });
   const renewals = (late.renewals = renewalsService({
     db: deps.db, prices, providers: deps.providers, reconciliation, mailer: deps.mailer, brandName: deps.brandName, now, ...deps.renewals,

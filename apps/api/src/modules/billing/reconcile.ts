@@ -33,6 +33,8 @@ export interface ReconcileDeps {
   renewals?: () => { sendReceipt(p: PaymentRow): Promise<void>; afterPayment(p: PaymentRow): Promise<void>; afterRefund(p: PaymentRow): Promise<void> };
   testHooks?: BillingTestHooks;
   now: () => Date;
+  /** Where a failure that must not fail the webhook is reported (the app's logger). */
+  log?: { error: (obj: object, msg: string) => void };
 }
 
 const STATUS_RANK: Record<PaymentRow['status'], number> = { pending: 0, failed: 1, succeeded: 2, refunded: 3 };
@@ -112,7 +114,7 @@ export function reconciliationService(deps: ReconcileDeps) {
       const renewals = deps.renewals?.();
       if (renewals) {
         // The saved method and the next renewal: a provider lookup that fails here must not fail the webhook (the payment is applied).
-        await renewals.afterPayment(p).catch(() => undefined);
+        await renewals.afterPayment(p).catch((err) => deps.log?.error({ err, payment: p.public_id }, 'saving the renewal method failed'));
         deps.defer(() => renewals.sendReceipt(p));
       } else deps.defer(() => sendReceipt(p));
       if (firstPurchase) deps.defer(() => queuePostbacks(p));
