@@ -57,21 +57,25 @@ export async function startAdminChannel(services: Services, options: AdminChanne
     running.add(task);
     void task.finally(() => running.delete(task));
   });
-  // Created 0600 from the start (umask), never open to others even for a moment.
-  const umask = process.umask(0o177);
   try {
     await new Promise<void>((resolve, reject) => {
       server.once('error', reject);
-      server.listen(options.socket, () => {
-        server.off('error', reject);
-        resolve();
-      });
+      // Created 0600 from the start (Node binds a unix socket synchronously inside listen()), never
+      // open to others even for a moment; the umask is restored at once, so no other file the
+      // server makes meanwhile is affected.
+      const umask = process.umask(0o177);
+      try {
+        server.listen(options.socket, () => {
+          server.off('error', reject);
+          resolve();
+        });
+      } finally {
+        process.umask(umask);
+      }
     });
   } catch (err) {
     log.error({ err: (err as Error).message, socket: options.socket }, 'admin channel off: cannot listen on its socket');
     return undefined;
-  } finally {
-    process.umask(umask);
   }
   fs.chmodSync(options.socket, 0o600);
   log.info({ socket: options.socket }, 'admin channel listening');
