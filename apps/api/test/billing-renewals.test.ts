@@ -223,6 +223,23 @@ describe('a monthly plan on the sandbox, renewing', () => {
     expect(await sub(o.c)).toMatchObject({ plan: { tariffKey: '1-year' }, nextCharge: { amountMinor: 5999, currency: 'USD' } });
   });
 
+  it('support retries a failed renewal now (billing retry-renewal), once', async () => {
+    const { c, user } = await member();
+    await buyWithSandbox(c, { autoRenew: true });
+    const paidUntil = new Date((await sub(c)).paidUntil!);
+    const [state] = await t.app.db.query<{ method_ref: string }>('select method_ref from subscription_renewals where user_id = $1', [user.id]);
+    await t.app.services.sandbox!.setCard(state!.method_ref, { declineNext: true });
+    const due = new Date(paidUntil.getTime() - 3 * DAY + 60_000);
+    expect((await pass(due)).renewals.filter((r) => r.userId === user.id)).toEqual([expect.objectContaining({ outcome: 'failed' })]);
+    const { renewals } = t.app.services.billing;
+    const [a, b] = await Promise.all([renewals.retryNow(user.id, new Date(due.getTime() + 3600_000)), renewals.retryNow(user.id, new Date(due.getTime() + 3600_000))]);
+    // Two support agents at once: one charge (the other finds it done or nothing due).
+    expect([a.outcome, b.outcome]).toContain('renewed');
+    expect((await paymentsOf(user.id)).filter((p) => p.kind === 'renewal').map((p) => p.status)).toEqual(['failed', 'succeeded']);
+    expect(new Date((await sub(c)).paidUntil!).getTime()).toBe(paidUntil.getTime() + 30 * DAY);
+    await expect(renewals.retryNow(user.id, new Date(due.getTime() + 7200_000))).resolves.toMatchObject({ outcome: 'not-due' });
+  });
+
   it('answers free and lifetime members, and refuses bad bodies with field messages', async () => {
     const { c } = await member();
     expect(await sub(c)).toMatchObject({ status: 'free', autoRenew: false, canAutoRenew: false, paidUntil: null, paymentMethod: null });
