@@ -78,7 +78,7 @@ export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false,
       };
     },
 
-    /** A new password (the username stays); the old one stops working on every node at the next sync. */
+    /** A new password (the username stays), answered once the reporting nodes have it (published): the old one no longer works there. */
     async resetPassword(user: UserRow): Promise<ServiceCredentials> {
       await credentialsOf(user.id);
       const password = newServicePassword();
