@@ -207,12 +207,27 @@ test.describe('signed-out pages come rendered from the server', () => {
       expect(await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot)).toEqual([]);
     }
     // The iOS pages (no form): React has attached itself to the server's heading, and nothing was replaced.
-    for (const path of ['/ios-download', '/ios-download-ru', '/ios-update-ru']) {
+    for (const path of ['/ios-download', '/ios-download-ru', '/ios-update-ru', '/checkout', '/checkout-ru', '/checkout-lifetime']) {
       await page.goto(path);
       await page.waitForFunction(() => Object.keys(document.querySelector('#root h1') ?? {}).some((k) => k.startsWith('__reactFiber')));
       expect(await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot), path).toEqual([]);
     }
     expect(errors).toEqual([]);
+  });
+
+  test('a checkout shows its prices before any script runs, in the currency of the visitor\'s country, its form waiting for the app', async ({ browser }, info) => {
+    const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, locale: 'en-US', viewport: info.project.use.viewport ?? undefined });
+    const page = await context.newPage();
+    await page.goto('/checkout');
+    // 127.0.0.1 is the server's default country (US): dollars.
+    await expect(page.getByTestId('checkout-total')).toHaveText(/^\$\d+\.\d\d$/);
+    await expect(page.getByTestId('pay-button')).toContainText('$');
+    await expect(page.getByRole('textbox', { name: 'Email' })).toBeDisabled();
+    // A variant with its own currency.
+    await page.goto('/checkout-lifetime-ru');
+    await expect(page.getByTestId('checkout-total')).toContainText('₽');
+    await snap(page, info, 'checkout-lifetime-ru-server-render');
+    await context.close();
   });
 
   test('the iOS pages show before any script runs, the -ru ones in Russian whatever the browser language', async ({ browser }, info) => {

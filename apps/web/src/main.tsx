@@ -6,7 +6,7 @@ import './app/global.css';
 import { StrictMode } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
-import { hydrate } from '@tanstack/react-query';
+import { hydrate, type DehydratedState } from '@tanstack/react-query';
 import i18next from 'i18next';
 import { loadBrand } from './lib/brand';
 import { injectBrandScripts } from './lib/brand-scripts';
@@ -18,12 +18,20 @@ import { createRouter, whenRouterSettled } from './app/router';
 import { Providers, createQueryClient } from './app/providers';
 import type { RouteHandle } from './app/route-handle';
 
-/** The API answers the server rendered the page with (entry-server.tsx PageData), into the query cache: the first render shows them without asking. */
+/**
+ * The API answers the server rendered the page with (entry-server.tsx PageData), into the query
+ * cache: the first render shows them without asking. They are as fresh as the HTML that just
+ * arrived, so they count from the browser's clock, not the server's (the two may differ, and a
+ * discount's countdown reads its answer's age).
+ */
 function takeServerQueries(queryClient: ReturnType<typeof createQueryClient>) {
   const script = document.getElementById('warren-query-state');
   if (!script?.textContent) return;
   try {
-    hydrate(queryClient, JSON.parse(script.textContent));
+    const state = JSON.parse(script.textContent) as DehydratedState;
+    const now = Date.now();
+    for (const q of state.queries) q.state.dataUpdatedAt = now;
+    hydrate(queryClient, state);
   } catch {
     // A page without them asks for them itself.
   }
@@ -41,10 +49,11 @@ async function start() {
   // The router starts its first navigation (the page's code, its guard) while the
   // translations download; the first render waits for both.
   const i18nReady = initI18n().catch(() => undefined);
-  const router = createRouter();
-  setNavigator((to, opts) => void router.navigate(to, opts));
+  // Before the router: its first navigation's loaders may read what the server answered.
   const queryClient = createQueryClient();
   takeServerQueries(queryClient);
+  const router = createRouter();
+  setNavigator((to, opts) => void router.navigate(to, opts));
   await i18nReady;
 
   const app = (

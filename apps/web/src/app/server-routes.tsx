@@ -1,6 +1,6 @@
 import type { ComponentType } from 'react';
 import type { RouteObject } from 'react-router';
-import { IOS_ROUTES, type Language } from '@warren/contract';
+import { CHECKOUT_ROUTES, CHECKOUT_VARIANTS, IOS_ROUTES, type Language } from '@warren/contract';
 import { RootLayout } from './RootLayout';
 import { PageLoader, RouteError } from './RouteError';
 import type { RouteHandle } from './route-handle';
@@ -8,6 +8,8 @@ import { SignInPage } from '../features/auth/routes/SignInPage';
 import { SignUpPage } from '../features/auth/routes/SignUpPage';
 import { ForgotPassPage } from '../features/auth/routes/ForgotPassPage';
 import { IosPage } from '../features/ios/routes/IosPage';
+import { CheckoutPage } from '../features/checkout/routes/CheckoutPage';
+import { checkoutPageData } from './server-data';
 
 /** An API answer the server render put in the page's query cache, under the key the page reads it with. */
 export interface PageData {
@@ -44,6 +46,16 @@ export const SERVER_PAGES: Record<string, ServerPage> = {
   '/sign-in': { Component: SignInPage, titleKey: 'titles.signIn' },
   '/sign-up': { Component: SignUpPage, titleKey: 'titles.signUp' },
   '/forgot-pass': { Component: ForgotPassPage, titleKey: 'titles.forgotPass' },
+  // The checkout variants, with their prices in the visitor's currency (server-data.ts). Not the
+  // discounted ones yet: their one-day window is started by the price list's answer and checked by
+  // the page's loader against the browser's clock, which the billing browser test moves a day ahead
+  // of the server's; rendered here, the server would start the window before that check.
+  ...Object.fromEntries(
+    CHECKOUT_ROUTES.filter((p) => !CHECKOUT_VARIANTS[p]?.discountCookie).map((p): [string, ServerPage] => [
+      p,
+      { Component: CheckoutPage, titleKey: 'titles.checkout', data: checkoutPageData },
+    ]),
+  ),
   // The same title keys and languages as router.tsx gives them (server-routes.test.ts holds them together).
   ...Object.fromEntries(
     IOS_ROUTES.map((p): [string, ServerPage] => [

@@ -35,6 +35,7 @@ import { DiscountCountdown } from '../components/DiscountCountdown';
 import type { CheckoutLoaderData } from '../loader';
 import classes from './CheckoutPage.module.css';
 import { useCaptcha } from '../../../lib/captcha';
+import { useHydrated } from '../../../lib/hydration';
 
 const signUpForm = z.object({ email: emailSchema, password: passwordSchema });
 const signInForm = z.object({
@@ -144,12 +145,15 @@ export function CheckoutPage() {
 
   const onPay = () => checkout.pay(ensureAccount);
 
+  // Server-rendered (entry-server.tsx): nothing to type into until the app's handlers are attached,
+  // so no plain browser form is sent; the countdown's clock starts in the browser.
+  const hydrated = useHydrated();
   const fieldError = (name: keyof AccountValues) => translateValidation(form.formState.errors[name]?.message, t);
   const lang = i18n.language;
 
   return (
     <div className={classes.page}>
-      {discountEndsAtMs ? <DiscountCountdown endsAtMs={discountEndsAtMs} percent={discountPercent} onExpire={endDiscount} /> : null}
+      {discountEndsAtMs && hydrated ? <DiscountCountdown endsAtMs={discountEndsAtMs} percent={discountPercent} onExpire={endDiscount} /> : null}
       <header className={classes.top}>
         <Logo />
         <Group gap={8} wrap="nowrap">
@@ -223,6 +227,7 @@ export function CheckoutPage() {
                     void onPay();
                   }}
                 >
+                  <fieldset disabled={!hydrated} className={classes.fieldset}>
                   <Stack gap="sm" mt="xs">
                     {mode === 'signIn' ? (
                       <Alert color="brand" variant="light" data-testid="existing-account">
@@ -258,6 +263,7 @@ export function CheckoutPage() {
                     {captcha.element}
                     <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
                   </Stack>
+                  </fieldset>
                 </form>
               )}
             </section>
