@@ -17,6 +17,8 @@ beforeAll(async () => {
   lapsedId = user.id;
   await seed.app.db.query(`update users set tariff_key = '1-month', tariff_name = '1 Month', subscription_expires_at = now() - interval '1 day' where id = $1`, [user.id]);
   t = seed;
+  // pg-boss already started without workers (an operator listed the jobs): the workers restart it with its clock.
+  expect(await t.app.services.jobs.list()).toEqual([]);
   await t.app.services.jobs.startWorkers({ deliverSandbox: async () => 200, log: t.app.log });
 });
 afterAll(async () => {

@@ -107,6 +107,7 @@ export interface JobEngineDeps {
 
 export function jobEngine(deps: JobEngineDeps) {
   let started: Promise<PgBoss> | undefined;
+  let background = false;
   let workers = false;
 
   const schemaName = () =>
@@ -130,7 +131,7 @@ export function jobEngine(deps: JobEngineDeps) {
     return boss;
   }
   /** Starts pg-boss once (lazily: the CLI and tests that never queue a job never create its schema). */
-  const boss = (background = false) => (started ??= boot({ background }));
+  const boss = () => (started ??= boot({ background }));
 
   /** One renewal job's work. */
   const renew = (data: RenewJob) => deps.renewals.renewOne(data.userId, new Date(data.asOf));
@@ -191,7 +192,14 @@ export function jobEngine(deps: JobEngineDeps) {
     async startWorkers(opts: { deliverSandbox: (body: string, signature: string) => Promise<number>; log: FastifyBaseLogger }): Promise<void> {
       if (workers) return;
       workers = true;
-      const b = await boss(true);
+      // Maintenance and the cron clock run where workers run; a pg-boss started earlier without them (a job listed) restarts with them.
+      if (started && !background) {
+        const early = await started;
+        started = undefined;
+        await early.stop({ graceful: true, timeout: 10_000, close: true });
+      }
+      background = true;
+      const b = await boss();
       const guard = (name: string, fn: () => Promise<unknown>) => async () => {
         try {
           return await fn();
