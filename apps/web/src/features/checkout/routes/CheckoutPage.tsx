@@ -1,4 +1,4 @@
-import { useCallback, useEffect, useState } from 'react';
+import { useCallback, useEffect, useState, type ReactNode } from 'react';
 import { Alert, Anchor, Button, Card, Group, PasswordInput, Skeleton, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
@@ -46,6 +46,27 @@ type AccountValues = z.infer<typeof signUpForm>;
 type Mode = 'signUp' | 'signIn';
 
 const FEATURES = ['allLocations', 'protocols', 'adBlocker', 'noLogs'] as const;
+
+/** One numbered step of the checkout: its number, its title (which names the section) and a control beside it. */
+function Step({ no, id, title, aside, children }: { no: number; id: string; title: string; aside?: ReactNode; children: ReactNode }) {
+  return (
+    <section className={classes.step} aria-labelledby={id}>
+      <div className={classes.stepHead}>
+        <span className={classes.stepNo}>{no}</span>
+        <Text id={id} className={classes.stepTitle}>
+          {title}
+        </Text>
+        {aside && (
+          <>
+            <div style={{ flex: 1 }} />
+            {aside}
+          </>
+        )}
+      </div>
+      {children}
+    </section>
+  );
+}
 
 /**
  * Every checkout variant (spec section 2): plans of the variant's price list, then the account
@@ -178,15 +199,7 @@ export function CheckoutPage() {
 
         <div className={classes.layout}>
           <div className={classes.steps}>
-            <section className={classes.step} aria-labelledby="step-plan">
-              <div className={classes.stepHead}>
-                <span className={classes.stepNo}>1</span>
-                <Text id="step-plan" className={classes.stepTitle}>
-                  {t('checkout.stepPlan')}
-                </Text>
-                <div style={{ flex: 1 }} />
-                <CurrencySelect checkout={checkout} size="xs" width={92} />
-              </div>
+            <Step no={1} id="step-plan" title={t('checkout.stepPlan')} aside={<CurrencySelect checkout={checkout} size="xs" width={92} />}>
               {prices.isPending && !prices.data ? (
                 <Stack gap={10} pt={10}>
                   {variant.tariffIds.map((id) => (
@@ -198,15 +211,9 @@ export function CheckoutPage() {
               ) : (
                 <PlanOptions plans={plans} value={chosenId} onChange={setTariffId} layout="list" label={t('checkout.stepPlan')} />
               )}
-            </section>
+            </Step>
 
-            <section className={classes.step} aria-labelledby="step-account">
-              <div className={classes.stepHead}>
-                <span className={classes.stepNo}>2</span>
-                <Text id="step-account" className={classes.stepTitle}>
-                  {user ? t('checkout.stepAccountSignedIn') : t('checkout.stepAccount')}
-                </Text>
-              </div>
+            <Step no={2} id="step-account" title={user ? t('checkout.stepAccountSignedIn') : t('checkout.stepAccount')}>
               {user ? (
                 <Group justify="space-between" wrap="wrap" gap="xs" mt="xs">
                   <Group gap={8} wrap="nowrap" miw={0}>
@@ -266,19 +273,13 @@ export function CheckoutPage() {
                   </fieldset>
                 </form>
               )}
-            </section>
+            </Step>
 
-            <section className={classes.step} aria-labelledby="step-method">
-              <div className={classes.stepHead}>
-                <span className={classes.stepNo}>3</span>
-                <Text id="step-method" className={classes.stepTitle}>
-                  {t('checkout.stepMethod')}
-                </Text>
-              </div>
+            <Step no={3} id="step-method" title={t('checkout.stepMethod')}>
               <div style={{ paddingTop: 10 }}>
                 <MethodChoice checkout={checkout} />
               </div>
-            </section>
+            </Step>
           </div>
 
           <aside className={classes.summary} aria-label={t('checkout.summary')}>
