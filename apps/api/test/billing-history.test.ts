@@ -4,7 +4,7 @@ import path from 'node:path';
 import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fontReport } from '../src/modules/billing/receipts-pdf.js';
-import { TestClient, createTestApp, registerUser, subscriptionOf, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, mailTo, registerUser, subscriptionOf, type TestApp } from './helpers.js';
 
 // Issue 13, the customer's side: payment history, receipts (numbered per seller, PDF in the
 // member's language) and money-back from the dashboard, on the sandbox provider.
@@ -122,6 +122,25 @@ describe('receipts', () => {
     expect(again.headers['content-disposition']).toBe(res.headers['content-disposition']);
   });
 
+  it('sends the same receipt with the receipt mail: one number, one file, from the mail and the dashboard', async () => {
+    const { c, user } = await member();
+    const paymentId = await buy(c);
+    const mails = (await mailTo(c, t.app, user.email)) as { subject: string; attachments?: { filename: string; contentType: string; content: string }[] }[];
+    const receiptMail = mails.find((m) => /receipt/i.test(m.subject));
+    expect(receiptMail?.attachments).toHaveLength(1);
+    const [file] = receiptMail!.attachments!;
+    expect(file!.contentType).toBe('application/pdf');
+    const mailed = Buffer.from(file!.content, 'base64');
+    expect(mailed.subarray(0, 5).toString()).toBe('%PDF-');
+    const res = await c.get(`/api/billing/payments/${paymentId}/receipt`);
+    expect(res.headers['content-disposition']).toBe(`attachment; filename="${file!.filename}"`);
+    const number = /receipt-(WRN-\d{6})\.pdf/.exec(file!.filename)![1]!;
+    const mailedText = await pdfText(mailed);
+    expect(mailedText).toContain(`Receipt ${number}`);
+    expect(mailedText).toContain(paymentId);
+    expect(await pdfText(res.rawPayload)).toBe(mailedText);
+  });
+
   it('speaks Russian and Chinese (a CJK font is found here: the Chinese receipt is not printed in English)', async () => {
     expect(fontReport().languages).toEqual(['en', 'ru', 'zh']);
     expect(fontReport().fonts.some((f) => f.includes('NotoSansCJK'))).toBe(true);
@@ -141,9 +160,11 @@ describe('receipts', () => {
   });
 
   it('numbers receipts without gaps per seller, once per payment, when 20 are asked for at once', async () => {
-    const buyers = await Promise.all(Array.from({ length: 10 }, () => member()));
-    const payments = await Promise.all(buyers.map(async (b) => ({ c: b.c, id: await buy(b.c) })));
+    await t.app.settle(); // earlier tests' receipt mails have issued their numbers
     const [top] = await t.app.db.query<{ max: number | null }>(`select max(number) as max from receipts where seller_id = 'warren'`);
+    const buyers = await Promise.all(Array.from({ length: 10 }, () => member()));
+    // The receipt mails issue these payments' receipts in the background, racing the requests below.
+    const payments = await Promise.all(buyers.map(async (b) => ({ c: b.c, id: await buy(b.c) })));
     // Each payment's receipt asked for twice at the same time: 20 requests.
     const answers = await Promise.all(payments.flatMap((p) => [p.c.get(`/api/billing/payments/${p.id}/receipt`), p.c.get(`/api/billing/payments/${p.id}/receipt`)]));
     expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
@@ -152,6 +173,7 @@ describe('receipts', () => {
     const numbers = names.filter((_, i) => i % 2 === 0).map((n) => Number(/WRN-(\d+)/.exec(n)![1])).sort((a, b) => a - b);
     const first = (top?.max ?? 0) + 1;
     expect(numbers).toEqual(Array.from({ length: 10 }, (_, i) => first + i));
+    await t.app.settle();
     const rows = await t.app.db.query<{ n: number }>(`select count(*)::int as n from receipts where seller_id = 'warren'`);
     expect(rows[0]!.n).toBe(first + 9);
   });

@@ -10,9 +10,18 @@ export interface OutgoingMail {
   html: string;
   /** Extra headers, e.g. List-Unsubscribe on marketing mail. */
   headers?: Record<string, string>;
+  /** Files sent with the mail (the receipt PDF). */
+  attachments?: MailAttachment[];
 }
-export interface StoredMail extends OutgoingMail {
+export interface MailAttachment {
+  filename: string;
+  content: Buffer;
+  contentType: string;
+}
+export interface StoredMail extends Omit<OutgoingMail, 'attachments'> {
   sentAt: string;
+  /** As stored by the outbox: the content in base64. */
+  attachments?: { filename: string; contentType: string; content: string }[];
 }
 
 export interface Mailer {
@@ -45,7 +54,9 @@ function createOutbox(dir: string): Mailer {
       const name = `${Date.now()}-${process.pid}-${String(sequence++).padStart(6, '0')}.json`;
       // Written under a temporary name and renamed: a reader never sees half a mail.
       const tmp = path.join(dir, `.${name}.tmp`);
-      await fs.promises.writeFile(tmp, JSON.stringify({ ...mail, sentAt }));
+      // JSON has no bytes: an attachment is kept as base64, as it travels in a MIME message.
+      const attachments = mail.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') }));
+      await fs.promises.writeFile(tmp, JSON.stringify({ ...mail, ...(attachments ? { attachments } : {}), sentAt }));
       await fs.promises.rename(tmp, path.join(dir, name));
     },
     list(to) {

@@ -62,6 +62,7 @@ export function billingServices(deps: BillingDeps) {
   });
   const renewals = (late.renewals = renewalsService({
     db: deps.db, prices, providers: deps.providers, reconciliation, mailer: deps.mailer, brandName: deps.brandName, now, ...deps.renewals,
+    receiptPdf: (userId, publicId, language) => receipts.pdf(userId, publicId, language),
   }));
   const operator = operatorService({ db: deps.db, catalogue: deps.catalogue, prices, reconciliation, moneyBackDays: deps.moneyBackDays, now });
   // The customer's side of issue 13: payment history, receipts, money-back from the dashboard.

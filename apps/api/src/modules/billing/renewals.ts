@@ -39,6 +39,8 @@ export interface RenewalsDeps {
   reminderDays?: { yearly: number; other: number };
   /** Where providers notify us about renewal charges. */
   notifyUrl: (providerId: string) => string;
+  /** The receipt PDF of a payment (receipts.ts): the receipt mail carries the same file as the dashboard. */
+  receiptPdf?: (userId: number, publicId: string, language: Language) => Promise<{ pdf: Buffer; filename: string }>;
   now: () => Date;
 }
 
@@ -88,9 +90,13 @@ export function renewalsService(deps: RenewalsDeps) {
   /** Sends a claimed mail; a failure leaves it unsent for the next pass. */
   async function deliver(userId: number, kind: MailKind, periodKey: string, payload: Record<string, string>): Promise<boolean> {
     const to = payload.to!;
-    const mail = renderMail(kind, { language: languageOf(payload.language ?? 'en'), productName: deps.brandName(payload.brand ?? ''), link: payload.link, vars: payload });
+    const language = languageOf(payload.language ?? 'en');
+    const mail = renderMail(kind, { language, productName: deps.brandName(payload.brand ?? ''), link: payload.link, vars: payload });
     try {
-      await deps.mailer.send({ to, ...mail });
+      // A receipt mail carries the receipt itself (issued here if the dashboard has not yet: one number either way).
+      const receipt = kind === 'receipt' && deps.receiptPdf && payload.payment ? await deps.receiptPdf(userId, payload.payment, language) : null;
+      const attachments = receipt ? [{ filename: receipt.filename, content: receipt.pdf, contentType: 'application/pdf' }] : undefined;
+      await deps.mailer.send({ to, ...mail, ...(attachments ? { attachments } : {}) });
       await repo.noticeSent(userId, kind, periodKey);
       return true;
     } catch {

@@ -15,7 +15,11 @@ export interface SystemRoutesDeps {
 }
 
 const HEALTHY_BODY = JSON.stringify({ data: { status: 'ok', db: 'ok' } });
-const storedMail = z.object({ to: z.string(), subject: z.string(), text: z.string(), html: z.string(), sentAt: z.string() });
+const storedMail = z.object({
+  to: z.string(), subject: z.string(), text: z.string(), html: z.string(), sentAt: z.string(),
+  /** Attached files, content in base64 (the receipt PDF). */
+  attachments: z.array(z.object({ filename: z.string(), contentType: z.string(), content: z.string() })).optional(),
+});
 
 export async function systemRoutes(fastify: FastifyInstance, { db, mailer, devTools, brandOf, healthCacheMs }: SystemRoutesDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
