@@ -48,6 +48,14 @@ describe('the server render of signed-out pages', () => {
     expect(renderPage('/sign-in', brand, 'en', translations)!.state).toBeUndefined();
   });
 
+  it('a checkout variant in a language of its own is rendered in it, as the app will show it on a first visit', () => {
+    const page = renderPage('/checkout-ru', brand, 'en', translations)!;
+    expect(page.appLanguage).toBe('ru');
+    expect(page.lang).toBe('ru');
+    expect(page.html).toContain(ru.checkout.title);
+    expect(renderPage('/checkout', brand, 'zh', translations)!.appLanguage).toBe('zh');
+  });
+
   it('says Proxy on proxy brands', () => {
     const page = renderPage('/sign-in', proxy, 'en', translations)!;
     expect(page.html).toContain('Burrow Proxy');

@@ -25,6 +25,8 @@ export interface FirstRender {
   title: string;
   /** The page's language: the visitor's, or the page's own (the -ru iOS pages). */
   lang: Language;
+  /** The app's language the HTML was rendered in: the visitor's, or the one the page switches to (ServerPage.appLanguage). */
+  appLanguage: Language;
   /** The query cache the page rendered with (PageData), for the browser's first render; absent when empty. */
   state?: DehydratedState;
 }
@@ -59,9 +61,10 @@ export async function loadPageData(pathname: string, get: ApiGet): Promise<PageD
 }
 
 /** The page's HTML and title, or null when `url` is not a page the server renders. Synchronous on purpose: the brand is module state. */
-export function renderPage(url: string, brand: PublicBrand, language: Language, translations: Translations, data: readonly PageData[] = []): FirstRender | null {
+export function renderPage(url: string, brand: PublicBrand, visitorLanguage: Language, translations: Translations, data: readonly PageData[] = []): FirstRender | null {
   const { pathname, search } = new URL(url, 'http://server.invalid');
   const page = SERVER_PAGES[pathname];
+  const language = page?.appLanguage ?? visitorLanguage;
   if (!page || !translations[language]) return null;
   setBrand(brand);
   const i18n = i18nFor(language, brand, translations);
@@ -81,6 +84,7 @@ export function renderPage(url: string, brand: PublicBrand, language: Language, 
       html,
       title: formatTitle(brand.productName, i18n.getFixedT(lang)(page.titleKey), brand.kind),
       lang,
+      appLanguage: language,
       ...(data.length ? { state: dehydrate(queryClient) } : {}),
     };
   } finally {

@@ -17,6 +17,9 @@ import { rememberFirstPathname, stripTokenParam } from './lib/startup';
 import { createRouter, whenRouterSettled } from './app/router';
 import { Providers, createQueryClient } from './app/providers';
 import type { RouteHandle } from './app/route-handle';
+import { isCheckoutRoute } from '@warren/contract';
+import { checkoutVariant } from './lib/billing/discount';
+import { STORAGE_KEYS, storage } from './lib/storage';
 
 /**
  * The API answers the server rendered the page with (entry-server.tsx PageData), into the query
@@ -74,6 +77,12 @@ async function start() {
     // A page in a fixed language (the -ru iOS pages) renders in it at once, as the server did.
     const fixed = router.state.matches.map((m) => (m.route.handle as RouteHandle | undefined)?.language).filter((l) => !!l);
     if (fixed.length) await i18next.loadLanguages(fixed).catch(() => undefined);
+    // A checkout variant in a language of its own switches to it on a first visit (CheckoutPage does
+    // it too, later): done here first, the server's HTML in that language is taken over, not redrawn.
+    const variantLanguage = isCheckoutRoute(landedOn) ? checkoutVariant(landedOn).language : undefined;
+    if (variantLanguage && !storage.get(STORAGE_KEYS.i18nLang) && i18next.language !== variantLanguage) {
+      await i18next.changeLanguage(variantLanguage).catch(() => undefined);
+    }
     if (serverLanguage === i18next.language && router.state.location.pathname === landedOn && !router.state.errors) {
       hydrateRoot(rootElement, app);
       return;

@@ -23,6 +23,7 @@ interface FirstRender {
   html: string;
   title: string;
   lang?: Language;
+  appLanguage?: Language;
   state?: unknown;
 }
 /** apps/web/src/entry-server.tsx, built into dist-ssr beside dist (`<distDir>-ssr`). */
@@ -175,7 +176,7 @@ export async function registerSpa(
     } catch (err) {
       request.log.warn({ err }, 'server render failed: the browser renders the page');
     }
-    const hints = pageHints(pathname, preloads, language, { serverRendered: first !== null, signedIn });
+    const hints = pageHints(pathname, preloads, first?.appLanguage ?? language, { serverRendered: first !== null, signedIn });
     // The hints go after the build's own tags: the app's entry chunk must not queue behind them.
     const html = template
       .replace(MARKER, () => `<script id="warren-brand" type="application/json">${json}</script>`)
@@ -184,10 +185,10 @@ export async function registerSpa(
     const page = first;
     // data-server-language tells the app which language the HTML speaks (main.tsx takes it over only if its own matches).
     return startAfterFirstPaint(html)
-      .replace(/<html lang="[^"]*"/, `<html lang="${page.lang ?? language}"`)
+      .replace(/<html lang="[^"]*"/, `<html lang="${page.lang ?? page.appLanguage ?? language}"`)
       .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
       // Replacement functions: the page's HTML may contain `$&`-like text that a replacement string would expand.
-      .replace(ROOT, () => `<div id="root" data-server-language="${language}">${page.html}</div>${queryStateScript(page.state)}`);
+      .replace(ROOT, () => `<div id="root" data-server-language="${page.appLanguage ?? language}">${page.html}</div>${queryStateScript(page.state)}`);
   };
 
   await app.register(fastifyStatic, {

@@ -25,6 +25,8 @@ export interface ServerPage {
   titleKey: string;
   /** A page in a fixed language (the -ru iOS pages), whatever the visitor's. */
   language?: Language;
+  /** A page that switches the app to this language on a first visit (the -ru and -cn checkouts; main.tsx does the same before the take-over). */
+  appLanguage?: Language;
   /**
    * The API answers the page shows on its first screen (prices...): the server asks for them
    * with the visitor's address and cookies, renders the page with them, and hands them to the
@@ -53,7 +55,7 @@ export const SERVER_PAGES: Record<string, ServerPage> = {
   ...Object.fromEntries(
     CHECKOUT_ROUTES.filter((p) => !CHECKOUT_VARIANTS[p]?.discountCookie).map((p): [string, ServerPage] => [
       p,
-      { Component: CheckoutPage, titleKey: 'titles.checkout', data: checkoutPageData },
+      { Component: CheckoutPage, titleKey: 'titles.checkout', data: checkoutPageData, appLanguage: CHECKOUT_VARIANTS[p]?.language },
     ]),
   ),
   // The same title keys and languages as router.tsx gives them (server-routes.test.ts holds them together).
