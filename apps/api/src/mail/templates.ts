@@ -1,5 +1,6 @@
 import type { Language } from '@warren/contract';
 import { escapeHtml } from '../lib/html.js';
+import { planName } from './plan-names.js';
 
 /**
  * Transactional emails, HTML + text, in the user's language, branded with the product name.
@@ -216,8 +217,10 @@ export function renderMail(
   opts: { language: Language; productName: string; link?: string; vars?: Record<string, string> },
 ): { subject: string; text: string; html: string } {
   const copy = COPY[opts.language][kind];
+  // {plan} in the mail's language when the sender names the plan's key ({planKey}); the name it passed otherwise.
+  const vars = opts.vars?.planKey ? { ...opts.vars, plan: planName(opts.vars.planKey, opts.vars.plan ?? '', opts.language) } : opts.vars;
   const fill = (s: string) =>
-    s.replace(/\{(\w+)\}/g, (whole, key: string) => (key === 'product' ? opts.productName : (opts.vars?.[key] ?? whole)));
+    s.replace(/\{(\w+)\}/g, (whole, key: string) => (key === 'product' ? opts.productName : (vars?.[key] ?? whole)));
   const subject = fill(copy.subject);
   const heading = fill(copy.heading);
   const body = fill(copy.body);

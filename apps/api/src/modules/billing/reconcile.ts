@@ -132,6 +132,7 @@ export function reconciliationService(deps: ReconcileDeps) {
       productName: deps.brandName(u.brand),
       vars: {
         plan: tariff?.name ?? '',
+        planKey: tariff?.key ?? '',
         amount: formatAmount(p.amount_minor, p.currency),
         payment: p.public_id,
         until: u.subscription_expires_at ? new Date(u.subscription_expires_at).toISOString().slice(0, 10) : '∞',

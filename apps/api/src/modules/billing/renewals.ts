@@ -252,6 +252,7 @@ export function renewalsService(deps: RenewalsDeps) {
       const lang = languageOf(due.language);
       await notify(due, 'renewalFailed', `${iso(expires)}#${attempt}`, {
         plan: q.tariff.name,
+        planKey: q.tariff.key,
         amount: formatAmount(payment.amount_minor, payment.currency),
         method: due.method_label ?? provider.id,
         error: /[.!?]$/.test(error) ? error : `${error}.`,
@@ -269,6 +270,7 @@ export function renewalsService(deps: RenewalsDeps) {
     const tariffs = await prices.tariffs();
     return notify(m, 'renewalReminder', iso(m.subscription_expires_at)!, {
       plan: tariffs.find((t) => t.id === r.tariff_id)?.name ?? m.tariff_name,
+      planKey: tariffs.find((t) => t.id === r.tariff_id)?.key ?? '',
       amount: charge ? formatAmount(charge.amountMinor, charge.currency) : '',
       method: r.method_label ?? r.provider ?? '',
       date: day(m.renews_at!),
@@ -296,7 +298,7 @@ export function renewalsService(deps: RenewalsDeps) {
     /** Plans that end by `asOf`: the "plan ended" mail, then the plan returns to free (the VPN peers go). */
     async endLapsed(asOf: Date): Promise<number[]> {
       for (const m of await repo.ending(asOf)) {
-        await notify(m, 'planEnded', iso(m.subscription_expires_at)!, { plan: m.tariff_name, until: day(m.subscription_expires_at!) });
+        await notify(m, 'planEnded', iso(m.subscription_expires_at)!, { plan: m.tariff_name, planKey: (await prices.tariffs()).find((t) => t.name === m.tariff_name)?.key ?? '', until: day(m.subscription_expires_at!) });
       }
       return deps.reconciliation.expireSubscriptions(asOf);
     },
@@ -313,6 +315,7 @@ export function renewalsService(deps: RenewalsDeps) {
       const tariff = await prices.tariffById(p.tariff_id);
       await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'receipt', p.public_id, {
         plan: tariff?.name ?? '',
+        planKey: tariff?.key ?? '',
         amount: formatAmount(p.amount_minor, p.currency),
         payment: p.public_id,
         until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
