@@ -6,17 +6,24 @@
 export type ProviderId = 'sandbox' | 'stripe' | 'payssion' | 'payssionv2' | 'cardlink';
 export type ProviderPaymentStatus = 'pending' | 'succeeded' | 'failed' | 'refunded';
 
-export interface CreatePaymentInput {
+/** What every payment we ask a provider for carries: a checkout's and a renewal's alike. */
+export interface PaymentRequest {
   /** Our payment's public id: the provider echoes it back (order id, metadata). */
   merchantRef: string;
   amountMinor: number;
   currency: string;
   description: string;
   customerEmail: string;
-  /** Our idempotency key for the provider call: a retried checkout never creates a second provider payment. */
+  /**
+   * Our idempotency key for the provider call: a retried checkout never creates a second provider
+   * payment; for a renewal, one per period and attempt, so a retried call never charges twice.
+   */
   idempotencyKey: string;
-  returnUrl: string;
   notifyUrl: string;
+}
+
+export interface CreatePaymentInput extends PaymentRequest {
+  returnUrl: string;
   /** Provider-specific payment method (Payssion pm_id, Stripe payment method type). */
   method?: string;
   /**
@@ -43,15 +50,7 @@ export interface SavedMethod {
   label: string;
 }
 
-export interface ChargeSavedInput {
-  merchantRef: string;
-  amountMinor: number;
-  currency: string;
-  description: string;
-  customerEmail: string;
-  /** One per renewal period and attempt: a retried call never charges twice. */
-  idempotencyKey: string;
-  notifyUrl: string;
+export interface ChargeSavedInput extends PaymentRequest {
   method: SavedMethod;
 }
 
