@@ -2,13 +2,23 @@ import type { Queryable } from '../db/client.js';
 import { billingRepository, mandateRepository } from '../modules/billing/repository.js';
 import { ConflictError } from '../lib/errors.js';
 import {
-  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type ProviderPaymentState, type SavedMethod,
+  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type PaymentRequest,
+  type ProviderPaymentState, type SavedMethod,
   WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
 } from './provider.js';
 import {
   ProviderRefused, ProviderUnavailable, callJson, checkoutCache, fromDecimal, hmacSha256Hex, sameSignature, singleFlight, text, toDecimal,
 } from './provider-http.js';
 import { PAYSSION_DEFAULT_PM_ID, type PayssionConfig, payssionStatus } from './payssion.js';
+
+/** The order fields of a v2 payment (a first payment that asks for a mandate, or a charge on one). */
+const orderFields = (input: PaymentRequest) => ({
+  amount: toDecimal(input.amountMinor),
+  currency: input.currency,
+  order_id: input.merchantRef,
+  description: input.description,
+  notify_url: input.notifyUrl,
+});
 
 /**
  * Payssion v2 with mandates (a saved payment agreement used for renewals), behind
@@ -91,6 +101,14 @@ export function payssionV2Provider(
     throw new ProviderUnavailable();
   };
 
+  /** A charge the provider took on a mandate: remembered against our payment, so a retry finds it. */
+  async function keepCharge(merchantRef: string, body: Record<string, unknown>) {
+    const tx = body.transaction as V2Transaction | undefined;
+    if (!tx?.transaction_id) throw new ProviderUnavailable();
+    await cache.put(merchantRef, tx.transaction_id, undefined);
+    return { providerRef: tx.transaction_id, status: payssionStatus(text(tx.state)) };
+  }
+
   async function createOnce(input: CreatePaymentInput): Promise<CreatePaymentResult> {
     const cached = await cache.get(input.merchantRef);
     if (cached) return { providerRef: cached.provider_ref, redirectUrl: cached.redirect_url ?? undefined };
@@ -102,24 +120,13 @@ export function payssionV2Provider(
     }
     const userId = await userOf(input.merchantRef);
     if (userId === undefined) throw new ProviderUnavailable();
-    const common = {
-      amount: toDecimal(input.amountMinor),
-      currency: input.currency,
-      order_id: input.merchantRef,
-      description: input.description,
-      notify_url: input.notifyUrl,
-    };
+    const common = orderFields(input);
 
     const mandateId = await activeMandate(userId);
     if (mandateId) {
       const body = await call('/api/v2/payment/create', { ...common, mandate_id: mandateId });
       const code = Number(body.result_code);
-      if (code === 200) {
-        const tx = body.transaction as V2Transaction | undefined;
-        if (!tx?.transaction_id) throw new ProviderUnavailable();
-        await cache.put(input.merchantRef, tx.transaction_id, undefined);
-        return { providerRef: tx.transaction_id, status: payssionStatus(text(tx.state)) };
-      }
+      if (code === 200) return keepCharge(input.merchantRef, body);
       if (code !== MANDATE_UNUSABLE) refuseOrFail(code);
       // The customer withdrew the agreement (or it expired): ask for a new one below.
       await saveMandate(userId, mandateId, 'revoked');
@@ -182,21 +189,9 @@ export function payssionV2Provider(
         const cached = await cache.get(input.merchantRef);
         const existing = await details(cached?.provider_ref ?? '', input.merchantRef);
         if (existing) return { providerRef: existing.tx.transaction_id!, status: payssionStatus(text(existing.tx.state)) };
-        const body = await call('/api/v2/payment/create', {
-          amount: toDecimal(input.amountMinor),
-          currency: input.currency,
-          order_id: input.merchantRef,
-          description: input.description,
-          notify_url: input.notifyUrl,
-          mandate_id: input.method.methodRef,
-        });
+        const body = await call('/api/v2/payment/create', { ...orderFields(input), mandate_id: input.method.methodRef });
         const code = Number(body.result_code);
-        if (code === 200) {
-          const tx = body.transaction as V2Transaction | undefined;
-          if (!tx?.transaction_id) throw new ProviderUnavailable();
-          await cache.put(input.merchantRef, tx.transaction_id, undefined);
-          return { providerRef: tx.transaction_id, status: payssionStatus(text(tx.state)) };
-        }
+        if (code === 200) return keepCharge(input.merchantRef, body);
         if (code === MANDATE_UNUSABLE) {
           const userId = await userOf(input.merchantRef);
           if (userId !== undefined) await saveMandate(userId, input.method.methodRef, 'revoked');
