@@ -11,15 +11,39 @@ async function shot(page: Page, info: TestInfo, name: string) {
   await page.screenshot({ path: path.join(dir, `${info.project.name}-${name}.png`), fullPage: true });
 }
 
-/** A visitor buys the 1-month plan at /checkout with the sandbox's test card, renewing (the default), and verifies. */
-async function renewingCustomer(page: Page, info: TestInfo, request: Parameters<typeof linkFromMail>[0]) {
+/** Light and dark screens of the page as it is now. */
+async function shots(page: Page, info: TestInfo, name: string) {
+  await shot(page, info, `${name}-light`);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
+  await shot(page, info, `${name}-dark`);
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
+  await page.emulateMedia({ colorScheme: 'light' });
+}
+
+/**
+ * A visitor buys a plan with the sandbox's test card and verifies: the 1-month plan at /checkout,
+ * renewing (the default) or with "Renew automatically" switched off; or the lifetime plan at
+ * /checkout-lifetime, the checkout variant that sells it (no renewal to choose).
+ */
+async function customer(page: Page, info: TestInfo, request: Parameters<typeof linkFromMail>[0], kind: 'renewing' | 'cancelled' | 'lifetime' = 'renewing') {
   const email = uniqueEmail('subscription', info);
-  await page.goto('/checkout');
-  await page.getByTestId('plan-1-month').click();
+  await page.goto(kind === 'lifetime' ? '/checkout-lifetime' : '/checkout');
+  // The server-rendered form waits for the app's take-over; a click on a plan before it is lost.
+  await expect(page.getByRole('textbox', { name: 'Email' })).toBeEnabled();
+  const plan = page.getByTestId(kind === 'lifetime' ? 'plan-lifetime' : 'plan-1-month');
+  await plan.click();
+  await expect(plan).toHaveAttribute('data-checked', /.*/);
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByRole('radio', { name: /sandbox/i }).click();
-  await expect(page.getByRole('switch', { name: /Renew automatically/ })).toBeChecked();
+  const renew = page.getByRole('switch', { name: /Renew automatically/ });
+  if (kind === 'lifetime') await expect(renew).toHaveCount(0);
+  else await expect(renew).toBeChecked();
+  if (kind === 'cancelled') {
+    await renew.click();
+    await expect(renew).not.toBeChecked();
+  }
   await page.getByTestId('pay-button').click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
@@ -31,7 +55,7 @@ async function renewingCustomer(page: Page, info: TestInfo, request: Parameters<
 
 test.describe('subscription page', () => {
   test('a renewing customer turns auto-renew off and on, downloads a receipt and asks for a refund', async ({ page, request }, info) => {
-    await renewingCustomer(page, info, request);
+    await customer(page, info, request);
 
     // From the profile page's link.
     await page.goto('/profile');
@@ -94,5 +118,55 @@ test.describe('subscription page', () => {
     await expect(page.getByTestId('auto-renew-off')).toHaveCount(0);
     await expect(page.getByTestId('subscription-card').getByRole('link', { name: 'See plans' })).toBeVisible();
     await shot(page, info, 'subscription-refunded');
+  });
+
+  test('a customer who bought with renewal switched off: auto-renew off, the plan ends on its date, no next charge, and why it cannot be turned on', async ({ page, request }, info) => {
+    await customer(page, info, request, 'cancelled');
+    await page.goto('/subscription');
+    const card = page.getByTestId('subscription-card');
+    await expect(card.getByRole('heading', { name: '1 Month' })).toBeVisible();
+    await expect(page.getByTestId('subscription-status')).toHaveText('Active');
+    await expect(page.getByTestId('auto-renew-state')).toContainText('Off');
+    // The date the plan ends: about a month from now, named as an end, not a renewal.
+    const ends = page.getByTestId('paid-until');
+    await expect(ends).toContainText('Ends on');
+    const until = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString('en-US', { day: 'numeric', month: 'long', year: 'numeric' });
+    const dayBefore = new Date(Date.now() + 29 * 86_400_000).toLocaleDateString('en-US', { day: 'numeric', month: 'long', year: 'numeric' });
+    await expect(ends).toContainText(new RegExp(`${until}|${dayBefore}`));
+    await expect(page.getByTestId('ends-note')).toContainText('not be charged again');
+    await expect(page.getByTestId('renews-on')).toHaveCount(0);
+    await expect(page.getByTestId('next-charge')).toHaveCount(0);
+    await expect(page.getByTestId('auto-renew-off')).toHaveCount(0);
+    // The sandbox kept no card (the checkout did not ask it to): the page says why renewal cannot be turned on.
+    await expect(page.getByTestId('payment-method')).toContainText('No saved payment method');
+    await expect(page.getByTestId('auto-renew-on')).toHaveCount(0);
+    await expect(page.getByTestId('cannot-renew')).toContainText('needs a payment method that can be charged again');
+    // The API agrees: turning it on anyway is refused, and nothing changed.
+    const token = await page.evaluate(() => localStorage.getItem('token'));
+    const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+    const on = await page.request.post('/api/billing/subscription/autoRenew', { headers: { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf }, data: { enabled: true } });
+    expect(on.status()).toBe(409);
+    await page.reload();
+    await expect(page.getByTestId('auto-renew-state')).toContainText('Off');
+    await expect(page.getByTestId('history-row')).toHaveCount(1);
+    await shots(page, info, 'subscription-cancelled');
+  });
+
+  test('a lifetime customer (bought at /checkout-lifetime): never renews, no auto-renew control, no next charge', async ({ page, request }, info) => {
+    await customer(page, info, request, 'lifetime');
+    await page.goto('/subscription');
+    const card = page.getByTestId('subscription-card');
+    await expect(card.getByRole('heading', { name: 'Lifetime' })).toBeVisible();
+    await expect(page.getByTestId('subscription-status')).toHaveText('Active');
+    await expect(card).toContainText('it never ends and is never charged again');
+    for (const id of ['auto-renew-state', 'auto-renew-off', 'auto-renew-on', 'cannot-renew', 'renews-on', 'next-charge', 'paid-until']) {
+      await expect(page.getByTestId(id), id).toHaveCount(0);
+    }
+    await expect(card.getByRole('link', { name: 'See plans' })).toHaveCount(0);
+    const row = page.getByTestId('history-row');
+    await expect(row).toHaveCount(1);
+    await expect(row).toContainText('Payment: Lifetime');
+    await expect(row).toContainText('Paid');
+    await shots(page, info, 'subscription-lifetime');
   });
 });

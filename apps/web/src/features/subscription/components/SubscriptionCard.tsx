@@ -8,6 +8,7 @@ import { Link } from 'react-router';
 import { openConfirm } from '../../../lib/confirm';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
+import { planDisplayName } from '../../../lib/plan';
 import { useSetAutoRenew } from '../api/set-auto-renew';
 import { formatDate, formatMoney } from '../lib/format';
 
@@ -69,7 +70,7 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
             {t('subscription.plan')}
           </Text>
           <Title order={2} fz={22} id="subscription-plan">
-            {info.plan.tariffName}
+            {planDisplayName(t, info.plan.tariffKey, info.plan.tariffName)}
           </Title>
         </div>
         <Badge color={STATUS_COLOR[info.status]} variant="light" size="lg" radius="sm" data-testid="subscription-status">
@@ -89,7 +90,7 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
 
       {paid && (
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md" verticalSpacing="md" mb="md">
-          <Fact label={t('subscription.paidUntil')} testId="paid-until">
+          <Fact label={info.autoRenew ? t('subscription.paidUntil') : t('subscription.endsOn')} testId="paid-until">
             {date(info.paidUntil)}
           </Fact>
           <Fact label={t('subscription.autoRenew')} testId="auto-renew-state">
@@ -109,6 +110,12 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
             {info.paymentMethod?.label ?? t('subscription.noMethod')}
           </Fact>
         </SimpleGrid>
+      )}
+
+      {paid && !info.autoRenew && (
+        <Text size="sm" mb="md" data-testid="ends-note">
+          {t('subscription.endsNote', { date: date(info.paidUntil) })}
+        </Text>
       )}
 
       {info.lastRenewalError && (
