@@ -4,6 +4,7 @@ import { Link } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { methodId, type PaymentMethod } from '../../lib/billing/payment-methods';
 import { IconCard, IconLock } from '../icons';
+import a11y from '../a11y.module.css';
 import classes from './billing.module.css';
 
 /** Payment method choice; labels come from the API (provider names stay untranslated). */
@@ -27,7 +28,7 @@ export function PaymentMethodOptions({
     );
   }
   return (
-    <Radio.Group value={value} onChange={onChange} label={label} labelProps={{ className: classes.srOnly }}>
+    <Radio.Group value={value} onChange={onChange} label={label} labelProps={{ className: a11y.srOnly }}>
       <Stack gap={8}>
         {methods.map((m) => (
           <Radio.Card key={methodId(m)} value={methodId(m)} className={classes.methodCard} aria-label={m.label}>

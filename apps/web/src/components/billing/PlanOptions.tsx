@@ -5,6 +5,7 @@ import { useTranslation } from 'react-i18next';
 import type { TariffPrice } from '@warren/contract';
 import { formatMoney, formatPerMonth, savingsPercent } from '../../lib/billing/format';
 import { billedText, planName } from './plan-text';
+import a11y from '../a11y.module.css';
 import classes from './billing.module.css';
 
 interface Props {
@@ -22,7 +23,7 @@ export function PlanOptions({ plans, value, onChange, layout = 'grid', label }: 
   const lang = i18n.language;
   const monthly = plans.find((p) => p.key === '1-month');
   return (
-    <Radio.Group value={value === null ? null : String(value)} onChange={(v) => onChange(Number(v))} label={label} labelProps={{ className: classes.srOnly }}>
+    <Radio.Group value={value === null ? null : String(value)} onChange={(v) => onChange(Number(v))} label={label} labelProps={{ className: a11y.srOnly }}>
       <div className={layout === 'grid' ? classes.planGrid : classes.planList} data-count={plans.length}>
         {plans.map((plan) => {
           const save = savingsPercent(plan, monthly);

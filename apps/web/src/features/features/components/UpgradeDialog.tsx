@@ -8,6 +8,7 @@ import { useTranslation } from 'react-i18next';
 import { useSession } from '../../../lib/session';
 import { IconCheck, IconCrown } from '../../../components/icons';
 import { useReturnFocus } from '../../../components/use-return-focus';
+import a11y from '../../../components/a11y.module.css';
 import classes from './features.module.css';
 
 /** Spec section 4 and 9: 500x500, full screen on mobile; three points and a button to plans. */
@@ -26,7 +27,7 @@ export function UpgradeDialog({ opened, onClose }: { opened: boolean; onClose: (
       size={500}
       centered
       radius={fullScreen ? 0 : 'lg'}
-      title={<span className={classes.srOnly}>{t('features.upgrade.title')}</span>}
+      title={<span className={a11y.srOnly}>{t('features.upgrade.title')}</span>}
       closeButtonProps={{ 'aria-label': t('features.upgrade.close') }}
       classNames={{ content: fullScreen ? classes.dialogFull : classes.dialog, body: classes.dialogBody }}
       data-testid="upgrade-dialog"
