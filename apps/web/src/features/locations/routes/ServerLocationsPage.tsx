@@ -8,9 +8,9 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { ServerListItem } from '@warren/contract';
 import { IconCrown, IconGlobe, IconLock } from '../../../components/icons';
+import { PlaceLabel } from '../../../components/PlaceLabel';
 import { EmptyState, ErrorState, LoadingState } from '../../../components/QueryState';
 import { useServers } from '../api/servers';
-import { Flag } from '../components/Flag';
 import { matchesQuery } from '../lib/search';
 import classes from './locations.module.css';
 
@@ -21,17 +21,7 @@ function LocationCard({ s }: { s: ServerListItem }) {
   return (
     <Card withBorder padding="md" className={s.isBlur ? classes.blurred : undefined} data-testid="location" data-blur={s.isBlur ? '1' : '0'}>
       <Group justify="space-between" wrap="nowrap" gap="sm">
-        <Group gap="sm" wrap="nowrap" miw={0} className={s.isBlur ? classes.blurText : undefined}>
-          <Flag code={s.countryCode} />
-          <Stack gap={0} miw={0}>
-            <Text fw={600} truncate>
-              {s.city}
-            </Text>
-            <Text size="sm" c="dimmed" truncate>
-              {s.country}
-            </Text>
-          </Stack>
-        </Group>
+        <PlaceLabel code={s.countryCode} title={s.city} subtitle={s.country} className={s.isBlur ? classes.blurText : undefined} />
         {s.premium ? (
           <Badge color="yellow" variant="light" leftSection={<IconCrown size={12} />} className={classes.badge}>
             {t('setup.premium')}
