@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -11,12 +12,21 @@ async function shot(page: Page, info: TestInfo, name: string) {
   await page.screenshot({ path: path.join(dir, `${info.project.name}-${name}.png`), fullPage: true });
 }
 
-/** Light and dark screens of the page as it is now. */
+/** WCAG 2.2 AA violations (axe, the rules of a11y.spec.ts) on the page as it is now: rule and first target. */
+async function axe(page: Page): Promise<string[]> {
+  await page.evaluate(() => document.fonts.ready);
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
+}
+
+/** Light and dark screens of the page as it is now, each without an axe violation (a11y.spec.ts audits /subscription only for a renewing customer). */
 async function shots(page: Page, info: TestInfo, name: string) {
   await shot(page, info, `${name}-light`);
+  expect(await axe(page), `${name} light`).toEqual([]);
   await page.emulateMedia({ colorScheme: 'dark' });
   await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
   await shot(page, info, `${name}-dark`);
+  expect(await axe(page), `${name} dark`).toEqual([]);
   await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
   await page.emulateMedia({ colorScheme: 'light' });
 }
