@@ -85,6 +85,17 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
       )}
     </Stack>
   );
+  /** The zip of every format and the config as text, beside the main download on both layouts. */
+  const otherDownloads = (
+    <>
+      <Button variant="light" onClick={zipAll}>
+        {t('setup.wg.downloadZip')}
+      </Button>
+      <Button variant="subtle" onClick={() => setShowText((v) => !v)}>
+        {t('setup.wg.showConfig')}
+      </Button>
+    </>
+  );
   const configText = showText && (
     <Code block className={classes.config} data-testid="config-text">
       {conf.text}
@@ -119,14 +130,7 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
                 {t('setup.wg.downloadForAppHint')}
               </Text>
             </Stack>
-            <Group gap="sm">
-              <Button variant="light" onClick={zipAll}>
-                {t('setup.wg.downloadZip')}
-              </Button>
-              <Button variant="subtle" onClick={() => setShowText((v) => !v)}>
-                {t('setup.wg.showConfig')}
-              </Button>
-            </Group>
+            <Group gap="sm">{otherDownloads}</Group>
             {configText}
             {qrCode(180, t('setup.wg.qrOther'))}
           </>
@@ -138,12 +142,7 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
                 <Button onClick={download} leftSection={<IconDownload size={16} />} data-testid="download-conf">
                   {t('setup.wg.downloadConf')}
                 </Button>
-                <Button variant="light" onClick={zipAll}>
-                  {t('setup.wg.downloadZip')}
-                </Button>
-                <Button variant="subtle" onClick={() => setShowText((v) => !v)}>
-                  {t('setup.wg.showConfig')}
-                </Button>
+                {otherDownloads}
               </Group>
               {configText}
             </Stack>
