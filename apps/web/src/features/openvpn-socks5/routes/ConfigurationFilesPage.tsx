@@ -6,7 +6,8 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { OpenVpnProtocol, ServicesLocation } from '@warren/contract';
 import { IconCrown, IconShield } from '../../../components/icons';
-import { EmptyState, ErrorState, LoadingState } from '../../../components/QueryState';
+import { EmptyState } from '../../../components/QueryState';
+import { SetupPageFrame } from '../../../components/SetupPageFrame';
 import { useServices } from '../api/services';
 import { CredentialsCard } from '../components/CredentialsCard';
 import { LocationLabel } from '../components/LocationRow';
@@ -60,23 +61,15 @@ export function ConfigurationFilesPage() {
     .filter((l) => !needle || `${l.country} ${l.city}`.toLowerCase().includes(needle))
     .sort((a, b) => Number(b.available) - Number(a.available));
   return (
-    <Stack gap="lg">
-      <div>
-        <Title order={2} fz={24}>
-          {t('titles.configurationFiles')}
-        </Title>
-        <Group gap={6} mt={4} wrap="nowrap" align="flex-start">
-          <IconShield size={16} />
-          <Text c="dimmed" size="sm">
-            {t('services.ovpnIntro')}
-          </Text>
-        </Group>
-      </div>
-      {!data && services.isError ? (
-        <ErrorState message={t('states.servicesFailed')} onRetry={() => void services.refetch()} retrying={services.isFetching} />
-      ) : !data ? (
-        <LoadingState label={t('states.servicesLoading')} />
-      ) : (
+    <SetupPageFrame
+      title={t('titles.configurationFiles')}
+      intro={t('services.ovpnIntro')}
+      icon={<IconShield size={16} />}
+      query={services}
+      loading={t('states.servicesLoading')}
+      error={t('states.servicesFailed')}
+    >
+      {(data) => (
         <>
           {data.access === 'none' && <Alert color="red">{t('services.inactive')}</Alert>}
           <CredentialsCard credentials={data.credentials} />
@@ -112,6 +105,6 @@ export function ConfigurationFilesPage() {
           {!locations.length && <EmptyState message={t(data.locations.length ? 'setup.noResults' : 'states.locationsEmpty')} />}
         </>
       )}
-    </Stack>
+    </SetupPageFrame>
   );
 }

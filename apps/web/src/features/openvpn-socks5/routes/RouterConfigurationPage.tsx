@@ -7,7 +7,7 @@ import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import { type OpenVpnProtocol, ROUTER_FIRMWARES, type RouterFirmware } from '@warren/contract';
 import { IconCrown, IconLock } from '../../../components/icons';
-import { ErrorState, LoadingState } from '../../../components/QueryState';
+import { SetupPageFrame } from '../../../components/SetupPageFrame';
 import { useServices } from '../api/services';
 import { CredentialsCard } from '../components/CredentialsCard';
 import classes from '../components/openvpn-socks5.module.css';
@@ -48,20 +48,8 @@ export function RouterConfigurationPage() {
   };
 
   return (
-    <Stack gap="lg">
-      <div>
-        <Title order={2} fz={24}>
-          {t('titles.routerConfiguration')}
-        </Title>
-        <Text c="dimmed" size="sm" mt={4}>
-          {t('services.routerIntro')}
-        </Text>
-      </div>
-      {!data && services.isError ? (
-        <ErrorState message={t('states.servicesFailed')} onRetry={() => void services.refetch()} retrying={services.isFetching} />
-      ) : !data ? (
-        <LoadingState label={t('states.servicesLoading')} />
-      ) : (
+    <SetupPageFrame title={t('titles.routerConfiguration')} intro={t('services.routerIntro')} query={services} loading={t('states.servicesLoading')} error={t('states.servicesFailed')}>
+      {(data) => (
         <>
           {data.access === 'none' && <Alert color="red">{t('services.inactive')}</Alert>}
           <Card withBorder padding="lg">
@@ -150,6 +138,6 @@ export function RouterConfigurationPage() {
           <CredentialsCard credentials={data.credentials} />
         </>
       )}
-    </Stack>
+    </SetupPageFrame>
   );
 }
