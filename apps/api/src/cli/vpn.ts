@@ -40,6 +40,14 @@ async function friendly<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A command on the operator's actions, its validation and "not found" errors as usage errors. */
+const withAdmin =
+  (fn: (admin: Awaited<ReturnType<typeof adminOf>>, ctx: CliContext) => Promise<void>) =>
+  async (ctx: CliContext): Promise<void> => {
+    const admin = await adminOf(ctx);
+    await friendly(() => fn(admin, ctx));
+  };
+
 function printToken(ctx: CliContext, node: string, token: string) {
   ctx.print(`Node token for ${node} (shown once; only its hash is stored):`);
   ctx.print(token);
@@ -53,71 +61,60 @@ export const commands: CliGroup = {
   'add-location': {
     summary: 'add a server location',
     usage: '--slug de-fra --country-code DE --country Germany --city Frankfurt --lat 50.11 --lon 8.68 [--country-ru … --country-zh … --city-ru … --city-zh …] [--free] [--hidden]',
-    async run(ctx) {
-      const admin = await adminOf(ctx);
+    run: withAdmin(async (admin, ctx) => {
       const country = str(ctx, 'country')!;
       const city = str(ctx, 'city')!;
-      const { id } = await friendly(() =>
-        admin.addLocation({
-          slug: str(ctx, 'slug')!,
-          countryCode: str(ctx, 'country-code')!.toUpperCase(),
-          country: { en: country, ru: str(ctx, 'country-ru', false) ?? country, zh: str(ctx, 'country-zh', false) ?? country },
-          city: { en: city, ru: str(ctx, 'city-ru', false) ?? city, zh: str(ctx, 'city-zh', false) ?? city },
-          latitude: num(ctx, 'lat')!,
-          longitude: num(ctx, 'lon')!,
-          premium: !bool(ctx, 'free'),
-          dashVisible: !bool(ctx, 'hidden'),
-        }),
-      );
+      const { id } = await admin.addLocation({
+        slug: str(ctx, 'slug')!,
+        countryCode: str(ctx, 'country-code')!.toUpperCase(),
+        country: { en: country, ru: str(ctx, 'country-ru', false) ?? country, zh: str(ctx, 'country-zh', false) ?? country },
+        city: { en: city, ru: str(ctx, 'city-ru', false) ?? city, zh: str(ctx, 'city-zh', false) ?? city },
+        latitude: num(ctx, 'lat')!,
+        longitude: num(ctx, 'lon')!,
+        premium: !bool(ctx, 'free'),
+        dashVisible: !bool(ctx, 'hidden'),
+      });
       ctx.print(`Location ${str(ctx, 'slug')} added (id ${id}). Add a node to it with \`npx warren vpn add-node --location ${str(ctx, 'slug')} …\`.`);
-    },
+    }),
   },
   'add-node': {
     summary: 'add a node (VPN server) to a location and print its token',
     usage: '--location de-fra --name de-fra-2 --endpoint 203.0.113.10 [--port 51820] [--public-key KEY]',
-    async run(ctx) {
-      const admin = await adminOf(ctx);
+    run: withAdmin(async (admin, ctx) => {
       const name = str(ctx, 'name')!;
-      const { token } = await friendly(() =>
-        admin.addNode({
-          location: str(ctx, 'location')!,
-          name,
-          endpointHost: str(ctx, 'endpoint')!,
-          listenPort: num(ctx, 'port', false) ?? 51820,
-          publicKey: str(ctx, 'public-key', false),
-        }),
-      );
+      const { token } = await admin.addNode({
+        location: str(ctx, 'location')!,
+        name,
+        endpointHost: str(ctx, 'endpoint')!,
+        listenPort: num(ctx, 'port', false) ?? 51820,
+        publicKey: str(ctx, 'public-key', false),
+      });
       printToken(ctx, name, token);
-    },
+    }),
   },
   'node-token': {
     summary: "issue a new token for a node (the old one stops working)",
     usage: '--node de-fra-1',
-    async run(ctx) {
-      const admin = await adminOf(ctx);
+    run: withAdmin(async (admin, ctx) => {
       const name = str(ctx, 'node')!;
-      printToken(ctx, name, await friendly(() => admin.issueNodeToken(name)));
-    },
+      printToken(ctx, name, await admin.issueNodeToken(name));
+    }),
   },
   'set-location': {
     summary: 'change a location: premium or free, shown or hidden',
     usage: '--slug de-fra [--premium true|false] [--visible true|false]',
-    async run(ctx) {
-      const admin = await adminOf(ctx);
-      await friendly(() => admin.setLocation(str(ctx, 'slug')!, { premium: bool(ctx, 'premium'), dashVisible: bool(ctx, 'visible') }));
+    run: withAdmin(async (admin, ctx) => {
+      await admin.setLocation(str(ctx, 'slug')!, { premium: bool(ctx, 'premium'), dashVisible: bool(ctx, 'visible') });
       ctx.print('Location updated; nodes pick the change up on their next poll.');
-    },
+    }),
   },
   'set-node': {
     summary: 'change a node: enabled, endpoint, port, public key',
     usage: '--node de-fra-1 [--enabled true|false] [--endpoint HOST] [--port N] [--public-key KEY]',
-    async run(ctx) {
-      const admin = await adminOf(ctx);
-      await friendly(() =>
-        admin.setNode(str(ctx, 'node')!, { enabled: bool(ctx, 'enabled'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false) }),
-      );
+    run: withAdmin(async (admin, ctx) => {
+      await admin.setNode(str(ctx, 'node')!, { enabled: bool(ctx, 'enabled'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false) });
       ctx.print('Node updated.');
-    },
+    }),
   },
   list: {
     summary: 'list locations and their nodes',
