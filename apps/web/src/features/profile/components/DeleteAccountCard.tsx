@@ -1,9 +1,10 @@
 import { useState } from 'react';
-import { Alert, Button, Card, Group, Text, Title } from '@mantine/core';
+import { Alert, Button, Group } from '@mantine/core';
 import { useTranslation } from 'react-i18next';
 import { snackbar } from '../../../lib/notify';
 import { session } from '../../../lib/session';
 import { IconTrash } from '../../../components/icons';
+import { SectionCard } from '../../../components/SectionCard';
 import { useDeleteAccount } from '../api/delete-account';
 import { PasswordConfirmDialog } from './PasswordConfirmDialog';
 
@@ -21,13 +22,7 @@ export function DeleteAccountCard() {
   };
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="profile-delete" style={{ borderColor: 'var(--mantine-color-red-2)' }}>
-      <Title order={2} fz={18} mb={4} id="profile-delete">
-        {t('profile.delete')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        {t('profile.deleteIntro')}
-      </Text>
+    <SectionCard id="profile-delete" title={t('profile.delete')} intro={t('profile.deleteIntro')} style={{ borderColor: 'var(--mantine-color-red-2)' }}>
       <Group>
         <Button color="red" variant="outline" leftSection={<IconTrash size={16} />} onClick={() => setOpen(true)}>
           {t('profile.deleteButton')}
@@ -45,6 +40,6 @@ export function DeleteAccountCard() {
         confirmLabel={t('profile.deleteConfirm')}
         onConfirm={confirm}
       />
-    </Card>
+    </SectionCard>
   );
 }

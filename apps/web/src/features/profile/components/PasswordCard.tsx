@@ -1,9 +1,10 @@
-import { Button, Card, Group, PasswordInput, Stack, Text, Title } from '@mantine/core';
+import { Button, Group, PasswordInput, Stack } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useTranslation } from 'react-i18next';
 import { NewPasswordFields } from '../../../components/NewPasswordFields';
+import { SectionCard } from '../../../components/SectionCard';
 import { changePasswordBody } from '@warren/contract';
 import type { z } from 'zod';
 import { applyFieldErrors } from '../../../lib/forms';
@@ -39,13 +40,7 @@ export function PasswordCard() {
   });
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="profile-password">
-      <Title order={2} fz={18} mb={4} id="profile-password">
-        {t('profile.password')}
-      </Title>
-      <Text size="sm" c="dimmed" mb="md">
-        {t('profile.passwordIntro')}
-      </Text>
+    <SectionCard id="profile-password" title={t('profile.password')} intro={t('profile.passwordIntro')}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <PasswordInput label={t('profile.currentPassword')} autoComplete="current-password" error={err(formState.errors.currentPassword?.message)} visibilityToggleButtonProps={toggle} {...register('currentPassword')} />
@@ -63,6 +58,6 @@ export function PasswordCard() {
           </Group>
         </Stack>
       </form>
-    </Card>
+    </SectionCard>
   );
 }
