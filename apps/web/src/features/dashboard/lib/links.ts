@@ -1,4 +1,5 @@
 import type { User } from '@warren/contract';
+import { SETUP_PAGES } from '../../../lib/setup-pages';
 
 export interface QuickLink {
   to: string;
@@ -9,14 +10,15 @@ export interface QuickLink {
 
 /** Quick links to set-up on the dashboard; WireGuard only for users with isWgSectionAvailable. */
 export function setupLinks(user: Pick<User, 'isWgSectionAvailable'>): QuickLink[] {
+  const page = (key: keyof typeof SETUP_PAGES, icon: QuickLink['icon'], text: string): QuickLink => ({ to: SETUP_PAGES[key].to, icon, title: SETUP_PAGES[key].labelKey, text });
   const links: QuickLink[] = [
     { to: '/server-locations', icon: 'globe', title: 'menu.serverLocations', text: 'dashboard.cards.locations' },
-    { to: '/setup', icon: 'tools', title: 'menu.setup', text: 'dashboard.cards.setup' },
-    { to: '/setup/downloads', icon: 'download', title: 'menu.downloads', text: 'dashboard.cards.downloads' },
-    { to: '/setup/configuration-files', icon: 'tools', title: 'menu.configurationFiles', text: 'dashboard.cards.configurationFiles' },
-    { to: '/setup/socks5-proxy', icon: 'tools', title: 'menu.socks5', text: 'dashboard.cards.socks5' },
+    page('setup', 'tools', 'dashboard.cards.setup'),
+    page('downloads', 'download', 'dashboard.cards.downloads'),
+    page('config', 'tools', 'dashboard.cards.configurationFiles'),
+    page('socks5', 'tools', 'dashboard.cards.socks5'),
   ];
-  if (user.isWgSectionAvailable) links.push({ to: '/setup/wg', icon: 'tools', title: 'menu.wireguard', text: 'dashboard.cards.wireguard' });
+  if (user.isWgSectionAvailable) links.push(page('wg', 'tools', 'dashboard.cards.wireguard'));
   else links.push({ to: '/plans', icon: 'card', title: 'menu.plans', text: 'dashboard.cards.plans' });
   return links;
 }
