@@ -160,6 +160,16 @@ test.describe('subscription page', () => {
     await expect(page.getByTestId('auto-renew-state')).toContainText('Off');
     await expect(page.getByTestId('history-row')).toHaveCount(1);
     await shots(page, info, 'subscription-cancelled');
+
+    // In Chinese: the plan's name and the end are the page's language, not the catalogue's English.
+    await page.evaluate(() => localStorage.setItem('i18nLang', 'zh'));
+    await page.reload();
+    await expect(card.getByRole('heading', { name: '1 个月' })).toBeVisible();
+    await expect(page.getByTestId('paid-until')).toContainText('结束日期');
+    await expect(page.getByTestId('ends-note')).toContainText('不会再次扣款');
+    await expect(page.getByTestId('history-row')).toContainText('1 个月');
+    await expect(page.getByTestId('history-row')).not.toContainText('1 Month');
+    await shot(page, info, 'subscription-cancelled-zh');
   });
 
   test('a lifetime customer (bought at /checkout-lifetime): never renews, no auto-renew control, no next charge', async ({ page, request }, info) => {

@@ -29,6 +29,8 @@ export const paymentHistoryItem = z.object({
   /** The provider's id (sandbox, stripe, payssion, payssionv2, cardlink, grant). */
   provider: z.string(),
   tariffName: z.string(),
+  /** The plan's key (the web names the plan in its language by it); empty when the plan is no longer in the catalogue. */
+  tariffKey: z.string(),
   /** The period this payment bought (ISO); periodEnd null for lifetime; both null when nothing was bought. */
   periodStart: z.string().nullable(),
   periodEnd: z.string().nullable(),

@@ -26,6 +26,7 @@ export function historyService(deps: HistoryDeps) {
       const now = deps.now();
       const [payments, tariffs] = await Promise.all([repo.paymentsOf(userId), deps.prices.tariffs()]);
       const nameOf = new Map(tariffs.map((t) => [t.id, t.name]));
+      const keyOf = new Map(tariffs.map((t) => [t.id, t.key]));
       const items: PaymentHistoryItem[] = [];
       for (const p of payments) {
         if (p.status === 'pending' && now.getTime() - new Date(p.created_at).getTime() > OPEN_CHECKOUT_SHOWN_MS) continue;
@@ -36,6 +37,7 @@ export function historyService(deps: HistoryDeps) {
           currency: p.currency,
           provider: p.provider,
           tariffName: nameOf.get(p.tariff_id) ?? '',
+          tariffKey: keyOf.get(p.tariff_id) ?? '',
           periodStart: p.applied ? iso(p.period_start) : null,
           periodEnd: p.applied ? iso(p.period_end) : null,
         };

@@ -9,6 +9,7 @@ import { IconDownload } from '../../../components/icons';
 import { openConfirm } from '../../../lib/confirm';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
+import { planDisplayName } from '../../../lib/plan';
 import { useDownloadReceipt } from '../api/download-receipt';
 import { usePayments } from '../api/get-payments';
 import { useRequestRefund } from '../api/request-refund';
@@ -29,7 +30,7 @@ export function PaymentHistoryCard() {
 
   const date = (iso: string) => formatDate(iso, lang);
   const money = (p: PaymentHistoryItem) => `${p.kind === 'refund' ? '−' : ''}${formatMoney(p.amountMinor, p.currency, lang)}`;
-  const item = (p: PaymentHistoryItem) => `${t(KIND_KEY[p.kind])}: ${p.tariffName}`;
+  const item = (p: PaymentHistoryItem) => `${t(KIND_KEY[p.kind])}: ${planDisplayName(t, p.tariffKey, p.tariffName)}`;
   const period = (p: PaymentHistoryItem) =>
     p.periodStart === null ? null : p.periodEnd === null ? t('subscription.periodLifetime') : t('subscription.period', { from: date(p.periodStart), to: date(p.periodEnd) });
 

@@ -21,7 +21,7 @@ const renewing: SubscriptionInfo = {
 };
 const paid: PaymentHistoryItem = {
   id: 'pay_1', paymentId: 'pay_1', kind: 'purchase', status: 'succeeded', date: '2026-11-24T10:00:00.000Z', amountMinor: 1299, currency: 'USD', provider: 'sandbox',
-  tariffName: '1 Month', periodStart: '2026-11-24T10:00:00.000Z', periodEnd: '2026-12-24T10:00:00.000Z', failureReason: null,
+  tariffName: '1 Month', tariffKey: '1-month', periodStart: '2026-11-24T10:00:00.000Z', periodEnd: '2026-12-24T10:00:00.000Z', failureReason: null,
   receiptAvailable: true, refundAvailable: true, refundableUntil: '2026-12-01T10:00:00.000Z',
 };
 const failed: PaymentHistoryItem = { ...paid, id: 'pay_0', paymentId: 'pay_0', kind: 'renewal', status: 'failed', date: '2026-11-20T10:00:00.000Z', periodStart: null, periodEnd: null, failureReason: 'Card declined', receiptAvailable: false, refundAvailable: false, refundableUntil: null };
