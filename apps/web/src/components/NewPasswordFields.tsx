@@ -12,16 +12,15 @@ import { translateValidation } from '../lib/validation';
  */
 export function NewPasswordFields({
   labels,
-  password,
-  confirmation,
+  register,
   errors,
   side = false,
 }: {
   labels: { password: string; confirmation: string };
-  password: UseFormRegisterReturn;
-  confirmation: UseFormRegisterReturn;
-  /** The form's raw messages for the two fields. */
-  errors: { password?: string; confirmation?: string };
+  /** The form's `register`: the fields are `password` and `password_confirmation`. */
+  register: (name: 'password' | 'password_confirmation') => UseFormRegisterReturn;
+  /** The form's `formState.errors` (raw messages, translated here). */
+  errors: { password?: { message?: string }; password_confirmation?: { message?: string } };
   /** Side by side from the small breakpoint up. */
   side?: boolean;
 }) {
@@ -35,16 +34,16 @@ export function NewPasswordFields({
         // Side by side, the hint goes under the field so both inputs line up.
         inputWrapperOrder={side ? ['label', 'input', 'description', 'error'] : undefined}
         autoComplete="new-password"
-        error={translateValidation(errors.password, t)}
+        error={translateValidation(errors.password?.message, t)}
         visibilityToggleButtonProps={toggle}
-        {...password}
+        {...register('password')}
       />
       <PasswordInput
         label={labels.confirmation}
         autoComplete="new-password"
-        error={translateValidation(errors.confirmation, t)}
+        error={translateValidation(errors.password_confirmation?.message, t)}
         visibilityToggleButtonProps={toggle}
-        {...confirmation}
+        {...register('password_confirmation')}
       />
     </>
   );

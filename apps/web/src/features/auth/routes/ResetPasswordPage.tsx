@@ -61,9 +61,8 @@ export function ResetPasswordPage() {
           <Stack gap="md">
             <NewPasswordFields
               labels={{ password: t('auth.fields.newPassword'), confirmation: t('auth.fields.passwordConfirmation') }}
-              password={register('password')}
-              confirmation={register('password_confirmation')}
-              errors={{ password: formState.errors.password?.message, confirmation: formState.errors.password_confirmation?.message }}
+              register={register}
+              errors={formState.errors}
             />
             <Button type="submit" size="md" fullWidth loading={formState.isSubmitting}>
               {t('auth.reset.submit')}

@@ -47,9 +47,8 @@ export function PasswordCard() {
           <NewPasswordFields
             side
             labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}
-            password={register('password')}
-            confirmation={register('password_confirmation')}
-            errors={{ password: formState.errors.password?.message, confirmation: formState.errors.password_confirmation?.message }}
+            register={register}
+            errors={formState.errors}
           />
           <Group>
             <Button type="submit" loading={change.isPending}>

@@ -95,9 +95,8 @@ export function SetNewPassPage() {
           <Stack gap="md">
             <NewPasswordFields
               labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}
-              password={register('password')}
-              confirmation={register('password_confirmation')}
-              errors={{ password: formState.errors.password?.message, confirmation: formState.errors.password_confirmation?.message }}
+              register={register}
+              errors={formState.errors}
             />
             <Group>
               <Button type="submit" loading={save.isPending}>
