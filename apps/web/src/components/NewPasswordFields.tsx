@@ -1,6 +1,7 @@
-import { PasswordInput, SimpleGrid } from '@mantine/core';
+import { PasswordInput, SimpleGrid, Stack } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
+import type { FormEventHandler, ReactNode } from 'react';
 import type { UseFormRegisterReturn } from 'react-hook-form';
 import { useTranslation } from 'react-i18next';
 import { PASSWORD_MIN } from '@warren/contract';
@@ -48,4 +49,16 @@ export function NewPasswordFields({
     </>
   );
   return side ? <SimpleGrid cols={{ base: 1, sm: 2 }}>{fields}</SimpleGrid> : fields;
+}
+
+/** A form that asks for a new password only (the reset link, set-new-pass): the two fields, then `children` (its button). */
+export function NewPasswordForm({ onSubmit, children, ...fields }: Parameters<typeof NewPasswordFields>[0] & { onSubmit: FormEventHandler<HTMLFormElement>; children: ReactNode }) {
+  return (
+    <form onSubmit={onSubmit} noValidate>
+      <Stack gap="md">
+        <NewPasswordFields {...fields} />
+        {children}
+      </Stack>
+    </form>
+  );
 }

@@ -2,7 +2,7 @@ import { Alert, Button, Stack } from '@mantine/core';
 import { useForm } from 'react-hook-form';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NewPasswordFields } from '../../../components/NewPasswordFields';
+import { NewPasswordForm } from '../../../components/NewPasswordFields';
 import { SNACKBAR_MS, type ResetPasswordBody, type resetPasswordBody } from '@warren/contract';
 import type { z } from 'zod';
 import { AuthLayout } from '../components/AuthLayout';
@@ -57,18 +57,11 @@ export function ResetPasswordPage() {
           </Button>
         </Stack>
       ) : (
-        <form onSubmit={onSubmit} noValidate>
-          <Stack gap="md">
-            <NewPasswordFields
-              labels={{ password: t('auth.fields.newPassword'), confirmation: t('auth.fields.passwordConfirmation') }}
-              register={register}
-              errors={formState.errors}
-            />
-            <Button type="submit" size="md" fullWidth loading={formState.isSubmitting}>
-              {t('auth.reset.submit')}
-            </Button>
-          </Stack>
-        </form>
+        <NewPasswordForm onSubmit={onSubmit} labels={{ password: t('auth.fields.newPassword'), confirmation: t('auth.fields.passwordConfirmation') }} register={register} errors={formState.errors}>
+          <Button type="submit" size="md" fullWidth loading={formState.isSubmitting}>
+            {t('auth.reset.submit')}
+          </Button>
+        </NewPasswordForm>
       )}
     </AuthLayout>
   );

@@ -4,7 +4,7 @@ import { useForm } from 'react-hook-form';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { NewPasswordFields } from '../../../components/NewPasswordFields';
+import { NewPasswordForm } from '../../../components/NewPasswordFields';
 import { setNewPasswordBody } from '@warren/contract';
 import type { z } from 'zod';
 import { applyFieldErrors } from '../../../lib/forms';
@@ -91,20 +91,13 @@ export function SetNewPassPage() {
         </Alert>
       )}
       {token ? (
-        <form onSubmit={onSubmit} noValidate>
-          <Stack gap="md">
-            <NewPasswordFields
-              labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}
-              register={register}
-              errors={formState.errors}
-            />
-            <Group>
-              <Button type="submit" loading={save.isPending}>
-                {t('profile.setNew.submit')}
-              </Button>
-            </Group>
-          </Stack>
-        </form>
+        <NewPasswordForm onSubmit={onSubmit} labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }} register={register} errors={formState.errors}>
+          <Group>
+            <Button type="submit" loading={save.isPending}>
+              {t('profile.setNew.submit')}
+            </Button>
+          </Group>
+        </NewPasswordForm>
       ) : (
         !sent && <Group>{sendButton}</Group>
       )}
