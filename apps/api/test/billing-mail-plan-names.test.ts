@@ -1,6 +1,8 @@
+import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubscriptionInfo } from '@warren/contract';
 import { TestClient, createTestApp, mailTo, registerUser, type TestApp } from './helpers.js';
+import { fontReport } from '../src/modules/billing/receipts-pdf.js';
 import { dropJobsSchema } from './jobs-helpers.js';
 
 /**
@@ -35,6 +37,27 @@ async function buyMonthWithSandbox(c: TestClient, autoRenew: boolean) {
   expect(done.statusCode).toBe(200);
   const sub = await c.get('/api/billing/subscription');
   return sub.json().data as SubscriptionInfo;
+}
+
+async function pdfText(body: Buffer): Promise<string> {
+  const task = getDocument({ data: new Uint8Array(body), useSystemFonts: false });
+  const doc = await task.promise;
+  const parts: string[] = [];
+  for (let i = 1; i <= doc.numPages; i++) {
+    const content = await (await doc.getPage(i)).getTextContent();
+    parts.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' '));
+  }
+  await task.destroy();
+  return parts.join('\n');
+}
+
+/** The text of the member's first payment's receipt PDF, as the dashboard downloads it. */
+async function receiptText(c: TestClient) {
+  const items = (await c.get('/api/billing/payments')).json().data.items as { paymentId: string; tariffKey: string }[];
+  expect(items[0]!.tariffKey).toBe('1-month');
+  const res = await c.get(`/api/billing/payments/${items[0]!.paymentId}/receipt`);
+  expect(res.statusCode, res.body).toBe(200);
+  return pdfText(res.rawPayload);
 }
 
 const allText = (mails: { subject: string; text: string; html: string }[]) => mails.map((m) => `${m.subject}\n${m.text}\n${m.html}`).join('\n');
@@ -80,5 +103,17 @@ describe('plan names in billing mails', () => {
     expect(mails.filter((m) => m.text.includes('Тариф: 1 месяц.'))).toHaveLength(1);
     expect(mails.filter((m) => m.text.includes('Тариф 1 месяц закончился'))).toHaveLength(1);
     expect(allText(mails)).not.toContain('1 Month');
+    // The receipt PDF (the mail's attachment, the dashboard's download) too.
+    const pdf = await receiptText(c);
+    expect(pdf).toContain('1 месяц');
+    expect(pdf).not.toContain('1 Month');
+  });
+
+  it.runIf(fontReport().languages.includes('zh'))('a Chinese receipt PDF says 1 个月', async () => {
+    const { c } = await member('zh');
+    await buyMonthWithSandbox(c, false);
+    const pdf = await receiptText(c);
+    expect(pdf.replace(/\s+/g, '')).toContain('1个月');
+    expect(pdf).not.toContain('Month');
   });
 });

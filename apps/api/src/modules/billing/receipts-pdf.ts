@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import PDFDocument from 'pdfkit';
+import { planName } from '../../mail/plan-names.js';
 import type { ReceiptData } from './receipts-repository.js';
 
 /**
@@ -104,9 +105,10 @@ export async function renderReceiptPdf(doc: ReceiptDocument, wanted: ReceiptLang
   const pair = fontFor(language);
   const t = TEXT[language];
   const { data } = doc;
+  const plan = planName(data.tariffKey, data.tariffName, language);
   const pdf = new PDFDocument({
     size: 'A4', margin: 56,
-    info: { Title: `${t.title} ${doc.number}`, Author: data.seller.name, Subject: `${data.productName} — ${data.tariffName}`, CreationDate: new Date(doc.issuedAt) },
+    info: { Title: `${t.title} ${doc.number}`, Author: data.seller.name, Subject: `${data.productName} — ${plan}`, CreationDate: new Date(doc.issuedAt) },
   });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));
@@ -159,7 +161,7 @@ export async function renderReceiptPdf(doc: ReceiptDocument, wanted: ReceiptLang
   const row = pdf.y;
   const period = data.periodEnd === null ? t.lifetime : `${day(data.periodStart ?? data.paidAt)} – ${day(data.periodEnd)}`;
   pdf.font('body');
-  pdf.text(`${data.productName} — ${data.tariffName}`, cols[0], row, { width: width * 0.43 });
+  pdf.text(`${data.productName} — ${plan}`, cols[0], row, { width: width * 0.43 });
   pdf.text(period, cols[1], row, { width: width * 0.32 });
   pdf.text(money(data.amountMinor, data.currency), cols[2], row, { width: width * 0.22, align: 'right' });
   pdf.moveDown(0.6);

@@ -6,6 +6,8 @@ export interface ReceiptData {
   buyerEmail: string;
   productName: string;
   tariffName: string;
+  /** The plan's key: the PDF names the plan in its language by it (receipts issued before it was kept print tariffName). */
+  tariffKey?: string;
   /** ISO; periodEnd null for lifetime. */
   periodStart: string | null;
   periodEnd: string | null;

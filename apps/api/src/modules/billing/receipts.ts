@@ -76,6 +76,7 @@ export function receiptsService(deps: ReceiptsDeps) {
         buyerEmail: user.email,
         productName: brand.productName,
         tariffName: tariff?.name ?? '',
+        tariffKey: tariff?.key ?? '',
         periodStart: iso(payment.period_start),
         periodEnd: iso(payment.period_end),
         amountMinor: payment.amount_minor,
