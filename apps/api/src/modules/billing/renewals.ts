@@ -94,7 +94,8 @@ export function renewalsService(deps: RenewalsDeps) {
     const mail = renderMail(kind, { language, productName: deps.brandName(payload.brand ?? ''), link: payload.link, vars: payload });
     try {
       // A receipt mail carries the receipt itself (issued here if the dashboard has not yet: one number either way).
-      const receipt = kind === 'receipt' && deps.receiptPdf && payload.payment ? await deps.receiptPdf(userId, payload.payment, language) : null;
+      // A payment without a receipt (a support grant: nothing was paid) still gets its mail, without a file.
+      const receipt = kind === 'receipt' && deps.receiptPdf && payload.payment ? await deps.receiptPdf(userId, payload.payment, language).catch(() => null) : null;
       const attachments = receipt ? [{ filename: receipt.filename, content: receipt.pdf, contentType: 'application/pdf' }] : undefined;
       await deps.mailer.send({ to, ...mail, ...(attachments ? { attachments } : {}) });
       await repo.noticeSent(userId, kind, periodKey);
