@@ -101,6 +101,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     log: deps.log,
     renewals: {
       leadDays: config.billing.renewalLeadDays,
+      retryDays: config.billing.renewalRetryDays,
       // Mail links: PUBLIC_URL, else the member's brand host (the dev server's port outside production).
       originOf: (id: string) => {
         const host = (brands.byId(id) ?? brands.all()[0]!).hosts[0]!;

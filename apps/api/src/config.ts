@@ -79,6 +79,12 @@ const schema = z
     DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter country code').default('US'),
     MONEY_BACK_DAYS: z.coerce.number().int().min(0).max(90).default(7),
     RENEWAL_LEAD_DAYS: z.coerce.number().int().min(1).max(14).default(3),
+    /** Days after a refused renewal was due that it is tried again, ascending (each before the plan ends: below the lead). */
+    RENEWAL_RETRY_DAYS: z
+      .string()
+      .default('1,2')
+      .transform((v) => v.split(',').map((d) => d.trim()).filter(Boolean).map(Number))
+      .refine((days) => days.length <= 10 && days.every((d, i) => Number.isInteger(d) && d >= 1 && (i === 0 || d > days[i - 1]!)), 'must be ascending whole days, e.g. 1,2'),
     JOBS: bool.default(true),
     LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(60),
     LIMIT_REGISTER_PER_IP: z.coerce.number().int().min(1).default(20),
@@ -126,6 +132,10 @@ const schema = z
       if (c.SANDBOX_PAYMENTS === true)
         ctx.addIssue({ code: 'custom', path: ['SANDBOX_PAYMENTS'], message: 'cannot be true in production: the sandbox provider takes no money (configure Stripe, Payssion or Cardlink)' });
     }
+    // A retry on or after the plan's end never runs (renewals stop when the plan ends): refuse a schedule that promises one.
+    const late = c.RENEWAL_RETRY_DAYS.find((d) => d >= c.RENEWAL_LEAD_DAYS);
+    if (late !== undefined)
+      ctx.addIssue({ code: 'custom', path: ['RENEWAL_RETRY_DAYS'], message: `has ${late}, not before the plan ends (RENEWAL_LEAD_DAYS is ${c.RENEWAL_LEAD_DAYS}): every retry must be fewer days after the renewal than the lead` });
     const stripeKeys = [c.STRIPE_SECRET_KEY, c.STRIPE_PUBLISHABLE_KEY, c.STRIPE_WEBHOOK_SECRET].filter(Boolean).length;
     if (stripeKeys > 0 && stripeKeys < 3)
       ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together' });
@@ -210,6 +220,7 @@ export interface Config {
     moneyBackDays: number;
     /** Days before the paid-until date a renewal is charged (issue 13). */
     renewalLeadDays: number;
+    renewalRetryDays: number[];
   };
   geoip: { mmdbFile?: string; defaultCountry: string };
   jobs: boolean;
@@ -293,6 +304,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       postbackUrls: e.POSTBACK_URLS.split(/\s+/).filter(Boolean),
       moneyBackDays: e.MONEY_BACK_DAYS,
       renewalLeadDays: e.RENEWAL_LEAD_DAYS,
+      renewalRetryDays: e.RENEWAL_RETRY_DAYS,
     },
     geoip: { mmdbFile: e.GEOIP_MMDB ? path.resolve(e.GEOIP_MMDB) : undefined, defaultCountry: e.DEFAULT_COUNTRY },
     jobs: e.JOBS,

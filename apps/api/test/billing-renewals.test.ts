@@ -140,16 +140,22 @@ describe('a monthly plan on the sandbox, renewing', () => {
     expect(failed[0]!.text).toContain(new Date(renewedUntil.getTime() - 2 * DAY).toISOString().slice(0, 10)); // the retry's day
     expect(failed[0]!.text).toMatch(/\/subscription/);
 
-    // The retry (1 day later) declines too: the last try before the plan ends (the 3-day retry would be at the end).
+    // The retries (RENEWAL_RETRY_DAYS: 1 and 2 days later, both before the plan ends) decline too.
     await t.app.services.sandbox!.setCard(card, { declineNext: true });
     r = await pass(new Date(due2.getTime() + DAY));
     expect(r.renewals).toEqual([expect.objectContaining({ outcome: 'failed' })]);
-    expect((await pass(new Date(renewedUntil.getTime() - 60_000))).renewals).toEqual([]);
     mails = await mailTo(c, t.app, user.email);
     expect(mails.filter((m) => m.subject.includes('could not renew'))).toHaveLength(2);
-    expect(mails.filter((m) => m.subject.includes('could not renew'))[1]!.text).toContain('that was the last try');
+    expect(mails.filter((m) => m.subject.includes('could not renew'))[1]!.text).toContain(new Date(renewedUntil.getTime() - 1 * DAY).toISOString().slice(0, 10)); // the next retry's day
+    await t.app.services.sandbox!.setCard(card, { declineNext: true });
+    r = await pass(new Date(due2.getTime() + 2 * DAY));
+    expect(r.renewals).toEqual([expect.objectContaining({ outcome: 'failed' })]);
+    expect((await pass(new Date(renewedUntil.getTime() - 60_000))).renewals).toEqual([]);
+    mails = await mailTo(c, t.app, user.email);
+    expect(mails.filter((m) => m.subject.includes('could not renew'))).toHaveLength(3);
+    expect(mails.filter((m) => m.subject.includes('could not renew'))[2]!.text).toContain('that was the last try');
     payments = await paymentsOf(user.id);
-    expect(payments.filter((p) => p.kind === 'renewal').map((p) => p.status)).toEqual(['succeeded', 'failed', 'failed']);
+    expect(payments.filter((p) => p.kind === 'renewal').map((p) => p.status)).toEqual(['succeeded', 'failed', 'failed', 'failed']);
     expect(new Set(payments.map((p) => p.idempotency_key)).size).toBe(payments.length);
 
     // The plan ends: the "ended" mail once, the free plan, and the node no longer lists the device.

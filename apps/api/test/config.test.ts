@@ -112,6 +112,14 @@ describe('loadConfig', () => {
     }
   });
 
+  it('tries a refused renewal again only on days before the plan ends', () => {
+    expect(loadConfig({}).billing.renewalRetryDays).toEqual([1, 2]);
+    expect(loadConfig({ RENEWAL_LEAD_DAYS: '6', RENEWAL_RETRY_DAYS: '1,3,5' }).billing.renewalRetryDays).toEqual([1, 3, 5]);
+    expect(problemsOf({ RENEWAL_RETRY_DAYS: '1,3' }).join('\n')).toMatch(/RENEWAL_RETRY_DAYS.*has 3, not before the plan ends/);
+    expect(problemsOf({ RENEWAL_RETRY_DAYS: '2,1' }).join('\n')).toMatch(/RENEWAL_RETRY_DAYS.*ascending/);
+    expect(problemsOf({ RENEWAL_RETRY_DAYS: 'soon' }).join('\n')).toMatch(/RENEWAL_RETRY_DAYS/);
+  });
+
   it('refuses production without APP_SECRET', () => {
     const problems = problemsOf({ NODE_ENV: 'production', CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 's' });
     expect(problems).toEqual(['APP_SECRET: is required in production']);

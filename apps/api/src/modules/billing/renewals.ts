@@ -18,8 +18,9 @@ import { type PaymentRow, type TariffRow, billingRepository } from './repository
  * same path as a first payment: the charge's state is read from the provider and applied by
  * reconcile(), which extends the plan exactly once. Every attempt is a payment whose
  * idempotency key names the period and the attempt, so a pass run twice, or by two instances at
- * once, charges once. A refused charge is retried `retryDays` after the renewal was due (1, 3 and
- * 5 days) while the plan lasts; a method the provider calls unusable is never tried again.
+ * once, charges once. A refused charge is retried `retryDays` after the renewal was due
+ * (RENEWAL_RETRY_DAYS, 1 and 2 days: config refuses a retry that would fall at or after the plan's
+ * end) while the plan lasts; a method the provider calls unusable is never tried again.
  * Mails (reminder, receipt, failure, plan ended) are claimed once per member, kind and period
  * in billing_notices before they are sent; one whose sending failed is sent again by the next pass.
  */
@@ -65,7 +66,7 @@ export interface PassResult {
 export function renewalsService(deps: RenewalsDeps) {
   const { db, prices, now } = deps;
   const repo = renewalsRepository(db);
-  const retryDays = deps.retryDays ?? [1, 3, 5];
+  const retryDays = deps.retryDays ?? [1, 2];
   const reminderDays = deps.reminderDays ?? { yearly: 7, other: 3 };
 
   const canCharge = (providerId: string | null | undefined) => {
