@@ -3,7 +3,7 @@ import { z } from 'zod';
 // The customer's payment history, receipts and money-back requests (issue 13).
 //   GET  /api/billing/payments                      → { data: PaymentHistory }
 //   GET  /api/billing/payments/:publicId/receipt    → application/pdf (own payments only)
-//   POST /api/billing/payments/:publicId/refund     → { data: PaymentHistory } (the list after it; inside MONEY_BACK_DAYS)
+//   POST /api/billing/payments/:publicId/refund     → { data: RefundAnswer } (the list after it and the outcome; inside MONEY_BACK_DAYS)
 
 export const PAYMENT_HISTORY_KINDS = ['purchase', 'renewal', 'grant', 'refund'] as const;
 export type PaymentHistoryKind = (typeof PAYMENT_HISTORY_KINDS)[number];
@@ -38,8 +38,10 @@ export const paymentHistoryItem = z.object({
   failureReason: z.string().nullable(),
   /** A receipt PDF can be downloaded. */
   receiptAvailable: z.boolean(),
-  /** The customer can ask for the money back now (inside the window, through a provider that refunds). */
+  /** The customer can ask for the money back now (inside the window, not asked yet). */
   refundAvailable: z.boolean(),
+  /** The customer asked for the money back and support has not refunded it yet (Payssion, Cardlink). */
+  refundRequested: z.boolean(),
   /** ISO time the money-back window closes for this payment (null when it has none). */
   refundableUntil: z.string().nullable(),
 });
@@ -51,3 +53,9 @@ export const paymentHistory = z.object({
   moneyBackDays: z.number().int(),
 });
 export type PaymentHistory = z.infer<typeof paymentHistory>;
+
+/** refunded: the money went back and the plan lost that period now; requested: support refunds it (Payssion, Cardlink), the period ends then. */
+export const REFUND_OUTCOMES = ['refunded', 'requested'] as const;
+export type RefundOutcome = (typeof REFUND_OUTCOMES)[number];
+export const refundAnswer = paymentHistory.extend({ outcome: z.enum(REFUND_OUTCOMES) });
+export type RefundAnswer = z.infer<typeof refundAnswer>;

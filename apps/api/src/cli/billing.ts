@@ -173,6 +173,15 @@ export const commands: CliGroup = {
       }
     },
   },
+  'refund-requests': {
+    summary: 'list customers\' money-back requests support still has to refund (Payssion, Cardlink)',
+    async run(ctx) {
+      const rows = await (await ctx.services()).billing.refunds.pending();
+      for (const r of rows) ctx.print(`${r.public_id}  ${r.email}  ${r.provider}  ${money(r.amount_minor, r.currency)}  requested ${when(r.requested_at)}`);
+      if (!rows.length) ctx.print('No pending refund requests.');
+      else ctx.print('Give the money back at the provider, then: warren billing refund --payment <id> (--force once the window has closed).');
+    },
+  },
   payments: {
     summary: 'list the payments of a user',
     usage: '--email user@example.com',

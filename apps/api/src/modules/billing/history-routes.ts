@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
-import { LANGUAGES, envelope, paymentHistory, paymentParams } from '@warren/contract';
+import { LANGUAGES, envelope, paymentHistory, paymentParams, refundAnswer } from '@warren/contract';
 import { userOf } from '../../plugins/auth.js';
 import type { HistoryService } from './history.js';
 import type { ReceiptsService } from './receipts.js';
@@ -38,9 +38,9 @@ export async function paymentHistoryRoutes(fastify: FastifyInstance, deps: Histo
     },
   );
 
-  app.post('/api/billing/payments/:publicId/refund', { preHandler: auth, schema: { tags, params: paymentParams, response: { 200: envelope(paymentHistory) } } }, async (request) => {
+  app.post('/api/billing/payments/:publicId/refund', { preHandler: auth, schema: { tags, params: paymentParams, response: { 200: envelope(refundAnswer) } } }, async (request) => {
     const user = userOf(request);
-    await refunds.request(user.id, request.params.publicId);
-    return { data: await history.list(user.id) };
+    const outcome = await refunds.request(user.id, request.params.publicId);
+    return { data: { ...(await history.list(user.id)), outcome } };
   });
 }

@@ -3,7 +3,8 @@ import type { Database } from '../../db/client.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { PricesService } from './prices.js';
 import { hasReceipt } from './receipts.js';
-import { canRefundAt, refundableUntil } from './refund-request.js';
+import { refundableUntil } from './refund-request.js';
+import { refundRequestRepository } from './refund-request-repository.js';
 import { billingRepository } from './repository.js';
 
 export interface HistoryDeps {
@@ -21,16 +22,18 @@ const iso = (d: Date | string | null | undefined) => (d === null || d === undefi
 /** A customer's own payments as the dashboard lists them: payments, renewals, failed attempts and refunds, newest first. */
 export function historyService(deps: HistoryDeps) {
   const repo = billingRepository(deps.db);
+  const requests = refundRequestRepository(deps.db);
   return {
     async list(userId: number): Promise<PaymentHistory> {
       const now = deps.now();
-      const [payments, tariffs] = await Promise.all([repo.paymentsOf(userId), deps.prices.tariffs()]);
+      const [payments, tariffs, requested] = await Promise.all([repo.paymentsOf(userId), deps.prices.tariffs(), requests.pendingPaymentIdsOf(userId)]);
       const nameOf = new Map(tariffs.map((t) => [t.id, t.name]));
       const keyOf = new Map(tariffs.map((t) => [t.id, t.key]));
       const items: PaymentHistoryItem[] = [];
       for (const p of payments) {
         if (p.status === 'pending' && now.getTime() - new Date(p.created_at).getTime() > OPEN_CHECKOUT_SHOWN_MS) continue;
         const until = refundableUntil(p, deps.moneyBackDays);
+        const refundRequested = p.status === 'succeeded' && requested.has(Number(p.id));
         const base = {
           paymentId: p.public_id,
           amountMinor: p.amount_minor,
@@ -49,7 +52,9 @@ export function historyService(deps: HistoryDeps) {
           date: iso(p.paid_at ?? p.created_at)!,
           failureReason: p.status === 'failed' && typeof p.failure_reason === 'string' ? p.failure_reason : null,
           receiptAvailable: hasReceipt(p),
-          refundAvailable: p.status === 'succeeded' && until !== null && canRefundAt(deps.providers[p.provider]) && now <= until,
+          // Through the provider's refund call, or as a request support completes (Payssion, Cardlink).
+          refundAvailable: p.status === 'succeeded' && until !== null && now <= until && !refundRequested,
+          refundRequested,
           refundableUntil: p.status === 'succeeded' ? iso(until) : null,
         });
         if (p.status === 'refunded') {
@@ -62,6 +67,7 @@ export function historyService(deps: HistoryDeps) {
             failureReason: null,
             receiptAvailable: false,
             refundAvailable: false,
+            refundRequested: false,
             refundableUntil: null,
           });
         }

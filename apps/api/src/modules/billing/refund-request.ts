@@ -1,3 +1,4 @@
+import type { RefundOutcome } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { PaymentProvider } from '../../payments/provider.js';
@@ -26,7 +27,6 @@ export interface RefundRequestDeps {
   now: () => Date;
 }
 
-const PROVIDER_NAMES: Record<string, string> = { stripe: 'Stripe', payssion: 'Payssion', payssionv2: 'Payssion', cardlink: 'Cardlink' };
 
 /**
  * The money-back guarantee from the dashboard: inside the window, once per payment, through the
@@ -37,7 +37,12 @@ export function refundRequestService(deps: RefundRequestDeps) {
   const repo = billingRepository(deps.db);
   const requests = refundRequestRepository(deps.db);
   return {
-    async request(userId: number, publicId: string): Promise<void> {
+    /**
+     * 'refunded': the provider gave the money back and the period is taken back now. 'requested': the
+     * provider has no refund call (Payssion, Cardlink): the request is recorded, once per payment, and
+     * support completes it (`warren billing refund-requests`, then `warren billing refund`).
+     */
+    async request(userId: number, publicId: string): Promise<RefundOutcome> {
       const payment = await repo.paymentByPublicId(publicId);
       if (!payment || payment.user_id !== userId) throw new NotFoundError('No such payment.');
       if (payment.status === 'refunded') throw new ConflictError('This payment was already refunded.');
@@ -48,7 +53,9 @@ export function refundRequestService(deps: RefundRequestDeps) {
       }
       const provider = deps.providers[payment.provider];
       if (!canRefundAt(provider) || !payment.provider_ref) {
-        throw new ValidationError({ payment: [`A payment made with ${PROVIDER_NAMES[payment.provider] ?? payment.provider} is refunded by support: please write to us.`] });
+        // Recorded once (parallel and repeated requests find it there); support gives the money back.
+        await requests.claim(payment.id, userId);
+        return 'requested';
       }
       if (!(await requests.claim(payment.id, userId))) throw new ConflictError('A refund for this payment is already under way.');
       try {
@@ -61,7 +68,10 @@ export function refundRequestService(deps: RefundRequestDeps) {
         throw new ConflictError('The payment provider did not accept the refund. Please try again later or write to support.');
       }
       await deps.operator.refund(publicId, { force: true });
+      return 'refunded';
     },
+    /** The requests support still has to complete, oldest first. */
+    pending: () => requests.pending(),
   };
 }
 export type RefundRequestService = ReturnType<typeof refundRequestService>;

@@ -46,7 +46,8 @@ export function PaymentHistoryCard() {
       confirmTestId: 'confirm-refund',
       onConfirm: () =>
         refund.mutate(p.paymentId, {
-          onSuccess: () => snackbar(t('subscription.refundDone', { amount: formatMoney(p.amountMinor, p.currency, lang) }), { kind: 'success' }),
+          onSuccess: ({ outcome }) =>
+            snackbar(t(outcome === 'requested' ? 'subscription.refundRequestedDone' : 'subscription.refundDone', { amount: formatMoney(p.amountMinor, p.currency, lang) }), { kind: 'success' }),
           onError: (err) => snackbar(errorText(errorBodyOf(err), t('subscription.refundFailed')), { kind: 'error' }),
         }),
     });
@@ -84,6 +85,11 @@ export function PaymentHistoryCard() {
           {t('subscription.refund')}
         </Button>
       )}
+      {p.refundRequested && (
+        <Badge color="orange" variant="light" radius="sm" data-testid="refund-requested">
+          {t('subscription.refundRequested')}
+        </Badge>
+      )}
     </Group>
   );
   const details = (p: PaymentHistoryItem) => (
@@ -96,6 +102,11 @@ export function PaymentHistoryCard() {
       {p.failureReason && (
         <Text size="xs" c="red">
           {t('subscription.failureReason', { reason: p.failureReason })}
+        </Text>
+      )}
+      {p.refundRequested && (
+        <Text size="xs" c="dimmed">
+          {t('subscription.refundRequestedNote')}
         </Text>
       )}
       {p.refundAvailable && p.refundableUntil && (
@@ -139,7 +150,7 @@ export function PaymentHistoryCard() {
                       {status(p)}
                     </Stack>
                   </Group>
-                  {(p.receiptAvailable || p.refundAvailable) && <div style={{ marginTop: 8 }}>{actions(p)}</div>}
+                  {(p.receiptAvailable || p.refundAvailable || p.refundRequested) && <div style={{ marginTop: 8 }}>{actions(p)}</div>}
                 </Card>
               ))}
             </Stack>

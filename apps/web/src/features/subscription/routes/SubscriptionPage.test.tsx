@@ -22,7 +22,7 @@ const renewing: SubscriptionInfo = {
 const paid: PaymentHistoryItem = {
   id: 'pay_1', paymentId: 'pay_1', kind: 'purchase', status: 'succeeded', date: '2026-11-24T10:00:00.000Z', amountMinor: 1299, currency: 'USD', provider: 'sandbox',
   tariffName: '1 Month', tariffKey: '1-month', periodStart: '2026-11-24T10:00:00.000Z', periodEnd: '2026-12-24T10:00:00.000Z', failureReason: null,
-  receiptAvailable: true, refundAvailable: true, refundableUntil: '2026-12-01T10:00:00.000Z',
+  receiptAvailable: true, refundAvailable: true, refundRequested: false, refundableUntil: '2026-12-01T10:00:00.000Z',
 };
 const failed: PaymentHistoryItem = { ...paid, id: 'pay_0', paymentId: 'pay_0', kind: 'renewal', status: 'failed', date: '2026-11-20T10:00:00.000Z', periodStart: null, periodEnd: null, failureReason: 'Card declined', receiptAvailable: false, refundAvailable: false, refundableUntil: null };
 const ok = <T,>(data: T) => ({ status: 200, body: { data } });
@@ -88,7 +88,7 @@ describe('subscription page', () => {
       'GET billing/payments': () => ok(history(items)),
       'POST billing/payments/pay_1/refund': () => {
         items = [{ ...paid, id: 'pay_1:refund', kind: 'refund', status: 'refunded', receiptAvailable: false, refundAvailable: false, refundableUntil: null }, { ...paid, status: 'refunded', refundAvailable: false, refundableUntil: null }, failed];
-        return ok(history(items));
+        return ok({ ...history(items), outcome: 'refunded' });
       },
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
@@ -116,6 +116,31 @@ describe('subscription page', () => {
     expect(await screen.findByText('Refund done: $12.99 is on its way back.', {}, { timeout: 5000 })).toBeInTheDocument();
     // The plan is read again (a period went back).
     expect(api.count('GET billing/subscription')).toBeGreaterThanOrEqual(2);
+  });
+
+  it('a Payssion or Cardlink payment: the refund is requested, the page says support refunds it and the row shows it instead of the button', async () => {
+    const payssion: PaymentHistoryItem = { ...paid, provider: 'payssionv2' };
+    let items = [payssion];
+    const api = stubApi({
+      'GET billing/subscription': ok(renewing),
+      'GET billing/payments': () => ok(history(items)),
+      'POST billing/payments/pay_1/refund': () => {
+        items = [{ ...payssion, refundAvailable: false, refundRequested: true }];
+        return ok({ ...history(items), outcome: 'requested' });
+      },
+    });
+    await renderRoute(<SubscriptionPage />, '/subscription');
+    const table = await screen.findByTestId('history-table', {}, { timeout: 5000 });
+    expect(within(table).queryByTestId('refund-requested')).not.toBeInTheDocument();
+    await userEvent.click(within(table).getByRole('button', { name: /Ask for a refund of Payment: 1 Month/ }));
+    await userEvent.click(await screen.findByTestId('confirm-refund', {}, { timeout: 5000 }));
+    expect(await screen.findByText('Refund requested: support will return $12.99 to you, and the plan ends then.', {}, { timeout: 5000 })).toBeInTheDocument();
+    const row = within(screen.getByTestId('history-table')).getAllByTestId('history-row')[0]!;
+    expect(within(row).getByTestId('refund-requested')).toHaveTextContent('Refund requested');
+    expect(row).toHaveTextContent('Support will refund it; the plan ends then.');
+    expect(row).toHaveTextContent('Paid');
+    expect(within(row).queryByRole('button', { name: /Ask for a refund/ })).not.toBeInTheDocument();
+    expect(api.count('POST billing/payments/pay_1/refund')).toBe(1);
   });
 
   it('a refused refund shows the server’s reason', async () => {
