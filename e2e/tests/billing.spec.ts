@@ -18,6 +18,9 @@ class CheckoutPage {
     await this.page.goto(path);
     await expect(this.page.getByRole('heading', { name: 'Choose your plan' })).toBeVisible();
     await expect(this.page.getByTestId('plan-1-year')).toBeVisible();
+    // The page comes rendered from the server: a click before the app takes over is lost (the
+    // language switcher turns on when it has).
+    await expect(this.page.getByRole('combobox', { name: 'Language' })).toBeEnabled();
   }
   async choosePlan(key: '1-month' | '1-year' | '2-years') {
     await this.page.getByTestId(`plan-${key}`).click();
