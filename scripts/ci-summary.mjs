@@ -62,7 +62,13 @@ for (const name of expected) {
     s = r.stats?.skipped ?? 0;
     if (r.errors?.length) f += r.errors.length;
   }
+  // Vitest exits non-zero on an unhandled error while its report shows every test passed: count it.
+  const exitFile = file.replace(/\.json$/, '.exit');
+  const exitCode = fs.existsSync(exitFile) ? fs.readFileSync(exitFile, 'utf8').trim() : '0';
+  const silentFailure = f === 0 && exitCode !== '0';
+  if (silentFailure) f = 1;
   console.log(`${name}: ${p} passed, ${f} failed, ${s} skipped`);
+  if (silentFailure) console.log(`  failed: the suite exited ${exitCode} with no failed test (an unhandled error or a crash: see its log)`);
   for (const title of failedTitles(r)) console.log(title.startsWith('FLAKY') ? `  ${title}` : `  failed: ${title}`);
   passed += p;
   failed += f;

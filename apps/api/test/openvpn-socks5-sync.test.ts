@@ -1,5 +1,5 @@
 import type { DesiredState, NodeServiceUser, ServicesOverview } from '@warren/contract';
-import { afterAll, beforeAll, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { checkVerifier } from '../src/modules/openvpn-socks5/credentials.js';
 import { SYNC_WAIT_MS } from '../src/modules/nodes/service.js';
 import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
@@ -13,6 +13,7 @@ import { TestClient, createTestApp, registerUser, type TestApp } from './helpers
 let t: TestApp;
 let stop = false;
 let agentLoop: Promise<void> | undefined;
+let loopError: unknown;
 /** Everything the simulated agent received, in order. */
 const received: NodeServiceUser[] = [];
 
@@ -35,17 +36,32 @@ beforeAll(async () => {
   let at = first.evaluatedAt;
   agentLoop = (async () => {
     while (!stop) {
-      const d = await desired(token, { since, at, wait: 20 });
+      let d: DesiredState;
+      try {
+        d = await desired(token, { since, at, wait: 20 });
+      } catch (err) {
+        // The app closing under a waiting long poll (afterAll) ends the loop; anything else is a failure.
+        if (stop) return;
+        throw err;
+      }
       received.push(...d.serviceUsers);
       since = d.version;
       at = d.evaluatedAt;
     }
   })();
+  // Handled from the start, so a failure is reported by the tests (loopError), never as an unhandled rejection.
+  agentLoop.catch((err: unknown) => {
+    loopError = err;
+  });
+});
+afterEach(() => {
+  expect(loopError).toBeUndefined();
 });
 afterAll(async () => {
   stop = true;
   await t?.close(); // releases the waiting long poll
   await agentLoop?.catch(() => {});
+  expect(loopError).toBeUndefined();
 });
 
 async function paidCustomer() {
