@@ -1,10 +1,10 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fontReport } from '../src/modules/billing/receipts-pdf.js';
 import { TestClient, createTestApp, mailTo, registerUser, subscriptionOf, type TestApp } from './helpers.js';
+import { pdfText } from './pdf-text.js';
 
 // Issue 13, the customer's side: payment history, receipts (numbered per seller, PDF in the
 // member's language) and money-back from the dashboard, on the sandbox provider.
@@ -43,17 +43,6 @@ async function history(c: TestClient) {
   return res.json().data as { items: Record<string, unknown>[]; moneyBackDays: number };
 }
 
-async function pdfText(body: Buffer): Promise<string> {
-  const task = getDocument({ data: new Uint8Array(body), useSystemFonts: false });
-  const doc = await task.promise;
-  const parts: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    parts.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' '));
-  }
-  await task.destroy();
-  return parts.join('\n');
-}
 
 describe('payment history', () => {
   it('lists own payments, failed attempts and refunds, newest first, with what can be done with each', async () => {

@@ -1,9 +1,9 @@
-import { getDocument } from 'pdfjs-dist/legacy/build/pdf.mjs';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubscriptionInfo } from '@warren/contract';
 import { TestClient, createTestApp, mailTo, registerUser, type TestApp } from './helpers.js';
 import { fontReport } from '../src/modules/billing/receipts-pdf.js';
 import { dropJobsSchema } from './jobs-helpers.js';
+import { pdfText } from './pdf-text.js';
 
 /**
  * The billing mails name the plan in the member's language (the web's wording: 1 个月, 1 месяц),
@@ -39,17 +39,6 @@ async function buyMonthWithSandbox(c: TestClient, autoRenew: boolean) {
   return sub.json().data as SubscriptionInfo;
 }
 
-async function pdfText(body: Buffer): Promise<string> {
-  const task = getDocument({ data: new Uint8Array(body), useSystemFonts: false });
-  const doc = await task.promise;
-  const parts: string[] = [];
-  for (let i = 1; i <= doc.numPages; i++) {
-    const content = await (await doc.getPage(i)).getTextContent();
-    parts.push(content.items.map((it) => ('str' in it ? it.str : '')).join(' '));
-  }
-  await task.destroy();
-  return parts.join('\n');
-}
 
 /** The text of the member's first payment's receipt PDF, as the dashboard downloads it. */
 async function receiptText(c: TestClient) {
