@@ -334,6 +334,10 @@ describe('node API', () => {
     const now = await desired(token);
     expect(now.peers.map((p) => p.publicKey)).toContain(d.publicKey);
     expect(now.nextCheckAt).not.toBeNull();
+    // The wake time is never before the expiry (which carries microseconds): a poll woken at the
+    // floored millisecond evaluated just before it and sent an empty delta (a flaky failure below).
+    const [exp] = await t.app.db.query<{ ms: number }>(`select extract(epoch from subscription_expires_at)::float8 * 1000 as ms from users where id = $1`, [id]);
+    expect(now.nextCheckAt!).toBeGreaterThanOrEqual(exp!.ms);
     const started = Date.now();
     const later = await desired(token, `?since=${now.version}&at=${now.evaluatedAt}&wait=20`);
     // Woken by the expiry clock (1.5 s), not by the 20 s poll timeout.

@@ -115,10 +115,14 @@ export function nodesRepository(db: Queryable) {
       return rows.map((r) => r.id);
     },
 
-    /** Earliest paid expiry after `afterMs` (ms) among accounts that could have peers. */
+    /**
+     * Earliest paid expiry after `afterMs` (ms) among accounts that could have peers, rounded up:
+     * expiries carry microseconds, and a long poll woken at the floored millisecond would evaluate
+     * just before the expiry and send an empty delta (the account then changed one poll later).
+     */
     async nextExpiry(afterMs: number): Promise<number | null> {
       const [row] = await db.query<{ t: number | null }>(
-        `select floor(extract(epoch from min(subscription_expires_at)) * 1000)::float8 as t from users
+        `select ceil(extract(epoch from min(subscription_expires_at)) * 1000)::float8 as t from users
          where subscription_expires_at > to_timestamp($1::float8 / 1000) and deleted_at is null and account_status = 'Active' and tariff_key <> 'free-plan'`,
         [afterMs],
       );
