@@ -15,3 +15,4 @@ export * from './account-extras.js';
 export * from './services.js';
 export * from './subscription.js';
 export * from './payment-history.js';
+export * from './staff.js';

@@ -60,6 +60,10 @@ export const nodeReport = z.object({
   /** 0–100. */
   load: z.number().min(0).max(100),
   activePeers: z.number().int().min(0),
+  /** The agent's version (optional: older agents do not send it). */
+  agentVersion: z.string().max(64).optional(),
+  /** The last error applying the desired state, null once an apply succeeded (optional: older agents do not send it). */
+  lastApplyError: z.string().max(2000).nullable().optional(),
   /** Peers whose counters changed since the last report. No endpoints: client IPs are never sent. */
   peers: z
     .array(
