@@ -97,6 +97,8 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
       metrics.payments.inc({ provider: payment.provider, outcome: 'applied' });
       return rewards.onPaymentApplied(payment, firstPurchase);
     },
+    onPaymentOutcome: (payment, outcome) => metrics.payments.inc({ provider: payment.provider, outcome }),
+    onRenewal: (provider, outcome) => metrics.renewals.inc({ provider, outcome }),
     testHooks: deps.testHooks?.billing,
     log: deps.log,
     renewals: {

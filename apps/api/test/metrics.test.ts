@@ -131,6 +131,44 @@ describe('the metrics listener', () => {
     expect(sample((await scrape()).text, 'warren_active_subscriptions', { tariff: '1-month' })).toBe(1);
   });
 
+  it('counts payments refused and refunded, and renewal charges by provider and outcome (a re-run adds nothing)', async () => {
+    const DAY = 86_400_000;
+    const c = new TestClient(t.app);
+    const { user } = await registerUser(c);
+    await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [user.id]);
+    const checkout = async (outcome: 'pay' | 'decline', extra: Record<string, unknown> = {}) => {
+      const pay = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', ...extra });
+      expect(pay.statusCode, pay.body).toBe(200);
+      const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
+      const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `outcome=${outcome}` });
+      expect(done.statusCode).toBe(200);
+    };
+    const before = (await scrape()).text;
+    const count = (text: string, name: string, outcome: string) => sample(text, name, { provider: 'sandbox', outcome }) ?? 0;
+    await checkout('decline');
+    await checkout('pay', { autoRenew: true });
+
+    const renewals = t.app.services.billing.renewals;
+    const paidUntil = new Date((await renewals.infoOf(user.id)).paidUntil!);
+    const due = new Date(paidUntil.getTime() - 3 * DAY + 60_000);
+    expect((await renewals.renewOne(user.id, due)).outcome).toBe('renewed');
+    expect((await renewals.renewOne(user.id, due)).outcome).toBe('not-due');
+    const [state] = await t.app.db.query<{ method_ref: string }>('select method_ref from subscription_renewals where user_id = $1', [user.id]);
+    await t.app.services.sandbox!.setCard(state!.method_ref, { declineNext: true });
+    const due2 = new Date(paidUntil.getTime() + 27 * DAY + 60_000);
+    expect((await renewals.renewOne(user.id, due2)).outcome).toBe('failed');
+
+    const [first] = await t.app.db.query<{ public_id: string }>(`select public_id from payments where user_id = $1 and status = 'succeeded' and kind = 'purchase'`, [user.id]);
+    expect((await c.post(`/api/billing/payments/${first!.public_id}/refund`, {})).statusCode).toBe(200);
+
+    const after = (await scrape()).text;
+    expect(count(after, 'warren_payments_total', 'failed') - count(before, 'warren_payments_total', 'failed')).toBe(2); // the declined checkout and the declined renewal
+    expect(count(after, 'warren_payments_total', 'refunded') - count(before, 'warren_payments_total', 'refunded')).toBe(1);
+    expect(count(after, 'warren_payments_total', 'applied') - count(before, 'warren_payments_total', 'applied')).toBe(2); // the purchase and the renewal
+    expect(count(after, 'warren_renewals_total', 'renewed') - count(before, 'warren_renewals_total', 'renewed')).toBe(1);
+    expect(count(after, 'warren_renewals_total', 'failed') - count(before, 'warren_renewals_total', 'failed')).toBe(1);
+  });
+
   it('asks for the bearer token when one is configured, and serves nothing else', async () => {
     const secured = await startMetricsListener(t.app.services.metrics, { host: '127.0.0.1', port: 0, token: 'a-long-scrape-token-123' });
     try {

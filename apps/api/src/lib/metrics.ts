@@ -55,10 +55,20 @@ export function createMetrics(sources: MetricsSources = {}) {
     }),
     signups: new Counter({ name: 'warren_signups_total', help: 'Accounts created, by brand', labelNames: ['brand'] as const, registers: [registry] }),
     verified: new Counter({ name: 'warren_email_verifications_total', help: 'Email addresses verified, by brand', labelNames: ['brand'] as const, registers: [registry] }),
-    /** Payments by provider and outcome: `applied` when a payment extends a plan (providers and support grants alike). */
+    /**
+     * Payments by provider and outcome: `applied` when a payment extends a plan (providers and
+     * support grants alike), `failed` when the provider refused it, `refunded` when money went back.
+     */
     payments: new Counter({
       name: 'warren_payments_total',
-      help: 'Payments by provider and outcome (applied: the plan was extended)',
+      help: 'Payments by provider and outcome (applied: the plan was extended; failed: refused by the provider; refunded)',
+      labelNames: ['provider', 'outcome'] as const,
+      registers: [registry],
+    }),
+    /** Renewal charges tried, by provider and outcome (renewed, pending at the provider, failed). */
+    renewals: new Counter({
+      name: 'warren_renewals_total',
+      help: 'Renewal charges tried, by provider and outcome (renewed, pending, failed)',
       labelNames: ['provider', 'outcome'] as const,
       registers: [registry],
     }),

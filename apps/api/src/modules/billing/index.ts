@@ -9,7 +9,7 @@ import { receiptsService } from './receipts.js';
 import { refundRequestService } from './refund-request.js';
 import { operatorService } from './operator.js';
 import { pricesService } from './prices.js';
-import { type BillingTestHooks, reconciliationService } from './reconcile.js';
+import { type BillingTestHooks, type ReconcileDeps, reconciliationService } from './reconcile.js';
 import { type RenewalsDeps, type RenewalsService, renewalsService } from './renewals.js';
 import type { PaymentRow } from './repository.js';
 
@@ -36,6 +36,10 @@ export interface BillingDeps {
   brandOf: (brandId: string) => Brand;
   /** Called after a payment newly applied (rewards). */
   onPaymentApplied?: (payment: PaymentRow, firstPurchase: boolean) => Promise<void>;
+  /** A payment newly failed or refunded (metrics). */
+  onPaymentOutcome?: ReconcileDeps['onPaymentOutcome'];
+  /** A renewal charge's outcome, by provider (metrics). */
+  onRenewal?: RenewalsDeps['onRenewal'];
   onSubscriptionChanged?: (userId: number) => Promise<void>;
   /** Signs the discount windows' first-visit cookies (the app secret). */
   secret: string;
@@ -56,12 +60,14 @@ export function billingServices(deps: BillingDeps) {
   const late: { renewals?: RenewalsService } = {};
   const reconciliation = reconciliationService({
     db: deps.db, prices, providers: deps.providers, mailer: deps.mailer, defer: deps.defer, postbackUrls: deps.postbackUrls, brandName: deps.brandName,
-    onPaymentApplied: deps.onPaymentApplied, onSubscriptionChanged: deps.onSubscriptionChanged, testHooks: deps.testHooks, now,
+    onPaymentApplied: deps.onPaymentApplied, onPaymentOutcome: deps.onPaymentOutcome, onSubscriptionChanged: deps.onSubscriptionChanged, testHooks: deps.testHooks, now,
     renewals: () => late.renewals!,
     log: deps.log,
   });
   const renewals = (late.renewals = renewalsService({
     db: deps.db, prices, providers: deps.providers, reconciliation, mailer: deps.mailer, brandName: deps.brandName, now, ...deps.renewals,
+    onRenewal: deps.onRenewal,
+    onPaymentOutcome: deps.onPaymentOutcome,
     receiptPdf: (userId, publicId, language) => receipts.pdf(userId, publicId, language),
   }));
   const operator = operatorService({ db: deps.db, catalogue: deps.catalogue, prices, reconciliation, moneyBackDays: deps.moneyBackDays, now });

@@ -28,6 +28,8 @@ export interface ReconcileDeps {
    * through a provider; a support grant is never one (see operator.ts).
    */
   onPaymentApplied?: (payment: PaymentRow, firstPurchase: boolean) => Promise<void>;
+  /** Called once when a payment newly fails or is refunded (metrics count outcomes by provider). */
+  onPaymentOutcome?: (payment: PaymentRow, outcome: 'failed' | 'refunded') => void;
   onSubscriptionChanged?: (userId: number) => Promise<void>;
   /** Renewals (renewals.ts): the receipt mail, and what an applied payment or a refund means for the next renewal. */
   renewals?: () => { sendReceipt(p: PaymentRow): Promise<void>; afterPayment(p: PaymentRow): Promise<void>; afterRefund(p: PaymentRow): Promise<void> };
@@ -67,6 +69,7 @@ export function reconciliationService(deps: ReconcileDeps) {
     }
     let applied: PaymentRow | undefined;
     let refunded: PaymentRow | undefined;
+    let failed = false;
     let firstPurchase = false;
     let changed = false;
     // Read the catalogue before the transaction: on PGlite a query outside the transaction waits for it (deadlock).
@@ -80,7 +83,10 @@ export function reconciliationService(deps: ReconcileDeps) {
       const target = state.status;
       if (STATUS_RANK[target] <= STATUS_RANK[current.status] && !(target === 'succeeded' && !current.applied && current.status === 'succeeded')) return;
       if (target === 'failed' || target === 'pending') {
-        if (current.status === 'pending' && target === 'failed') await payments.markFailed(current.id);
+        if (current.status === 'pending' && target === 'failed') {
+          await payments.markFailed(current.id);
+          failed = true;
+        }
         return;
       }
       if (target === 'succeeded') {
@@ -107,6 +113,8 @@ export function reconciliationService(deps: ReconcileDeps) {
       refunded = current;
     });
     const refund = refunded as PaymentRow | undefined;
+    if (failed) deps.onPaymentOutcome?.(payment, 'failed');
+    if (refund) deps.onPaymentOutcome?.(refund, 'refunded');
     // A refunded customer is not charged again unless they turn auto-renew back on.
     if (refund && deps.renewals) await deps.renewals().afterRefund(refund);
     if (applied) {

@@ -42,6 +42,10 @@ export interface RenewalsDeps {
   notifyUrl: (providerId: string) => string;
   /** The receipt PDF of a payment (receipts.ts): the receipt mail carries the same file as the dashboard. */
   receiptPdf?: (userId: number, publicId: string, language: Language) => Promise<{ pdf: Buffer; filename: string }>;
+  /** Each renewal charge tried (not 'not-due'), by provider and outcome (metrics). */
+  onRenewal?: (provider: string, outcome: Exclude<RenewOutcome, 'not-due'>) => void;
+  /** A renewal charge the provider refused (a payment newly failed; metrics). */
+  onPaymentOutcome?: (payment: PaymentRow, outcome: 'failed') => void;
   now: () => Date;
 }
 
@@ -201,6 +205,12 @@ export function renewalsService(deps: RenewalsDeps) {
 
   /** Charges one due renewal as of `asOf` (a job). Safe to run twice or on two instances at once. */
   async function renewOne(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string }> {
+    const { provider, ...result } = await chargeDue(userId, asOf);
+    if (provider && result.outcome !== 'not-due') deps.onRenewal?.(provider, result.outcome);
+    return result;
+  }
+
+  async function chargeDue(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
     const [due] = await repo.due(asOf, deps.leadDays, userId);
     if (!due) return { outcome: 'not-due' };
     const provider = canCharge(due.provider);
@@ -223,6 +233,8 @@ export function renewalsService(deps: RenewalsDeps) {
     });
     if (payment.status === 'succeeded' || payment.status === 'refunded') return { outcome: 'renewed', payment: payment.public_id };
     let result;
+    // Counted in the metrics only when this run asked the provider (a re-run finds the earlier attempt).
+    const tried = payment.status === 'failed' ? undefined : provider.id;
     if (payment.status === 'failed') {
       result = { status: 'failed' as const, error: String(payment.failure_reason ?? 'The payment was refused.'), unusable: false };
     } else {
@@ -242,11 +254,12 @@ export function renewalsService(deps: RenewalsDeps) {
       // The provider's object is the source of truth, as for a webhook: the same path applies it once.
       const state = provider.fetchState && result.providerRef ? await provider.fetchState(result.providerRef) : { providerRef: result.providerRef ?? '', status: 'succeeded' as const };
       await deps.reconciliation.reconcile({ ...payment, provider_ref: result.providerRef ?? payment.provider_ref }, state);
-      return { outcome: 'renewed', payment: payment.public_id };
+      return { outcome: 'renewed', payment: payment.public_id, provider: tried };
     }
-    if (result.status === 'pending') return { outcome: 'pending', payment: payment.public_id };
+    if (result.status === 'pending') return { outcome: 'pending', payment: payment.public_id, provider: tried };
     const error = result.error ?? 'The payment was refused.';
     await repo.markPaymentFailed(payment.id, error);
+    if (tried) deps.onPaymentOutcome?.(payment, 'failed');
     const dueAt = expires.getTime() - deps.leadDays * DAY_MS;
     const next = attempt < retryDays.length && !result.unusable ? new Date(dueAt + retryDays[attempt]! * DAY_MS) : null;
     const nextRetryAt = next && next < expires ? next : null;
@@ -262,7 +275,7 @@ export function renewalsService(deps: RenewalsDeps) {
         until: day(expires),
       });
     }
-    return { outcome: 'failed', payment: payment.public_id, error };
+    return { outcome: 'failed', payment: payment.public_id, error, provider: tried };
   }
 
   async function remind(m: MemberContact & { renews_at?: Date | string | null }) {
