@@ -37,7 +37,11 @@ it('parses --key value, --key=value and bare flags', () => {
 
 it('syncs the catalogue, grants a plan and refunds it', { timeout: 180_000 }, async () => {
   expect((await cli('billing', 'sync')).out).toMatch(/6 tariffs/);
-  expect((await cli('billing', 'grant', '--email', 'nobody@example.com', '--tariff', '1-year')).code).toBe(64);
+  // An unknown customer is "not found" (1), not a usage error (64): the command was used rightly.
+  const nobody = await cli('billing', 'grant', '--email', 'nobody@example.com', '--tariff', '1-year');
+  expect(nobody).toEqual({ code: 1, out: 'Error: no user with email nobody@example.com' });
+  expect((await cli('billing', 'show', 'nobody@example.com')).code).toBe(1);
+  expect((await cli('billing', 'grant', '--tariff', '1-year')).code).toBe(64);
   const spec = process.env.DATABASE_URL
     ? ({ kind: 'postgres', url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA } as const)
     : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') } as const);

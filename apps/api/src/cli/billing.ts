@@ -1,5 +1,5 @@
 import { readCatalogue, seedCatalogue } from '../modules/billing/index.js';
-import { CliUsageError, type CliContext, type CliGroup } from './command.js';
+import { CliNotFoundError, CliUsageError, type CliContext, type CliGroup } from './command.js';
 
 /**
  * Billing operations for operators: prices, promo codes, grants and refunds. The services come
@@ -11,7 +11,7 @@ const operatorOf = async (ctx: CliContext) => (await ctx.services()).billing.ope
 async function userIdByEmail(ctx: CliContext, email: unknown): Promise<number> {
   if (typeof email !== 'string') throw new CliUsageError('--email is required');
   const id = await (await operatorOf(ctx)).userIdByEmail(email);
-  if (id === undefined) throw new CliUsageError(`no user with email ${email}`);
+  if (id === undefined) throw new CliNotFoundError(`no user with email ${email}`);
   return id;
 }
 

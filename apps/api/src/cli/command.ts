@@ -22,7 +22,14 @@ export interface CliCommand {
 }
 export type CliGroup = Record<string, CliCommand>;
 
-export class CliUsageError extends Error {}
+/** A command used wrongly: exit 64 (EX_USAGE). */
+export class CliUsageError extends Error {
+  readonly exitCode: number = 64;
+}
+/** What the command names does not exist (an unknown customer): exit 1, as "not found", not a usage error. */
+export class CliNotFoundError extends CliUsageError {
+  override readonly exitCode = 1;
+}
 
 /** `--key value`, `--key=value`, or a bare `--flag` (true). Everything else is positional. */
 export function parseFlags(args: string[]): { values: Record<string, string | boolean>; positionals: string[] } {

@@ -5,7 +5,7 @@ import { migrate } from '../db/migrate.js';
 import { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFlags } from './command.js';
 import { runOnServer } from './remote.js';
 
-export { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFlags } from './command.js';
+export { type CliCommand, type CliContext, type CliGroup, CliNotFoundError, CliUsageError, parseFlags } from './command.js';
 
 /**
  * `npx warren <group> <command> [--flag value]`. Each area contributes its own commands in
@@ -66,7 +66,7 @@ export async function runCommand(argv: string[], ctx: Pick<CliContext, 'db' | 'c
     return 0;
   } catch (err) {
     ctx.print(`Error: ${(err as Error).message}`);
-    if (err instanceof CliUsageError) return 64;
+    if (err instanceof CliUsageError) return err.exitCode;
     throw err;
   }
 }
@@ -91,7 +91,7 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
   } catch (err) {
     if (err instanceof CliUsageError) {
       print(`Error: ${err.message}`);
-      return 64;
+      return err.exitCode;
     }
     throw err;
   } finally {
