@@ -70,6 +70,16 @@ describe('subscription page', () => {
     expect(api.count('POST billing/subscription/autoRenew')).toBe(2);
   });
 
+  it('after a refund or the end of a paid plan: the free plan by name, and a badge that says the paid plan ended (not "Free" beside "Expired")', async () => {
+    stubApi({
+      'GET billing/subscription': ok({ ...renewing, plan: { tariffKey: 'free-plan', tariffName: 'Free', lifetime: false }, status: 'expired', paidUntil: null, autoRenew: false, canAutoRenew: false, renewsAt: null, nextCharge: null, paymentMethod: null }),
+      'GET billing/payments': ok(history([{ ...paid, status: 'refunded', refundAvailable: false, refundableUntil: null }])),
+    });
+    await renderRoute(<SubscriptionPage />, '/subscription');
+    expect(await screen.findByTestId('subscription-status', {}, { timeout: 5000 })).toHaveTextContent('Paid plan ended');
+    expect(screen.getByText('You are on the free plan.')).toBeInTheDocument();
+  });
+
   it('a lifetime plan says it never renews and offers no switch; a plan without a reusable method says why', async () => {
     stubApi({
       'GET billing/subscription': ok({ ...renewing, plan: { tariffKey: 'lifetime', tariffName: 'Lifetime', lifetime: true }, paidUntil: null, autoRenew: false, canAutoRenew: false, renewsAt: null, nextCharge: null }),
