@@ -1,4 +1,5 @@
 import { type ChildProcess, execFile, spawn } from 'node:child_process';
+import fs from 'node:fs';
 
 /**
  * Small helpers for the tunnel test: programs run with execFile and argument arrays, background
@@ -83,4 +84,43 @@ export async function hasTool(cmd: string, args: string[] = ['--version']): Prom
   } catch {
     return false;
   }
+}
+
+const AGENT = new URL('../../apps/agent/bin/warren-agent.mjs', import.meta.url).pathname;
+
+/**
+ * `warren-agent setup …` inside a namespace, as an operator runs it on a server. Returns its output
+ * and the command it says starts the agent (systemd does not run here).
+ */
+export async function setupNode(ns: string, args: string[]): Promise<{ output: string; start: string[] }> {
+  const output = await inNs(ns, process.execPath, [AGENT, 'setup', ...args], { timeoutMs: 60_000 });
+  const line = /start the agent with:\n\s+(.+)/.exec(output)?.[1];
+  if (!line) throw new Error(`setup did not say how to start the agent:\n${output}`);
+  return { output, start: line.trim().split(/\s+/) };
+}
+
+/**
+ * Ends the wireguard-go daemon that serves `iface` (setup starts it detached, so it is not our
+ * child): found by its exact command line in /proc, stopped by pid. Deleting the link first
+ * normally ends it already.
+ */
+export async function stopWireguardGo(ns: string, iface: string): Promise<void> {
+  await run('ip', ['-n', ns, 'link', 'delete', iface]).catch(() => undefined);
+  const pids = () =>
+    fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
+      try {
+        const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+        return argv.some((a) => a.endsWith('wireguard-go')) && argv.includes(iface);
+      } catch {
+        return false;
+      }
+    });
+  for (const pid of pids()) {
+    try {
+      process.kill(Number(pid), 'SIGTERM');
+    } catch {
+      /* gone */
+    }
+  }
+  await until(`wireguard-go ${iface} gone`, async () => pids().length === 0, 5000).catch(() => undefined);
 }

@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderWgConfig, type WgDevice, type WgOverview } from '@warren/contract';
 import { TestClient, createTestApp, registerUser, type TestApp } from '../../apps/api/test/helpers.js';
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
-import { type Background, background, hasTool, inNs, run, until } from './netns.js';
+import { type Background, background, hasTool, inNs, run, setupNode, stopWireguardGo, until } from './netns.js';
 
 /** The agent reads its node token from a file (mode 600): a command line is visible to every user in ps. */
 function writeToken(dir: string, token: string): string {
@@ -22,14 +22,22 @@ function writeToken(dir: string, token: string): string {
  * the device, and separately the subscription running out, must stop the traffic within 5 s.
  * Addresses exist only inside the two namespaces; nothing is sent anywhere else.
  */
-const REPO = path.resolve(import.meta.dirname, '../..');
 const id = String(process.pid % 100_000);
 const NS_SRV = `warren-srv-${id}`;
 const NS_CLI = `warren-cli-${id}`;
+const NS_NET = `warren-net-${id}`;
 const IF_SRV = `wrs${id}`;
 const IF_CLI = `wrc${id}`;
 const VETH_SRV = `wrv${id}s`;
 const VETH_CLI = `wrv${id}c`;
+const VETH_NET_SRV = `wrn${id}s`;
+const VETH_NET = `wrn${id}n`;
+/** The node's link to the "internet" namespace, and a web server there. */
+const NET_SRV4 = '10.203.0.1';
+const NET_WEB4 = '10.203.0.2';
+const NET_SRV6 = 'fd00:203::1';
+const NET_WEB6 = 'fd00:203::2';
+const ZONE_DNS_IP = '10.250.0.53';
 const UNDERLAY_SRV = '10.201.0.1';
 const UNDERLAY_CLI = '10.201.0.2';
 const WG_PORT = 51820;
@@ -43,7 +51,9 @@ let t: TestApp;
 let tmp: string;
 let agent: Background | undefined;
 let page: Background | undefined;
-let wgSrv: Background | undefined;
+let netPage: Background | undefined;
+let zoneDns: Background | undefined;
+let setupArgs: string[] = [];
 let wgCli: Background | undefined;
 const log: string[] = [];
 
@@ -80,6 +90,16 @@ async function useConfig(conf: string): Promise<void> {
   // Only the VPN's own ranges go through the tunnel here; the underlay stays on the veth.
   await inNs(NS_CLI, 'ip', ['route', 'replace', '10.64.0.0/10', 'dev', IF_CLI]);
   await inNs(NS_CLI, 'ip', ['-6', 'route', 'replace', 'fd77:6172:7265::/48', 'dev', IF_CLI]);
+  // And the "internet" namespace, reachable only through the node.
+  await inNs(NS_CLI, 'ip', ['route', 'replace', `${NET_WEB4}/32`, 'dev', IF_CLI]);
+  await inNs(NS_CLI, 'ip', ['-6', 'route', 'replace', `${NET_WEB6}/128`, 'dev', IF_CLI]);
+}
+
+/** Resolves a name from the client namespace with the given resolver (reached through the tunnel). */
+async function resolveInClient(server: string, name: string): Promise<string> {
+  const script = `const r = new (require('node:dns').promises.Resolver)({ timeout: 2000, tries: 1 }); r.setServers([${JSON.stringify(server)}]);
+    r.resolve4(${JSON.stringify(name)}).then((a) => process.stdout.write(a.join(',')), (e) => process.stdout.write(e.code))`;
+  return inNs(NS_CLI, process.execPath, ['-e', script], { timeoutMs: 8000 });
 }
 
 async function serverPeers(): Promise<string[]> {
@@ -114,9 +134,9 @@ let location: WgOverview['locations'][number];
 beforeAll(async () => {
   const missing: string[] = [];
   if (process.getuid?.() !== 0) missing.push('root (network namespaces)');
-  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']]] as const) if (!(await hasTool(tool, [...args]))) missing.push(tool);
+  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']], ['nft', ['--version']], ['dnsmasq', ['--version']]] as const) if (!(await hasTool(tool, [...args]))) missing.push(tool);
   if (!fs.existsSync('/dev/net/tun')) missing.push('/dev/net/tun');
-  if (missing.length) throw new Error(`The tunnel test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go)`);
+  if (missing.length) throw new Error(`The tunnel test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go nftables dnsmasq-base)`);
 
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-tunnel-'));
   // Namespaces and the veth between them; addresses exist only inside.
@@ -129,22 +149,29 @@ beforeAll(async () => {
     await run('ip', ['-n', ns, 'link', 'set', dev, 'up']);
   }
 
-  // The VPN server: wireguard-go in the foreground (our child), its key and port, the gateway addresses.
-  wgSrv = await background('ip', ['netns', 'exec', NS_SRV, 'wireguard-go', '-f', IF_SRV], null);
-  await until('server interface', () => inNs(NS_SRV, 'wg', ['show', IF_SRV]).then(() => true), 10_000);
-  const serverKey = keyPair();
-  fs.writeFileSync(path.join(tmp, 'server.key'), serverKey.privateKey, { mode: 0o600 });
-  await inNs(NS_SRV, 'wg', ['set', IF_SRV, 'private-key', path.join(tmp, 'server.key'), 'listen-port', String(WG_PORT)]);
-  await inNs(NS_SRV, 'ip', ['address', 'add', `${GATEWAY4}/10`, 'dev', IF_SRV]);
-  await inNs(NS_SRV, 'ip', ['-6', 'address', 'add', `${GATEWAY6}/48`, 'dev', IF_SRV, 'nodad']);
-  await inNs(NS_SRV, 'ip', ['link', 'set', IF_SRV, 'up']);
-
-  // The page, reachable only on the server's tunnel addresses.
-  const pageScript = `const http = require('node:http');
-    let n = 0;
-    const serve = (host) => new Promise((ok) => http.createServer((q, r) => r.end(${JSON.stringify(NONCE)})).listen(${PAGE_PORT}, host, ok));
-    Promise.all([serve(${JSON.stringify(GATEWAY4)}), serve(${JSON.stringify(GATEWAY6)})]).then(() => console.log('page listening'));`;
-  page = await background('ip', ['netns', 'exec', NS_SRV, process.execPath, '-e', pageScript], /page listening/);
+  // The "internet" beyond the node: a third namespace that knows no route to the VPN's pools, so a
+  // page there answers a client only through the node's forwarding and NAT.
+  await run('ip', ['netns', 'add', NS_NET]);
+  await run('ip', ['-n', NS_SRV, 'link', 'add', VETH_NET_SRV, 'type', 'veth', 'peer', 'name', VETH_NET, 'netns', NS_NET]);
+  for (const [ns, dev, a4, a6] of [[NS_SRV, VETH_NET_SRV, NET_SRV4, NET_SRV6], [NS_NET, VETH_NET, NET_WEB4, NET_WEB6]] as const) {
+    await run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
+    await run('ip', ['-n', ns, 'address', 'add', `${a4}/30`, 'dev', dev]);
+    await run('ip', ['-n', ns, '-6', 'address', 'add', `${a6}/64`, 'dev', dev, 'nodad']);
+    await run('ip', ['-n', ns, 'link', 'set', dev, 'up']);
+  }
+  // It tells each visitor the address it came from: the node's, when NAT works.
+  const netScript = `const http = require('node:http');
+    const serve = (host) => new Promise((ok) => http.createServer((q, r) => r.end(q.socket.remoteAddress)).listen(${PAGE_PORT}, host, ok));
+    Promise.all([serve(${JSON.stringify(NET_WEB4)}), serve(${JSON.stringify(NET_WEB6)})]).then(() => console.log('internet listening'));`;
+  netPage = await background('ip', ['netns', 'exec', NS_NET, process.execPath, '-e', netScript], /internet listening/);
+  // The upstream resolver the node's resolver asks: a zone with one name, on the server's loopback.
+  await run('ip', ['-n', NS_SRV, 'address', 'add', `${ZONE_DNS_IP}/32`, 'dev', 'lo']);
+  zoneDns = await background(
+    'ip',
+    ['netns', 'exec', NS_SRV, 'dnsmasq', '--keep-in-foreground', '--conf-file=/dev/null', '--log-facility=-', '--no-hosts', '--no-resolv', '--bind-interfaces', `--listen-address=${ZONE_DNS_IP}`,
+      '--pid-file=', '--user=root', `--address=/page.warren.test/${NET_WEB4}`],
+    /started, version/,
+  );
 
   // The API, on a unix socket (the namespaces share the file system, not the network).
   t = await createTestApp({ LOG_LEVEL: 'warn' });
@@ -155,14 +182,26 @@ beforeAll(async () => {
     latitude: 0, longitude: 0, premium: true,
   });
   const { token } = await addNode(t.app.db, { location: 'zz-lab', name: 'zz-lab-1', endpointHost: UNDERLAY_SRV, listenPort: WG_PORT });
-  agent = await background(
-    'ip',
-    ['netns', 'exec', NS_SRV, process.execPath, path.join(REPO, 'apps/agent/bin/warren-agent.mjs'),
-      '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_SRV, '--state-dir', path.join(tmp, 'agent'), '--report-interval', '2', '--wait', '25'],
-    /"msg":"applied"/,
-  );
+
+  // The node, as the README says: the token in its file, then one command (WireGuard and the resolver).
+  setupArgs = ['--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_SRV, '--port', String(WG_PORT), '--services', 'dns', '--dns-upstream', ZONE_DNS_IP,
+    '--etc-dir', path.join(tmp, 'etc'), '--state-dir', path.join(tmp, 'agent'), '--systemd-dir', path.join(tmp, 'systemd'), '--sysctl-dir', path.join(tmp, 'sysctl')];
+  const setup = await setupNode(NS_SRV, setupArgs);
+  log.push(`setup (first run):\n${setup.output}`);
+  expect(setup.output).toMatch(/^interface\s+changed: create/m);
+  expect(setup.output).not.toContain('nothing to change');
+  const serverPublicKey = (await inNs(NS_SRV, 'wg', ['show', IF_SRV, 'public-key'])).trim();
+  // Started as setup said, with the test's shorter intervals.
+  const [node, ...agentArgs] = setup.start;
+  agent = await background('ip', ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '2', '--wait', '25'], /"msg":"applied"/, 30_000);
   // The agent reports the interface's key and port: configs handed out must carry them.
-  await until('node key reported by the agent', async () => (await t.app.db.query<{ public_key: string | null }>(`select public_key from vpn_nodes where name = 'zz-lab-1'`))[0]?.public_key === serverKey.publicKey, 10_000);
+  await until('node key reported by the agent', async () => (await t.app.db.query<{ public_key: string | null }>(`select public_key from vpn_nodes where name = 'zz-lab-1'`))[0]?.public_key === serverPublicKey, 10_000);
+
+  // The page, reachable only on the server's tunnel addresses.
+  const pageScript = `const http = require('node:http');
+    const serve = (host) => new Promise((ok) => http.createServer((q, r) => r.end(${JSON.stringify(NONCE)})).listen(${PAGE_PORT}, host, ok));
+    Promise.all([serve(${JSON.stringify(GATEWAY4)}), serve(${JSON.stringify(GATEWAY6)})]).then(() => console.log('page listening'));`;
+  page = await background('ip', ['netns', 'exec', NS_SRV, process.execPath, '-e', pageScript], /page listening/);
 
   // A user who registers and pays through the API (sandbox provider: the hosted page, then a signed webhook).
   user = new TestClient(t.app);
@@ -180,9 +219,10 @@ beforeAll(async () => {
 }, 120_000);
 
 afterAll(async () => {
-  for (const p of [agent, page, wgCli, wgSrv]) await p?.stop().catch(() => undefined);
+  for (const p of [agent, page, netPage, zoneDns, wgCli]) await p?.stop().catch(() => undefined);
   if (agent) log.push(`agent output:\n${agent.output().slice(-4000)}`);
-  for (const ns of [NS_CLI, NS_SRV]) await run('ip', ['netns', 'delete', ns]).catch(() => undefined);
+  await stopWireguardGo(NS_SRV, IF_SRV);
+  for (const ns of [NS_CLI, NS_SRV, NS_NET]) await run('ip', ['netns', 'delete', ns]).catch(() => undefined);
   await t?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   console.log(log.filter((l) => process.env.TUNNEL_DEBUG || !l.startsWith("agent output")).join("\n"));
@@ -210,6 +250,19 @@ async function newDevice(name: string): Promise<{ device: WgDevice; conf: string
 }
 
 describe('WireGuard tunnel through a real node', () => {
+  it('reaches the internet through the node (forwarding and NAT) and resolves names with the resolver the config names', async () => {
+    const { conf } = await newDevice('Desktop');
+    expect(conf).toContain(`DNS = ${GATEWAY4}, ${GATEWAY6}`);
+    await useConfig(conf);
+    // The page beyond the node sees the node's address, not the client's: masqueraded, IPv4 and IPv6.
+    const seen4 = await until('internet page through the tunnel (IPv4)', async () => fetchThroughTunnel(NET_WEB4, 1000), 10_000, 100);
+    expect(seen4.replace(/^::ffff:/, '')).toBe(NET_SRV4);
+    expect(await until('internet page through the tunnel (IPv6)', async () => fetchThroughTunnel(NET_WEB6, 1000), 5000, 100)).toBe(NET_SRV6);
+    // The resolver on the gateway addresses, which the config names as its DNS.
+    expect(await until('name resolved by the node (IPv4 resolver)', async () => (await resolveInClient(GATEWAY4, 'page.warren.test')) === NET_WEB4, 5000, 200)).toBe(true);
+    expect(await resolveInClient(GATEWAY6, 'page.warren.test')).toBe(NET_WEB4);
+  });
+
   it('carries traffic for a paying user, and stops within 5 s of revoking the device', async () => {
     const { device, conf } = await newDevice('Laptop');
     await useConfig(conf);
@@ -252,5 +305,32 @@ describe('WireGuard tunnel through a real node', () => {
     const me = (await user.get('/api/setup/wg/get')).json().data as WgOverview;
     expect(me.access).not.toBe('paid');
     expect(me.locations.find((l) => l.slug === 'zz-lab')).toMatchObject({ available: false, endpoint: null });
+  });
+
+  it('setup run again changes nothing; a change made by hand is repaired, and only it', async () => {
+    const table = await inNs(NS_SRV, 'nft', ['list', 'table', 'inet', 'warren']);
+    expect(table).toMatch(/ip saddr 10\.64\.0\.0\/10 oifname != "[^"]+" masquerade/);
+    expect(table).toMatch(/ip6 saddr fd77:6172:7265::\/48 oifname != "[^"]+" masquerade/);
+    const iface = async () => ({
+      addresses: await inNs(NS_SRV, 'ip', ['-brief', 'address', 'show', 'dev', IF_SRV]),
+      port: await inNs(NS_SRV, 'wg', ['show', IF_SRV, 'listen-port']),
+      key: await inNs(NS_SRV, 'wg', ['show', IF_SRV, 'public-key']),
+    });
+    const before = await iface();
+
+    const again = await setupNode(NS_SRV, setupArgs);
+    expect(again.output).toContain('nothing to change');
+    expect(again.output).not.toMatch(/changed:/);
+    expect(await inNs(NS_SRV, 'nft', ['list', 'table', 'inet', 'warren'])).toBe(table);
+    expect(await iface()).toEqual(before);
+
+    // Someone removes the NAT table and the IPv6 gateway: the next run puts back exactly those.
+    await inNs(NS_SRV, 'nft', ['delete', 'table', 'inet', 'warren']);
+    await inNs(NS_SRV, 'ip', ['-6', 'address', 'del', `${GATEWAY6}/48`, 'dev', IF_SRV]);
+    const repair = await setupNode(NS_SRV, setupArgs);
+    log.push(`setup after a change by hand:\n${repair.output}`);
+    expect(repair.output.match(/^.*changed:.*$/gm)).toEqual([expect.stringMatching(/^gateway addresses /), expect.stringMatching(/^nat /)]);
+    expect(await inNs(NS_SRV, 'nft', ['list', 'table', 'inet', 'warren'])).toBe(table);
+    expect(await iface()).toEqual(before);
   });
 });

@@ -33,7 +33,11 @@ export interface AgentConfig {
 /** Where the node token is read from when neither --token-file nor an environment variable names one. */
 export const DEFAULT_TOKEN_FILE = '/etc/warren/node-token';
 
-export const HELP = `Usage: warren-agent [options]
+export const HELP = `Usage: warren-agent [run] [options]
+       warren-agent setup [options]   make this server a node (warren-agent setup --help)
+
+  --env-file PATH        read KEY=VALUE settings (the file \`setup\` writes, e.g. /etc/warren/agent.env);
+                         the environment and flags win over it
 
   --api URL              API base URL                      WARREN_API_URL (required)
   --api-socket PATH      reach the API through a unix socket (API with LISTEN_SOCKET) WARREN_API_SOCKET
@@ -53,6 +57,33 @@ export const HELP = `Usage: warren-agent [options]
 `;
 
 export class AgentConfigError extends Error {}
+
+/**
+ * Takes `--env-file PATH` (or `--env-file=PATH`) out of the arguments and loads that file into the
+ * environment (variables already set win), so the services config reads it too. The other
+ * arguments are returned.
+ */
+export function takeEnvFile(argv: string[], load: (file: string) => void = (f) => process.loadEnvFile(f)): string[] {
+  const rest: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i]!;
+    let file: string | undefined;
+    if (a === '--env-file') {
+      file = argv[++i];
+      if (file === undefined) throw new AgentConfigError('Invalid agent configuration:\n  - --env-file needs a path');
+    } else if (a.startsWith('--env-file=')) file = a.slice('--env-file='.length);
+    else {
+      rest.push(a);
+      continue;
+    }
+    try {
+      load(file);
+    } catch (err) {
+      throw new AgentConfigError(`Invalid agent configuration:\n  - cannot read --env-file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+  return rest;
+}
 
 export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentConfig | 'help' {
   if (argv.some((a) => a === '--token' || a.startsWith('--token='))) {

@@ -1,7 +1,8 @@
 import { Agent, type Log } from './agent.js';
 import { ApiClient } from './api-client.js';
 import fs from 'node:fs';
-import { AgentConfigError, HELP, loadAgentConfig } from './config.js';
+import { fileURLToPath } from 'node:url';
+import { AgentConfigError, HELP, loadAgentConfig, takeEnvFile } from './config.js';
 import { createAgentMetrics, startMetricsServer } from './metrics.js';
 import { Wg, execWg } from './wg/wg.js';
 import { loadServicesConfig } from './services/config.js';
@@ -11,9 +12,17 @@ import { NodeServicesRuntime } from './services/runtime.js';
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
 
 async function main(): Promise<void> {
+  let argv = process.argv.slice(2);
+  if (argv[0] === 'setup') {
+    // This very file is what the units run: the built agent, with the Node that runs setup.
+    const { runSetup } = await import('./setup/main.js');
+    process.exit(await runSetup(argv.slice(1), [process.execPath, fileURLToPath(import.meta.url)]));
+  }
+  if (argv[0] === 'run') argv = argv.slice(1);
   let config;
   try {
-    config = loadAgentConfig(process.argv.slice(2));
+    argv = takeEnvFile(argv);
+    config = loadAgentConfig(argv);
   } catch (err) {
     console.error(err instanceof AgentConfigError ? err.message : `Error: ${(err as Error).message}`);
     console.error(`\n${HELP}`);

@@ -32,7 +32,8 @@ export function renderServersFile(blocked: string[]): string {
 }
 
 export interface DnsmasqInput {
-  listen: string;
+  /** Addresses to answer on (the first is the resolver's own address on lo). */
+  listen: string[];
   /** Upstream resolvers; empty: the system's (resolv.conf). */
   upstream: string[];
   /** Only for the filtering instance. */
@@ -46,7 +47,7 @@ export function dnsmasqArgs(o: DnsmasqInput): string[] {
     '--log-facility=-',
     '--no-hosts',
     '--bind-interfaces',
-    `--listen-address=${o.listen}`,
+    ...o.listen.map((a) => `--listen-address=${a}`),
     '--port=53',
     '--pid-file=',
     '--user=root',

@@ -1,3 +1,4 @@
+import net from 'node:net';
 import path from 'node:path';
 
 /**
@@ -11,6 +12,8 @@ import path from 'node:path';
  *   WARREN_DNSMASQ_BIN     dnsmasq                                     default: dnsmasq
  *   WARREN_DNS_PLAIN       address of the plain resolver (added to lo) default: 10.255.53.1
  *   WARREN_DNS_FILTER      address of the ad-blocking resolver         default: 10.255.53.2
+ *   WARREN_DNS_WG          more addresses of the plain resolver: the   default: none
+ *                          WireGuard gateways, which configs name as DNS (set by `setup`)
  *   WARREN_DNS_UPSTREAM    upstream resolvers, comma-separated         default: the system's (resolv.conf)
  *   WARREN_BLOCKLIST       the operator's blocklist (watched)          default: /etc/warren/blocklist.txt
  *   WARREN_SOCKS_LISTEN    SOCKS5 listen address                       default: 0.0.0.0
@@ -26,6 +29,8 @@ export interface ServicesConfig {
   dnsmasqBin: string;
   dnsPlain: string;
   dnsFilter: string;
+  /** Further addresses the plain resolver listens on (the WireGuard gateways, IPv4 and IPv6). */
+  wgDns: string[];
   upstream: string[];
   blocklist: string;
   socksListen: string;
@@ -50,6 +55,7 @@ export function loadServicesConfig(stateDir: string, env: NodeJS.ProcessEnv = pr
     dnsmasqBin: env.WARREN_DNSMASQ_BIN || 'dnsmasq',
     dnsPlain: env.WARREN_DNS_PLAIN || '10.255.53.1',
     dnsFilter: env.WARREN_DNS_FILTER || '10.255.53.2',
+    wgDns: (env.WARREN_DNS_WG ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     upstream: (env.WARREN_DNS_UPSTREAM ?? '').split(',').map((s) => s.trim()).filter(Boolean),
     blocklist: path.resolve(env.WARREN_BLOCKLIST || '/etc/warren/blocklist.txt'),
     socksListen: env.WARREN_SOCKS_LISTEN || '0.0.0.0',
@@ -59,5 +65,6 @@ export function loadServicesConfig(stateDir: string, env: NodeJS.ProcessEnv = pr
   for (const [k, v] of [['WARREN_DNS_PLAIN', c.dnsPlain], ['WARREN_DNS_FILTER', c.dnsFilter], ...c.upstream.map((u) => ['WARREN_DNS_UPSTREAM', u])] as const) {
     if (!IPV4.test(v)) throw new Error(`${k}: ${v} is not an IPv4 address`);
   }
+  for (const a of c.wgDns) if (!net.isIP(a)) throw new Error(`WARREN_DNS_WG: ${a} is not an IP address`);
   return c;
 }

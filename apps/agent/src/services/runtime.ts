@@ -115,12 +115,12 @@ export class NodeServicesRuntime {
       for (const a of [this.c.dnsPlain, this.c.dnsFilter]) await run(this.c.ipBin, ['address', 'replace', `${a}/32`, 'dev', 'lo']);
       const serversFile = path.join(this.c.dir, 'blocklist.servers');
       await this.loadBlocklist(serversFile);
-      this.dnsPlain = new Supervised('dns-plain', this.c.dnsmasqBin, dnsmasqArgs({ listen: this.c.dnsPlain, upstream: this.c.upstream }), this.log, /started, version/);
-      this.dnsFilter = new Supervised('dns-filter', this.c.dnsmasqBin, dnsmasqArgs({ listen: this.c.dnsFilter, upstream: this.c.upstream, serversFile }), this.log, /started, version/);
+      this.dnsPlain = new Supervised('dns-plain', this.c.dnsmasqBin, dnsmasqArgs({ listen: [this.c.dnsPlain, ...this.c.wgDns], upstream: this.c.upstream }), this.log, /started, version/);
+      this.dnsFilter = new Supervised('dns-filter', this.c.dnsmasqBin, dnsmasqArgs({ listen: [this.c.dnsFilter], upstream: this.c.upstream, serversFile }), this.log, /started, version/);
       await Promise.all([this.dnsPlain.start(), this.dnsFilter.start()]);
       // The operator updates the blocklist in place; dnsmasq re-reads the servers-file on SIGHUP.
       fsSync.watchFile(this.c.blocklist, { interval: 2000 }, () => void this.loadBlocklist(serversFile).then((changed) => changed && this.dnsFilter?.signal('SIGHUP')));
-      this.log('info', 'resolvers started', { plain: this.c.dnsPlain, filter: this.c.dnsFilter });
+      this.log('info', 'resolvers started', { plain: [this.c.dnsPlain, ...this.c.wgDns], filter: this.c.dnsFilter });
     }
   }
 

@@ -1,0 +1,126 @@
+import { describe, expect, it } from 'vitest';
+import { type SetupOptions, parseSetupArgs } from './options.js';
+import { type Observed, aptLine, missingTools, plan, startCommand, wireguardKind } from './plan.js';
+import { pathsOf, renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderSysctl, unitNames } from './render.js';
+
+const opts = (...argv: string[]) => parseSetupArgs(['--api', 'https://api.example.com', '--services', 'dns', ...argv]) as SetupOptions;
+const TOOLS = { ip: '/usr/sbin/ip', wg: '/usr/bin/wg', nft: '/usr/sbin/nft', 'wireguard-go': '/usr/bin/wireguard-go', dnsmasq: '/usr/sbin/dnsmasq' };
+const AGENT = ['/usr/bin/node', '/opt/warren-agent/bin/warren-agent.mjs'];
+const PUB = 'x'.repeat(43) + '=';
+
+const fresh = (): Observed => ({
+  tools: TOOLS, kernelWireguard: false, systemd: false, files: {}, sysctl: { 'net.ipv4.ip_forward': '0', 'net.ipv6.conf.all.forwarding': '0' }, units: {}, blocklistExists: false,
+});
+
+/** The machine as a finished setup with these options leaves it. */
+function converged(o: SetupOptions, over: Partial<Observed> = {}): Observed {
+  const p = pathsOf(o);
+  const tools = { ip: TOOLS.ip, wg: TOOLS.wg, nft: TOOLS.nft, wireguardGo: TOOLS['wireguard-go'] };
+  return {
+    ...fresh(),
+    link: { kind: 'tun', up: true, addresses: [`${o.v4.gateway}/${o.v4.prefix}`, `${o.v6.gateway}/${o.v6.prefix}`, 'fe80::1234/64'] },
+    wg: { listenPort: o.port, publicKey: PUB },
+    key: { publicKey: PUB, mode: 0o600 },
+    token: { mode: 0o600 },
+    files: {
+      [p.envFile]: renderAgentEnv(o), [p.nftFile]: renderNft(o), [p.sysctlFile]: renderSysctl(), [p.nftListing]: 'table inet warren {}\n',
+      [p.ifaceUnit]: renderInterfaceUnit(o, tools, 'wireguard-go'), [p.nftUnit]: renderNftUnit(o, tools), [p.agentUnit]: renderAgentUnit(o, AGENT),
+    },
+    sysctl: { 'net.ipv4.ip_forward': '1', 'net.ipv6.conf.all.forwarding': '1' },
+    nftTable: 'table inet warren {}\n',
+    blocklistExists: true,
+    ...over,
+  };
+}
+const changed = (steps: ReturnType<typeof plan>) => steps.filter((s) => s.status === 'change').map((s) => s.name);
+const execs = (steps: ReturnType<typeof plan>) => steps.flatMap((s) => s.actions).flatMap((a) => (a.kind === 'exec' ? [a.argv.join(' ')] : []));
+
+describe('setup plan', () => {
+  it('on a fresh machine: a key, the interface (wireguard-go without the module), its port and gateways, forwarding, NAT, settings and units', () => {
+    const o = opts();
+    const steps = plan(o, fresh(), AGENT);
+    expect(changed(steps)).toEqual(['private key', 'interface', 'key and port', 'gateway addresses', 'link up', 'forwarding', 'nat (nftables table inet warren)', 'agent settings', 'blocklist',
+      'unit warren-wg0.service', 'unit warren-nft.service', 'unit warren-agent.service']);
+    expect(steps.find((s) => s.name === 'node token')).toMatchObject({ status: 'todo', detail: expect.stringContaining('/etc/warren/node-token') });
+    expect(execs(steps)).toEqual([
+      '/usr/bin/wireguard-go wg0',
+      '/usr/bin/wg set wg0 private-key /etc/warren/wg0.key listen-port 51820',
+      '/usr/sbin/ip address replace 10.64.0.1/10 dev wg0',
+      '/usr/sbin/ip -6 address replace fd77:6172:7265::1/48 dev wg0 nodad',
+      '/usr/sbin/ip link set wg0 up',
+      '/usr/sbin/nft -f /etc/warren/warren.nft',
+    ]);
+    const actions = steps.flatMap((s) => s.actions);
+    expect(actions).toContainEqual({ kind: 'genkey', path: '/etc/warren/wg0.key' });
+    expect(actions).toContainEqual({ kind: 'sysctl', key: 'net.ipv6.conf.all.forwarding', value: '1' });
+    expect(actions.filter((a) => a.kind === 'write').map((a) => a.kind === 'write' && [a.path, a.mode])).toContainEqual(['/etc/warren/agent.env', 0o600]);
+    // Without systemd, nothing is enabled or started.
+    expect(execs(steps).some((c) => c.startsWith('systemctl'))).toBe(false);
+  });
+
+  it('uses the kernel module when it is there (or when told), wireguard-go otherwise', () => {
+    expect(execs(plan(opts(), { ...fresh(), kernelWireguard: true }, AGENT))[0]).toBe('/usr/sbin/ip link add wg0 type wireguard');
+    expect(wireguardKind(opts('--wireguard', 'wireguard-go'), { kernelWireguard: true })).toBe('wireguard-go');
+    expect(wireguardKind(opts('--wireguard', 'kernel'), { kernelWireguard: false })).toBe('kernel');
+  });
+
+  it('a second run finds nothing to change', () => {
+    const o = opts();
+    const steps = plan(o, converged(o), AGENT);
+    expect(changed(steps)).toEqual([]);
+    expect(steps.every((s) => s.actions.length === 0)).toBe(true);
+  });
+
+  it('a new port changes the interface and its unit, nothing else', () => {
+    const before = opts();
+    const steps = plan(opts('--port', '51000'), converged(before), AGENT);
+    expect(changed(steps)).toEqual(['key and port', 'unit warren-wg0.service']);
+    expect(execs(steps)).toEqual(['/usr/bin/wg set wg0 private-key /etc/warren/wg0.key listen-port 51000']);
+  });
+
+  it('another pool moves the gateways (the old ones go), the NAT rules and the resolver addresses', () => {
+    const steps = plan(opts('--ipv4-pool', '100.64.0.0/16'), converged(opts()), AGENT);
+    expect(changed(steps)).toEqual(['gateway addresses', 'nat (nftables table inet warren)', 'agent settings', 'unit warren-wg0.service']);
+    expect(execs(steps)).toEqual(['/usr/sbin/ip address del 10.64.0.1/10 dev wg0', '/usr/sbin/ip address replace 100.64.0.1/16 dev wg0', '/usr/sbin/nft -f /etc/warren/warren.nft']);
+  });
+
+  it('repairs drift: a table changed by hand is reloaded from the same file; a key file others can read is chmodded; a foreign key on the interface is replaced', () => {
+    const o = opts();
+    const steps = plan(o, converged(o, { nftTable: 'table inet warren { chain x {} }\n', key: { publicKey: PUB, mode: 0o644 }, wg: { listenPort: 51820, publicKey: 'y'.repeat(43) + '=' } }), AGENT);
+    expect(changed(steps)).toEqual(['private key', 'key and port', 'nat (nftables table inet warren)']);
+    const nat = steps.find((s) => s.name.startsWith('nat'))!;
+    expect(nat.actions.map((a) => a.kind)).toEqual(['exec', 'snapshotNft']); // the file is unchanged: not rewritten
+    expect(steps.find((s) => s.name === 'private key')!.actions).toEqual([{ kind: 'chmod', path: '/etc/warren/wg0.key', mode: 0o600 }]);
+    // The key file is never regenerated once it exists.
+    expect(steps.flatMap((s) => s.actions).some((a) => a.kind === 'genkey')).toBe(false);
+  });
+
+  it('with systemd: units enabled and started once; a settings change restarts the agent; converged is nothing', () => {
+    const o = opts();
+    const u = unitNames(o);
+    const first = plan(o, converged(o, { systemd: true }), AGENT);
+    expect(execs(first)).toEqual([`systemctl enable ${u.iface} ${u.nft} ${u.agent}`, `systemctl start ${u.iface}`, `systemctl start ${u.nft}`, `systemctl start ${u.agent}`]);
+    const running = { systemd: true, units: Object.fromEntries(Object.values(u).map((n) => [n, { enabled: true, active: true }])) };
+    expect(changed(plan(o, converged(o, running), AGENT))).toEqual([]);
+    const upstream = plan(opts('--dns-upstream', '9.9.9.9'), converged(o, running), AGENT);
+    expect(changed(upstream)).toEqual(['agent settings', 'services']);
+    expect(execs(upstream)).toEqual([`systemctl restart ${u.agent}`]);
+    // --no-start: written, never enabled or started.
+    expect(changed(plan(opts('--no-start'), converged(o, { systemd: true }), AGENT))).toEqual([]);
+    // No token yet: the agent is not started (it would only fail); the step says what to do.
+    const noToken = plan(o, converged(o, { systemd: true, token: undefined }), AGENT);
+    expect(execs(noToken)).not.toContain(`systemctl start ${u.agent}`);
+  });
+
+  it('names the missing tools and the packages that bring them', () => {
+    const o = opts('--services', 'openvpn,dns');
+    expect(missingTools(o, { tools: {}, kernelWireguard: false })).toEqual(['ip', 'wg', 'nft', 'wireguard-go', 'openvpn', 'dnsmasq']);
+    expect(missingTools(o, { tools: { ip: '/x', wg: '/x', nft: '/x' }, kernelWireguard: true })).toEqual(['openvpn', 'dnsmasq']);
+    expect(missingTools(opts('--services', 'none'), { tools: TOOLS, kernelWireguard: false })).toEqual([]);
+    expect(aptLine(['ip', 'nft', 'wireguard-go', 'dnsmasq'])).toBe('apt-get install -y iproute2 nftables wireguard-go dnsmasq-base');
+  });
+
+  it('says how to start the agent by hand, quoting what needs it', () => {
+    expect(startCommand(opts('--etc-dir', '/srv/my etc'), AGENT)).toBe("/usr/bin/node /opt/warren-agent/bin/warren-agent.mjs run --env-file '/srv/my etc/agent.env'");
+  });
+});

@@ -1,0 +1,185 @@
+import type { SetupOptions } from './options.js';
+import { canonicalIp } from './net.js';
+import {
+  SYSCTL, type Tools, pathsOf, renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderSysctl, unitNames,
+} from './render.js';
+
+/**
+ * The plan is a pure function of the options and of what was observed on the machine: a list of
+ * steps, each already so or with the actions that make it so. system.ts observes and runs actions;
+ * nothing here touches the machine, so every decision is unit-tested.
+ */
+export interface Observed {
+  /** Absolute path of each tool found (ip, wg, nft, wireguard-go, openvpn, dnsmasq). */
+  tools: Partial<Record<Tool, string>>;
+  kernelWireguard: boolean;
+  /** systemd is the init system (/run/systemd/system exists). */
+  systemd: boolean;
+  link?: { kind: string; up: boolean; addresses: string[] };
+  /** From `wg show`: the interface's port and public key (never the private key). */
+  wg?: { listenPort: number; publicKey?: string };
+  /** The public key derived from the key file, and the file's mode; undefined: no key file. */
+  key?: { publicKey: string; mode: number };
+  token?: { mode: number };
+  /** Contents of the files setup writes (undefined: missing). */
+  files: Record<string, string | undefined>;
+  /** Live sysctl values by key. */
+  sysctl: Record<string, string | undefined>;
+  /** `nft list table inet warren` now (undefined: no such table). */
+  nftTable?: string;
+  /** systemd units: enabled and active (only observed when systemd runs). */
+  units: Record<string, { enabled: boolean; active: boolean }>;
+  blocklistExists: boolean;
+}
+
+export type Tool = 'ip' | 'wg' | 'nft' | 'wireguard-go' | 'openvpn' | 'dnsmasq';
+export const APT_PACKAGE: Record<Tool, string> = { ip: 'iproute2', wg: 'wireguard-tools', nft: 'nftables', 'wireguard-go': 'wireguard-go', openvpn: 'openvpn', dnsmasq: 'dnsmasq-base' };
+
+export type Action =
+  | { kind: 'mkdir'; path: string; mode: number }
+  | { kind: 'write'; path: string; content: string; mode: number }
+  | { kind: 'genkey'; path: string }
+  | { kind: 'chmod'; path: string; mode: number }
+  | { kind: 'exec'; argv: string[] }
+  | { kind: 'sysctl'; key: string; value: string }
+  /** Saves `nft list table inet warren` to the state file (after a load). */
+  | { kind: 'snapshotNft'; path: string };
+
+export interface Step {
+  name: string;
+  /** ok: already so; change: the actions make it so; todo: the operator's to do (said in detail). */
+  status: 'ok' | 'change' | 'todo';
+  detail: string;
+  actions: Action[];
+}
+
+/** The kind of WireGuard interface to make: the kernel module when it exists, unless told. */
+export function wireguardKind(o: SetupOptions, obs: Pick<Observed, 'kernelWireguard'>): 'kernel' | 'wireguard-go' {
+  if (o.wireguard !== 'auto') return o.wireguard;
+  return obs.kernelWireguard ? 'kernel' : 'wireguard-go';
+}
+
+/** Tools this run needs that are missing (empty: all there). */
+export function missingTools(o: SetupOptions, obs: Pick<Observed, 'tools' | 'kernelWireguard'>): Tool[] {
+  const need: Tool[] = ['ip', 'wg', 'nft'];
+  if (wireguardKind(o, obs) === 'wireguard-go') need.push('wireguard-go');
+  if (o.services.openvpn) need.push('openvpn');
+  if (o.services.dns) need.push('dnsmasq');
+  return need.filter((t) => !obs.tools[t]);
+}
+
+export const aptLine = (missing: Tool[]) => `apt-get install -y ${[...new Set(missing.map((t) => APT_PACKAGE[t]))].join(' ')}`;
+
+const step = (name: string, changes: Action[], doneDetail: string, changeDetail: string): Step =>
+  changes.length ? { name, status: 'change', detail: changeDetail, actions: changes } : { name, status: 'ok', detail: doneDetail, actions: [] };
+
+const fileStep = (name: string, obs: Observed, file: string, content: string, mode: number): Step =>
+  step(name, obs.files[file] === content ? [] : [{ kind: 'write', path: file, content, mode }], file, obs.files[file] === undefined ? `write ${file}` : `rewrite ${file}`);
+
+export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): Step[] {
+  const p = pathsOf(o);
+  const kind = wireguardKind(o, obs);
+  const tools: Tools = { ip: obs.tools.ip!, wg: obs.tools.wg!, nft: obs.tools.nft!, wireguardGo: obs.tools['wireguard-go'] };
+  const steps: Step[] = [];
+  const dirs = [o.etcDir, o.stateDir, o.systemdDir, o.sysctlDir].map((d) => ({ kind: 'mkdir' as const, path: d, mode: d === o.systemdDir || d === o.sysctlDir ? 0o755 : 0o700 }));
+
+  // The key first: the interface is given it. Made once, 0600, never printed.
+  const keyActions: Action[] = [];
+  if (!obs.key) keyActions.push(...dirs, { kind: 'genkey', path: p.keyFile });
+  else if ((obs.key.mode & 0o077) !== 0) keyActions.push({ kind: 'chmod', path: p.keyFile, mode: 0o600 });
+  steps.push(step('private key', keyActions, `${p.keyFile} (public ${obs.key?.publicKey})`, obs.key ? `chmod 600 ${p.keyFile}` : `generate ${p.keyFile} (mode 600)`));
+
+  steps.push(
+    step('interface', obs.link ? [] : [{ kind: 'exec', argv: kind === 'kernel' ? [tools.ip, 'link', 'add', o.iface, 'type', 'wireguard'] : [tools.wireguardGo!, o.iface] }],
+      `${o.iface} (${obs.link?.kind === 'wireguard' ? 'kernel' : obs.link?.kind === 'tun' ? 'wireguard-go' : obs.link?.kind})`, `create ${o.iface} (${kind})`),
+  );
+
+  // Key and port: set when the interface carries another key (or none) or another port.
+  const keyOk = obs.key && obs.wg?.publicKey === obs.key.publicKey;
+  const portOk = obs.wg?.listenPort === o.port;
+  steps.push(
+    step('key and port', keyOk && portOk ? [] : [{ kind: 'exec', argv: [tools.wg, 'set', o.iface, 'private-key', p.keyFile, 'listen-port', String(o.port)] }],
+      `listen port ${o.port}, key from ${p.keyFile}`, `${keyOk ? '' : 'set the key, '}listen port ${obs.wg?.listenPort ?? 'none'} → ${o.port}`),
+  );
+
+  // Gateway addresses: exactly these two on the interface (another pool's old gateway goes).
+  const want = [`${o.v4.gateway}/${o.v4.prefix}`, `${canonicalIp(o.v6.gateway)}/${o.v6.prefix}`];
+  const have = (obs.link?.addresses ?? []).map((a) => {
+    const [ip, len] = a.split('/');
+    return `${canonicalIp(ip!)}/${len}`;
+  });
+  const addrActions: Action[] = [];
+  for (const a of have.filter((x) => !want.includes(x) && !x.startsWith('fe80:'))) addrActions.push({ kind: 'exec', argv: [tools.ip, ...(a.includes(':') ? ['-6'] : []), 'address', 'del', a, 'dev', o.iface] });
+  for (const a of want.filter((x) => !have.includes(x))) {
+    // nodad: the node's own address on a point-to-point tunnel is usable at once (the resolver binds it).
+    addrActions.push({ kind: 'exec', argv: [tools.ip, ...(a.includes(':') ? ['-6'] : []), 'address', 'replace', a, 'dev', o.iface, ...(a.includes(':') ? ['nodad'] : [])] });
+  }
+  const had = have.filter((x) => !x.startsWith('fe80:'));
+  steps.push(step('gateway addresses', addrActions, want.join(', '), `${want.join(', ')} (was ${had.join(', ') || 'none'})`));
+  steps.push(step('link up', obs.link?.up ? [] : [{ kind: 'exec', argv: [tools.ip, 'link', 'set', o.iface, 'up'] }], `${o.iface} up`, `set ${o.iface} up`));
+
+  // Forwarding: the file for boots, the live values now.
+  const sysctlActions: Action[] = [];
+  if (obs.files[p.sysctlFile] !== renderSysctl()) sysctlActions.push({ kind: 'mkdir', path: o.sysctlDir, mode: 0o755 }, { kind: 'write', path: p.sysctlFile, content: renderSysctl(), mode: 0o644 });
+  for (const [k, v] of Object.entries(SYSCTL)) if (obs.sysctl[k] !== v) sysctlActions.push({ kind: 'sysctl', key: k, value: v });
+  steps.push(step('forwarding', sysctlActions, `${Object.keys(SYSCTL).join(', ')} on (${p.sysctlFile})`, `turn on ${Object.keys(SYSCTL).filter((k) => obs.sysctl[k] !== SYSCTL[k]).join(', ') || 'nothing live'}, write ${p.sysctlFile}`));
+
+  // NAT: reload when the file changes, the table is missing, or it differs from what setup loaded (drift).
+  const nft = renderNft(o);
+  const nftChanged = obs.files[p.nftFile] !== nft;
+  const drifted = obs.nftTable === undefined || obs.nftTable !== obs.files[p.nftListing];
+  steps.push(
+    step('nat (nftables table inet warren)', nftChanged || drifted ? [
+      ...(nftChanged ? [...dirs, { kind: 'write' as const, path: p.nftFile, content: nft, mode: 0o600 }] : []),
+      { kind: 'exec', argv: [tools.nft, '-f', p.nftFile] },
+      { kind: 'snapshotNft', path: p.nftListing },
+    ] : [], `${p.nftFile} loaded`, nftChanged ? `write ${p.nftFile} and load it` : obs.nftTable === undefined ? 'load the table (missing)' : 'reload the table (it was changed outside setup)'),
+  );
+
+  // The agent's settings, the resolver's blocklist, and the token it reads.
+  const env = fileStep('agent settings', obs, p.envFile, renderAgentEnv(o), 0o600);
+  if (env.status === 'change') env.actions.unshift(...dirs);
+  steps.push(env);
+  if (o.services.dns) {
+    steps.push(step('blocklist', obs.blocklistExists ? [] : [{ kind: 'write', path: o.blocklist, content: '# The ad blocker: one name per line (subdomains too); the agent reloads it on change.\n', mode: 0o644 }],
+      o.blocklist, `create ${o.blocklist} (empty)`));
+  }
+  if (!obs.token) steps.push({ name: 'node token', status: 'todo', detail: `missing: write the token from \`npx warren vpn add-node\` to ${o.tokenFile} (mode 600) before the agent starts`, actions: [] });
+  else steps.push(step('node token', (obs.token.mode & 0o077) ? [{ kind: 'chmod', path: o.tokenFile, mode: 0o600 }] : [], o.tokenFile, `chmod 600 ${o.tokenFile} (others could read it)`));
+
+  // systemd units, written always (a later boot uses them), enabled and started only where systemd runs.
+  const u = unitNames(o);
+  const units: [string, string, string][] = [
+    [u.iface, p.ifaceUnit, renderInterfaceUnit(o, tools, kind)],
+    [u.nft, p.nftUnit, renderNftUnit(o, tools)],
+    [u.agent, p.agentUnit, renderAgentUnit(o, agentCommand)],
+  ];
+  const unitSteps = units.map(([name, file, content]) => {
+    const s = fileStep(`unit ${name}`, obs, file, content, 0o644);
+    if (s.status === 'change') s.actions.unshift({ kind: 'mkdir', path: o.systemdDir, mode: 0o755 });
+    return s;
+  });
+  steps.push(...unitSteps);
+  if (obs.systemd && o.start) {
+    const changedUnits = unitSteps.some((s) => s.status === 'change');
+    const actions: Action[] = [];
+    if (changedUnits) actions.push({ kind: 'exec', argv: ['systemctl', 'daemon-reload'] });
+    const notEnabled = units.map(([n]) => n).filter((n) => !obs.units[n]?.enabled);
+    if (notEnabled.length) actions.push({ kind: 'exec', argv: ['systemctl', 'enable', ...notEnabled] });
+    for (const n of [u.iface, u.nft]) if (!obs.units[n]?.active) actions.push({ kind: 'exec', argv: ['systemctl', 'start', n] });
+    // The agent reads its settings at start: a change of them (or of its unit) is a restart.
+    const agentChanged = env.status === 'change' || unitSteps[2]!.status === 'change';
+    if (!obs.token) {
+      /* the token step says what to do; starting now would only fail */
+    } else if (!obs.units[u.agent]?.active) actions.push({ kind: 'exec', argv: ['systemctl', 'start', u.agent] });
+    else if (agentChanged) actions.push({ kind: 'exec', argv: ['systemctl', 'restart', u.agent] });
+    steps.push(step('services', actions, `${units.map(([n]) => n).join(', ')} enabled and running`, actions.map((a) => (a.kind === 'exec' ? a.argv.slice(1).join(' ') : '')).join('; ')));
+  }
+  return steps;
+}
+
+/** How to start the agent by hand where systemd does not run (or with --no-start). */
+export function startCommand(o: SetupOptions, agentCommand: string[]): string {
+  const sh = (a: string) => (/^[\w@%+=:,./-]+$/.test(a) ? a : `'${a.replaceAll("'", `'\\''`)}'`);
+  return [...agentCommand, 'run', '--env-file', pathsOf(o).envFile].map(sh).join(' ');
+}

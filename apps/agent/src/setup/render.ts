@@ -1,0 +1,208 @@
+import path from 'node:path';
+import type { SetupOptions } from './options.js';
+
+/**
+ * What setup writes, as pure functions of the options: the files are compared with what is on disk,
+ * so a second run finds nothing to change. Every file says who wrote it.
+ */
+export interface Tools {
+  ip: string;
+  wg: string;
+  nft: string;
+  /** Only when the interface is wireguard-go's. */
+  wireguardGo?: string;
+}
+
+export interface Paths {
+  keyFile: string;
+  envFile: string;
+  nftFile: string;
+  sysctlFile: string;
+  nftListing: string;
+  ifaceUnit: string;
+  nftUnit: string;
+  agentUnit: string;
+}
+
+export const unitNames = (o: Pick<SetupOptions, 'iface'>) => ({ iface: `warren-${o.iface}.service`, nft: 'warren-nft.service', agent: 'warren-agent.service' });
+
+export function pathsOf(o: SetupOptions): Paths {
+  const u = unitNames(o);
+  return {
+    keyFile: path.join(o.etcDir, `${o.iface}.key`),
+    envFile: path.join(o.etcDir, 'agent.env'),
+    nftFile: path.join(o.etcDir, 'warren.nft'),
+    sysctlFile: path.join(o.sysctlDir, '90-warren.conf'),
+    // What `nft list table inet warren` printed right after setup loaded it: a later difference is drift.
+    nftListing: path.join(o.stateDir, 'nft-table.txt'),
+    ifaceUnit: path.join(o.systemdDir, u.iface),
+    nftUnit: path.join(o.systemdDir, u.nft),
+    agentUnit: path.join(o.systemdDir, u.agent),
+  };
+}
+
+const HEADER = 'Written by warren-agent setup; the next run rewrites it from its options.';
+const q = (s: string) => JSON.stringify(s);
+
+/** The interfaces clients arrive on: WireGuard and, with OpenVPN, its two tun devices (named in services/runtime.ts). */
+export function clientInterfaces(o: SetupOptions): string[] {
+  return [o.iface, ...(o.services.openvpn ? ['wovpn-udp', 'wovpn-tcp'] : [])];
+}
+
+/**
+ * The node's own nftables table. Loaded with `nft -f` as one transaction: `table` creates it if
+ * missing, `delete` empties it, and it is declared again, so the switch is atomic and no other
+ * table (the operator's firewall, Docker's) is ever touched. The forward policy stays accept: this
+ * table only adds to whatever else the host filters.
+ */
+export function renderNft(o: SetupOptions): string {
+  const clients = `{ ${clientInterfaces(o).map(q).join(', ')} }`;
+  const nat = [
+    `ip saddr ${o.v4.cidr} oifname != ${q(o.iface)} masquerade`,
+    `ip6 saddr ${o.v6.cidr} oifname != ${q(o.iface)} masquerade`,
+    ...(o.services.openvpn ? [`ip saddr { ${o.openvpnUdpNet}, ${o.openvpnTcpNet} } oifname != { "wovpn-udp", "wovpn-tcp" } masquerade`] : []),
+  ];
+  return `#!/usr/sbin/nft -f
+# ${HEADER}
+# The node's forwarding and NAT; loaded atomically and only this table (nft -f ${'<this file>'}).
+table inet warren
+delete table inet warren
+table inet warren {
+\tchain forward {
+\t\ttype filter hook forward priority filter; policy accept;
+\t\tiifname ${clients} ct state invalid drop
+\t\t# Clients never reach each other through the node.
+\t\tiifname ${clients} oifname ${clients} drop
+\t\t# Tunnels have a smaller MTU than the path: clamp the MSS so TCP never stalls on it.
+\t\tiifname ${clients} tcp flags syn tcp option maxseg size set rt mtu
+\t\toifname ${clients} tcp flags syn tcp option maxseg size set rt mtu
+\t}
+\tchain postrouting {
+\t\ttype nat hook postrouting priority srcnat; policy accept;
+${nat.map((l) => `\t\t${l}`).join('\n')}
+\t}
+}
+`;
+}
+
+/** Forwarding on, as a sysctl.d file (applied at boot) and applied now. */
+export const SYSCTL: Record<string, string> = { 'net.ipv4.ip_forward': '1', 'net.ipv6.conf.all.forwarding': '1' };
+export const sysctlProcPath = (key: string) => `/proc/sys/${key.replaceAll('.', '/')}`;
+
+export function renderSysctl(): string {
+  return `# ${HEADER}\n# A VPN node forwards its clients' packets.\n${Object.entries(SYSCTL).map(([k, v]) => `${k} = ${v}`).join('\n')}\n`;
+}
+
+/**
+ * The agent's settings, read by `warren-agent run --env-file` and by systemd (EnvironmentFile=):
+ * the API, the token file (never the token), the interface and the services config that
+ * services/config.ts reads, with the plain resolver also on the gateway addresses WireGuard configs
+ * name as their DNS.
+ */
+export function renderAgentEnv(o: SetupOptions): string {
+  const services = (Object.keys(o.services) as (keyof SetupOptions['services'])[]).filter((s) => o.services[s]);
+  const vars: [string, string | undefined][] = [
+    ['WARREN_API_URL', o.apiUrl],
+    ['WARREN_API_SOCKET', o.apiSocket],
+    ['WARREN_NODE_TOKEN_FILE', o.tokenFile],
+    ['WARREN_WG_INTERFACE', o.iface],
+    ['WARREN_STATE_DIR', o.stateDir],
+    ['WARREN_METRICS_LISTEN', o.metrics],
+    ['WARREN_SERVICES', services.join(',') || undefined],
+    ['WARREN_DNS_WG', o.services.dns ? `${o.v4.gateway},${o.v6.gateway}` : undefined],
+    ['WARREN_DNS_UPSTREAM', o.services.dns && o.dnsUpstream.length ? o.dnsUpstream.join(',') : undefined],
+    ['WARREN_BLOCKLIST', o.services.dns ? o.blocklist : undefined],
+    ['WARREN_OPENVPN_UDP_NET', o.services.openvpn ? o.openvpnUdpNet : undefined],
+    ['WARREN_OPENVPN_TCP_NET', o.services.openvpn ? o.openvpnTcpNet : undefined],
+  ];
+  return `# ${HEADER}\n${vars.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n')}\n`;
+}
+
+/** The interface after a reboot: created, keyed, addressed and up before the agent starts. */
+export function renderInterfaceUnit(o: SetupOptions, tools: Tools, kind: 'kernel' | 'wireguard-go'): string {
+  const p = pathsOf(o);
+  const create = kind === 'kernel' ? `${tools.ip} link add ${o.iface} type wireguard` : `${tools.wireguardGo} ${o.iface}`;
+  return `# ${HEADER}
+[Unit]
+Description=Warren WireGuard interface ${o.iface} (${kind === 'kernel' ? 'kernel module' : 'wireguard-go'})
+After=network-pre.target
+Wants=network-pre.target
+Before=${unitNames(o).agent}
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+# "-": the interface may exist already (setup made it before this unit first ran).
+ExecStart=-${create}
+ExecStart=${tools.wg} set ${o.iface} private-key ${p.keyFile} listen-port ${o.port}
+ExecStart=${tools.ip} address replace ${o.v4.gateway}/${o.v4.prefix} dev ${o.iface}
+ExecStart=${tools.ip} -6 address replace ${o.v6.gateway}/${o.v6.prefix} dev ${o.iface} nodad
+ExecStart=${tools.ip} link set ${o.iface} up
+ExecStop=${tools.ip} link delete ${o.iface}
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
+
+export function renderNftUnit(o: SetupOptions, tools: Tools): string {
+  return `# ${HEADER}
+[Unit]
+Description=Warren forwarding and NAT (nftables table inet warren only)
+Before=${unitNames(o).agent}
+
+[Service]
+Type=oneshot
+RemainAfterExit=yes
+ExecStart=${tools.nft} -f ${pathsOf(o).nftFile}
+ExecStop=${tools.nft} delete table inet warren
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
+
+/**
+ * The agent as a service: root for netlink and tun, but no more than it needs (no new privileges,
+ * a read-only system but its state directory, only network capabilities).
+ */
+export function renderAgentUnit(o: SetupOptions, agentCommand: string[]): string {
+  const u = unitNames(o);
+  return `# ${HEADER}
+[Unit]
+Description=Warren node agent (${o.iface})
+Wants=network-online.target
+After=network-online.target ${u.iface} ${u.nft}
+BindsTo=${u.iface}
+
+[Service]
+EnvironmentFile=${pathsOf(o).envFile}
+ExecStart=${agentCommand.map((a) => (/[\s"'\\]/.test(a) ? JSON.stringify(a) : a)).join(' ')} run
+Restart=always
+RestartSec=2s
+UMask=0077
+CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_BIND_SERVICE CAP_NET_RAW CAP_SETUID CAP_SETGID
+NoNewPrivileges=yes
+ProtectSystem=strict
+ReadWritePaths=${o.stateDir}
+ProtectHome=yes
+PrivateTmp=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+RestrictSUIDSGID=yes
+RestrictRealtime=yes
+RestrictNamespaces=yes
+LockPersonality=yes
+SystemCallArchitectures=native
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
+DevicePolicy=closed
+DeviceAllow=/dev/net/tun rw
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
