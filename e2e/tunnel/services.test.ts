@@ -1,4 +1,3 @@
-import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -6,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { ServiceCredentials, ServicesOverview } from '@warren/contract';
 import { TestClient, createTestApp, registerUser, type TestApp } from '../../apps/api/test/helpers.js';
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
-import { type Background, background, hasTool, inNs, run, until } from './netns.js';
+import { type Background, background, hasTool, inNs, run, setupNode, stopWireguardGo, until } from './netns.js';
 
 /** The agent reads its node token from a file (mode 600): a command line is visible to every user in ps. */
 function writeToken(dir: string, token: string): string {
@@ -23,7 +22,6 @@ function writeToken(dir: string, token: string): string {
  * namespace runs the Debian openvpn client with a .ovpn downloaded through the API, and curl.
  * Addresses exist only inside the two namespaces; nothing is sent anywhere else.
  */
-const REPO = path.resolve(import.meta.dirname, '../..');
 const id = String(process.pid % 100_000);
 const NS_SRV = `warren-ssrv-${id}`;
 const NS_CLI = `warren-scli-${id}`;
@@ -60,11 +58,11 @@ const nodeEntry = (username: string) => {
 beforeAll(async () => {
   const missing: string[] = [];
   if (process.getuid?.() !== 0) missing.push('root (network namespaces)');
-  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']], ['openvpn', ['--version']], ['dnsmasq', ['--version']], ['curl', ['--version']]] as const) {
+  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']], ['openvpn', ['--version']], ['dnsmasq', ['--version']], ['curl', ['--version']], ['nft', ['--version']]] as const) {
     if (!(await hasTool(tool, [...args]))) missing.push(tool);
   }
   if (!fs.existsSync('/dev/net/tun')) missing.push('/dev/net/tun');
-  if (missing.length) throw new Error(`The services test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go openvpn dnsmasq-base curl)`);
+  if (missing.length) throw new Error(`The services test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go openvpn dnsmasq-base curl nftables)`);
 
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-services-'));
   await run('ip', ['netns', 'add', NS_SRV]);
@@ -91,13 +89,6 @@ beforeAll(async () => {
   );
   fs.writeFileSync(path.join(tmp, 'blocklist.txt'), '# test blocklist\nads.warren.test\n0.0.0.0 tracker.warren.test\n');
 
-  // wireguard-go for the agent's WireGuard side (as in the tunnel test).
-  procs.push(await background('ip', ['netns', 'exec', NS_SRV, 'wireguard-go', '-f', IF_WG], null));
-  await until('wireguard interface', () => inNs(NS_SRV, 'wg', ['show', IF_WG]).then(() => true), 10_000);
-  const { privateKey } = generateKeyPairSync('x25519');
-  fs.writeFileSync(path.join(tmp, 'wg.key'), privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('base64'), { mode: 0o600 });
-  await inNs(NS_SRV, 'wg', ['set', IF_WG, 'private-key', path.join(tmp, 'wg.key'), 'listen-port', '51820']);
-
   t = await createTestApp({ LOG_LEVEL: 'warn' });
   const socket = path.join(tmp, 'api.sock');
   await t.app.listen({ path: socket });
@@ -107,14 +98,16 @@ beforeAll(async () => {
   });
   const { token } = await addNode(t.app.db, { location: 'zz-svc', name: 'zz-svc-1', endpointHost: NODE_IP });
 
-  agent = await background(
-    'ip',
-    ['netns', 'exec', NS_SRV, process.execPath, path.join(REPO, 'apps/agent/bin/warren-agent.mjs'),
-      '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_WG, '--state-dir', path.join(tmp, 'agent'), '--report-interval', '5', '--wait', '25'],
-    /"msg":"applied"/,
-    60_000,
-    { ...process.env, WARREN_SERVICES: 'openvpn,socks,dns', WARREN_DNS_UPSTREAM: ZONE_DNS_IP, WARREN_BLOCKLIST: path.join(tmp, 'blocklist.txt') },
-  );
+  // The node, with the one command the README gives (WireGuard, OpenVPN, SOCKS5 and the resolvers),
+  // then the agent started as setup said.
+  const setup = await setupNode(NS_SRV, [
+    '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_WG, '--services', 'openvpn,socks,dns', '--dns-upstream', ZONE_DNS_IP,
+    '--blocklist', path.join(tmp, 'blocklist.txt'), '--etc-dir', path.join(tmp, 'etc'), '--state-dir', path.join(tmp, 'agent'), '--systemd-dir', path.join(tmp, 'systemd'),
+    '--sysctl-dir', path.join(tmp, 'sysctl'),
+  ]);
+  expect(setup.output).toMatch(/^nat .*changed/m);
+  const [node, ...agentArgs] = setup.start;
+  agent = await background('ip', ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '5', '--wait', '25'], /"msg":"applied"/, 60_000);
 
   // A user who registers and pays through the sandbox, then opens the OpenVPN page.
   user = new TestClient(t.app);
@@ -134,6 +127,7 @@ beforeAll(async () => {
 afterAll(async () => {
   for (const p of [agent, ...procs.reverse()]) await p?.stop().catch(() => undefined);
   if (agent && process.env.TUNNEL_DEBUG) log.push(`agent output:\n${agent.output().slice(-6000)}`);
+  await stopWireguardGo(NS_SRV, IF_WG);
   for (const ns of [NS_CLI, NS_SRV]) await run('ip', ['netns', 'delete', ns]).catch(() => undefined);
   await t?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
