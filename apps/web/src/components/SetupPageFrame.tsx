@@ -32,7 +32,10 @@ export function SetupPageFrame<T>({
         </Title>
         {icon ? (
           <Group gap={6} mt={4} wrap="nowrap" align="flex-start">
-            {icon}
+            {/* Never shrunk by a long intro on a phone (it became a dot). */}
+            <span style={{ display: 'inline-flex', flex: 'none', marginTop: 2 }} aria-hidden="true">
+              {icon}
+            </span>
             <Text c="dimmed" size="sm">
               {intro}
             </Text>

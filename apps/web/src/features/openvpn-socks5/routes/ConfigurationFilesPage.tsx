@@ -29,10 +29,13 @@ function LocationCard({ loc }: { loc: ServicesLocation }) {
   };
   return (
     <Card withBorder padding="md" className={loc.available ? undefined : classes.locked} data-testid="ovpn-location">
-      <Group justify="space-between" wrap="nowrap" gap="sm">
-        <LocationLabel loc={loc} />
+      {/* On a phone the buttons go under the name instead of cutting it ("Bra…", "São …"). */}
+      <Group justify="space-between" wrap="wrap" gap="sm">
+        <div style={{ flex: '1 1 14rem', minWidth: 0 }}>
+          <LocationLabel loc={loc} />
+        </div>
         {loc.available ? (
-          <Group gap={6} wrap="nowrap" style={{ flex: 'none' }}>
+          <Group gap={6} wrap="nowrap" style={{ flex: 'none', marginLeft: 'auto' }}>
             <Button size="xs" variant="light" loading={busy === 'udp'} onClick={() => get('udp')} data-testid={`ovpn-udp-${loc.slug}`}>
               UDP
             </Button>
@@ -41,7 +44,7 @@ function LocationCard({ loc }: { loc: ServicesLocation }) {
             </Button>
           </Group>
         ) : (
-          <Button size="xs" component={Link} to="/plans" leftSection={<IconCrown size={12} />} variant="subtle" style={{ flex: 'none' }}>
+          <Button size="xs" component={Link} to="/plans" leftSection={<IconCrown size={12} />} variant="subtle" style={{ flex: 'none', marginLeft: 'auto' }}>
             {t('setup.unlock')}
           </Button>
         )}
