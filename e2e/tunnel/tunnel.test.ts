@@ -1,3 +1,4 @@
+import { execFile } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -323,6 +324,13 @@ describe('WireGuard tunnel through a real node', () => {
     expect(again.output).not.toMatch(/changed:/);
     expect(await inNs(NS_SRV, 'nft', ['list', 'table', 'inet', 'warren'])).toBe(table);
     expect(await iface()).toEqual(before);
+    // The units it wrote are ones systemd accepts (unknown keys, missing programs and syntax are errors).
+    if (await hasTool('systemd-analyze', ['--version'])) {
+      const units = fs.readdirSync(path.join(tmp, 'systemd')).map((f) => path.join(tmp, 'systemd', f));
+      expect(units).toHaveLength(3);
+      const verdict = await new Promise<string>((resolve) => execFile('systemd-analyze', ['verify', ...units], (err, _out, stderr) => resolve(`${err ? `exit ${err.code} ` : ''}${stderr}`.trim())));
+      expect(verdict).toBe('');
+    } else log.push('systemd-analyze not installed: units not verified');
 
     // Someone removes the NAT table and the IPv6 gateway: the next run puts back exactly those.
     await inNs(NS_SRV, 'nft', ['delete', 'table', 'inet', 'warren']);

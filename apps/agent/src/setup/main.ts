@@ -6,13 +6,18 @@ import { observe, observeTools, privileged, runAction } from './system.js';
  * `warren-agent setup`: observe, plan, apply, one line per step. Exit codes follow sysexits:
  * 64 usage, 69 unavailable (tools missing), 77 no permission, 1 a step failed.
  */
-export async function runSetup(argv: string[], agentCommand: string[], out: (line: string) => void = (l) => console.log(l)): Promise<number> {
+export async function runSetup(
+  argv: string[],
+  agentCommand: string[],
+  out: (line: string) => void = (l) => console.log(l),
+  err: (line: string) => void = (l) => console.error(l),
+): Promise<number> {
   let o;
   try {
     o = parseSetupArgs(argv);
-  } catch (err) {
-    out(err instanceof SetupOptionsError ? err.message : String(err));
-    out(`\n${SETUP_HELP}`);
+  } catch (e) {
+    err(e instanceof SetupOptionsError ? e.message : String(e));
+    err(`\n${SETUP_HELP}`);
     return 64;
   }
   if (o === 'help') {
@@ -20,13 +25,13 @@ export async function runSetup(argv: string[], agentCommand: string[], out: (lin
     return 0;
   }
   if (!privileged()) {
-    out('warren-agent setup needs root (or CAP_NET_ADMIN): it creates a network interface, turns on forwarding and loads nftables rules. Run it with sudo.');
+    err('warren-agent setup needs root (or CAP_NET_ADMIN): it creates a network interface, turns on forwarding and loads nftables rules. Run it with sudo.');
     return 77;
   }
   const base = observeTools();
   const missing = missingTools(o, base);
   if (missing.length) {
-    out(`Missing tools: ${missing.join(', ')}${missing.includes('wireguard-go') ? ' (no WireGuard kernel module here)' : ''}. Install them with:\n  ${aptLine(missing)}`);
+    err(`Missing tools: ${missing.join(', ')}${missing.includes('wireguard-go') ? ' (no WireGuard kernel module here)' : ''}. Install them with:\n  ${aptLine(missing)}`);
     return 69;
   }
   const steps = plan(o, await observe(o, base), agentCommand);
@@ -44,8 +49,8 @@ export async function runSetup(argv: string[], agentCommand: string[], out: (lin
     }
     try {
       for (const a of s.actions) await runAction(a);
-    } catch (err) {
-      out(`${label}  FAILED: ${s.detail}: ${(err as Error).message}`);
+    } catch (e) {
+      err(`${label}  FAILED: ${s.detail}: ${(e as Error).message}`);
       return 1;
     }
     out(`${label}  changed: ${s.detail}`);
