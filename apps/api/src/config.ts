@@ -248,6 +248,18 @@ const DEFAULT_VERIFY_URL = {
   turnstile: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
 } as const;
 
+/**
+ * Where the admin channel is, from DATA_DIR and ADMIN_SOCKET alone: the CLI finds a running server
+ * with this before reading the rest of the configuration, so an operator's shell needs only the
+ * server's DATA_DIR (not its secrets) to run commands on it.
+ */
+export function adminChannelOf(source: NodeJS.ProcessEnv = process.env): Config['admin'] {
+  const dataDir = path.resolve(source.DATA_DIR || './data');
+  const socket = source.ADMIN_SOCKET || undefined;
+  if (socket === 'off') return undefined;
+  return { socket: socket ? path.resolve(socket) : path.join(dataDir, 'admin.sock'), tokenFile: path.join(dataDir, 'admin.token') };
+}
+
 /** Reads and validates the environment; throws ConfigError listing every bad variable. */
 export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: Partial<Config> = {}): Config {
   const parsed = schema.safeParse(Object.fromEntries(Object.entries(source).filter(([, v]) => v !== '')));
@@ -263,7 +275,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     host: e.HOST,
     port: e.PORT,
     socket: e.LISTEN_SOCKET ? path.resolve(e.LISTEN_SOCKET) : undefined,
-    admin: e.ADMIN_SOCKET === 'off' ? undefined : { socket: e.ADMIN_SOCKET ? path.resolve(e.ADMIN_SOCKET) : path.join(dataDir, 'admin.sock'), tokenFile: path.join(dataDir, 'admin.token') },
+    admin: adminChannelOf({ DATA_DIR: e.DATA_DIR, ADMIN_SOCKET: e.ADMIN_SOCKET }),
     dataDir,
     database: e.DATABASE_URL
       ? { kind: 'postgres', url: e.DATABASE_URL, schema: e.DATABASE_SCHEMA }

@@ -50,8 +50,12 @@ afterAll(async () => {
 
 /** `npx warren …` as a separate process, as an operator runs it. */
 function cli(...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
+  return cliWith(env, ...args);
+}
+
+function cliWith(processEnv: Record<string, string>, ...args: string[]): Promise<{ code: number | null; out: string; err: string }> {
   return new Promise((resolve, reject) => {
-    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: apiDir, env: { PATH: process.env.PATH ?? '', ...env }, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawn(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', ...args], { cwd: apiDir, env: { PATH: process.env.PATH ?? '', ...processEnv }, stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     let err = '';
     p.stdout.on('data', (c: Buffer) => (out += c.toString()));
@@ -181,6 +185,15 @@ it('refuses a request without the operator credential, or with a customer bearer
   const ok = await rawRequest(JSON.stringify({ v: 1, token, argv: grant }));
   expect(ok.at(-1)).toEqual({ exit: 0 });
   expect((await subscriptionOf(customer)).expiresAt).not.toBeNull();
+});
+
+it('reaches the running server with only its DATA_DIR: the operator\'s shell needs none of the server\'s settings or secrets', { timeout: 60_000 }, async () => {
+  // NODE_ENV=production without APP_SECRET (and without the database settings) would not pass the
+  // server's configuration check: the CLI does not need it to talk to a server that has one.
+  const listed = await cliWith({ DATA_DIR: dataDir, NODE_ENV: 'production' }, 'vpn', 'list');
+  expect(listed.err).toContain('running on the server through');
+  expect(listed.code).toBe(0);
+  expect(listed.out).toContain('zz-opc-1');
 });
 
 it('answers --help on the CLI side with exit 0, server or not', { timeout: 60_000 }, async () => {

@@ -1,4 +1,4 @@
-import { loadConfig } from '../config.js';
+import { adminChannelOf, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
 import { type Services, buildServices } from '../composition.js';
 import { migrate } from '../db/migrate.js';
@@ -78,10 +78,12 @@ export async function runCommand(argv: string[], ctx: Pick<CliContext, 'db' | 'c
 export async function runCli(argv: string[], print: (line: string) => void = (l) => console.log(l), note: (line: string) => void = () => {}): Promise<number> {
   const resolved = await resolveCommand(argv, print);
   if ('exit' in resolved) return resolved.exit;
-  const config = loadConfig();
-  const remote = await runOnServer(config, argv, print, note);
+  // The running server first, found from DATA_DIR/ADMIN_SOCKET alone: it has its own configuration.
+  const admin = adminChannelOf();
+  const remote = await runOnServer(admin, argv, print, note);
   if (remote !== undefined) return remote;
-  note(config.admin ? `warren: no server answers on ${config.admin.socket}; opening the database directly` : 'warren: ADMIN_SOCKET is off; opening the database directly');
+  const config = loadConfig();
+  note(admin ? `warren: no server answers on ${admin.socket}; opening the database directly` : 'warren: ADMIN_SOCKET is off; opening the database directly');
   const db = await openDatabase(config.database);
   let services: Promise<Services> | undefined;
   try {

@@ -12,8 +12,7 @@ import { type AdminReply, type AdminRequest, ADMIN_PROTOCOL } from '../admin/pro
  * A server that answers but refuses, or a credential the CLI cannot read, is an error: it never
  * falls back to the database a running server holds.
  */
-export async function runOnServer(config: Config, argv: string[], print: (line: string) => void, note: (line: string) => void): Promise<number | undefined> {
-  const admin = config.admin;
+export async function runOnServer(admin: Config['admin'], argv: string[], print: (line: string) => void, note: (line: string) => void): Promise<number | undefined> {
   if (!admin) return undefined;
   const socket = await connect(admin.socket);
   if (!socket) return undefined;
