@@ -31,6 +31,10 @@ describe('setup options', () => {
     }
     for (const m of ['--api URL or --api-socket', '--port', '--interface', 'IPv4 pool', 'unknown ftp', 'resolver is not', '--wireguard']) expect(message).toContain(m);
     expect(parseSetupArgs(['--help'])).toBe('help');
+    // Paths end up in systemd units and agent.env: a space, a % or a newline would be written wrong.
+    for (const bad of [['--etc-dir', '/srv/my etc'], ['--state-dir', '/var/lib/%n'], ['--api-socket', '/run/x.sock\nWARREN_NODE_TOKEN=x'], ['--blocklist', '/etc/"q"']]) {
+      expect(() => parseSetupArgs(['--api', 'https://a', ...bad]), bad.join(' ')).toThrow(/not a plain path/);
+    }
   });
 });
 

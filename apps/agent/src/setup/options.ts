@@ -128,10 +128,16 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
   if (values.metrics !== undefined && !/^(?:[^\s]+:)?\d{1,5}$/.test(values.metrics)) problems.push('--metrics must be PORT or HOST:PORT');
   const wireguard = values.wireguard ?? 'auto';
   if (!['auto', 'kernel', 'wireguard-go'].includes(wireguard)) problems.push('--wireguard must be auto, kernel or wireguard-go');
-  const dir = (v: string | undefined, def: string) => path.resolve(v ?? def);
+  // Paths go into systemd units (where spaces split and % expands) and into the settings file
+  // (one KEY=VALUE a line): only plain ones, refused up front rather than written wrong.
+  const dir = (v: string | undefined, def: string) => {
+    const p = path.resolve(v ?? def);
+    if (!/^\/[\w.@+,:=/-]*$/.test(p)) problems.push(`${JSON.stringify(v)} is not a plain path (letters, digits and . _ - / @ + , : = only): it is written into systemd units and agent.env`);
+    return p;
+  };
+  if (values['api-socket'] !== undefined) dir(values['api-socket'], '');
   const etcDir = dir(values['etc-dir'], '/etc/warren');
-  if (problems.length) throw new SetupOptionsError(`Invalid setup options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
-  return {
+  const result: SetupOptions = {
     apiUrl: values.api,
     apiSocket: values['api-socket'],
     tokenFile: dir(values['token-file'], path.join(etcDir, 'node-token')),
@@ -153,4 +159,6 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
     start: !values['no-start'],
     dryRun: !!values['dry-run'],
   };
+  if (problems.length) throw new SetupOptionsError(`Invalid setup options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  return result;
 }

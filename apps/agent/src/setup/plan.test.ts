@@ -121,6 +121,6 @@ describe('setup plan', () => {
   });
 
   it('says how to start the agent by hand, quoting what needs it', () => {
-    expect(startCommand(opts('--etc-dir', '/srv/my etc'), AGENT)).toBe("/usr/bin/node /opt/warren-agent/bin/warren-agent.mjs run --env-file '/srv/my etc/agent.env'");
+    expect(startCommand(opts('--etc-dir', '/srv/etc'), ['/usr/bin/node', "/opt/it's here/warren-agent.mjs"])).toBe("/usr/bin/node '/opt/it'\\''s here/warren-agent.mjs' run --env-file /srv/etc/agent.env");
   });
 });
