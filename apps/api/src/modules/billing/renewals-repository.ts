@@ -36,6 +36,8 @@ export interface MemberContact {
   language: string;
   brand: string;
   tariff_name: string;
+  /** The member's plan key (users.tariff_key): mails name the plan in the member's language by it. */
+  tariff_key: string;
   tariff_id: number | null;
   subscription_expires_at: Date | string | null;
   renews_at?: Date | string | null;
@@ -140,7 +142,7 @@ export function renewalsRepository(db: Queryable) {
     /** Members with auto-renew on whose renewal reminder is due (`days` before the charge, by plan length). */
     reminderDue(asOf: Date, leadDays: number, yearlyDays: number, otherDays: number): Promise<MemberContact[]> {
       return db.query<MemberContact>(
-        `select u.id as user_id, u.email, u.language, u.brand, u.tariff_name, r.tariff_id, u.subscription_expires_at, ${LEAD} as renews_at
+        `select u.id as user_id, u.email, u.language, u.brand, u.tariff_name, u.tariff_key, r.tariff_id, u.subscription_expires_at, ${LEAD} as renews_at
          from subscription_renewals r join users u on u.id = r.user_id join tariffs t on t.id = r.tariff_id
          where r.auto_renew and not r.unusable and r.provider is not null and r.method_ref is not null
            and u.deleted_at is null and u.tariff_key <> 'free-plan' and u.subscription_expires_at > $1 and ${LEAD} > $1
@@ -152,7 +154,7 @@ export function renewalsRepository(db: Queryable) {
     /** Paid plans (not lifetime) that end by `asOf` and are still on the member: the ones about to lapse. */
     ending(asOf: Date): Promise<MemberContact[]> {
       return db.query<MemberContact>(
-        `select u.id as user_id, u.email, u.language, u.brand, u.tariff_name, null::int as tariff_id, u.subscription_expires_at
+        `select u.id as user_id, u.email, u.language, u.brand, u.tariff_name, u.tariff_key, null::int as tariff_id, u.subscription_expires_at
          from users u where u.tariff_key <> 'free-plan' and u.subscription_expires_at is not null and u.subscription_expires_at <= $1 and u.deleted_at is null`,
         [asOf],
       );

@@ -313,7 +313,7 @@ export function renewalsService(deps: RenewalsDeps) {
     /** Plans that end by `asOf`: the "plan ended" mail, then the plan returns to free (the VPN peers go). */
     async endLapsed(asOf: Date): Promise<number[]> {
       for (const m of await repo.ending(asOf)) {
-        await notify(m, 'planEnded', iso(m.subscription_expires_at)!, { plan: m.tariff_name, planKey: (await prices.tariffs()).find((t) => t.name === m.tariff_name)?.key ?? '', until: day(m.subscription_expires_at!) });
+        await notify(m, 'planEnded', iso(m.subscription_expires_at)!, { plan: m.tariff_name, planKey: m.tariff_key, until: day(m.subscription_expires_at!) });
       }
       return deps.reconciliation.expireSubscriptions(asOf);
     },
