@@ -107,6 +107,32 @@ describe('Stripe renewals', () => {
     expect((await renewalsOf(user.id)).map((p) => p.status)).toEqual(['succeeded', 'failed', 'failed']);
   });
 
+  it('a card whose bank asks for confirmation (SCA) fails the renewal at once, says why, keeps the card, and a later charge may pass', async () => {
+    const { c, user } = await customer();
+    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'stripe', returnPath: '/thank-you', autoRenew: true });
+    expect(res.statusCode, res.body).toBe(200);
+    const session = [...stripe.sessions.values()].find((x) => x.metadata.merchant_ref === res.json().data.paymentId)!;
+    expect((await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id))).status).toBe(200);
+    const [state] = await t.app.db.query<{ method_ref: string }>('select method_ref from subscription_renewals where user_id = $1', [user.id]);
+    const paidUntil = new Date((await sub(c)).paidUntil!);
+
+    stripe.setCard(state!.method_ref, 'sca');
+    const [first] = await passFor(user.id, new Date(paidUntil.getTime() - 3 * DAY + 60_000));
+    // Not "pending" forever: nothing off-session could ever complete it.
+    expect(first).toMatchObject({ outcome: 'failed', error: expect.stringContaining('Your bank asks you to confirm this payment yourself') });
+    let s = await sub(c);
+    expect(s).toMatchObject({ autoRenew: true, canAutoRenew: true, paymentMethod: { provider: 'stripe' }, lastRenewalError: expect.stringContaining('pay by hand') });
+    const mail = (await mailTo(c, t.app, user.email)).find((m) => m.subject.includes('could not renew'))!;
+    expect(mail.text).toContain('Your bank asks you to confirm this payment yourself');
+
+    // The retry a day later: the bank lets it through this time.
+    stripe.setCard(state!.method_ref, 'ok');
+    expect(await passFor(user.id, new Date(paidUntil.getTime() - 2 * DAY + 60_000))).toEqual([expect.objectContaining({ outcome: 'renewed' })]);
+    s = await sub(c);
+    expect(new Date(s.paidUntil!).getTime()).toBe(paidUntil.getTime() + 30 * DAY);
+    expect((await renewalsOf(user.id)).map((p) => p.status)).toEqual(['failed', 'succeeded']);
+  });
+
   it('the embedded PaymentIntent flow saves the card on a customer too; a payment without auto-renew saves nothing', async () => {
     const { c } = await customer();
     const res = await c.get('/api/billing/getStripePayment?tariffId=2&currency=USD');

@@ -9,6 +9,13 @@ import {
  * gone or the customer withdrew the permission); other declines (insufficient funds, a bank's
  * generic refusal, authentication required) are retried on the renewal schedule.
  */
+/**
+ * The card's bank wants the cardholder to confirm (3-D Secure / SCA), which an off-session charge
+ * cannot do: the renewal fails at once with a message that says so, the card stays saved (the
+ * next charge may pass), and the failed-renewal mail's pay-by-hand link is the way to confirm now.
+ * Never left "pending": nothing would ever complete it.
+ */
+const AUTHENTICATION_NEEDED = 'Your bank asks you to confirm this payment yourself: pay by hand to keep your plan (your card stays saved).';
 const UNUSABLE_DECLINES = new Set(['expired_card', 'lost_card', 'stolen_card', 'pickup_card', 'restricted_card', 'revocation_of_authorization', 'revocation_of_all_authorizations', 'card_not_supported', 'invalid_account']);
 
 const cardLabel = (pm: Stripe.PaymentMethod | string | null | undefined): string => {
@@ -143,9 +150,16 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
           },
           { idempotencyKey: input.idempotencyKey },
         );
-        return { providerRef: pi.id, status: pi.status === 'succeeded' ? 'succeeded' : pi.status === 'canceled' ? 'failed' : 'pending' };
+        if (pi.status === 'succeeded') return { providerRef: pi.id, status: 'succeeded' };
+        // Still moving at the bank (e.g. a debit that settles later): the webhook or the next look decides.
+        if (pi.status === 'processing' || pi.status === 'requires_capture') return { providerRef: pi.id, status: 'pending' };
+        if (pi.status === 'canceled') return { providerRef: pi.id, status: 'failed' };
+        // requires_action / requires_payment_method / requires_confirmation: the customer must act.
+        return { providerRef: pi.id, status: 'failed', error: AUTHENTICATION_NEEDED };
       } catch (err) {
         if (err instanceof Stripe.errors.StripeCardError) {
+          if (err.code === 'authentication_required' || err.decline_code === 'authentication_required')
+            return { providerRef: err.payment_intent?.id, status: 'failed', error: AUTHENTICATION_NEEDED };
           const code = err.decline_code ?? err.code ?? '';
           return { providerRef: err.payment_intent?.id, status: 'failed', error: err.message, unusable: UNUSABLE_DECLINES.has(code) || UNUSABLE_DECLINES.has(err.code ?? '') };
         }

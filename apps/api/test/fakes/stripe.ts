@@ -34,7 +34,8 @@ interface FakePaymentMethod {
   customer: string;
   card: { brand: string; last4: string; exp_month: number; exp_year: number };
 }
-type CardBehaviour = 'ok' | 'decline' | 'expired';
+/** sca: the bank wants the cardholder to confirm (Stripe's 402 authentication_required for an off-session charge). */
+type CardBehaviour = 'ok' | 'decline' | 'expired' | 'sca';
 interface FakeCharge {
   id: string;
   object: 'charge';
@@ -141,7 +142,9 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
         } else {
           const [code, decline, message] = behaviour === 'expired'
             ? ['expired_card', 'expired_card', 'Your card has expired.']
-            : ['card_declined', 'insufficient_funds', 'Your card has insufficient funds.'];
+            : behaviour === 'sca'
+              ? ['authentication_required', 'authentication_required', 'Your card was declined. This transaction requires authentication.']
+              : ['card_declined', 'insufficient_funds', 'Your card has insufficient funds.'];
           answer = { status: 402, json: { error: { type: 'card_error', code, decline_code: decline, message, payment_intent: pi } } };
         }
         if (typeof key === 'string') idempotency.set(key, { fingerprint, ...answer });
