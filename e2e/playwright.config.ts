@@ -9,6 +9,8 @@ const here = path.dirname(fileURLToPath(import.meta.url));
 // E2E_PORT lets two runs share a machine (CI beside a developer's run).
 const PORT = Number(process.env.E2E_PORT ?? 8181);
 export const BASE_URL = `http://127.0.0.1:${PORT}`;
+/** The server's key, so a test can write a cookie as the server would (billing.spec.ts: a discount window opened a day ago). */
+export const E2E_APP_SECRET = 'warren-e2e-app-secret-for-browser-tests-only';
 // Playwright loads this config in the runner and in each worker: make the data dir once.
 const dataDir = (process.env.WARREN_E2E_DATA_DIR ??= fs.mkdtempSync(path.join(os.tmpdir(), 'warren-e2e-')));
 
@@ -68,6 +70,6 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     // Every browser test signs up from 127.0.0.1: lift the per-IP budgets a real deployment keeps.
-    env: { PORT: String(PORT), HOST: '127.0.0.1', DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn', LIMIT_LOGIN_PER_IP: '10000', LIMIT_REGISTER_PER_IP: '10000', LIMIT_RESET_PER_IP: '10000' },
+    env: { PORT: String(PORT), HOST: '127.0.0.1', APP_SECRET: E2E_APP_SECRET, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn', LIMIT_LOGIN_PER_IP: '10000', LIMIT_REGISTER_PER_IP: '10000', LIMIT_RESET_PER_IP: '10000' },
   },
 });

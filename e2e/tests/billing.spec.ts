@@ -1,8 +1,15 @@
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
+import { createHmac } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { PASSWORD, linkFromMail, logOut, snap, uniqueEmail } from './helpers';
+import { BASE_URL, E2E_APP_SECRET } from '../playwright.config';
+
+/** A discount window's cookie as the server writes it (apps/api/src/modules/billing/discount.ts signFirstVisit), with the server's key. */
+function serverFirstVisit(cookie: string, firstVisitMs: number): string {
+  return `${firstVisitMs}.${createHmac('sha256', E2E_APP_SECRET).update(`discount-window:${cookie}:${firstVisitMs}`).digest('base64url')}`;
+}
 
 /** Screens this spec changed, kept outside the repository for a look: $BILLING_SHOTS_DIR or the temp dir. */
 async function shot(page: Page, info: TestInfo, name: string) {
@@ -168,15 +175,27 @@ test.describe('billing', () => {
     await expect(page.getByTestId('plan-1-year')).not.toContainText('$44.99');
     await shot(page, info, 'discount-ended');
 
-    // Back a day later: the discounted paths go to /checkout at once (the 25 and the ru-25 share a cookie).
-    await page.goto('/checkout-25');
-    await expect(page).toHaveURL(/\/checkout$/);
-    await page.goto('/checkout-ru-25');
-    await expect(page).toHaveURL(/\/checkout$/);
-    // The 15 variants keep their own cookie: a window of their own.
-    await page.goto('/checkout-15');
+    // Back a day later, as the server counts: the window's cookie says the first visit was a day and
+    // a minute ago (signed with the server's key, as the server writes it; the browser's clock has no
+    // say). The server sends the discounted paths to /checkout before the page is drawn (the 25 and
+    // the ru-25 share a cookie), keeping the query.
+    const firstVisit = serverFirstVisit('discount25FirstVisit', Date.now() - 24 * 3600_000 - 60_000);
+    await page.context().addCookies([{ name: 'discount25FirstVisit', value: firstVisit, url: BASE_URL }]);
+    for (const path of ['/checkout-25?utm_source=late', '/checkout-ru-25']) {
+      const answer = await page.goto(path);
+      expect(answer!.request().redirectedFrom()?.url()).toBe(`${BASE_URL}${path}`);
+      await expect(page).toHaveURL(new RegExp(`/checkout${path.includes('?') ? '\\?utm_source=late' : ''}$`));
+      await expect(page.getByTestId('plan-1-year')).toContainText('$59.99');
+      await expect(page.getByTestId('discount-countdown')).toHaveCount(0);
+    }
+    // The 15 variants keep their own cookie: a window of their own, which the server opens with the
+    // page (its countdown and discounted prices in the HTML), whatever the browser's clock says.
+    const fifteen = await page.goto('/checkout-15');
+    expect(fifteen!.request().redirectedFrom()).toBeNull();
+    expect(await fifteen!.text()).toContain('data-testid="discount-countdown"');
+    await expect(page.getByRole('combobox', { name: 'Language' })).toBeEnabled();
     await expect(page).toHaveURL(/\/checkout-15$/);
-    await expect(page.getByTestId('discount-countdown')).toBeVisible();
+    await expect(page.getByTestId('discount-countdown')).toContainText(/23:59:\d\d/);
 
     // The server decides: a buyer whose browser has no window is refused the discounted list, whatever it asks for.
     const email = uniqueEmail('nodiscount', info);
@@ -194,6 +213,27 @@ test.describe('billing', () => {
     });
     expect(refused.status()).toBe(403);
     expect((await refused.json()).message).toMatch(/one day from your first visit/);
+  });
+
+  test('a visitor who came through a referral link (a stored referralID) gets the prices with the page: the app does not ask for them again', async ({ page }) => {
+    const checkout = new CheckoutPage(page);
+    await checkout.open('/checkout-lite?referralID=e2e-ref-prices');
+    expect(await page.evaluate(() => localStorage.getItem('referralID'))).toBe('e2e-ref-prices');
+    const asked: string[] = [];
+    page.on('request', (r) => {
+      if (r.url().includes('/api/billing/getLandingPriceList')) asked.push(r.url());
+    });
+    // A later visit: the referralID is in this browser's storage, which the server never sees.
+    await checkout.open('/checkout');
+    await expect(page.getByTestId('plan-1-year')).toContainText('$59.99');
+    // Everything the take-over asks for has been asked for once the network is quiet.
+    await page.waitForLoadState('networkidle');
+    expect(asked).toEqual([]);
+    // Choosing another currency does ask, with the referralID (the spec's call carries it).
+    await page.getByRole('combobox', { name: 'Currency' }).click();
+    await page.getByRole('option', { name: 'EUR' }).click();
+    await expect.poll(() => asked.length).toBe(1);
+    expect(new URL(asked[0]!).searchParams.get('referralID')).toBe('e2e-ref-prices');
   });
 
   test('a paying member who abandons a payment at the provider (Back, closed tab) keeps the dashboard', async ({ page, request }, info) => {

@@ -225,6 +225,16 @@ describe('prices as the buyer reads them', () => {
     expect(rub.find((p) => p.key === '1-year')!.monthlyAmount).toBe(37492); // 449900 / 12 = 37491.67
   });
 
+  it("a referralID goes with the price list's request but does not change the answer (the web app's cache key leaves it out)", async () => {
+    const c = new TestClient(t.app);
+    for (const q of ['currency=USD', 'selectedPlan=lite&currency=EUR', 'currency=USD&promocode=YEAR30']) {
+      const plain = (await c.get(`/api/billing/getLandingPriceList?${q}`)).json();
+      const referred = (await c.get(`/api/billing/getLandingPriceList?${q}&referralID=ref-42`)).json();
+      expect(referred).toEqual(plain);
+      expect(plain.data.plans.length).toBeGreaterThan(0);
+    }
+  });
+
   it('a promo code is marked on the plans it discounts and on no other', async () => {
     const c = new TestClient(t.app);
     const data = (await c.get('/api/billing/getLandingPriceList?currency=USD&promocode=YEAR30')).json().data;

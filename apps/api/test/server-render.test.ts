@@ -4,6 +4,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.js';
+import { signFirstVisit } from '../src/modules/billing/discount.js';
 
 // A web build with its server render bundle beside it (`vite build --ssr` writes dist-ssr).
 // The bundle here is a stand-in that echoes what the server hands it: this file tests how the
@@ -31,6 +32,7 @@ fs.writeFileSync(path.join(dist, 'assets', 'i18n', 'ru.json'), JSON.stringify({ 
 fs.writeFileSync(
   path.join(ssr, 'entry-server.js'),
   `export async function loadPageData(pathname, get) {
+    if (pathname === '/checkout-25') return loadDiscountData(get);
     if (pathname !== '/checkout-15') return [];
     const ip = await get('/api/ip/info');
     const prices = await get('/api/billing/getLandingPriceList?selectedPlan=discount-15&currency=' + ip.currency);
@@ -41,8 +43,18 @@ fs.writeFileSync(
       { key: ['outside'], data: (await get('/sign-in')) ?? null },
     ];
   }
+  export async function loadDiscountData(get) {
+    return [{ key: ['prices'], data: await get('/api/billing/getLandingPriceList?selectedPlan=discount-25&currency=USD') }];
+  }
   export function renderPage(url, brand, language, translations, data = []) {
     if (url.startsWith('/boom')) throw new Error('render failed');
+    if (url === '/checkout-25') {
+      const prices = data[0].data;
+      if (prices.priceList !== 'discount-25') return { redirect: '/checkout' };
+      globalThis.warrenCountdowns = (globalThis.warrenCountdowns ?? 0) + 1;
+      return { html: '<main>' + prices.offerSecondsLeft + ' s left, render ' + globalThis.warrenCountdowns + '</main>', title: 'Checkout', perVisitor: true };
+    }
+    if (url === '/checkout-lite') return { redirect: '//evil.example/checkout' };
     if (url === '/checkout-15') return { html: '<main>' + data.map((d) => d.key[0] + '=' + JSON.stringify(d.data)).join(';') + '</main>', title: 'Checkout', state: { queries: data } };
     if (!url.startsWith('/sign-in')) return null;
     globalThis.warrenRenders = (globalThis.warrenRenders ?? 0) + 1;
@@ -147,5 +159,42 @@ describe('signed-out pages come rendered from the server', () => {
     // A page the browser renders keeps its styles as a preload, applied by the app's code.
     const dashboard = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: 'isUserExist=1' } });
     expect(dashboard.body).toContain('<link rel="preload" href="/assets/DashboardPage-AbCd1234.css" as="style" crossorigin>');
+  });
+
+  it('/checkout/ and /sign-in/ are the pages without the slash, as the browser router matches them', async () => {
+    expect((await get('/sign-in/', 'en')).body).toMatch(/data-server-language="en"><main>Warren VPN\|en\|\/sign-in\|/);
+    const checkout = await t.app.inject({ method: 'GET', url: '/checkout-15/?utm_source=x', headers: { 'accept-language': 'en' } });
+    expect(checkout.body).toMatch(/<main>ip=\{"code":"US","currency":"USD"\};prices=/);
+    expect(checkout.body).toContain('<script id="warren-query-state"');
+  });
+
+  it("a discounted checkout: the window the server starts comes with the page, made for this visitor; a closed window is a redirect to /checkout with the query; the render's redirect stays on this site", async () => {
+    const first = await t.app.inject({ method: 'GET', url: '/checkout-25', headers: { 'accept-language': 'en' } });
+    expect(first.statusCode).toBe(200);
+    expect(first.body).toMatch(/<main>86(400|39\d) s left, render \d+<\/main>/);
+    const window = [first.headers['set-cookie'] ?? []].flat().find((c) => c.startsWith('discount25FirstVisit='));
+    expect(window).toBeDefined();
+    // A countdown is this visitor's: rendered for each visit, never served from the kept pages.
+    const renders = (body: string) => Number(/render (\d+)/.exec(body)![1]);
+    const again = await t.app.inject({ method: 'GET', url: '/checkout-25', headers: { 'accept-language': 'en', cookie: window!.split(';')[0]! } });
+    expect(renders(again.body)).toBe(renders(first.body) + 1);
+
+    // A day and a minute after the first visit, signed by the server: the window is closed there, whatever the browser's clock says.
+    const dayAgo = Date.now() - 24 * 3600_000 - 60_000;
+    const expired = `discount25FirstVisit=${signFirstVisit(t.config.appSecret, 'discount25FirstVisit', dayAgo)}`;
+    const closed = await t.app.inject({ method: 'GET', url: '/checkout-25?utm_source=late&a=1', headers: { 'accept-language': 'en', cookie: expired } });
+    expect(closed.statusCode).toBe(302);
+    expect(closed.headers.location).toBe('/checkout?utm_source=late&a=1');
+    expect(closed.headers['cache-control']).toBe('no-store');
+    expect(closed.body).not.toContain('s left');
+    // The same time, not signed by the server: a new window (the cookie cannot be moved, only lost).
+    const forged = await t.app.inject({ method: 'GET', url: '/checkout-25', headers: { 'accept-language': 'en', cookie: `discount25FirstVisit=${dayAgo}.${'A'.repeat(43)}` } });
+    expect(forged.statusCode).toBe(200);
+    expect(forged.body).toMatch(/86(400|39\d) s left/);
+
+    // A redirect off this site (the render must never make one) is not followed: the plain page.
+    const off = await get('/checkout-lite');
+    expect(off.statusCode).toBe(200);
+    expect(off.body).toContain('<div id="root"></div>');
   });
 });

@@ -5,12 +5,37 @@ import type { PublicBrand } from '@warren/contract';
 import en from '../public/assets/i18n/en.json';
 import ru from '../public/assets/i18n/ru.json';
 import zh from '../public/assets/i18n/zh.json';
-import { loadPageData, renderPage } from './entry-server';
+import { loadPageData, renderPage as renderOrRedirect, type FirstRender } from './entry-server';
 import { FALLBACK_BRAND } from './lib/brand';
 
 const brand: PublicBrand = { ...FALLBACK_BRAND, logo: '/brand/warren-vpn.svg' };
 const proxy: PublicBrand = { ...brand, id: 'burrow', productName: 'Burrow Proxy', kind: 'proxy' };
 const translations = { en, ru, zh };
+
+/** A page (null when not rendered); a redirect fails the test. */
+function renderPage(...args: Parameters<typeof renderOrRedirect>): FirstRender | null {
+  const out = renderOrRedirect(...args);
+  if (out && 'redirect' in out) throw new Error(`redirected to ${out.redirect}`);
+  return out;
+}
+/** The checkout's answers as the server gets them (server-data.ts), with the discount window the API reports. */
+const checkoutData = (pathname: string, priceList: string, offerSecondsLeft: number | null) =>
+  loadPageData(pathname, (path) =>
+    Promise.resolve(
+      ({
+        '/api/billing/getCurrencies': { currencies: ['USD', 'EUR'], default: 'USD' },
+        '/api/ip/info': { code: 'US', currency: 'USD' },
+        '/api/billing/paymentMethods': { country: 'US', currency: 'USD', methods: [] },
+        '/api/billing/getLandingPriceList': {
+          currency: 'USD',
+          priceList,
+          promo: null,
+          offerSecondsLeft,
+          plans: [{ tariffId: 3, key: '1-year', name: '1 year', periodDays: 365, isLifetime: false, isTrial: false, currency: 'USD', amount: 4499, listAmount: 5999, discountPercent: 25, monthlyAmount: 375, promo: null }],
+        },
+      } as Record<string, unknown>)[path.split('?')[0]!],
+    ),
+  );
 
 describe('the server render of signed-out pages', () => {
   it('renders sign-in in the visitor language with the brand, its fields disabled until the app takes over', () => {
@@ -66,5 +91,27 @@ describe('the server render of signed-out pages', () => {
     expect(renderPage('/dashboard', brand, 'en', translations)).toBeNull();
     expect(renderPage('/nope', brand, 'en', translations)).toBeNull();
     expect(renderPage('/sign-in', brand, 'zh', { en })).toBeNull();
+  });
+
+  it('renders /checkout/ as /checkout, as the browser router matches it', () => {
+    const page = renderPage('/checkout/', brand, 'en', translations)!;
+    expect(page.html).toContain(en.checkout.title);
+    expect(renderPage('/checkout-ru//', brand, 'en', translations)!.appLanguage).toBe('ru');
+  });
+
+  it("a discounted variant: with the server's open window, its discounted prices and the countdown, made for this visitor only; a closed window sends the visitor to /checkout", async () => {
+    const open = renderPage('/checkout-25', brand, 'en', translations, await checkoutData('/checkout-25', 'discount-25', 86399))!;
+    expect(open.html).toContain('data-testid="discount-countdown"');
+    expect(open.html).toMatch(/23:59:5\d/);
+    expect(open.html).toContain('$44.99');
+    expect(open.perVisitor).toBe(true);
+    expect(renderOrRedirect('/checkout-25', brand, 'en', translations, await checkoutData('/checkout-25', 'default', null))).toEqual({ redirect: '/checkout' });
+    expect(renderOrRedirect('/checkout-ru-25/', brand, 'en', translations, await checkoutData('/checkout-ru-25', 'default', null))).toEqual({ redirect: '/checkout' });
+    // Without the server's answer the page renders without prices and asks for them itself.
+    const unanswered = renderPage('/checkout-25', brand, 'en', translations)!;
+    expect(unanswered.html).not.toContain('discount-countdown');
+    expect(unanswered.perVisitor).toBeUndefined();
+    // Variants without a window are kept for everyone.
+    expect(renderPage('/checkout', brand, 'en', translations)!.perVisitor).toBeUndefined();
   });
 });

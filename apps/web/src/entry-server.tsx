@@ -29,6 +29,18 @@ export interface FirstRender {
   appLanguage: Language;
   /** The query cache the page rendered with (PageData), for the browser's first render; absent when empty. */
   state?: DehydratedState;
+  /** The HTML is this visitor's alone (a discount's countdown): not to be kept for others. */
+  perVisitor?: boolean;
+}
+
+/** Not a page: the visitor goes to this path of the site instead (the server keeps the query). */
+export interface Redirect {
+  redirect: string;
+}
+
+/** `/checkout/` is `/checkout`, as the browser's router sees it. */
+function pagePath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
 }
 
 const instances = new Map<string, I18n>();
@@ -56,16 +68,24 @@ function i18nFor(language: Language, brand: PublicBrand, translations: Translati
  * (the server's in-process request, as the visitor). Empty for pages that need none.
  */
 export async function loadPageData(pathname: string, get: ApiGet): Promise<PageData[]> {
-  const page = SERVER_PAGES[pathname];
-  return page?.data ? page.data(pathname, get) : [];
+  const path = pagePath(pathname);
+  const page = SERVER_PAGES[path];
+  return page?.data ? page.data(path, get) : [];
 }
 
-/** The page's HTML and title, or null when `url` is not a page the server renders. Synchronous on purpose: the brand is module state. */
-export function renderPage(url: string, brand: PublicBrand, visitorLanguage: Language, translations: Translations, data: readonly PageData[] = []): FirstRender | null {
-  const { pathname, search } = new URL(url, 'http://server.invalid');
+/**
+ * The page's HTML and title, a redirect its answers decide (ServerPage.outcome), or null when
+ * `url` is not a page the server renders. Synchronous on purpose: the brand is module state.
+ */
+export function renderPage(url: string, brand: PublicBrand, visitorLanguage: Language, translations: Translations, data: readonly PageData[] = []): FirstRender | Redirect | null {
+  const parsed = new URL(url, 'http://server.invalid');
+  const { search } = parsed;
+  const pathname = pagePath(parsed.pathname);
   const page = SERVER_PAGES[pathname];
   const language = page?.appLanguage ?? visitorLanguage;
   if (!page || !translations[language]) return null;
+  const outcome = page.outcome?.(pathname, data) ?? {};
+  if (outcome.redirect) return { redirect: outcome.redirect };
   setBrand(brand);
   const i18n = i18nFor(language, brand, translations);
   const router = createMemoryRouter(serverRoutes(), { initialEntries: [pathname + search] });
@@ -86,6 +106,7 @@ export function renderPage(url: string, brand: PublicBrand, visitorLanguage: Lan
       lang,
       appLanguage: language,
       ...(data.length ? { state: dehydrate(queryClient) } : {}),
+      ...(outcome.perVisitor ? { perVisitor: true } : {}),
     };
   } finally {
     router.dispose();

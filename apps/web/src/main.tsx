@@ -20,6 +20,7 @@ import type { RouteHandle } from './app/route-handle';
 import { isCheckoutRoute } from '@warren/contract';
 import { checkoutVariant } from './lib/billing/discount';
 import { STORAGE_KEYS, storage } from './lib/storage';
+import { rememberServerPrices } from './lib/server-answers';
 
 /**
  * The API answers the server rendered the page with (entry-server.tsx PageData), into the query
@@ -35,6 +36,7 @@ function takeServerQueries(queryClient: ReturnType<typeof createQueryClient>) {
     const now = Date.now();
     for (const q of state.queries) q.state.dataUpdatedAt = now;
     hydrate(queryClient, state);
+    if (state.queries.some((q) => q.queryKey[0] === 'billing' && q.queryKey[1] === 'landingPriceList')) rememberServerPrices(window.location.pathname);
   } catch {
     // A page without them asks for them itself.
   }

@@ -25,9 +25,15 @@ interface FirstRender {
   lang?: Language;
   appLanguage?: Language;
   state?: unknown;
+  /** This visitor's alone (a discount's countdown): not kept for others. */
+  perVisitor?: boolean;
+}
+/** The page's answers send the visitor to another path of this site (a closed discount window: /checkout). */
+interface Redirect {
+  redirect: string;
 }
 /** apps/web/src/entry-server.tsx, built into dist-ssr beside dist (`<distDir>-ssr`). */
-type RenderPage = (pathname: string, brand: PublicBrand, language: Language, data: readonly PageData[]) => FirstRender | null;
+type RenderPage = (pathname: string, brand: PublicBrand, language: Language, data: readonly PageData[]) => FirstRender | Redirect | null;
 /** GET an API path as the visitor: its answer's `data`, or undefined. */
 type ApiGet = (path: string) => Promise<unknown>;
 interface ServerRender {
@@ -72,8 +78,9 @@ async function loadServerRender(distDir: string, log: FastifyBaseLogger): Promis
       const hit = cache.get(key);
       if (hit && hit.until > Date.now()) return hit.page;
       const page = renderPage(pathname, brand, language, translations, data);
-      // Only pages are kept: any path may be asked for, and misses must not push pages out.
-      if (!page) return null;
+      // Only pages are kept: any path may be asked for, and misses must not push pages out; a
+      // page made for one visitor (its countdown changes every second) would only push others out.
+      if (!page || ('perVisitor' in page && page.perVisitor)) return page;
       if (cache.size >= RENDER_CACHE_MAX) cache.clear();
       cache.set(key, { page, until: Date.now() + RENDER_CACHE_MS });
       return page;
@@ -136,6 +143,14 @@ function queryStateScript(state: unknown): string {
   return state ? `<script id="warren-query-state" type="application/json">${JSON.stringify(state).replace(/</g, '\\u003c')}</script>` : '';
 }
 
+/** A path of this site: one slash, then path characters (never `//host` or a scheme). */
+const LOCAL_PATH = /^\/(?![/\\])[A-Za-z0-9/_-]*$/;
+
+/** `/checkout/` is the page `/checkout`, as the browser's router matches it. */
+function pagePath(pathname: string): string {
+  return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
+}
+
 function hasCookie(header: string | undefined, name: string): boolean {
   return (header ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`) && part.trim().length > name.length + 1);
 }
@@ -159,19 +174,23 @@ export async function registerSpa(
   const template = fs.readFileSync(indexFile, 'utf8');
   const preloads = readRoutePreloads(distDir);
   const serverRender = await loadServerRender(distDir, app.log);
-  const render = async (request: FastifyRequest, setCookies: string[]) => {
+  const render = async (request: FastifyRequest, setCookies: string[]): Promise<{ html: string } | Redirect> => {
     const brand = brandOf(request);
     const json = JSON.stringify(brand).replace(/</g, '\\u003c');
-    const pathname = request.url.split('?')[0] ?? '/';
+    const pathname = pagePath(request.url.split('?')[0] ?? '/');
     const language = firstVisitLanguage(request.headers['accept-language']);
-    let first: ReturnType<RenderPage> = null;
+    let first: FirstRender | null = null;
     // isUserExist (set at sign-in, cleared at sign-out): most likely signed in, and the app will
     // move on to the dashboard; a rendered sign-in form would only flash before it.
     const signedIn = hasCookie(request.headers.cookie, COOKIES.isUserExist);
     try {
       if (!signedIn && serverRender) {
         const data = await serverRender.loadData(pathname, apiGetAs(app, request, setCookies));
-        first = serverRender.render(pathname, brand, language, data);
+        const out = serverRender.render(pathname, brand, language, data);
+        if (out && 'redirect' in out) {
+          // Only a path of this site (the render's own, never the visitor's input); the query goes along.
+          if (LOCAL_PATH.test(out.redirect)) return { redirect: out.redirect + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '') };
+        } else first = out;
       }
     } catch (err) {
       request.log.warn({ err }, 'server render failed: the browser renders the page');
@@ -181,14 +200,16 @@ export async function registerSpa(
     const html = template
       .replace(MARKER, () => `<script id="warren-brand" type="application/json">${json}</script>`)
       .replace('</head>', () => `${hints}</head>`);
-    if (!first) return html;
+    if (!first) return { html };
     const page = first;
     // data-server-language tells the app which language the HTML speaks (main.tsx takes it over only if its own matches).
-    return startAfterFirstPaint(html)
-      .replace(/<html lang="[^"]*"/, `<html lang="${page.lang ?? page.appLanguage ?? language}"`)
-      .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
-      // Replacement functions: the page's HTML may contain `$&`-like text that a replacement string would expand.
-      .replace(ROOT, () => `<div id="root" data-server-language="${page.appLanguage ?? language}">${page.html}</div>${queryStateScript(page.state)}`);
+    return {
+      html: startAfterFirstPaint(html)
+        .replace(/<html lang="[^"]*"/, `<html lang="${page.lang ?? page.appLanguage ?? language}"`)
+        .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
+        // Replacement functions: the page's HTML may contain `$&`-like text that a replacement string would expand.
+        .replace(ROOT, () => `<div id="root" data-server-language="${page.appLanguage ?? language}">${page.html}</div>${queryStateScript(page.state)}`),
+    };
   };
 
   await app.register(fastifyStatic, {
@@ -209,8 +230,10 @@ export async function registerSpa(
   });
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const setCookies: string[] = [];
-    const html = await render(request, setCookies);
+    const rendered = await render(request, setCookies);
     if (setCookies.length) reply.header('set-cookie', setCookies);
+    if ('redirect' in rendered) return reply.header('cache-control', 'no-store').redirect(rendered.redirect, 302);
+    const { html } = rendered;
     reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
     // Rendered per request, so compressed per request (fast settings: it is ~20 kB with a page in it).
     const accepts = String(request.headers['accept-encoding'] ?? '');

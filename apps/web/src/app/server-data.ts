@@ -1,11 +1,11 @@
 import { currencies, ipInfo, landingPriceList, paymentMethods } from '@warren/contract';
 import type { z } from 'zod';
-import { checkoutVariant } from '../lib/billing/discount';
+import { checkoutVariant, serverOffer } from '../lib/billing/discount';
 import { currenciesQuery } from '../lib/billing/currencies';
 import { ipInfoQuery } from '../lib/billing/ip-info';
 import { landingPriceListQuery, searchOf } from '../lib/billing/landing-price-list';
 import { paymentMethodsQuery } from '../lib/billing/payment-methods';
-import type { ApiGet, PageData } from './server-routes';
+import type { ApiGet, PageData, PageOutcome } from './server-routes';
 
 /**
  * The API answers a page shows on its first screen, asked for on the server (ServerPage.data in
@@ -24,7 +24,7 @@ async function answer<S extends z.ZodType>(get: ApiGet, path: string, schema: S,
  * A checkout variant's first screen (lib/billing/checkout-state.ts useCheckout): the currencies,
  * the visitor's country and currency (unless the variant fixes one: the country from the
  * address decides, as GET ip/info does), the variant's price list in that currency (a discounted
- * variant starts the visitor's one-day window, whose cookie goes with the page) and the payment
+ * variant starts the visitor's one-day window, whose cookie goes with the page, or finds it closed: checkoutOutcome) and the payment
  * methods. The page itself must render the same with them on the server and in the browser
  * before it is listed in SERVER_PAGES.
  */
@@ -41,4 +41,19 @@ export async function checkoutPageData(pathname: string, get: ApiGet): Promise<P
   const q = { selectedPlan: variant.priceList !== 'default' ? variant.priceList : undefined, currency };
   await answer(get, `/api/billing/getLandingPriceList?${new URLSearchParams(searchOf(q))}`, landingPriceList, landingPriceListQuery(q).queryKey, out);
   return out;
+}
+
+/**
+ * A discounted variant's window, as the server's price list answer says it (the server keeps it
+ * in a signed cookie; the visitor's clock has no say): closed sends the visitor to /checkout, as
+ * the page would (spec section 2); open shows a countdown of this visitor's, so the HTML is not
+ * kept for others. Without the answer the page renders without prices and asks itself.
+ */
+export function checkoutOutcome(pathname: string, data: readonly PageData[]): PageOutcome {
+  const variant = checkoutVariant(pathname);
+  if (!variant.discountCookie) return {};
+  const answer = data.find((d) => d.key[0] === 'billing' && d.key[1] === 'landingPriceList')?.data as { priceList: string; offerSecondsLeft?: number | null } | undefined;
+  const offer = serverOffer(variant, answer, 0);
+  if (offer.kind === 'closed') return { redirect: '/checkout' };
+  return offer.kind === 'open' ? { perVisitor: true } : {};
 }

@@ -9,7 +9,7 @@ import { SignUpPage } from '../features/auth/routes/SignUpPage';
 import { ForgotPassPage } from '../features/auth/routes/ForgotPassPage';
 import { IosPage } from '../features/ios/routes/IosPage';
 import { CheckoutPage } from '../features/checkout/routes/CheckoutPage';
-import { checkoutPageData } from './server-data';
+import { checkoutOutcome, checkoutPageData } from './server-data';
 
 /** An API answer the server render put in the page's query cache, under the key the page reads it with. */
 export interface PageData {
@@ -34,6 +34,15 @@ export interface ServerPage {
    * Answers are checked (parsed) here as the page's own fetchers check them.
    */
   data?: (pathname: string, get: ApiGet) => Promise<PageData[]>;
+  /** What the page's answers decide before it is rendered (server-data.ts checkoutOutcome). */
+  outcome?: (pathname: string, data: readonly PageData[]) => PageOutcome;
+}
+
+export interface PageOutcome {
+  /** Another page of this site the visitor goes to instead (a discount window that has closed: /checkout); the server keeps the query. */
+  redirect?: string;
+  /** The HTML is this visitor's alone (a discount's countdown): rendered for them, not kept for others. */
+  perVisitor?: boolean;
 }
 
 /**
@@ -48,14 +57,13 @@ export const SERVER_PAGES: Record<string, ServerPage> = {
   '/sign-in': { Component: SignInPage, titleKey: 'titles.signIn' },
   '/sign-up': { Component: SignUpPage, titleKey: 'titles.signUp' },
   '/forgot-pass': { Component: ForgotPassPage, titleKey: 'titles.forgotPass' },
-  // The checkout variants, with their prices in the visitor's currency (server-data.ts). Not the
-  // discounted ones yet: their one-day window is started by the price list's answer and checked by
-  // the page's loader against the browser's clock, which the billing browser test moves a day ahead
-  // of the server's; rendered here, the server would start the window before that check.
+  // The checkout variants, with their prices in the visitor's currency (server-data.ts). The
+  // discounted ones too: the server's price list answer starts their one-day window (its cookie
+  // goes with the page) or finds it closed, and then the visitor is sent to /checkout at once.
   ...Object.fromEntries(
-    CHECKOUT_ROUTES.filter((p) => !CHECKOUT_VARIANTS[p]?.discountCookie).map((p): [string, ServerPage] => [
+    CHECKOUT_ROUTES.map((p): [string, ServerPage] => [
       p,
-      { Component: CheckoutPage, titleKey: 'titles.checkout', data: checkoutPageData, appLanguage: CHECKOUT_VARIANTS[p]?.language },
+      { Component: CheckoutPage, titleKey: 'titles.checkout', data: checkoutPageData, outcome: checkoutOutcome, appLanguage: CHECKOUT_VARIANTS[p]?.language },
     ]),
   ),
   // The same title keys and languages as router.tsx gives them (server-routes.test.ts holds them together).

@@ -31,7 +31,10 @@ export function DiscountCountdown({ endsAtMs, percent, onExpire }: { endsAtMs: n
         <Text fw={600} size="sm" className={classes.discountShort}>
           {t('checkout.discountReservedShort', { percent })}
         </Text>
-        <span className={classes.discountClock}>{formatCountdown(left)}</span>
+        {/* The server's HTML says the time left when it rendered; the browser's first render a second or two less. */}
+        <span className={classes.discountClock} suppressHydrationWarning>
+          {formatCountdown(left)}
+        </span>
       </Group>
     </div>
   );

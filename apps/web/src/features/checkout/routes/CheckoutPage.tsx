@@ -167,14 +167,15 @@ export function CheckoutPage() {
   const onPay = () => checkout.pay(ensureAccount);
 
   // Server-rendered (entry-server.tsx): nothing to type into until the app's handlers are attached,
-  // so no plain browser form is sent; the countdown's clock starts in the browser.
+  // so no plain browser form is sent. The countdown is in the HTML (no shift when the app takes
+  // over); its clock ticks from the browser's first render.
   const hydrated = useHydrated();
   const fieldError = (name: keyof AccountValues) => translateValidation(form.formState.errors[name]?.message, t);
   const lang = i18n.language;
 
   return (
     <div className={classes.page}>
-      {discountEndsAtMs && hydrated ? <DiscountCountdown endsAtMs={discountEndsAtMs} percent={discountPercent} onExpire={endDiscount} /> : null}
+      {discountEndsAtMs ? <DiscountCountdown endsAtMs={discountEndsAtMs} percent={discountPercent} onExpire={endDiscount} /> : null}
       <header className={classes.top}>
         <Logo />
         <Group gap={8} wrap="nowrap">
