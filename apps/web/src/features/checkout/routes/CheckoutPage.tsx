@@ -3,11 +3,9 @@ import { Alert, Anchor, Button, Card, Group, PasswordInput, Skeleton, Stack, Tex
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import { useForm } from 'react-hook-form';
-import { zodResolver } from '@hookform/resolvers/zod';
-import { z } from 'zod';
 import { Link, useLoaderData, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MAX, PASSWORD_MIN, SNACKBAR_MS, email as emailSchema, password as passwordSchema } from '@warren/contract';
+import { PASSWORD_MIN, SNACKBAR_MS } from '@warren/contract';
 import { Logo } from '../../../components/Logo';
 import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
 import { IconCheck, IconLock } from '../../../components/icons';
@@ -24,6 +22,7 @@ import { useCheckout } from '../../../lib/billing/checkout-state';
 import { formatMoney } from '../../../lib/billing/format';
 import { usePaymentSuccessMessage } from '../../../lib/billing/payment-success-message';
 import { applyFieldErrors } from '../../../lib/forms';
+import { lazyResolver } from '../../../lib/lazy-resolver';
 import { capitalizeFirst, errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
 import { session, useSession } from '../../../lib/session';
@@ -37,12 +36,13 @@ import classes from './CheckoutPage.module.css';
 import { useCaptcha } from '../../../lib/captcha';
 import { useHydrated } from '../../../lib/hydration';
 
-const signUpForm = z.object({ email: emailSchema, password: passwordSchema });
-const signInForm = z.object({
-  email: emailSchema,
-  password: z.string({ error: 'The password is required.' }).min(1, { error: 'The password is required.' }).max(PASSWORD_MAX),
-});
-type AccountValues = z.infer<typeof signUpForm>;
+// The account form's rules load on its first validation (zod stays off the first screen).
+const signUpResolver = lazyResolver(() => import('../form-resolvers').then((m) => m.signUpResolver));
+const signInResolver = lazyResolver(() => import('../form-resolvers').then((m) => m.signInResolver));
+interface AccountValues {
+  email: string;
+  password: string;
+}
 type Mode = 'signUp' | 'signIn';
 
 const FEATURES = ['allLocations', 'protocols', 'adBlocker', 'noLogs'] as const;
@@ -102,7 +102,7 @@ export function CheckoutPage() {
   const [mode, setMode] = useState<Mode>('signUp');
   const [takenEmail, setTakenEmail] = useState<string | null>(null);
   const form = useForm<AccountValues>({
-    resolver: zodResolver(mode === 'signUp' ? signUpForm : signInForm),
+    resolver: mode === 'signUp' ? signUpResolver : signInResolver,
     defaultValues: { email: '', password: '' },
     mode: 'onTouched',
   });
