@@ -39,8 +39,8 @@ describe('setup plan', () => {
   it('on a fresh machine: a key, the interface (wireguard-go without the module), its port and gateways, forwarding, NAT, settings and units', () => {
     const o = opts();
     const steps = plan(o, fresh(), AGENT);
-    expect(changed(steps)).toEqual(['private key', 'interface', 'key and port', 'gateway addresses', 'link up', 'forwarding', 'nat (nftables table inet warren)', 'agent settings', 'blocklist',
-      'unit warren-wg0.service', 'unit warren-nft.service', 'unit warren-agent.service']);
+    expect(changed(steps)).toEqual(['private key', 'unit warren-wg0.service', 'unit warren-nft.service', 'unit warren-agent.service', 'interface', 'key and port', 'gateway addresses', 'link up',
+      'forwarding', 'nat (nftables table inet warren)', 'agent settings', 'blocklist']);
     expect(steps.find((s) => s.name === 'node token')).toMatchObject({ status: 'todo', detail: expect.stringContaining('/etc/warren/node-token') });
     expect(execs(steps)).toEqual([
       '/usr/bin/wireguard-go wg0',
@@ -74,13 +74,13 @@ describe('setup plan', () => {
   it('a new port changes the interface and its unit, nothing else', () => {
     const before = opts();
     const steps = plan(opts('--port', '51000'), converged(before), AGENT);
-    expect(changed(steps)).toEqual(['key and port', 'unit warren-wg0.service']);
+    expect(changed(steps)).toEqual(['unit warren-wg0.service', 'key and port']);
     expect(execs(steps)).toEqual(['/usr/bin/wg set wg0 private-key /etc/warren/wg0.key listen-port 51000']);
   });
 
   it('another pool moves the gateways (the old ones go), the NAT rules and the resolver addresses', () => {
     const steps = plan(opts('--ipv4-pool', '100.64.0.0/16'), converged(opts()), AGENT);
-    expect(changed(steps)).toEqual(['gateway addresses', 'nat (nftables table inet warren)', 'agent settings', 'unit warren-wg0.service']);
+    expect(changed(steps)).toEqual(['unit warren-wg0.service', 'gateway addresses', 'nat (nftables table inet warren)', 'agent settings']);
     expect(execs(steps)).toEqual(['/usr/sbin/ip address del 10.64.0.1/10 dev wg0', '/usr/sbin/ip address replace 100.64.0.1/16 dev wg0', '/usr/sbin/nft -f /etc/warren/warren.nft']);
   });
 
@@ -105,6 +105,15 @@ describe('setup plan', () => {
     const upstream = plan(opts('--dns-upstream', '9.9.9.9'), converged(o, running), AGENT);
     expect(changed(upstream)).toEqual(['agent settings', 'services']);
     expect(execs(upstream)).toEqual([`systemctl restart ${u.agent}`]);
+    // A fresh machine under systemd: the interface is made by its unit (wireguard-go lives there), started once.
+    const fresh1 = plan(o, { ...fresh(), systemd: true, token: { mode: 0o600 } }, AGENT);
+    expect(execs(fresh1).filter((c) => c.startsWith('systemctl'))).toEqual([
+      'systemctl daemon-reload', `systemctl start ${u.iface}`, `systemctl enable ${u.iface} ${u.nft} ${u.agent}`, `systemctl start ${u.nft}`, `systemctl start ${u.agent}`,
+    ]);
+    expect(execs(fresh1)).not.toContain('/usr/bin/wireguard-go wg0');
+    // The unit is active but its interface was deleted by hand: restarted.
+    const gone = plan(o, converged(o, { ...running, link: undefined }), AGENT);
+    expect(execs(gone).slice(0, 2)).toEqual(['systemctl daemon-reload', `systemctl restart ${u.iface}`]);
     // --no-start: written, never enabled or started.
     expect(changed(plan(opts('--no-start'), converged(o, { systemd: true }), AGENT))).toEqual([]);
     // No token yet: the agent is not started (it would only fail); the step says what to do.

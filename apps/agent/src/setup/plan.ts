@@ -89,9 +89,30 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
   else if ((obs.key.mode & 0o077) !== 0) keyActions.push({ kind: 'chmod', path: p.keyFile, mode: 0o600 });
   steps.push(step('private key', keyActions, `${p.keyFile} (public ${obs.key?.publicKey})`, obs.key ? `chmod 600 ${p.keyFile}` : `generate ${p.keyFile} (mode 600)`));
 
+  // systemd units, written always (a later boot uses them), enabled and started only where systemd runs.
+  // Written before the interface: where systemd runs, its unit makes the interface, so wireguard-go
+  // lives in that unit and not in the shell that ran setup.
+  const u = unitNames(o);
+  const units: [string, string, string][] = [
+    [u.iface, p.ifaceUnit, renderInterfaceUnit(o, tools, kind)],
+    [u.nft, p.nftUnit, renderNftUnit(o, tools)],
+    [u.agent, p.agentUnit, renderAgentUnit(o, agentCommand)],
+  ];
+  const unitSteps = units.map(([name, file, content]) => {
+    const s = fileStep(`unit ${name}`, obs, file, content, 0o644);
+    if (s.status === 'change') s.actions.unshift({ kind: 'mkdir', path: o.systemdDir, mode: 0o755 });
+    return s;
+  });
+  steps.push(...unitSteps);
+
+  const viaSystemd = obs.systemd && o.start;
+  const create: Action[] = viaSystemd
+    // restart: a unit still active from an earlier run made an interface that is gone now.
+    ? [{ kind: 'exec', argv: ['systemctl', 'daemon-reload'] }, { kind: 'exec', argv: ['systemctl', obs.units[u.iface]?.active ? 'restart' : 'start', u.iface] }]
+    : [{ kind: 'exec', argv: kind === 'kernel' ? [tools.ip, 'link', 'add', o.iface, 'type', 'wireguard'] : [tools.wireguardGo!, o.iface] }];
   steps.push(
-    step('interface', obs.link ? [] : [{ kind: 'exec', argv: kind === 'kernel' ? [tools.ip, 'link', 'add', o.iface, 'type', 'wireguard'] : [tools.wireguardGo!, o.iface] }],
-      `${o.iface} (${obs.link?.kind === 'wireguard' ? 'kernel' : obs.link?.kind === 'tun' ? 'wireguard-go' : obs.link?.kind})`, `create ${o.iface} (${kind})`),
+    step('interface', obs.link ? [] : create,
+      `${o.iface} (${obs.link?.kind === 'wireguard' ? 'kernel' : obs.link?.kind === 'tun' ? 'wireguard-go' : obs.link?.kind})`, `create ${o.iface} (${kind}${viaSystemd ? `, by ${u.iface}` : ''})`),
   );
 
   // Key and port: set when the interface carries another key (or none) or another port.
@@ -147,26 +168,14 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
   if (!obs.token) steps.push({ name: 'node token', status: 'todo', detail: `missing: write the token from \`npx warren vpn add-node\` to ${o.tokenFile} (mode 600) before the agent starts`, actions: [] });
   else steps.push(step('node token', (obs.token.mode & 0o077) ? [{ kind: 'chmod', path: o.tokenFile, mode: 0o600 }] : [], o.tokenFile, `chmod 600 ${o.tokenFile} (others could read it)`));
 
-  // systemd units, written always (a later boot uses them), enabled and started only where systemd runs.
-  const u = unitNames(o);
-  const units: [string, string, string][] = [
-    [u.iface, p.ifaceUnit, renderInterfaceUnit(o, tools, kind)],
-    [u.nft, p.nftUnit, renderNftUnit(o, tools)],
-    [u.agent, p.agentUnit, renderAgentUnit(o, agentCommand)],
-  ];
-  const unitSteps = units.map(([name, file, content]) => {
-    const s = fileStep(`unit ${name}`, obs, file, content, 0o644);
-    if (s.status === 'change') s.actions.unshift({ kind: 'mkdir', path: o.systemdDir, mode: 0o755 });
-    return s;
-  });
-  steps.push(...unitSteps);
-  if (obs.systemd && o.start) {
+  if (viaSystemd) {
     const changedUnits = unitSteps.some((s) => s.status === 'change');
     const actions: Action[] = [];
-    if (changedUnits) actions.push({ kind: 'exec', argv: ['systemctl', 'daemon-reload'] });
+    const started = !obs.link; // the interface step reloaded systemd and started the interface unit
+    if (changedUnits && !started) actions.push({ kind: 'exec', argv: ['systemctl', 'daemon-reload'] });
     const notEnabled = units.map(([n]) => n).filter((n) => !obs.units[n]?.enabled);
     if (notEnabled.length) actions.push({ kind: 'exec', argv: ['systemctl', 'enable', ...notEnabled] });
-    for (const n of [u.iface, u.nft]) if (!obs.units[n]?.active) actions.push({ kind: 'exec', argv: ['systemctl', 'start', n] });
+    for (const n of [u.iface, u.nft]) if (!obs.units[n]?.active && !(n === u.iface && started)) actions.push({ kind: 'exec', argv: ['systemctl', 'start', n] });
     // The agent reads its settings at start: a change of them (or of its unit) is a restart.
     const agentChanged = env.status === 'change' || unitSteps[2]!.status === 'change';
     if (!obs.token) {
