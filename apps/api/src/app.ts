@@ -21,6 +21,7 @@ import { geoRoutes } from './modules/geo/index.js';
 import { profileRoutes } from './modules/profile/index.js';
 import { rewardsRoutes } from './modules/rewards/index.js';
 import { systemRoutes } from './modules/system/index.js';
+import { staffModule } from './modules/staff/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import { vpnModule } from './modules/nodes/index.js';
 import { openvpnSocks5Module } from './modules/openvpn-socks5/index.js';
@@ -211,6 +212,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     billing, optionalUser, brands, captcha, geo, auth, publicUrl: config.publicUrl, secureCookies: config.isProduction,
     availableProviders: Object.keys(providers) as PaymentProviderId[],
   });
+  await app.register(staffModule, { staff: services.staff, secureCookies: config.isProduction });
   await app.register(webhookRoutes, { reconciliation: countRejectedWebhooks(billing.reconciliation, services.metrics), sandbox, deliverSandbox, providerIds: new Set(Object.keys(providers)) });
   // Scheduled and retried jobs (pg-boss; modules/billing/jobs.ts); stopped by services.close().
   if (config.jobs) await services.jobs.startWorkers({ deliverSandbox, log: app.log });

@@ -5,13 +5,15 @@ import { createCaptchaVerifier } from './lib/captcha.js';
 import { createGeoIp } from './lib/geoip.js';
 import { createMetrics, sqlOperation } from './lib/metrics.js';
 import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
-import { type Mailer, createMailer } from './mail/mailer.js';
+import { type Mailer, createMailer, withMailLog } from './mail/mailer.js';
+import { logMail } from './modules/staff/repository.js';
 import { affiliateService } from './modules/affiliate/index.js';
 import { type BillingTestHooks, billingServices, jobEngine, readCatalogue } from './modules/billing/index.js';
 import { featuresService } from './modules/features/index.js';
 import { vpnServices } from './modules/nodes/index.js';
 import { profileService } from './modules/profile/index.js';
 import { rewardsService } from './modules/rewards/index.js';
+import { staffService } from './modules/staff/index.js';
 import { systemRepository } from './modules/system/index.js';
 import { usersService } from './modules/users/index.js';
 import { buildProviders } from './payments/index.js';
@@ -37,7 +39,8 @@ export interface ServiceDeps {
 export async function buildServices(config: Config, deps: ServiceDeps) {
   const { db } = deps;
   const brands: BrandRegistry = loadBrandRegistry(config.brandsFile);
-  const mailer = deps.mailer ?? createMailer(config.mail);
+  // Every mail to an account is logged (kind and time) for the operator console's customer view.
+  const mailer = withMailLog(deps.mailer ?? createMailer(config.mail), (to, kind) => logMail(db, to, kind), (err) => deps.log?.warn({ err }, 'mail log failed'));
   const limiter =
     deps.limiter ??
     (config.redisUrl
@@ -119,6 +122,15 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
 
   const vpn = vpnServices({ db, vpn: config.vpn, secret: config.openvpnCaSecret, log: deps.log });
 
+  // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
+  const staff = staffService({
+    db, appSecret: config.appSecret, limiter, brands, users, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays,
+    originOf: (id: string) => {
+      const host = (brands.byId(id) ?? brands.all()[0]!).hosts[0]!;
+      return config.publicUrl ?? (config.isProduction ? `https://${host}` : `http://${host}:${config.port}`);
+    },
+  });
+
   return {
     config,
     db,
@@ -148,6 +160,8 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     metrics,
     /** The VPN area: locations, devices, the node API, OpenVPN/SOCKS5 services, the operator's node commands. */
     vpn,
+    /** The operator console: staff sessions, the customer view and actions, the audit log, roles (CLI). */
+    staff,
     /** Drains background work and closes what the services opened (mail transport, Redis); the database stays open. */
     async close() {
       await jobs.stop();

@@ -112,7 +112,28 @@ const COVERED: Record<string, (tokens: Awaited<ReturnType<typeof bTokens>>) => C
   // A's payment: no receipt and no refund for B (issue 13).
   'GET /api/billing/payments/:publicId/receipt': () => [{ body: { publicId: A.paymentId }, expected: [404] }],
   'POST /api/billing/payments/:publicId/refund': () => [{ body: { publicId: A.paymentId }, expected: [404] }],
+  // The operator console (issue 15): B's customer token is no staff credential, whatever record it names.
+  'GET /api/staff/customers/:id': () => staffCase({ id: aId }),
+  'POST /api/staff/customers/:id/grant-days': () => staffCase({ id: aId, days: 30, reason: 'give me days' }),
+  'POST /api/staff/customers/:id/refund': () => staffCase({ id: aId, paymentId: A.paymentId, reason: 'give me money' }),
+  'POST /api/staff/customers/:id/resend-verification': () => staffCase({ id: aId }),
+  'POST /api/staff/customers/:id/auto-renew-off': () => staffCase({ id: aId }),
+  'POST /api/staff/customers/:id/sign-out-all': () => staffCase({ id: aId, reason: 'sign A out' }),
+  'POST /api/staff/customers/:id/reset-service-credentials': () => staffCase({ id: aId, reason: 'reset A' }),
+  'POST /api/staff/customers/:id/disable': () => staffCase({ id: aId, reason: 'disable A' }),
+  'POST /api/staff/customers/:id/enable': () => staffCase({ id: aId, reason: 'enable A' }),
+  'POST /api/staff/customers/:id/delete': () => staffCase({ id: aId, reason: 'delete A' }),
+  'GET /api/staff/audit': () => staffCase({ targetUserId: aId }),
+  'PATCH /api/staff/locations/:slug': () => staffCase({ slug: 'de-frankfurt', premium: false }),
+  'POST /api/staff/nodes': () => staffCase({ location: 'de-frankfurt', name: 'b-node', endpointHost: 'b.example.net', publicKey: A.publicKey }),
+  'PATCH /api/staff/nodes/:name': () => staffCase({ name: 'de-frankfurt-1', enabled: false }),
+  'POST /api/staff/nodes/:name/token': () => staffCase({ name: 'de-frankfurt-1' }),
+  'POST /api/staff/jobs/:queue/:id/retry': () => staffCase({ queue: 'billing-renew', id: '00000000-0000-4000-8000-000000000000' }),
 };
+/** A staff route called with B's customer token (well-formed, so the answer is about the credential): 401. */
+function staffCase(body: Record<string, unknown>): Case[] {
+  return [{ body, expected: [401] }];
+}
 
 describe('ownership matrix: user B with user A ids', () => {
   it('every route that takes an id is covered here or exempt with a reason', () => {
@@ -146,7 +167,7 @@ describe('ownership matrix: user B with user A ids', () => {
         });
         const res = SAFE_METHODS.has(method)
           ? await b.get(`${url}?${new URLSearchParams(body as Record<string, string>)}`)
-          : await b.post(url, body);
+          : await b.request({ method: method as 'POST', url, payload: body });
         if (!c.expected.includes(res.statusCode)) failures.push(`${key} ${JSON.stringify(c.body)}: ${res.statusCode} ${res.body.slice(0, 160)}`);
         c.check?.(res);
         const after = await rowsOf(t.app, aId);

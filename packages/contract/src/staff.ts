@@ -12,8 +12,9 @@ import { subscriptionInfo } from './subscription.js';
  * The staff session is a cookie (STAFF_COOKIE: HttpOnly, SameSite=Strict, Path=/api/staff, Secure
  * in production); a customer's bearer token is never a staff credential and the cookie is never a
  * customer one. Idle timeout STAFF_IDLE_MINUTES, absolute STAFF_ABSOLUTE_HOURS. State-changing calls
- * carry X-XSRF-TOKEN like every other call of the web app. No staff session → 401; a support member
- * on an admin call → 403 (nothing changed, nothing audited).
+ * carry X-XSRF-TOKEN like every other call of the web app. As everywhere in the API the request is
+ * validated first (422), then: no staff session → 401; a support member on an admin call → 403
+ * (nothing changed, nothing audited).
  *
  *   method path                                        role     what
  *   POST   /api/staff/session                          -        sign in {email,password,code} → StaffMe, sets the cookie.

@@ -21,6 +21,7 @@ const GROUPS: Record<string, () => Promise<CliGroup>> = {
   jobs: async () => (await import('./jobs.js')).commands,
   mail: async () => (await import('./mail.js')).commands,
   vpn: async () => (await import('./vpn.js')).commands,
+  staff: async () => (await import('./staff.js')).commands,
 };
 
 function help(): string {

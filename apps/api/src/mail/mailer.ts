@@ -12,6 +12,8 @@ export interface OutgoingMail {
   headers?: Record<string, string>;
   /** Files sent with the mail (the receipt PDF). */
   attachments?: MailAttachment[];
+  /** Which template it is (renderMail sets it): only the mail log keeps it (kind and time, for the operator console). */
+  kind?: string;
 }
 export interface MailAttachment {
   filename: string;
@@ -22,6 +24,18 @@ export interface StoredMail extends Omit<OutgoingMail, 'attachments'> {
   sentAt: string;
   /** As stored by the outbox: the content in base64. */
   attachments?: { filename: string; contentType: string; content: string }[];
+}
+
+/** Records every mail sent to an account (kind and time only: no body, no links) after it went out. */
+export function withMailLog(mailer: Mailer, record: (to: string, kind: string) => Promise<void>, onError?: (err: unknown) => void): Mailer {
+  return {
+    ...(mailer.list ? { list: (to: string) => mailer.list!(to) } : {}),
+    close: () => mailer.close(),
+    async send(mail) {
+      await mailer.send(mail);
+      if (mail.kind) await record(mail.to, mail.kind).catch((err) => onError?.(err));
+    },
+  };
 }
 
 export interface Mailer {
@@ -36,7 +50,7 @@ export function createMailer(config: Config['mail']): Mailer {
   if (config.url) {
     const transport = nodemailer.createTransport(config.url, { ignoreTLS: config.ignoreTls });
     return {
-      async send(mail) {
+      async send({ kind: _kind, ...mail }) {
         await transport.sendMail({ from: config.from, ...mail });
       },
       close: () => transport.close(),
@@ -49,7 +63,7 @@ function createOutbox(dir: string): Mailer {
   fs.mkdirSync(dir, { recursive: true });
   let sequence = 0;
   return {
-    async send(mail) {
+    async send({ kind: _kind, ...mail }) {
       const sentAt = new Date().toISOString();
       const name = `${Date.now()}-${process.pid}-${String(sequence++).padStart(6, '0')}.json`;
       // Written under a temporary name and renamed: a reader never sees half a mail.

@@ -215,7 +215,7 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
 export function renderMail(
   kind: Kind,
   opts: { language: Language; productName: string; link?: string; vars?: Record<string, string> },
-): { subject: string; text: string; html: string } {
+): { subject: string; text: string; html: string; kind: Kind } {
   const copy = COPY[opts.language][kind];
   // {plan} in the mail's language when the sender names the plan's key ({planKey}); the name it passed otherwise.
   const vars = opts.vars?.planKey ? { ...opts.vars, plan: planName(opts.vars.planKey, opts.vars.plan ?? '', opts.language) } : opts.vars;
@@ -238,7 +238,7 @@ export function renderMail(
 <h1 style="font-size:22px;color:#111;margin:0 0 12px">${escapeHtml(heading)}</h1>
 <p style="font-size:15px;line-height:1.6;color:#333">${escapeHtml(body)}</p>${button}
 <p style="font-size:13px;color:#777;margin-top:28px">${escapeHtml(footer)}</p></td></tr></table></td></tr></table></body></html>`;
-  return { subject, text, html };
+  return { subject, text, html, kind };
 }
 
 /** The renewal-failed mail's {retry} when no attempt is left. */

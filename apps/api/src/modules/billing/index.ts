@@ -88,4 +88,4 @@ export { billingRoutes } from './routes.js';
 export { webhookRoutes } from './webhook-routes.js';
 export { jobEngine, type JobEngine, type JobSummary, QUEUES } from './jobs.js';
 export type { RenewalsService, PassResult } from './renewals.js';
-export { isPaidActive } from './subscription.js';
+export { isPaidActive, isWithinMoneyBack } from './subscription.js';

@@ -235,6 +235,16 @@ export function jobEngine(deps: JobEngineDeps) {
       }
       return out.sort((a, b) => a.startAfter.localeCompare(b.startAfter));
     },
+    /** Retries one failed job now (the operator console): 'missing' for an unknown job, 'not-failed' when it is not failed. */
+    async retry(queue: string, id: string): Promise<'retried' | 'missing' | 'not-failed'> {
+      if (!(Object.values(QUEUES) as string[]).includes(queue)) return 'missing';
+      const b = await boss();
+      const job = await b.getJobById(queue, id);
+      if (!job) return 'missing';
+      if (job.state !== 'failed') return 'not-failed';
+      await b.retry(queue, id);
+      return 'retried';
+    },
     /** Stops pg-boss (workers finish their job first); the database stays open. */
     async stop(): Promise<void> {
       if (!started) return;

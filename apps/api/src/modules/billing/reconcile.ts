@@ -63,7 +63,7 @@ export function reconciliationService(deps: ReconcileDeps) {
    * (the `applied` flag flips in the same transaction) and a refund takes back exactly that
    * period, so any order and any number of deliveries converge on one result.
    */
-  async function reconcile(payment: PaymentRow, state: ProviderPaymentState): Promise<void> {
+  async function reconcile(payment: PaymentRow, state: ProviderPaymentState): Promise<{ applied: boolean; refunded: boolean }> {
     if (state.amountMinor !== undefined && (state.amountMinor !== payment.amount_minor || (state.currency && state.currency !== payment.currency))) {
       throw new WebhookRejected('amount or currency differs from the payment');
     }
@@ -91,7 +91,9 @@ export function reconciliationService(deps: ReconcileDeps) {
       }
       if (target === 'succeeded') {
         const sub = await subscriptionOf(plans, current.user_id);
-        const { next, periodStart, periodEnd } = extend(sub, { key: tariff.key, name: tariff.name, periodDays: tariff.period_days, isLifetime: tariff.is_lifetime, isFree: tariff.is_free }, now());
+        // A support grant of N days applies those days on the plan's tariff (operator.ts grantDays).
+        const periodDays = current.grant_days ?? tariff.period_days;
+        const { next, periodStart, periodEnd } = extend(sub, { key: tariff.key, name: tariff.name, periodDays, isLifetime: tariff.is_lifetime && !current.grant_days, isFree: tariff.is_free }, now());
         const row = await payments.markApplied(current.id, periodStart, periodEnd);
         if (!row) return;
         await plans.savePlan(current.user_id, next, true);
@@ -129,6 +131,8 @@ export function reconciliationService(deps: ReconcileDeps) {
       if (deps.onPaymentApplied) await deps.onPaymentApplied(p, firstPurchase);
     }
     if (changed && deps.onSubscriptionChanged) await deps.onSubscriptionChanged(payment.user_id);
+    // Which transition this call made (parallel calls with one payment: exactly one of them makes it).
+    return { applied: !!applied, refunded: !!refund };
   }
 
   async function sendReceipt(p: PaymentRow) {

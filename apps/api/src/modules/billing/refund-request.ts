@@ -72,6 +72,15 @@ export function refundRequestService(deps: RefundRequestDeps) {
     },
     /** The requests support still has to complete, oldest first. */
     pending: () => requests.pending(),
+    /** Claims a payment's refund for staff (the operator console), as a customer's request does: true for the one claim that won. */
+    claim: (payment: Pick<PaymentRow, 'id' | 'user_id'>) => requests.claim(payment.id, payment.user_id),
+    /** Gives the claim back (the provider refused). */
+    release: (payment: Pick<PaymentRow, 'id'>) => requests.release(payment.id),
+    /** The provider's refund call, where it has one (the sandbox, Stripe). */
+    refunder: (providerId: string) => {
+      const provider = deps.providers[providerId];
+      return canRefundAt(provider) ? provider : undefined;
+    },
   };
 }
 export type RefundRequestService = ReturnType<typeof refundRequestService>;

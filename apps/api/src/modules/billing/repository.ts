@@ -32,6 +32,8 @@ export interface PaymentRow {
   created_at: Date | string;
   paid_at: Date | string | null;
   refunded_at: Date | string | null;
+  /** A support grant of this many days (the period it applies instead of the tariff's); null otherwise. */
+  grant_days?: number | null;
   [key: string]: unknown;
 }
 
@@ -55,10 +57,10 @@ export function billingRepository(db: Queryable) {
     /** Inserts, or returns the payment already made with this idempotency key. */
     async insertPayment(p: Omit<PaymentRow, 'id' | 'status' | 'applied' | 'period_start' | 'period_end' | 'created_at' | 'paid_at' | 'refunded_at' | 'provider_ref'>): Promise<{ payment: PaymentRow; created: boolean }> {
       const [inserted] = await db.query<PaymentRow>(
-        `insert into payments (public_id, user_id, tariff_id, currency, amount_minor, price_list, promo_code, provider, idempotency_key, return_url)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
+        `insert into payments (public_id, user_id, tariff_id, currency, amount_minor, price_list, promo_code, provider, idempotency_key, return_url, grant_days)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          on conflict (user_id, idempotency_key) do nothing returning *`,
-        [p.public_id, p.user_id, p.tariff_id, p.currency, p.amount_minor, p.price_list, p.promo_code, p.provider, p.idempotency_key, p.return_url],
+        [p.public_id, p.user_id, p.tariff_id, p.currency, p.amount_minor, p.price_list, p.promo_code, p.provider, p.idempotency_key, p.return_url, p.grant_days ?? null],
       );
       if (inserted) return { payment: inserted, created: true };
       const [existing] = await db.query<PaymentRow>('select * from payments where user_id = $1 and idempotency_key = $2', [p.user_id, p.idempotency_key]);

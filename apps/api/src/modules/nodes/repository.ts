@@ -149,11 +149,13 @@ export function nodesRepository(db: Queryable) {
       }));
     },
 
-    async saveReport(nodeId: number, r: { load: number; activePeers: number; publicKey?: string; listenPort?: number }): Promise<void> {
+    /** agentVersion and lastApplyError are optional (older agents): an absent one keeps what was stored; lastApplyError null clears it. */
+    async saveReport(nodeId: number, r: { load: number; activePeers: number; publicKey?: string; listenPort?: number; agentVersion?: string; lastApplyError?: string | null }): Promise<void> {
       await db.query(
-        `update vpn_nodes set load = $2, active_peers = $3, last_seen_at = now(), demo = false, public_key = coalesce($4, public_key), listen_port = coalesce($5, listen_port)
+        `update vpn_nodes set load = $2, active_peers = $3, last_seen_at = now(), demo = false, public_key = coalesce($4, public_key), listen_port = coalesce($5, listen_port),
+           agent_version = coalesce($6, agent_version), last_apply_error = case when $7 then $8 else last_apply_error end
          where id = $1`,
-        [nodeId, Math.round(r.load), r.activePeers, r.publicKey ?? null, r.listenPort ?? null],
+        [nodeId, Math.round(r.load), r.activePeers, r.publicKey ?? null, r.listenPort ?? null, r.agentVersion ?? null, r.lastApplyError !== undefined, r.lastApplyError ?? null],
       );
     },
 

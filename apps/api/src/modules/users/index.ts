@@ -1,4 +1,6 @@
 /** The accounts module as other modules and the composition see it. */
 export { usersService, type UsersService } from './service.js';
 export { usersRoutes } from './routes.js';
-export { type UserRow, type UserPlanRow, userPlansRepository, newsletterRecipients, userIdByEmail, userReferralsRepository } from './repository.js';
+export { type UserRow, type UserPlanRow, usersRepository, userPlansRepository, newsletterRecipients, userIdByEmail, userReferralsRepository } from './repository.js';
+export { LIMITS, spend } from './limits.js';
+export { secondFactor } from './second-factor.js';

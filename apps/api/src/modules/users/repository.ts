@@ -179,8 +179,10 @@ export function usersRepository(db: Queryable) {
       await db.query(`delete from auth_tokens where id = $1`, [id]);
     },
 
+    /** Signs out every other session (sign-out-everywhere, password change or reset): the account's staff sessions end too. */
     async deleteTokensOf(userId: number, exceptId?: number): Promise<void> {
       await db.query(`delete from auth_tokens where user_id = $1 and id <> coalesce($2, -1)`, [userId, exceptId ?? null]);
+      await db.query(`delete from staff_sessions where user_id = $1`, [userId]);
     },
 
     // --- single-use email tokens ---------------------------------------------------------
@@ -265,11 +267,11 @@ export function userPlansRepository(db: Queryable) {
       const [row] = await db.query<UserPlanRow>('select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand from users where id = $1', [userId]);
       return row;
     },
-    /** Sets the plan; `activate` also marks the account Active (a payment did it). */
+    /** Sets the plan; `activate` also marks the account Active (a payment did it), unless staff disabled it (Suspended). */
     async savePlan(userId: number, plan: { tariffKey: string; tariffName: string; expiresAt: Date | null }, activate: boolean): Promise<void> {
       await db.query(
         `update users set tariff_key = $2, tariff_name = $3, subscription_expires_at = $4,
-           account_status = case when $5 then 'Active' else account_status end, updated_at = now() where id = $1`,
+           account_status = case when $5 and account_status <> 'Suspended' then 'Active' else account_status end, updated_at = now() where id = $1`,
         [userId, plan.tariffKey, plan.tariffName, plan.expiresAt, activate],
       );
     },

@@ -3,7 +3,7 @@ import { LANGUAGES } from '@warren/contract';
 import type { Brand } from '../../brands/registry.js';
 import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
-import { ConflictError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
+import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import type { Metrics } from '../../lib/metrics.js';
@@ -29,6 +29,7 @@ const RESET_TTL_MS = HOUR;
 const ONETIME_TTL_MS = 15 * MINUTE;
 
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
+const ACCOUNT_DISABLED = 'This account is disabled. Please contact support.';
 
 type Language = (typeof LANGUAGES)[number];
 const asLanguage = (l: string | undefined): Language => (LANGUAGES as readonly string[]).includes(l ?? '') ? (l as Language) : 'en';
@@ -149,6 +150,8 @@ export function usersService({ db, config, mailer, limiter, defer, metrics }: Us
       const row = await repo.findByEmail(email);
       const ok = await verifyPassword(row?.password_hash, body.password);
       if (!row || !ok) throw new ValidationError({ email: [BAD_CREDENTIALS] });
+      // Disabled by staff (the operator console): told after the right password only, so it reveals nothing to a guesser.
+      if (row.account_status === 'Suspended') throw new ForbiddenError(ACCOUNT_DISABLED);
       if (row.totp_enabled) {
         if (!body.otp) {
           // The right password and no code yet: the web app asks for the code next; no try is used up.
@@ -287,6 +290,7 @@ export function usersService({ db, config, mailer, limiter, defer, metrics }: Us
         return { genuine: !!used, result: used && (await repo.findById(userId)) };
       });
       if (!row) throw invalidLink('token', 'This sign-in link is invalid or has expired.');
+      if (row.account_status === 'Suspended') throw new ForbiddenError(ACCOUNT_DISABLED);
       return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
     },
 

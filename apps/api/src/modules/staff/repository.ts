@@ -1,0 +1,216 @@
+import type { StaffRole } from '@warren/contract';
+import type { Queryable } from '../../db/client.js';
+
+export interface StaffSessionRow {
+  id: number;
+  user_id: number;
+  email: string;
+  role: StaffRole;
+  xsrf_key_hash: string;
+  created_at: Date | string;
+  last_used_at: Date | string;
+}
+
+export interface AuditRow {
+  id: string;
+  at: Date | string;
+  actor_user_id: number | null;
+  actor: string;
+  role: string | null;
+  action: string;
+  target_user_id: number | null;
+  target: string;
+  detail: Record<string, unknown>;
+  ip: string;
+  user_agent: string;
+}
+
+export interface NewAudit {
+  actorUserId: number | null;
+  actor: string;
+  role: string | null;
+  action: string;
+  targetUserId?: number | null;
+  target?: string;
+  detail?: Record<string, unknown>;
+  ip?: string;
+  userAgent?: string;
+}
+
+export interface CustomerRow {
+  id: number;
+  email: string;
+  verified: boolean;
+  account_status: string;
+  created_at: Date | string;
+  totp_enabled: boolean;
+  language: string;
+  brand: string;
+  tariff_name: string;
+  subscription_expires_at: Date | string | null;
+  staff_role: StaffRole | null;
+}
+
+/** Staff roles, sessions, the audit log and the reads of the customer view. The only SQL of the staff module. */
+export function staffRepository(db: Queryable) {
+  return {
+    // --- roles -------------------------------------------------------------------------------
+    async roleOf(userId: number): Promise<StaffRole | undefined> {
+      return (await db.query<{ role: StaffRole }>(`select role from staff_members where user_id = $1`, [userId]))[0]?.role;
+    },
+    /** Grants or changes a role; answers the previous one. */
+    async setRole(userId: number, role: StaffRole): Promise<StaffRole | null> {
+      const [row] = await db.query<{ previous: StaffRole | null }>(
+        `with old as (select role from staff_members where user_id = $1)
+         insert into staff_members (user_id, role) values ($1, $2)
+         on conflict (user_id) do update set role = excluded.role, granted_at = now()
+         returning (select role from old) as previous`,
+        [userId, role],
+      );
+      // A changed role takes effect at once: sessions signed in under the old one end.
+      if (row?.previous && row.previous !== role) await db.query(`delete from staff_sessions where user_id = $1`, [userId]);
+      return row?.previous ?? null;
+    },
+    /** Takes the role away (its sessions end by trigger); false when there was none. */
+    async removeRole(userId: number): Promise<boolean> {
+      return (await db.query(`delete from staff_members where user_id = $1 returning user_id`, [userId])).length === 1;
+    },
+    async members(): Promise<{ user_id: number; email: string; role: StaffRole; granted_at: Date | string; totp_enabled: boolean }[]> {
+      return db.query(
+        `select m.user_id, u.email, m.role, m.granted_at, u.totp_enabled from staff_members m join users u on u.id = m.user_id order by u.email`,
+      );
+    },
+
+    // --- sessions ----------------------------------------------------------------------------
+    async insertSession(s: { userId: number; tokenHash: string; xsrfKeyHash: string; now: Date; ip: string; userAgent: string }): Promise<void> {
+      await db.query(
+        `insert into staff_sessions (user_id, token_hash, xsrf_key_hash, created_at, last_used_at, ip, user_agent) values ($1, $2, $3, $4, $4, $5, $6)`,
+        [s.userId, s.tokenHash, s.xsrfKeyHash, s.now, s.ip.slice(0, 100), s.userAgent.slice(0, 300)],
+      );
+    },
+    /**
+     * The live session of this token, touched in the same statement: inside both the idle and the
+     * absolute limit, the account still holding a role and not deleted. Expired ones are removed.
+     */
+    async useSession(tokenHash: string, now: Date, idleMs: number, absoluteMs: number): Promise<StaffSessionRow | undefined> {
+      const [row] = await db.query<StaffSessionRow>(
+        `update staff_sessions s set last_used_at = $2
+         from staff_members m, users u
+         where s.token_hash = $1 and m.user_id = s.user_id and u.id = s.user_id and u.deleted_at is null
+           and s.last_used_at > $2::timestamptz - make_interval(secs => $3::float8 / 1000)
+           and s.created_at > $2::timestamptz - make_interval(secs => $4::float8 / 1000)
+         returning s.id, s.user_id, u.email, m.role, s.xsrf_key_hash, s.created_at, s.last_used_at`,
+        [tokenHash, now, idleMs, absoluteMs],
+      );
+      if (!row) await db.query(`delete from staff_sessions where token_hash = $1`, [tokenHash]);
+      return row;
+    },
+    async deleteSession(id: number): Promise<void> {
+      await db.query(`delete from staff_sessions where id = $1`, [id]);
+    },
+
+    // --- audit -------------------------------------------------------------------------------
+    async audit(a: NewAudit): Promise<void> {
+      await db.query(
+        `insert into staff_audit (actor_user_id, actor, role, action, target_user_id, target, detail, ip, user_agent) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+        [a.actorUserId, a.actor, a.role, a.action, a.targetUserId ?? null, a.target ?? '', JSON.stringify(a.detail ?? {}), (a.ip ?? '').slice(0, 100), (a.userAgent ?? '').slice(0, 300)],
+      );
+    },
+    async auditPage(opts: { targetUserId?: number; before?: string; limit: number }): Promise<AuditRow[]> {
+      return db.query<AuditRow>(
+        `select id::text as id, at, actor_user_id, actor, role, action, target_user_id, target, detail, ip, user_agent from staff_audit
+         where ($1::int is null or target_user_id = $1) and ($2::bigint is null or id < $2)
+         order by id desc limit $3`,
+        [opts.targetUserId ?? null, opts.before ?? null, opts.limit],
+      );
+    },
+
+    // --- customers ---------------------------------------------------------------------------
+    async search(q: string, limit: number): Promise<CustomerRow[]> {
+      const id = /^\d{1,10}$/.test(q) && Number(q) <= 2 ** 31 - 1 ? Number(q) : null;
+      // Part of an email: LIKE with its wildcards escaped, so `_` and `%` match themselves.
+      const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      return db.query<CustomerRow>(
+        `select u.id, u.email, u.verified, u.account_status, u.created_at, u.totp_enabled, u.language, u.brand, u.tariff_name, u.subscription_expires_at, m.role as staff_role
+         from users u left join staff_members m on m.user_id = u.id
+         where u.deleted_at is null and (u.id = $1 or lower(u.email) like $2)
+         order by (u.id = $1) desc nulls last, (lower(u.email) = lower($3)) desc, u.id limit $4`,
+        [id, like, q, limit],
+      );
+    },
+    async customer(id: number): Promise<CustomerRow | undefined> {
+      return (
+        await db.query<CustomerRow>(
+          `select u.id, u.email, u.verified, u.account_status, u.created_at, u.totp_enabled, u.language, u.brand, u.tariff_name, u.subscription_expires_at, m.role as staff_role
+           from users u left join staff_members m on m.user_id = u.id where u.id = $1 and u.deleted_at is null`,
+          [id],
+        )
+      )[0];
+    },
+    /** Devices and their counters per node: never addresses or destinations (none are stored). */
+    async devices(userId: number) {
+      return db.query<{ id: number; name: string; created_at: Date | string; location: string | null; city: string | null; node: string | null; last_handshake_at: Date | string | null; rx_bytes: string | number | null; tx_bytes: string | number | null; updated_at: Date | string | null }>(
+        `select d.id, d.name, d.created_at, l.slug as location, l.city_en as city, n.name as node, s.last_handshake_at, s.rx_bytes, s.tx_bytes, s.updated_at
+         from wg_devices d left join wg_peer_stats s on s.device_id = d.id left join vpn_nodes n on n.id = s.node_id left join vpn_locations l on l.id = n.location_id
+         where d.user_id = $1 order by d.id, n.name`,
+        [userId],
+      );
+    },
+    async serviceCredentials(userId: number): Promise<{ username: string; updated_at: Date | string } | undefined> {
+      return (await db.query<{ username: string; updated_at: Date | string }>(`select username, updated_at from service_credentials where user_id = $1`, [userId]))[0];
+    },
+    async activeSessions(userId: number): Promise<number> {
+      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from auth_tokens where user_id = $1 and expires_at > now() and rotated_at is null`, [userId]);
+      return row?.n ?? 0;
+    },
+    async mails(userId: number, limit: number): Promise<{ kind: string; sent_at: Date | string }[]> {
+      return db.query(`select kind, sent_at from mail_log where user_id = $1 order by id desc limit $2`, [userId, limit]);
+    },
+    /** Customer sessions end (sign out everywhere); staff sessions of the account end with them. */
+    async signOutAll(userId: number): Promise<number> {
+      const rows = await db.query(`delete from auth_tokens where user_id = $1 returning id`, [userId]);
+      await db.query(`delete from staff_sessions where user_id = $1`, [userId]);
+      return rows.length;
+    },
+    /** Suspended (disable) or back to what the account had earned (enable); answers whether it changed. */
+    async setDisabled(userId: number, disabled: boolean): Promise<boolean> {
+      const rows = await db.query(
+        disabled
+          ? `update users set account_status = 'Suspended', updated_at = now() where id = $1 and deleted_at is null and account_status <> 'Suspended' returning id`
+          : `update users set account_status = case when verified or tariff_key <> 'free-plan' then 'Active' else 'Inactive' end, updated_at = now()
+             where id = $1 and deleted_at is null and account_status = 'Suspended' returning id`,
+        [userId],
+      );
+      return rows.length === 1;
+    },
+
+    // --- nodes -------------------------------------------------------------------------------
+    async locationsWithNodes() {
+      return db.query<{
+        slug: string; country_code: string; country: string; city: string; premium: boolean; visible: boolean;
+        node: string | null; endpoint_host: string | null; listen_port: number | null; enabled: boolean | null; demo: boolean | null; has_token: boolean;
+        last_seen_at: Date | string | null; active_peers: number | null; load: number | null; agent_version: string | null; last_apply_error: string | null;
+      }>(
+        `select l.slug, l.country_code, l.country_en as country, l.city_en as city, l.premium, l.dash_visible as visible,
+                n.name as node, n.endpoint_host, n.listen_port, n.enabled, n.demo, n.token_hash is not null as has_token,
+                n.last_seen_at, n.active_peers, n.load, n.agent_version, n.last_apply_error
+         from vpn_locations l left join vpn_nodes n on n.location_id = l.id order by l.slug, n.name`,
+      );
+    },
+    async locationExists(slug: string): Promise<boolean> {
+      return (await db.query(`select 1 from vpn_locations where slug = $1`, [slug])).length === 1;
+    },
+    async nodeLocation(name: string): Promise<string | undefined> {
+      return (await db.query<{ slug: string }>(`select l.slug from vpn_nodes n join vpn_locations l on l.id = n.location_id where n.name = $1`, [name]))[0]?.slug;
+    },
+    async setLocationNodesEnabled(slug: string, enabled: boolean): Promise<void> {
+      await db.query(`update vpn_nodes set enabled = $2 where location_id = (select id from vpn_locations where slug = $1) and enabled <> $2`, [slug, enabled]);
+    },
+  };
+}
+export type StaffRepository = ReturnType<typeof staffRepository>;
+
+/** Records a mail sent to an address (kind and time only) when the address is an account's. */
+export async function logMail(db: Queryable, to: string, kind: string): Promise<void> {
+  await db.query(`insert into mail_log (user_id, kind) select id, $2 from users where lower(email) = lower($1) and deleted_at is null`, [to, kind.slice(0, 40)]);
+}

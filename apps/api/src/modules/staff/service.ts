@@ -1,0 +1,438 @@
+import {
+  STAFF_ABSOLUTE_HOURS, STAFF_AUDIT_PAGE, STAFF_IDLE_MINUTES, STAFF_SEARCH_LIMIT,
+  type StaffAddLocationBody, type StaffAddNodeBody, type StaffAuditEntry, type StaffAuditPage, type StaffCustomer, type StaffCustomerSummary,
+  type StaffJob, type StaffLocation, type StaffMe, type StaffNode, type StaffRole, type StaffSignInBody, type StaffAuditAction,
+  NODE_REPORT_INTERVAL_S, LANGUAGES,
+} from '@warren/contract';
+import type { BrandRegistry } from '../../brands/registry.js';
+import type { Database } from '../../db/client.js';
+import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { verifyPassword } from '../../lib/passwords.js';
+import type { RateLimiter } from '../../lib/rate-limit.js';
+import { hashToken, randomToken } from '../../lib/secrets.js';
+import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBack } from '../billing/index.js';
+import type { VpnServices } from '../nodes/index.js';
+import { LIMITS, type UsersService, secondFactor, spend, usersRepository } from '../users/index.js';
+import { type CustomerRow, staffRepository } from './repository.js';
+
+export const STAFF_IDLE_MS = STAFF_IDLE_MINUTES * 60_000;
+export const STAFF_ABSOLUTE_MS = STAFF_ABSOLUTE_HOURS * 3_600_000;
+const BAD_CREDENTIALS = 'These credentials do not match our records.';
+const NEEDS_TWO_FACTOR = 'Staff sign-in needs two-factor sign-in: turn it on in your profile (Profile → Two-factor sign-in) first.';
+/** The operator's CLI as the audit log names it. */
+export const CLI_ACTOR = 'operator (CLI)';
+
+/** Who does it, from where: every audited call carries it. */
+export interface StaffActor {
+  userId: number;
+  email: string;
+  role: StaffRole;
+  ip: string;
+  userAgent: string;
+}
+export interface StaffSession extends StaffActor {
+  sessionId: number;
+  xsrfKeyHash: string;
+  createdAt: Date;
+  lastUsedAt: Date;
+}
+
+export interface StaffDeps {
+  db: Database;
+  appSecret: string;
+  limiter: RateLimiter;
+  brands: BrandRegistry;
+  users: UsersService;
+  billing: BillingServices;
+  vpn: VpnServices;
+  jobs: JobEngine;
+  /** The customer's links (verification mail): PUBLIC_URL, else the brand's host. */
+  originOf: (brandId: string) => string;
+  moneyBackDays: number;
+  now?: () => Date;
+}
+
+const iso = (d: Date | string) => new Date(d).toISOString();
+const isoOrNull = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : iso(d));
+const asLanguage = (l: string) => ((LANGUAGES as readonly string[]).includes(l) ? (l as (typeof LANGUAGES)[number]) : 'en');
+const asStatus = (s: string) => (s === 'Active' || s === 'Suspended' ? s : 'Inactive');
+/** Inside the money-back window as the customer's own refund counts it (from when it was paid). */
+const isWithinMoneyBackWindow = (p: PaymentRow, at: Date, days: number) => isWithinMoneyBack(new Date(p.paid_at ?? p.created_at), at, days);
+
+/**
+ * The operator console (issue 15): staff sign-in with two-factor, short sessions, the customer view
+ * and actions, locations, nodes and jobs, each action written to the append-only audit log. It uses
+ * the same services as the customer's API and the operator's CLI (billing operator, renewals, the
+ * VPN admin), so a grant or a refund from the console is the one the CLI makes.
+ */
+export function staffService(deps: StaffDeps) {
+  const { db, limiter, billing, vpn } = deps;
+  const now = deps.now ?? (() => new Date());
+  const repo = staffRepository(db);
+  const usersRepo = usersRepository(db);
+  const factor = secondFactor(usersRepo, deps.appSecret);
+
+  const audit = (actor: StaffActor, action: StaffAuditAction, target: { userId?: number | null; text?: string }, detail: Record<string, unknown> = {}) =>
+    repo.audit({ actorUserId: actor.userId, actor: actor.email, role: actor.role, action, targetUserId: target.userId ?? null, target: target.text ?? '', detail, ip: actor.ip, userAgent: actor.userAgent });
+
+  const meOf = (s: { email: string; role: StaffRole; createdAt: Date; lastUsedAt: Date }): StaffMe => ({
+    email: s.email,
+    role: s.role,
+    expiresAt: new Date(Math.min(s.lastUsedAt.getTime() + STAFF_IDLE_MS, s.createdAt.getTime() + STAFF_ABSOLUTE_MS)).toISOString(),
+    absoluteExpiresAt: new Date(s.createdAt.getTime() + STAFF_ABSOLUTE_MS).toISOString(),
+  });
+
+  async function customerRow(id: number): Promise<CustomerRow> {
+    const row = await repo.customer(id);
+    if (!row) throw new NotFoundError('No such customer.');
+    return row;
+  }
+
+  const summaryOf = (r: CustomerRow): StaffCustomerSummary => ({
+    id: r.id, email: r.email, verified: r.verified, status: asStatus(r.account_status), createdAt: iso(r.created_at), tariffName: r.tariff_name, expiresAt: isoOrNull(r.subscription_expires_at),
+  });
+
+  async function view(id: number): Promise<StaffCustomer> {
+    const row = await customerRow(id);
+    const [subscription, history, payments, deviceRows, creds, sessions, mails] = await Promise.all([
+      billing.renewals.infoOf(id),
+      billing.history.list(id),
+      billing.operator.payments(id),
+      repo.devices(id),
+      repo.serviceCredentials(id),
+      repo.activeSessions(id),
+      repo.mails(id, 50),
+    ]);
+    const byPublicId = new Map(payments.map((p) => [p.public_id, p]));
+    const devices = new Map<number, StaffCustomer['devices'][number]>();
+    for (const d of deviceRows) {
+      const device = devices.get(d.id) ?? { id: d.id, name: d.name, createdAt: iso(d.created_at), nodes: [] };
+      devices.set(d.id, device);
+      if (d.node) {
+        device.nodes.push({
+          location: d.location ?? '', city: d.city ?? '', node: d.node, lastHandshakeAt: isoOrNull(d.last_handshake_at),
+          rxBytes: Number(d.rx_bytes ?? 0), txBytes: Number(d.tx_bytes ?? 0), updatedAt: iso(d.updated_at ?? d.created_at),
+        });
+      }
+    }
+    return {
+      account: {
+        id: row.id, email: row.email, verified: row.verified, status: asStatus(row.account_status), createdAt: iso(row.created_at),
+        twoFactorEnabled: row.totp_enabled, language: asLanguage(row.language), brand: row.brand, staffRole: row.staff_role,
+      },
+      subscription,
+      payments: history.items.map((item) => {
+        const p = byPublicId.get(item.paymentId);
+        const refundable = item.kind !== 'refund' && !!p && p.status === 'succeeded' && p.applied;
+        const inside = !!p && isWithinMoneyBackWindow(p, now(), history.moneyBackDays);
+        return { ...item, staffRefundable: refundable, insideWindow: item.kind !== 'refund' && inside };
+      }),
+      moneyBackDays: history.moneyBackDays,
+      devices: [...devices.values()],
+      services: { present: !!creds, username: creds?.username ?? null, updatedAt: isoOrNull(creds?.updated_at) },
+      sessions: { active: sessions },
+      mails: mails.map((m) => ({ kind: m.kind, sentAt: iso(m.sent_at) })),
+    };
+  }
+
+  const answer = async (id: number) => ({ customer: await view(id) });
+
+  function nodeOf(r: Awaited<ReturnType<typeof repo.locationsWithNodes>>[number]): StaffNode {
+    const lastSeen = r.last_seen_at ? new Date(r.last_seen_at) : null;
+    return {
+      name: r.node!, location: r.slug, endpointHost: r.endpoint_host ?? '', listenPort: r.listen_port ?? 0, enabled: !!r.enabled, demo: !!r.demo, hasToken: r.has_token,
+      lastSeenAt: lastSeen?.toISOString() ?? null,
+      online: !!lastSeen && now().getTime() - lastSeen.getTime() < 3 * NODE_REPORT_INTERVAL_S * 1000,
+      activePeers: r.active_peers ?? 0, load: r.load, agentVersion: r.agent_version, lastApplyError: r.last_apply_error,
+    };
+  }
+
+  async function locations(): Promise<StaffLocation[]> {
+    const out = new Map<string, StaffLocation>();
+    for (const r of await repo.locationsWithNodes()) {
+      const l = out.get(r.slug) ?? { slug: r.slug, countryCode: r.country_code, country: r.country, city: r.city, premium: r.premium, visible: r.visible, enabled: false, nodes: [] };
+      out.set(r.slug, l);
+      if (r.node) {
+        const node = nodeOf(r);
+        l.nodes.push(node);
+        l.enabled ||= node.enabled;
+      }
+    }
+    return [...out.values()];
+  }
+  async function location(slug: string): Promise<StaffLocation> {
+    const l = (await locations()).find((x) => x.slug === slug);
+    if (!l) throw new NotFoundError('No such location.');
+    return l;
+  }
+  async function node(name: string): Promise<StaffNode> {
+    for (const l of await locations()) for (const n of l.nodes) if (n.name === name) return n;
+    throw new NotFoundError('No such node.');
+  }
+
+  /** The VPN admin functions answer plain errors (the CLI prints them): mapped to the API's here. */
+  async function vpnAdmin<T>(fn: () => Promise<T>): Promise<T> {
+    try {
+      return await fn();
+    } catch (err) {
+      if (err instanceof DomainError) throw err;
+      const message = (err as Error).message;
+      if (/exists already/.test(message)) throw new ConflictError(message);
+      if (/^No (location|node)/.test(message)) throw new NotFoundError(message);
+      if (err && typeof err === 'object' && 'issues' in err) throw new ValidationError({ body: ['Check the fields.'] });
+      throw new ValidationError({ body: [message] });
+    }
+  }
+
+  return {
+    // --- sessions ----------------------------------------------------------------------------
+
+    /**
+     * Staff sign-in: password, a role, two-factor on and a code (TOTP or recovery, each good once).
+     * Every try is counted before it is evaluated, on the customer sign-in's budgets (per address,
+     * per account and address, per account) and the second factor's; evaluated failures are audited.
+     */
+    async signIn(body: StaffSignInBody, ctx: { ip: string; userAgent: string; xsrfKey: string }): Promise<{ token: string; me: StaffMe }> {
+      const email = body.email.toLowerCase();
+      await spend(limiter, LIMITS.loginPerIp, ctx.ip);
+      const pair = `staff|${email}|${ctx.ip}`;
+      await spend(limiter, LIMITS.loginPerAccountIp, pair);
+      await spend(limiter, LIMITS.loginPerAccount, `staff|${email}`);
+      const failed = async (why: string, userId: number | null, role: StaffRole | null) => {
+        await repo.audit({ actorUserId: userId, actor: email.slice(0, 254), role, action: 'sign-in-failed', targetUserId: userId, target: email.slice(0, 254), detail: { why }, ip: ctx.ip, userAgent: ctx.userAgent });
+      };
+
+      const row = await usersRepo.findByEmail(email);
+      const ok = await verifyPassword(row?.password_hash, body.password);
+      const role = row && ok ? await repo.roleOf(row.id) : undefined;
+      if (!row || !ok || !role) {
+        await failed(!row || !ok ? 'password' : 'no-role', row && ok ? row.id : null, null);
+        throw new ValidationError({ email: [BAD_CREDENTIALS] });
+      }
+      if (!row.totp_enabled) {
+        await failed('two-factor-off', row.id, role);
+        throw new DomainError(403, NEEDS_TWO_FACTOR, { code: [NEEDS_TWO_FACTOR] });
+      }
+      await spend(limiter, LIMITS.secondFactorPerUser, String(row.id));
+      if (!(await factor.check(row, body.code))) {
+        await failed('code', row.id, role);
+        throw new ValidationError({ email: [BAD_CREDENTIALS] });
+      }
+      await limiter.reset(LIMITS.secondFactorPerUser, String(row.id));
+      await limiter.reset(LIMITS.loginPerAccountIp, pair);
+      await limiter.refund(LIMITS.loginPerAccount, `staff|${email}`);
+
+      const token = `ws_${randomToken(32)}`;
+      const at = now();
+      await repo.insertSession({ userId: row.id, tokenHash: hashToken(token), xsrfKeyHash: hashToken(ctx.xsrfKey), now: at, ip: ctx.ip, userAgent: ctx.userAgent });
+      await repo.audit({ actorUserId: row.id, actor: row.email, role, action: 'sign-in', targetUserId: row.id, target: row.email, ip: ctx.ip, userAgent: ctx.userAgent });
+      return { token, me: meOf({ email: row.email, role, createdAt: at, lastUsedAt: at }) };
+    },
+
+    /** The live session of a cookie, its idle time restarted; undefined when there is none. */
+    async authenticate(token: string, ctx: { ip: string; userAgent: string }): Promise<StaffSession | undefined> {
+      if (token.length < 20 || token.length > 200) return undefined;
+      const s = await repo.useSession(hashToken(token), now(), STAFF_IDLE_MS, STAFF_ABSOLUTE_MS);
+      if (!s) return undefined;
+      return {
+        sessionId: Number(s.id), userId: s.user_id, email: s.email, role: s.role, xsrfKeyHash: s.xsrf_key_hash,
+        createdAt: new Date(s.created_at), lastUsedAt: new Date(s.last_used_at), ip: ctx.ip, userAgent: ctx.userAgent,
+      };
+    },
+    me: (s: StaffSession) => meOf(s),
+    async signOut(s: StaffSession): Promise<void> {
+      await repo.deleteSession(s.sessionId);
+      await audit(s, 'sign-out', { userId: s.userId, text: s.email });
+    },
+
+    // --- customers ---------------------------------------------------------------------------
+
+    async search(q: string): Promise<StaffCustomerSummary[]> {
+      return (await repo.search(q, STAFF_SEARCH_LIMIT)).map(summaryOf);
+    },
+    async customer(actor: StaffActor, id: number): Promise<StaffCustomer> {
+      const c = await view(id);
+      await audit(actor, 'customer-view', { userId: id, text: c.account.email });
+      return c;
+    },
+
+    async grantDays(actor: StaffActor, id: number, days: number, reason: string) {
+      const c = await customerRow(id);
+      const p = await billing.operator.grantDays(id, days);
+      await audit(actor, 'grant-days', { userId: id, text: c.email }, { days, reason, paymentId: p.public_id, until: isoOrNull(p.period_end) });
+      return answer(id);
+    },
+
+    /**
+     * Refund by staff: inside the money-back window as the customer gets it; outside only when asked
+     * (outsideWindow). The money goes back through the provider's refund call where it has one
+     * (claimed once, as the customer's own refund); otherwise staff gave it back at the provider and
+     * this records it. Either way the operator's refund takes the period back, exactly once.
+     */
+    async refund(actor: StaffActor, id: number, body: { paymentId: string; reason: string; outsideWindow?: boolean }) {
+      const c = await customerRow(id);
+      const payment = (await billing.operator.payments(id)).find((p) => p.public_id === body.paymentId);
+      if (!payment) throw new NotFoundError('No such payment.');
+      if (payment.status === 'refunded') throw new ConflictError('This payment was already refunded.');
+      if (payment.status !== 'succeeded' || !payment.applied) throw new ValidationError({ paymentId: [`The payment is ${payment.status}: only a paid payment can be refunded.`] });
+      const inside = isWithinMoneyBackWindow(payment, now(), deps.moneyBackDays);
+      if (!inside && body.outsideWindow !== true) {
+        throw new ValidationError({ outsideWindow: ['The money-back window has closed: confirm a refund outside it.'] });
+      }
+      const provider = billing.refunds.refunder(payment.provider);
+      let viaProvider = false;
+      if (provider && payment.provider_ref && payment.amount_minor > 0) {
+        if (!(await billing.refunds.claim(payment))) throw new ConflictError('A refund for this payment is already under way.');
+        try {
+          await provider.refund(payment.provider_ref);
+        } catch {
+          await billing.refunds.release(payment);
+          throw new ConflictError('The payment provider did not accept the refund. Try again later.');
+        }
+        viaProvider = true;
+      }
+      await billing.operator.refund(payment.public_id, { force: true });
+      await audit(actor, 'refund', { userId: id, text: c.email }, {
+        paymentId: payment.public_id, amountMinor: payment.amount_minor, currency: payment.currency, provider: payment.provider, viaProvider, outsideWindow: !inside, reason: body.reason,
+      });
+      return answer(id);
+    },
+
+    async resendVerification(actor: StaffActor, id: number, reason: string | undefined) {
+      const c = await customerRow(id);
+      if (c.verified) throw new ValidationError({ email: ['The email is verified already.'] });
+      const user = await deps.users.reload(id);
+      const brand = deps.brands.byId(c.brand) ?? deps.brands.all()[0]!;
+      await deps.users.resendVerification(user, { brand, ip: actor.ip, userAgent: actor.userAgent, origin: deps.originOf(brand.id) });
+      await audit(actor, 'resend-verification', { userId: id, text: c.email }, reason ? { reason } : {});
+      return answer(id);
+    },
+
+    async autoRenewOff(actor: StaffActor, id: number, reason: string | undefined) {
+      const c = await customerRow(id);
+      await billing.renewals.setAutoRenewOf(id, false);
+      await audit(actor, 'auto-renew-off', { userId: id, text: c.email }, reason ? { reason } : {});
+      return answer(id);
+    },
+
+    async signOutAll(actor: StaffActor, id: number, reason: string) {
+      const c = await customerRow(id);
+      const sessions = await repo.signOutAll(id);
+      await audit(actor, 'sign-out-all', { userId: id, text: c.email }, { sessions, reason });
+      return answer(id);
+    },
+
+    async resetServiceCredentials(actor: StaffActor, id: number, reason: string) {
+      const c = await customerRow(id);
+      if (!(await repo.serviceCredentials(id))) throw new ValidationError({ services: ['The customer has no OpenVPN/SOCKS5 credentials yet.'] });
+      // The new password is never shown to staff: the customer sees it in their dashboard.
+      await vpn.openvpnSocks5.resetPassword(await deps.users.reload(id));
+      await audit(actor, 'reset-service-credentials', { userId: id, text: c.email }, { reason });
+      return answer(id);
+    },
+
+    async setDisabled(actor: StaffActor, id: number, disabled: boolean, reason: string) {
+      const c = await customerRow(id);
+      if (!(await repo.setDisabled(id, disabled))) throw new ValidationError({ status: [disabled ? 'The account is disabled already.' : 'The account is not disabled.'] });
+      // A disabled account is signed out everywhere (and cannot sign in: users service).
+      if (disabled) await repo.signOutAll(id);
+      await audit(actor, disabled ? 'disable' : 'enable', { userId: id, text: c.email }, { reason, previousStatus: c.account_status });
+      return answer(id);
+    },
+
+    /** The customer's own deletion (personal data erased, sessions and links end). */
+    async deleteCustomer(actor: StaffActor, id: number, reason: string) {
+      const c = await customerRow(id);
+      if (id === actor.userId) throw new ValidationError({ id: ['Staff cannot delete their own account here.'] });
+      await db.transaction(async (tx) => usersRepository(tx).erase(id));
+      await audit(actor, 'delete', { userId: id, text: c.email }, { reason });
+      return { customer: null };
+    },
+
+    // --- audit -------------------------------------------------------------------------------
+
+    async auditPage(q: { targetUserId?: number; cursor?: string }): Promise<StaffAuditPage> {
+      const rows = await repo.auditPage({ targetUserId: q.targetUserId, before: q.cursor, limit: STAFF_AUDIT_PAGE + 1 });
+      const items: StaffAuditEntry[] = rows.slice(0, STAFF_AUDIT_PAGE).map((r) => ({
+        id: r.id, at: iso(r.at), actorUserId: r.actor_user_id, actor: r.actor, role: r.role, action: r.action as StaffAuditAction,
+        targetUserId: r.target_user_id, target: r.target, detail: r.detail ?? {}, ip: r.ip, userAgent: r.user_agent,
+      }));
+      return { items, nextCursor: rows.length > STAFF_AUDIT_PAGE ? items[items.length - 1]!.id : null };
+    },
+
+    // --- locations and nodes -----------------------------------------------------------------
+
+    locations,
+    async addLocation(actor: StaffActor, body: StaffAddLocationBody): Promise<StaffLocation> {
+      const { visible, ...rest } = body;
+      await vpnAdmin(() => vpn.admin.addLocation({ ...rest, dashVisible: visible ?? true }));
+      await audit(actor, 'location-add', { text: body.slug }, { countryCode: body.countryCode, city: body.city.en, premium: body.premium, visible: visible ?? true });
+      return location(body.slug);
+    },
+    async patchLocation(actor: StaffActor, slug: string, patch: { enabled?: boolean; premium?: boolean; visible?: boolean }): Promise<StaffLocation> {
+      if (!(await repo.locationExists(slug))) throw new NotFoundError('No such location.');
+      if (patch.premium !== undefined || patch.visible !== undefined) {
+        await vpnAdmin(() => vpn.admin.setLocation(slug, { premium: patch.premium, dashVisible: patch.visible }));
+      }
+      if (patch.enabled !== undefined) {
+        await repo.setLocationNodesEnabled(slug, patch.enabled);
+        vpn.watcher.poke();
+      }
+      await audit(actor, 'location-update', { text: slug }, patch);
+      return location(slug);
+    },
+    async addNode(actor: StaffActor, body: StaffAddNodeBody): Promise<{ node: StaffNode; token: string }> {
+      if (!(await repo.locationExists(body.location))) throw new ValidationError({ location: ['No such location.'] });
+      const { token } = await vpnAdmin(() => vpn.admin.addNode(body));
+      await audit(actor, 'node-add', { text: body.name }, { location: body.location, endpointHost: body.endpointHost, listenPort: body.listenPort ?? 51820 });
+      return { node: await node(body.name), token };
+    },
+    async patchNode(actor: StaffActor, name: string, enabled: boolean): Promise<StaffNode> {
+      if (!(await repo.nodeLocation(name))) throw new NotFoundError('No such node.');
+      await vpnAdmin(() => vpn.admin.setNode(name, { enabled }));
+      await audit(actor, 'node-update', { text: name }, { enabled });
+      return node(name);
+    },
+    async issueNodeToken(actor: StaffActor, name: string): Promise<{ node: StaffNode; token: string }> {
+      if (!(await repo.nodeLocation(name))) throw new NotFoundError('No such node.');
+      const token = await vpnAdmin(() => vpn.admin.issueNodeToken(name));
+      // The token itself is never written: only that one was issued.
+      await audit(actor, 'node-token', { text: name });
+      return { node: await node(name), token };
+    },
+
+    // --- jobs --------------------------------------------------------------------------------
+
+    async jobs(state?: string): Promise<StaffJob[]> {
+      return (await deps.jobs.list()).filter((j) => !state || j.state === state);
+    },
+    async retryJob(actor: StaffActor, queue: string, id: string): Promise<StaffJob> {
+      const outcome = await deps.jobs.retry(queue, id);
+      if (outcome === 'missing') throw new NotFoundError('No such job.');
+      if (outcome === 'not-failed') throw new ValidationError({ id: ['Only a failed job can be retried.'] });
+      await audit(actor, 'job-retry', { text: `${queue}/${id}` }, { queue, id });
+      const job = (await deps.jobs.list({ all: true })).find((j) => j.id === id);
+      return job ?? { queue, id, state: 'retry', data: null, startAfter: now().toISOString(), retryCount: 0, output: null };
+    },
+
+    // --- roles (the operator's CLI only) -----------------------------------------------------
+
+    async grantRole(email: string, role: StaffRole): Promise<{ userId: number; previous: StaffRole | null; twoFactor: boolean }> {
+      const user = await usersRepo.findByEmail(email);
+      if (!user) throw new NotFoundError(`No account with the email ${email}.`);
+      const previous = await repo.setRole(user.id, role);
+      await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action: 'role-grant', targetUserId: user.id, target: user.email, detail: { role, previous } });
+      return { userId: user.id, previous, twoFactor: user.totp_enabled };
+    },
+    async revokeRole(email: string): Promise<boolean> {
+      const user = await usersRepo.findByEmail(email);
+      if (!user) throw new NotFoundError(`No account with the email ${email}.`);
+      const role = await repo.roleOf(user.id);
+      if (!(await repo.removeRole(user.id))) return false;
+      await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action: 'role-revoke', targetUserId: user.id, target: user.email, detail: { role } });
+      return true;
+    },
+    members: () => repo.members(),
+  };
+}
+export type StaffService = ReturnType<typeof staffService>;

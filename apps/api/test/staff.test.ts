@@ -1,0 +1,470 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { STAFF_COOKIE } from '@warren/contract';
+import { totpCode } from '../src/lib/totp.js';
+import { PASSWORD, TestClient, createTestApp, payWithSandbox, registerUser, subscriptionOf, uniqueEmail, type TestApp } from './helpers.js';
+import { snapshot } from './route-suites.js';
+
+/**
+ * The operator console's API (issue 15; contract packages/contract/src/staff.ts): staff sign-in
+ * (role + two-factor), sessions (cookie, idle and absolute limits, ended by credential changes),
+ * roles (support vs admin, table-driven over every staff route), the append-only audit log, and
+ * customer actions whose results the customer sees through their own API.
+ */
+
+let t: TestApp;
+
+interface Account {
+  id: number;
+  email: string;
+  secret: string;
+  recovery: string[];
+  customer: TestClient;
+}
+
+/** A member with two-factor on (and a role when given), signed in as a customer in `customer`. */
+async function account(role?: 'support' | 'admin', twoFactor = true): Promise<Account> {
+  const customer = new TestClient(t.app);
+  const email = uniqueEmail(role ?? 'member');
+  const { user } = await registerUser(customer, email);
+  let secret = '';
+  let recovery: string[] = [];
+  if (twoFactor) {
+    secret = (await customer.post('/api/profile/2fa/setup')).json().data.secret;
+    const enabled = await customer.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) });
+    expect(enabled.statusCode, enabled.body).toBe(200);
+    recovery = enabled.json().data.recoveryCodes;
+  }
+  if (role) await t.app.services.staff.grantRole(email, role);
+  return { id: user.id, email, secret, recovery, customer };
+}
+
+/** A browser signed in to the console with one of the account's recovery codes. */
+async function staffBrowser(a: Account): Promise<TestClient> {
+  const browser = new TestClient(t.app);
+  const res = await browser.post('/api/staff/session', { email: a.email, password: PASSWORD, code: a.recovery.pop() });
+  expect(res.statusCode, res.body).toBe(200);
+  return browser;
+}
+
+/** A well-formed call of every staff route: the token and role matrices send these (a new route needs one here). */
+function samples(customerId: number): Record<string, { url: string; body?: unknown }> {
+  const reason = { reason: 'role matrix' };
+  const customer = (action: string, body: unknown = reason) => ({ url: `/api/staff/customers/${customerId}/${action}`, body });
+  return {
+    'DELETE /api/staff/session': { url: '/api/staff/session' },
+    'GET /api/staff/me': { url: '/api/staff/me' },
+    'GET /api/staff/customers': { url: '/api/staff/customers?q=someone' },
+    'GET /api/staff/customers/:id': { url: `/api/staff/customers/${customerId}` },
+    'POST /api/staff/customers/:id/grant-days': customer('grant-days', { days: 5, reason: 'role matrix' }),
+    'POST /api/staff/customers/:id/refund': customer('refund', { paymentId: 'pay_matrix', reason: 'role matrix' }),
+    'POST /api/staff/customers/:id/resend-verification': customer('resend-verification'),
+    'POST /api/staff/customers/:id/auto-renew-off': customer('auto-renew-off'),
+    'POST /api/staff/customers/:id/sign-out-all': customer('sign-out-all'),
+    'POST /api/staff/customers/:id/reset-service-credentials': customer('reset-service-credentials'),
+    'POST /api/staff/customers/:id/disable': customer('disable'),
+    'POST /api/staff/customers/:id/enable': customer('enable'),
+    'POST /api/staff/customers/:id/delete': customer('delete'),
+    'GET /api/staff/audit': { url: `/api/staff/audit?targetUserId=${customerId}` },
+    'GET /api/staff/locations': { url: '/api/staff/locations' },
+    'POST /api/staff/locations': {
+      url: '/api/staff/locations',
+      body: { slug: 'matrix-loc', countryCode: 'FR', country: { en: 'France', ru: 'Франция', zh: '法国' }, city: { en: 'Paris', ru: 'Париж', zh: '巴黎' }, latitude: 48.8, longitude: 2.3, premium: true },
+    },
+    'PATCH /api/staff/locations/:slug': { url: '/api/staff/locations/matrix-loc', body: { premium: false } },
+    'POST /api/staff/nodes': { url: '/api/staff/nodes', body: { location: 'matrix-loc', name: 'matrix-1', endpointHost: 'matrix.example.net' } },
+    'PATCH /api/staff/nodes/:name': { url: '/api/staff/nodes/matrix-1', body: { enabled: false } },
+    'POST /api/staff/nodes/:name/token': { url: '/api/staff/nodes/matrix-1/token', body: {} },
+    'GET /api/staff/jobs': { url: '/api/staff/jobs?state=failed' },
+    'POST /api/staff/jobs/:queue/:id/retry': { url: '/api/staff/jobs/billing-renew/00000000-0000-4000-8000-000000000000/retry', body: {} },
+  };
+}
+
+const auditRows = async (where = 'true', params: unknown[] = []) =>
+  t.app.db.query<{ id: string; action: string; actor: string; actor_user_id: number | null; role: string | null; target_user_id: number | null; detail: Record<string, unknown> }>(
+    `select id::text, action, actor, actor_user_id, role, target_user_id, detail from staff_audit where ${where} order by staff_audit.id`,
+    params,
+  );
+
+let admin: Account;
+let support: Account;
+let adminBrowser: TestClient;
+let supportBrowser: TestClient;
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.ready();
+  admin = await account('admin');
+  support = await account('support');
+  adminBrowser = await staffBrowser(admin);
+  supportBrowser = await staffBrowser(support);
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('staff sign-in', () => {
+  it('needs a role and two-factor; wrong credentials get one generic message; every try is audited', async () => {
+    const member = await account();
+    const noTwoFactor = await account('support', false);
+    const browser = new TestClient(t.app);
+    const generic = 'These credentials do not match our records.';
+
+    // An account without a role, with the right password and code: the same answer as a wrong password.
+    const noRole = await browser.post('/api/staff/session', { email: member.email, password: PASSWORD, code: member.recovery[0] });
+    expect(noRole.statusCode).toBe(422);
+    expect(noRole.json().message).toBe(generic);
+    const wrongPassword = await browser.post('/api/staff/session', { email: admin.email, password: 'not the password', code: admin.recovery[0] });
+    expect(wrongPassword.statusCode).toBe(422);
+    expect(wrongPassword.json().message).toBe(generic);
+    const unknown = await browser.post('/api/staff/session', { email: uniqueEmail('nobody'), password: PASSWORD, code: '123456' });
+    expect(unknown.json().message).toBe(generic);
+    const wrongCode = await browser.post('/api/staff/session', { email: admin.email, password: PASSWORD, code: '000000' });
+    expect(wrongCode.statusCode).toBe(422);
+    expect(wrongCode.json().message).toBe(generic);
+
+    // A role holder without two-factor is told to turn it on.
+    const off = await browser.post('/api/staff/session', { email: noTwoFactor.email, password: PASSWORD, code: '123456' });
+    expect(off.statusCode).toBe(403);
+    expect(off.json().errors.code[0]).toMatch(/two-factor/i);
+    expect(browser.cookies[STAFF_COOKIE]).toBeUndefined();
+
+    const failures = await auditRows(`action = 'sign-in-failed' and (actor = $1 or actor = $2 or actor = $3)`, [member.email, admin.email, noTwoFactor.email]);
+    expect(failures.map((r) => r.detail.why).sort()).toEqual(['code', 'no-role', 'password', 'two-factor-off']);
+  });
+
+  it('a TOTP code signs in once: the same code again is refused; the cookie is HttpOnly, SameSite=Strict, Path=/api/staff', async () => {
+    const a = await account('support');
+    const code = totpCode(a.secret, Date.now());
+    const first = new TestClient(t.app);
+    const ok = await first.post('/api/staff/session', { email: a.email, password: PASSWORD, code });
+    expect(ok.statusCode, ok.body).toBe(200);
+    expect(ok.json().data).toMatchObject({ email: a.email, role: 'support' });
+    const cookie = (ok.cookies as { name: string; httpOnly?: boolean; sameSite?: string; path?: string; secure?: boolean }[]).find((c) => c.name === STAFF_COOKIE)!;
+    expect(cookie).toMatchObject({ httpOnly: true, sameSite: 'Strict', path: '/api/staff' });
+    expect((await first.get('/api/staff/me')).json().data.email).toBe(a.email);
+
+    const replay = await new TestClient(t.app).post('/api/staff/session', { email: a.email, password: PASSWORD, code });
+    expect(replay.statusCode).toBe(422);
+    expect((await auditRows(`action = 'sign-in' and actor = $1`, [a.email])).length).toBe(1);
+  });
+
+  it('30 parallel wrong codes: at most the second-factor budget is evaluated, the rest are refused before', async () => {
+    const a = await account('admin');
+    const browser = new TestClient(t.app);
+    await browser.primeXsrf();
+    const answers = await Promise.all(
+      Array.from({ length: 30 }, (_, i) => browser.post('/api/staff/session', { email: a.email, password: PASSWORD, code: String(100000 + i) })),
+    );
+    const evaluated = await auditRows(`action = 'sign-in-failed' and actor = $1`, [a.email]);
+    expect(evaluated.length).toBeLessThanOrEqual(10);
+    expect(evaluated.length).toBeGreaterThan(0);
+    expect(answers.filter((r) => r.statusCode === 429).length).toBe(30 - evaluated.length);
+    expect(answers.every((r) => r.statusCode === 422 || r.statusCode === 429)).toBe(true);
+  });
+});
+
+describe('staff sessions', () => {
+  it('a customer token is no staff credential, and the staff cookie is no customer one', async () => {
+    const member = await account();
+    const calls = samples(member.id);
+    for (const r of t.app.staffRoutes.filter((x) => x.role !== null)) {
+      const call = calls[`${r.method} ${r.url}`]!;
+      const res = await member.customer.request({ method: r.method as 'GET', url: call.url, payload: r.method === 'GET' ? undefined : (call.body ?? {}) });
+      expect(res.statusCode, `${r.method} ${r.url}: ${res.body}`).toBe(401);
+    }
+    // The staff browser holds no bearer token: customer routes do not know it.
+    expect((await adminBrowser.get('/api/users/info/get')).statusCode).toBe(401);
+    expect((await adminBrowser.get('/api/profile')).statusCode).toBe(401);
+    // Not even the admin's own customer token works where only the staff cookie counts.
+    expect((await admin.customer.get('/api/staff/me')).statusCode).toBe(401);
+  });
+
+  it('ends after 15 idle minutes and after 8 hours whatever happens (clock moved in the database)', async () => {
+    const a = await account('support');
+    const idle = await staffBrowser(a);
+    expect((await idle.get('/api/staff/me')).statusCode).toBe(200);
+    await t.app.db.query(`update staff_sessions set last_used_at = now() - interval '16 minutes' where user_id = $1`, [a.id]);
+    expect((await idle.get('/api/staff/me')).statusCode).toBe(401);
+
+    const old = await staffBrowser(a);
+    await t.app.db.query(`update staff_sessions set created_at = now() - interval '8 hours 1 minute', last_used_at = now() where user_id = $1`, [a.id]);
+    expect((await old.get('/api/staff/me')).statusCode).toBe(401);
+
+    const fresh = await staffBrowser(a);
+    await t.app.db.query(`update staff_sessions set last_used_at = now() - interval '14 minutes' where user_id = $1`, [a.id]);
+    const me = await fresh.get('/api/staff/me');
+    expect(me.statusCode).toBe(200);
+    expect(new Date(me.json().data.expiresAt).getTime()).toBeGreaterThan(Date.now() + 14 * 60_000);
+  });
+
+  it('signing out, revoking the role, a password change, two-factor off and sign-out-everywhere end staff sessions', async () => {
+    const a = await account('admin');
+    const out = await staffBrowser(a);
+    expect((await out.request({ method: 'DELETE', url: '/api/staff/session' })).statusCode).toBe(200);
+    expect((await out.get('/api/staff/me')).statusCode).toBe(401);
+
+    const revoked = await staffBrowser(a);
+    await t.app.services.staff.revokeRole(a.email);
+    expect((await revoked.get('/api/staff/me')).statusCode).toBe(401);
+    await t.app.services.staff.grantRole(a.email, 'admin');
+
+    const password = await staffBrowser(a);
+    const changed = await a.customer.post('/api/profile/password', { currentPassword: PASSWORD, password: PASSWORD, password_confirmation: PASSWORD });
+    expect(changed.statusCode, changed.body).toBe(200);
+    expect((await password.get('/api/staff/me')).statusCode).toBe(401);
+
+    const everywhere = await staffBrowser(a);
+    expect((await a.customer.post('/api/profile/sessions/revokeOthers')).statusCode).toBe(200);
+    expect((await everywhere.get('/api/staff/me')).statusCode).toBe(401);
+
+    const twoFactor = await staffBrowser(a);
+    const off = await a.customer.post('/api/profile/2fa/disable', { password: PASSWORD, code: a.recovery.pop() });
+    expect(off.statusCode, off.body).toBe(200);
+    expect((await twoFactor.get('/api/staff/me')).statusCode).toBe(401);
+  });
+
+  it('a state-changing call needs the XSRF key the session signed in with', async () => {
+    const a = await account('support');
+    const browser = await staffBrowser(a);
+    const member = await account();
+    // Another browser's valid XSRF pair, with this session's cookie.
+    const other = new TestClient(t.app);
+    await other.primeXsrf();
+    const res = await other.post(`/api/staff/customers/${member.id}/auto-renew-off`, {}, { cookies: { [STAFF_COOKIE]: browser.cookies[STAFF_COOKIE]! } });
+    expect(res.statusCode).toBe(419);
+    expect((await browser.post(`/api/staff/customers/${member.id}/auto-renew-off`, {})).statusCode).toBe(200);
+  });
+});
+
+describe('roles', () => {
+  it('every staff route has a well-formed sample call, and support on each admin route gets 403 with nothing changed', async () => {
+    const listed = new Set(t.app.staffRoutes.map((r) => `${r.method} ${r.url}`));
+    const registered = t.app.routeList.filter((r) => r.url.startsWith('/api/staff') && r.method !== 'HEAD').map((r) => `${r.method} ${r.url}`);
+    expect(registered.filter((k) => !listed.has(k)), 'staff routes outside the role table').toEqual([]);
+    const member = await account();
+    const calls = samples(member.id);
+    const missing = t.app.staffRoutes.filter((r) => r.role !== null && !calls[`${r.method} ${r.url}`]).map((r) => `${r.method} ${r.url}`);
+    expect(missing, 'add a well-formed sample call to samples() for these routes').toEqual([]);
+    const adminRoutes = t.app.staffRoutes.filter((r) => r.role === 'admin');
+    expect(adminRoutes.length).toBeGreaterThanOrEqual(11);
+
+    const before = await snapshot(t.app, ['auth_tokens', 'staff_sessions']);
+    for (const r of adminRoutes) {
+      const call = calls[`${r.method} ${r.url}`]!;
+      const res = await supportBrowser.request({ method: r.method as 'POST', url: call.url, payload: call.body ?? {} });
+      expect(res.statusCode, `${r.method} ${r.url}: ${res.body}`).toBe(403);
+    }
+    expect(await snapshot(t.app, ['auth_tokens', 'staff_sessions'])).toEqual(before);
+  });
+});
+
+describe('audit log', () => {
+  it('refuses UPDATE, DELETE and TRUNCATE', async () => {
+    expect((await auditRows()).length).toBeGreaterThan(0);
+    await expect(t.app.db.query(`update staff_audit set actor = 'someone else'`)).rejects.toThrow(/append-only/);
+    await expect(t.app.db.query(`delete from staff_audit`)).rejects.toThrow(/append-only/);
+    await expect(t.app.db.query(`truncate staff_audit`)).rejects.toThrow(/append-only/);
+  });
+
+  it('lists newest first, by target, a page at a time', async () => {
+    const member = await account();
+    for (let i = 0; i < 3; i++) expect((await supportBrowser.get(`/api/staff/customers/${member.id}`)).statusCode).toBe(200);
+    const page = (await supportBrowser.get(`/api/staff/audit?targetUserId=${member.id}`)).json().data;
+    expect(page.items.map((e: { action: string }) => e.action)).toEqual(['customer-view', 'customer-view', 'customer-view']);
+    expect(page.items[0]).toMatchObject({ actor: support.email, role: 'support', targetUserId: member.id, target: member.email });
+    expect(Number(page.items[0].id)).toBeGreaterThan(Number(page.items[2].id));
+    expect(page.nextCursor).toBeNull();
+    // More rows than a page (appending is what the log allows).
+    for (let i = 0; i < 55; i++) await t.app.db.query(`insert into staff_audit (actor, action) values ('filler', 'customer-view')`);
+    const all = (await supportBrowser.get('/api/staff/audit')).json().data;
+    expect(all.items.length).toBe(50);
+    const next = (await supportBrowser.get(`/api/staff/audit?cursor=${all.nextCursor}`)).json().data;
+    expect(Number(next.items[0].id)).toBeLessThan(Number(all.items[49].id));
+  });
+});
+
+describe('customer view and actions', () => {
+  it('finds a customer by email, part of it, or id; the view shows no addresses and no secrets', async () => {
+    const member = await account();
+    await payWithSandbox(t.app, member.customer);
+    const byEmail = (await supportBrowser.get(`/api/staff/customers?q=${encodeURIComponent(member.email)}`)).json().data.items;
+    expect(byEmail[0].id).toBe(member.id);
+    const byId = (await supportBrowser.get(`/api/staff/customers?q=${member.id}`)).json().data.items;
+    expect(byId[0].email).toBe(member.email);
+    const part = (await supportBrowser.get(`/api/staff/customers?q=${encodeURIComponent(member.email.slice(0, 12))}`)).json().data.items;
+    expect(part.map((c: { id: number }) => c.id)).toContain(member.id);
+    expect((await supportBrowser.get('/api/staff/customers?q=%25')).json().data.items.length).toBe(0);
+
+    await t.app.settle(); // mails go out in the background
+    const view = await supportBrowser.get(`/api/staff/customers/${member.id}`);
+    expect(view.statusCode, view.body).toBe(200);
+    const c = view.json().data;
+    expect(c.account).toMatchObject({ id: member.id, email: member.email, twoFactorEnabled: true, staffRole: null });
+    expect(c.subscription.status).toBe('active');
+    expect(c.payments[0]).toMatchObject({ kind: 'purchase', status: 'succeeded', staffRefundable: true, insideWindow: true });
+    expect(c.sessions.active).toBeGreaterThan(0);
+    expect(c.mails.map((m: { kind: string }) => m.kind)).toContain('verify');
+    expect(view.body).not.toMatch(/password|totp_secret|token_hash|127\.0\.0\.1/i);
+  });
+
+  it('unknown ids are 404', async () => {
+    expect((await supportBrowser.get('/api/staff/customers/999999')).statusCode).toBe(404);
+    expect((await supportBrowser.post('/api/staff/customers/999999/grant-days', { days: 3, reason: 'goodwill' })).statusCode).toBe(404);
+    expect((await adminBrowser.post('/api/staff/customers/999999/refund', { paymentId: 'pay_x', reason: 'goodwill' })).statusCode).toBe(404);
+    expect((await adminBrowser.request({ method: 'PATCH', url: '/api/staff/locations/no-such-place', payload: { premium: true } })).statusCode).toBe(404);
+    expect((await adminBrowser.request({ method: 'PATCH', url: '/api/staff/nodes/no-such-node', payload: { enabled: false } })).statusCode).toBe(404);
+    expect((await adminBrowser.post('/api/staff/nodes/no-such-node/token', {})).statusCode).toBe(404);
+    expect((await adminBrowser.post('/api/staff/jobs/billing-renew/00000000-0000-4000-8000-000000000000/retry', {})).statusCode).toBe(404);
+  });
+
+  it('grant days: the customer sees the days and the grant; one audit row with actor, target and reason', async () => {
+    const member = await account();
+    const before = (await auditRows()).length;
+    const res = await supportBrowser.post(`/api/staff/customers/${member.id}/grant-days`, { days: 10, reason: 'outage compensation' });
+    expect(res.statusCode, res.body).toBe(200);
+    const rows = (await auditRows()).slice(before);
+    expect(rows).toEqual([expect.objectContaining({ action: 'grant-days', actor: support.email, actor_user_id: support.id, role: 'support', target_user_id: member.id })]);
+    expect(rows[0]!.detail).toMatchObject({ days: 10, reason: 'outage compensation' });
+
+    const sub = await subscriptionOf(member.customer);
+    const days = (new Date(sub.expiresAt!).getTime() - Date.now()) / 86_400_000;
+    expect(days).toBeGreaterThan(9.9);
+    expect(days).toBeLessThan(10.1);
+    const history = (await member.customer.get('/api/billing/payments')).json().data.items;
+    expect(history[0]).toMatchObject({ kind: 'grant', status: 'succeeded', amountMinor: 0 });
+    // Days on top of days.
+    await supportBrowser.post(`/api/staff/customers/${member.id}/grant-days`, { days: 5, reason: 'more compensation' });
+    const later = await subscriptionOf(member.customer);
+    expect(Math.round((new Date(later.expiresAt!).getTime() - new Date(sub.expiresAt!).getTime()) / 86_400_000)).toBe(5);
+    // Out of range and without a reason: refused, nothing written.
+    const count = (await auditRows()).length;
+    expect((await supportBrowser.post(`/api/staff/customers/${member.id}/grant-days`, { days: 0, reason: 'zero' })).statusCode).toBe(422);
+    expect((await supportBrowser.post(`/api/staff/customers/${member.id}/grant-days`, { days: 3651, reason: 'many' })).statusCode).toBe(422);
+    expect((await supportBrowser.post(`/api/staff/customers/${member.id}/grant-days`, { days: 3 })).statusCode).toBe(422);
+    expect((await auditRows()).length).toBe(count);
+  });
+
+  it('refund: once when asked in parallel, visible to the customer; outside the window only when confirmed', async () => {
+    const member = await account();
+    await payWithSandbox(t.app, member.customer);
+    const paymentId = (await member.customer.get('/api/billing/payments')).json().data.items[0].paymentId as string;
+    const before = (await auditRows(`action = 'refund'`)).length;
+    const answers = await Promise.all(
+      Array.from({ length: 4 }, () => adminBrowser.post(`/api/staff/customers/${member.id}/refund`, { paymentId, reason: 'customer asked by mail' })),
+    );
+    expect(answers.filter((r) => r.statusCode === 200).length, answers.map((r) => r.body).join('\n')).toBe(1);
+    expect(answers.every((r) => r.statusCode === 200 || r.statusCode === 409)).toBe(true);
+    expect((await auditRows(`action = 'refund'`)).length).toBe(before + 1);
+    const history = (await member.customer.get('/api/billing/payments')).json().data.items;
+    expect(history.map((i: { kind: string }) => i.kind)).toContain('refund');
+    expect((await subscriptionOf(member.customer)).tariffKey).toBe('free-plan');
+
+    // Outside the window: refused unless confirmed.
+    const late = await account();
+    await payWithSandbox(t.app, late.customer);
+    const latePayment = (await late.customer.get('/api/billing/payments')).json().data.items[0].paymentId as string;
+    await t.app.db.query(`update payments set paid_at = now() - interval '40 days' where public_id = $1`, [latePayment]);
+    const refused = await adminBrowser.post(`/api/staff/customers/${late.id}/refund`, { paymentId: latePayment, reason: 'late ask' });
+    expect(refused.statusCode).toBe(422);
+    expect(refused.json().errors.outsideWindow).toBeDefined();
+    const forced = await adminBrowser.post(`/api/staff/customers/${late.id}/refund`, { paymentId: latePayment, reason: 'late ask, approved', outsideWindow: true });
+    expect(forced.statusCode, forced.body).toBe(200);
+    expect((await auditRows(`action = 'refund' and target_user_id = $1`, [late.id]))[0]!.detail).toMatchObject({ outsideWindow: true, reason: 'late ask, approved' });
+    // Another customer's payment through this customer's id: not found.
+    const third = await account();
+    await payWithSandbox(t.app, third.customer);
+    const thirdPayment = (await third.customer.get('/api/billing/payments')).json().data.items[0].paymentId as string;
+    expect((await adminBrowser.post(`/api/staff/customers/${member.id}/refund`, { paymentId: thirdPayment, reason: 'wrong customer' })).statusCode).toBe(404);
+  });
+
+  it('each other action writes exactly one audit row and does what it says', async () => {
+    const member = await account();
+    const act = async (browser: TestClient, action: string, body: Record<string, unknown>) => {
+      const before = (await auditRows()).length;
+      const res = await browser.post(`/api/staff/customers/${member.id}/${action}`, body);
+      expect(res.statusCode, `${action}: ${res.body}`).toBe(200);
+      const rows = (await auditRows()).slice(before);
+      expect(rows.length, action).toBe(1);
+      expect(rows[0]).toMatchObject({ action, target_user_id: member.id });
+      if (body.reason) expect(rows[0]!.detail.reason).toBe(body.reason);
+      return res.json().data.customer;
+    };
+    await act(supportBrowser, 'auto-renew-off', {});
+    expect((await member.customer.get('/api/billing/subscription')).json().data.autoRenew).toBe(false);
+    await act(supportBrowser, 'resend-verification', { reason: 'customer lost the mail' });
+    await t.app.settle(); // mails go out in the background
+    const unverified = (await supportBrowser.get(`/api/staff/customers/${member.id}`)).json().data;
+    expect(unverified.mails.filter((m: { kind: string }) => m.kind === 'verify').length).toBe(2);
+    await member.customer.get('/api/setup/services/get'); // makes the OpenVPN/SOCKS5 credentials
+    const creds = (await t.app.db.query<{ verifier: string }>(`select verifier from service_credentials where user_id = $1`, [member.id]))[0];
+    if (creds) {
+      await act(adminBrowser, 'reset-service-credentials', { reason: 'leaked in a forum' });
+      const after = (await t.app.db.query<{ verifier: string }>(`select verifier from service_credentials where user_id = $1`, [member.id]))[0]!;
+      expect(after.verifier).not.toBe(creds.verifier);
+    }
+    await act(supportBrowser, 'sign-out-all', { reason: 'lost phone' });
+    expect((await member.customer.get('/api/users/info/get')).statusCode).toBe(401);
+    await act(adminBrowser, 'disable', { reason: 'chargeback fraud' });
+    const login = await new TestClient(t.app).post('/api/users/login', { email: member.email, password: PASSWORD, otp: member.recovery.pop() });
+    expect(login.statusCode).toBe(403);
+    const enabled = await act(adminBrowser, 'enable', { reason: 'resolved' });
+    expect(enabled.account.status).not.toBe('Suspended');
+    const deleted = await act(adminBrowser, 'delete', { reason: 'GDPR erasure request' });
+    expect(deleted).toBeNull();
+    expect((await supportBrowser.get(`/api/staff/customers/${member.id}`)).statusCode).toBe(404);
+    const gone = await new TestClient(t.app).post('/api/users/login', { email: member.email, password: PASSWORD });
+    expect(gone.statusCode).toBe(422);
+  });
+});
+
+describe('locations, nodes and jobs', () => {
+  it('admin adds a location and a node (token once), patches them, issues a new token; the old one stops working', async () => {
+    const loc = await adminBrowser.post('/api/staff/locations', {
+      slug: 'test-city', countryCode: 'DE', country: { en: 'Germany', ru: 'Германия', zh: '德国' }, city: { en: 'Testburg', ru: 'Тестбург', zh: '测试' },
+      latitude: 50, longitude: 8, premium: false,
+    });
+    expect(loc.statusCode, loc.body).toBe(201);
+    expect(loc.json().data).toMatchObject({ slug: 'test-city', premium: false, visible: true, nodes: [] });
+    const dup = await adminBrowser.post('/api/staff/locations', { slug: 'test-city', countryCode: 'DE', country: { en: 'a', ru: 'b', zh: 'c' }, city: { en: 'a', ru: 'b', zh: 'c' }, latitude: 1, longitude: 1, premium: false });
+    expect(dup.statusCode).toBe(409);
+
+    const node = await adminBrowser.post('/api/staff/nodes', { location: 'test-city', name: 'test-city-1', endpointHost: 'vpn.example.net' });
+    expect(node.statusCode, node.body).toBe(201);
+    const first = node.json().data.token as string;
+    expect(first).toMatch(/^wn_/);
+    expect(node.json().data.node).toMatchObject({ name: 'test-city-1', enabled: true, hasToken: true, lastSeenAt: null, online: false });
+    const report = (token: string) =>
+      t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${token}` }, payload: { load: 12, activePeers: 3, peers: [], agentVersion: '1.2.3', lastApplyError: 'wg: device busy' } });
+    expect((await report(first)).statusCode).toBe(200);
+    const listed = (await supportBrowser.get('/api/staff/locations')).json().data.items.find((l: { slug: string }) => l.slug === 'test-city');
+    expect(listed.nodes[0]).toMatchObject({ online: true, load: 12, activePeers: 3, agentVersion: '1.2.3', lastApplyError: 'wg: device busy' });
+    // An old agent's report (no new fields) keeps working and keeps what was reported.
+    expect((await t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${first}` }, payload: { load: 1, activePeers: 0, peers: [] } })).statusCode).toBe(200);
+
+    const patched = await adminBrowser.request({ method: 'PATCH', url: '/api/staff/locations/test-city', payload: { premium: true, visible: false } });
+    expect(patched.json().data).toMatchObject({ premium: true, visible: false });
+    const off = await adminBrowser.request({ method: 'PATCH', url: '/api/staff/locations/test-city', payload: { enabled: false } });
+    expect(off.json().data).toMatchObject({ enabled: false });
+    const nodeOn = await adminBrowser.request({ method: 'PATCH', url: '/api/staff/nodes/test-city-1', payload: { enabled: true } });
+    expect(nodeOn.json().data.enabled).toBe(true);
+
+    const second = await adminBrowser.post('/api/staff/nodes/test-city-1/token', {});
+    expect(second.statusCode).toBe(200);
+    expect((await report(first)).statusCode).toBe(401);
+    expect((await report(second.json().data.token)).statusCode).toBe(200);
+    // Tokens never reach the audit log.
+    const log = JSON.stringify(await auditRows(`action like 'node-%' or action like 'location-%'`));
+    expect(log).not.toContain(first);
+    expect(log).not.toContain(second.json().data.token);
+    expect((await auditRows(`action in ('location-add', 'location-update', 'node-add', 'node-update', 'node-token')`)).map((r) => r.action)).toEqual([
+      'location-add', 'node-add', 'location-update', 'location-update', 'node-update', 'node-token',
+    ]);
+  });
+
+  it('jobs: both roles list, only a failed job can be retried', async () => {
+    const list = await supportBrowser.get('/api/staff/jobs');
+    expect(list.statusCode, list.body).toBe(200);
+    expect(Array.isArray(list.json().data.items)).toBe(true);
+    expect((await supportBrowser.get('/api/staff/jobs?state=failed')).statusCode).toBe(200);
+  });
+});
