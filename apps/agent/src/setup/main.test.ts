@@ -63,6 +63,18 @@ describe('warren-agent setup', () => {
     expect(fs.existsSync(path.join(dir, '.setup.lock'))).toBe(false); // released
   });
 
+  it('an interface of that name that is not WireGuard is left alone: exit 1 before any change', async () => {
+    const { system, ran } = fakeSystem({ link: { kind: 'veth', up: true, addresses: ['192.0.2.1/24'] } });
+    const r = await setup(['--services', 'dns'], system);
+    expect(r).toMatchObject({ code: 1, err: expect.stringContaining('wg0 exists and is not a WireGuard interface (veth)') });
+    expect(ran).toEqual([]);
+  });
+
+  it('WireGuard alone: says that the DNS its configs name needs WG_DNS on the API', async () => {
+    const r = await setup(['--services', 'none'], fakeSystem().system);
+    expect(r.out).toMatch(/^resolver\s+to do: WireGuard configs name 10\.64\.0\.1 and fd77:6172:7265::1 as DNS .*WG_DNS/m);
+  });
+
   it('usage errors and --help', async () => {
     expect((await setup(['--port', 'x'], fakeSystem().system)).code).toBe(64);
     const help = await runSetup(['--help'], AGENT, () => undefined, () => undefined, fakeSystem().system);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SETUP_HELP, SetupOptionsError, parseSetupArgs } from './options.js';
-import { type Action, type Observed, aptLine, missingTools, plan, startCommand } from './plan.js';
+import { type Action, type Observed, PlanError, aptLine, missingTools, plan, startCommand } from './plan.js';
 import { observe, observeTools, privileged, runAction } from './system.js';
 
 /** The machine, as setup sees and changes it (system.ts; tests pass fakes). */
@@ -82,7 +82,14 @@ export async function runSetup(
     unlock = lock;
   }
   try {
-    const steps = plan(o, await system.observe(o, base), agentCommand);
+    let steps;
+    try {
+      steps = plan(o, await system.observe(o, base), agentCommand);
+    } catch (e) {
+      if (!(e instanceof PlanError)) throw e;
+      err(e.message);
+      return 1;
+    }
     const changes = steps.filter((s) => s.status === 'change');
     const pad = Math.max(...steps.map((s) => s.name.length));
     for (const s of steps) {

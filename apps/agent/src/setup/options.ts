@@ -67,7 +67,7 @@ Running it again changes nothing; after a change of options it applies only the 
   --dry-run              print the plan, change nothing
   -h, --help             this text
 
-Exit status: 0 done, 1 a step failed, 64 bad options, 69 tools missing (the apt-get line is printed),
+Exit status: 0 done, 1 a step failed (or the interface name is taken by another kind of link), 64 bad options, 69 tools missing (the apt-get line is printed),
 75 another setup is running, 77 not privileged.
 `;
 

@@ -76,7 +76,11 @@ const step = (name: string, changes: Action[], doneDetail: string, changeDetail:
 const fileStep = (name: string, obs: Observed, file: string, content: string, mode: number): Step =>
   step(name, obs.files[file] === content ? [] : [{ kind: 'write', path: file, content, mode }], file, obs.files[file] === undefined ? `write ${file}` : `rewrite ${file}`);
 
+/** A state setup will not change on its own (it would need to destroy something that is not its). */
+export class PlanError extends Error {}
+
 export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): Step[] {
+  if (obs.link && !obs.wg) throw new PlanError(`${o.iface} exists and is not a WireGuard interface (${obs.link.kind}); setup leaves it alone: choose another --interface`);
   const p = pathsOf(o);
   const kind = wireguardKind(o, obs);
   const tools: Tools = { ip: obs.tools.ip!, wg: obs.tools.wg!, nft: obs.tools.nft!, wireguardGo: obs.tools['wireguard-go'] };
@@ -164,6 +168,9 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
   if (o.services.dns) {
     steps.push(step('blocklist', obs.blocklistExists ? [] : [{ kind: 'write', path: o.blocklist, content: '# The ad blocker: one name per line (subdomains too); the agent reloads it on change.\n', mode: 0o644 }],
       o.blocklist, `create ${o.blocklist} (empty)`));
+  }
+  if (!o.services.dns) {
+    steps.push({ name: 'resolver', status: 'todo', detail: `WireGuard configs name ${o.v4.gateway} and ${o.v6.gateway} as DNS unless the API sets WG_DNS; without --services dns nothing answers there: set WG_DNS on the API to resolvers the clients can reach`, actions: [] });
   }
   if (!obs.token) steps.push({ name: 'node token', status: 'todo', detail: `missing: write the token from \`npx warren vpn add-node\` to ${o.tokenFile} (mode 600) before the agent starts`, actions: [] });
   else steps.push(step('node token', (obs.token.mode & 0o077) ? [{ kind: 'chmod', path: o.tokenFile, mode: 0o600 }] : [], o.tokenFile, `chmod 600 ${o.tokenFile} (others could read it)`));
