@@ -1,20 +1,12 @@
 import '@testing-library/jest-dom/vitest';
+import { mediaQueryList } from './media';
 
 // The server render's tests run in Node (`@vitest-environment node`): no window there.
 if (typeof window !== 'undefined') {
   if (!window.matchMedia) {
     Object.defineProperty(window, 'matchMedia', {
       writable: true,
-      value: (query: string) => ({
-        matches: false,
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      }),
+      value: (query: string) => mediaQueryList(query, false),
     });
   }
 

@@ -4,6 +4,7 @@ import userEvent from '@testing-library/user-event';
 import type { WgDevice, WgLocation, WgOverview } from '@warren/contract';
 import { renderRoute } from '../../../test/render';
 import { stubApi } from '../../../test/http';
+import { mediaQueryList } from '../../../test/media';
 import { WireGuardPage, initialLocation } from './WireGuardPage';
 
 // The API is mocked at the HTTP boundary (fetch); the api client, React Query and the page are real.
@@ -70,16 +71,7 @@ describe('a fresh device on a phone and on a wide screen', () => {
   async function addDevice(width: number) {
     vi.spyOn(window, 'matchMedia').mockImplementation((query: string) => {
       const max = /max-width:\s*([\d.]+)em/.exec(query);
-      return {
-        matches: max ? width <= Number(max[1]) * 16 : false,
-        media: query,
-        onchange: null,
-        addListener: () => {},
-        removeListener: () => {},
-        addEventListener: () => {},
-        removeEventListener: () => {},
-        dispatchEvent: () => false,
-      } as MediaQueryList;
+      return mediaQueryList(query, max ? width <= Number(max[1]) * 16 : false);
     });
     let added = false;
     stubApi({
