@@ -57,6 +57,35 @@ it('syncs the catalogue, grants a plan and refunds it', { timeout: 180_000 }, as
   expect((await cli('billing', 'payments', '--email', 'cli@example.com')).out).toContain('refunded');
 });
 
+it('grants, lists and revokes staff roles on the database directly; each grant and revoke is audited as the operator', { timeout: 180_000 }, async () => {
+  const spec = process.env.DATABASE_URL
+    ? ({ kind: 'postgres', url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA } as const)
+    : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') } as const);
+  let db = await openDatabase(spec);
+  await db.query(`insert into users (email, password_hash, brand, verified, account_status, marketing_emails) values ('staff-cli@example.com', 'x', 'warren-vpn', true, 'Active', false)`);
+  await db.close();
+  expect((await cli('staff', 'grant', 'staff-cli@example.com')).code).toBe(64); // --role is required
+  expect((await cli('staff', 'grant', 'staff-cli@example.com', '--role', 'root')).code).toBe(64);
+  expect((await cli('staff', 'grant', 'nobody@example.com', '--role', 'admin')).code).toBe(64);
+  const granted = await cli('staff', 'grant', 'Staff-CLI@example.com', '--role', 'support');
+  expect(granted.code).toBe(0);
+  expect(granted.out).toMatch(/staff-cli@example.com is support/);
+  expect(granted.out).toMatch(/Two-factor sign-in is off/);
+  expect((await cli('staff', 'grant', 'staff-cli@example.com', '--role', 'admin')).out).toMatch(/is admin \(was support/);
+  expect((await cli('staff', 'list')).out).toMatch(/staff-cli@example.com\s+admin/);
+  expect((await cli('staff', 'revoke', 'staff-cli@example.com')).out).toMatch(/no staff role any more/);
+  expect((await cli('staff', 'revoke', 'staff-cli@example.com')).out).toMatch(/had no staff role/);
+  expect((await cli('staff', 'list')).out).toMatch(/No staff accounts/);
+  db = await openDatabase(spec);
+  const audit = await db.query<{ actor: string; action: string; detail: Record<string, unknown> }>(`select actor, action, detail from staff_audit order by id`);
+  await db.close();
+  expect(audit.map((a) => [a.actor, a.action, a.detail.role])).toEqual([
+    ['operator (CLI)', 'role-grant', 'support'],
+    ['operator (CLI)', 'role-grant', 'admin'],
+    ['operator (CLI)', 'role-revoke', 'admin'],
+  ]);
+});
+
 it('announces marketing mail with a working one-click unsubscribe, only to opted-in verified users', { timeout: 180_000 }, async () => {
   const spec = process.env.DATABASE_URL
     ? ({ kind: 'postgres', url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA } as const)

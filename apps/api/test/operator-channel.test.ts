@@ -10,7 +10,7 @@ import { type AdminChannel, startAdminChannel } from '../src/admin/channel.js';
 import { buildApp } from '../src/app.js';
 import { withAbsolutePaths } from '../src/cli/remote.js';
 import { type Config, loadConfig } from '../src/config.js';
-import { TestClient, registerUser, subscriptionOf, uniqueEmail } from './helpers.js';
+import { PASSWORD, TestClient, registerUser, subscriptionOf, uniqueEmail } from './helpers.js';
 
 /**
  * `npx warren …` while the server runs (README: Operating Warren). A real server on the embedded
@@ -153,6 +153,25 @@ it('grants, refunds, adds a location and a node through the running server; the 
   const bad = await cli('vpn', 'add-node', '--location', 'zz-opc', '--name', 'zz-opc-1', '--endpoint', '192.0.2.77');
   expect(bad.code).toBe(64);
   expect(bad.out).toMatch(/^Error: /m);
+});
+
+it('grants, lists and revokes a staff role through the running server; the console sees it at once', { timeout: 180_000 }, async () => {
+  const member = new TestClient(app);
+  const email = uniqueEmail('opchan-staff');
+  await registerUser(member, email);
+  const granted = await cli('staff', 'grant', email, '--role', 'admin');
+  expect(granted.err).toContain(`running on the server through ${config.admin!.socket}`);
+  expect(granted.code).toBe(0);
+  expect((await cli('staff', 'list')).out).toContain(email);
+  // The console knows the role at once: the right password gets the two-factor message, not the generic refusal.
+  const browser = new TestClient(app);
+  const signIn = await browser.post('/api/staff/session', { email, password: PASSWORD, code: '123456' });
+  expect(signIn.statusCode).toBe(403);
+  expect((await cli('staff', 'revoke', email)).code).toBe(0);
+  const after = await browser.post('/api/staff/session', { email, password: PASSWORD, code: '123456' });
+  expect(after.statusCode).toBe(422);
+  const audit = await app.db.query<{ actor: string; action: string }>(`select actor, action from staff_audit where target = $1 and action like 'role-%' order by id`, [email]);
+  expect(audit).toEqual([{ actor: 'operator (CLI)', action: 'role-grant' }, { actor: 'operator (CLI)', action: 'role-revoke' }]);
 });
 
 it('refuses a request without the operator credential, or with a customer bearer token; nothing runs', { timeout: 180_000 }, async () => {
