@@ -223,6 +223,28 @@ describe('staff sessions', () => {
     expect((await twoFactor.get('/api/staff/me')).statusCode).toBe(401);
   });
 
+  it('in production the cookie is Secure too, and the session is bound to the __Host- XSRF key', async () => {
+    const prod = await createTestApp({ NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' });
+    try {
+      await prod.app.ready();
+      const customer = new TestClient(prod.app);
+      const email = uniqueEmail('prod-admin');
+      await registerUser(customer, email);
+      const secret = (await customer.post('/api/profile/2fa/setup')).json().data.secret as string;
+      const codes = (await customer.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) })).json().data.recoveryCodes as string[];
+      await prod.app.services.staff.grantRole(email, 'admin');
+      const browser = new TestClient(prod.app);
+      const res = await browser.post('/api/staff/session', { email, password: PASSWORD, code: codes[0] });
+      expect(res.statusCode, res.body).toBe(200);
+      const cookie = (res.cookies as { name: string; secure?: boolean; httpOnly?: boolean; sameSite?: string; path?: string }[]).find((c) => c.name === STAFF_COOKIE);
+      expect(cookie).toMatchObject({ secure: true, httpOnly: true, sameSite: 'Strict', path: '/api/staff' });
+      expect(browser.cookies['__Host-warren-xsrf-key']).toBeDefined();
+      expect((await browser.post(`/api/staff/customers/${(await customer.get('/api/users/info/get')).json().data.id}/auto-renew-off`, {})).statusCode).toBe(200);
+    } finally {
+      await prod.close();
+    }
+  });
+
   it('a state-changing call needs the XSRF key the session signed in with', async () => {
     const a = await account('support');
     const browser = await staffBrowser(a);
@@ -397,11 +419,12 @@ describe('customer view and actions', () => {
     expect(unverified.mails.filter((m: { kind: string }) => m.kind === 'verify').length).toBe(2);
     await member.customer.get('/api/setup/services/get'); // makes the OpenVPN/SOCKS5 credentials
     const creds = (await t.app.db.query<{ verifier: string }>(`select verifier from service_credentials where user_id = $1`, [member.id]))[0];
-    if (creds) {
-      await act(adminBrowser, 'reset-service-credentials', { reason: 'leaked in a forum' });
-      const after = (await t.app.db.query<{ verifier: string }>(`select verifier from service_credentials where user_id = $1`, [member.id]))[0]!;
-      expect(after.verifier).not.toBe(creds.verifier);
-    }
+    expect(creds).toBeDefined();
+    const reset = await act(adminBrowser, 'reset-service-credentials', { reason: 'leaked in a forum' });
+    expect(reset.services).toMatchObject({ present: true });
+    expect(JSON.stringify(reset)).not.toMatch(/password/i);
+    const after = (await t.app.db.query<{ verifier: string }>(`select verifier from service_credentials where user_id = $1`, [member.id]))[0]!;
+    expect(after.verifier).not.toBe(creds!.verifier);
     await act(supportBrowser, 'sign-out-all', { reason: 'lost phone' });
     expect((await member.customer.get('/api/users/info/get')).statusCode).toBe(401);
     await act(adminBrowser, 'disable', { reason: 'chargeback fraud' });
