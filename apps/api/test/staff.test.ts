@@ -484,10 +484,26 @@ describe('locations, nodes and jobs', () => {
     ]);
   });
 
-  it('jobs: both roles list, only a failed job can be retried', async () => {
+  it('jobs: both roles list, only admin retries, and only a failed job', async () => {
     const list = await supportBrowser.get('/api/staff/jobs');
     expect(list.statusCode, list.body).toBe(200);
     expect(Array.isArray(list.json().data.items)).toBe(true);
     expect((await supportBrowser.get('/api/staff/jobs?state=failed')).statusCode).toBe(200);
+
+    // A failed job (deferred, so no worker takes it first, then failed by hand).
+    const boss = await t.app.services.jobs.boss();
+    const id = (await boss.send('billing-renew', { userId: 999_999, asOf: new Date().toISOString() }, { retryLimit: 0, startAfter: 3600 }))!;
+    await boss.fail('billing-renew', id, { message: 'card declined' });
+    const failed = (await supportBrowser.get('/api/staff/jobs?state=failed')).json().data.items as { id: string; queue: string }[];
+    expect(failed.map((j) => j.id)).toContain(id);
+    // Support may not retry; admin may, once; a job that is not failed is refused.
+    expect((await supportBrowser.post(`/api/staff/jobs/billing-renew/${id}/retry`, {})).statusCode).toBe(403);
+    const retried = await adminBrowser.post(`/api/staff/jobs/billing-renew/${id}/retry`, {});
+    expect(retried.statusCode, retried.body).toBe(200);
+    expect(retried.json().data).toMatchObject({ id, queue: 'billing-renew' });
+    expect(retried.json().data.state).not.toBe('failed');
+    const waiting = (await boss.send('billing-renew', { userId: 999_998, asOf: new Date().toISOString() }, { startAfter: 3600 }))!;
+    expect((await adminBrowser.post(`/api/staff/jobs/billing-renew/${waiting}/retry`, {})).statusCode).toBe(422);
+    expect((await auditRows(`action = 'job-retry'`)).map((r) => r.detail)).toEqual([{ queue: 'billing-renew', id }]);
   });
 });
