@@ -90,13 +90,13 @@ export function staffRepository(db: Queryable) {
     },
     /**
      * The live session of this token, touched in the same statement: inside both the idle and the
-     * absolute limit, the account still holding a role and not deleted. Expired ones are removed.
+     * absolute limit, the account still holding a role, not deleted and not disabled. Expired ones are removed.
      */
     async useSession(tokenHash: string, now: Date, idleMs: number, absoluteMs: number): Promise<StaffSessionRow | undefined> {
       const [row] = await db.query<StaffSessionRow>(
         `update staff_sessions s set last_used_at = $2
          from staff_members m, users u
-         where s.token_hash = $1 and m.user_id = s.user_id and u.id = s.user_id and u.deleted_at is null
+         where s.token_hash = $1 and m.user_id = s.user_id and u.id = s.user_id and u.deleted_at is null and u.account_status <> 'Suspended'
            and s.last_used_at > $2::timestamptz - make_interval(secs => $3::float8 / 1000)
            and s.created_at > $2::timestamptz - make_interval(secs => $4::float8 / 1000)
          returning s.id, s.user_id, u.email, m.role, s.xsrf_key_hash, s.created_at, s.last_used_at`,

@@ -6,7 +6,7 @@ import {
 } from '@warren/contract';
 import type { BrandRegistry } from '../../brands/registry.js';
 import type { Database } from '../../db/client.js';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
@@ -18,6 +18,7 @@ import { type CustomerRow, staffRepository } from './repository.js';
 export const STAFF_IDLE_MS = STAFF_IDLE_MINUTES * 60_000;
 export const STAFF_ABSOLUTE_MS = STAFF_ABSOLUTE_HOURS * 3_600_000;
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
+const ACCOUNT_DISABLED = 'This account is disabled. Please contact support.';
 const NEEDS_TWO_FACTOR = 'Staff sign-in needs two-factor sign-in: turn it on in your profile (Profile → Two-factor sign-in) first.';
 /** The operator's CLI as the audit log names it. */
 export const CLI_ACTOR = 'operator (CLI)';
@@ -208,6 +209,11 @@ export function staffService(deps: StaffDeps) {
       if (!row || !ok || !role) {
         await failed(!row || !ok ? 'password' : 'no-role', row && ok ? row.id : null, null);
         throw new ValidationError({ email: [BAD_CREDENTIALS] });
+      }
+      // Disabled from the console (Suspended): as the customer sign-in, told after the right password only.
+      if (row.account_status === 'Suspended') {
+        await failed('disabled', row.id, role);
+        throw new ForbiddenError(ACCOUNT_DISABLED);
       }
       if (!row.totp_enabled) {
         await failed('two-factor-off', row.id, role);

@@ -1,0 +1,65 @@
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { hashToken } from '../src/lib/secrets.js';
+import { totpCode } from '../src/lib/totp.js';
+import { PASSWORD, TestClient, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+
+/**
+ * The staff API attacked as an outsider, a customer and a staff member would (findings of the
+ * attack on the operator console; the ordinary behaviour is in staff.test.ts).
+ */
+
+let t: TestApp;
+
+interface Account {
+  id: number;
+  email: string;
+  recovery: string[];
+  customer: TestClient;
+}
+
+async function account(role?: 'support' | 'admin'): Promise<Account> {
+  const customer = new TestClient(t.app);
+  const email = uniqueEmail(role ?? 'member');
+  const { user } = await registerUser(customer, email);
+  const secret = (await customer.post('/api/profile/2fa/setup')).json().data.secret as string;
+  const enabled = await customer.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) });
+  expect(enabled.statusCode, enabled.body).toBe(200);
+  if (role) await t.app.services.staff.grantRole(email, role);
+  return { id: user.id, email, recovery: enabled.json().data.recoveryCodes, customer };
+}
+
+const signIn = async (browser: TestClient, a: Account) => browser.post('/api/staff/session', { email: a.email, password: PASSWORD, code: a.recovery.pop() });
+
+beforeAll(async () => {
+  t = await createTestApp();
+  await t.app.ready();
+}, 60_000);
+afterAll(async () => {
+  await t?.close();
+});
+
+describe('a disabled staff account', () => {
+  it('cannot sign in to the console again, and a session made while disabled does not work', async () => {
+    const admin = await account('admin');
+    const adminBrowser = new TestClient(t.app);
+    expect((await signIn(adminBrowser, admin)).statusCode).toBe(200);
+    const rogue = await account('support');
+    expect((await adminBrowser.post(`/api/staff/customers/${rogue.id}/disable`, { reason: 'rogue support member' })).statusCode).toBe(200);
+
+    const browser = new TestClient(t.app);
+    const res = await signIn(browser, rogue);
+    expect(res.statusCode, res.body).toBe(403);
+    expect((await browser.get('/api/staff/me')).statusCode).toBe(401);
+    const [row] = await t.app.db.query<{ detail: { why: string } }>(`select detail from staff_audit where action = 'sign-in-failed' and target_user_id = $1`, [rogue.id]);
+    expect(row?.detail.why).toBe('disabled');
+
+    // A session row that exists anyway (made before the trigger could see it) is no session.
+    const token = `ws_${'a'.repeat(40)}`;
+    await t.app.db.query(`insert into staff_sessions (user_id, token_hash, xsrf_key_hash) values ($1, $2, 'x')`, [rogue.id, hashToken(token)]);
+    expect((await browser.get('/api/staff/me', { cookies: { warren_staff: token } })).statusCode).toBe(401);
+
+    // Enabled again, the member signs in as before.
+    expect((await adminBrowser.post(`/api/staff/customers/${rogue.id}/enable`, { reason: 'cleared' })).statusCode).toBe(200);
+    expect((await signIn(new TestClient(t.app), rogue)).statusCode).toBe(200);
+  });
+});
