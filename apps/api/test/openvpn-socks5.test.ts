@@ -14,7 +14,9 @@ let freeNodeToken: string;
 let paidNodeToken: string;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // No job engine: its lapse pass returns a lapsed plan to free at any moment, and the access rule
+  // below is checked as of the lapse itself (the pass is tested in billing-renewals.test.ts).
+  t = await createTestApp({ JOBS: 'false' });
   await addLocation(t.app.db, { slug: 'zz-free', countryCode: 'ZZ', country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' }, city: { en: 'Libre', ru: 'Либре', zh: '自由城' }, latitude: 0, longitude: 0, premium: false });
   await addLocation(t.app.db, { slug: 'zz-paid', countryCode: 'ZZ', country: { en: 'Paidland', ru: 'Пэйдленд', zh: '付费国' }, city: { en: 'Crown', ru: 'Краун', zh: '皇冠城' }, latitude: 0, longitude: 0, premium: true });
   freeNodeToken = (await addNode(t.app.db, { location: 'zz-free', name: 'zz-free-1', endpointHost: '198.51.100.10' })).token;
