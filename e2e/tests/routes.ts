@@ -24,6 +24,8 @@ const webRoot = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../.
 
 function walk(routes: RouteObject[], base: string, signedIn: boolean, out: AppPage[]): AppPage[] {
   for (const r of routes) {
+    // The operator console is no customer page: e2e/tests/staff.spec.ts audits it with a staff session.
+    if ((r.handle as { staff?: boolean } | undefined)?.staff) continue;
     const own = r.index ? '' : (r.path ?? '');
     const full = own ? `${base.replace(/\/$/, '')}/${own}` : base;
     // The shell is the one pathless layout with children below the root.

@@ -7,4 +7,6 @@ export interface RouteHandle {
   guard?: GuardKind;
   /** A page in a fixed language (ios-download-ru): its title is in that language too, whatever the app's. */
   language?: 'en' | 'ru' | 'zh';
+  /** A page of the operator console (/staff): not a customer page; e2e/tests/staff.spec.ts audits it. */
+  staff?: boolean;
 }

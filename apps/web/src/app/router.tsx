@@ -40,6 +40,46 @@ const configurationFiles: LazyPage = () => import('../features/openvpn-socks5/ro
 const routerConfiguration: LazyPage = () => import('../features/openvpn-socks5/routes/RouterConfigurationPage').then((m) => ({ Component: m.RouterConfigurationPage }));
 const socks5: LazyPage = () => import('../features/openvpn-socks5/routes/Socks5ProxyPage').then((m) => ({ Component: m.Socks5ProxyPage }));
 
+/**
+ * The operator console (/staff): its own chunks, loaded only when a /staff page is opened (never
+ * in a customer's first load; e2e/tests/staff.spec.ts checks the customer pages' scripts), its own
+ * frame, session (a cookie for /api/staff) and words (the `staff` namespace, in its chunk).
+ */
+const staff = {
+  frame: () => import('../features/staff/routes/StaffFrame').then((m) => ({ Component: m.StaffFrame })),
+  signIn: () => import('../features/staff/routes/StaffSignInPage').then((m) => ({ Component: m.StaffSignInPage })),
+  console: () => import('../features/staff/routes/StaffConsole').then((m) => ({ Component: m.StaffConsole, loader: m.staffConsoleLoader })),
+  customers: () => import('../features/staff/routes/CustomersPage').then((m) => ({ Component: m.CustomersPage })),
+  customer: () => import('../features/staff/routes/CustomerPage').then((m) => ({ Component: m.CustomerPage })),
+  nodes: () => import('../features/staff/routes/NodesPage').then((m) => ({ Component: m.NodesPage })),
+  jobs: () => import('../features/staff/routes/JobsPage').then((m) => ({ Component: m.JobsPage })),
+  audit: () => import('../features/staff/routes/AuditPage').then((m) => ({ Component: m.AuditPage })),
+};
+/** Console routes say so in their handle: the customer-page audits (e2e/tests/routes.ts) leave them to the staff spec. */
+const staffHandle = (titleKey: string) => ({ titleKey: `staff:titles.${titleKey}`, staff: true });
+
+const staffRoutes: RouteObject = {
+  path: 'staff',
+  lazy: staff.frame,
+  handle: { staff: true },
+  children: [
+    { path: 'sign-in', lazy: staff.signIn, handle: staffHandle('signIn') },
+    {
+      id: 'staff-console',
+      lazy: staff.console,
+      handle: { staff: true },
+      children: [
+        { index: true, loader: () => redirect('/staff/customers'), handle: { staff: true } },
+        { path: 'customers', lazy: staff.customers, handle: staffHandle('customers') },
+        { path: 'customers/:customerId', lazy: staff.customer, handle: staffHandle('customer') },
+        { path: 'nodes', lazy: staff.nodes, handle: staffHandle('nodes') },
+        { path: 'jobs', lazy: staff.jobs, handle: staffHandle('jobs') },
+        { path: 'audit', lazy: staff.audit, handle: staffHandle('audit') },
+      ],
+    },
+  ],
+};
+
 function page(path: string, kind: GuardKind, titleKey: string, lazy: LazyPage): RouteObject {
   const handle: RouteHandle = { titleKey, guard: kind };
   return { path, loader: guard(kind), lazy, handle };
@@ -107,6 +147,7 @@ export const routes: RouteObject[] = [
           handle: { titleKey: p.includes('update') ? 'titles.iosUpdate' : 'titles.iosDownload', language: p.endsWith('-ru') ? 'ru' : undefined } satisfies RouteHandle,
         }),
       ),
+      staffRoutes,
       { path: '*', loader: () => redirect('/') },
     ],
   },

@@ -129,6 +129,28 @@ describe('api client', () => {
     await api.post('users/logout', { context: { skipAuthHandling: true, silent: true } }).json().catch(() => undefined);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
+
+  it('a client without the bearer (the staff console) never sends the customer token and never signs the customer out', async () => {
+    const customerSignOut = vi.fn();
+    const own = vi.fn();
+    setUnauthorizedHandler(customerSignOut);
+    setToken('customer-tok');
+    document.cookie = 'XSRF-TOKEN=x1; path=/';
+    const seen: Request[] = [];
+    const fetchMock = vi.fn(async (input: RequestInfo | URL, init?: RequestInit) => {
+      const req = input instanceof Request ? input : new Request(input, init);
+      seen.push(req);
+      return reply(401, { message: 'Unauthenticated.' }, { authorization: 'Bearer rotated' });
+    });
+    const staff = createApiClient({ prefixUrl: `${origin}/api/staff`, fetch: fetchMock as typeof fetch }, { bearer: false, onUnauthorized: own });
+    await staff.post('customers/1/grant', { json: {} }).json().catch(() => undefined);
+    expect(seen[0]!.headers.get('authorization')).toBeNull();
+    expect(seen[0]!.headers.get('x-xsrf-token')).toBe('x1');
+    expect(own).toHaveBeenCalledTimes(1);
+    expect(customerSignOut).not.toHaveBeenCalled();
+    expect(getToken()).toBe('customer-tok');
+    expect(snackbar).not.toHaveBeenCalled();
+  });
 });
 
 describe('isOwnOrigin', () => {

@@ -32,7 +32,21 @@ export function isOwnOrigin(url: string, origin: string = window.location.origin
 
 const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
 
-export function createApiClient(options: Options = {}): KyInstance {
+/**
+ * How a client authenticates. The customer app sends its bearer token and signs out on a 401;
+ * the staff console (features/staff) rides on its own HttpOnly cookie and must neither send the
+ * customer's token (an operator may be signed in as a customer in the same browser) nor sign
+ * that customer out when its own session ends.
+ */
+export interface ClientAuth {
+  /** Send the stored customer token (default true). */
+  bearer?: boolean;
+  /** Called on a 401 instead of the customer sign-out. */
+  onUnauthorized?: () => void;
+}
+
+export function createApiClient(options: Options = {}, auth: ClientAuth = {}): KyInstance {
+  const bearer = auth.bearer ?? true;
   // The same fetch ky uses (tests pass their own): the one retry after a 419 goes through it.
   const fetchOnce: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
   return ky.create({
@@ -45,7 +59,7 @@ export function createApiClient(options: Options = {}): KyInstance {
       beforeRequest: [
         (request) => {
           if (!isOwnOrigin(request.url)) return;
-          const token = getToken();
+          const token = bearer ? getToken() : null;
           if (token && !request.headers.has('authorization')) request.headers.set('authorization', `Bearer ${token}`);
           if (!SAFE_METHODS.has(request.method.toUpperCase())) {
             const xsrf = getCookie(COOKIES.xsrf);
@@ -70,7 +84,7 @@ export function createApiClient(options: Options = {}): KyInstance {
           const header = response.headers.get('authorization');
           const match = header?.match(/^Bearer\s+(\S+)$/i);
           // Only rotate a token we hold: a login answer carries its token in the body.
-          if (match?.[1] && getToken() && match[1] !== getToken()) setToken(match[1]);
+          if (bearer && match?.[1] && getToken() && match[1] !== getToken()) setToken(match[1]);
         },
       ],
       beforeError: [
@@ -86,8 +100,13 @@ export function createApiClient(options: Options = {}): KyInstance {
           }
           err.body = parseErrorBody(raw) ?? undefined;
           if (err.body) err.message = errorText(err.body, err.message);
-          if (status === HTTP.unauthorized && !ctx.skipAuthHandling && getToken()) onUnauthorized();
-          const silent = ctx.silent || status === HTTP.locked || status === HTTP.validation;
+          const ownHandler = auth.onUnauthorized;
+          if (status === HTTP.unauthorized && !ctx.skipAuthHandling) {
+            if (ownHandler) ownHandler();
+            else if (getToken()) onUnauthorized();
+          }
+          // A client with its own 401 handling says what happened where it lands (no snackbar too).
+          const silent = ctx.silent || status === HTTP.locked || status === HTTP.validation || (status === HTTP.unauthorized && !!ownHandler && !ctx.skipAuthHandling);
           if (!silent) snackbar(errorText(err.body, err.response.statusText || 'Something went wrong.'));
           return err;
         },

@@ -1,0 +1,36 @@
+/** A date and time in the page's language, or a dash for none. */
+export function formatWhen(iso: string | null | undefined, language: string): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleString(language, { dateStyle: 'medium', timeStyle: 'short' });
+}
+
+export function formatDay(iso: string | null | undefined, language: string): string {
+  if (!iso) return '—';
+  const d = new Date(iso);
+  return Number.isNaN(d.getTime()) ? '—' : d.toLocaleDateString(language, { dateStyle: 'medium' });
+}
+
+/** "3 minutes ago" in the page's language (Intl), for live status. */
+export function formatAgo(iso: string | null | undefined, language: string, now = Date.now()): string {
+  if (!iso) return '—';
+  const t = new Date(iso).getTime();
+  if (Number.isNaN(t)) return '—';
+  const s = Math.round((t - now) / 1000);
+  const rtf = new Intl.RelativeTimeFormat(language, { numeric: 'auto' });
+  const abs = Math.abs(s);
+  if (abs < 60) return rtf.format(s, 'second');
+  if (abs < 3600) return rtf.format(Math.round(s / 60), 'minute');
+  if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour');
+  return rtf.format(Math.round(s / 86_400), 'day');
+}
+
+/** A node that reported within this long is online; older, it is stale. */
+export const NODE_FRESH_MS = 2 * 60_000;
+
+export type NodeHealth = 'online' | 'stale' | 'never';
+
+export function nodeHealth(lastReportAt: string | null, now = Date.now()): NodeHealth {
+  if (!lastReportAt) return 'never';
+  return now - new Date(lastReportAt).getTime() <= NODE_FRESH_MS ? 'online' : 'stale';
+}

@@ -1,0 +1,83 @@
+import { Badge, Button, Group, Text } from '@mantine/core';
+import '@mantine/core/styles/Badge.layer.css';
+import { NavLink, Outlet, redirect, useNavigate, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
+import { useTranslation } from 'react-i18next';
+import { errorStatus } from '../../../lib/http-error';
+import { STAFF_SIGN_IN } from '../api/client';
+import { getMe } from '../api/get-me';
+import { useSignOut } from '../api/sign-out';
+import type { StaffMe } from '../api/types';
+import { STAFF_NS } from '../lib/i18n';
+import { can } from '../lib/permissions';
+import { formatWhen } from '../lib/format';
+import classes from './staff.module.css';
+
+export const STAFF_CONSOLE_ID = 'staff-console';
+
+/** The guard: a console page needs a staff session (its cookie goes only to /api/staff); without one, the sign-in, then back. */
+export async function staffConsoleLoader({ request }: LoaderFunctionArgs): Promise<StaffMe> {
+  try {
+    return await getMe({ quiet: true, signal: request.signal });
+  } catch (err) {
+    const status = errorStatus(err);
+    if (status === 401 || status === 403) {
+      const url = new URL(request.url);
+      throw redirect(`${STAFF_SIGN_IN}?next=${encodeURIComponent(url.pathname + url.search)}`);
+    }
+    throw err;
+  }
+}
+
+/** Who is signed in to the console (pages below the console read it for what to offer). */
+export function useStaffMe(): StaffMe {
+  return useRouteLoaderData(STAFF_CONSOLE_ID) as StaffMe;
+}
+
+/** The signed-in console: its menu (only what the role may use), who is signed in, sign-out; the page below. */
+export function StaffConsole() {
+  const { t, i18n } = useTranslation(STAFF_NS);
+  const me = useStaffMe();
+  const navigate = useNavigate();
+  const signOut = useSignOut();
+  const links = [
+    { to: '/staff/customers', label: t('nav.customers'), show: true },
+    { to: '/staff/nodes', label: t('nav.nodes'), show: can(me.role, 'nodes') },
+    { to: '/staff/jobs', label: t('nav.jobs'), show: can(me.role, 'jobs') },
+    { to: '/staff/audit', label: t('nav.audit'), show: true },
+  ].filter((l) => l.show);
+  return (
+    <>
+      <nav className={classes.nav} aria-label={t('nav.label')}>
+        {links.map((l) => (
+          <NavLink key={l.to} to={l.to} className={classes.navLink}>
+            {l.label}
+          </NavLink>
+        ))}
+        <Group gap="xs" wrap="nowrap" className={classes.who}>
+          <div style={{ textAlign: 'right' }}>
+            <Text size="xs" fw={600} data-testid="staff-me">
+              {me.email}{' '}
+              <Badge size="xs" variant="light" color={me.role === 'admin' ? 'red' : 'blue'} radius="sm" component="span">
+                {t(`roles.${me.role}`)}
+              </Badge>
+            </Text>
+            <Text size="xs" c="dimmed">
+              {t('nav.sessionEnds', { when: formatWhen(me.expiresAt, i18n.language) })}
+            </Text>
+          </div>
+          <Button
+            variant="default"
+            size="compact-sm"
+            loading={signOut.isPending}
+            onClick={() => signOut.mutate(undefined, { onSettled: () => navigate(STAFF_SIGN_IN, { replace: true }) })}
+          >
+            {t('nav.signOut')}
+          </Button>
+        </Group>
+      </nav>
+      <main id="main-content" className={classes.main} tabIndex={-1}>
+        <Outlet />
+      </main>
+    </>
+  );
+}
