@@ -1,17 +1,10 @@
+import { envelope, staffLocation, type StaffAddLocationBody, type StaffLocation } from '@warren/contract';
 import { staffApi } from './client';
 import { useLocationsMutation } from './locations-mutation';
 
-export interface AddLocationBody {
-  slug: string;
-  country: string;
-  city: string;
-  premium: boolean;
-  visible: boolean;
-}
-
-/** POST staff/locations: a new location (no nodes yet, so customers do not see it until one reports). */
-export async function addLocation(body: AddLocationBody): Promise<void> {
-  await staffApi.post('locations', { json: body });
+/** POST staff/locations (admin): a new location, offered to customers once an enabled node in it has reported. */
+export async function addLocation(body: StaffAddLocationBody): Promise<StaffLocation> {
+  return envelope(staffLocation).parse(await staffApi.post('locations', { json: body, context: { silent: true } }).json()).data;
 }
 
 export function useAddLocation() {

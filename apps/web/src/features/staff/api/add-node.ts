@@ -1,15 +1,10 @@
+import { envelope, staffNodeWithToken, type StaffAddNodeBody, type StaffNodeWithToken } from '@warren/contract';
 import { staffApi } from './client';
 import { useLocationsMutation } from './locations-mutation';
 
-export interface AddNodeBody {
-  locationId: number;
-  name: string;
-  host: string;
-}
-
-/** POST staff/nodes: a new node; the answer carries its token, shown this once and never again. */
-export async function addNode(body: AddNodeBody): Promise<{ token: string }> {
-  return (await staffApi.post('nodes', { json: body }).json<{ data: { token: string } }>()).data;
+/** POST staff/nodes (admin): a new node; the answer carries its token, shown this once and never again. */
+export async function addNode(body: StaffAddNodeBody): Promise<StaffNodeWithToken> {
+  return envelope(staffNodeWithToken).parse(await staffApi.post('nodes', { json: body, context: { silent: true } }).json()).data;
 }
 
 export function useAddNode() {

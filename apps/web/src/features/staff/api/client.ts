@@ -3,6 +3,15 @@ import { navigateTo } from '../../../lib/navigation';
 
 export const STAFF_SIGN_IN = '/staff/sign-in';
 
+/** This tab had a console session: a later 401 means it ended (expired), not that there never was one. */
+let hadSession = false;
+export function rememberSession(on: boolean): void {
+  hadSession = on;
+}
+export function hadStaffSession(): boolean {
+  return hadSession;
+}
+
 /** Where an ended session sends the operator: the sign-in, saying why, then back to the page they were on. */
 export function signInAfterExpiry(current: string = window.location.pathname + window.location.search): string {
   const next = current.startsWith('/staff/') && !current.startsWith(STAFF_SIGN_IN) ? `&next=${encodeURIComponent(current)}` : '';

@@ -1,12 +1,7 @@
-import { staffApi } from './client';
-import { useCustomerMutation } from './customer-mutation';
+import { customerAction, useCustomerMutation, type CustomerActionVars } from './customer-mutation';
 
-export type DeleteCustomerVars = { customerId: string; reason: string };
-
-/** DELETE staff/customers/:id {reason}: deletes the account (admin). Its refusal is shown in the dialog that asked (no snackbar). */
-export async function deleteCustomer({ customerId, ...body }: DeleteCustomerVars): Promise<void> {
-  await staffApi.delete(`customers/${encodeURIComponent(customerId)}`, { json: body, context: { silent: true } });
-}
+/** POST staff/customers/:id/delete {reason} (admin): the account is deleted as if the customer did it; the answer has no customer. */
+export const deleteCustomer = (vars: CustomerActionVars & { reason: string }) => customerAction('delete', vars);
 
 export function useDeleteCustomer() {
   return useCustomerMutation(deleteCustomer);

@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { envelope, staffJobList, type StaffJob } from '@warren/contract';
 import { STAFF_KEY, staffApi } from './client';
-import type { StaffJob } from './types';
 
-/** GET staff/jobs: the jobs that are due and those that failed (admin). */
+/** GET staff/jobs: background jobs that are due, running, waiting to retry or failed. */
 export async function getJobs(signal?: AbortSignal): Promise<StaffJob[]> {
-  return (await staffApi.get('jobs', { signal }).json<{ data: StaffJob[] }>()).data;
+  return envelope(staffJobList).parse(await staffApi.get('jobs', { signal }).json()).data.items;
 }
 
 export const jobsQuery = queryOptions({ queryKey: [STAFF_KEY, 'jobs'], queryFn: ({ signal }) => getJobs(signal), staleTime: 5_000 });

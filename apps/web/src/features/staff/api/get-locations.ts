@@ -1,10 +1,10 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { envelope, staffLocationList, type StaffLocation } from '@warren/contract';
 import { STAFF_KEY, staffApi } from './client';
-import type { StaffLocation } from './types';
 
-/** GET staff/locations: every location with its nodes and their live status (admin). */
+/** GET staff/locations: every location with its nodes and their live status. */
 export async function getLocations(signal?: AbortSignal): Promise<StaffLocation[]> {
-  return (await staffApi.get('locations', { signal }).json<{ data: StaffLocation[] }>()).data;
+  return envelope(staffLocationList).parse(await staffApi.get('locations', { signal }).json()).data.items;
 }
 
 export const locationsQuery = queryOptions({ queryKey: [STAFF_KEY, 'locations'], queryFn: ({ signal }) => getLocations(signal), staleTime: 5_000 });

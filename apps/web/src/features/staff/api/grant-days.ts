@@ -1,12 +1,7 @@
-import { staffApi } from './client';
-import { useCustomerMutation } from './customer-mutation';
+import { customerAction, useCustomerMutation, type CustomerActionVars } from './customer-mutation';
 
-export type GrantDaysVars = { customerId: string; days: number; reason: string };
-
-/** POST staff/customers/:id/grant {days, reason}: adds days to the plan (or starts one). Its refusal is shown in the dialog that asked (no snackbar). */
-export async function grantDays({ customerId, ...body }: GrantDaysVars): Promise<void> {
-  await staffApi.post(`customers/${encodeURIComponent(customerId)}/grant`, { json: body, context: { silent: true } });
-}
+/** POST staff/customers/:id/grant-days {days, reason} (support): adds days to the paid period. */
+export const grantDays = (vars: CustomerActionVars & { days: number; reason: string }) => customerAction('grant-days', vars);
 
 export function useGrantDays() {
   return useCustomerMutation(grantDays);

@@ -1,9 +1,10 @@
+import { envelope, staffNodeWithToken, type StaffNodeWithToken } from '@warren/contract';
 import { staffApi } from './client';
 import { useLocationsMutation } from './locations-mutation';
 
-/** POST staff/nodes/:id/token: a new token for the node; the old one stops working. Shown once. */
-export async function issueNodeToken({ id }: { id: number }): Promise<{ token: string }> {
-  return (await staffApi.post(`nodes/${id}/token`, { json: {} }).json<{ data: { token: string } }>()).data;
+/** POST staff/nodes/:name/token (admin): a new token for the node; the old one stops working. Shown once. */
+export async function issueNodeToken({ name }: { name: string }): Promise<StaffNodeWithToken> {
+  return envelope(staffNodeWithToken).parse(await staffApi.post(`nodes/${encodeURIComponent(name)}/token`, { json: {} }).json()).data;
 }
 
 export function useIssueNodeToken() {

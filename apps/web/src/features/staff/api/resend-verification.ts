@@ -1,12 +1,7 @@
-import { staffApi } from './client';
-import { useCustomerMutation } from './customer-mutation';
+import { customerAction, useCustomerMutation, type CustomerActionVars } from './customer-mutation';
 
-export type ResendVerificationVars = { customerId: string };
-
-/** POST staff/customers/:id/resend-verification: sends the verification mail again. */
-export async function resendVerification({ customerId, ...body }: ResendVerificationVars): Promise<void> {
-  await staffApi.post(`customers/${encodeURIComponent(customerId)}/resend-verification`, { json: body });
-}
+/** POST staff/customers/:id/resend-verification {reason?} (support): the verification mail again (422 when already verified). */
+export const resendVerification = (vars: CustomerActionVars) => customerAction('resend-verification', vars);
 
 export function useResendVerification() {
   return useCustomerMutation(resendVerification);

@@ -1,10 +1,11 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { envelope, staffJob, type StaffJob } from '@warren/contract';
 import { STAFF_KEY, staffApi } from './client';
 import { jobsQuery } from './get-jobs';
 
-/** POST staff/jobs/:id/retry: runs a failed job again. */
-export async function retryJob({ id }: { id: number }): Promise<void> {
-  await staffApi.post(`jobs/${id}/retry`, { json: {} });
+/** POST staff/jobs/:queue/:id/retry (admin): runs a failed job again. */
+export async function retryJob({ queue, id }: { queue: string; id: string }): Promise<StaffJob> {
+  return envelope(staffJob).parse(await staffApi.post(`jobs/${encodeURIComponent(queue)}/${encodeURIComponent(id)}/retry`, { json: {} }).json()).data;
 }
 
 export function useRetryJob() {

@@ -1,11 +1,11 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
+import { envelope, staffCustomerList, type StaffCustomerSummary } from '@warren/contract';
 import { STAFF_KEY, staffApi } from './client';
-import type { CustomerSummary } from './types';
 
-/** GET staff/customers?q=: customers by email (or part of it) or by id. */
-export async function searchCustomers(q: string, signal?: AbortSignal): Promise<CustomerSummary[]> {
-  const body = await staffApi.get('customers', { searchParams: { q }, signal }).json<{ data: CustomerSummary[] }>();
-  return body.data;
+/** GET staff/customers?q=: customers by email, a part of it, or id. */
+export async function searchCustomers(q: string, signal?: AbortSignal): Promise<StaffCustomerSummary[]> {
+  const body = await staffApi.get('customers', { searchParams: { q }, signal }).json();
+  return envelope(staffCustomerList).parse(body).data.items;
 }
 
 export const customerSearchQuery = (q: string) =>

@@ -1,12 +1,7 @@
-import { staffApi } from './client';
-import { useCustomerMutation } from './customer-mutation';
+import { customerAction, useCustomerMutation, type CustomerActionVars } from './customer-mutation';
 
-export type SignOutAllVars = { customerId: string };
-
-/** POST staff/customers/:id/sign-out-all: revokes every session of the customer. */
-export async function signOutAll({ customerId, ...body }: SignOutAllVars): Promise<void> {
-  await staffApi.post(`customers/${encodeURIComponent(customerId)}/sign-out-all`, { json: body });
-}
+/** POST staff/customers/:id/sign-out-all {reason} (support): ends every session of the customer. */
+export const signOutAll = (vars: CustomerActionVars & { reason: string }) => customerAction('sign-out-all', vars);
 
 export function useSignOutAll() {
   return useCustomerMutation(signOutAll);

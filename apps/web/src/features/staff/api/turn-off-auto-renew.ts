@@ -1,12 +1,7 @@
-import { staffApi } from './client';
-import { useCustomerMutation } from './customer-mutation';
+import { customerAction, useCustomerMutation, type CustomerActionVars } from './customer-mutation';
 
-export type TurnOffAutoRenewVars = { customerId: string };
-
-/** POST staff/customers/:id/auto-renew/off: no more renewals; the paid period stays. */
-export async function turnOffAutoRenew({ customerId, ...body }: TurnOffAutoRenewVars): Promise<void> {
-  await staffApi.post(`customers/${encodeURIComponent(customerId)}/auto-renew/off`, { json: body });
-}
+/** POST staff/customers/:id/auto-renew-off {reason?} (support): no more renewals; the paid time stays. */
+export const turnOffAutoRenew = (vars: CustomerActionVars) => customerAction('auto-renew-off', vars);
 
 export function useTurnOffAutoRenew() {
   return useCustomerMutation(turnOffAutoRenew);

@@ -1,15 +1,10 @@
+import { envelope, staffLocation, type StaffLocation, type StaffPatchLocationBody } from '@warren/contract';
 import { staffApi } from './client';
 import { useLocationsMutation } from './locations-mutation';
 
-export interface UpdateLocationVars {
-  id: number;
-  premium?: boolean;
-  visible?: boolean;
-}
-
-/** PATCH staff/locations/:id {premium?, visible?}. */
-export async function updateLocation({ id, ...body }: UpdateLocationVars): Promise<void> {
-  await staffApi.patch(`locations/${id}`, { json: body });
+/** PATCH staff/locations/:slug {enabled?, premium?, visible?} (admin); enabled switches all its nodes. */
+export async function updateLocation({ slug, ...body }: StaffPatchLocationBody & { slug: string }): Promise<StaffLocation> {
+  return envelope(staffLocation).parse(await staffApi.patch(`locations/${encodeURIComponent(slug)}`, { json: body }).json()).data;
 }
 
 export function useUpdateLocation() {

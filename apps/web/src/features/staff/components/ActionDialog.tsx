@@ -21,6 +21,7 @@ export function ActionDialog({
   canSubmit = true,
   onSubmit,
   testId,
+  size,
   children,
 }: {
   opened: boolean;
@@ -33,6 +34,7 @@ export function ActionDialog({
   canSubmit?: boolean;
   onSubmit: () => void;
   testId?: string;
+  size?: string;
   children: ReactNode;
 }) {
   const { t } = useTranslation(STAFF_NS);
@@ -42,7 +44,7 @@ export function ActionDialog({
     if (canSubmit && !pending) onSubmit();
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered radius="lg" returnFocus={false} data-testid={testId}>
+    <Modal opened={opened} onClose={onClose} title={title} centered radius="lg" size={size} returnFocus={false} data-testid={testId}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {children}

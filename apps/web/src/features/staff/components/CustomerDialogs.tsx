@@ -2,41 +2,80 @@ import { useState } from 'react';
 import { Alert, Checkbox, Text, TextInput, Textarea } from '@mantine/core';
 import '@mantine/core/styles/Checkbox.layer.css';
 import { useTranslation } from 'react-i18next';
+import { STAFF_GRANT_DAYS_MAX, STAFF_REASON_MAX, type StaffPayment } from '@warren/contract';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
-import type { CustomerPayment } from '../api/types';
 import { STAFF_NS } from '../lib/i18n';
 import { ActionDialog } from './ActionDialog';
 
-const REASON_MAX = 500;
-export const GRANT_MAX_DAYS = 3650;
+/** The contract's shortest reason (staffReason): the dialog says so before the server does. */
+const REASON_MIN = 3;
 
 /** The refusal's own words (field messages or message), else a plain one. */
-function refusal(err: unknown, fallback: string): string | null {
+export function refusal(err: unknown, fallback: string): string | null {
   return err ? errorText(errorBodyOf(err), fallback) : null;
 }
 
 interface DialogProps {
-  opened: boolean;
   onClose: () => void;
   pending: boolean;
   error: unknown;
 }
 
-function ReasonField({ value, onChange, tried }: { value: string; onChange: (v: string) => void; tried: boolean }) {
+function reasonOk(reason: string, required: boolean) {
+  const r = reason.trim();
+  return r.length === 0 ? !required : r.length >= REASON_MIN;
+}
+
+function ReasonField({ value, onChange, tried, required }: { value: string; onChange: (v: string) => void; tried: boolean; required: boolean }) {
   const { t } = useTranslation(STAFF_NS);
   return (
     <Textarea
-      label={t('dialogs.reason')}
+      label={required ? t('dialogs.reason') : t('dialogs.reasonOptional')}
       description={t('dialogs.reasonHint')}
-      required
+      required={required}
       autosize
       minRows={2}
-      maxLength={REASON_MAX}
+      maxLength={STAFF_REASON_MAX}
       value={value}
       onChange={(e) => onChange(e.currentTarget.value)}
-      error={tried && !value.trim() ? t('dialogs.reasonRequired') : null}
+      error={tried && !reasonOk(value, required) ? t('dialogs.reasonRequired', { min: REASON_MIN }) : null}
       data-autofocus
+      data-testid="reason"
     />
+  );
+}
+
+/** A customer action whose only input is the reason (required where it changes access, optional otherwise). */
+export function ReasonDialog({
+  title,
+  body,
+  confirmLabel,
+  danger,
+  reasonRequired,
+  onSubmit,
+  testId,
+  ...p
+}: DialogProps & { title: string; body: string; confirmLabel: string; danger?: boolean; reasonRequired: boolean; testId?: string; onSubmit: (v: { reason?: string }) => void }) {
+  const { t } = useTranslation(STAFF_NS);
+  const [reason, setReason] = useState('');
+  const [tried, setTried] = useState(false);
+  return (
+    <ActionDialog
+      opened
+      {...p}
+      error={refusal(p.error, t('dialogs.failed'))}
+      title={title}
+      confirmLabel={confirmLabel}
+      danger={danger}
+      testId={testId}
+      onSubmit={() => {
+        setTried(true);
+        if (reasonOk(reason, reasonRequired)) onSubmit(reason.trim() ? { reason: reason.trim() } : {});
+      }}
+    >
+      <Text size="sm">{body}</Text>
+      <ReasonField value={reason} onChange={setReason} tried={tried} required={reasonRequired} />
+    </ActionDialog>
   );
 }
 
@@ -46,17 +85,18 @@ export function GrantDaysDialog({ onSubmit, ...p }: DialogProps & { onSubmit: (v
   const [reason, setReason] = useState('');
   const [tried, setTried] = useState(false);
   const n = Number(days);
-  const daysOk = Number.isInteger(n) && n >= 1 && n <= GRANT_MAX_DAYS;
+  const daysOk = days.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= STAFF_GRANT_DAYS_MAX;
   return (
     <ActionDialog
+      opened
       {...p}
       error={refusal(p.error, t('dialogs.failed'))}
       title={t('dialogs.grantTitle')}
-      confirmLabel={t('dialogs.grantConfirm', { count: daysOk ? n : 0 })}
+      confirmLabel={daysOk ? t('dialogs.grantConfirm', { count: n }) : t('actions.grant-days')}
       testId="grant-dialog"
       onSubmit={() => {
         setTried(true);
-        if (daysOk && reason.trim()) onSubmit({ days: n, reason: reason.trim() });
+        if (daysOk && reasonOk(reason, true)) onSubmit({ days: n, reason: reason.trim() });
       }}
     >
       <TextInput
@@ -64,18 +104,19 @@ export function GrantDaysDialog({ onSubmit, ...p }: DialogProps & { onSubmit: (v
         type="number"
         inputMode="numeric"
         min={1}
-        max={GRANT_MAX_DAYS}
+        max={STAFF_GRANT_DAYS_MAX}
         required
         value={days}
         onChange={(e) => setDays(e.currentTarget.value)}
-        error={tried && !daysOk ? t('dialogs.daysInvalid', { max: GRANT_MAX_DAYS }) : null}
+        error={tried && !daysOk ? t('dialogs.daysInvalid', { max: STAFF_GRANT_DAYS_MAX }) : null}
+        data-testid="grant-days-input"
       />
-      <ReasonField value={reason} onChange={setReason} tried={tried} />
+      <ReasonField value={reason} onChange={setReason} tried={tried} required />
     </ActionDialog>
   );
 }
 
-export function RefundDialog({ payment, amount, onSubmit, ...p }: DialogProps & { payment: CustomerPayment; amount: string; onSubmit: (v: { reason: string; outsideWindow: boolean }) => void }) {
+export function RefundDialog({ payment, amount, onSubmit, ...p }: DialogProps & { payment: StaffPayment; amount: string; onSubmit: (v: { reason: string; outsideWindow?: boolean }) => void }) {
   const { t } = useTranslation(STAFF_NS);
   const [reason, setReason] = useState('');
   const [outside, setOutside] = useState(false);
@@ -83,6 +124,7 @@ export function RefundDialog({ payment, amount, onSubmit, ...p }: DialogProps & 
   const needsOutside = !payment.insideWindow;
   return (
     <ActionDialog
+      opened
       {...p}
       error={refusal(p.error, t('dialogs.failed'))}
       title={t('dialogs.refundTitle', { amount })}
@@ -92,7 +134,7 @@ export function RefundDialog({ payment, amount, onSubmit, ...p }: DialogProps & 
       testId="refund-dialog"
       onSubmit={() => {
         setTried(true);
-        if (reason.trim()) onSubmit({ reason: reason.trim(), outsideWindow: outside });
+        if (reasonOk(reason, true)) onSubmit({ reason: reason.trim(), ...(outside ? { outsideWindow: true } : {}) });
       }}
     >
       <Text size="sm">{t('dialogs.refundBody')}</Text>
@@ -101,31 +143,8 @@ export function RefundDialog({ payment, amount, onSubmit, ...p }: DialogProps & 
           {t('dialogs.refundOutsideNote')}
         </Alert>
       )}
-      <ReasonField value={reason} onChange={setReason} tried={tried} />
-      <Checkbox label={t('dialogs.outsideWindow')} checked={outside} onChange={(e) => setOutside(e.currentTarget.checked)} />
-    </ActionDialog>
-  );
-}
-
-export function DisableDialog({ disabled, onSubmit, ...p }: DialogProps & { disabled: boolean; onSubmit: (v: { reason: string }) => void }) {
-  const { t } = useTranslation(STAFF_NS);
-  const [reason, setReason] = useState('');
-  const [tried, setTried] = useState(false);
-  return (
-    <ActionDialog
-      {...p}
-      error={refusal(p.error, t('dialogs.failed'))}
-      title={disabled ? t('dialogs.enableTitle') : t('dialogs.disableTitle')}
-      confirmLabel={disabled ? t('actions.enable') : t('actions.disable')}
-      danger={!disabled}
-      testId="disable-dialog"
-      onSubmit={() => {
-        setTried(true);
-        if (reason.trim()) onSubmit({ reason: reason.trim() });
-      }}
-    >
-      <Text size="sm">{disabled ? t('dialogs.enableBody') : t('dialogs.disableBody')}</Text>
-      <ReasonField value={reason} onChange={setReason} tried={tried} />
+      <ReasonField value={reason} onChange={setReason} tried={tried} required />
+      <Checkbox label={t('dialogs.outsideWindow')} checked={outside} onChange={(e) => setOutside(e.currentTarget.checked)} data-testid="outside-window" />
     </ActionDialog>
   );
 }
@@ -138,6 +157,7 @@ export function DeleteDialog({ email, onSubmit, ...p }: DialogProps & { email: s
   const matches = typed.trim().toLowerCase() === email.toLowerCase();
   return (
     <ActionDialog
+      opened
       {...p}
       error={refusal(p.error, t('dialogs.failed'))}
       title={t('dialogs.deleteTitle')}
@@ -147,14 +167,14 @@ export function DeleteDialog({ email, onSubmit, ...p }: DialogProps & { email: s
       testId="delete-dialog"
       onSubmit={() => {
         setTried(true);
-        if (reason.trim() && matches) onSubmit({ reason: reason.trim() });
+        if (reasonOk(reason, true) && matches) onSubmit({ reason: reason.trim() });
       }}
     >
       <Alert color="red" variant="light">
         {t('dialogs.deleteBody')}
       </Alert>
-      <ReasonField value={reason} onChange={setReason} tried={tried} />
-      <TextInput label={t('dialogs.deleteType', { email })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" spellCheck={false} />
+      <ReasonField value={reason} onChange={setReason} tried={tried} required />
+      <TextInput label={t('dialogs.deleteType', { email })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" spellCheck={false} data-testid="delete-confirm" />
     </ActionDialog>
   );
 }

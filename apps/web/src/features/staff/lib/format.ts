@@ -24,13 +24,3 @@ export function formatAgo(iso: string | null | undefined, language: string, now 
   if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour');
   return rtf.format(Math.round(s / 86_400), 'day');
 }
-
-/** A node that reported within this long is online; older, it is stale. */
-export const NODE_FRESH_MS = 2 * 60_000;
-
-export type NodeHealth = 'online' | 'stale' | 'never';
-
-export function nodeHealth(lastReportAt: string | null, now = Date.now()): NodeHealth {
-  if (!lastReportAt) return 'never';
-  return now - new Date(lastReportAt).getTime() <= NODE_FRESH_MS ? 'online' : 'stale';
-}

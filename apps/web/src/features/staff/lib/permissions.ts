@@ -1,21 +1,10 @@
-import type { StaffRole } from '../api/types';
+import { STAFF_CUSTOMER_ACTIONS, type StaffCustomerAction, type StaffRole } from '@warren/contract';
 
 /** What a console user may do; the API refuses the rest anyway, the console just does not offer it. */
-export type StaffAbility =
-  | 'grantDays'
-  | 'resendVerification'
-  | 'autoRenewOff'
-  | 'signOutAll'
-  | 'refund'
-  | 'resetServices'
-  | 'disable'
-  | 'delete'
-  | 'nodes'
-  | 'jobs';
+export type StaffAbility = StaffCustomerAction | 'manageNodes' | 'retryJobs';
 
-/** Support reads, grants days, resends mail, turns auto-renew off and signs sessions out (issue 15); admin does everything. */
-const SUPPORT: ReadonlySet<StaffAbility> = new Set(['grantDays', 'resendVerification', 'autoRenewOff', 'signOutAll']);
-
+/** The contract's least role per customer action (support: grant, resend, auto-renew off, sign out); nodes and job retries are admin's. */
 export function can(role: StaffRole, ability: StaffAbility): boolean {
-  return role === 'admin' || SUPPORT.has(ability);
+  if (role === 'admin') return true;
+  return ability in STAFF_CUSTOMER_ACTIONS && STAFF_CUSTOMER_ACTIONS[ability as StaffCustomerAction] === 'support';
 }

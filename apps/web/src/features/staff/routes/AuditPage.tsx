@@ -1,29 +1,46 @@
 import { useState, type FormEvent } from 'react';
 import { Anchor, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import { Link, useSearchParams } from 'react-router';
+import { useQuery } from '@tanstack/react-query';
+import '@mantine/core/styles/Table.layer.css';
 import { useTranslation } from 'react-i18next';
-import { EmptyState, QueryState } from '../../../components/QueryState';
+import type { StaffAuditEntry } from '@warren/contract';
+import { EmptyState, ErrorState, LoadingState, QueryState } from '../../../components/QueryState';
 import { useAudit } from '../api/get-audit';
-import type { AuditEntry } from '../api/types';
+import { customerSearchQuery } from '../api/search-customers';
 import { StaffTable } from '../components/StaffTable';
 import { STAFF_NS } from '../lib/i18n';
 import { formatWhen } from '../lib/format';
 
-/** The entry's details as short `key: value` text (reason, days, payment...). */
-function details(d: AuditEntry['details']): string {
-  if (!d) return '';
+/** The entry's details as short `key: value` text (reason, days, amount...). */
+function details(d: StaffAuditEntry['detail']): string {
   return Object.entries(d)
     .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
     .join(' · ');
 }
 
-/** /staff/audit?customer=: every staff action, newest first (who, what, whom, when, from where); it cannot be edited. */
+const ID = /^\d{1,10}$/;
+
+/**
+ * The customer to filter by: an id as it is, an email through the customer search (exact match).
+ * undefined while that search runs; null for "everyone".
+ */
+function useCustomerFilter(customer: string): { id: number | null | undefined; unknown: boolean; failed: boolean; retry: () => void } {
+  const byEmail = !!customer && !ID.test(customer);
+  const search = useQuery({ ...customerSearchQuery(customer), enabled: byEmail });
+  if (!customer) return { id: null, unknown: false, failed: false, retry: () => {} };
+  if (!byEmail) return { id: Number(customer), unknown: false, failed: false, retry: () => {} };
+  const match = search.data?.find((c) => c.email.toLowerCase() === customer.toLowerCase());
+  return { id: match ? match.id : search.data ? null : undefined, unknown: !!search.data && !match, failed: search.isError, retry: () => void search.refetch() };
+}
+
+/** /staff/audit?customer=: every staff action, newest first (who, what, whom, when, from where); no one can edit it. */
 export function AuditPage() {
-  const { t, i18n } = useTranslation(STAFF_NS);
+  const { t } = useTranslation(STAFF_NS);
   const [params, setParams] = useSearchParams();
-  const customer = params.get('customer') ?? '';
+  const customer = (params.get('customer') ?? '').trim();
   const [text, setText] = useState(customer);
-  const audit = useAudit(customer);
+  const filter = useCustomerFilter(customer);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     const next = text.trim();
@@ -51,42 +68,78 @@ export function AuditPage() {
           )}
         </Group>
       </form>
-      <QueryState query={audit} loading={t('audit.loading')} error={t('audit.loadFailed')}>
-        {(list) =>
-          list.length === 0 ? (
-            <EmptyState message={customer ? t('audit.noneFor', { customer }) : t('audit.none')} />
-          ) : (
-            <StaffTable label={t('audit.title')} minWidth={860} head={[t('audit.colWhen'), t('audit.colWho'), t('audit.colAction'), t('audit.colCustomer'), t('audit.colDetails'), t('audit.colFrom')]} testId="audit-table">
+      {filter.failed ? (
+        <ErrorState message={t('customers.loadFailed')} onRetry={filter.retry} />
+      ) : filter.unknown ? (
+        <EmptyState message={t('customers.none', { q: customer })} />
+      ) : filter.id === undefined ? (
+        <LoadingState label={t('audit.loading')} />
+      ) : (
+        <AuditList customerId={filter.id} label={customer} />
+      )}
+    </Stack>
+  );
+}
+
+function AuditList({ customerId, label }: { customerId: number | null; label: string }) {
+  const { t, i18n } = useTranslation(STAFF_NS);
+  const audit = useAudit(customerId);
+  return (
+    <QueryState query={audit} loading={t('audit.loading')} error={t('audit.loadFailed')}>
+      {(data) => {
+        const list = data.pages.flatMap((p) => p.items);
+        if (list.length === 0) return <EmptyState message={customerId ? t('audit.noneFor', { customer: label }) : t('audit.none')} />;
+        return (
+          <Stack gap="sm">
+            <StaffTable label={t('audit.title')} minWidth={900} head={[t('audit.colWhen'), t('audit.colWho'), t('audit.colAction'), t('audit.colTarget'), t('audit.colDetails'), t('audit.colFrom')]} testId="audit-table">
               {list.map((e) => (
-                <Table.Tr key={e.id}>
+                <Table.Tr key={e.id} data-testid={`audit-${e.action}`}>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhen(e.at, i18n.language)}</Table.Td>
-                  <Table.Td>{e.staffEmail}</Table.Td>
+                  <Table.Td>
+                    <Text size="sm">{e.actor}</Text>
+                    {e.role && (
+                      <Text size="xs" c="dimmed">
+                        {t(`roles.${e.role}`, { defaultValue: e.role })}
+                      </Text>
+                    )}
+                  </Table.Td>
                   <Table.Td>
                     <Text size="sm" fw={600}>
                       {t(`audit.actions.${e.action}`, { defaultValue: e.action })}
                     </Text>
                   </Table.Td>
-                  <Table.Td>
-                    {e.customerId ? (
-                      <Anchor component={Link} to={`/staff/customers/${e.customerId}`}>
-                        {e.customerEmail ?? e.customerId}
+                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
+                    {e.targetUserId ? (
+                      <Anchor component={Link} to={`/staff/customers/${e.targetUserId}`}>
+                        {e.target || e.targetUserId}
                       </Anchor>
                     ) : (
-                      '—'
+                      e.target || '—'
                     )}
                   </Table.Td>
                   <Table.Td style={{ maxWidth: 280 }}>
                     <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
-                      {details(e.details) || '—'}
+                      {details(e.detail) || '—'}
                     </Text>
                   </Table.Td>
-                  <Table.Td>{e.ip ?? '—'}</Table.Td>
+                  <Table.Td>
+                    <Text size="xs" title={e.userAgent}>
+                      {e.ip}
+                    </Text>
+                  </Table.Td>
                 </Table.Tr>
               ))}
             </StaffTable>
-          )
-        }
-      </QueryState>
-    </Stack>
+            {audit.hasNextPage && (
+              <Group justify="center">
+                <Button variant="default" loading={audit.isFetchingNextPage} onClick={() => void audit.fetchNextPage()}>
+                  {t('audit.more')}
+                </Button>
+              </Group>
+            )}
+          </Stack>
+        );
+      }}
+    </QueryState>
   );
 }

@@ -3,37 +3,43 @@ import { Anchor, Badge, Button, Card, Group, SimpleGrid, Stack, Table, Text, Tit
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import { Link, useNavigate, useParams } from 'react-router';
+import '@mantine/core/styles/Table.layer.css';
 import { useTranslation } from 'react-i18next';
+import type { StaffCustomer, StaffCustomerAction, StaffCustomerAnswer, StaffPayment } from '@warren/contract';
 import { EmptyState, QueryState } from '../../../components/QueryState';
-import { openConfirm } from '../../../lib/confirm';
+import { formatMoney } from '../../../lib/billing/format';
 import { snackbar } from '../../../lib/notify';
 import { useCustomer } from '../api/get-customer';
 import { useDeleteCustomer } from '../api/delete-customer';
+import { useDisableCustomer } from '../api/disable-customer';
+import { useEnableCustomer } from '../api/enable-customer';
 import { useGrantDays } from '../api/grant-days';
 import { useRefundPayment } from '../api/refund-payment';
 import { useResendVerification } from '../api/resend-verification';
-import { useResetServices } from '../api/reset-services';
-import { useSetDisabled } from '../api/set-disabled';
+import { useResetServiceCredentials } from '../api/reset-service-credentials';
 import { useSignOutAll } from '../api/sign-out-all';
 import { useTurnOffAutoRenew } from '../api/turn-off-auto-renew';
-import type { CustomerDetail, CustomerPayment } from '../api/types';
-import { DeleteDialog, DisableDialog, GrantDaysDialog, RefundDialog } from '../components/CustomerDialogs';
+import type { CustomerActionVars } from '../api/customer-mutation';
+import type { UseMutationResult } from '@tanstack/react-query';
+import { DeleteDialog, GrantDaysDialog, ReasonDialog, RefundDialog } from '../components/CustomerDialogs';
 import { StaffTable } from '../components/StaffTable';
 import { STAFF_NS } from '../lib/i18n';
-import { formatAgo, formatDay, formatWhen } from '../lib/format';
+import { formatAgo, formatWhen } from '../lib/format';
 import { can } from '../lib/permissions';
 import { useStaffMe } from './StaffConsole';
 
-type Dialog = { kind: 'grant' } | { kind: 'disable' } | { kind: 'delete' } | { kind: 'refund'; payment: CustomerPayment } | null;
+/** The actions whose only input is a reason; `required` where the contract requires one (access changes). */
+const REASON_ACTIONS = {
+  'resend-verification': { required: false, danger: false },
+  'auto-renew-off': { required: false, danger: false },
+  'sign-out-all': { required: true, danger: true },
+  'reset-service-credentials': { required: true, danger: true },
+  disable: { required: true, danger: true },
+  enable: { required: true, danger: false },
+} as const;
+type ReasonAction = keyof typeof REASON_ACTIONS;
 
-function money(p: CustomerPayment, language: string): string {
-  const n = Number(p.amount);
-  try {
-    return Number.isFinite(n) ? new Intl.NumberFormat(language, { style: 'currency', currency: p.currency }).format(n) : `${p.amount} ${p.currency}`;
-  } catch {
-    return `${p.amount} ${p.currency}`;
-  }
-}
+type Dialog = { kind: 'grant-days' } | { kind: 'delete' } | { kind: 'refund'; payment: StaffPayment } | { kind: ReasonAction } | null;
 
 function Section({ id, title, actions, children }: { id: string; title: string; actions?: ReactNode; children: ReactNode }) {
   return (
@@ -65,51 +71,64 @@ function Field({ label, children, testId }: { label: string; children: ReactNode
 /** /staff/customers/:id: everything support needs about one customer, and the actions their role allows. */
 export function CustomerPage() {
   const { t } = useTranslation(STAFF_NS);
-  const { customerId: id = '' } = useParams();
-  const customer = useCustomer(id);
+  const { customerId = '' } = useParams();
+  const customer = useCustomer(customerId);
   return (
     <Stack gap="lg">
       <Anchor component={Link} to="/staff/customers" size="sm">
         {t('customer.back')}
       </Anchor>
       <QueryState query={customer} loading={t('customer.loading')} error={t('customer.loadFailed')}>
-        {(c) => <CustomerView customerId={id} c={c} />}
+        {(c) => <CustomerView customerId={customerId} c={c} />}
       </QueryState>
     </Stack>
   );
 }
 
-function CustomerView({ customerId, c }: { customerId: string; c: CustomerDetail }) {
+function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer }) {
   const { t, i18n } = useTranslation(STAFF_NS);
   const lang = i18n.language;
   const me = useStaffMe();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const grant = useGrantDays();
-  const refund = useRefundPayment();
-  const resend = useResendVerification();
-  const autoRenew = useTurnOffAutoRenew();
-  const signOutAll = useSignOutAll();
-  const reset = useResetServices();
-  const disable = useSetDisabled();
-  const del = useDeleteCustomer();
+  const mutations: Record<StaffCustomerAction, UseMutationResult<StaffCustomerAnswer, Error, CustomerActionVars & Record<string, unknown>>> = {
+    'grant-days': useGrantDays() as never,
+    refund: useRefundPayment() as never,
+    'resend-verification': useResendVerification() as never,
+    'auto-renew-off': useTurnOffAutoRenew() as never,
+    'sign-out-all': useSignOutAll() as never,
+    'reset-service-credentials': useResetServiceCredentials() as never,
+    disable: useDisableCustomer() as never,
+    enable: useEnableCustomer() as never,
+    delete: useDeleteCustomer() as never,
+  };
   const a = c.account;
   const s = c.subscription;
-  const done = (message: string) => snackbar(message, { kind: 'success' });
+  const suspended = a.status === 'Suspended';
+  const current = dialog ? mutations[dialog.kind] : null;
   const close = () => {
+    current?.reset();
     setDialog(null);
-    for (const m of [grant, refund, disable, del]) m.reset();
   };
-  const confirm = (key: string, run: () => void, danger = false) =>
-    openConfirm({
-      title: t(`confirm.${key}Title`),
-      body: t(`confirm.${key}Body`, { email: a.email }),
-      confirmLabel: t(`actions.${key}`),
-      cancelLabel: t('common.cancel'),
-      danger,
-      confirmTestId: `confirm-${key}`,
-      onConfirm: run,
-    });
+  /** Runs the open dialog's action; on success closes it and says what happened. */
+  const run = (vars: Record<string, unknown>, message: string, after?: () => void) =>
+    current?.mutate(
+      { customerId, ...vars },
+      {
+        onSuccess: () => {
+          close();
+          snackbar(message, { kind: 'success' });
+          after?.();
+        },
+      },
+    );
+  const open = (kind: ReasonAction | 'grant-days' | 'delete') => setDialog({ kind } as Dialog);
+  const actionButton = (kind: ReasonAction, color?: string) =>
+    can(me.role, kind) && (
+      <Button size="compact-sm" variant="light" color={color} onClick={() => open(kind)} data-testid={`action-${kind}`}>
+        {t(`actions.${kind}`)}
+      </Button>
+    );
 
   return (
     <>
@@ -122,14 +141,17 @@ function CustomerView({ customerId, c }: { customerId: string; c: CustomerDetail
             <Text size="sm" c="dimmed">
               {t('customer.id', { id: a.id })}
             </Text>
-            {a.disabled && (
-              <Badge color="red" variant="light" radius="sm">
-                {t('customer.disabled')}
-              </Badge>
-            )}
+            <Badge color={a.status === 'Active' ? 'teal' : suspended ? 'red' : 'gray'} variant="light" radius="sm" data-testid="customer-status">
+              {t(`customer.statuses.${a.status}`)}
+            </Badge>
             <Badge color={a.verified ? 'teal' : 'gray'} variant="light" radius="sm">
               {a.verified ? t('customer.verified') : t('customer.notVerified')}
             </Badge>
+            {a.staffRole && (
+              <Badge color="grape" variant="light" radius="sm">
+                {t(`roles.${a.staffRole}`)}
+              </Badge>
+            )}
           </Group>
         </div>
         <Anchor component={Link} to={`/staff/audit?customer=${a.id}`} size="sm">
@@ -143,18 +165,10 @@ function CustomerView({ customerId, c }: { customerId: string; c: CustomerDetail
           title={t('customer.account')}
           actions={
             <>
-              {!a.verified && can(me.role, 'resendVerification') && (
-                <Button size="compact-sm" variant="light" loading={resend.isPending} onClick={() => confirm('resendVerification', () => resend.mutate({ customerId }, { onSuccess: () => done(t('done.resendVerification')) }))}>
-                  {t('actions.resendVerification')}
-                </Button>
-              )}
-              {can(me.role, 'disable') && (
-                <Button size="compact-sm" variant="light" color={a.disabled ? undefined : 'red'} onClick={() => setDialog({ kind: 'disable' })}>
-                  {a.disabled ? t('actions.enable') : t('actions.disable')}
-                </Button>
-              )}
+              {!a.verified && actionButton('resend-verification')}
+              {suspended ? actionButton('enable') : actionButton('disable', 'red')}
               {can(me.role, 'delete') && (
-                <Button size="compact-sm" variant="light" color="red" onClick={() => setDialog({ kind: 'delete' })}>
+                <Button size="compact-sm" variant="light" color="red" onClick={() => open('delete')} data-testid="action-delete">
                   {t('actions.delete')}
                 </Button>
               )}
@@ -162,10 +176,10 @@ function CustomerView({ customerId, c }: { customerId: string; c: CustomerDetail
           }
         >
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-            <Field label={t('customer.name')}>{a.name || '—'}</Field>
             <Field label={t('customer.created')}>{formatWhen(a.createdAt, lang)}</Field>
             <Field label={t('customer.language')}>{a.language}</Field>
-            <Field label={t('customer.twoFactor')}>{a.twoFactor ? t('common.on') : t('common.off')}</Field>
+            <Field label={t('customer.brand')}>{a.brand}</Field>
+            <Field label={t('customer.twoFactor')}>{a.twoFactorEnabled ? t('common.on') : t('common.off')}</Field>
           </SimpleGrid>
         </Section>
 
@@ -174,26 +188,26 @@ function CustomerView({ customerId, c }: { customerId: string; c: CustomerDetail
           title={t('customer.plan')}
           actions={
             <>
-              {can(me.role, 'grantDays') && (
-                <Button size="compact-sm" variant="light" onClick={() => setDialog({ kind: 'grant' })} data-testid="grant-days">
-                  {t('actions.grantDays')}
+              {can(me.role, 'grant-days') && (
+                <Button size="compact-sm" variant="light" onClick={() => open('grant-days')} data-testid="action-grant-days">
+                  {t('actions.grant-days')}
                 </Button>
               )}
-              {s.autoRenew && can(me.role, 'autoRenewOff') && (
-                <Button size="compact-sm" variant="light" color="orange" loading={autoRenew.isPending} onClick={() => confirm('autoRenewOff', () => autoRenew.mutate({ customerId }, { onSuccess: () => done(t('done.autoRenewOff')) }))}>
-                  {t('actions.autoRenewOff')}
-                </Button>
-              )}
+              {s.autoRenew && actionButton('auto-renew-off', 'orange')}
             </>
           }
         >
           <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
-            <Field label={t('customer.planName')}>{s.plan ?? t('customers.noPlan')}</Field>
-            <Field label={t('customer.status')}>{s.status}</Field>
-            <Field label={t('customer.expires')} testId="customer-expires">
-              {formatWhen(s.expiresAt, lang)}
+            <Field label={t('customer.planName')} testId="customer-plan-name">
+              {s.plan.tariffName}
             </Field>
-            <Field label={t('customer.autoRenew')}>{s.autoRenew ? t('common.on') : t('common.off')}</Field>
+            <Field label={t('customer.status')}>{t(`customer.subscriptionStatuses.${s.status}`)}</Field>
+            <Field label={t('customer.paidUntil')} testId="customer-paid-until">
+              {s.plan.lifetime ? t('customer.lifetime') : formatWhen(s.paidUntil, lang)}
+            </Field>
+            <Field label={t('customer.autoRenew')}>{s.autoRenew ? t('customer.renewsAt', { when: formatWhen(s.renewsAt, lang) }) : t('common.off')}</Field>
+            {s.paymentMethod && <Field label={t('customer.method')}>{s.paymentMethod.label}</Field>}
+            {s.lastRenewalError && <Field label={t('customer.renewalError')}>{s.lastRenewalError}</Field>}
           </SimpleGrid>
         </Section>
       </SimpleGrid>
@@ -202,33 +216,46 @@ function CustomerView({ customerId, c }: { customerId: string; c: CustomerDetail
         {c.payments.length === 0 ? (
           <EmptyState message={t('customer.noPayments')} />
         ) : (
-          <StaffTable label={t('customer.payments')} minWidth={720} head={[t('customer.colDate'), t('customer.colPlan'), t('customer.colAmount'), t('customer.colProvider'), t('customer.colStatus'), t('customer.colActions')]} testId="payments-table">
-            {c.payments.map((p) => (
-              <Table.Tr key={p.id}>
-                <Table.Td>{formatWhen(p.createdAt, lang)}</Table.Td>
-                <Table.Td>{p.plan ?? '—'}</Table.Td>
-                <Table.Td style={{ fontVariantNumeric: 'tabular-nums' }}>{money(p, lang)}</Table.Td>
-                <Table.Td>{p.provider}</Table.Td>
-                <Table.Td>
-                  {p.refundedAt ? (
-                    <Badge color="orange" variant="light" radius="sm">
-                      {t('customer.refundedOn', { date: formatDay(p.refundedAt, lang) })}
+          <StaffTable
+            label={t('customer.payments')}
+            minWidth={760}
+            head={[t('customer.colDate'), t('customer.colKind'), t('customer.colPlan'), t('customer.colAmount'), t('customer.colProvider'), t('customer.colStatus'), t('customer.colActions')]}
+            testId="payments-table"
+          >
+            {c.payments.map((p) => {
+              const amount = formatMoney(p.amountMinor, p.currency, lang);
+              return (
+                <Table.Tr key={p.id} data-testid={`payment-${p.id}`}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhen(p.date, lang)}</Table.Td>
+                  <Table.Td>{t(`customer.kinds.${p.kind}`)}</Table.Td>
+                  <Table.Td>{p.tariffName || '—'}</Table.Td>
+                  <Table.Td style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{amount}</Table.Td>
+                  <Table.Td>{p.provider}</Table.Td>
+                  <Table.Td>
+                    <Badge color={p.status === 'succeeded' ? 'teal' : p.status === 'refunded' ? 'orange' : p.status === 'failed' ? 'red' : 'gray'} variant="light" radius="sm">
+                      {t(`customer.paymentStatuses.${p.status}`)}
                     </Badge>
-                  ) : (
-                    p.status
-                  )}
-                </Table.Td>
-                <Table.Td>
-                  {can(me.role, 'refund') && p.refundable && !p.refundedAt && (
-                    <Button size="compact-xs" variant="light" color="red" onClick={() => setDialog({ kind: 'refund', payment: p })} aria-label={`${t('actions.refund')}: ${money(p, lang)}, ${formatDay(p.createdAt, lang)}`}>
-                      {t('actions.refund')}
-                    </Button>
-                  )}
-                </Table.Td>
-              </Table.Tr>
-            ))}
+                    {p.refundRequested && (
+                      <Badge color="orange" variant="outline" radius="sm" ml={4}>
+                        {t('customer.refundRequested')}
+                      </Badge>
+                    )}
+                  </Table.Td>
+                  <Table.Td>
+                    {can(me.role, 'refund') && p.staffRefundable && (
+                      <Button size="compact-xs" variant="light" color="red" onClick={() => setDialog({ kind: 'refund', payment: p })} aria-label={`${t('actions.refund')}: ${amount}, ${formatWhen(p.date, lang)}`} data-testid="action-refund">
+                        {t('actions.refund')}
+                      </Button>
+                    )}
+                  </Table.Td>
+                </Table.Tr>
+              );
+            })}
           </StaffTable>
         )}
+        <Text size="xs" c="dimmed" mt="xs">
+          {t('customer.moneyBack', { count: c.moneyBackDays })}
+        </Text>
       </Section>
 
       <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
@@ -237,74 +264,51 @@ function CustomerView({ customerId, c }: { customerId: string; c: CustomerDetail
             <EmptyState message={t('customer.noDevices')} />
           ) : (
             <StaffTable label={t('customer.devices')} minWidth={420} head={[t('customer.colDevice'), t('customer.colLocation'), t('customer.colHandshake')]}>
-              {c.devices.map((d) => (
-                <Table.Tr key={d.id}>
-                  <Table.Td>{d.name}</Table.Td>
-                  <Table.Td>{d.location ?? '—'}</Table.Td>
-                  <Table.Td title={formatWhen(d.lastHandshakeAt, lang)}>{d.lastHandshakeAt ? formatAgo(d.lastHandshakeAt, lang) : t('customer.never')}</Table.Td>
-                </Table.Tr>
-              ))}
+              {c.devices.map((d) => {
+                const seen = d.nodes.map((n) => n.lastHandshakeAt).filter((x): x is string => !!x).sort().at(-1) ?? null;
+                return (
+                  <Table.Tr key={d.id}>
+                    <Table.Td>
+                      {d.name}
+                      <Text size="xs" c="dimmed">
+                        {t('customer.added', { when: formatWhen(d.createdAt, lang) })}
+                      </Text>
+                    </Table.Td>
+                    <Table.Td>{d.nodes.length ? d.nodes.map((n) => `${n.city} (${n.node})`).join(', ') : '—'}</Table.Td>
+                    <Table.Td title={formatWhen(seen, lang)}>{seen ? formatAgo(seen, lang) : t('customer.never')}</Table.Td>
+                  </Table.Tr>
+                );
+              })}
             </StaffTable>
           )}
         </Section>
 
-        <Section
-          id="customer-services"
-          title={t('customer.services')}
-          actions={
-            can(me.role, 'resetServices') && (
-              <Button size="compact-sm" variant="light" color="orange" loading={reset.isPending} onClick={() => confirm('resetServices', () => reset.mutate({ customerId }, { onSuccess: () => done(t('done.resetServices')) }), true)}>
-                {t('actions.resetServices')}
-              </Button>
-            )
-          }
-        >
-          <Group gap="sm">
-            {(['openvpn', 'socks5'] as const).map((k) => (
-              <Badge key={k} color={c.services[k] ? 'teal' : 'gray'} variant="light" radius="sm" size="lg">
-                {t(`customer.${k}`)}: {c.services[k] ? t('customer.present') : t('customer.absent')}
-              </Badge>
-            ))}
-          </Group>
-        </Section>
-      </SimpleGrid>
-
-      <SimpleGrid cols={{ base: 1, md: 2 }} spacing="lg">
-        <Section
-          id="customer-sessions"
-          title={t('customer.sessions', { count: c.sessions.length })}
-          actions={
-            can(me.role, 'signOutAll') && (
-              <Button size="compact-sm" variant="light" color="red" disabled={c.sessions.length === 0} loading={signOutAll.isPending} onClick={() => confirm('signOutAll', () => signOutAll.mutate({ customerId }, { onSuccess: () => done(t('done.signOutAll')) }), true)}>
-                {t('actions.signOutAll')}
-              </Button>
-            )
-          }
-        >
-          {c.sessions.length === 0 ? (
-            <EmptyState message={t('customer.noSessions')} />
+        <Section id="customer-services" title={t('customer.services')} actions={actionButton('reset-service-credentials', 'orange')}>
+          {c.services.present ? (
+            <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
+              <Field label={t('customer.username')}>{c.services.username ?? '—'}</Field>
+              <Field label={t('customer.updated')}>{formatWhen(c.services.updatedAt, lang)}</Field>
+            </SimpleGrid>
           ) : (
-            <StaffTable label={t('customer.sessions', { count: c.sessions.length })} minWidth={420} head={[t('customer.colSignedIn'), t('customer.colLastUsed'), t('customer.colAgent')]}>
-              {c.sessions.map((x) => (
-                <Table.Tr key={x.id}>
-                  <Table.Td>{formatWhen(x.createdAt, lang)}</Table.Td>
-                  <Table.Td>{formatAgo(x.lastUsedAt, lang)}</Table.Td>
-                  <Table.Td style={{ maxWidth: 240, overflowWrap: 'anywhere' }}>{x.userAgent ?? '—'}</Table.Td>
-                </Table.Tr>
-              ))}
-            </StaffTable>
+            <EmptyState message={t('customer.noServices')} />
           )}
+        </Section>
+
+        <Section id="customer-sessions" title={t('customer.sessions')} actions={c.sessions.active > 0 && actionButton('sign-out-all', 'red')}>
+          <Text size="sm" data-testid="customer-sessions">
+            {t('customer.activeSessions', { count: c.sessions.active })}
+          </Text>
         </Section>
 
         <Section id="customer-mails" title={t('customer.mails')}>
           {c.mails.length === 0 ? (
             <EmptyState message={t('customer.noMails')} />
           ) : (
-            <StaffTable label={t('customer.mails')} minWidth={420} head={[t('customer.colSent'), t('customer.colSubject')]}>
-              {c.mails.map((m) => (
-                <Table.Tr key={m.id}>
-                  <Table.Td>{formatWhen(m.sentAt, lang)}</Table.Td>
-                  <Table.Td>{m.subject}</Table.Td>
+            <StaffTable label={t('customer.mails')} minWidth={360} head={[t('customer.colSent'), t('customer.colMail')]}>
+              {c.mails.map((m, i) => (
+                <Table.Tr key={`${m.sentAt}-${i}`}>
+                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhen(m.sentAt, lang)}</Table.Td>
+                  <Table.Td>{t(`customer.mailKinds.${m.kind}`, { defaultValue: m.kind })}</Table.Td>
                 </Table.Tr>
               ))}
             </StaffTable>
@@ -312,85 +316,40 @@ function CustomerView({ customerId, c }: { customerId: string; c: CustomerDetail
         </Section>
       </SimpleGrid>
 
-      {dialog?.kind === 'grant' && (
-        <GrantDaysDialog
-          opened
-          onClose={close}
-          pending={grant.isPending}
-          error={grant.error}
-          onSubmit={(v) =>
-            grant.mutate(
-              { customerId, ...v },
-              {
-                onSuccess: () => {
-                  close();
-                  done(t('done.grantDays', { count: v.days }));
-                },
-              },
-            )
-          }
-        />
+      {dialog?.kind === 'grant-days' && (
+        <GrantDaysDialog onClose={close} pending={!!current?.isPending} error={current?.error} onSubmit={(v) => run(v, t('done.grant-days', { count: v.days }))} />
       )}
       {dialog?.kind === 'refund' && (
         <RefundDialog
-          opened
           onClose={close}
           payment={dialog.payment}
-          amount={money(dialog.payment, lang)}
-          pending={refund.isPending}
-          error={refund.error}
-          onSubmit={(v) =>
-            refund.mutate(
-              { customerId, paymentId: dialog.payment.id, ...v },
-              {
-                onSuccess: () => {
-                  close();
-                  done(t('done.refund'));
-                },
-              },
-            )
-          }
-        />
-      )}
-      {dialog?.kind === 'disable' && (
-        <DisableDialog
-          opened
-          onClose={close}
-          disabled={a.disabled}
-          pending={disable.isPending}
-          error={disable.error}
-          onSubmit={(v) =>
-            disable.mutate(
-              { customerId, disabled: !a.disabled, ...v },
-              {
-                onSuccess: () => {
-                  close();
-                  done(a.disabled ? t('done.enable') : t('done.disable'));
-                },
-              },
-            )
-          }
+          amount={formatMoney(dialog.payment.amountMinor, dialog.payment.currency, lang)}
+          pending={!!current?.isPending}
+          error={current?.error}
+          onSubmit={(v) => run({ paymentId: dialog.payment.paymentId, ...v }, t('done.refund'))}
         />
       )}
       {dialog?.kind === 'delete' && (
         <DeleteDialog
-          opened
           onClose={close}
           email={a.email}
-          pending={del.isPending}
-          error={del.error}
-          onSubmit={(v) =>
-            del.mutate(
-              { customerId, ...v },
-              {
-                onSuccess: () => {
-                  setDialog(null);
-                  done(t('done.delete', { email: a.email }));
-                  navigate('/staff/customers', { replace: true });
-                },
-              },
-            )
-          }
+          pending={!!current?.isPending}
+          error={current?.error}
+          onSubmit={(v) => run(v, t('done.delete', { email: a.email }), () => navigate('/staff/customers', { replace: true }))}
+        />
+      )}
+      {dialog && dialog.kind in REASON_ACTIONS && (
+        <ReasonDialog
+          onClose={close}
+          pending={!!current?.isPending}
+          error={current?.error}
+          title={t(`dialogs.titles.${dialog.kind}`)}
+          body={t(`dialogs.bodies.${dialog.kind}`, { email: a.email })}
+          confirmLabel={t(`actions.${dialog.kind}`)}
+          danger={REASON_ACTIONS[dialog.kind as ReasonAction].danger}
+          reasonRequired={REASON_ACTIONS[dialog.kind as ReasonAction].required}
+          testId={`dialog-${dialog.kind}`}
+          onSubmit={(v) => run(v, t(`done.${dialog.kind}`))}
         />
       )}
     </>

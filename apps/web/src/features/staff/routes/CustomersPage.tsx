@@ -2,6 +2,7 @@ import { useState, type FormEvent } from 'react';
 import { Anchor, Badge, Button, Group, Stack, Table, Text, TextInput, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import { Link, useSearchParams } from 'react-router';
+import '@mantine/core/styles/Table.layer.css';
 import { useTranslation } from 'react-i18next';
 import { EmptyState, QueryState } from '../../../components/QueryState';
 import { useCustomerSearch } from '../api/search-customers';
@@ -57,13 +58,13 @@ export function CustomersPage() {
                           {c.email}
                         </Anchor>
                       </Table.Td>
-                      <Table.Td>{c.plan ?? t('customers.noPlan')}</Table.Td>
+                      <Table.Td>{c.tariffName}</Table.Td>
                       <Table.Td>{formatDay(c.expiresAt, i18n.language)}</Table.Td>
                       <Table.Td>
                         <Group gap={4}>
-                          {c.disabled && (
-                            <Badge color="red" variant="light" radius="sm">
-                              {t('customer.disabled')}
+                          {c.status !== 'Active' && (
+                            <Badge color={c.status === 'Suspended' ? 'red' : 'gray'} variant="light" radius="sm">
+                              {t(`customer.statuses.${c.status}`)}
                             </Badge>
                           )}
                           <Badge color={c.verified ? 'teal' : 'gray'} variant="light" radius="sm">

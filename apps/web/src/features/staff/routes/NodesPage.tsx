@@ -2,7 +2,9 @@ import { useState } from 'react';
 import { Badge, Button, Card, Group, Stack, Switch, Table, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
+import '@mantine/core/styles/Table.layer.css';
 import { useTranslation } from 'react-i18next';
+import type { StaffLocation, StaffNode } from '@warren/contract';
 import { EmptyState, QueryState } from '../../../components/QueryState';
 import { openConfirm } from '../../../lib/confirm';
 import { snackbar } from '../../../lib/notify';
@@ -10,35 +12,27 @@ import { useAddLocation } from '../api/add-location';
 import { useAddNode } from '../api/add-node';
 import { useLocations } from '../api/get-locations';
 import { useIssueNodeToken } from '../api/issue-node-token';
-import type { StaffLocation, StaffNode } from '../api/types';
 import { useUpdateLocation } from '../api/update-location';
 import { useUpdateNode } from '../api/update-node';
 import { AddLocationDialog, AddNodeDialog } from '../components/LocationDialogs';
 import { StaffTable } from '../components/StaffTable';
 import { TokenDialog } from '../components/TokenDialog';
 import { STAFF_NS } from '../lib/i18n';
-import { formatAgo, formatWhen, nodeHealth } from '../lib/format';
-import { RoleGate } from '../components/RoleGate';
+import { formatAgo, formatWhen } from '../lib/format';
+import { can } from '../lib/permissions';
 import { useStaffMe } from './StaffConsole';
 
 const HEALTH_COLOR = { online: 'teal', stale: 'orange', never: 'gray' } as const;
 
 /** /staff/nodes (admin): locations and their nodes with live status; add, switch, issue tokens. */
 export function NodesPage() {
-  const me = useStaffMe();
-  return (
-    <RoleGate role={me.role} ability="nodes">
-      <Nodes />
-    </RoleGate>
-  );
-}
-
-function Nodes() {
   const { t } = useTranslation(STAFF_NS);
+  const me = useStaffMe();
+  const admin = can(me.role, 'manageNodes');
   const locations = useLocations();
   const addLocation = useAddLocation();
   const addNode = useAddNode();
-  const [dialog, setDialog] = useState<{ kind: 'location' } | { kind: 'node'; locationId: number | null } | null>(null);
+  const [dialog, setDialog] = useState<{ kind: 'location' } | { kind: 'node'; location: string | null } | null>(null);
   const [token, setToken] = useState<{ node: string; token: string } | null>(null);
   const close = () => {
     setDialog(null);
@@ -51,14 +45,16 @@ function Nodes() {
         <Title order={1} fz={24}>
           {t('nodes.title')}
         </Title>
-        <Group gap="xs">
-          <Button variant="default" onClick={() => setDialog({ kind: 'location' })}>
-            {t('nodes.addLocation')}
-          </Button>
-          <Button onClick={() => setDialog({ kind: 'node', locationId: null })} disabled={!locations.data?.length}>
-            {t('nodes.addNode')}
-          </Button>
-        </Group>
+        {admin && (
+          <Group gap="xs">
+            <Button variant="default" onClick={() => setDialog({ kind: 'location' })} data-testid="add-location">
+              {t('nodes.addLocation')}
+            </Button>
+            <Button onClick={() => setDialog({ kind: 'node', location: null })} disabled={!locations.data?.length} data-testid="add-node">
+              {t('nodes.addNode')}
+            </Button>
+          </Group>
+        )}
       </Group>
       <Text size="sm" c="dimmed">
         {t('nodes.intro')}
@@ -70,7 +66,7 @@ function Nodes() {
           ) : (
             <Stack gap="md">
               {list.map((l) => (
-                <LocationCard key={l.id} location={l} onAddNode={() => setDialog({ kind: 'node', locationId: l.id })} onToken={setToken} />
+                <LocationCard key={l.slug} location={l} admin={admin} onAddNode={() => setDialog({ kind: 'node', location: l.slug })} onToken={setToken} />
               ))}
             </Stack>
           )
@@ -94,7 +90,7 @@ function Nodes() {
       {dialog?.kind === 'node' && locations.data && (
         <AddNodeDialog
           locations={locations.data}
-          locationId={dialog.locationId}
+          location={dialog.location}
           onClose={close}
           pending={addNode.isPending}
           error={addNode.error}
@@ -102,7 +98,7 @@ function Nodes() {
             addNode.mutate(v, {
               onSuccess: (res) => {
                 close();
-                setToken({ node: v.name, token: res.token });
+                setToken({ node: res.node.name, token: res.token });
               },
             })
           }
@@ -113,29 +109,30 @@ function Nodes() {
   );
 }
 
-function LocationCard({ location: l, onAddNode, onToken }: { location: StaffLocation; onAddNode: () => void; onToken: (v: { node: string; token: string }) => void }) {
+function LocationCard({ location: l, admin, onAddNode, onToken }: { location: StaffLocation; admin: boolean; onAddNode: () => void; onToken: (v: { node: string; token: string }) => void }) {
   const { t, i18n } = useTranslation(STAFF_NS);
   const update = useUpdateLocation();
   const updateNode = useUpdateNode();
   const issue = useIssueNodeToken();
-  const flip = (field: 'premium' | 'visible') => {
+  const flip = (field: 'enabled' | 'premium' | 'visible') => {
     const next = !l[field];
     openConfirm({
       title: t(`nodes.${field}${next ? 'On' : 'Off'}Title`, { location: l.slug }),
       body: t(`nodes.${field}${next ? 'On' : 'Off'}Body`),
       confirmLabel: t('common.confirm'),
       cancelLabel: t('common.cancel'),
-      onConfirm: () => update.mutate({ id: l.id, [field]: next }, { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) }),
+      danger: field === 'enabled' && !next,
+      onConfirm: () => update.mutate({ slug: l.slug, [field]: next }, { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) }),
     });
   };
   const flipNode = (n: StaffNode) =>
     openConfirm({
       title: t(n.enabled ? 'nodes.disableTitle' : 'nodes.enableTitle', { node: n.name }),
       body: t(n.enabled ? 'nodes.disableBody' : 'nodes.enableBody'),
-      confirmLabel: n.enabled ? t('actions.disable') : t('actions.enable'),
+      confirmLabel: n.enabled ? t('nodes.disable') : t('nodes.enable'),
       cancelLabel: t('common.cancel'),
       danger: n.enabled,
-      onConfirm: () => updateNode.mutate({ id: n.id, enabled: !n.enabled }, { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) }),
+      onConfirm: () => updateNode.mutate({ name: n.name, enabled: !n.enabled }, { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) }),
     });
   const newToken = (n: StaffNode) =>
     openConfirm({
@@ -144,9 +141,9 @@ function LocationCard({ location: l, onAddNode, onToken }: { location: StaffLoca
       confirmLabel: t('nodes.newToken'),
       cancelLabel: t('common.cancel'),
       danger: true,
-      onConfirm: () => issue.mutate({ id: n.id }, { onSuccess: (res) => onToken({ node: n.name, token: res.token }) }),
+      onConfirm: () => issue.mutate({ name: n.name }, { onSuccess: (res) => onToken({ node: res.node.name, token: res.token }) }),
     });
-  const headingId = `location-${l.id}`;
+  const headingId = `location-${l.slug}`;
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={headingId} data-testid={`location-${l.slug}`}>
       <Group justify="space-between" gap="sm" mb="sm">
@@ -155,16 +152,25 @@ function LocationCard({ location: l, onAddNode, onToken }: { location: StaffLoca
             {l.city}, {l.country}
           </Title>
           <Text size="xs" c="dimmed">
-            {l.slug}
+            {l.slug} · {l.countryCode}
           </Text>
         </div>
-        <Group gap="md">
-          <Switch label={t('nodes.premium')} checked={l.premium} onChange={() => flip('premium')} disabled={update.isPending} />
-          <Switch label={t('nodes.visible')} checked={l.visible} onChange={() => flip('visible')} disabled={update.isPending} />
-          <Button size="compact-sm" variant="light" onClick={onAddNode} aria-label={`${t('nodes.addNode')}: ${l.slug}`}>
-            {t('nodes.addNode')}
-          </Button>
-        </Group>
+        {admin ? (
+          <Group gap="md">
+            <Switch label={t('nodes.enabled')} checked={l.enabled} onChange={() => flip('enabled')} disabled={update.isPending || l.nodes.length === 0} />
+            <Switch label={t('nodes.premium')} checked={l.premium} onChange={() => flip('premium')} disabled={update.isPending} />
+            <Switch label={t('nodes.visible')} checked={l.visible} onChange={() => flip('visible')} disabled={update.isPending} />
+            <Button size="compact-sm" variant="light" onClick={onAddNode} aria-label={`${t('nodes.addNode')}: ${l.slug}`}>
+              {t('nodes.addNode')}
+            </Button>
+          </Group>
+        ) : (
+          <Group gap={4}>
+            {!l.enabled && <Badge color="gray" variant="outline" radius="sm">{t('nodes.off')}</Badge>}
+            {l.premium && <Badge color="yellow" variant="light" radius="sm">{t('nodes.premium')}</Badge>}
+            {!l.visible && <Badge color="gray" variant="light" radius="sm">{t('nodes.hidden')}</Badge>}
+          </Group>
+        )}
       </Group>
       {l.nodes.length === 0 ? (
         <EmptyState message={t('nodes.noNodes')} />
@@ -172,22 +178,22 @@ function LocationCard({ location: l, onAddNode, onToken }: { location: StaffLoca
         <StaffTable
           label={t('nodes.nodesOf', { location: l.slug })}
           minWidth={900}
-          head={[t('nodes.colNode'), t('nodes.colStatus'), t('nodes.colLastReport'), t('nodes.colPeers'), t('nodes.colLoad'), t('nodes.colAgent'), t('nodes.colError'), t('nodes.colActions')]}
+          head={[t('nodes.colNode'), t('nodes.colStatus'), t('nodes.colLastReport'), t('nodes.colPeers'), t('nodes.colLoad'), t('nodes.colAgent'), t('nodes.colError'), ...(admin ? [t('nodes.colActions')] : [])]}
         >
           {l.nodes.map((n) => {
-            const health = nodeHealth(n.lastReportAt);
+            const health = n.online ? 'online' : n.lastSeenAt ? 'stale' : 'never';
             return (
-              <Table.Tr key={n.id} data-testid={`node-${n.name}`}>
+              <Table.Tr key={n.name} data-testid={`node-${n.name}`}>
                 <Table.Td>
                   <Text size="sm" fw={600}>
                     {n.name}
                   </Text>
                   <Text size="xs" c="dimmed">
-                    {n.host}
+                    {n.endpointHost}:{n.listenPort}
                   </Text>
                 </Table.Td>
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
+                <Table.Td style={{ minWidth: 150 }}>
+                  <Group gap={4}>
                     <Badge color={HEALTH_COLOR[health]} variant="light" radius="sm">
                       {t(`nodes.health.${health}`)}
                     </Badge>
@@ -196,10 +202,20 @@ function LocationCard({ location: l, onAddNode, onToken }: { location: StaffLoca
                         {t('nodes.off')}
                       </Badge>
                     )}
+                    {n.demo && (
+                      <Badge color="violet" variant="outline" radius="sm">
+                        {t('nodes.demo')}
+                      </Badge>
+                    )}
+                    {!n.hasToken && (
+                      <Badge color="orange" variant="outline" radius="sm">
+                        {t('nodes.noToken')}
+                      </Badge>
+                    )}
                   </Group>
                 </Table.Td>
-                <Table.Td title={formatWhen(n.lastReportAt, i18n.language)}>{n.lastReportAt ? formatAgo(n.lastReportAt, i18n.language) : t('customer.never')}</Table.Td>
-                <Table.Td>{n.activePeers ?? '—'}</Table.Td>
+                <Table.Td title={formatWhen(n.lastSeenAt, i18n.language)}>{n.lastSeenAt ? formatAgo(n.lastSeenAt, i18n.language) : t('customer.never')}</Table.Td>
+                <Table.Td>{n.lastSeenAt ? n.activePeers : '—'}</Table.Td>
                 <Table.Td>{n.load === null ? '—' : `${Math.round(n.load)}%`}</Table.Td>
                 <Table.Td>{n.agentVersion ?? '—'}</Table.Td>
                 <Table.Td style={{ maxWidth: 220 }}>
@@ -211,16 +227,18 @@ function LocationCard({ location: l, onAddNode, onToken }: { location: StaffLoca
                     '—'
                   )}
                 </Table.Td>
+                {admin && (
                 <Table.Td>
                   <Group gap={4} wrap="nowrap">
-                    <Button size="compact-xs" variant="light" color={n.enabled ? 'red' : undefined} onClick={() => flipNode(n)} aria-label={`${n.enabled ? t('actions.disable') : t('actions.enable')}: ${n.name}`}>
-                      {n.enabled ? t('actions.disable') : t('actions.enable')}
+                    <Button size="compact-xs" variant="light" color={n.enabled ? 'red' : undefined} onClick={() => flipNode(n)} aria-label={`${n.enabled ? t('nodes.disable') : t('nodes.enable')}: ${n.name}`}>
+                      {n.enabled ? t('nodes.disable') : t('nodes.enable')}
                     </Button>
-                    <Button size="compact-xs" variant="light" color="orange" loading={issue.isPending && issue.variables?.id === n.id} onClick={() => newToken(n)} aria-label={`${t('nodes.newToken')}: ${n.name}`}>
+                    <Button size="compact-xs" variant="light" color="orange" loading={issue.isPending && issue.variables?.name === n.name} onClick={() => newToken(n)} aria-label={`${t('nodes.newToken')}: ${n.name}`}>
                       {t('nodes.newToken')}
                     </Button>
                   </Group>
                 </Table.Td>
+                )}
               </Table.Tr>
             );
           })}

@@ -2,13 +2,12 @@ import { Badge, Button, Group, Text } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import { NavLink, Outlet, redirect, useNavigate, useRouteLoaderData, type LoaderFunctionArgs } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { StaffMe } from '@warren/contract';
 import { errorStatus } from '../../../lib/http-error';
-import { STAFF_SIGN_IN } from '../api/client';
+import { STAFF_SIGN_IN, hadStaffSession, rememberSession, signInAfterExpiry } from '../api/client';
 import { getMe } from '../api/get-me';
 import { useSignOut } from '../api/sign-out';
-import type { StaffMe } from '../api/types';
 import { STAFF_NS } from '../lib/i18n';
-import { can } from '../lib/permissions';
 import { formatWhen } from '../lib/format';
 import classes from './staff.module.css';
 
@@ -17,12 +16,16 @@ export const STAFF_CONSOLE_ID = 'staff-console';
 /** The guard: a console page needs a staff session (its cookie goes only to /api/staff); without one, the sign-in, then back. */
 export async function staffConsoleLoader({ request }: LoaderFunctionArgs): Promise<StaffMe> {
   try {
-    return await getMe({ quiet: true, signal: request.signal });
+    const me = await getMe({ quiet: true, signal: request.signal });
+    rememberSession(true);
+    return me;
   } catch (err) {
     const status = errorStatus(err);
     if (status === 401 || status === 403) {
       const url = new URL(request.url);
-      throw redirect(`${STAFF_SIGN_IN}?next=${encodeURIComponent(url.pathname + url.search)}`);
+      const here = url.pathname + url.search;
+      // A session this tab had has ended (idle or absolute limit, signed out elsewhere): say so.
+      throw redirect(hadStaffSession() ? signInAfterExpiry(here) : `${STAFF_SIGN_IN}?next=${encodeURIComponent(here)}`);
     }
     throw err;
   }
@@ -40,11 +43,12 @@ export function StaffConsole() {
   const navigate = useNavigate();
   const signOut = useSignOut();
   const links = [
-    { to: '/staff/customers', label: t('nav.customers'), show: true },
-    { to: '/staff/nodes', label: t('nav.nodes'), show: can(me.role, 'nodes') },
-    { to: '/staff/jobs', label: t('nav.jobs'), show: can(me.role, 'jobs') },
-    { to: '/staff/audit', label: t('nav.audit'), show: true },
-  ].filter((l) => l.show);
+    // Every role reads all four; what a support member may not change is not offered on the pages.
+    { to: '/staff/customers', label: t('nav.customers') },
+    { to: '/staff/nodes', label: t('nav.nodes') },
+    { to: '/staff/jobs', label: t('nav.jobs') },
+    { to: '/staff/audit', label: t('nav.audit') },
+  ];
   return (
     <>
       <nav className={classes.nav} aria-label={t('nav.label')}>
@@ -69,7 +73,14 @@ export function StaffConsole() {
             variant="default"
             size="compact-sm"
             loading={signOut.isPending}
-            onClick={() => signOut.mutate(undefined, { onSettled: () => navigate(STAFF_SIGN_IN, { replace: true }) })}
+            onClick={() =>
+              signOut.mutate(undefined, {
+                onSettled: () => {
+                  rememberSession(false);
+                  navigate(STAFF_SIGN_IN, { replace: true });
+                },
+              })
+            }
           >
             {t('nav.signOut')}
           </Button>

@@ -1,5 +1,6 @@
 import { useState, type FormEvent } from 'react';
 import { Alert, Anchor, Button, Card, PasswordInput, Stack, Text, TextInput, Title } from '@mantine/core';
+import '@mantine/core/styles/PasswordInput.layer.css';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { errorBodyOf, errorStatus, errorText } from '../../../lib/http-error';

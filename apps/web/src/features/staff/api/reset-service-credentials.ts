@@ -1,0 +1,8 @@
+import { customerAction, useCustomerMutation, type CustomerActionVars } from './customer-mutation';
+
+/** POST staff/customers/:id/reset-service-credentials {reason} (admin): new OpenVPN/SOCKS5 credentials. */
+export const resetServiceCredentials = (vars: CustomerActionVars & { reason: string }) => customerAction('reset-service-credentials', vars);
+
+export function useResetServiceCredentials() {
+  return useCustomerMutation(resetServiceCredentials);
+}

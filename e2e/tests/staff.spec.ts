@@ -1,0 +1,311 @@
+import AxeBuilder from '@axe-core/playwright';
+import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { execFile } from 'node:child_process';
+import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Secret, TOTP } from 'otpauth';
+import { PASSWORD, linkFromMail, snap, uniqueEmail } from './helpers';
+
+/**
+ * The operator console (/staff, issue 15) against the real server: staff are Warren accounts with
+ * two-factor on and a role granted with the CLI (through the running server's admin socket). An
+ * admin signs in with the authenticator code, finds a paying customer, grants days (the customer's
+ * own plan moves), refunds the payment, sees both in the audit log, adds a location and a node and
+ * sees its token once; a support member is not offered the refund; a role holder without
+ * two-factor is told to turn it on; an ended session goes to the sign-in with a message. axe on
+ * every console page, and the customer's first load carries no console code.
+ */
+const TAGS = ['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'];
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+const run = promisify(execFile);
+
+/** `npx warren staff grant EMAIL --role R`: the CLI reaches the running e2e server through its admin socket in DATA_DIR. */
+async function grantRole(email: string, role: 'support' | 'admin') {
+  const { stdout, stderr } = await run(process.execPath, [path.join(repo, 'apps/api/dist/cli.js'), 'staff', 'grant', email, '--role', role], {
+    env: { ...process.env, DATA_DIR: process.env.WARREN_E2E_DATA_DIR },
+    cwd: repo,
+  });
+  // It ran on the server, not on a database of its own.
+  expect(`${stdout}\n${stderr}`).toMatch(/running on the server/);
+}
+
+const xsrf = async (context: BrowserContext) => (await context.cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+
+const totp = (secret: string) => new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+
+interface Staff {
+  email: string;
+  secret: string | null;
+}
+
+/** A Warren account made through the API; two-factor turned on through the profile API unless told not to; then the role. */
+async function newStaff(browser: Browser, info: TestInfo, role: 'support' | 'admin', twoFactor = true): Promise<Staff> {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  await page.goto('/sign-up');
+  const email = uniqueEmail(`staff-${role}`, info);
+  const signUp = await page.request.post('/api/users/register', {
+    headers: { 'x-xsrf-token': await xsrf(context) },
+    data: { name: 'Staff Member', email, password: PASSWORD, password_confirmation: PASSWORD },
+  });
+  expect(signUp.status()).toBe(201);
+  const token = (await signUp.json()).data.token as string;
+  let secret: string | null = null;
+  if (twoFactor) {
+    const headers = { authorization: `Bearer ${token}`, 'x-xsrf-token': await xsrf(context) };
+    const setup = await page.request.post('/api/profile/2fa/setup', { headers, data: {} });
+    expect(setup.status()).toBe(200);
+    secret = (await setup.json()).data.secret as string;
+    // The previous step's code turns it on; the current one stays unused for the console sign-in (each step is good once).
+    const enable = await page.request.post('/api/profile/2fa/enable', { headers, data: { code: totp(secret).generate({ timestamp: Date.now() - 30_000 }) } });
+    expect(enable.status()).toBe(200);
+  }
+  await context.close();
+  await grantRole(email, role);
+  return { email, secret };
+}
+
+/** The console's sign-in form, used as a staff member does. */
+async function signIn(page: Page, staff: Staff, code = staff.secret ? totp(staff.secret).generate() : '123456') {
+  await page.goto('/staff/sign-in');
+  await expect(page.getByRole('heading', { name: 'Staff sign-in' })).toBeVisible();
+  await page.getByRole('textbox', { name: 'Email' }).fill(staff.email);
+  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Authenticator code' }).fill(code);
+  await page.getByRole('button', { name: 'Sign in to the console' }).click();
+}
+
+/** A visitor buys the 1-year plan at /checkout with the sandbox provider and verifies; returns their email and bearer token. */
+async function newPayingCustomer(browser: Browser, info: TestInfo) {
+  const context = await browser.newContext();
+  const page = await context.newPage();
+  const email = uniqueEmail('staff-customer', info);
+  await page.goto('/checkout');
+  await expect(page.getByRole('combobox', { name: 'Language' })).toBeEnabled();
+  await page.getByTestId('plan-1-year').click();
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('radio', { name: /sandbox/i }).click();
+  await page.getByTestId('pay-button').click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  await expect(page).toHaveURL(/\/thank-you$/);
+  await page.goto(await linkFromMail(page.request, email, '/sign-in'));
+  await expect(page).toHaveURL(/\/dashboard$/);
+  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+  const storage = await context.storageState();
+  await context.close();
+  return { email, token, storage };
+}
+
+/** The customer's own view of their plan (GET billing/subscription with their token). */
+async function customerPaidUntil(page: Page, token: string): Promise<number> {
+  const res = await page.request.get('/api/billing/subscription', { headers: { authorization: `Bearer ${token}` } });
+  expect(res.status()).toBe(200);
+  return Date.parse((await res.json()).data.paidUntil as string);
+}
+
+async function settled(page: Page) {
+  await expect(page.locator('#root h1').first()).toBeVisible();
+  await expect(page.locator('.mantine-Loader-root, [aria-busy="true"]')).toHaveCount(0);
+  await page.evaluate(() => document.fonts.ready);
+}
+
+async function axe(page: Page, label: string): Promise<string[]> {
+  await settled(page);
+  const result = await new AxeBuilder({ page }).withTags(TAGS).analyze();
+  return result.violations.map((v) => `${label}: ${v.id} (${v.nodes.length}) ${v.nodes[0]?.target.join(' ')} — ${v.help}`);
+}
+
+test.describe('operator console', () => {
+  test('an admin grants days and refunds a paying customer, sees both in the audit log, adds a location and a node (token shown once)', async ({ browser, page, isMobile }, info) => {
+    test.setTimeout(180_000);
+    const [admin, customer] = await Promise.all([newStaff(browser, info, 'admin'), newPayingCustomer(browser, info)]);
+    const a11y: string[] = [];
+
+    a11y.push(...(await axe(page, 'sign-in')));
+    await signIn(page, admin);
+    await expect(page).toHaveURL(/\/staff\/customers$/);
+    await expect(page.getByTestId('staff-me')).toContainText(admin.email);
+
+    // Find the customer by email.
+    await page.getByTestId('customer-query').fill(customer.email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page.getByTestId('customer-results')).toBeVisible();
+    a11y.push(...(await axe(page, 'customers')));
+    await page.getByRole('link', { name: customer.email }).click();
+    await expect(page.getByTestId('customer-email')).toHaveText(customer.email);
+    await expect(page.getByTestId('customer-plan-name')).toHaveText('1 Year');
+    a11y.push(...(await axe(page, 'customer')));
+    await snap(page, info, 'staff-customer');
+
+    // Grant 30 days: a dialog (focus inside, Escape closes it and gives focus back), then for real.
+    const before = await customerPaidUntil(page, customer.token);
+    const grantButton = page.getByTestId('action-grant-days');
+    await grantButton.click();
+    const grant = page.getByRole('dialog', { name: 'Grant days' });
+    await expect(grant).toBeVisible();
+    await expect(grant.getByTestId('reason')).toBeFocused();
+    a11y.push(...(await axe(page, 'grant dialog')));
+    await page.keyboard.press('Escape');
+    await expect(grant).toBeHidden();
+    await expect(grantButton).toBeFocused();
+    await grantButton.click();
+    await grant.getByTestId('grant-days-input').fill('30');
+    // No reason: the dialog says why and nothing is sent.
+    await grant.getByRole('button', { name: 'Grant 30 days' }).click();
+    await expect(grant.getByText('Say why')).toBeVisible();
+    await grant.getByTestId('reason').fill('Outage compensation (e2e)');
+    await grant.getByRole('button', { name: 'Grant 30 days' }).click();
+    await expect(grant).toBeHidden();
+    await expect(page.getByText('30 days granted.')).toBeVisible();
+    const after = await customerPaidUntil(page, customer.token);
+    expect(after - before).toBe(30 * 86_400_000);
+
+    // Refund the purchase (inside the money-back window).
+    const paid = page.locator('[data-testid^="payment-"]', { has: page.getByTestId('action-refund') }).first();
+    await paid.getByTestId('action-refund').click();
+    const refund = page.getByRole('dialog', { name: /^Refund / });
+    await expect(refund).toBeVisible();
+    await refund.getByTestId('reason').fill('Customer asked (e2e)');
+    await refund.getByRole('button', { name: 'Refund', exact: true }).click();
+    await expect(refund).toBeHidden();
+    await expect(page.getByText('Payment refunded.')).toBeVisible();
+    await expect(page.getByTestId('payments-table')).toContainText('Refunded');
+    // The customer's own history says so too.
+    const history = await page.request.get('/api/billing/payments', { headers: { authorization: `Bearer ${customer.token}` } });
+    expect(((await history.json()).data.items as { kind: string }[]).some((i) => i.kind === 'refund')).toBe(true);
+
+    // Both in the audit log, filtered by this customer.
+    await page.getByRole('link', { name: 'This customer in the audit log' }).click();
+    await expect(page.getByTestId('audit-table')).toBeVisible();
+    await expect(page.getByTestId('audit-grant-days').first()).toContainText('Outage compensation (e2e)');
+    await expect(page.getByTestId('audit-refund').first()).toContainText('Customer asked (e2e)');
+    await expect(page.getByTestId('audit-table')).toContainText(admin.email);
+    a11y.push(...(await axe(page, 'audit')));
+
+    // A location and a node in it; the node's token is shown once, with a copy button.
+    const slug = `e2e-${info.project.name}-${Date.now().toString(36)}`.slice(0, 40);
+    await page.getByRole('link', { name: 'Locations & nodes' }).click();
+    await expect(page.getByRole('heading', { name: 'Locations and nodes' })).toBeVisible();
+    await page.getByTestId('add-location').click();
+    const loc = page.getByRole('dialog', { name: 'Add location' });
+    await loc.getByTestId('location-slug').fill(slug);
+    await loc.getByTestId('location-code').fill('DE');
+    for (const [l, country, city] of [['en', 'Germany', 'Leipzig'], ['ru', 'Германия', 'Лейпциг'], ['zh', '德国', '莱比锡']]) {
+      await loc.getByTestId(`location-country-${l}`).fill(country!);
+      await loc.getByTestId(`location-city-${l}`).fill(city!);
+    }
+    await loc.getByTestId('location-lat').fill('51.34');
+    await loc.getByTestId('location-lon').fill('12.37');
+    await loc.getByRole('button', { name: 'Add location' }).click();
+    await expect(loc).toBeHidden();
+    const card = page.getByTestId(`location-${slug}`);
+    await expect(card).toContainText('No nodes in this location yet.');
+    await card.getByRole('button', { name: `Add node: ${slug}` }).click();
+    const nodeDialog = page.getByRole('dialog', { name: 'Add node' });
+    const nodeName = `${slug}-1`.slice(0, 60);
+    await nodeDialog.getByTestId('node-name').fill(nodeName);
+    await nodeDialog.getByTestId('node-host').fill(`${nodeName}.nodes.example.com`);
+    await nodeDialog.getByRole('button', { name: 'Add node and show its token' }).click();
+    const tokenDialog = page.getByTestId('token-dialog');
+    await expect(tokenDialog).toBeVisible();
+    await expect(tokenDialog).toContainText('Shown this once');
+    const token = await tokenDialog.getByTestId('node-token').inputValue();
+    expect(token.length).toBeGreaterThanOrEqual(32);
+    await expect(tokenDialog.getByRole('button', { name: 'Copy: Node token' })).toBeVisible();
+    a11y.push(...(await axe(page, 'token dialog')));
+    await tokenDialog.getByRole('button', { name: 'I have copied it' }).click();
+    await expect(tokenDialog).toBeHidden();
+    await expect(card.getByTestId(`node-${nodeName}`)).toContainText('Never reported');
+    // Once: neither the page nor a fresh load of it holds the token any more.
+    expect(await page.content()).not.toContain(token);
+    await page.reload();
+    await expect(page.getByTestId(`node-${nodeName}`)).toBeVisible();
+    expect(await page.content()).not.toContain(token);
+    a11y.push(...(await axe(page, 'nodes')));
+    await snap(page, info, 'staff-nodes');
+
+    await page.getByRole('link', { name: 'Jobs' }).click();
+    await expect(page.getByRole('heading', { name: 'Jobs', level: 1 })).toBeVisible();
+    a11y.push(...(await axe(page, 'jobs')));
+
+    // Dark scheme: the console follows the app's colour scheme.
+    await page.emulateMedia({ colorScheme: 'dark' });
+    await page.goto(`/staff/customers?q=${encodeURIComponent(customer.email)}`);
+    await page.getByRole('link', { name: customer.email }).click();
+    await expect(page.getByTestId('customer-email')).toBeVisible();
+    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+    a11y.push(...(await axe(page, 'customer, dark')));
+    await snap(page, info, 'staff-customer-dark');
+
+    // The phone: the page does not scroll sideways (tables scroll in their own box).
+    if (isMobile) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+
+    expect(a11y).toEqual([]);
+  });
+
+  test('a support member is not offered refunds or node changes; a role holder without two-factor is told to turn it on; an ended session goes to the sign-in', async ({ browser, page }, info) => {
+    test.setTimeout(120_000);
+    const [support, noTwoFactor, customer] = await Promise.all([newStaff(browser, info, 'support'), newStaff(browser, info, 'support', false), newPayingCustomer(browser, info)]);
+
+    await signIn(page, noTwoFactor);
+    const notice = page.getByTestId('staff-2fa-required');
+    await expect(notice).toBeVisible();
+    await expect(notice).toContainText('two-factor');
+    await expect(page).toHaveURL(/\/staff\/sign-in/);
+
+    await signIn(page, support);
+    await expect(page).toHaveURL(/\/staff\/customers$/);
+    await page.getByTestId('customer-query').fill(customer.email);
+    await page.getByRole('button', { name: 'Search' }).click();
+    await page.getByRole('link', { name: customer.email }).click();
+    await expect(page.getByTestId('customer-email')).toHaveText(customer.email);
+    await expect(page.getByTestId('action-grant-days')).toBeVisible();
+    await expect(page.getByTestId('action-refund')).toHaveCount(0);
+    await expect(page.getByTestId('action-delete')).toHaveCount(0);
+    await expect(page.getByTestId('action-disable')).toHaveCount(0);
+    await expect(page.getByTestId('action-reset-service-credentials')).toHaveCount(0);
+    // The API refuses it anyway.
+    const payments = (await (await page.request.get('/api/billing/payments', { headers: { authorization: `Bearer ${customer.token}` } })).json()).data.items as { paymentId: string }[];
+    const id = page.url().split('/').pop();
+    const refused = await page.request.post(`/api/staff/customers/${id}/refund`, { headers: { 'x-xsrf-token': await xsrf(page.context()) }, data: { paymentId: payments[0]!.paymentId, reason: 'not mine to do' } });
+    expect(refused.status()).toBe(403);
+    await page.getByRole('link', { name: 'Locations & nodes' }).click();
+    await expect(page.getByRole('heading', { name: 'Locations and nodes' })).toBeVisible();
+    await expect(page.getByTestId('add-location')).toHaveCount(0);
+    await expect(page.getByRole('button', { name: /^New token/ })).toHaveCount(0);
+
+    // The session ends (signed out elsewhere): the next call answers 401 and the console says so at its sign-in.
+    await page.getByRole('link', { name: 'Customers' }).click();
+    const out = await page.request.delete('/api/staff/session', { headers: { 'x-xsrf-token': await xsrf(page.context()) } });
+    expect(out.status()).toBe(200);
+    await page.getByTestId('customer-query').fill('someone@example.com');
+    await page.getByRole('button', { name: 'Search' }).click();
+    await expect(page).toHaveURL(/\/staff\/sign-in\?expired=1/);
+    await expect(page.getByTestId('staff-expired')).toContainText('session has ended');
+    await snap(page, info, 'staff-sign-in-expired');
+  });
+
+  test("a customer's pages load no console code", async ({ browser }, info) => {
+    const { storage } = await newPayingCustomer(browser, info);
+    const scripts: string[] = [];
+    for (const [state, paths] of [[undefined, ['/', '/checkout']], [storage, ['/dashboard', '/profile']]] as const) {
+      const context = await browser.newContext({ storageState: state });
+      const page = await context.newPage();
+      page.on('response', async (res) => {
+        if (res.request().resourceType() === 'script') scripts.push(`${res.url()}\n${await res.text().catch(() => '')}`);
+      });
+      for (const p of paths) {
+        await page.goto(p);
+        await expect(page.locator('#root h1, #root h2').first()).toBeVisible();
+        await page.waitForLoadState('networkidle');
+      }
+      await context.close();
+    }
+    expect(scripts.length).toBeGreaterThan(3);
+    // The console's client and pages are the only code naming its API and its sign-in.
+    expect(scripts.filter((s) => s.includes('/api/staff') || s.includes('Sign in to the console') || /Staff\w*Page/.test(s.split('\n')[0]!)).map((s) => s.split('\n')[0])).toEqual([]);
+  });
+});
