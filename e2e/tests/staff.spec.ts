@@ -71,7 +71,7 @@ async function signIn(page: Page, staff: Staff, code = staff.secret ? totp(staff
   await page.goto('/staff/sign-in');
   await expect(page.getByRole('heading', { name: 'Staff sign-in' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Email' }).fill(staff.email);
-  await page.getByLabel('Password', { exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByRole('textbox', { name: 'Authenticator code' }).fill(code);
   await page.getByRole('button', { name: 'Sign in to the console' }).click();
 }
@@ -124,7 +124,9 @@ test.describe('operator console', () => {
     const [admin, customer] = await Promise.all([newStaff(browser, info, 'admin'), newPayingCustomer(browser, info)]);
     const a11y: string[] = [];
 
+    await page.goto('/staff/sign-in');
     a11y.push(...(await axe(page, 'sign-in')));
+    await snap(page, info, 'staff-sign-in');
     await signIn(page, admin);
     await expect(page).toHaveURL(/\/staff\/customers$/);
     await expect(page.getByTestId('staff-me')).toContainText(admin.email);
@@ -209,7 +211,7 @@ test.describe('operator console', () => {
     await nodeDialog.getByTestId('node-name').fill(nodeName);
     await nodeDialog.getByTestId('node-host').fill(`${nodeName}.nodes.example.com`);
     await nodeDialog.getByRole('button', { name: 'Add node and show its token' }).click();
-    const tokenDialog = page.getByTestId('token-dialog');
+    const tokenDialog = page.getByRole('dialog', { name: `Token for ${nodeName}` });
     await expect(tokenDialog).toBeVisible();
     await expect(tokenDialog).toContainText('Shown this once');
     const token = await tokenDialog.getByTestId('node-token').inputValue();
@@ -226,6 +228,13 @@ test.describe('operator console', () => {
     expect(await page.content()).not.toContain(token);
     a11y.push(...(await axe(page, 'nodes')));
     await snap(page, info, 'staff-nodes');
+    // A confirmation (disable the node): the shared dialog, named close button, Escape gives focus back.
+    const disableNode = page.getByRole('button', { name: `Disable: ${nodeName}` });
+    await disableNode.click();
+    await expect(page.getByRole('dialog', { name: `Disable node ${nodeName}?` })).toBeVisible();
+    a11y.push(...(await axe(page, 'confirm dialog')));
+    await page.keyboard.press('Escape');
+    await expect(disableNode).toBeFocused();
 
     await page.getByRole('link', { name: 'Jobs' }).click();
     await expect(page.getByRole('heading', { name: 'Jobs', level: 1 })).toBeVisible();
@@ -239,6 +248,16 @@ test.describe('operator console', () => {
     await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
     a11y.push(...(await axe(page, 'customer, dark')));
     await snap(page, info, 'staff-customer-dark');
+    await page.goto('/staff/nodes');
+    await expect(page.getByTestId(`node-${nodeName}`)).toBeVisible();
+    a11y.push(...(await axe(page, 'nodes, dark')));
+    await snap(page, info, 'staff-nodes-dark');
+    const guest = await browser.newContext({ ...info.project.use, colorScheme: 'dark' });
+    const signInDark = await guest.newPage();
+    await signInDark.goto('/staff/sign-in');
+    a11y.push(...(await axe(signInDark, 'sign-in, dark')));
+    await snap(signInDark, info, 'staff-sign-in-dark');
+    await guest.close();
 
     // The phone: the page does not scroll sideways (tables scroll in their own box).
     if (isMobile) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);

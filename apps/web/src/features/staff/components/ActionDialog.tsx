@@ -38,13 +38,14 @@ export function ActionDialog({
   children: ReactNode;
 }) {
   const { t } = useTranslation(STAFF_NS);
+  const { t: tc } = useTranslation();
   useReturnFocus(opened);
   const submit = (e: FormEvent) => {
     e.preventDefault();
     if (canSubmit && !pending) onSubmit();
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered radius="lg" size={size} returnFocus={false} data-testid={testId}>
+    <Modal opened={opened} onClose={onClose} title={title} centered radius="lg" size={size} returnFocus={false} closeButtonProps={{ 'aria-label': tc('notify.close') }} data-testid={testId}>
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {children}
@@ -57,7 +58,7 @@ export function ActionDialog({
             <Button variant="default" onClick={onClose}>
               {t('common.cancel')}
             </Button>
-            <Button type="submit" color={danger ? 'red' : undefined} loading={pending} disabled={!canSubmit}>
+            <Button type="submit" color={danger ? 'red.9' : undefined} loading={pending} disabled={!canSubmit}>
               {confirmLabel}
             </Button>
           </Group>

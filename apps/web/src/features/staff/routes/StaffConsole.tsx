@@ -58,8 +58,8 @@ export function StaffConsole() {
           </NavLink>
         ))}
         <Group gap="xs" wrap="nowrap" className={classes.who}>
-          <div style={{ textAlign: 'right' }}>
-            <Text size="xs" fw={600} data-testid="staff-me">
+          <div className={classes.whoText}>
+            <Text size="xs" fw={600} truncate="end" title={me.email} data-testid="staff-me">
               {me.email}{' '}
               <Badge size="xs" variant="light" color={me.role === 'admin' ? 'red' : 'blue'} radius="sm" component="span">
                 {t(`roles.${me.role}`)}
@@ -72,6 +72,7 @@ export function StaffConsole() {
           <Button
             variant="default"
             size="compact-sm"
+            style={{ flex: 'none' }}
             loading={signOut.isPending}
             onClick={() =>
               signOut.mutate(undefined, {
