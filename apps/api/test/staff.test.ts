@@ -430,6 +430,9 @@ describe('customer view and actions', () => {
     await act(adminBrowser, 'disable', { reason: 'chargeback fraud' });
     const login = await new TestClient(t.app).post('/api/users/login', { email: member.email, password: PASSWORD, otp: member.recovery.pop() });
     expect(login.statusCode).toBe(403);
+    // A grant (a payment) does not re-activate a disabled account.
+    const granted = await act(supportBrowser, 'grant-days', { days: 1, reason: 'goodwill while disabled' });
+    expect(granted.account.status).toBe('Suspended');
     const enabled = await act(adminBrowser, 'enable', { reason: 'resolved' });
     expect(enabled.account.status).not.toBe('Suspended');
     const deleted = await act(adminBrowser, 'delete', { reason: 'GDPR erasure request' });
