@@ -7,6 +7,8 @@ export function useLocationsMutation<V, R>(call: (vars: V) => Promise<R>) {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: call,
+    // Node tokens come in these answers: the cache forgets them as soon as the dialog lets go.
+    gcTime: 0,
     onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: locationsQuery.queryKey }), qc.invalidateQueries({ queryKey: [STAFF_KEY, 'audit'] })]),
   });
 }

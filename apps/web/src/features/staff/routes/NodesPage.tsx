@@ -141,7 +141,17 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
       confirmLabel: t('nodes.newToken'),
       cancelLabel: t('common.cancel'),
       danger: true,
-      onConfirm: () => issue.mutate({ name: n.name }, { onSuccess: (res) => onToken({ node: res.node.name, token: res.token }) }),
+      onConfirm: () =>
+        issue.mutate(
+          { name: n.name },
+          {
+            onSuccess: (res) => {
+              onToken({ node: res.node.name, token: res.token });
+              // The dialog holds it now; the mutation lets go of it.
+              issue.reset();
+            },
+          },
+        ),
     });
   const headingId = `location-${l.slug}`;
   return (
