@@ -1,3 +1,4 @@
+import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/secrets.js';
 import { totpCode } from '../src/lib/totp.js';
@@ -28,10 +29,12 @@ async function account(role?: 'support' | 'admin'): Promise<Account> {
   return { id: user.id, email, recovery: enabled.json().data.recoveryCodes, customer };
 }
 
+const newIp = () => `10.${[...randomBytes(3)].join('.')}`;
 const signIn = async (browser: TestClient, a: Account) => browser.post('/api/staff/session', { email: a.email, password: PASSWORD, code: a.recovery.pop() });
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // Behind a proxy: each stranger's try comes from an address of its own (X-Forwarded-For).
+  t = await createTestApp({ TRUST_PROXY: 'true' });
   await t.app.ready();
 }, 60_000);
 afterAll(async () => {
@@ -61,5 +64,25 @@ describe('a disabled staff account', () => {
     // Enabled again, the member signs in as before.
     expect((await adminBrowser.post(`/api/staff/customers/${rogue.id}/enable`, { reason: 'cleared' })).statusCode).toBe(200);
     expect((await signIn(new TestClient(t.app), rogue)).statusCode).toBe(200);
+  });
+});
+
+describe('strangers guessing a staff password', () => {
+  it('from 30 addresses slow the account down but never lock the member out (Retry-After seconds, not the 15-minute window)', async () => {
+    const member = await account('support');
+    const statuses: number[] = [];
+    for (let i = 0; i < 30; i++) {
+      const res = await new TestClient(t.app).post('/api/staff/session', { email: member.email, password: 'not the password', code: '000000' }, { headers: { 'x-forwarded-for': newIp() } });
+      statuses.push(res.statusCode);
+    }
+    // 20 failures from anywhere, then one evaluation per few seconds for the whole account.
+    expect(statuses.filter((s) => s === 422).length).toBeLessThanOrEqual(21);
+    expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
+
+    const owner = await new TestClient(t.app).post('/api/staff/session', { email: member.email, password: PASSWORD, code: member.recovery.at(-1) }, { headers: { 'x-forwarded-for': newIp() } });
+    if (owner.statusCode !== 200) {
+      expect(owner.statusCode, owner.body).toBe(429);
+      expect(Number(owner.headers['retry-after'])).toBeLessThanOrEqual(5);
+    }
   });
 });

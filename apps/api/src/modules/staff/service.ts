@@ -191,14 +191,18 @@ export function staffService(deps: StaffDeps) {
     /**
      * Staff sign-in: password, a role, two-factor on and a code (TOTP or recovery, each good once).
      * Every try is counted before it is evaluated, on the customer sign-in's budgets (per address,
-     * per account and address, per account) and the second factor's; evaluated failures are audited.
+     * per account and address, per account, then the per-account slow-down) and the second factor's;
+     * evaluated failures are audited.
      */
     async signIn(body: StaffSignInBody, ctx: { ip: string; userAgent: string; xsrfKey: string }): Promise<{ token: string; me: StaffMe }> {
       const email = body.email.toLowerCase();
       await spend(limiter, LIMITS.loginPerIp, ctx.ip);
       const pair = `staff|${email}|${ctx.ip}`;
       await spend(limiter, LIMITS.loginPerAccountIp, pair);
-      await spend(limiter, LIMITS.loginPerAccount, `staff|${email}`);
+      // Beyond the account's budget the account is slowed down, never locked (as the customer sign-in):
+      // strangers' wrong passwords must not keep the member out. No captcha here, so always the slow-down.
+      const account = await limiter.consume(LIMITS.loginPerAccount, `staff|${email}`);
+      if (!account.allowed) await spend(limiter, LIMITS.loginSlowDown, `staff|${email}`);
       const failed = async (why: string, userId: number | null, role: StaffRole | null) => {
         await repo.audit({ actorUserId: userId, actor: email.slice(0, 254), role, action: 'sign-in-failed', targetUserId: userId, target: email.slice(0, 254), detail: { why }, ip: ctx.ip, userAgent: ctx.userAgent });
       };
