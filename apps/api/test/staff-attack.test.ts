@@ -86,3 +86,28 @@ describe('strangers guessing a staff password', () => {
     }
   });
 });
+
+describe('the audit log page', () => {
+  it('is newest first by number, not by the id as text: past id 99 (and 999) no row is skipped or out of order', async () => {
+    const admin = await account('admin');
+    const browser = new TestClient(t.app);
+    expect((await signIn(browser, admin)).statusCode).toBe(200);
+    // Enough rows that the ids cross 99 and 999 (inserting is what the log allows).
+    await t.app.db.query(`insert into staff_audit (actor, action) select 'filler', 'customer-view' from generate_series(1, 1000)`);
+    const [{ max }] = await t.app.db.query<{ max: string }>(`select max(id)::text as max from staff_audit`);
+    const [{ n }] = await t.app.db.query<{ n: number }>(`select count(*)::int as n from staff_audit`);
+
+    const ids: number[] = [];
+    let cursor: string | null = '';
+    while (cursor !== null) {
+      const res = await browser.get(`/api/staff/audit${cursor ? `?cursor=${cursor}` : ''}`);
+      expect(res.statusCode, res.body).toBe(200);
+      const page = res.json().data as { items: { id: string }[]; nextCursor: string | null };
+      ids.push(...page.items.map((i) => Number(i.id)));
+      cursor = page.nextCursor;
+    }
+    expect(ids[0]).toBe(Number(max));
+    expect(ids).toEqual([...ids].sort((a, b) => b - a));
+    expect(new Set(ids).size).toBe(n);
+  });
+});

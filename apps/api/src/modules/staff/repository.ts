@@ -116,11 +116,12 @@ export function staffRepository(db: Queryable) {
         [a.actorUserId, a.actor, a.role, a.action, a.targetUserId ?? null, a.target ?? '', JSON.stringify(a.detail ?? {}), (a.ip ?? '').slice(0, 100), (a.userAgent ?? '').slice(0, 300)],
       );
     },
+    /** Newest first by the numeric id (`staff_audit.id`: a bare `id` would sort by the text alias, 99 before 100). */
     async auditPage(opts: { targetUserId?: number; before?: string; limit: number }): Promise<AuditRow[]> {
       return db.query<AuditRow>(
         `select id::text as id, at, actor_user_id, actor, role, action, target_user_id, target, detail, ip, user_agent from staff_audit
          where ($1::int is null or target_user_id = $1) and ($2::bigint is null or id < $2)
-         order by id desc limit $3`,
+         order by staff_audit.id desc limit $3`,
         [opts.targetUserId ?? null, opts.before ?? null, opts.limit],
       );
     },
