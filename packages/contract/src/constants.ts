@@ -86,3 +86,7 @@ export const HTTP = {
   locked: 423,
   tooManyRequests: 429,
 } as const;
+
+/** The payment providers (billing.ts's schemas and the zod-free shape checks read this list). */
+export const PROVIDERS = ['sandbox', 'stripe', 'payssion', 'payssionv2', 'cardlink'] as const;
+export type PaymentProviderId = (typeof PROVIDERS)[number];

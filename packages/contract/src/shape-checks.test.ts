@@ -2,12 +2,16 @@ import { describe, expect, it } from 'vitest';
 import { authResult, user } from './account.js';
 import { publicBrand } from './brand.js';
 import { envelope, errorBody } from './errors.js';
-import { planInfo } from './billing.js';
+import { PROVIDERS, currencies, ipInfo, landingPriceList, paymentMethods, planInfo } from './billing.js';
 import { featureList, featureStateResult } from './account-extras.js';
 import {
   asPublicBrand,
   isAuthResultShape,
+  isCurrenciesShape,
   isErrorBodyShape,
+  isIpInfoShape,
+  isLandingPriceListShape,
+  isPaymentMethodsShape,
   isFeatureListAnswer,
   isFeatureStateResultShape,
   isPlanInfoShape,
@@ -115,5 +119,36 @@ describe('zod-free shape checks agree with the zod schemas', () => {
     for (const s of samples) expect(isFeatureListAnswer(s), JSON.stringify(s)).toBe(list.safeParse(s).success);
     const state = { result: true, data: { id: 1, isEnabled: true } };
     for (const s of variants(state)) expect(isFeatureStateResultShape(s), JSON.stringify(s)).toBe(featureStateResult.safeParse(s).success);
+  });
+
+  it("the checkout's first screen: currencies, country, payment methods, price list", () => {
+    for (const s of [...variants({ currencies: ['USD', 'EUR'], default: 'USD' }), { currencies: [], default: 'USD' }]) {
+      expect(isCurrenciesShape(s), JSON.stringify(s)).toBe(currencies.safeParse(s).success);
+    }
+    for (const s of variants({ code: 'DE', currency: 'EUR' })) expect(isIpInfoShape(s), JSON.stringify(s)).toBe(ipInfo.safeParse(s).success);
+    const method = { provider: 'stripe', type: 'card', label: 'Card' };
+    const methods = [
+      ...variants({ country: 'US', currency: 'USD', methods: [method] }),
+      ...variants(method).map((m) => ({ country: 'US', currency: 'USD', methods: [m] })),
+      ...PROVIDERS.map((provider) => ({ country: 'US', currency: 'USD', methods: [{ ...method, provider }] })),
+      { country: 'US', currency: 'USD', methods: [{ ...method, provider: 'paypal' }] },
+      { country: 'US', currency: 'USD', methods: [] },
+    ];
+    for (const s of methods) expect(isPaymentMethodsShape(s), JSON.stringify(s)).toBe(paymentMethods.safeParse(s).success);
+    const plan = { tariffId: 3, key: '1-year', name: '1 year', periodDays: 365, isLifetime: false, isTrial: false, currency: 'USD', amount: 4499, listAmount: 5999, discountPercent: 25, monthlyAmount: 375, promo: { code: 'YEAR30', percentOff: 30 } };
+    const list = { currency: 'USD', priceList: 'discount-25', plans: [plan], promo: { code: 'YEAR30', percentOff: 30 }, offerSecondsLeft: 86399 };
+    const { offerSecondsLeft: _left, ...withoutOffer } = list;
+    const { promo: _promo, ...planWithoutPromo } = plan;
+    const lists = [
+      ...variants(list),
+      ...variants(plan).map((p) => ({ ...list, plans: [p] })),
+      ...variants(list.promo).map((p) => ({ ...list, promo: p })),
+      withoutOffer,
+      { ...list, offerSecondsLeft: null, promo: null, plans: [] },
+      { ...list, plans: [{ ...plan, periodDays: null, monthlyAmount: null, promo: null }] },
+      { ...list, plans: [planWithoutPromo] },
+      { ...list, plans: [{ ...plan, amount: Number.POSITIVE_INFINITY }] },
+    ];
+    for (const s of lists) expect(isLandingPriceListShape(s), JSON.stringify(s)).toBe(landingPriceList.safeParse(s).success);
   });
 });

@@ -1,14 +1,16 @@
 // Hand-written structural checks for the values the web app reads for its first screens:
 // the stored user, the brand embedded in index.html, error answers, and the sign-in and
-// dashboard answers. zod would
+// dashboard answers, and the checkout's first screen (currencies, country, payment methods, price
+// list). zod would
 // add ~25 kB (gzip) to the first visit, so these stay zod-free; shape-checks.test.ts holds
 // them to the zod schemas on valid and broken samples.
 import type { AuthResult, User } from './account.js';
 import type { PublicBrand } from './brand.js';
 import type { ErrorBody } from './errors.js';
-import type { PlanInfo } from './billing.js';
+import type { z } from 'zod';
+import type { PlanInfo, currencies, ipInfo, landingPriceList, paymentMethods } from './billing.js';
 import type { Feature } from './account-extras.js';
-import { LANGUAGES } from './constants.js';
+import { LANGUAGES, PROVIDERS } from './constants.js';
 
 type Obj = Record<string, unknown>;
 const isObj = (v: unknown): v is Obj => typeof v === 'object' && v !== null && !Array.isArray(v);
@@ -121,4 +123,56 @@ export function isFeatureListAnswer(v: unknown): v is { data: { items: Feature[]
 /** The answer of setup/features/state. */
 export function isFeatureStateResultShape(v: unknown): v is { result: boolean; data: { id: number; isEnabled: boolean } } {
   return isObj(v) && isBool(v.result) && isObj(v.data) && isNum(v.data.id) && isBool(v.data.isEnabled);
+}
+
+const isNumOrNull = (v: unknown) => v === null || isNum(v);
+const isPromoInfo = (p: unknown) => isObj(p) && isStr(p.code) && isNum(p.percentOff);
+
+/** billing/getCurrencies. */
+export function isCurrenciesShape(v: unknown): v is z.infer<typeof currencies> {
+  return isObj(v) && isStrArray(v.currencies) && isStr(v.default);
+}
+
+/** ip/info. */
+export function isIpInfoShape(v: unknown): v is z.infer<typeof ipInfo> {
+  return isObj(v) && isStr(v.code) && isStr(v.currency);
+}
+
+/** billing/paymentMethods. */
+export function isPaymentMethodsShape(v: unknown): v is z.infer<typeof paymentMethods> {
+  return (
+    isObj(v) &&
+    isStr(v.country) &&
+    isStr(v.currency) &&
+    Array.isArray(v.methods) &&
+    v.methods.every((m) => isObj(m) && oneOf(PROVIDERS, m.provider) && isStr(m.type) && isStr(m.label))
+  );
+}
+
+const isTariffPrice = (p: unknown) =>
+  isObj(p) &&
+  isNum(p.tariffId) &&
+  isStr(p.key) &&
+  isStr(p.name) &&
+  isNumOrNull(p.periodDays) &&
+  isBool(p.isLifetime) &&
+  isBool(p.isTrial) &&
+  isStr(p.currency) &&
+  isNum(p.amount) &&
+  isNum(p.listAmount) &&
+  isNum(p.discountPercent) &&
+  isNumOrNull(p.monthlyAmount) &&
+  (p.promo === undefined || p.promo === null || isPromoInfo(p.promo));
+
+/** billing/getLandingPriceList. */
+export function isLandingPriceListShape(v: unknown): v is z.infer<typeof landingPriceList> {
+  return (
+    isObj(v) &&
+    isStr(v.currency) &&
+    isStr(v.priceList) &&
+    Array.isArray(v.plans) &&
+    v.plans.every(isTariffPrice) &&
+    (v.promo === null || isPromoInfo(v.promo)) &&
+    (v.offerSecondsLeft === undefined || isNumOrNull(v.offerSecondsLeft))
+  );
 }

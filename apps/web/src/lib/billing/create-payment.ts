@@ -1,5 +1,5 @@
 import { useMutation } from '@tanstack/react-query';
-import { createPaymentResult, type CreatePaymentResult } from '@warren/contract';
+import type { CreatePaymentResult } from '@warren/contract';
 import { api } from '../api-client';
 
 export interface CreatePaymentInput {
@@ -27,7 +27,8 @@ export async function createPayment(input: CreatePaymentInput): Promise<CreatePa
   const body = await api
     .post('billing/createPayment', { json, headers: { 'idempotency-key': input.idempotencyKey }, context: { silent: true } })
     .json<{ data: unknown }>();
-  return createPaymentResult.parse(body.data);
+  const schemas = await import('./billing-schemas');
+  return schemas.createPaymentResult.parse(body.data);
 }
 
 export function useCreatePayment() {

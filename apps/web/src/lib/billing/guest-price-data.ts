@@ -1,4 +1,4 @@
-import { guestPriceData } from '@warren/contract';
+import type { guestPriceData } from '@warren/contract';
 import type { z } from 'zod';
 import { api } from '../api-client';
 import { searchOf } from './landing-price-list';
@@ -20,5 +20,6 @@ export async function getGuestPriceData(q: GuestPriceQuery): Promise<GuestPriceD
   const body = await api
     .get('billing/getGuestPriceData', { searchParams: searchOf({ ...q, tariffId: String(q.tariffId) }), context: { silent: true } })
     .json<{ data: unknown }>();
-  return guestPriceData.parse(body.data);
+  const schemas = await import('./billing-schemas');
+  return schemas.guestPriceData.parse(body.data);
 }

@@ -1,7 +1,8 @@
 import { keepPreviousData, queryOptions, useQuery } from '@tanstack/react-query';
-import { landingPriceList } from '@warren/contract';
+import { isLandingPriceListShape, type landingPriceList } from '@warren/contract';
 import type { z } from 'zod';
 import { api } from '../api-client';
+import { ensureShape } from '../answer-shape';
 
 export type LandingPriceList = z.infer<typeof landingPriceList>;
 export interface LandingPriceQuery {
@@ -18,7 +19,7 @@ function searchOf(q: object): Record<string, string> {
 /** GET billing/getLandingPriceList: the plans of a price list (selectedPlan picks a landing list) in a currency. */
 export async function getLandingPriceList(q: LandingPriceQuery): Promise<LandingPriceList> {
   const body = await api.get('billing/getLandingPriceList', { searchParams: searchOf(q) }).json<{ data: unknown }>();
-  return landingPriceList.parse(body.data);
+  return ensureShape(body.data, isLandingPriceListShape, 'billing/getLandingPriceList');
 }
 
 /**

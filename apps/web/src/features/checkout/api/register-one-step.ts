@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
-import { authResult, type AuthResult, type RegisterBody } from '@warren/contract';
+import { isAuthResultShape, type AuthResult, type RegisterBody } from '@warren/contract';
 import { api } from '../../../lib/api-client';
+import { ensureShape } from '../../../lib/answer-shape';
 import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-call';
 
 /**
@@ -11,10 +12,10 @@ export async function registerOneStep(body: RegisterBody): Promise<AuthResult> {
   const payload = { ...body, isOneStepPayment: true };
   if (usesRestrictedCalls()) {
     const res = await restrictedPost<{ data: unknown }>('users/restrictedRegister', { ...payload, isRestrictedDomain: true }, { silent: true });
-    return authResult.parse(res.data);
+    return ensureShape(res.data, isAuthResultShape, 'users/register');
   }
   const res = await api.post('users/register', { json: payload, context: { silent: true } }).json<{ data: unknown }>();
-  return authResult.parse(res.data);
+  return ensureShape(res.data, isAuthResultShape, 'users/register');
 }
 
 export function useRegisterOneStep() {
