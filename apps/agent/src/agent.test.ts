@@ -149,6 +149,30 @@ describe('agent', () => {
     expect(api.reports[1]!.peers).toEqual([{ publicKey: K[0], lastHandshake: now / 1000 - 10, rxBytes: 6, txBytes: 1 }]);
   });
 
+  it('reports its version and the last apply error, cleared once an apply succeeds (the operator console shows both)', async () => {
+    const api = new FakeApi();
+    const wg = new FakeWg();
+    const agent = new Agent(api, wg, { ...options, version: '9.9.9' });
+    await agent.reportOnce();
+    expect(api.reports[0]).toMatchObject({ agentVersion: '9.9.9' });
+    expect(api.reports[0]).not.toHaveProperty('lastApplyError'); // nothing applied yet: nothing to say
+    api.answers.push(answer({ version: 1, peers: [peer(0)] }));
+    await agent.syncOnce();
+    api.answers.push(answer({ version: 2, full: false, changedOwners: [1], peers: [peer(1)] }));
+    wg.failNext = true;
+    await expect(agent.syncOnce()).rejects.toThrow('wg set failed');
+    await agent.reportOnce();
+    expect(api.reports[1]!.lastApplyError).toBe('wg set failed');
+    api.answers.push(answer({ version: 2, peers: [peer(0), peer(1)] }));
+    await agent.syncOnce();
+    await agent.reportOnce();
+    expect(api.reports[2]!.lastApplyError).toBeNull();
+    // Without a version (an embedding that passes none) the field is left out.
+    const bare = new Agent(api, wg, options);
+    await bare.reportOnce();
+    expect(api.reports[3]).not.toHaveProperty('agentVersion');
+  });
+
   it('backs off exponentially with jitter up to 30 s', () => {
     expect(backoffMs(1, 1)).toBe(1000);
     expect(backoffMs(2, 1)).toBe(2000);

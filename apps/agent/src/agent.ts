@@ -28,6 +28,8 @@ export interface AgentOptions {
   appliers?: ((answer: DesiredState) => Promise<void>)[];
   /** Told what happens (metrics.ts); nothing by default. */
   observer?: AgentObserver;
+  /** Reported to the API (the operator console shows it); the agent's own version by default in main.ts. */
+  version?: string;
 }
 
 export type ApplyMode = 'none' | 'set' | 'syncconf';
@@ -79,6 +81,8 @@ export class Agent {
   private wake?: () => void;
   private reportTimer?: NodeJS.Timeout;
   private lastReported = new Map<string, string>();
+  /** The last apply's error for the report (the operator console), null once an apply succeeded; unset before the first. */
+  private lastApplyError: string | null | undefined;
 
   constructor(
     private readonly api: AgentApi,
@@ -131,9 +135,12 @@ export class Agent {
     } catch (err) {
       this.applied = null;
       this.needFull = true;
+      // One line, bounded: what `wg`/the services said (no client addresses exist here to leak).
+      this.lastApplyError = String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 500);
       observer?.applyFailed();
       throw err;
     }
+    this.lastApplyError = null;
     observer?.applied(mode, (this.now() - started) / 1000);
     observer?.synced(Date.now(), next.size, answer.version);
     this.applied = next;
@@ -155,6 +162,8 @@ export class Agent {
       ...(dump.iface.listenPort ? { listenPort: dump.iface.listenPort } : {}),
       load: loadPercent(active, this.o.capacity, os.loadavg()[0] ?? 0, os.cpus().length),
       activePeers: active,
+      ...(this.o.version ? { agentVersion: this.o.version.slice(0, 64) } : {}),
+      ...(this.lastApplyError !== undefined ? { lastApplyError: this.lastApplyError } : {}),
       peers: changed.map((p) => ({ publicKey: p.publicKey, lastHandshake: p.latestHandshake, rxBytes: p.rxBytes, txBytes: p.txBytes })),
     };
     this.o.observer?.reported(active);

@@ -7,6 +7,7 @@ import { createAgentMetrics, startMetricsServer } from './metrics.js';
 import { Wg, execWg } from './wg/wg.js';
 import { loadServicesConfig } from './services/config.js';
 import { NodeServicesRuntime } from './services/runtime.js';
+import { AGENT_VERSION } from './version.js';
 
 /** `warren-agent`: one per VPN server. Logs JSON lines on stdout. */
 const LEVELS = { debug: 10, info: 20, warn: 30, error: 40 } as const;
@@ -51,7 +52,7 @@ async function main(): Promise<void> {
     console.error(`Invalid services configuration: ${(err as Error).message}`);
     process.exit(64);
   }
-  const agent = new Agent(api, wg, { ...config, appliers: services ? [services.apply] : [], observer: metrics?.observer }, log);
+  const agent = new Agent(api, wg, { ...config, appliers: services ? [services.apply] : [], observer: metrics?.observer, version: AGENT_VERSION }, log);
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   if (metrics && config.metrics) {
     try {

@@ -94,8 +94,8 @@ describe('the audit log page', () => {
     expect((await signIn(browser, admin)).statusCode).toBe(200);
     // Enough rows that the ids cross 99 and 999 (inserting is what the log allows).
     await t.app.db.query(`insert into staff_audit (actor, action) select 'filler', 'customer-view' from generate_series(1, 1000)`);
-    const [{ max }] = await t.app.db.query<{ max: string }>(`select max(id)::text as max from staff_audit`);
-    const [{ n }] = await t.app.db.query<{ n: number }>(`select count(*)::int as n from staff_audit`);
+    const { max } = (await t.app.db.query<{ max: string }>(`select max(id)::text as max from staff_audit`))[0]!;
+    const { n } = (await t.app.db.query<{ n: number }>(`select count(*)::int as n from staff_audit`))[0]!;
 
     const ids: number[] = [];
     let cursor: string | null = '';
