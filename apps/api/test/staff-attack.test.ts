@@ -111,3 +111,17 @@ describe('the audit log page', () => {
     expect(new Set(ids).size).toBe(n);
   });
 });
+
+describe('ids that are not ids', () => {
+  it('a job id of the right length that is no UUID is refused (422), never a database error (500)', async () => {
+    const admin = await account('admin');
+    const browser = new TestClient(t.app);
+    expect((await signIn(browser, admin)).statusCode).toBe(200);
+    for (const id of ['-'.repeat(36), `${'0'.repeat(35)}-`, `${'a'.repeat(8)}${'-'.repeat(28)}`, '0000000000000000000000000000000000ab']) {
+      const res = await browser.post(`/api/staff/jobs/billing-renew/${id}/retry`, {});
+      expect(res.statusCode, `${id}: ${res.body}`).toBe(422);
+    }
+    // A well-formed id that no job has is 404, as before.
+    expect((await browser.post('/api/staff/jobs/billing-renew/00000000-0000-4000-8000-000000000000/retry', {})).statusCode).toBe(404);
+  });
+});

@@ -184,7 +184,8 @@ export const STAFF_JOB_STATES = ['created', 'retry', 'active', 'failed'] as cons
 export const staffJobsQuery = z.object({ state: z.enum(STAFF_JOB_STATES).optional() });
 export const staffJobParams = z.object({
   queue: z.string().regex(/^[a-z0-9-]{1,40}$/, { error: 'Unknown queue.' }),
-  id: z.string().regex(/^[0-9a-f-]{36}$/, { error: 'Unknown job.' }),
+  // A UUID's shape, not only its characters: pg-boss casts the id to uuid, and 36 dashes made that a 500.
+  id: z.string().regex(/^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/, { error: 'Unknown job.' }),
 });
 
 // --- answers -------------------------------------------------------------------------------
