@@ -125,3 +125,36 @@ describe('ids that are not ids', () => {
     expect((await browser.post('/api/staff/jobs/billing-renew/00000000-0000-4000-8000-000000000000/retry', {})).statusCode).toBe(404);
   });
 });
+
+describe("a support member and staff members' accounts", () => {
+  it("cannot act on a staff member's account (an admin's, a colleague's, their own): 403, nothing changed, nothing audited; an admin can", async () => {
+    const admin = await account('admin');
+    const adminBrowser = new TestClient(t.app);
+    expect((await signIn(adminBrowser, admin)).statusCode).toBe(200);
+    const support = await account('support');
+    const supportBrowser = new TestClient(t.app);
+    expect((await signIn(supportBrowser, support)).statusCode).toBe(200);
+    const colleague = await account('support');
+    const audited = async () => (await t.app.db.query<{ n: number }>(`select count(*)::int as n from staff_audit where actor_user_id = $1 and action <> 'sign-in'`, [support.id]))[0]!.n;
+
+    const actions: [string, unknown][] = [
+      ['sign-out-all', { reason: 'kick the admin out' }],
+      ['grant-days', { days: 3650, reason: 'ten years for me' }],
+      ['auto-renew-off', {}],
+      ['resend-verification', {}],
+    ];
+    for (const target of [admin, colleague, support]) {
+      for (const [action, body] of actions) {
+        const res = await supportBrowser.post(`/api/staff/customers/${target.id}/${action}`, body);
+        expect(res.statusCode, `${action} on ${target.email}: ${res.body}`).toBe(403);
+      }
+    }
+    expect(await audited()).toBe(0);
+    expect((await adminBrowser.get('/api/staff/me')).statusCode).toBe(200);
+    const [grants] = await t.app.db.query<{ n: number }>(`select count(*)::int as n from payments where grant_days is not null and user_id = $1`, [support.id]);
+    expect(grants!.n).toBe(0);
+
+    // An admin may: the support member's customer sessions end.
+    expect((await adminBrowser.post(`/api/staff/customers/${support.id}/sign-out-all`, { reason: 'admin does it' })).statusCode).toBe(200);
+  });
+});

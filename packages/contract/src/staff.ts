@@ -14,7 +14,8 @@ import { subscriptionInfo } from './subscription.js';
  * customer one. Idle timeout STAFF_IDLE_MINUTES, absolute STAFF_ABSOLUTE_HOURS. State-changing calls
  * carry X-XSRF-TOKEN like every other call of the web app. As everywhere in the API the request is
  * validated first (422), then: no staff session → 401; a support member on an admin call → 403
- * (nothing changed, nothing audited).
+ * (nothing changed, nothing audited), and so on a customer action about an account holding a role
+ * (an admin's, a colleague's, their own): only an admin acts on a staff member's account.
  *
  *   method path                                        role     what
  *   POST   /api/staff/session                          -        sign in {email,password,code} → StaffMe, sets the cookie.

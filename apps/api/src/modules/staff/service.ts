@@ -89,6 +89,17 @@ export function staffService(deps: StaffDeps) {
     return row;
   }
 
+  /**
+   * The account a support action is about: a support member does not act on a staff member's account
+   * (an admin's, a colleague's, their own: ending an admin's console session, granting themselves
+   * days). Admins do; the admin-only actions need the admin role anyway.
+   */
+  async function targetOf(actor: StaffActor, id: number): Promise<CustomerRow> {
+    const row = await customerRow(id);
+    if (actor.role !== 'admin' && row.staff_role) throw new ForbiddenError("Only an admin acts on a staff member's account.");
+    return row;
+  }
+
   const summaryOf = (r: CustomerRow): StaffCustomerSummary => ({
     id: r.id, email: r.email, verified: r.verified, status: asStatus(r.account_status), createdAt: iso(r.created_at), tariffName: r.tariff_name, expiresAt: isoOrNull(r.subscription_expires_at),
   });
@@ -267,7 +278,7 @@ export function staffService(deps: StaffDeps) {
     },
 
     async grantDays(actor: StaffActor, id: number, days: number, reason: string) {
-      const c = await customerRow(id);
+      const c = await targetOf(actor, id);
       const p = await billing.operator.grantDays(id, days);
       await audit(actor, 'grant-days', { userId: id, text: c.email }, { days, reason, paymentId: p.public_id, until: isoOrNull(p.period_end) });
       return answer(id);
@@ -309,7 +320,7 @@ export function staffService(deps: StaffDeps) {
     },
 
     async resendVerification(actor: StaffActor, id: number, reason: string | undefined) {
-      const c = await customerRow(id);
+      const c = await targetOf(actor, id);
       if (c.verified) throw new ValidationError({ email: ['The email is verified already.'] });
       const user = await deps.users.reload(id);
       const brand = deps.brands.byId(c.brand) ?? deps.brands.all()[0]!;
@@ -319,14 +330,14 @@ export function staffService(deps: StaffDeps) {
     },
 
     async autoRenewOff(actor: StaffActor, id: number, reason: string | undefined) {
-      const c = await customerRow(id);
+      const c = await targetOf(actor, id);
       await billing.renewals.setAutoRenewOf(id, false);
       await audit(actor, 'auto-renew-off', { userId: id, text: c.email }, reason ? { reason } : {});
       return answer(id);
     },
 
     async signOutAll(actor: StaffActor, id: number, reason: string) {
-      const c = await customerRow(id);
+      const c = await targetOf(actor, id);
       const sessions = await repo.signOutAll(id);
       await audit(actor, 'sign-out-all', { userId: id, text: c.email }, { sessions, reason });
       return answer(id);
