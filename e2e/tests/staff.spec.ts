@@ -277,6 +277,13 @@ test.describe('operator console', () => {
 
     await signIn(page, support);
     await expect(page).toHaveURL(/\/staff\/customers$/);
+    // The console's words (its own namespace, in its own chunk) reach the page title too.
+    await expect(page).toHaveTitle(/Customers · Console/);
+    await page.getByRole('combobox', { name: 'Language' }).selectOption('ru');
+    await expect(page.getByRole('heading', { name: 'Клиенты', level: 1 })).toBeVisible();
+    await expect(page).toHaveTitle(/Клиенты · Консоль/);
+    await page.getByRole('combobox', { name: 'Язык' }).selectOption('en');
+    await expect(page.getByRole('heading', { name: 'Customers', level: 1 })).toBeVisible();
     await page.getByTestId('customer-query').fill(customer.email);
     await page.getByRole('button', { name: 'Search' }).click();
     await page.getByRole('link', { name: customer.email }).click();
