@@ -298,6 +298,13 @@ test.describe('operator console', () => {
     const id = page.url().split('/').pop();
     const refused = await page.request.post(`/api/staff/customers/${id}/refund`, { headers: { 'x-xsrf-token': await xsrf(page.context()) }, data: { paymentId: payments[0]!.paymentId, reason: 'not mine to do' } });
     expect(refused.status()).toBe(403);
+    // A staff member's account (here a colleague's): support is offered no action on it.
+    await page.goto(`/staff/customers?q=${encodeURIComponent(noTwoFactor.email)}`);
+    await page.getByRole('link', { name: noTwoFactor.email }).click();
+    await expect(page.getByTestId('customer-email')).toHaveText(noTwoFactor.email);
+    await expect(page.getByText('Support', { exact: true }).first()).toBeVisible();
+    await expect(page.getByTestId('action-grant-days')).toHaveCount(0);
+    await expect(page.getByTestId('action-sign-out-all')).toHaveCount(0);
     await page.getByRole('link', { name: 'Locations & nodes' }).click();
     await expect(page.getByRole('heading', { name: 'Locations and nodes' })).toBeVisible();
     await expect(page.getByTestId('add-location')).toHaveCount(0);

@@ -104,6 +104,8 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
   };
   const a = c.account;
   const s = c.subscription;
+  // A support member may not act on a staff member's account (an admin's, a colleague's, their own): not offered.
+  const allowed = (action: StaffCustomerAction) => can(me.role, action) && (me.role === 'admin' || !a.staffRole);
   const suspended = a.status === 'Suspended';
   const current = dialog ? mutations[dialog.kind] : null;
   const close = () => {
@@ -124,7 +126,7 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
     );
   const open = (kind: ReasonAction | 'grant-days' | 'delete') => setDialog({ kind } as Dialog);
   const actionButton = (kind: ReasonAction, color?: string) =>
-    can(me.role, kind) && (
+    allowed(kind) && (
       <Button size="compact-sm" variant="light" color={color} onClick={() => open(kind)} data-testid={`action-${kind}`}>
         {t(`actions.${kind}`)}
       </Button>
@@ -167,7 +169,7 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
             <>
               {!a.verified && actionButton('resend-verification')}
               {suspended ? actionButton('enable') : actionButton('disable', 'red')}
-              {can(me.role, 'delete') && (
+              {allowed('delete') && (
                 <Button size="compact-sm" variant="light" color="red" onClick={() => open('delete')} data-testid="action-delete">
                   {t('actions.delete')}
                 </Button>
@@ -188,7 +190,7 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           title={t('customer.plan')}
           actions={
             <>
-              {can(me.role, 'grant-days') && (
+              {allowed('grant-days') && (
                 <Button size="compact-sm" variant="light" onClick={() => open('grant-days')} data-testid="action-grant-days">
                   {t('actions.grant-days')}
                 </Button>
@@ -242,7 +244,7 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
                     )}
                   </Table.Td>
                   <Table.Td>
-                    {can(me.role, 'refund') && p.staffRefundable && (
+                    {allowed('refund') && p.staffRefundable && (
                       <Button size="compact-xs" variant="light" color="red" onClick={() => setDialog({ kind: 'refund', payment: p })} aria-label={`${t('actions.refund')}: ${amount}, ${formatWhen(p.date, lang)}`} data-testid="action-refund">
                         {t('actions.refund')}
                       </Button>
