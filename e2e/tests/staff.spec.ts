@@ -119,7 +119,7 @@ async function axe(page: Page, label: string): Promise<string[]> {
 }
 
 test.describe('operator console', () => {
-  test('an admin grants days and refunds a paying customer, sees both in the audit log, adds a location and a node (token shown once)', async ({ browser, page, isMobile }, info) => {
+  test('an admin grants days and refunds a paying customer, sees both in the audit log, adds a location and a node (token shown once) and watches it report', async ({ browser, page, isMobile }, info) => {
     // A purchase, three accounts and a dozen axe audits (the nodes page lists every seeded location): minutes on a loaded CI machine.
     test.setTimeout(360_000);
     const [admin, customer] = await Promise.all([newStaff(browser, info, 'admin'), newPayingCustomer(browser, info)]);
@@ -224,8 +224,19 @@ test.describe('operator console', () => {
     await expect(card.getByTestId(`node-${nodeName}`)).toContainText('Never reported');
     // Once: neither the page nor a fresh load of it holds the token any more.
     expect(await page.content()).not.toContain(token);
+    // The node reports in as its agent does (POST /api/nodes/report with its token): the console shows it live.
+    const report = await page.request.post('/api/nodes/report', {
+      headers: { authorization: `Bearer ${token}` },
+      data: { load: 37, activePeers: 2, peers: [], agentVersion: '9.9.9-e2e', lastApplyError: 'wg: test apply error' },
+    });
+    expect(report.status(), await report.text()).toBe(200);
     await page.reload();
-    await expect(page.getByTestId(`node-${nodeName}`)).toBeVisible();
+    const nodeRow = page.getByTestId(`node-${nodeName}`);
+    await expect(nodeRow).toBeVisible();
+    await expect(nodeRow).not.toContainText('Never reported');
+    await expect(nodeRow).toContainText('37%');
+    await expect(nodeRow).toContainText('9.9.9-e2e');
+    await expect(nodeRow).toContainText('wg: test apply error');
     expect(await page.content()).not.toContain(token);
     a11y.push(...(await axe(page, 'nodes')));
     await snap(page, info, 'staff-nodes');
