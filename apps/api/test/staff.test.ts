@@ -354,6 +354,13 @@ describe('customer view and actions', () => {
     expect(days).toBeLessThan(10.1);
     const history = (await member.customer.get('/api/billing/payments')).json().data.items;
     expect(history[0]).toMatchObject({ kind: 'grant', status: 'succeeded', amountMinor: 0 });
+    // A grant moved no money: the console offers no refund for it, and the API refuses one.
+    const view = (await adminBrowser.get(`/api/staff/customers/${member.id}`)).json().data;
+    expect(view.payments.find((p: { kind: string }) => p.kind === 'grant')).toMatchObject({ staffRefundable: false });
+    const refundGrant = await adminBrowser.post(`/api/staff/customers/${member.id}/refund`, { paymentId: history[0].paymentId, reason: 'undo' });
+    expect(refundGrant.statusCode).toBe(422);
+    expect(refundGrant.json().errors.paymentId[0]).toContain('nothing to refund');
+    expect((await subscriptionOf(member.customer)).expiresAt).toBe(sub.expiresAt);
     // Days on top of days.
     await supportBrowser.post(`/api/staff/customers/${member.id}/grant-days`, { days: 5, reason: 'more compensation' });
     const later = await subscriptionOf(member.customer);

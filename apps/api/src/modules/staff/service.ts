@@ -135,7 +135,8 @@ export function staffService(deps: StaffDeps) {
       subscription,
       payments: history.items.map((item) => {
         const p = byPublicId.get(item.paymentId);
-        const refundable = item.kind !== 'refund' && !!p && p.status === 'succeeded' && p.applied;
+        // A support grant moved no money: there is nothing to give back (the console offers no refund for it).
+        const refundable = item.kind !== 'refund' && !!p && p.status === 'succeeded' && p.applied && p.provider !== 'grant';
         const inside = !!p && isWithinMoneyBackWindow(p, now(), history.moneyBackDays);
         return { ...item, staffRefundable: refundable, insideWindow: item.kind !== 'refund' && inside };
       }),
@@ -296,6 +297,7 @@ export function staffService(deps: StaffDeps) {
       if (!payment) throw new NotFoundError('No such payment.');
       if (payment.status === 'refunded') throw new ConflictError('This payment was already refunded.');
       if (payment.status !== 'succeeded' || !payment.applied) throw new ValidationError({ paymentId: [`The payment is ${payment.status}: only a paid payment can be refunded.`] });
+      if (payment.provider === 'grant') throw new ValidationError({ paymentId: ['A grant moved no money: there is nothing to refund.'] });
       const inside = isWithinMoneyBackWindow(payment, now(), deps.moneyBackDays);
       if (!inside && body.outsideWindow !== true) {
         throw new ValidationError({ outsideWindow: ['The money-back window has closed: confirm a refund outside it.'] });
