@@ -158,3 +158,16 @@ describe("a support member and staff members' accounts", () => {
     expect((await adminBrowser.post(`/api/staff/customers/${support.id}/sign-out-all`, { reason: 'admin does it' })).statusCode).toBe(200);
   });
 });
+
+it('the per-address sign-in budget is the one the operator set for all sign-ins (LIMIT_LOGIN_PER_IP), not a fixed 60', async () => {
+  const small = await createTestApp({ LIMIT_LOGIN_PER_IP: '3', JOBS: 'false' });
+  try {
+    const browser = new TestClient(small.app);
+    const statuses: number[] = [];
+    for (let i = 0; i < 4; i++) statuses.push((await browser.post('/api/staff/session', { email: uniqueEmail(`nobody${i}`), password: 'wrong-password-1', code: '123456' })).statusCode);
+    expect(statuses.slice(0, 3)).not.toContain(429);
+    expect(statuses[3]).toBe(429);
+  } finally {
+    await small.close();
+  }
+});

@@ -50,6 +50,8 @@ export interface StaffDeps {
   /** The customer's links (verification mail): PUBLIC_URL, else the brand's host. */
   originOf: (brandId: string) => string;
   moneyBackDays: number;
+  /** The per-address sign-in budget (LIMIT_LOGIN_PER_IP), the customer sign-in's: one rule for both. */
+  loginPerIp?: number;
   now?: () => Date;
 }
 
@@ -208,7 +210,7 @@ export function staffService(deps: StaffDeps) {
      */
     async signIn(body: StaffSignInBody, ctx: { ip: string; userAgent: string; xsrfKey: string }): Promise<{ token: string; me: StaffMe }> {
       const email = body.email.toLowerCase();
-      await spend(limiter, LIMITS.loginPerIp, ctx.ip);
+      await spend(limiter, deps.loginPerIp ? { ...LIMITS.loginPerIp, max: deps.loginPerIp } : LIMITS.loginPerIp, ctx.ip);
       const pair = `staff|${email}|${ctx.ip}`;
       await spend(limiter, LIMITS.loginPerAccountIp, pair);
       // Beyond the account's budget the account is slowed down, never locked (as the customer sign-in):
