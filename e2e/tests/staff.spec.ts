@@ -240,6 +240,10 @@ test.describe('operator console', () => {
     await expect(nodeRow).toContainText('9.9.9-e2e');
     await expect(nodeRow).toContainText('wg: test apply error');
     expect(await page.content()).not.toContain(token);
+    // Dozens of seeded locations: the filter finds this one by its node's name.
+    await page.getByTestId('nodes-filter').fill(nodeName);
+    await expect(page.getByTestId('nodes-count')).toContainText(/^1 of \d+ locations$/);
+    await expect(page.getByTestId(`node-${nodeName}`)).toBeVisible();
     a11y.push(...(await axe(page, 'nodes')));
     await snap(page, info, 'staff-nodes');
     // A confirmation (disable the node): the shared dialog, named close button, Escape gives focus back.

@@ -1,5 +1,5 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Stack, Switch, Table, Text, Title } from '@mantine/core';
+import { Badge, Button, Card, Group, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import '@mantine/core/styles/Table.layer.css';
@@ -24,6 +24,16 @@ import { useStaffMe } from './StaffConsole';
 
 const HEALTH_COLOR = { online: 'teal', stale: 'orange', never: 'gray' } as const;
 
+/** Locations whose slug, country, city or a node's name or host contains the words typed (36 seeded ones make a long page). */
+export function filterLocations(list: StaffLocation[], query: string): StaffLocation[] {
+  const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
+  if (!words.length) return list;
+  return list.filter((l) => {
+    const text = [l.slug, l.countryCode, l.country, l.city, ...l.nodes.flatMap((n) => [n.name, n.endpointHost])].join(' ').toLowerCase();
+    return words.every((w) => text.includes(w));
+  });
+}
+
 /** /staff/nodes (admin): locations and their nodes with live status; add, switch, issue tokens. */
 export function NodesPage() {
   const { t } = useTranslation(STAFF_NS);
@@ -34,6 +44,7 @@ export function NodesPage() {
   const addNode = useAddNode();
   const [dialog, setDialog] = useState<{ kind: 'location' } | { kind: 'node'; location: string | null } | null>(null);
   const [token, setToken] = useState<{ node: string; token: string } | null>(null);
+  const [query, setQuery] = useState('');
   const close = () => {
     setDialog(null);
     addLocation.reset();
@@ -60,17 +71,31 @@ export function NodesPage() {
         {t('nodes.intro')}
       </Text>
       <QueryState query={locations} loading={t('nodes.loading')} error={t('nodes.loadFailed')}>
-        {(list) =>
-          list.length === 0 ? (
-            <EmptyState message={t('nodes.noLocations')} />
-          ) : (
+        {(list) => {
+          if (list.length === 0) return <EmptyState message={t('nodes.noLocations')} />;
+          const shown = filterLocations(list, query);
+          return (
             <Stack gap="md">
-              {list.map((l) => (
-                <LocationCard key={l.slug} location={l} admin={admin} onAddNode={() => setDialog({ kind: 'node', location: l.slug })} onToken={setToken} />
-              ))}
+              <TextInput
+                label={t('nodes.filter')}
+                placeholder={t('nodes.filterPlaceholder')}
+                value={query}
+                onChange={(e) => setQuery(e.currentTarget.value)}
+                maxLength={100}
+                maw={420}
+                data-testid="nodes-filter"
+              />
+              <Text size="sm" c="dimmed" aria-live="polite" data-testid="nodes-count">
+                {t('nodes.shown', { count: shown.length, total: list.length })}
+              </Text>
+              {shown.length === 0 ? (
+                <EmptyState message={t('nodes.noMatch')} />
+              ) : (
+                shown.map((l) => <LocationCard key={l.slug} location={l} admin={admin} onAddNode={() => setDialog({ kind: 'node', location: l.slug })} onToken={setToken} />)
+              )}
             </Stack>
-          )
-        }
+          );
+        }}
       </QueryState>
       {dialog?.kind === 'location' && (
         <AddLocationDialog
