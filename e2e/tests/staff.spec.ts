@@ -5,7 +5,8 @@ import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Secret, TOTP } from 'otpauth';
-import { PASSWORD, linkFromMail, snap, uniqueEmail } from './helpers';
+import { PASSWORD, snap, uniqueEmail } from './helpers';
+import { newPayingCustomer } from './users';
 
 /**
  * The operator console (/staff, issue 15) against the real server: staff are Warren accounts with
@@ -76,28 +77,8 @@ async function signIn(page: Page, staff: Staff, code = staff.secret ? totp(staff
   await page.getByRole('button', { name: 'Sign in to the console' }).click();
 }
 
-/** A visitor buys the 1-year plan at /checkout with the sandbox provider and verifies; returns their email and bearer token. */
-async function newPayingCustomer(browser: Browser, info: TestInfo) {
-  const context = await browser.newContext();
-  const page = await context.newPage();
-  const email = uniqueEmail('staff-customer', info);
-  await page.goto('/checkout');
-  await expect(page.getByRole('combobox', { name: 'Language' })).toBeEnabled();
-  await page.getByTestId('plan-1-year').click();
-  await page.getByRole('textbox', { name: 'Email' }).fill(email);
-  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('radio', { name: /sandbox/i }).click();
-  await page.getByTestId('pay-button').click();
-  await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
-  await page.getByRole('button', { name: 'Pay', exact: true }).click();
-  await expect(page).toHaveURL(/\/thank-you$/);
-  await page.goto(await linkFromMail(page.request, email, '/sign-in'));
-  await expect(page).toHaveURL(/\/dashboard$/);
-  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
-  const storage = await context.storageState();
-  await context.close();
-  return { email, token, storage };
-}
+/** A paying customer (bought the 1-year plan at /checkout with the sandbox, verified): email, bearer token, browser storage. */
+const newPayingCustomerFor = (browser: Browser, info: TestInfo) => newPayingCustomer(browser, info, 'staff-customer');
 
 /** The customer's own view of their plan (GET billing/subscription with their token). */
 async function customerPaidUntil(page: Page, token: string): Promise<number> {
@@ -122,7 +103,7 @@ test.describe('operator console', () => {
   test('an admin grants days and refunds a paying customer, sees both in the audit log, adds a location and a node (token shown once) and watches it report', async ({ browser, page, isMobile }, info) => {
     // A purchase, three accounts and a dozen axe audits (the nodes page lists every seeded location): minutes on a loaded CI machine.
     test.setTimeout(360_000);
-    const [admin, customer] = await Promise.all([newStaff(browser, info, 'admin'), newPayingCustomer(browser, info)]);
+    const [admin, customer] = await Promise.all([newStaff(browser, info, 'admin'), newPayingCustomerFor(browser, info)]);
     const a11y: string[] = [];
 
     await page.goto('/staff/sign-in');
@@ -283,8 +264,8 @@ test.describe('operator console', () => {
   });
 
   test('a support member is not offered refunds or node changes; a role holder without two-factor is told to turn it on; an ended session goes to the sign-in', async ({ browser, page }, info) => {
-    test.setTimeout(120_000);
-    const [support, noTwoFactor, customer] = await Promise.all([newStaff(browser, info, 'support'), newStaff(browser, info, 'support', false), newPayingCustomer(browser, info)]);
+    test.setTimeout(240_000); // a purchase and two staff accounts: it ran out of 120 s once on a loaded machine
+    const [support, noTwoFactor, customer] = await Promise.all([newStaff(browser, info, 'support'), newStaff(browser, info, 'support', false), newPayingCustomerFor(browser, info)]);
 
     await signIn(page, noTwoFactor);
     const notice = page.getByTestId('staff-2fa-required');
@@ -339,7 +320,7 @@ test.describe('operator console', () => {
   });
 
   test("a customer's pages load no console code", async ({ browser }, info) => {
-    const { storage } = await newPayingCustomer(browser, info);
+    const { storage } = await newPayingCustomerFor(browser, info);
     const scripts: string[] = [];
     for (const [state, paths] of [[undefined, ['/', '/checkout']], [storage, ['/dashboard', '/profile']]] as const) {
       const context = await browser.newContext({ storageState: state });

@@ -27,10 +27,17 @@ export async function newFreeUser(browser: Browser, info: TestInfo, request: API
 
 /** A visitor buys the 1-year plan at /checkout with the sandbox provider, then verifies. */
 export async function newPayingUser(browser: Browser, info: TestInfo, request: APIRequestContext): Promise<Storage> {
+  return (await newPayingCustomer(browser, info, 'a11y-paid', request)).storage;
+}
+
+/** The same, with the customer's email and bearer token (the session lives in local storage). */
+export async function newPayingCustomer(browser: Browser, info: TestInfo, tag: string, request?: APIRequestContext): Promise<{ email: string; token: string; storage: Storage }> {
   const context = await browser.newContext();
   const page = await context.newPage();
-  const email = uniqueEmail('a11y-paid', info);
+  const email = uniqueEmail(tag, info);
   await page.goto('/checkout');
+  // The page is rendered on the server: a click before the app takes over (the language switcher turns on) is lost.
+  await expect(page.getByRole('combobox', { name: 'Language' })).toBeEnabled();
   await page.getByTestId('plan-1-year').click();
   await page.getByRole('textbox', { name: 'Email' }).fill(email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
@@ -39,9 +46,10 @@ export async function newPayingUser(browser: Browser, info: TestInfo, request: A
   await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await expect(page).toHaveURL(/\/thank-you$/);
-  await page.goto(await linkFromMail(request, email, '/sign-in'));
+  await page.goto(await linkFromMail(request ?? page.request, email, '/sign-in'));
   await expect(page).toHaveURL(/\/dashboard$/);
-  const state = await context.storageState();
+  const token = (await page.evaluate(() => localStorage.getItem('token')))!;
+  const storage = await context.storageState();
   await context.close();
-  return state;
+  return { email, token, storage };
 }
