@@ -1,4 +1,4 @@
-import { defineConfig } from 'vite';
+import { defineConfig, type Plugin } from 'vite';
 import react from '@vitejs/plugin-react';
 import { fileURLToPath } from 'node:url';
 import { precompress } from './build/precompress';
@@ -30,11 +30,24 @@ const UI_CORE_APP = /\/src\/components\/(Logo|LanguageSwitcher|icons)\.(tsx|modu
 /** What the logged-in pages show besides: badges, icons, grids, lists, placeholders, switches. */
 const UI_APP = mantine(['ThemeIcon', 'Badge', 'SimpleGrid', 'List', 'Skeleton', 'Switch', 'InlineInput', 'Overlay']);
 
+/** apps/web/src/lib/mantine-use-id.ts in place of @mantine/hooks' useId (why: see that file). */
+function mantineStableIds(): Plugin {
+  const replacement = fileURLToPath(new URL('./src/lib/mantine-use-id.ts', import.meta.url));
+  return {
+    name: 'warren-mantine-stable-ids',
+    enforce: 'pre',
+    resolveId(source, importer) {
+      if (importer && /@mantine[\\/]hooks[\\/]esm[\\/]index\.mjs$/.test(importer) && source === './use-id/use-id.mjs') return replacement;
+      return null;
+    },
+  };
+}
+
 export default defineConfig(({ isSsrBuild }) => ({
   root: fileURLToPath(new URL('.', import.meta.url)),
   // The server render bundle (dist-ssr, src/entry-server.tsx) needs no copy of public/.
   publicDir: isSsrBuild ? false : 'public',
-  plugins: [react(), routePreloads(ROUTE_MODULES), precompress()],
+  plugins: [mantineStableIds(), react(), routePreloads(ROUTE_MODULES), precompress()],
   server: {
     port: 5173,
     proxy: { '/api': { target: 'http://127.0.0.1:8080', changeOrigin: false } },

@@ -215,6 +215,28 @@ test.describe('signed-out pages come rendered from the server', () => {
     expect(errors).toEqual([]);
   });
 
+  test('a server-rendered page asks for its code only after its first paint, and keeps its element ids when the app takes over', async ({ page }) => {
+    await page.addInitScript(() => {
+      const changes: string[] = [];
+      (window as unknown as { idChanges: string[] }).idChanges = changes;
+      new MutationObserver((records) => {
+        for (const r of records) changes.push(`${r.oldValue} -> ${(r.target as Element).id}`);
+      }).observe(document, { subtree: true, attributes: true, attributeFilter: ['id'], attributeOldValue: true });
+    });
+    for (const path of ['/checkout', '/sign-up']) {
+      await page.goto(path);
+      await expect(page.getByRole('textbox', { name: 'Email' })).toBeEnabled();
+      const { fcp, firstScript } = await page.evaluate(() => ({
+        fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
+        firstScript: Math.min(...performance.getEntriesByType('resource').filter((r) => /\/assets\/.+\.js$/.test(r.name)).map((r) => r.startTime)),
+      }));
+      // public/boot.js waits for the paint: the page's HTML, styles and images had the link to themselves.
+      expect(firstScript, path).toBeGreaterThan(fcp);
+      // Labels, descriptions and radio groups point at the ids the server rendered (apps/web/src/lib/mantine-use-id.ts).
+      expect(await page.evaluate(() => (window as unknown as { idChanges: string[] }).idChanges), path).toEqual([]);
+    }
+  });
+
   test('a checkout shows its prices before any script runs, in the currency of the visitor\'s country, its form waiting for the app', async ({ browser }, info) => {
     const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, locale: 'en-US', viewport: info.project.use.viewport ?? undefined });
     const page = await context.newPage();

@@ -1,9 +1,7 @@
 import './app/mantine-base.css';
-// Inter as one variable font (weights 100-900): 48 kB for Latin instead of four 24 kB files.
-import '@fontsource-variable/inter/wght.css';
 import './app/global.css';
 
-import { StrictMode } from 'react';
+import { StrictMode, startTransition } from 'react';
 import { createRoot, hydrateRoot } from 'react-dom/client';
 import { RouterProvider } from 'react-router';
 import { hydrate, type DehydratedState } from '@tanstack/react-query';
@@ -13,12 +11,13 @@ import { injectBrandScripts } from './lib/brand-scripts';
 import { initI18n } from './lib/i18n';
 import { initSession } from './lib/session';
 import { setNavigator } from './lib/navigation';
-import { rememberFirstPathname, stripTokenParam } from './lib/startup';
+import { rememberFirstPathname, stripTokenParam, yieldToMain } from './lib/startup';
 import { createRouter, whenRouterSettled } from './app/router';
 import { Providers, createQueryClient } from './app/providers';
 import type { RouteHandle } from './app/route-handle';
 import { isCheckoutRoute } from '@warren/contract';
 import { checkoutVariant } from './lib/billing/discount';
+import { warmMoneyFormat } from './lib/billing/format';
 import { STORAGE_KEYS, storage } from './lib/storage';
 import { rememberServerPrices } from './lib/server-answers';
 
@@ -43,6 +42,8 @@ function takeServerQueries(queryClient: ReturnType<typeof createQueryClient>) {
 }
 
 async function start() {
+  // The modules' own evaluation was one task; the steps below are tasks of their own.
+  await yieldToMain();
   rememberFirstPathname(window.location.pathname);
   const search = window.location.search;
   stripTokenParam();
@@ -57,6 +58,7 @@ async function start() {
   // Before the router: its first navigation's loaders may read what the server answered.
   const queryClient = createQueryClient();
   takeServerQueries(queryClient);
+  await yieldToMain();
   const router = createRouter();
   setNavigator((to, opts) => void router.navigate(to, opts));
   await i18nReady;
@@ -86,7 +88,17 @@ async function start() {
       await i18next.changeLanguage(variantLanguage).catch(() => undefined);
     }
     if (serverLanguage === i18next.language && router.state.location.pathname === landedOn && !router.state.errors) {
-      hydrateRoot(rootElement, app);
+      if (isCheckoutRoute(landedOn)) {
+        await yieldToMain();
+        warmMoneyFormat(i18next.language);
+        await yieldToMain();
+      }
+      // In a transition the take-over yields to the browser every few milliseconds (React
+      // time-slices transition work) instead of holding the main thread for the whole page: the
+      // page is already on screen, and a tap meanwhile is replayed once its part is hydrated.
+      startTransition(() => {
+        hydrateRoot(rootElement, app);
+      });
       return;
     }
     rootElement.replaceChildren();

@@ -1,4 +1,4 @@
-import { Alert, Anchor, Select, Skeleton, Switch, Text } from '@mantine/core';
+import { Alert, Anchor, NativeSelect, Skeleton, Switch, Text } from '@mantine/core';
 import '@mantine/core/styles/Skeleton.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import { useTranslation } from 'react-i18next';
@@ -9,21 +9,23 @@ import classes from './billing.module.css';
 
 // The pieces both checkouts (/checkout* and the plans pages) show from one checkout state.
 
-/** The currency choice, when prices exist in more than one. */
+/**
+ * The currency choice, when prices exist in more than one. The browser's own select: a handful of
+ * options need no searchable dropdown, a phone shows its native picker, and the checkout's first
+ * screen does not load and hydrate a popover, a portal and a scroll area for it (~40 kB of script).
+ */
 export function CurrencySelect({ checkout, size = 'sm', width = 100 }: { checkout: CheckoutState; size?: 'xs' | 'sm'; width?: number }) {
   const { t } = useTranslation();
   const { currency, currencyOptions, setCurrency } = checkout;
   if (currencyOptions.length <= 1 || !currency) return null;
   return (
-    <Select
+    <NativeSelect
       aria-label={t('payment.currency')}
       data={currencyOptions}
       value={currency}
-      onChange={(v) => v && setCurrency(v)}
-      allowDeselect={false}
+      onChange={(e) => e.currentTarget.value && setCurrency(e.currentTarget.value)}
       size={size}
       w={width}
-      comboboxProps={{ withinPortal: true }}
     />
   );
 }

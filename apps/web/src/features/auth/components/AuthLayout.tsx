@@ -6,7 +6,7 @@ import { Logo } from '../../../components/Logo';
 import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
 import { IconLock } from '../../../components/icons';
 import { getBrand } from '../../../lib/brand';
-import { useHydrated } from '../../../lib/hydration';
+import { HydratedFieldset } from '../../../components/HydratedFieldset';
 import classes from './AuthLayout.module.css';
 
 /** The card's footer: an optional prompt, then a link to another auth page. */
@@ -18,7 +18,6 @@ export interface AuthFooterLink {
 
 export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: AuthFooterLink }) {
   const { t } = useTranslation();
-  const hydrated = useHydrated();
   return (
     <div className={classes.page}>
       <header className={classes.top}>
@@ -39,9 +38,9 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
               )}
             </Stack>
             {/* Server-rendered: nothing to type into or press until the app's handlers are attached. */}
-            <fieldset className={classes.form} disabled={!hydrated}>
+            <HydratedFieldset className={classes.form}>
               {children}
-            </fieldset>
+            </HydratedFieldset>
           </Box>
           {footer && (
             <Box className={classes.cardFooter}>

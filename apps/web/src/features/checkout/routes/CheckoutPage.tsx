@@ -1,11 +1,11 @@
-import { useCallback, useEffect, useState, type ReactNode } from 'react';
+import { useCallback, useEffect, useImperativeHandle, useRef, useState, type ReactNode, type Ref } from 'react';
 import { Alert, Anchor, Button, Card, Group, PasswordInput, Skeleton, Stack, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/Skeleton.layer.css';
 import { useForm } from 'react-hook-form';
 import { Link, useLoaderData, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, SNACKBAR_MS } from '@warren/contract';
+import { PASSWORD_MIN, SNACKBAR_MS, type Language } from '@warren/contract';
 import { Logo } from '../../../components/Logo';
 import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
 import { IconCheck, IconLock } from '../../../components/icons';
@@ -34,7 +34,7 @@ import { DiscountCountdown } from '../components/DiscountCountdown';
 import type { CheckoutLoaderData } from '../loader';
 import classes from './CheckoutPage.module.css';
 import { useCaptcha } from '../../../lib/captcha';
-import { useHydrated } from '../../../lib/hydration';
+import { HydratedFieldset } from '../../../components/HydratedFieldset';
 
 // The account form's rules load on its first validation (zod stays off the first screen).
 const signUpResolver = lazyResolver(() => import('../form-resolvers').then((m) => m.signUpResolver));
@@ -68,37 +68,21 @@ function Step({ no, id, title, aside, children }: { no: number; id: string; titl
   );
 }
 
+/** What the checkout asks of its account step when Pay is pressed. */
+interface AccountHandle {
+  /** Signs up (one step) or in with what was typed; false (field errors shown) if it did not. */
+  ensureAccount: () => Promise<boolean>;
+}
+
 /**
- * Every checkout variant (spec section 2): plans of the variant's price list, then the account
- * (one-step sign-up, or sign-in for an existing email), then the payment method; Pay creates the
- * payment and sends the browser to the provider's page.
+ * The account step for a visitor without a session: one-step sign-up, or sign-in when the email
+ * has an account. Its own component: react-hook-form re-renders the component that holds the form
+ * once, synchronously, right after mounting (isReady); here that is this form, not the whole
+ * checkout in one long task while the page is taken over. Server-rendered (entry-server.tsx):
+ * nothing to type into until the app's handlers are attached (HydratedFieldset).
  */
-export function CheckoutPage() {
-  const { t, i18n } = useTranslation();
-  const { pathname, search } = useLocation();
-  const navigate = useNavigate();
-  const loaderData = useLoaderData() as CheckoutLoaderData | undefined;
-  const variant = checkoutVariant(pathname);
-  const brand = getBrand();
-  const user = useSession((s) => (s.authenticated ? s.user : null));
-  usePaymentSuccessMessage();
-
-  // The variant's language, unless the visitor chose one.
-  useEffect(() => {
-    if (variant.language && !storage.get(STORAGE_KEYS.i18nLang) && i18n.language !== variant.language) {
-      void i18n.changeLanguage(variant.language);
-    }
-  }, [variant.language, i18n]);
-
-  const checkout = useCheckout({
-    currency: variant.currency ?? undefined,
-    selectedPlan: variant.priceList !== 'default' ? variant.priceList : undefined,
-    tariffIds: variant.tariffIds,
-    referralID: storage.get(STORAGE_KEYS.referralID) ?? undefined,
-    accountId: user?.id ?? null,
-  });
-  const { prices, plans, chosenId, plan, setTariffId, busy, language } = checkout;
-
+function AccountForm({ ref, onSubmit, language }: { ref: Ref<AccountHandle>; onSubmit: () => void; language: Language | undefined }) {
+  const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>('signUp');
   const [takenEmail, setTakenEmail] = useState<string | null>(null);
   const form = useForm<AccountValues>({
@@ -110,22 +94,7 @@ export function CheckoutPage() {
   const captcha = useCaptcha();
   const loginMutation = useCheckoutLogin();
 
-  const discountPercent = Number(/discount-(\d+)/.exec(variant.priceList)?.[1] ?? 0);
-  // The discount window is the server's: its answer says how long is left, or that it is over.
-  const offer = serverOffer(variant, prices.data, prices.dataUpdatedAt);
-  const discountEndsAtMs = offer.kind === 'open' ? offer.endsAtMs : offer.kind === 'none' ? (loaderData?.discountEndsAtMs ?? null) : null;
-  // Spec section 2: after the window the visitor is sent to /checkout (regular prices).
-  const endDiscount = useCallback(() => {
-    if (!variant.discountCookie) return;
-    snackbar(t('checkout.discountEnded'), { kind: 'info', ms: SNACKBAR_MS.paymentProcessing });
-    navigate(`/checkout${search}`, { replace: true });
-  }, [variant.discountCookie, navigate, search, t]);
-  useEffect(() => {
-    if (offer.kind === 'closed') endDiscount();
-  }, [offer.kind, endDiscount]);
-
   const ensureAccount = async (): Promise<boolean> => {
-    if (user) return true;
     let ok = false;
     await form.handleSubmit(async (values) => {
       try {
@@ -164,13 +133,110 @@ export function CheckoutPage() {
     return ok;
   };
 
-  const onPay = () => checkout.pay(ensureAccount);
+  useImperativeHandle(ref, () => ({ ensureAccount }));
 
-  // Server-rendered (entry-server.tsx): nothing to type into until the app's handlers are attached,
-  // so no plain browser form is sent. The countdown is in the HTML (no shift when the app takes
-  // over); its clock ticks from the browser's first render.
-  const hydrated = useHydrated();
   const fieldError = (name: keyof AccountValues) => translateValidation(form.formState.errors[name]?.message, t);
+  return (
+    <form
+      noValidate
+      onSubmit={(e) => {
+        e.preventDefault();
+        onSubmit();
+      }}
+    >
+      <HydratedFieldset className={classes.fieldset}>
+      <Stack gap="sm" mt="xs">
+        {mode === 'signIn' ? (
+          <Alert color="brand" variant="light" data-testid="existing-account">
+            <Text size="sm">{t('checkout.existingAccount', { email: takenEmail ?? '' })}</Text>
+            <Anchor component="button" type="button" size="sm" mt={4} onClick={() => setMode('signUp')}>
+              {t('checkout.useAnotherEmail')}
+            </Anchor>
+          </Alert>
+        ) : (
+          <Text size="sm" c="dimmed">
+            {t('checkout.accountHint')}
+          </Text>
+        )}
+        <EmailInput
+          withAsterisk
+          error={fieldError('email')}
+          {...form.register('email')}
+        />
+        <PasswordInput
+          label={t('auth.fields.password')}
+          description={mode === 'signUp' ? t('auth.signUp.passwordHint', { min: PASSWORD_MIN }) : undefined}
+          autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
+          withAsterisk
+          error={fieldError('password')}
+          visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
+          {...form.register('password')}
+        />
+        {mode === 'signIn' && (
+          <Anchor component={Link} to="/forgot-pass" size="sm">
+            {t('checkout.forgot')}
+          </Anchor>
+        )}
+        {captcha.element}
+        <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
+      </Stack>
+      </HydratedFieldset>
+    </form>
+  );
+}
+
+/**
+ * Every checkout variant (spec section 2): plans of the variant's price list, then the account
+ * (one-step sign-up, or sign-in for an existing email), then the payment method; Pay creates the
+ * payment and sends the browser to the provider's page.
+ */
+export function CheckoutPage() {
+  const { t, i18n } = useTranslation();
+  const { pathname, search } = useLocation();
+  const navigate = useNavigate();
+  const loaderData = useLoaderData() as CheckoutLoaderData | undefined;
+  const variant = checkoutVariant(pathname);
+  const brand = getBrand();
+  const user = useSession((s) => (s.authenticated ? s.user : null));
+  usePaymentSuccessMessage();
+
+  // The variant's language, unless the visitor chose one.
+  useEffect(() => {
+    if (variant.language && !storage.get(STORAGE_KEYS.i18nLang) && i18n.language !== variant.language) {
+      void i18n.changeLanguage(variant.language);
+    }
+  }, [variant.language, i18n]);
+
+  const checkout = useCheckout({
+    currency: variant.currency ?? undefined,
+    selectedPlan: variant.priceList !== 'default' ? variant.priceList : undefined,
+    tariffIds: variant.tariffIds,
+    referralID: storage.get(STORAGE_KEYS.referralID) ?? undefined,
+    accountId: user?.id ?? null,
+  });
+  const { prices, plans, chosenId, plan, setTariffId, busy, language } = checkout;
+
+  const account = useRef<AccountHandle>(null);
+
+  const discountPercent = Number(/discount-(\d+)/.exec(variant.priceList)?.[1] ?? 0);
+  // The discount window is the server's: its answer says how long is left, or that it is over.
+  const offer = serverOffer(variant, prices.data, prices.dataUpdatedAt);
+  const discountEndsAtMs = offer.kind === 'open' ? offer.endsAtMs : offer.kind === 'none' ? (loaderData?.discountEndsAtMs ?? null) : null;
+  // Spec section 2: after the window the visitor is sent to /checkout (regular prices).
+  const endDiscount = useCallback(() => {
+    if (!variant.discountCookie) return;
+    snackbar(t('checkout.discountEnded'), { kind: 'info', ms: SNACKBAR_MS.paymentProcessing });
+    navigate(`/checkout${search}`, { replace: true });
+  }, [variant.discountCookie, navigate, search, t]);
+  useEffect(() => {
+    if (offer.kind === 'closed') endDiscount();
+  }, [offer.kind, endDiscount]);
+
+  // Signed in: nothing to create. Otherwise the account step signs up or in first.
+  const onPay = () => checkout.pay(async () => (user ? true : (account.current?.ensureAccount() ?? false)));
+
+  // The countdown is in the HTML (no shift when the app takes over); its clock ticks from the
+  // browser's first render.
   const lang = i18n.language;
 
   return (
@@ -228,51 +294,7 @@ export function CheckoutPage() {
                   </Anchor>
                 </Group>
               ) : (
-                <form
-                  noValidate
-                  onSubmit={(e) => {
-                    e.preventDefault();
-                    void onPay();
-                  }}
-                >
-                  <fieldset disabled={!hydrated} className={classes.fieldset}>
-                  <Stack gap="sm" mt="xs">
-                    {mode === 'signIn' ? (
-                      <Alert color="brand" variant="light" data-testid="existing-account">
-                        <Text size="sm">{t('checkout.existingAccount', { email: takenEmail ?? '' })}</Text>
-                        <Anchor component="button" type="button" size="sm" mt={4} onClick={() => setMode('signUp')}>
-                          {t('checkout.useAnotherEmail')}
-                        </Anchor>
-                      </Alert>
-                    ) : (
-                      <Text size="sm" c="dimmed">
-                        {t('checkout.accountHint')}
-                      </Text>
-                    )}
-                    <EmailInput
-                      withAsterisk
-                      error={fieldError('email')}
-                      {...form.register('email')}
-                    />
-                    <PasswordInput
-                      label={t('auth.fields.password')}
-                      description={mode === 'signUp' ? t('auth.signUp.passwordHint', { min: PASSWORD_MIN }) : undefined}
-                      autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
-                      withAsterisk
-                      error={fieldError('password')}
-                      visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
-                      {...form.register('password')}
-                    />
-                    {mode === 'signIn' && (
-                      <Anchor component={Link} to="/forgot-pass" size="sm">
-                        {t('checkout.forgot')}
-                      </Anchor>
-                    )}
-                    {captcha.element}
-                    <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
-                  </Stack>
-                  </fieldset>
-                </form>
+                <AccountForm ref={account} onSubmit={() => void onPay()} language={language} />
               )}
             </Step>
 
