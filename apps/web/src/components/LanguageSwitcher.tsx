@@ -26,7 +26,10 @@ export function LanguageSwitcher({ compact = false }: { compact?: boolean }) {
       }}
       leftSection={<IconLanguage size={18} />}
       leftSectionPointerEvents="none"
-      w={compact ? 100 : 140}
+      // Compact: tight sections around a two-letter code, so the brand name beside it fits on a phone.
+      w={compact ? 84 : 140}
+      leftSectionWidth={compact ? 28 : undefined}
+      rightSectionWidth={compact ? 24 : undefined}
       data={LANGUAGES.map((lang) => ({ value: lang, label: compact ? lang.toUpperCase() : LANGUAGE_LABELS[lang] }))}
       data-testid="language-switcher"
     />
