@@ -183,6 +183,17 @@ try {
 }
 
 /**
+ * A signed-in browser as the app leaves it at sign-in (lib/session.ts signedIn): the token and user
+ * in local storage and the isUserExist cookie, which tells the server to send the logged-in page's
+ * hints (its code and styles to preload) with the HTML. Runs in the page.
+ */
+function seedSession(s) {
+  localStorage.setItem('token', s.token);
+  localStorage.setItem('user', JSON.stringify(s.user));
+  globalThis.document.cookie = 'isUserExist=1; path=/; max-age=86400';
+}
+
+/**
  * Lighthouse, mobile (default config), performance only, LH_RUNS runs per page in one Debian chromium.
  * Nothing leaves 127.0.0.1: chromium runs with background networking, component updates and sync off
  * and a resolver that answers NOTFOUND for every host name; Lighthouse's programmatic API has no error
@@ -221,20 +232,14 @@ async function lighthouseBench(session) {
     try {
       if (signedIn === 'repeat') {
         await page.goto(`${origin}/api/health`);
-        await page.evaluate((s) => {
-          localStorage.setItem('token', s.token);
-          localStorage.setItem('user', JSON.stringify(s.user));
-        }, session);
+        await page.evaluate(seedSession, session);
         await page.goto(`${base}${pathname}`, { waitUntil: 'networkidle0' });
         await page.goto(`${origin}/api/health`);
       } else if (signedIn) {
         // Seed the session on the origin from a page that loads none of the app (so its HTTP cache stays
         // cold), then keep it: disableStorageReset also skips Lighthouse's cache clearing, so clear the cache here.
         await page.goto(`${origin}/api/health`);
-        await page.evaluate((s) => {
-          localStorage.setItem('token', s.token);
-          localStorage.setItem('user', JSON.stringify(s.user));
-        }, session);
+        await page.evaluate(seedSession, session);
         const cdp = await page.createCDPSession();
         await cdp.send('Network.clearBrowserCache');
         await cdp.detach();

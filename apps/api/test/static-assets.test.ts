@@ -4,7 +4,7 @@ import path from 'node:path';
 import zlib from 'node:zlib';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, type TestApp } from './helpers.js';
-import { firstVisitLanguage } from '../src/plugins/page-hints.js';
+import { firstVisitLanguage, translationsVersion } from '../src/plugins/page-hints.js';
 
 // A web build like `vite build` leaves it: fingerprinted assets with .br and .gz beside them
 // (apps/web/build/precompress.ts writes those; here the test writes them the same way).
@@ -19,6 +19,10 @@ const asset = path.join(dist, 'assets/index-AbCd1234.js');
 fs.writeFileSync(asset, js);
 fs.writeFileSync(`${asset}.br`, zlib.brotliCompressSync(js));
 fs.writeFileSync(`${asset}.gz`, zlib.gzipSync(js));
+fs.mkdirSync(path.join(dist, 'assets/i18n'));
+fs.writeFileSync(path.join(dist, 'assets/i18n/en.json'), JSON.stringify({ hello: 'Hello' }));
+fs.writeFileSync(path.join(dist, 'assets/i18n/ru.json'), JSON.stringify({ hello: 'Привет' }));
+const version = translationsVersion(dist);
 fs.writeFileSync(
   path.join(dist, 'route-preloads.json'),
   JSON.stringify({
@@ -82,7 +86,9 @@ describe('index.html tells the browser what the page will need', () => {
     expect(html).toContain('<link rel="modulepreload" href="/assets/DashboardPage-AbCd1234.js">');
     // crossorigin: the app's loader asks for stylesheets in CORS mode, and only a preload in the same mode is reused.
     expect(html).toContain('<link rel="preload" href="/assets/AppLayout-AbCd1234.css" as="style" crossorigin>');
-    expect(html).toContain('<link rel="preload" href="/assets/i18n/ru.json" as="fetch" crossorigin>');
+    expect(html).toContain(`<link rel="preload" href="/assets/i18n/ru.json?v=${version}" as="fetch" crossorigin>`);
+    // The app asks for the translations under the version the page names (apps/web/src/lib/i18n.ts).
+    expect(html).toContain(`<meta name="warren-i18n-version" content="${version}">`);
     expect(html).not.toContain('PlansPage');
     // After the build's own tags, so the entry chunk is requested first.
     expect(html.indexOf('modulepreload')).toBeGreaterThan(html.indexOf('src="/assets/index-AbCd1234.js"'));
@@ -93,7 +99,7 @@ describe('index.html tells the browser what the page will need', () => {
     expect(await page('/plans/1-year/')).toContain('/assets/PlansPage-AbCd1234.js');
     const unknown = await page('/no-such-page', 'de-DE');
     expect(unknown).not.toContain('modulepreload');
-    expect(unknown).toContain('/assets/i18n/en.json');
+    expect(unknown).toContain(`/assets/i18n/en.json?v=${version}`);
     const signIn = await page('/sign-in', undefined, '');
     expect(signIn).toContain('/assets/SignInPage-AbCd1234.js');
     expect(signIn).not.toContain('alert(1)');
@@ -105,6 +111,25 @@ describe('index.html tells the browser what the page will need', () => {
     expect(await page('/plans/1-year', undefined, 'isUserExist=')).not.toContain('PlansPage-AbCd1234');
     expect(await page('/sign-in')).not.toContain('SignInPage-AbCd1234');
     expect(await page('/dashboard')).toContain('AppLayout-AbCd1234');
+  });
+
+  it("translations under this build's version are cached for a year; any other way of asking revalidates", async () => {
+    expect(version).toMatch(/^[A-Za-z0-9_-]{12}$/);
+    const cacheOf = async (url: string) => {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(200);
+      expect(res.json(), url).toEqual({ hello: 'Hello' });
+      return res.headers['cache-control'];
+    };
+    expect(await cacheOf(`/assets/i18n/en.json?v=${version}`)).toBe('public, max-age=31536000, immutable');
+    expect(await cacheOf('/assets/i18n/en.json')).toBe('no-cache');
+    expect(await cacheOf('/assets/i18n/en.json?v=older-build')).toBe('no-cache');
+    // A changed file is a new version (a new build's texts are never served from an old cache entry).
+    const other = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-dist-'));
+    fs.cpSync(path.join(dist, 'assets'), path.join(other, 'assets'), { recursive: true });
+    fs.writeFileSync(path.join(other, 'assets/i18n/en.json'), JSON.stringify({ hello: 'Hello!' }));
+    expect(translationsVersion(other)).not.toBe(version);
+    fs.rmSync(other, { recursive: true, force: true });
   });
 
   it('the preload map itself is not served', async () => {

@@ -1,3 +1,4 @@
+import crypto from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { APP_ROUTES, isAuthRoute, languageFromTag, type Language } from '@warren/contract';
@@ -29,11 +30,38 @@ function needsSession(pathname: string): boolean {
   return (APP_ROUTES as readonly string[]).includes(pathname) || pathname.startsWith('/plans/');
 }
 
+/**
+ * The translations' version: a hash of dist/assets/i18n/*.json, read once at start. The app asks
+ * for `/assets/i18n/{lang}.json?v=VERSION` (the page names the version in a meta tag), and such a
+ * request is cached for a year: a returning visitor's first render no longer waits a round trip to
+ * revalidate them, and a new build's texts come with a new version. Empty without translations.
+ */
+export function translationsVersion(distDir: string): string {
+  const dir = path.join(distDir, 'assets', 'i18n');
+  let files: string[];
+  try {
+    files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+  } catch {
+    return '';
+  }
+  if (!files.length) return '';
+  const hash = crypto.createHash('sha256');
+  for (const f of files) hash.update(f).update('\0').update(fs.readFileSync(path.join(dir, f))).update('\0');
+  return hash.digest('base64url').slice(0, 12);
+}
+
+/** The translations' URL for a language (the web app's lib/i18n.ts builds the same). */
+export function translationsHref(language: Language, version: string): string {
+  return `/assets/i18n/${language}.json${version ? `?v=${version}` : ''}`;
+}
+
 export interface HintOptions {
   /** The server put the page's HTML in: its styles are linked, not preloaded. */
   serverRendered?: boolean;
   /** The browser has the isUserExist cookie (set at sign-in, cleared at sign-out). */
   signedIn?: boolean;
+  /** translationsVersion(), for the translations' preload. */
+  translations?: string;
 }
 
 /**
@@ -45,9 +73,9 @@ export interface HintOptions {
  * helper) asks for stylesheets in CORS mode; a preload in another mode is not reused, fetched
  * twice, and warned about.
  */
-export function pageHints(pathname: string, preloads: RoutePreloads, language: Language, { serverRendered = false, signedIn = false }: HintOptions = {}): string {
+export function pageHints(pathname: string, preloads: RoutePreloads, language: Language, { serverRendered = false, signedIn = false, translations = '' }: HintOptions = {}): string {
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
-  const links = [`<link rel="preload" href="/assets/i18n/${language}.json" as="fetch" crossorigin>`];
+  const links = [`<link rel="preload" href="${translationsHref(language, translations)}" as="fetch" crossorigin>`];
   const leaves = signedIn ? isAuthRoute(clean) : needsSession(clean);
   const route = leaves ? undefined : (preloads[clean] ?? (clean.startsWith('/plans/') ? preloads['/plans'] : undefined));
   for (const href of route?.js ?? []) if (SAFE_URL.test(href)) links.push(`<link rel="modulepreload" href="${href}">`);

@@ -6,7 +6,7 @@ import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import { COOKIES, LANGUAGES, type Language, type PublicBrand } from '@warren/contract';
-import { firstVisitLanguage, pageHints, readRoutePreloads } from './page-hints.js';
+import { firstVisitLanguage, pageHints, readRoutePreloads, translationsVersion } from './page-hints.js';
 import { escapeHtml } from '../lib/html.js';
 import { xsrfKeyCookie } from './xsrf.js';
 
@@ -173,6 +173,9 @@ export async function registerSpa(
   }
   const template = fs.readFileSync(indexFile, 'utf8');
   const preloads = readRoutePreloads(distDir);
+  const translations = translationsVersion(distDir);
+  // The page names the translations' version for the app (lib/i18n.ts), which asks for exactly the URL the preload names.
+  const translationsMeta = translations ? `<meta name="warren-i18n-version" content="${translations}">` : '';
   const serverRender = await loadServerRender(distDir, app.log);
   const render = async (request: FastifyRequest, setCookies: string[]): Promise<{ html: string } | Redirect> => {
     const brand = brandOf(request);
@@ -195,10 +198,10 @@ export async function registerSpa(
     } catch (err) {
       request.log.warn({ err }, 'server render failed: the browser renders the page');
     }
-    const hints = pageHints(pathname, preloads, first?.appLanguage ?? language, { serverRendered: first !== null, signedIn });
+    const hints = pageHints(pathname, preloads, first?.appLanguage ?? language, { serverRendered: first !== null, signedIn, translations });
     // The hints go after the build's own tags: the app's entry chunk must not queue behind them.
     const html = template
-      .replace(MARKER, () => `<script id="warren-brand" type="application/json">${json}</script>`)
+      .replace(MARKER, () => `${translationsMeta}<script id="warren-brand" type="application/json">${json}</script>`)
       .replace('</head>', () => `${hints}</head>`);
     if (!first) return { html };
     const page = first;
@@ -224,8 +227,12 @@ export async function registerSpa(
     setHeaders(res, file) {
       // The answer depends on Accept-Encoding (preCompressed): caches must key on it.
       res.setHeader('vary', 'accept-encoding');
-      // Vite fingerprints assets, so they can be cached forever; the rest revalidates.
-      res.setHeader('cache-control', file.includes(`${path.sep}assets${path.sep}`) && /-[A-Za-z0-9_-]{8,}\./.test(file) ? 'public, max-age=31536000, immutable' : 'no-cache');
+      // Vite fingerprints assets, so they can be cached forever; so are the translations asked for
+      // under this build's version (?v=, translationsVersion); the rest revalidates.
+      const fingerprinted = file.includes(`${path.sep}assets${path.sep}`) && /-[A-Za-z0-9_-]{8,}\./.test(file);
+      const query = (res as { req?: { url?: string } }).req?.url?.split('?')[1];
+      const versioned = !!translations && file.includes(`${path.sep}assets${path.sep}i18n${path.sep}`) && new URLSearchParams(query).get('v') === translations;
+      res.setHeader('cache-control', fingerprinted || versioned ? 'public, max-age=31536000, immutable' : 'no-cache');
     },
   });
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {

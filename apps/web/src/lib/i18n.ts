@@ -18,12 +18,22 @@ export const brandifyProcessor: PostProcessorModule = {
   process: (value: string) => brandify(value, getBrand().kind),
 };
 
+/**
+ * The translations' version the page names (apps/api/src/plugins/page-hints.ts
+ * translationsVersion): asked for with it, they are cached for a year instead of revalidated
+ * before every first render, and the URL is the one the page's preload names.
+ */
+function translationsQuery(): string {
+  const version = typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>('meta[name="warren-i18n-version"]')?.content;
+  return version ? `?v=${encodeURIComponent(version)}` : '';
+}
+
 /** Reads assets/i18n/{lang}.json at runtime. */
 const fetchBackend: BackendModule = {
   type: 'backend',
   init() {},
   read(language, _namespace, callback) {
-    fetch(`${import.meta.env.BASE_URL}assets/i18n/${language}.json`)
+    fetch(`${import.meta.env.BASE_URL}assets/i18n/${language}.json${translationsQuery()}`)
       .then((res) => {
         if (!res.ok) throw new Error(`Translations ${language}: ${res.status}`);
         return res.json();
