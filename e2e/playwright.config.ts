@@ -34,7 +34,10 @@ export default defineConfig({
   timeout: 60_000,
   expect: { timeout: 10_000 },
   fullyParallel: false,
-  workers: 1,
+  // One worker per core, at most two: the tests of a spec file run in order in one worker, two
+  // files at a time against the one server. Every test makes its own accounts (or a worker's
+  // own, users.ts), so two workers share no account. E2E_WORKERS overrides.
+  workers: Number(process.env.E2E_WORKERS ?? Math.min(2, os.availableParallelism())),
   // One retry on CI only: a browser test that fails once under a loaded 2-core machine does not
   // stop everything from landing, and scripts/ci-summary.mjs names it FLAKY so it gets fixed.
   retries: process.env.CI ? 1 : 0,

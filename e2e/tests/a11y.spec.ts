@@ -1,7 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Browser, type Page, type TestInfo } from '@playwright/test';
 import { appPages, type AppPage } from './routes';
-import { newFreeUser, newPayingUser } from './users';
+import { test, type Storage } from './users';
 
 /**
  * WCAG 2.2 AA on every page: axe-core with the WCAG 2.0/2.1/2.2 A and AA rules on each page the
@@ -71,19 +71,26 @@ test.describe('accessibility (axe, WCAG 2.2 AA)', () => {
     expect(await auditAll(page, pagesFor(isMobile, false).map((p) => p.path), 'signed out')).toEqual([]);
   });
 
-  for (const [who, newUser] of [['free', newFreeUser], ['paying', newPayingUser]] as const) {
-    test(`every signed-in page, ${who} user`, async ({ browser, request, isMobile }, info) => {
-      test.setTimeout(180_000);
-      const context = await browser.newContext({ ...info.project.use, storageState: await newUser(browser, info, request) });
-      const page = await context.newPage();
-      expect(await auditAll(page, pagesFor(isMobile, true).map((p) => p.path), who)).toEqual([]);
-      await context.close();
-    });
+  /** Every signed-in page as this user (the worker's free user or paying customer, users.ts). */
+  async function auditSignedIn(browser: Browser, info: TestInfo, isMobile: boolean, storageState: Storage, who: string) {
+    const context = await browser.newContext({ ...info.project.use, storageState });
+    const page = await context.newPage();
+    expect(await auditAll(page, pagesFor(isMobile, true).map((p) => p.path), who)).toEqual([]);
+    await context.close();
   }
 
-  test('open: user menu, drawer (phone), upgrade dialog; other languages; dark scheme', async ({ browser, request, isMobile }, info) => {
+  test('every signed-in page, free user', async ({ browser, isMobile, freeUser }, info) => {
     test.setTimeout(180_000);
-    const storageState = await newFreeUser(browser, info, request);
+    await auditSignedIn(browser, info, isMobile, freeUser, 'free');
+  });
+
+  test('every signed-in page, paying user', async ({ browser, isMobile, payingCustomer }, info) => {
+    test.setTimeout(180_000);
+    await auditSignedIn(browser, info, isMobile, payingCustomer.storage, 'paying');
+  });
+
+  test('open: user menu, drawer (phone), upgrade dialog; other languages; dark scheme', async ({ browser, isMobile, freeUser: storageState }, info) => {
+    test.setTimeout(180_000);
     const found: string[] = [];
 
     const context = await browser.newContext({ ...info.project.use, storageState });

@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { newFreeUser } from './users';
+import { expect, type Page } from '@playwright/test';
+import { test } from './users';
 
 /**
  * Dark mode: the system's scheme or the stored choice is applied by public/color-scheme.js in
@@ -30,9 +30,9 @@ test.describe('colour scheme', () => {
     await context.close();
   });
 
-  test('the user menu switches the scheme and the browser keeps it', async ({ browser, request }, info) => {
+  test('the user menu switches the scheme and the browser keeps it', async ({ browser, freeUser }) => {
     test.setTimeout(90_000);
-    const context = await browser.newContext({ colorScheme: 'light', storageState: await newFreeUser(browser, info, request) });
+    const context = await browser.newContext({ colorScheme: 'light', storageState: freeUser });
     const page = await context.newPage();
     await page.goto('/dashboard');
     await expect(page.getByTestId('dashboard-email')).toBeVisible();

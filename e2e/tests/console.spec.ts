@@ -1,6 +1,6 @@
-import { expect, test, type BrowserContext, type Page } from '@playwright/test';
+import { expect, type BrowserContext, type Page } from '@playwright/test';
 import { appPages } from './routes';
-import { newFreeUser } from './users';
+import { test } from './users';
 
 /**
  * A clean console: every page a stranger lands on (read from the router: sign-in, sign-up, the
@@ -73,9 +73,8 @@ test.describe('console', () => {
     expect(problems).toEqual([]);
   });
 
-  test('the dashboard and the other logged-in pages: no warning, no error, every preload used', async ({ browser, request }, info) => {
+  test('the dashboard and the other logged-in pages: no warning, no error, every preload used', async ({ browser, freeUser: storageState }) => {
     test.setTimeout(180_000);
-    const storageState = await newFreeUser(browser, info, request);
     const problems: string[] = [];
     for (const p of allPages.filter((x) => x.signedIn)) {
       // A fresh context each time: the page's files come with a first load, as the hints expect.

@@ -1,6 +1,6 @@
-import { expect, test, type Page } from '@playwright/test';
+import { expect, type Page } from '@playwright/test';
 import { appPages } from './routes';
-import { newFreeUser } from './users';
+import { test } from './users';
 
 /**
  * On a phone a free user sees the floating Upgrade button at the bottom of every logged-in page
@@ -34,9 +34,8 @@ async function covered(page: Page): Promise<string[]> {
 test.describe('floating upgrade button', () => {
   test.skip(({ isMobile }) => !isMobile, 'the floating button shows on phones and tablets only');
 
-  test('never covers an action on any logged-in page, scrolled to the bottom', async ({ browser, request }, info) => {
+  test('never covers an action on any logged-in page, scrolled to the bottom', async ({ browser, freeUser: storageState }, info) => {
     test.setTimeout(180_000);
-    const storageState = await newFreeUser(browser, info, request);
     const { viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, baseURL } = info.project.use;
     const context = await browser.newContext({ viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, baseURL, storageState });
     const page = await context.newPage();

@@ -1,11 +1,11 @@
-import { expect, type APIRequestContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, type APIRequestContext, type Page, type TestInfo, type WorkerInfo } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const screenshotDir = path.join(path.dirname(fileURLToPath(import.meta.url)), '..', 'screenshots');
 
-export function uniqueEmail(tag: string, info: TestInfo): string {
+export function uniqueEmail(tag: string, info: TestInfo | WorkerInfo): string {
   return `e2e-${tag}-${info.project.name}-${Date.now()}-${Math.floor(Math.random() * 1e6)}@example.com`;
 }
 

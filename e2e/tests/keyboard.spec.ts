@@ -1,5 +1,5 @@
-import { expect, test, type Page } from '@playwright/test';
-import { newFreeUser } from './users';
+import { expect, type Page } from '@playwright/test';
+import { test } from './users';
 
 /**
  * The keyboard paths of the logged-in shell: skip link, the drawer below 1200 px, the user
@@ -11,9 +11,9 @@ test.describe('keyboard', () => {
 
   const focused = (page: Page) => page.evaluate(() => document.activeElement?.closest('[id]')?.id ?? document.activeElement?.tagName);
 
-  test('skip link, drawer, user menu and the upgrade dialog work from the keyboard', async ({ browser, request }, info) => {
+  test('skip link, drawer, user menu and the upgrade dialog work from the keyboard', async ({ browser, freeUser }) => {
     test.setTimeout(90_000);
-    const context = await browser.newContext({ storageState: await newFreeUser(browser, info, request), viewport: { width: 1000, height: 800 } });
+    const context = await browser.newContext({ storageState: freeUser, viewport: { width: 1000, height: 800 } });
     const page = await context.newPage();
     await page.goto('/dashboard');
     await expect(page.getByTestId('dashboard-email')).toBeVisible();

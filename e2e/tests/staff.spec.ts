@@ -1,12 +1,12 @@
 import AxeBuilder from '@axe-core/playwright';
-import { expect, test, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
+import { expect, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { execFile } from 'node:child_process';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
 import { Secret, TOTP } from 'otpauth';
 import { PASSWORD, snap, uniqueEmail } from './helpers';
-import { newPayingCustomer } from './users';
+import { newPayingCustomer, test } from './users';
 
 /**
  * The operator console (/staff, issue 15) against the real server: staff are Warren accounts with
@@ -319,8 +319,7 @@ test.describe('operator console', () => {
     await snap(page, info, 'staff-sign-in-expired');
   });
 
-  test("a customer's pages load no console code", async ({ browser }, info) => {
-    const { storage } = await newPayingCustomerFor(browser, info);
+  test("a customer's pages load no console code", async ({ browser, payingCustomer: { storage } }) => {
     const scripts: string[] = [];
     for (const [state, paths] of [[undefined, ['/', '/checkout']], [storage, ['/dashboard', '/profile']]] as const) {
       const context = await browser.newContext({ storageState: state });

@@ -1,4 +1,4 @@
-import { expect, type APIRequestContext, type Browser, type BrowserContextOptions, type TestInfo } from '@playwright/test';
+import { test as base, expect, type APIRequestContext, type Browser, type BrowserContextOptions, type TestInfo, type WorkerInfo } from '@playwright/test';
 import { PASSWORD, SignUpPage, linkFromMail, uniqueEmail } from './helpers';
 
 export type Storage = Exclude<BrowserContextOptions['storageState'], undefined>;
@@ -8,8 +8,8 @@ export type Storage = Exclude<BrowserContextOptions['storageState'], undefined>;
  * customer does; each returns the browser storage (the session lives in local storage) to open
  * more pages as that user.
  */
-export async function newFreeUser(browser: Browser, info: TestInfo, request: APIRequestContext): Promise<Storage> {
-  const context = await browser.newContext();
+export async function newFreeUser(browser: Browser, info: TestInfo | WorkerInfo, request: APIRequestContext, options: BrowserContextOptions = {}): Promise<Storage> {
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   const email = uniqueEmail('a11y-free', info);
   const signUp = new SignUpPage(page);
@@ -25,14 +25,21 @@ export async function newFreeUser(browser: Browser, info: TestInfo, request: API
   return state;
 }
 
-/** A visitor buys the 1-year plan at /checkout with the sandbox provider, then verifies. */
-export async function newPayingUser(browser: Browser, info: TestInfo, request: APIRequestContext): Promise<Storage> {
-  return (await newPayingCustomer(browser, info, 'a11y-paid', request)).storage;
+export interface PayingCustomer {
+  email: string;
+  token: string;
+  storage: Storage;
 }
 
-/** The same, with the customer's email and bearer token (the session lives in local storage). */
-export async function newPayingCustomer(browser: Browser, info: TestInfo, tag: string, request?: APIRequestContext): Promise<{ email: string; token: string; storage: Storage }> {
-  const context = await browser.newContext();
+/** A visitor buys the 1-year plan at /checkout with the sandbox provider, then verifies: email, bearer token, browser storage (the session lives in local storage). */
+export async function newPayingCustomer(
+  browser: Browser,
+  info: TestInfo | WorkerInfo,
+  tag: string,
+  request?: APIRequestContext,
+  options: BrowserContextOptions = {},
+): Promise<PayingCustomer> {
+  const context = await browser.newContext(options);
   const page = await context.newPage();
   const email = uniqueEmail(tag, info);
   await page.goto('/checkout');
@@ -52,4 +59,38 @@ export async function newPayingCustomer(browser: Browser, info: TestInfo, tag: s
   const storage = await context.storageState();
   await context.close();
   return { email, token, storage };
+}
+
+/**
+ * One free user and one paying customer per worker (a worker runs one project's tests, one at a
+ * time), made on first use, for the tests that only look at pages as them (accessibility,
+ * console, keyboard, colour scheme, floating button; the staff spec's "no console code"). A test
+ * that changes its user (pays, grants, refunds, deletes) makes its own. Two workers never share
+ * one: each makes its own.
+ */
+export const test = base.extend<object, { freeUser: Storage; payingCustomer: PayingCustomer }>({
+  freeUser: [
+    async ({ browser, playwright }, use, info) => {
+      const options = contextOptions(info);
+      const request = await playwright.request.newContext({ baseURL: options.baseURL });
+      await use(await newFreeUser(browser, info, request, options));
+      await request.dispose();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+  payingCustomer: [
+    async ({ browser, playwright }, use, info) => {
+      const options = contextOptions(info);
+      const request = await playwright.request.newContext({ baseURL: options.baseURL });
+      await use(await newPayingCustomer(browser, info, 'paying', request, options));
+      await request.dispose();
+    },
+    { scope: 'worker', timeout: 120_000 },
+  ],
+});
+
+/** The project's browser settings (a worker fixture gets no test's defaults). */
+function contextOptions(info: WorkerInfo): BrowserContextOptions {
+  const { baseURL, viewport, userAgent, deviceScaleFactor, isMobile, hasTouch } = info.project.use;
+  return { baseURL, viewport, userAgent, deviceScaleFactor, isMobile, hasTouch };
 }
