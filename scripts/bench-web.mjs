@@ -288,10 +288,14 @@ async function lighthouseBench(session) {
     for (const [label, name, signedIn, base] of list) {
       const runs = [];
       for (let i = 0; i < LH_RUNS; i++) {
-        try {
-          runs.push(await run(name, signedIn, base));
-        } catch (err) {
-          console.log(`lighthouse ${label} run ${i + 1}: ${err.message}`);
+        // A run Lighthouse itself could not record (NO_NAVSTART: its trace missed the navigation) is tried once more.
+        for (let attempt = 1; attempt <= 2; attempt++) {
+          try {
+            runs.push(await run(name, signedIn, base));
+            break;
+          } catch (err) {
+            console.log(`lighthouse ${label} run ${i + 1}${attempt > 1 ? ' (again)' : ''}: ${err.message}`);
+          }
         }
       }
       pages.push([label, name, runs, base]);
