@@ -30,15 +30,30 @@ const UI_CORE_APP = /\/src\/components\/(Logo|LanguageSwitcher|icons)\.(tsx|modu
 /** What the logged-in pages show besides: badges, icons, grids, lists, placeholders, switches. */
 const UI_APP = mantine(['ThemeIcon', 'Badge', 'SimpleGrid', 'List', 'Skeleton', 'Switch', 'InlineInput', 'Overlay']);
 
-/** apps/web/src/lib/mantine-use-id.ts in place of @mantine/hooks' useId (why: see that file). */
+/**
+ * apps/web/src/lib/mantine-use-id.ts in place of @mantine/hooks' useId (why: see that file). A
+ * client build that never met Mantine's import fails: a Mantine release that moves the file must
+ * not bring the random ids back unnoticed (the server build leaves Mantine to Node, so not there).
+ */
 function mantineStableIds(): Plugin {
   const replacement = fileURLToPath(new URL('./src/lib/mantine-use-id.ts', import.meta.url));
+  let clientBuild = false;
+  let replaced = false;
   return {
     name: 'warren-mantine-stable-ids',
     enforce: 'pre',
+    configResolved(config) {
+      clientBuild = config.command === 'build' && !config.build.ssr;
+    },
     resolveId(source, importer) {
-      if (importer && /@mantine[\\/]hooks[\\/]esm[\\/]index\.mjs$/.test(importer) && source === './use-id/use-id.mjs') return replacement;
+      if (importer && /@mantine[\\/]hooks[\\/]esm[\\/]index\.mjs$/.test(importer) && source === './use-id/use-id.mjs') {
+        replaced = true;
+        return replacement;
+      }
       return null;
+    },
+    buildEnd(error) {
+      if (clientBuild && !error && !replaced) this.error("mantine-stable-ids: @mantine/hooks no longer imports './use-id/use-id.mjs' from esm/index.mjs; point the plugin at its new place");
     },
   };
 }
