@@ -16,3 +16,4 @@ export * from './services.js';
 export * from './subscription.js';
 export * from './payment-history.js';
 export * from './staff.js';
+export * from './stealth.js';

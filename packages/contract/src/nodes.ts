@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { wgPublicKey } from './setup.js';
 import { nodeServiceUser } from './services.js';
+import { nodeStealthStatus, nodeStealthTraffic, nodeStealthUser } from './stealth.js';
 
 /**
  * The calls between the API and a node's agent (`/api/nodes/*`, bearer node token). One typed
@@ -48,6 +49,8 @@ export const desiredState = z.object({
   peers: z.array(nodePeer),
   /** OpenVPN/SOCKS5 users, by owner like peers (services.ts); absent from older APIs. */
   serviceUsers: z.array(nodeServiceUser).default([]),
+  /** Stealth (VLESS/Trojan) users, by owner like peers (stealth.ts); absent from older APIs. */
+  stealthUsers: z.array(nodeStealthUser).default([]),
 });
 export type DesiredState = z.infer<typeof desiredState>;
 
@@ -76,6 +79,10 @@ export const nodeReport = z.object({
       }),
     )
     .max(MAX_REPORTED_PEERS),
+  /** The stealth core's state (absent: the node runs none, or an older agent). */
+  stealth: nodeStealthStatus.optional(),
+  /** Stealth customers whose byte counters moved since the last report. */
+  stealthTraffic: z.array(nodeStealthTraffic).max(MAX_REPORTED_PEERS).optional(),
 });
 export type NodeReport = z.infer<typeof nodeReport>;
 export const nodeReportResult = z.object({ accepted: z.number().int() });

@@ -83,6 +83,8 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
       changedOwners: full ? [] : owners!,
       peers,
       serviceUsers,
+      // Filled by the stealth module (issue 21) once it lands; an empty list keeps every node as it is.
+      stealthUsers: [],
     };
   }
 
