@@ -6,7 +6,7 @@ import type { Dump } from './wg/dump.js';
 
 const K = ['xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=', 'gN65BkIKy1eCE9pP1wdc8ROUtkHLF2PfAqYdyYBz6EA='] as const;
 const peer = (i: number, owner = i) => ({ publicKey: K[i]!, allowedIps: [`10.64.0.${i + 2}/32`, `fd77:6172:7265::${i + 2}/128`], owner });
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], ...a });
+const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
 
 class FakeApi implements AgentApi {
   answers: (DesiredState | Error)[] = [];

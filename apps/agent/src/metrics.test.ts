@@ -11,7 +11,7 @@ import type { Dump } from './wg/dump.js';
 
 const K = ['xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0='] as const;
 const peer = (i: number) => ({ publicKey: K[i]!, allowedIps: [`10.64.0.${i + 2}/32`], owner: i });
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], ...a });
+const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
 
 class ScriptedApi implements AgentApi {
   answers: (DesiredState | Error)[] = [];

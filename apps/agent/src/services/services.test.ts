@@ -13,7 +13,7 @@ function verifier(password: string, N = 1024): string {
   return `scrypt$${N}$8$1$${salt.toString('base64')}$${scryptSync(password, salt, 32, { N, r: 8, p: 1 }).toString('base64')}`;
 }
 const u = (owner: number, username: string, extra: Partial<NodeServiceUser> = {}): NodeServiceUser => ({ owner, username, verifier: verifier('pw'), openvpn: true, socks: true, adblock: false, ...extra });
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 0, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], ...a });
+const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 0, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
 
 describe('service users state', () => {
   it('replaces everything on a full answer and only the changed owners on a delta', () => {
