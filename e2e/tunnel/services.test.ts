@@ -283,4 +283,21 @@ describe('subscription', () => {
     expect(c.ok).toBe(false);
     expect(c.proc.output()).toContain('AUTH_FAILED');
   });
+
+  it('a client refused while the plan had lapsed reconnects by itself once it is renewed (auth-retry in the file)', async () => {
+    // The plan lapsed in the test above (the TCP file was downloaded while it was paid). The client
+    // runs with the file's own settings (no --auth-retry override).
+    const auth = path.join(tmp, 'auth-retry.txt');
+    fs.writeFileSync(auth, `${creds.username}\n${creds.password}\n`, { mode: 0o600 });
+    const proc = await background('ip', ['netns', 'exec', NS_CLI, 'openvpn', '--config', path.join(tmp, 'client-tcp.ovpn'), '--auth-user-pass', auth, '--verb', '3'], /AUTH_FAILED/, 30_000);
+    try {
+      await t.app.db.query(`update users set subscription_expires_at = now() + interval '30 days' where id = (select user_id from service_credentials where username = $1)`, [creds.username]);
+      const since = Date.now();
+      await until('the refused client connected after the renewal', async () => proc.output().includes('Initialization Sequence Completed'), 45_000);
+      log.push(`renewed → the refused TCP client reconnected by itself after ${Date.now() - since} ms`);
+      expect(proc.child?.exitCode ?? null).toBeNull();
+    } finally {
+      await proc.stop();
+    }
+  });
 });

@@ -144,6 +144,8 @@ describe('OpenVPN configuration files', () => {
     expect(udp.body).toMatch(/^proto udp$/m);
     expect(udp.body).toContain('remote paid-1.example.net 1194\nremote paid-2.example.net 1194\nremote-random');
     expect(udp.body).toMatch(/^auth-user-pass$/m);
+    // A refused sign-in (lapsed plan) keeps the client trying, so a renewal reconnects it (issue 22).
+    expect(udp.body).toMatch(/^auth-retry nointeract$/m);
     expect(udp.body).toMatch(/^remote-cert-tls server$/m);
     expect(udp.body).toMatch(/<ca>\n-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\n<\/ca>/);
     expect(udp.body).toMatch(/<tls-crypt>\n-----BEGIN OpenVPN Static key V1-----\n([0-9a-f]{32}\n){16}-----END OpenVPN Static key V1-----\n<\/tls-crypt>/);

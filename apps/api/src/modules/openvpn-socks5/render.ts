@@ -49,6 +49,9 @@ export function renderOvpn(o: OvpnInput): string {
   } else {
     lines.push('auth-user-pass');
   }
-  lines.push('auth-nocache', 'verb 3', block('ca', o.ca), block('tls-crypt', o.tlsCrypt));
+  // auth-retry nointeract: a refused sign-in (a lapsed plan) does not end the client; it keeps trying
+  // with the same credentials, so a renewed or regranted plan reconnects by itself instead of the
+  // customer's traffic quietly leaving outside the VPN (issue 22). GUI clients manage their own retries.
+  lines.push('auth-retry nointeract', 'auth-nocache', 'verb 3', block('ca', o.ca), block('tls-crypt', o.tlsCrypt));
   return `${lines.join('\n')}\n`;
 }
