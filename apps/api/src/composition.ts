@@ -124,7 +124,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
 
   // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
   const staff = staffService({
-    db, appSecret: config.appSecret, limiter, brands, users, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login,
+    db, appSecret: config.appSecret, limiter, brands, users, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics,
     originOf: (id: string) => {
       const host = (brands.byId(id) ?? brands.all()[0]!).hosts[0]!;
       return config.publicUrl ?? (config.isProduction ? `https://${host}` : `http://${host}:${config.port}`);

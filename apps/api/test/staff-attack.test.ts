@@ -1,5 +1,6 @@
 import { randomBytes } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { createMetrics } from '../src/lib/metrics.js';
 import { hashToken } from '../src/lib/secrets.js';
 import { totpCode } from '../src/lib/totp.js';
 import { PASSWORD, TestClient, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
@@ -84,6 +85,59 @@ describe('strangers guessing a staff password', () => {
       expect(owner.statusCode, owner.body).toBe(429);
       expect(Number(owner.headers['retry-after'])).toBeLessThanOrEqual(5);
     }
+  });
+});
+
+describe("a customer at the console's door (issue 20, finding 3)", () => {
+  const CUSTOMER_IP = '198.51.100.23';
+  const CUSTOMER_UA = 'CustomerBrowser/1.0 (finding 3)';
+  const dbQueries = async () => {
+    const m = await t.app.services.metrics.dbDuration.get();
+    return m.values.filter((v) => v.metricName?.endsWith('_count')).reduce((n, v) => n + v.value, 0);
+  };
+  const failures = async (reason: string) => (await t.app.services.metrics.staffSignInFailures.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+
+  it('leaves no row, address or hint of the right password in the audit: the answer is a wrong password\'s, after the same work, and a metric counts it', async () => {
+    const customer = await account();
+    const member = await account('support');
+    const asCustomer = (body: Record<string, unknown>) =>
+      new TestClient(t.app).post('/api/staff/session', body, { headers: { 'x-forwarded-for': CUSTOMER_IP, 'user-agent': CUSTOMER_UA } });
+    const notStaffBefore = await failures('not-staff');
+
+    // Measured one at a time, with the sign-up's background mail done: nothing else queries meanwhile.
+    await t.app.settle();
+    let before = await dbQueries();
+    const right = await asCustomer({ email: customer.email, password: PASSWORD, code: customer.recovery[0] });
+    const rightWork = (await dbQueries()) - before;
+    before = await dbQueries();
+    const wrong = await asCustomer({ email: customer.email, password: 'not the password', code: customer.recovery[1] });
+    const wrongWork = (await dbQueries()) - before;
+    const unknown = await asCustomer({ email: uniqueEmail('nobody'), password: PASSWORD, code: '123456' });
+    const staffWrong = await asCustomer({ email: member.email, password: 'not the password', code: '123456' });
+
+    for (const res of [right, wrong, unknown]) {
+      expect(res.statusCode, res.body).toBe(staffWrong.statusCode);
+      expect(res.json()).toEqual(staffWrong.json());
+    }
+    expect(right.statusCode).toBe(422);
+    // The customer's right password does exactly the work of a wrong one (no extra query tells them apart).
+    expect(rightWork).toBe(wrongWork);
+    expect(await failures('not-staff')).toBe(notStaffBefore + 3);
+
+    const [leaks] = await t.app.db.query<{ n: number }>(
+      `select count(*)::int as n from staff_audit where actor = $1 or target = $1 or actor_user_id = $2 or target_user_id = $2
+         or ip like '%' || $3 || '%' or user_agent like '%' || $4 || '%' or detail::text like '%' || $3 || '%'`,
+      [customer.email, customer.id, CUSTOMER_IP, CUSTOMER_UA],
+    );
+    expect(leaks!.n).toBe(0);
+    // The try on the staff member's account is audited, without the address of whoever made it.
+    const rows = await t.app.db.query<{ ip: string; user_agent: string; detail: { why: string } }>(`select ip, user_agent, detail from staff_audit where action = 'sign-in-failed' and target_user_id = $1`, [member.id]);
+    expect(rows).toEqual([{ ip: '', user_agent: '', detail: { why: 'password' } }]);
+  });
+
+  it('the failure counter is present at zero before any failure', async () => {
+    const text = await createMetrics().registry.metrics();
+    for (const reason of ['not-staff', 'password', 'code', 'two-factor-off', 'disabled']) expect(text).toContain(`warren_staff_sign_in_failures_total{reason="${reason}"} 0`);
   });
 });
 

@@ -13,6 +13,9 @@ export interface ScrapeSample {
   value: number;
 }
 
+export const STAFF_SIGN_IN_FAILURES = ['not-staff', 'password', 'code', 'two-factor-off', 'disabled'] as const;
+export type StaffSignInFailure = (typeof STAFF_SIGN_IN_FAILURES)[number];
+
 /** Request latency buckets in seconds; long polls (/api/nodes/desired waits up to 25 s) land in the top ones. */
 const HTTP_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10, 30, 60];
 const DB_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 5];
@@ -72,6 +75,17 @@ export function createMetrics(sources: MetricsSources = {}) {
       labelNames: ['provider', 'outcome'] as const,
       registers: [registry],
     }),
+    /**
+     * Failed console sign-ins by reason. `not-staff` (no such account, or an account without a role,
+     * whatever the password) is counted here only: a customer's try is no staff event and leaves no
+     * row, address or hint of a right password in the staff audit (issue 20).
+     */
+    staffSignInFailures: new Counter({
+      name: 'warren_staff_sign_in_failures_total',
+      help: 'Failed operator-console sign-ins by reason (not-staff: unknown account or no role; password; code; two-factor-off; disabled)',
+      labelNames: ['reason'] as const,
+      registers: [registry],
+    }),
     webhooksRejected: new Counter({
       name: 'warren_webhooks_rejected_total',
       help: 'Provider webhooks refused (bad signature or payload), by provider',
@@ -111,6 +125,8 @@ export function createMetrics(sources: MetricsSources = {}) {
       collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
     },
   };
+  // Present at zero, so an alert on the rate works from the first scrape.
+  for (const reason of STAFF_SIGN_IN_FAILURES) metrics.staffSignInFailures.inc({ reason }, 0);
   const { activeSubscriptions } = sources;
   if (activeSubscriptions)
     metrics.scrapeGauge('warren_active_subscriptions', 'Paid plans in force, by tariff (read from the database at scrape time)', ['tariff'], async () =>

@@ -8,6 +8,7 @@ import type { BrandRegistry } from '../../brands/registry.js';
 import type { Database } from '../../db/client.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
+import type { Metrics, StaffSignInFailure } from '../../lib/metrics.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBack } from '../billing/index.js';
@@ -52,6 +53,8 @@ export interface StaffDeps {
   moneyBackDays: number;
   /** The per-address sign-in budget (LIMIT_LOGIN_PER_IP), the customer sign-in's: one rule for both. */
   loginPerIp?: number;
+  /** Failed sign-ins are counted here (a customer's only here, never in the audit). */
+  metrics?: Pick<Metrics, 'staffSignInFailures'>;
   now?: () => Date;
 }
 
@@ -205,8 +208,13 @@ export function staffService(deps: StaffDeps) {
     /**
      * Staff sign-in: password, a role, two-factor on and a code (TOTP or recovery, each good once).
      * Every try is counted before it is evaluated, on the customer sign-in's budgets (per address,
-     * per account and address, per account, then the per-account slow-down) and the second factor's;
-     * evaluated failures are audited.
+     * per account and address, per account, then the per-account slow-down) and the second factor's.
+     *
+     * Only tries on a staff member's account are audited, and without the address or browser of
+     * whoever tried: an address enters the audit once its owner proved to be the member (password and
+     * code). A try on any other account (unknown, or a customer's, right password or not) is no staff
+     * event: it is counted in metrics only and answers exactly as a wrong password does, after the
+     * same work (issue 20).
      */
     async signIn(body: StaffSignInBody, ctx: { ip: string; userAgent: string; xsrfKey: string }): Promise<{ token: string; me: StaffMe }> {
       const email = body.email.toLowerCase();
@@ -217,15 +225,21 @@ export function staffService(deps: StaffDeps) {
       // strangers' wrong passwords must not keep the member out. No captcha here, so always the slow-down.
       const account = await limiter.consume(LIMITS.loginPerAccount, `staff|${email}`);
       if (!account.allowed) await spend(limiter, LIMITS.loginSlowDown, `staff|${email}`);
-      const failed = async (why: string, userId: number | null, role: StaffRole | null) => {
-        await repo.audit({ actorUserId: userId, actor: email.slice(0, 254), role, action: 'sign-in-failed', targetUserId: userId, target: email.slice(0, 254), detail: { why }, ip: ctx.ip, userAgent: ctx.userAgent });
+      const failed = async (why: Exclude<StaffSignInFailure, 'not-staff'>, userId: number, role: StaffRole) => {
+        deps.metrics?.staffSignInFailures.inc({ reason: why });
+        await repo.audit({ actorUserId: userId, actor: email.slice(0, 254), role, action: 'sign-in-failed', targetUserId: userId, target: email.slice(0, 254), detail: { why } });
       };
 
       const row = await usersRepo.findByEmail(email);
       const ok = await verifyPassword(row?.password_hash, body.password);
-      const role = row && ok ? await repo.roleOf(row.id) : undefined;
-      if (!row || !ok || !role) {
-        await failed(!row || !ok ? 'password' : 'no-role', row && ok ? row.id : null, null);
+      // Looked up whatever the password: a customer's right password costs what a wrong one does.
+      const role = row ? await repo.roleOf(row.id) : undefined;
+      if (!row || !role) {
+        deps.metrics?.staffSignInFailures.inc({ reason: 'not-staff' });
+        throw new ValidationError({ email: [BAD_CREDENTIALS] });
+      }
+      if (!ok) {
+        await failed('password', row.id, role);
         throw new ValidationError({ email: [BAD_CREDENTIALS] });
       }
       // Disabled from the console (Suspended): as the customer sign-in, told after the right password only.
