@@ -26,6 +26,8 @@ export interface AgentOptions {
   maxSetChanges: number;
   /** Called with each answer after WireGuard is applied (OpenVPN/SOCKS5 users, services/runtime.ts); a failure makes the next round full. */
   appliers?: ((answer: DesiredState) => Promise<void>)[];
+  /** Add to each report (the stealth core's status and bytes); committed() once the API accepted it. */
+  reportParts?: { collect(): Promise<Partial<NodeReport>>; committed(): void }[];
   /** Told what happens (metrics.ts); nothing by default. */
   observer?: AgentObserver;
   /** Reported to the API (the operator console shows it); the agent's own version by default in main.ts. */
@@ -157,7 +159,10 @@ export class Agent {
     const active = dump.peers.filter((p) => p.latestHandshake > 0 && nowS - p.latestHandshake < ACTIVE_WINDOW_S).length;
     const sig = (p: Dump['peers'][number]) => `${p.latestHandshake}:${p.rxBytes}:${p.txBytes}`;
     const changed = dump.peers.filter((p) => p.latestHandshake > 0 && this.lastReported.get(p.publicKey) !== sig(p)).slice(0, MAX_REPORTED_PEERS);
+    const parts: Partial<NodeReport>[] = [];
+    for (const part of this.o.reportParts ?? []) parts.push(await part.collect());
     const report: NodeReport = {
+      ...Object.assign({}, ...parts),
       ...(dump.iface.publicKey ? { publicKey: dump.iface.publicKey } : {}),
       ...(dump.iface.listenPort ? { listenPort: dump.iface.listenPort } : {}),
       load: loadPercent(active, this.o.capacity, os.loadavg()[0] ?? 0, os.cpus().length),
@@ -175,6 +180,7 @@ export class Agent {
       throw err;
     }
     this.o.observer?.api('report', true);
+    for (const part of this.o.reportParts ?? []) part.committed();
     const present = new Set(dump.peers.map((p) => p.publicKey));
     for (const key of this.lastReported.keys()) if (!present.has(key)) this.lastReported.delete(key);
     for (const p of changed) this.lastReported.set(p.publicKey, sig(p));

@@ -7,6 +7,9 @@ import { createAgentMetrics, startMetricsServer } from './metrics.js';
 import { Wg, execWg } from './wg/wg.js';
 import { loadServicesConfig } from './services/config.js';
 import { NodeServicesRuntime } from './services/runtime.js';
+import { loadStealthConfig } from './stealth/config.js';
+import { GrpcCoreApi } from './stealth/core-api.js';
+import { StealthRuntime } from './stealth/runtime.js';
 import { AGENT_VERSION } from './version.js';
 
 /** `warren-agent`: one per VPN server. Logs JSON lines on stdout. */
@@ -52,7 +55,17 @@ async function main(): Promise<void> {
     console.error(`Invalid services configuration: ${(err as Error).message}`);
     process.exit(64);
   }
-  const agent = new Agent(api, wg, { ...config, appliers: services ? [services.apply] : [], observer: metrics?.observer, version: AGENT_VERSION }, log);
+  // The stealth core's users and counters, when WARREN_STEALTH_HOST is set (stealth/config.ts).
+  let stealth: StealthRuntime | undefined;
+  try {
+    const st = loadStealthConfig(config.stateDir);
+    if (st) stealth = new StealthRuntime(st, new GrpcCoreApi(st.api), log);
+  } catch (err) {
+    console.error(`Invalid stealth configuration: ${(err as Error).message}`);
+    process.exit(64);
+  }
+  const appliers = [...(services ? [services.apply] : []), ...(stealth ? [stealth.apply] : [])];
+  const agent = new Agent(api, wg, { ...config, appliers, reportParts: stealth ? [stealth] : [], observer: metrics?.observer, version: AGENT_VERSION }, log);
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   if (metrics && config.metrics) {
     try {
@@ -71,8 +84,9 @@ async function main(): Promise<void> {
   process.on('SIGINT', () => stop('SIGINT'));
   log('info', 'started', { api: config.apiSocket ? `unix:${config.apiSocket}` : config.apiUrl, interface: config.iface });
   (services ? services.start() : Promise.resolve())
+    .then(() => stealth?.start())
     .then(() => agent.run())
-    .finally(() => Promise.all([services?.stop(), metricsServer?.close()]))
+    .finally(() => Promise.all([services?.stop(), stealth?.stop(), metricsServer?.close()]))
     .then(
     () => process.exit(0),
     (err) => {

@@ -48,6 +48,22 @@ describe('warren-agent setup', () => {
     expect(ran).toEqual([]);
   });
 
+  it('stealth asked for without the core: exits 69 with the apt-get line for v2ray; with it, says how to start the core before the agent', async () => {
+    const { system, ran } = fakeSystem();
+    const stealth = ['--services', 'dns', '--stealth-host', 'node.example.com', '--stealth-cert', '/c.pem', '--stealth-key', '/k.pem'];
+    const r = await setup(stealth, system);
+    expect(r.code).toBe(69);
+    expect(r.err).toContain('Missing tools: v2ray');
+    expect(r.err).toContain('apt-get install -y v2ray');
+    expect(ran).toEqual([]);
+    const testdata = (f: string) => fs.readFileSync(new URL(`../stealth/testdata/${f}`, import.meta.url), 'utf8');
+    const tools = { ip: '/usr/sbin/ip', wg: '/usr/bin/wg', nft: '/usr/sbin/nft', 'wireguard-go': '/usr/bin/wireguard-go', dnsmasq: '/usr/sbin/dnsmasq', v2ray: '/usr/bin/v2ray' };
+    const ok = fakeSystem({ tools, stealth: { certPem: testdata('cert.pem'), keyPem: testdata('key.pem'), newWsPath: '/p', now: Date.parse('2030-01-01') } });
+    const done = await setup(stealth, ok.system);
+    expect(done.code).toBe(0);
+    expect(done.out).toMatch(new RegExp(`start the stealth core with:\\n  /usr/bin/v2ray -config ${dir}/stealth-core.json\\n.*start the agent with:`, 's'));
+  });
+
   it('--dry-run prints the plan and runs nothing; a real run runs it and says how to start the agent', async () => {
     const dry = fakeSystem();
     const r = await setup(['--services', 'dns', '--dry-run'], dry.system);

@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SETUP_HELP, SetupOptionsError, parseSetupArgs } from './options.js';
-import { type Action, type Observed, PlanError, aptLine, missingTools, plan, startCommand } from './plan.js';
+import { type Action, type Observed, PlanError, aptLine, missingTools, plan, startCommand, stealthStartCommand } from './plan.js';
 import { observe, observeTools, privileged, runAction } from './system.js';
 
 /** The machine, as setup sees and changes it (system.ts; tests pass fakes). */
@@ -113,6 +113,8 @@ export async function runSetup(
     if (!changes.length) out('nothing to change');
     else if (o.dryRun) out(`dry run: ${changes.length} step(s) would change; nothing was changed`);
     if (!(base.systemd && o.start)) {
+      // The core first: the agent gives it its users once it answers.
+      if (o.stealth) out(`start the stealth core with:\n  ${stealthStartCommand(o, base.tools.v2ray)}`);
       out(`${base.systemd ? 'not started (--no-start)' : 'systemd is not running here'}; start the agent with:\n  ${startCommand(o, agentCommand)}`);
       if (changes.some((s) => s.name === 'agent settings') && !o.dryRun) out('(an agent already running reads its settings only at start: restart it)');
     }

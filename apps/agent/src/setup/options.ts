@@ -27,6 +27,8 @@ export interface SetupOptions {
   openvpnUdpNet: string;
   openvpnTcpNet: string;
   metrics?: string;
+  /** The stealth core (VLESS and Trojan over TLS, issue 21): off unless --stealth-host is given. */
+  stealth?: { host: string; port: number; cert: string; key: string; httpPort: number };
   wireguard: 'auto' | 'kernel' | 'wireguard-go';
   etcDir: string;
   stateDir: string;
@@ -58,6 +60,12 @@ Running it again changes nothing; after a change of options it applies only the 
   --openvpn-udp-net CIDR client pool of the OpenVPN UDP server (default 10.130.0.0/16)
   --openvpn-tcp-net CIDR client pool of the OpenVPN TCP server (default 10.131.0.0/16)
   --metrics [HOST:]PORT  the agent's Prometheus metrics (default off)
+  --stealth-host NAME    serve VLESS and Trojan over TLS (Debian's v2ray) for this public host name;
+                         the certificate must be for it (see README: Stealth)
+  --stealth-port N       their public TLS port (default 443)
+  --stealth-cert PATH    the certificate chain (PEM) for --stealth-host
+  --stealth-key PATH     its private key (PEM)
+  --stealth-http-port N  the same ordinary website on plain HTTP (default 80; 0: none)
   --wireguard IMPL       auto | kernel | wireguard-go (default auto: the kernel module when present)
   --etc-dir DIR          configuration: key, agent.env, warren.nft (default /etc/warren)
   --state-dir DIR        the agent's state (default /var/lib/warren-agent)
@@ -92,6 +100,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
         'ipv4-pool': { type: 'string' }, 'ipv6-pool': { type: 'string' }, services: { type: 'string' }, 'dns-upstream': { type: 'string' }, blocklist: { type: 'string' },
         'openvpn-udp-net': { type: 'string' }, 'openvpn-tcp-net': { type: 'string' }, metrics: { type: 'string' }, wireguard: { type: 'string' },
         'etc-dir': { type: 'string' }, 'state-dir': { type: 'string' }, 'systemd-dir': { type: 'string' }, 'sysctl-dir': { type: 'string' },
+        'stealth-host': { type: 'string' }, 'stealth-port': { type: 'string' }, 'stealth-cert': { type: 'string' }, 'stealth-key': { type: 'string' }, 'stealth-http-port': { type: 'string' },
         'no-start': { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     }));
@@ -138,6 +147,20 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
   };
   if (values['api-socket'] !== undefined) dir(values['api-socket'], '');
   const etcDir = dir(values['etc-dir'], '/etc/warren');
+  let stealth: SetupOptions['stealth'];
+  const stealthHost = values['stealth-host'];
+  if (stealthHost !== undefined) {
+    if (!/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(stealthHost)) problems.push('--stealth-host must be a public host name (a.b.c), the one the certificate is for');
+    const sPort = Number(values['stealth-port'] ?? 443);
+    if (!Number.isInteger(sPort) || sPort < 1 || sPort > 65535) problems.push('--stealth-port must be an integer in 1..65535');
+    const httpPort = Number(values['stealth-http-port'] ?? 80);
+    if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) problems.push('--stealth-http-port must be an integer in 0..65535 (0: none)');
+    if (httpPort !== 0 && httpPort === sPort) problems.push('--stealth-http-port and --stealth-port must differ');
+    if (!values['stealth-cert'] || !values['stealth-key']) problems.push('--stealth-host needs --stealth-cert and --stealth-key (a certificate for that name and its key, PEM)');
+    stealth = { host: stealthHost.toLowerCase(), port: sPort, cert: dir(values['stealth-cert'], ''), key: dir(values['stealth-key'], ''), httpPort };
+  } else if (['stealth-port', 'stealth-cert', 'stealth-key', 'stealth-http-port'].some((k) => values[k as keyof typeof values] !== undefined)) {
+    problems.push('the --stealth-* options need --stealth-host');
+  }
   const result: SetupOptions = {
     apiUrl: values.api,
     apiSocket: values['api-socket'],
@@ -152,6 +175,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
     openvpnUdpNet: udp,
     openvpnTcpNet: tcp,
     metrics: values.metrics,
+    stealth,
     wireguard: wireguard as SetupOptions['wireguard'],
     etcDir,
     stateDir: dir(values['state-dir'], '/var/lib/warren-agent'),

@@ -1,6 +1,7 @@
+import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type SetupOptions, parseSetupArgs } from './options.js';
-import { type Observed, aptLine, missingTools, plan, startCommand, wireguardKind } from './plan.js';
+import { type Observed, aptLine, missingTools, plan, startCommand, stealthStartCommand, wireguardKind } from './plan.js';
 import { pathsOf, renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderSysctl, unitNames } from './render.js';
 
 const opts = (...argv: string[]) => parseSetupArgs(['--api', 'https://api.example.com', '--services', 'dns', ...argv]) as SetupOptions;
@@ -131,5 +132,71 @@ describe('setup plan', () => {
 
   it('says how to start the agent by hand, quoting what needs it', () => {
     expect(startCommand(opts('--etc-dir', '/srv/etc'), ['/usr/bin/node', "/opt/it's here/warren-agent.mjs"])).toBe("/usr/bin/node '/opt/it'\\''s here/warren-agent.mjs' run --env-file /srv/etc/agent.env");
+  });
+});
+
+describe('setup plan: the stealth core (--stealth-host)', () => {
+  const testdata = (f: string) => fs.readFileSync(new URL(`../stealth/testdata/${f}`, import.meta.url), 'utf8');
+  const CERT = testdata('cert.pem');
+  const KEY = testdata('key.pem');
+  const so = (...argv: string[]) => opts('--stealth-host', 'node.example.com', '--stealth-cert', '/etc/ssl/node.pem', '--stealth-key', '/etc/ssl/node.key', ...argv);
+  const V2RAY = { ...TOOLS, v2ray: '/usr/bin/v2ray' };
+  const stealthObs = (over: Partial<NonNullable<Observed['stealth']>> = {}): Observed['stealth'] => ({ certPem: CERT, keyPem: KEY, newWsPath: '/fresh-path', now: Date.parse('2030-01-01'), ...over });
+
+  it('needs v2ray: the apt-get line names it', () => {
+    expect(missingTools(so(), { tools: TOOLS, kernelWireguard: false })).toEqual(['v2ray']);
+    expect(aptLine(['v2ray'])).toBe('apt-get install -y v2ray');
+    expect(missingTools(opts(), { tools: TOOLS, kernelWireguard: false })).toEqual([]);
+  });
+
+  it('on a fresh machine: the WebSocket path (kept afterwards), the core config (mode 600, key inline), its hardened unit, and the agent told', () => {
+    const o = so();
+    const steps = plan(o, { ...fresh(), tools: V2RAY, stealth: stealthObs() }, AGENT);
+    expect(changed(steps)).toEqual(expect.arrayContaining(['unit warren-stealth.service', 'stealth path', 'stealth core config', 'agent settings']));
+    const writes = steps.flatMap((s) => s.actions).flatMap((a) => (a.kind === 'write' ? [a] : []));
+    expect(writes.find((w) => w.path === '/etc/warren/stealth-ws-path')).toMatchObject({ content: '/fresh-path\n', mode: 0o600 });
+    const config = writes.find((w) => w.path === '/etc/warren/stealth-core.json')!;
+    expect(config.mode).toBe(0o600);
+    const parsed = JSON.parse(config.content) as { inbounds: { tag: string; port: number; settings: { fallbacks?: unknown[] } }[] };
+    expect(parsed.inbounds.find((i) => i.tag === 'trojan')).toMatchObject({ port: 443, settings: { fallbacks: [{ path: '/fresh-path', dest: 10086 }, { dest: 10080 }] } });
+    expect(config.content).toContain(KEY.trim().split('\n')[1]);
+    const env = writes.find((w) => w.path === '/etc/warren/agent.env')!.content;
+    for (const line of ['WARREN_STEALTH_HOST=node.example.com', 'WARREN_STEALTH_PORT=443', 'WARREN_STEALTH_WS_PATH=/fresh-path', 'WARREN_STEALTH_CERT=/etc/ssl/node.pem', 'WARREN_STEALTH_HTTP=0.0.0.0:80']) expect(env).toContain(`${line}\n`);
+    const unit = writes.find((w) => w.path === '/etc/systemd/system/warren-stealth.service')!.content;
+    for (const l of ['LoadCredential=core.json:/etc/warren/stealth-core.json', 'ExecStart=/usr/bin/v2ray -config %d/core.json', 'DynamicUser=yes', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'AmbientCapabilities=CAP_NET_BIND_SERVICE', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'PrivateDevices=yes', 'SystemCallFilter=@system-service']) expect(unit).toContain(`${l}\n`);
+    expect(writes.find((w) => w.path === '/etc/systemd/system/warren-agent.service')!.content).toMatch(/^Wants=warren-stealth\.service$/m);
+    expect(stealthStartCommand(o, '/usr/bin/v2ray')).toBe('/usr/bin/v2ray -config /etc/warren/stealth-core.json');
+  });
+
+  it('a second run changes nothing (the path is kept); a new certificate rewrites the config and, under systemd, restarts the core only', () => {
+    const o = so();
+    const first = plan(o, { ...fresh(), tools: V2RAY, stealth: stealthObs() }, AGENT);
+    const files: Record<string, string> = {};
+    for (const a of first.flatMap((s) => s.actions)) if (a.kind === 'write') files[a.path] = a.content;
+    const u = unitNames(o);
+    const running = Object.fromEntries(Object.values(u).map((n) => [n, { enabled: true, active: true }]));
+    const done = converged(o, { tools: V2RAY, systemd: true, units: running, files: { ...converged(o).files, ...files }, stealth: stealthObs({ wsPath: '/fresh-path', newWsPath: '/another' }) });
+    expect(changed(plan(o, done, AGENT))).toEqual([]);
+    const renewed = plan(o, { ...done, stealth: stealthObs({ wsPath: '/fresh-path', certPem: testdata('renewed.pem') }) }, AGENT);
+    expect(changed(renewed)).toEqual(['stealth core config', 'services']);
+    expect(execs(renewed)).toEqual([`systemctl restart ${u.stealth}`]);
+  });
+
+  it('refuses a certificate the apps would refuse: another name, expired, another key, unreadable', () => {
+    const base = { ...fresh(), tools: V2RAY };
+    expect(() => plan(opts('--stealth-host', 'other.example.com', '--stealth-cert', '/c', '--stealth-key', '/k'), { ...base, stealth: stealthObs() }, AGENT)).toThrow(/not for other\.example\.com/);
+    expect(() => plan(so(), { ...base, stealth: stealthObs({ now: Date.parse('2200-01-01') }) }, AGENT)).toThrow(/expired/);
+    expect(() => plan(so(), { ...base, stealth: stealthObs({ keyPem: testdata('other-key.pem') }) }, AGENT)).toThrow(/not the key of/);
+    expect(() => plan(so(), { ...base, stealth: stealthObs({ certPem: undefined }) }, AGENT)).toThrow(/cannot be read/);
+    expect(() => plan(so(), { ...base, stealth: stealthObs({ certPem: 'junk' }) }, AGENT)).toThrow(/not a PEM certificate/);
+  });
+
+  it('options: the stealth flags need a host, a certificate and a key; ports are checked', () => {
+    expect(() => opts('--stealth-port', '8443')).toThrow(/need --stealth-host/);
+    expect(() => opts('--stealth-host', 'node.example.com')).toThrow(/needs --stealth-cert and --stealth-key/);
+    expect(() => so('--stealth-port', '70000')).toThrow(/--stealth-port/);
+    expect(() => so('--stealth-port', '8443', '--stealth-http-port', '8443')).toThrow(/must differ/);
+    expect(() => opts('--stealth-host', 'localhost', '--stealth-cert', '/c', '--stealth-key', '/k')).toThrow(/public host name/);
+    expect(so('--stealth-port', '8443', '--stealth-http-port', '0').stealth).toEqual({ host: 'node.example.com', port: 8443, cert: '/etc/ssl/node.pem', key: '/etc/ssl/node.key', httpPort: 0 });
   });
 });

@@ -1,8 +1,10 @@
+import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { SetupOptions } from './options.js';
 import { canonicalIp } from './net.js';
 import {
-  SYSCTL, type Tools, pathsOf, renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderSysctl, unitNames,
+  SYSCTL, type Tools, pathsOf, renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderStealthUnit, renderSysctl, stealthCoreCommand, unitNames,
 } from './render.js';
+import { renderCoreConfigFile } from '../stealth/render.js';
 
 /**
  * The plan is a pure function of the options and of what was observed on the machine: a list of
@@ -30,10 +32,12 @@ export interface Observed {
   /** systemd units: enabled and active (only observed when systemd runs). */
   units: Record<string, { enabled: boolean; active: boolean }>;
   blocklistExists: boolean;
+  /** With --stealth-host: the certificate and key files' text (undefined: unreadable), the WebSocket path kept from an earlier run, and a fresh one for a first run. */
+  stealth?: { certPem?: string; keyPem?: string; wsPath?: string; newWsPath: string; now: number };
 }
 
-export type Tool = 'ip' | 'wg' | 'nft' | 'wireguard-go' | 'openvpn' | 'dnsmasq';
-export const APT_PACKAGE: Record<Tool, string> = { ip: 'iproute2', wg: 'wireguard-tools', nft: 'nftables', 'wireguard-go': 'wireguard-go', openvpn: 'openvpn', dnsmasq: 'dnsmasq-base' };
+export type Tool = 'ip' | 'wg' | 'nft' | 'wireguard-go' | 'openvpn' | 'dnsmasq' | 'v2ray';
+export const APT_PACKAGE: Record<Tool, string> = { ip: 'iproute2', wg: 'wireguard-tools', nft: 'nftables', 'wireguard-go': 'wireguard-go', openvpn: 'openvpn', dnsmasq: 'dnsmasq-base', v2ray: 'v2ray' };
 
 export type Action =
   | { kind: 'mkdir'; path: string; mode: number }
@@ -65,6 +69,7 @@ export function missingTools(o: SetupOptions, obs: Pick<Observed, 'tools' | 'ker
   if (wireguardKind(o, obs) === 'wireguard-go') need.push('wireguard-go');
   if (o.services.openvpn) need.push('openvpn');
   if (o.services.dns) need.push('dnsmasq');
+  if (o.stealth) need.push('v2ray');
   return need.filter((t) => !obs.tools[t]);
 }
 
@@ -79,11 +84,41 @@ const fileStep = (name: string, obs: Observed, file: string, content: string, mo
 /** A state setup will not change on its own (it would need to destroy something that is not its). */
 export class PlanError extends Error {}
 
+/**
+ * The certificate and key for --stealth-host, checked before anything is written: a pair the
+ * customers' apps would refuse (another name, expired, a key of another certificate) stops setup
+ * with the reason, since links never ask an app to skip verification.
+ */
+export function checkStealthCertificate(o: SetupOptions, obs: Observed): { notAfter: string } {
+  const s = o.stealth!;
+  const st = obs.stealth;
+  if (!st?.certPem) throw new PlanError(`--stealth-cert ${s.cert} cannot be read`);
+  if (!st.keyPem) throw new PlanError(`--stealth-key ${s.key} cannot be read`);
+  let cert: X509Certificate;
+  try {
+    cert = new X509Certificate(st.certPem);
+  } catch {
+    throw new PlanError(`--stealth-cert ${s.cert} is not a PEM certificate`);
+  }
+  if (!cert.checkHost(s.host)) throw new PlanError(`the certificate ${s.cert} is not for ${s.host} (it is for ${cert.subjectAltName ?? cert.subject}); customers' apps would refuse it`);
+  if (Date.parse(cert.validTo) <= st.now) throw new PlanError(`the certificate ${s.cert} expired on ${cert.validTo}`);
+  let matches = false;
+  try {
+    matches = cert.checkPrivateKey(createPrivateKey(st.keyPem));
+  } catch {
+    throw new PlanError(`--stealth-key ${s.key} is not a PEM private key`);
+  }
+  if (!matches) throw new PlanError(`--stealth-key ${s.key} is not the key of ${s.cert}`);
+  return { notAfter: cert.validTo };
+}
+
 export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): Step[] {
   if (obs.link && !obs.wg) throw new PlanError(`${o.iface} exists and is not a WireGuard interface (${obs.link.kind}); setup leaves it alone: choose another --interface`);
   const p = pathsOf(o);
   const kind = wireguardKind(o, obs);
-  const tools: Tools = { ip: obs.tools.ip!, wg: obs.tools.wg!, nft: obs.tools.nft!, wireguardGo: obs.tools['wireguard-go'] };
+  const tools: Tools = { ip: obs.tools.ip!, wg: obs.tools.wg!, nft: obs.tools.nft!, wireguardGo: obs.tools['wireguard-go'], v2ray: obs.tools.v2ray };
+  const certificate = o.stealth ? checkStealthCertificate(o, obs) : undefined;
+  const wsPath = o.stealth ? (obs.stealth?.wsPath ?? obs.stealth!.newWsPath) : undefined;
   const steps: Step[] = [];
   const dirs = [o.etcDir, o.stateDir, o.systemdDir, o.sysctlDir].map((d) => ({ kind: 'mkdir' as const, path: d, mode: d === o.systemdDir || d === o.sysctlDir ? 0o755 : 0o700 }));
 
@@ -101,6 +136,7 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
     [u.iface, p.ifaceUnit, renderInterfaceUnit(o, tools, kind)],
     [u.nft, p.nftUnit, renderNftUnit(o, tools)],
     [u.agent, p.agentUnit, renderAgentUnit(o, agentCommand)],
+    ...(o.stealth ? [[u.stealth, p.stealthUnit, renderStealthUnit(o, tools)] as [string, string, string]] : []),
   ];
   const unitSteps = units.map(([name, file, content]) => {
     const s = fileStep(`unit ${name}`, obs, file, content, 0o644);
@@ -161,8 +197,20 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
     ] : [], `${p.nftFile} loaded`, nftChanged ? `write ${p.nftFile} and load it` : obs.nftTable === undefined ? 'load the table (missing)' : 'reload the table (it was changed outside setup)'),
   );
 
+  // The stealth core: its WebSocket path (made once, kept: it is in every customer's link) and its
+  // configuration, which holds the TLS key (mode 600; the unit hands it to the core as a credential).
+  let stealthConfig: Step | undefined;
+  if (o.stealth && wsPath) {
+    const ws = step('stealth path', obs.stealth?.wsPath ? [] : [...dirs, { kind: 'write', path: p.stealthWsPath, content: `${wsPath}\n`, mode: 0o600 }], `${p.stealthWsPath}`, `write ${p.stealthWsPath} (VLESS's WebSocket path, kept from now on)`);
+    steps.push(ws);
+    stealthConfig = fileStep('stealth core config', obs, p.stealthConfig, renderCoreConfigFile({ listen: '0.0.0.0', port: o.stealth.port, wsPath, certPem: obs.stealth!.certPem!, keyPem: obs.stealth!.keyPem! }), 0o600);
+    stealthConfig.detail += ` (port ${o.stealth.port}, ${o.stealth.host}, certificate valid until ${certificate!.notAfter})`;
+    if (stealthConfig.status === 'change') stealthConfig.actions.unshift(...dirs);
+    steps.push(stealthConfig);
+  }
+
   // The agent's settings, the resolver's blocklist, and the token it reads.
-  const env = fileStep('agent settings', obs, p.envFile, renderAgentEnv(o), 0o600);
+  const env = fileStep('agent settings', obs, p.envFile, renderAgentEnv(o, wsPath), 0o600);
   if (env.status === 'change') env.actions.unshift(...dirs);
   steps.push(env);
   if (o.services.dns) {
@@ -185,6 +233,11 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
     for (const n of [u.iface, u.nft]) if (!obs.units[n]?.active && !(n === u.iface && started)) actions.push({ kind: 'exec', argv: ['systemctl', 'start', n] });
     // The agent reads its settings at start: a change of them (or of its unit) is a restart.
     const agentChanged = env.status === 'change' || unitSteps[2]!.status === 'change';
+    // The core reads its configuration at start: a new one (a renewed certificate) is a restart; the agent then gives it its users again.
+    if (o.stealth) {
+      if (!obs.units[u.stealth]?.active) actions.push({ kind: 'exec', argv: ['systemctl', 'start', u.stealth] });
+      else if (stealthConfig?.status === 'change' || unitSteps[3]!.status === 'change') actions.push({ kind: 'exec', argv: ['systemctl', 'restart', u.stealth] });
+    }
     if (!obs.token) {
       /* the token step says what to do; starting now would only fail */
     } else if (!obs.units[u.agent]?.active) actions.push({ kind: 'exec', argv: ['systemctl', 'start', u.agent] });
@@ -192,6 +245,11 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
     steps.push(step('services', actions, `${units.map(([n]) => n).join(', ')} enabled and running`, actions.map((a) => (a.kind === 'exec' ? a.argv.slice(1).join(' ') : '')).join('; ')));
   }
   return steps;
+}
+
+/** How to start the stealth core by hand where systemd does not run (or with --no-start). */
+export function stealthStartCommand(o: SetupOptions, v2ray: string | undefined): string {
+  return stealthCoreCommand(o, { v2ray }, false).join(' ');
 }
 
 /** How to start the agent by hand where systemd does not run (or with --no-start). */

@@ -11,6 +11,8 @@ export interface Tools {
   nft: string;
   /** Only when the interface is wireguard-go's. */
   wireguardGo?: string;
+  /** Only with --stealth-host. */
+  v2ray?: string;
 }
 
 export interface Paths {
@@ -22,9 +24,13 @@ export interface Paths {
   ifaceUnit: string;
   nftUnit: string;
   agentUnit: string;
+  /** The stealth core's configuration (holds the TLS key: mode 600), its WebSocket path, its unit. */
+  stealthConfig: string;
+  stealthWsPath: string;
+  stealthUnit: string;
 }
 
-export const unitNames = (o: Pick<SetupOptions, 'iface'>) => ({ iface: `warren-${o.iface}.service`, nft: 'warren-nft.service', agent: 'warren-agent.service' });
+export const unitNames = (o: Pick<SetupOptions, 'iface'>) => ({ iface: `warren-${o.iface}.service`, nft: 'warren-nft.service', agent: 'warren-agent.service', stealth: 'warren-stealth.service' });
 
 export function pathsOf(o: SetupOptions): Paths {
   const u = unitNames(o);
@@ -38,6 +44,9 @@ export function pathsOf(o: SetupOptions): Paths {
     ifaceUnit: path.join(o.systemdDir, u.iface),
     nftUnit: path.join(o.systemdDir, u.nft),
     agentUnit: path.join(o.systemdDir, u.agent),
+    stealthConfig: path.join(o.etcDir, 'stealth-core.json'),
+    stealthWsPath: path.join(o.etcDir, 'stealth-ws-path'),
+    stealthUnit: path.join(o.systemdDir, u.stealth),
   };
 }
 
@@ -99,7 +108,7 @@ export function renderSysctl(): string {
  * services/config.ts reads, with the plain resolver also on the gateway addresses WireGuard configs
  * name as their DNS.
  */
-export function renderAgentEnv(o: SetupOptions): string {
+export function renderAgentEnv(o: SetupOptions, stealthWsPath?: string): string {
   const services = (Object.keys(o.services) as (keyof SetupOptions['services'])[]).filter((s) => o.services[s]);
   const vars: [string, string | undefined][] = [
     ['WARREN_API_URL', o.apiUrl],
@@ -114,6 +123,12 @@ export function renderAgentEnv(o: SetupOptions): string {
     ['WARREN_BLOCKLIST', o.services.dns ? o.blocklist : undefined],
     ['WARREN_OPENVPN_UDP_NET', o.services.openvpn ? o.openvpnUdpNet : undefined],
     ['WARREN_OPENVPN_TCP_NET', o.services.openvpn ? o.openvpnTcpNet : undefined],
+    // The stealth core (stealth/config.ts): what the agent reports so the API's links match this node.
+    ['WARREN_STEALTH_HOST', o.stealth?.host],
+    ['WARREN_STEALTH_PORT', o.stealth ? String(o.stealth.port) : undefined],
+    ['WARREN_STEALTH_WS_PATH', o.stealth ? stealthWsPath : undefined],
+    ['WARREN_STEALTH_CERT', o.stealth?.cert],
+    ['WARREN_STEALTH_HTTP', o.stealth?.httpPort ? `0.0.0.0:${o.stealth.httpPort}` : undefined],
   ];
   return `# ${HEADER}\n${vars.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n')}\n`;
 }
@@ -172,7 +187,8 @@ export function renderAgentUnit(o: SetupOptions, agentCommand: string[]): string
 [Unit]
 Description=Warren node agent (${o.iface})
 Wants=network-online.target
-After=network-online.target ${u.iface} ${u.nft}
+After=network-online.target ${u.iface} ${u.nft}${o.stealth ? ` ${u.stealth}
+Wants=${u.stealth}` : ''}
 BindsTo=${u.iface}
 
 [Service]
@@ -201,6 +217,63 @@ SystemCallArchitectures=native
 RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
 DevicePolicy=closed
 DeviceAllow=/dev/net/tun rw
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
+
+/** How the core is started: by its unit (the configuration handed over as a credential), or by hand. */
+export function stealthCoreCommand(o: SetupOptions, tools: Pick<Tools, 'v2ray'>, viaUnit: boolean): string[] {
+  return [tools.v2ray ?? 'v2ray', '-config', viaUnit ? '%d/core.json' : pathsOf(o).stealthConfig];
+}
+
+/**
+ * The stealth core as a service of its own, so an agent restart (an upgrade) leaves customers'
+ * connections alone; the agent gives it its users through its loopback API. The core gets its
+ * configuration (with the TLS key) as a systemd credential and runs as a throwaway user that can
+ * bind the TLS port and nothing more: no other file, no device, no privilege.
+ */
+export function renderStealthUnit(o: SetupOptions, tools: Pick<Tools, 'v2ray'>): string {
+  const u = unitNames(o);
+  return `# ${HEADER}
+[Unit]
+Description=Warren stealth core (V2Ray: Trojan and VLESS over TLS on port ${o.stealth?.port})
+Wants=network-online.target
+After=network-online.target
+Before=${u.agent}
+
+[Service]
+LoadCredential=core.json:${pathsOf(o).stealthConfig}
+ExecStart=${stealthCoreCommand(o, tools, true).join(' ')}
+Restart=always
+RestartSec=2s
+DynamicUser=yes
+AmbientCapabilities=CAP_NET_BIND_SERVICE
+CapabilityBoundingSet=CAP_NET_BIND_SERVICE
+NoNewPrivileges=yes
+UMask=0077
+ProtectSystem=strict
+ProtectHome=yes
+PrivateTmp=yes
+PrivateDevices=yes
+ProtectProc=invisible
+ProcSubset=pid
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+RestrictSUIDSGID=yes
+RestrictRealtime=yes
+RestrictNamespaces=yes
+LockPersonality=yes
+MemoryDenyWriteExecute=yes
+SystemCallArchitectures=native
+SystemCallFilter=@system-service
+RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6
+LimitNOFILE=1048576
 
 [Install]
 WantedBy=multi-user.target

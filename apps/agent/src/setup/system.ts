@@ -1,5 +1,5 @@
 import { execFile } from 'node:child_process';
-import { createPrivateKey, createPublicKey, generateKeyPairSync } from 'node:crypto';
+import { createPrivateKey, createPublicKey, generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import type { SetupOptions } from './options.js';
@@ -73,7 +73,7 @@ const modeOf = (file: string) => {
   }
 };
 
-export const TOOLS: Tool[] = ['ip', 'wg', 'nft', 'wireguard-go', 'openvpn', 'dnsmasq'];
+export const TOOLS: Tool[] = ['ip', 'wg', 'nft', 'wireguard-go', 'openvpn', 'dnsmasq', 'v2ray'];
 
 export function observeTools(): Pick<Observed, 'tools' | 'kernelWireguard' | 'systemd'> {
   const tools: Observed['tools'] = {};
@@ -118,7 +118,19 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
   }
   const tokenMode = modeOf(o.tokenFile);
   const files: Observed['files'] = {};
-  for (const f of [p.envFile, p.nftFile, p.sysctlFile, p.nftListing, p.ifaceUnit, p.nftUnit, p.agentUnit]) files[f] = read(f);
+  for (const f of [p.envFile, p.nftFile, p.sysctlFile, p.nftListing, p.ifaceUnit, p.nftUnit, p.agentUnit, ...(o.stealth ? [p.stealthConfig, p.stealthUnit] : [])]) files[f] = read(f);
+  let stealth: Observed['stealth'];
+  if (o.stealth) {
+    const kept = read(p.stealthWsPath)?.trim();
+    stealth = {
+      certPem: read(o.stealth.cert),
+      keyPem: read(o.stealth.key),
+      wsPath: kept && /^\/[A-Za-z0-9_-]{1,64}$/.test(kept) ? kept : undefined,
+      // 16 random bytes: a probe that does not know the path meets the website.
+      newWsPath: `/${randomBytes(16).toString('base64url')}`,
+      now: Date.now(),
+    };
+  }
   const sysctl: Observed['sysctl'] = {};
   for (const k of Object.keys(SYSCTL)) sysctl[k] = read(sysctlProcPath(k))?.trim();
   const nftTable = base.tools.nft ? await tryExec([base.tools.nft, 'list', 'table', 'inet', 'warren']) : undefined;
@@ -131,7 +143,7 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
       };
     }
   }
-  return { ...base, link, wg, key, token: tokenMode === undefined ? undefined : { mode: tokenMode }, files, sysctl, nftTable, units, blocklistExists: fs.existsSync(o.blocklist) };
+  return { ...base, link, wg, key, token: tokenMode === undefined ? undefined : { mode: tokenMode }, files, sysctl, nftTable, units, blocklistExists: fs.existsSync(o.blocklist), stealth };
 }
 
 function writeAtomic(file: string, content: string, mode: number): void {
