@@ -1,12 +1,15 @@
 import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { CAPTCHA_FAILED_MESSAGE, CAPTCHA_UNAVAILABLE_MESSAGE } from '@warren/contract';
 import { PASSWORD, TestClient, createTestApp, uniqueEmail, type TestApp } from './helpers.js';
 
 /**
  * Captcha against a local fake of the siteverify endpoint (reCAPTCHA and Turnstile speak the
  * same protocol). The fake decides by the response token it is given:
  *   good-*        → { success: true }
+ *   once-*        → { success: true } the first time, then { success: false, timeout-or-duplicate }
+ *                   (the real providers' single use)
  *   bad-*         → { success: false, error-codes }
  *   truthy-*      → { success: "true" }  (not the boolean: must be refused)
  *   http500-*     → 500
@@ -19,6 +22,7 @@ interface VerifyCall {
   form: Record<string, string>;
 }
 const calls: VerifyCall[] = [];
+const spent = new Set<string>();
 
 /** A fake siteverify server on a loopback port; closing it makes the verifier "down" (connection refused). */
 async function startFake(): Promise<{ url: string; close(): Promise<void> }> {
@@ -32,6 +36,11 @@ async function startFake(): Promise<{ url: string; close(): Promise<void> }> {
       const token = form.response ?? '';
       const json = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(payload));
       if (token.startsWith('good-')) return json(200, { success: true, challenge_ts: new Date().toISOString(), hostname: 'localhost' });
+      if (token.startsWith('once-')) {
+        if (spent.has(token)) return json(200, { success: false, 'error-codes': ['timeout-or-duplicate'] });
+        spent.add(token);
+        return json(200, { success: true, challenge_ts: new Date().toISOString(), hostname: 'localhost' });
+      }
       if (token.startsWith('truthy-')) return json(200, { success: 'true' });
       if (token.startsWith('http500-')) return json(500, { success: true });
       if (token.startsWith('notjson-')) return res.writeHead(200, { 'content-type': 'text/html', connection: 'close' }).end('<html>oops</html>');
@@ -75,11 +84,12 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
   };
   const registerBody = (email: string, captcha?: string) => ({ email, password: PASSWORD, password_confirmation: PASSWORD, ...(captcha === undefined ? {} : { [FIELD]: captcha }) });
 
-  function expectCaptchaError(res: { statusCode: number; json(): unknown; body: string }) {
+  function expectCaptchaError(res: { statusCode: number; json(): unknown; body: string }, message?: string) {
     expect(res.statusCode, res.body).toBe(422);
     const body = res.json() as { message: string; errors: Record<string, string[]> };
     expect(Object.keys(body.errors)).toEqual([FIELD]);
     expect(body.errors[FIELD]![0]).toMatch(/captcha/i);
+    if (message) expect(body.errors[FIELD]).toEqual([message]);
   }
 
   it('tells the web app which provider and site key to use', async () => {
@@ -99,11 +109,18 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     expect(await counts(t)).toEqual(before);
   });
 
-  it.each(['bad-token', 'truthy-token', 'http500-token', 'notjson-token', 'hangup-token'])('refuses a sign-up the verifier does not accept (%s) and creates nothing', async (token) => {
+  it.each([
+    ['bad-token', CAPTCHA_FAILED_MESSAGE],
+    ['truthy-token', CAPTCHA_FAILED_MESSAGE],
+    // The provider could not be asked: refused all the same, but the buyer is told it is not their doing.
+    ['http500-token', CAPTCHA_UNAVAILABLE_MESSAGE],
+    ['notjson-token', CAPTCHA_UNAVAILABLE_MESSAGE],
+    ['hangup-token', CAPTCHA_UNAVAILABLE_MESSAGE],
+  ])('refuses a sign-up the verifier does not accept (%s) and creates nothing', async (token, message) => {
     const before = await counts(t);
     const callsBefore = calls.length;
     const email = uniqueEmail('rejected');
-    expectCaptchaError(await new TestClient(t.app).post('/api/users/register', registerBody(email, `${token}-${email}`)));
+    expectCaptchaError(await new TestClient(t.app).post('/api/users/register', registerBody(email, `${token}-${email}`)), message);
     expect(calls.length).toBe(callsBefore + 1);
     await t.app.settle();
     expect(await counts(t)).toEqual(before);
@@ -147,12 +164,44 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     expect(owner.statusCode, owner.body).toBe(200);
   });
 
+  it('every payment call needs a token of its own: none, a replayed one and the second of two parallel payments with one token are refused', async () => {
+    const email = uniqueEmail('buyer');
+    const c = new TestClient(t.app);
+    const reg = await c.post('/api/users/register', registerBody(email, `once-reg-${email}`));
+    expect(reg.statusCode, reg.body).toBe(201);
+    c.token = reg.json().data.token;
+    const pay = (captcha?: string, key = `key-${Math.random().toString(36).slice(2, 12)}`) =>
+      c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', idempotencyKey: key, ...(captcha === undefined ? {} : { [FIELD]: captcha }) });
+    const paymentsOf = async () => (await t.app.db.query<{ n: number }>(`select count(*)::int as n from payments p join users u on u.id = p.user_id where u.email = $1`, [email]))[0]!.n;
+
+    expectCaptchaError(await pay(), CAPTCHA_FAILED_MESSAGE);
+    // The sign-up's token does not pay: it was spent.
+    expectCaptchaError(await pay(`once-reg-${email}`), CAPTCHA_FAILED_MESSAGE);
+    expect(await paymentsOf()).toBe(0);
+
+    const token = `once-pay-${email}`;
+    const first = await pay(token);
+    expect(first.statusCode, first.body).toBe(200);
+    expectCaptchaError(await pay(token), CAPTCHA_FAILED_MESSAGE);
+    expectCaptchaError(await c.get(`/api/billing/getStripePayment?tariffId=3&currency=USD&${FIELD}=${token}`), CAPTCHA_FAILED_MESSAGE);
+    expect(await paymentsOf()).toBe(1);
+
+    // Two payments at once with one token: the provider accepts it once.
+    const shared = `once-parallel-${email}`;
+    const results = await Promise.all([pay(shared), pay(shared), pay(shared)]);
+    expect(results.map((r) => r.statusCode).sort()).toEqual([200, 422, 422]);
+    expect(await paymentsOf()).toBe(2);
+    // A retry of the same attempt (its idempotency key) still needs a fresh token.
+    expectCaptchaError(await pay(shared, 'retry-key-1'), CAPTCHA_FAILED_MESSAGE);
+    expect((await pay(`once-retry-${email}`, 'retry-key-1')).statusCode).toBe(200);
+  });
+
   // Last: it stops the fake.
   it('answers 422 (not a 5xx) when the verifier is down, and creates nothing', async () => {
     await fake.close();
     const before = await counts(t);
     const c = new TestClient(t.app);
-    expectCaptchaError(await c.post('/api/users/register', registerBody(uniqueEmail('down'), 'good-but-nobody-listens')));
+    expectCaptchaError(await c.post('/api/users/register', registerBody(uniqueEmail('down'), 'good-but-nobody-listens')), CAPTCHA_UNAVAILABLE_MESSAGE);
     expectCaptchaError(await c.post('/api/users/login', { email: uniqueEmail(), password: PASSWORD, [FIELD]: 'good-x' }));
     expectCaptchaError(await c.post('/api/users/requestResetPassword', { email: uniqueEmail(), [FIELD]: 'good-y' }));
     await t.app.settle();

@@ -4,6 +4,14 @@ import { ATTRIBUTION_MAX, EMAIL_MAX, LANGUAGES, NAME_MAX, PASSWORD_MAX, PASSWORD
 const attribution = z.string().trim().max(ATTRIBUTION_MAX).optional();
 const captchaResponse = z.string().max(4096).optional();
 
+/**
+ * The captcha's answers, on the g-recaptcha-response field (the web app translates them by this
+ * text): the provider refused the token (solve it again), or could not be asked (try later).
+ */
+export const CAPTCHA_FIELD = 'g-recaptcha-response';
+export const CAPTCHA_FAILED_MESSAGE = 'The captcha check failed. Please try again.';
+export const CAPTCHA_UNAVAILABLE_MESSAGE = 'The captcha check could not be completed right now. Please try again in a few minutes.';
+
 export const email = z
   .string({ error: 'The email is required.' })
   .trim()

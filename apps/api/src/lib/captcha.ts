@@ -1,3 +1,4 @@
+import { CAPTCHA_FAILED_MESSAGE, CAPTCHA_FIELD, CAPTCHA_UNAVAILABLE_MESSAGE } from '@warren/contract';
 import type { Config } from '../config.js';
 import { ValidationError } from './errors.js';
 
@@ -5,18 +6,21 @@ export interface CaptchaVerifier {
   verify(response: string | undefined, remoteIp: string): Promise<void>;
 }
 
-const FAILED = { 'g-recaptcha-response': ['The captcha check failed. Please try again.'] };
+const FAILED = { [CAPTCHA_FIELD]: [CAPTCHA_FAILED_MESSAGE] };
+/** The provider could not be asked: still refused (bots must not pass), but the buyer learns it is not their doing. */
+const UNAVAILABLE = { [CAPTCHA_FIELD]: [CAPTCHA_UNAVAILABLE_MESSAGE] };
 
 /**
  * reCAPTCHA and Turnstile share the siteverify protocol: POST secret + response (+ remoteip)
  * as a form, answer `{ success: boolean }`. The URL is configurable so tests use a local fake.
+ * Tokens are single use at the provider: a replayed one comes back `success: false`.
  */
 export function createCaptchaVerifier(config: Config['captcha']): CaptchaVerifier {
   if (config.provider === 'none') return { verify: async () => undefined };
   return {
     async verify(response, remoteIp) {
       if (!response) throw new ValidationError(FAILED);
-      let ok = false;
+      let answer: { success?: unknown } | null = null;
       try {
         const res = await fetch(config.verifyUrl, {
           method: 'POST',
@@ -24,11 +28,12 @@ export function createCaptchaVerifier(config: Config['captcha']): CaptchaVerifie
           body: new URLSearchParams({ secret: config.secret ?? '', response, remoteip: remoteIp }),
           signal: AbortSignal.timeout(5000),
         });
-        ok = res.ok && ((await res.json()) as { success?: unknown }).success === true;
+        if (res.ok) answer = (await res.json()) as { success?: unknown };
       } catch {
-        ok = false; // the verifier being down must not let bots through
+        answer = null; // down, timed out or not JSON: the verifier being down must not let bots through
       }
-      if (!ok) throw new ValidationError(FAILED);
+      if (!answer || typeof answer !== 'object') throw new ValidationError(UNAVAILABLE);
+      if (answer.success !== true) throw new ValidationError(FAILED);
     },
   };
 }

@@ -2,6 +2,7 @@ import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import type { PaymentProviderId, PublicBrand, TariffPrice } from '@warren/contract';
 import { getBrand } from '../brand';
+import type { Captcha } from '../captcha';
 import { errorBodyOf, errorText } from '../http-error';
 import { isLanguage } from '../i18n';
 import { useCurrencies } from './currencies';
@@ -49,6 +50,8 @@ export interface CheckoutOptions {
   referralID?: string;
   /** The buyer's account, when signed in: a different account is a different attempt. */
   accountId?: number | null;
+  /** The page's captcha (useCaptcha): every payment takes a token of its own. */
+  captcha?: Pick<Captcha, 'take'>;
 }
 
 /**
@@ -107,7 +110,7 @@ export function useCheckout(opts: CheckoutOptions) {
   };
 
   const attempt = checkoutAttempt({ tariffId: chosenId, currency, method, promo, priceList, accountId: opts.accountId, autoRenew });
-  const { pay, busy, error: payError } = usePay(attempt);
+  const { pay, busy, error: payError } = usePay(attempt, opts.captcha);
   const language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : undefined;
 
   /** Pay for the chosen plan; `prepare` runs first (the one-step checkout's sign-up) and may stop it. */

@@ -15,6 +15,8 @@ export interface CreatePaymentInput {
   language?: 'en' | 'ru' | 'zh';
   /** Renew this plan automatically (false: a one-off payment, also for providers and plans that cannot renew). */
   autoRenew?: boolean;
+  /** A captcha token of its own (single use) when the brand has a captcha. */
+  'g-recaptcha-response'?: string;
 }
 
 /**

@@ -5,6 +5,7 @@ import { getBrand } from '../brand';
 import { session } from '../session';
 import { STORAGE_KEYS, storage } from '../storage';
 import { errorBodyOf, errorText } from '../http-error';
+import { captchaErrorText, type Captcha } from '../captcha';
 import { useCreatePayment, type CreatePaymentInput } from './create-payment';
 
 /** Where every provider sends the browser back: zg/paymentEvent sorts succeeded from failed. */
@@ -58,9 +59,11 @@ export function onReturnFromProvider(reset: () => void, w: Pick<Window, 'addEven
  * The Pay button of both checkouts (/checkout* and /plans). `attempt` names what is being
  * bought (plan, currency, method, account...): while it stays the same, retries and double
  * clicks reuse one idempotency key, so the provider sees one payment. `prepare` runs first
- * (the one-step checkout signs the visitor up or in) and may stop the payment.
+ * (the one-step checkout signs the visitor up or in) and may stop the payment. With a captcha,
+ * each createPayment takes its own token after `prepare` (which used one of its own): a retry
+ * reuses the idempotency key but never a token.
  */
-export function usePay(attempt: string) {
+export function usePay(attempt: string, captcha?: Pick<Captcha, 'take'>) {
   const { t } = useTranslation();
   const payment = useCreatePayment();
   const keyRef = useRef<{ attempt: string; key: string } | null>(null);
@@ -77,7 +80,8 @@ export function usePay(attempt: string) {
     let leaving = false;
     try {
       if (prepare && !(await prepare())) return undefined;
-      const result = await payment.mutateAsync({ ...input, idempotencyKey: keyRef.current!.key, returnPath: PAYMENT_RETURN_PATH });
+      const captchaToken = await captcha?.take();
+      const result = await payment.mutateAsync({ ...input, idempotencyKey: keyRef.current!.key, returnPath: PAYMENT_RETURN_PATH, 'g-recaptcha-response': captchaToken });
       const next = nextStep(result);
       if (next.kind === 'unsupported') {
         setError(t('payment.unsupported'));
@@ -88,7 +92,7 @@ export function usePay(attempt: string) {
       window.location.assign(next.kind === 'redirect' ? next.url : '/thank-you');
       return true;
     } catch (err) {
-      setError(errorText(errorBodyOf(err), t('payment.createFailed')));
+      setError(captchaErrorText(err, t) ?? errorText(errorBodyOf(err), t('payment.createFailed')));
       return false;
     } finally {
       // Leaving for the provider: the button stays busy until the page is gone (or comes back from the cache).

@@ -10,7 +10,8 @@ import { applyFieldErrors } from '../../../lib/forms';
 import { errorBodyOf, errorStatus } from '../../../lib/http-error';
 import { translateValidation } from '../../../lib/validation';
 import { EmailInput } from '../../../components/EmailInput';
-import { useCaptcha } from '../../../lib/captcha';
+import { captchaErrorText, useCaptcha } from '../../../lib/captcha';
+import { snackbar } from '../../../lib/notify';
 
 export function ForgotPassPage() {
   const { t } = useTranslation();
@@ -25,10 +26,14 @@ export function ForgotPassPage() {
   const captcha = useCaptcha();
   const onSubmit = handleSubmit(async (values) => {
     try {
-      const res = await mutation.mutateAsync({ ...values, 'g-recaptcha-response': captcha.token });
+      const res = await mutation.mutateAsync({ ...values, 'g-recaptcha-response': await captcha.take() });
       setSent(res.message || t('auth.forgot.sent'));
     } catch (err) {
-      captcha.reset();
+      const captchaText = captchaErrorText(err, t);
+      if (captchaText) {
+        snackbar(captchaText);
+        return;
+      }
       if (errorStatus(err) === 422) {
         const rest = applyFieldErrors(errorBodyOf(err), setError, ['email']);
         if (rest.length) setError('email', { type: 'server', message: rest.join(' ') });

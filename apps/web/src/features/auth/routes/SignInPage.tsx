@@ -20,7 +20,7 @@ import { session } from '../../../lib/session';
 import { storage } from '../../../lib/storage';
 import { translateValidation } from '../../../lib/validation';
 import { EmailInput } from '../../../components/EmailInput';
-import { useCaptcha } from '../../../lib/captcha';
+import { captchaErrorText, useCaptcha } from '../../../lib/captcha';
 
 type VerifyState =
   | { kind: 'idle' }
@@ -107,12 +107,16 @@ export function SignInPage() {
     session.setLoading(true);
     try {
       // The spec's login payload: cid, cid4 (analytics client ids) and voluumID.
-      const result = await loginMutation.mutateAsync({ ...values, otp: values.otp || undefined, ...loginAttribution(), 'g-recaptcha-response': captcha.token });
+      const result = await loginMutation.mutateAsync({ ...values, otp: values.otp || undefined, ...loginAttribution(), 'g-recaptcha-response': await captcha.take() });
       session.signedIn(result);
       navigate(pathAfterLogin(result.user, storage.get(STORAGE_KEYS.firstPathname)), { replace: true });
     } catch (err) {
       session.setLoading(false);
-      captcha.reset();
+      const captchaText = captchaErrorText(err, t);
+      if (captchaText) {
+        snackbar(captchaText);
+        return;
+      }
       const body = errorBodyOf(err);
       if (body?.errors?.otp) {
         const wasAsked = needsOtp;

@@ -17,7 +17,7 @@ import { session } from '../../../lib/session';
 import { translateValidation } from '../../../lib/validation';
 import { EmailInput } from '../../../components/EmailInput';
 import { SNACKBAR_MS } from '@warren/contract';
-import { useCaptcha } from '../../../lib/captcha';
+import { captchaErrorText, useCaptcha } from '../../../lib/captcha';
 
 const FIELDS = ['name', 'email', 'password', 'password_confirmation'] as const;
 
@@ -46,13 +46,17 @@ export function SignUpPage() {
         language,
         langCode: language,
         promocode,
-        'g-recaptcha-response': captcha.token,
+        'g-recaptcha-response': await captcha.take(),
       });
       session.signedIn(result);
       navigate(pathAfterSignUp(promocode), { replace: true });
     } catch (err) {
       session.setLoading(false);
-      captcha.reset();
+      const captchaText = captchaErrorText(err, t);
+      if (captchaText) {
+        snackbar(captchaText, { ms: SNACKBAR_MS.signUpError });
+        return;
+      }
       const body = errorBodyOf(err);
       applyFieldErrors(body, setError, FIELDS);
       snackbar(capitalizeFirst(errorText(body, t('auth.signUp.failed'))), { ms: SNACKBAR_MS.signUpError });

@@ -1,7 +1,8 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TariffPrice } from '@warren/contract';
+import { FALLBACK_BRAND, setBrand } from '../../../lib/brand';
 import { session } from '../../../lib/session';
 import { testUser } from '../../../test/fixtures';
 import { stubApi } from '../../../test/http';
@@ -63,5 +64,30 @@ describe('one-step checkout', () => {
 
     await waitFor(() => expect(posts.map((p) => p.path)).toEqual(['/api/users/register', '/api/billing/createPayment']));
     expect(posts[1]!.body).toMatchObject({ tariffId: 3, currency: 'USD', provider: 'stripe', type: 'card', autoRenew: true });
+  });
+
+  it('with a captcha, the one-step sign-up and its payment each send a token of their own from the one widget', async () => {
+    setBrand({ ...FALLBACK_BRAND, captcha: { provider: 'turnstile', siteKey: 'site-key' } });
+    let callback: ((token: string) => void) | null = null;
+    let resets = 0;
+    window.turnstile = { render: (_el, opts) => ((callback = opts.callback as (t: string) => void), 'w1'), reset: () => void (resets += 1) };
+    const posts = stubCheckoutApi();
+    const user = userEvent.setup();
+    await renderRoute(<CheckoutPage />, '/checkout');
+    expect(screen.getAllByTestId('captcha')).toHaveLength(1);
+    act(() => void document.head.querySelector<HTMLScriptElement>('script[src*="challenges.cloudflare.com"]')!.dispatchEvent(new Event('load')));
+    await waitFor(() => expect(callback).not.toBeNull());
+    act(() => callback!('token-1'));
+    await user.type(screen.getByRole('textbox', { name: /email/i }), 'new@example.com');
+    await user.type(screen.getByLabelText(/^password/i), 'a long password');
+    await user.click(screen.getByTestId('pay-button'));
+    // Signed up with the first token; the payment waits for the widget's next one (the provider made it after the reset).
+    await waitFor(() => expect(posts.map((p) => p.path)).toEqual(['/api/users/register']));
+    await waitFor(() => expect(resets).toBe(1));
+    act(() => callback!('token-2'));
+    await waitFor(() => expect(posts.map((p) => p.path)).toEqual(['/api/users/register', '/api/billing/createPayment']));
+    expect(posts.map((p) => p.body['g-recaptcha-response'])).toEqual(['token-1', 'token-2']);
+    delete window.turnstile;
+    setBrand(FALLBACK_BRAND);
   });
 });

@@ -33,7 +33,7 @@ import { useCheckoutLogin } from '../api/login';
 import { DiscountCountdown } from '../components/DiscountCountdown';
 import type { CheckoutLoaderData } from '../loader';
 import classes from './CheckoutPage.module.css';
-import { useCaptcha } from '../../../lib/captcha';
+import { captchaErrorText, useCaptcha, type Captcha } from '../../../lib/captcha';
 import { HydratedFieldset } from '../../../components/HydratedFieldset';
 
 // The account form's rules load on its first validation (zod stays off the first screen).
@@ -81,7 +81,7 @@ interface AccountHandle {
  * checkout in one long task while the page is taken over. Server-rendered (entry-server.tsx):
  * nothing to type into until the app's handlers are attached (HydratedFieldset).
  */
-function AccountForm({ ref, onSubmit, language }: { ref: Ref<AccountHandle>; onSubmit: () => void; language: Language | undefined }) {
+function AccountForm({ ref, onSubmit, language, captcha }: { ref: Ref<AccountHandle>; onSubmit: () => void; language: Language | undefined; captcha: Captcha }) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>('signUp');
   const [takenEmail, setTakenEmail] = useState<string | null>(null);
@@ -91,7 +91,6 @@ function AccountForm({ ref, onSubmit, language }: { ref: Ref<AccountHandle>; onS
     mode: 'onTouched',
   });
   const registerMutation = useRegisterOneStep();
-  const captcha = useCaptcha();
   const loginMutation = useCheckoutLogin();
 
   const ensureAccount = async (): Promise<boolean> => {
@@ -107,15 +106,20 @@ function AccountForm({ ref, onSubmit, language }: { ref: Ref<AccountHandle>; onS
             isOneStepPayment: true,
             language,
             langCode: language,
-            'g-recaptcha-response': captcha.token,
+            'g-recaptcha-response': await captcha.take(),
           });
           session.signedIn(result);
         } else {
-          const result = await loginMutation.mutateAsync({ email: values.email, password: values.password, ...loginAttribution(), 'g-recaptcha-response': captcha.token });
+          const result = await loginMutation.mutateAsync({ email: values.email, password: values.password, ...loginAttribution(), 'g-recaptcha-response': await captcha.take() });
           session.signedIn(result);
         }
         ok = true;
       } catch (err) {
+        const captchaText = captchaErrorText(err, t);
+        if (captchaText) {
+          snackbar(captchaText, { ms: SNACKBAR_MS.signUpError });
+          return;
+        }
         const body = errorBodyOf(err);
         if (mode === 'signUp' && isEmailTaken(body?.errors)) {
           setTakenEmail(values.email);
@@ -177,7 +181,6 @@ function AccountForm({ ref, onSubmit, language }: { ref: Ref<AccountHandle>; onS
             {t('checkout.forgot')}
           </Anchor>
         )}
-        {captcha.element}
         <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
       </Stack>
       </HydratedFieldset>
@@ -199,6 +202,8 @@ export function CheckoutPage() {
   const brand = getBrand();
   const user = useSession((s) => (s.authenticated ? s.user : null));
   usePaymentSuccessMessage();
+  // One widget for the page: the one-step sign-up (or sign-in) and the payment each take a token from it.
+  const captcha = useCaptcha();
 
   // The variant's language, unless the visitor chose one.
   useEffect(() => {
@@ -213,6 +218,7 @@ export function CheckoutPage() {
     tariffIds: variant.tariffIds,
     referralID: storage.get(STORAGE_KEYS.referralID) ?? undefined,
     accountId: user?.id ?? null,
+    captcha,
   });
   const { prices, plans, chosenId, plan, setTariffId, busy, language } = checkout;
 
@@ -294,7 +300,7 @@ export function CheckoutPage() {
                   </Anchor>
                 </Group>
               ) : (
-                <AccountForm ref={account} onSubmit={() => void onPay()} language={language} />
+                <AccountForm ref={account} onSubmit={() => void onPay()} language={language} captcha={captcha} />
               )}
             </Step>
 
@@ -335,6 +341,7 @@ export function CheckoutPage() {
                   <Skeleton h={80} />
                 )}
                 <AutoRenewChoice checkout={checkout} />
+                {captcha.element}
                 <Button
                   size="lg"
                   fullWidth

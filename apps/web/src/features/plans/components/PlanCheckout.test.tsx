@@ -1,4 +1,4 @@
-import { screen, waitFor } from '@testing-library/react';
+import { act, screen, waitFor } from '@testing-library/react';
 import userEvent from '@testing-library/user-event';
 import { afterEach, describe, expect, it, vi } from 'vitest';
 import type { TariffPrice } from '@warren/contract';
@@ -115,5 +115,32 @@ describe('plans checkout', () => {
     stubCheckoutApi();
     await renderRoute(<PlanCheckout />, '/plans');
     expect(await screen.findByRole('switch', { name: /^Renew automatically/ })).not.toBeChecked();
+  });
+
+  it('with a captcha, every Pay sends a token of its own: a retry after an error waits for the widget\'s next one', async () => {
+    setBrand({ ...FALLBACK_BRAND, captcha: { provider: 'turnstile', siteKey: 'site-key' } });
+    let callback: ((token: string) => void) | null = null;
+    window.turnstile = { render: (_el, opts) => ((callback = opts.callback as (t: string) => void), 'w1'), reset: () => undefined };
+    const bodies = stubCheckoutApi();
+    const user = userEvent.setup();
+    await renderRoute(<PlanCheckout />, '/plans');
+    await screen.findByRole('switch', { name: /^Renew automatically/ });
+    const script = document.head.querySelector<HTMLScriptElement>('script[src*="challenges.cloudflare.com"]')!;
+    act(() => void script.dispatchEvent(new Event('load')));
+    await waitFor(() => expect(callback).not.toBeNull());
+    act(() => callback!('token-1'));
+    await user.click(screen.getByTestId('pay-button'));
+    await waitFor(() => expect(bodies).toHaveLength(1));
+    expect(bodies[0]!['g-recaptcha-response']).toBe('token-1');
+    // The answer has no page to go to: Pay again. The used token is not sent twice; the page waits for a new one.
+    expect(await screen.findByRole('alert')).toBeTruthy();
+    await user.click(screen.getByTestId('pay-button'));
+    expect(await screen.findByText('Complete the security check above to continue.')).toBeTruthy();
+    expect(bodies).toHaveLength(1);
+    act(() => callback!('token-2'));
+    await waitFor(() => expect(bodies).toHaveLength(2));
+    expect(bodies[1]!['g-recaptcha-response']).toBe('token-2');
+    expect(bodies[1]!.idempotencyKey).toBe(bodies[0]!.idempotencyKey);
+    delete window.turnstile;
   });
 });

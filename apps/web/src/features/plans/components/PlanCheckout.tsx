@@ -14,6 +14,7 @@ import { useCheckout } from '../../../lib/billing/checkout-state';
 import { formatMoney } from '../../../lib/billing/format';
 import { getGuestPriceData } from '../../../lib/billing/guest-price-data';
 import { useSession } from '../../../lib/session';
+import { useCaptcha } from '../../../lib/captcha';
 import classes from './PlanCheckout.module.css';
 
 interface Props {
@@ -37,7 +38,8 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const accountId = useSession((s) => s.user?.id ?? null);
-  const checkout = useCheckout({ selectedPlan, tariffIds, priceList, accountId });
+  const captcha = useCaptcha();
+  const checkout = useCheckout({ selectedPlan, tariffIds, priceList, accountId, captcha });
   const { prices, plans, chosenId, plan, setTariffId, currency, promo, busy } = checkout;
   const [promoInput, setPromoInput] = useState('');
 
@@ -165,6 +167,7 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
               <Skeleton h={44} />
             )}
             <AutoRenewChoice checkout={checkout} />
+            {captcha.element}
             <Button size="md" fullWidth leftSection={<IconLock size={18} />} onClick={() => void checkout.pay()} loading={busy} disabled={!plan || !checkout.method} data-testid="pay-button">
               {offer && quote
                 ? t('checkout.pay', { price: formatMoney(quote.amount, quote.currency, lang) })
