@@ -179,6 +179,26 @@ describe('WireGuard devices', () => {
     expect(b.ipv4).toBe(a.ipv4);
   });
 
+  it('keeps addresses unique when devices are written outside the API, and reuses those freed by a deleted account', async () => {
+    // Migration 0018: the free list and the high-water mark are kept by triggers, whatever writes wg_devices.
+    const { c, id } = await user('paid');
+    const [{ top, gaps }] = await t.app.db.query<{ top: number; gaps: number }>(
+      `select coalesce(max(addr_index), 0)::int as top, (select count(*)::int from wg_free_addresses) as gaps from wg_devices`,
+    );
+    expect(gaps).toBe(0);
+    await t.app.db.query(`insert into wg_devices (user_id, name, public_key, addr_index) values ($1, 'seeded', $2, $3)`, [id, wgKey(), top + 2]);
+    const a = (await addDevice(c)).json().data.device as WgDevice;
+    const b = (await addDevice(c)).json().data.device as WgDevice;
+    const rows = await t.app.db.query<{ addr_index: number }>(`select addr_index from wg_devices where user_id = $1 order by addr_index`, [id]);
+    expect(rows.map((r) => r.addr_index)).toEqual([top + 1, top + 2, top + 3]);
+    expect(a.ipv4).not.toBe(b.ipv4);
+    const { c: other, id: otherId } = await user('paid');
+    const d = (await addDevice(other)).json().data.device as WgDevice;
+    await t.app.db.query(`delete from users where id = $1`, [otherId]);
+    const e = (await addDevice(c)).json().data.device as WgDevice;
+    expect(e.ipv4).toBe(d.ipv4);
+  });
+
   it('another user can never see, rename or revoke your devices', async () => {
     const { c: alice } = await user('paid');
     const { c: mallory } = await user('paid');

@@ -12,9 +12,16 @@ export interface DeviceRow {
   tx_bytes: number;
 }
 
-/** Smallest free address index: 1 if free, else the first gap after a used one. */
-const NEXT_FREE_INDEX = `select case when not exists (select 1 from wg_devices where addr_index = 1) then 1
-  else (select min(d.addr_index) + 1 from wg_devices d where not exists (select 1 from wg_devices e where e.addr_index = d.addr_index + 1)) end as idx`;
+/**
+ * Takes the smallest free address index inside the caller's transaction (migration 0018): a
+ * released one from the free list (skip locked, so parallel adds take different ones), else the
+ * high-water mark. Reads one row either way, whatever the number of devices; a rollback gives the
+ * index back.
+ */
+const TAKE_RELEASED_INDEX = `delete from wg_free_addresses where addr_index =
+  (select addr_index from wg_free_addresses order by addr_index limit 1 for update skip locked)
+  returning addr_index as idx`;
+const TAKE_NEW_INDEX = `update wg_address_high set next_index = next_index + 1 where id = 1 returning next_index - 1 as idx`;
 
 export function wireguardRepository(db: Queryable) {
   return {
@@ -43,9 +50,12 @@ export function wireguardRepository(db: Queryable) {
       return (await db.query(`select 1 from wg_devices where public_key = $1`, [publicKey])).length > 0;
     },
 
-    async nextFreeIndex(): Promise<number> {
-      const [row] = await db.query<{ idx: number }>(NEXT_FREE_INDEX);
-      return row!.idx;
+    /** Call inside the transaction that inserts the device (see TAKE_RELEASED_INDEX). */
+    async takeFreeIndex(): Promise<number> {
+      const [released] = await db.query<{ idx: number }>(TAKE_RELEASED_INDEX);
+      if (released) return released.idx;
+      const [fresh] = await db.query<{ idx: number }>(TAKE_NEW_INDEX);
+      return fresh!.idx;
     },
 
     /**

@@ -113,7 +113,7 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
 
   async function allocate(r: ReturnType<typeof wireguardRepository>, userId: number, name: string, publicKey: string): Promise<DeviceRow> {
     for (let attempt = 0; attempt < MAX_ALLOCATION_ATTEMPTS; attempt++) {
-      const index = await r.nextFreeIndex();
+      const index = await r.takeFreeIndex();
       if (index > vpn.pools.maxIndex) throw new ConflictError('No addresses left in the pool. Please contact support.');
       const row = await r.insertAt(userId, name, publicKey, index);
       if (row) return row;
