@@ -182,9 +182,10 @@ describe('WireGuard devices', () => {
   it('keeps addresses unique when devices are written outside the API, and reuses those freed by a deleted account', async () => {
     // Migration 0018: the free list and the high-water mark are kept by triggers, whatever writes wg_devices.
     const { c, id } = await user('paid');
-    const [{ top, gaps }] = await t.app.db.query<{ top: number; gaps: number }>(
+    const [pool] = await t.app.db.query<{ top: number; gaps: number }>(
       `select coalesce(max(addr_index), 0)::int as top, (select count(*)::int from wg_free_addresses) as gaps from wg_devices`,
     );
+    const { top, gaps } = pool!;
     expect(gaps).toBe(0);
     await t.app.db.query(`insert into wg_devices (user_id, name, public_key, addr_index) values ($1, 'seeded', $2, $3)`, [id, wgKey(), top + 2]);
     const a = (await addDevice(c)).json().data.device as WgDevice;
