@@ -53,6 +53,8 @@ export interface RegisteredRoute {
   url: string;
   /** Left out of the OpenAPI document (pages for people, static files). */
   hidden: boolean;
+  /** The route's request schemas (zod), hidden routes' too: the hostile suite walks their number fields. */
+  schema?: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 export interface AppDeps {
@@ -104,8 +106,9 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   const routeList: RegisteredRoute[] = [];
   app.decorate('routeList', routeList);
   app.addHook('onRoute', (route) => {
-    const hidden = !!(route.schema as { hide?: boolean } | undefined)?.hide;
-    for (const method of [route.method].flat()) routeList.push({ method, url: route.url, hidden });
+    const schema = route.schema as { hide?: boolean; body?: unknown; querystring?: unknown; params?: unknown } | undefined;
+    const request = schema && { body: schema.body, querystring: schema.querystring, params: schema.params };
+    for (const method of [route.method].flat()) routeList.push({ method, url: route.url, hidden: !!schema?.hide, schema: request });
   });
 
   // Every service comes from the composition root (composition.ts), as for the CLI.

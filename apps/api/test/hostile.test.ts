@@ -7,6 +7,7 @@ import { loadBrandRegistry } from '../src/brands/registry.js';
 import { encryptText } from '../src/lib/secrets.js';
 import { FORM_BODY_ROUTES } from '../src/plugins/xsrf.js';
 import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { BOUNDARY_JSON, BOUNDARY_TEXT, numberSlots, outOfRange, toJsonSchema, unboundedNumber, withValueAt, type NumberSchema } from './number-boundaries.js';
 import { openApiOperations, snapshot } from './route-suites.js';
 
 /**
@@ -17,7 +18,9 @@ import { openApiOperations, snapshot } from './route-suites.js';
  * invalid bodies / queries / tokens (fast-check) and a fixed corpus (types, sizes, unicode, NUL
  * bytes, deep JSON, prototype keys, content types, auth headers). Whatever comes in, the answer
  * is a 4xx with the `{ message, errors? }` shape, nothing internal leaks, and no row of any
- * table changes.
+ * table changes. Every number field (body, query, path; hidden routes' too) gets boundary
+ * numbers as raw JSON text (2^31, 2^53, -0, 1e309, "1e3"; number-boundaries.ts) and must be
+ * bounded by its column.
  *
  * CI runs a fixed sample: HOSTILE_RUNS (default 20) generated cases per route from a fixed seed.
  * `npm run test:fuzz` runs 300 per route from a random seed (printed on failure; HOSTILE_SEED
@@ -61,6 +64,8 @@ interface Route {
   mode: Mode;
   /** Refuses a state-changing call without the XSRF header (machine-to-machine routes do not). */
   xsrfProtected?: boolean;
+  /** The route's own request schemas (zod), hidden routes' included. */
+  schemas?: { body?: unknown; querystring?: unknown; params?: unknown };
 }
 
 /** Values tried for path parameters until the route accepts one as well-formed. */
@@ -386,7 +391,7 @@ beforeAll(async () => {
     else if (r.method !== 'GET' && probe.statusCode >= 400 && probe.statusCode < 500) mode = 'body';
     else mode = 'open';
     const xsrfProtected = r.method !== 'GET' && (await probeOf(url, { xsrf: false })).statusCode === 419;
-    routes.push({ method: r.method, url, path: r.url, params: pathParams, body, query: queryParams.length ? queryParams : undefined, mode, xsrfProtected });
+    routes.push({ method: r.method, url, path: r.url, params: pathParams, body, query: queryParams.length ? queryParams : undefined, mode, xsrfProtected, schemas: r.schema });
   }
 }, 60_000);
 
@@ -580,6 +585,57 @@ describe('hostile input, every route', () => {
       before = after;
     }
   }, 90_000);
+
+  it('holds every number a route takes to its column, and refuses boundary numbers with a 422, never a 5xx', async () => {
+    // Every number field of every route (body, query string, path), found in the route's own schema.
+    const MARKER = '@@number-under-test@@';
+    const problems: string[] = [];
+    let fields = 0;
+    let before = await counts();
+    for (const route of routes) {
+      const schemas = { body: toJsonSchema(route.schemas?.body), query: toJsonSchema(route.schemas?.querystring), params: toJsonSchema(route.schemas?.params) };
+      const slots = (['body', 'query', 'params'] as const).flatMap((where) => (schemas[where] ? numberSlots(schemas[where]).map((slot) => ({ where, ...slot })) : []));
+      if (!slots.length) continue;
+      acceptedWrite = false;
+      for (const slot of slots) {
+        fields++;
+        const field = `${route.method} ${route.path} ${slot.where}.${slot.path.join('.')}`;
+        const unbounded = unboundedNumber(slot.schema);
+        if (unbounded) problems.push(`${field}: ${unbounded}`);
+        const values = slot.where === 'body' ? BOUNDARY_JSON : BOUNDARY_TEXT;
+        for (const raw of values) {
+          let res: LightMyRequestResponse;
+          let n: number;
+          if (slot.where === 'body') {
+            const parsed: unknown = JSON.parse(raw);
+            n = typeof parsed === 'number' ? parsed : Number(parsed);
+            const payload = JSON.stringify(withValueAt(schemas.body!, slot.path, MARKER)).replace(JSON.stringify(MARKER), raw);
+            res = await send(route, { payload });
+          } else if (slot.where === 'query') {
+            n = Number(raw);
+            const query = new URLSearchParams(withValueAt(schemas.query!, slot.path, raw) as Record<string, string>).toString();
+            res = await send(route, { query, ...(route.method !== 'GET' ? { payload: '{}' } : {}) });
+          } else {
+            n = Number(raw);
+            if (raw === '') continue; // an empty segment is another route
+            const segments = route.url.split('/');
+            segments[route.path!.split('/').indexOf(`:${String(slot.path[0])}`)] = encodeURIComponent(raw);
+            res = await send({ ...route, url: segments.join('/') }, route.method !== 'GET' ? { payload: '{}' } : {});
+          }
+          const what = `${field} = ${raw}: ${res.statusCode} ${res.body.slice(0, 200)}`;
+          if (res.statusCode >= 500) problems.push(what);
+          else if (outOfRange(slot.schema, n) && res.statusCode !== 422) problems.push(`${what} (expected 422)`);
+          else if (res.statusCode >= 400) assertErrorBody(res, what);
+        }
+      }
+      const after = await counts();
+      if (!acceptedWrite) expect(after, `${route.method} ${route.url} refused everything yet changed rows`).toEqual(before);
+      before = after;
+    }
+    // The suite reached the fields the finding was about, and more.
+    expect(fields).toBeGreaterThanOrEqual(20);
+    expect(problems).toEqual([]);
+  }, 120_000);
 
   it('treats SQL in the email as data: a syntactically valid but hostile email signs in nobody and creates nothing', async () => {
     const before = await counts();

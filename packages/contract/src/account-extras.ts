@@ -1,5 +1,6 @@
 import { z } from 'zod';
 import { LANGUAGES, NAME_MAX, PASSWORD_MAX } from './constants.js';
+import { dbId } from './numbers.js';
 import { NAME_TEXT, NAME_TEXT_MESSAGE, password } from './account.js';
 
 // --- features (spec section 3 Feature, section 7 setup/features/*) ---------------------------
@@ -7,7 +8,7 @@ export const feature = z.object({ id: z.number(), name: z.string(), isEnabled: z
 export type Feature = z.infer<typeof feature>;
 export const featureList = z.object({ items: z.array(feature) });
 export const featureStateBody = z.object({
-  id: z.coerce.number({ error: 'The feature is required.' }).int().positive().max(1_000_000),
+  id: dbId({ coerce: true, error: 'The feature is required.' }).max(1_000_000),
   state: z.union([z.boolean(), z.literal(0), z.literal(1)], { error: 'The state must be on or off.' }).transform((v) => v === true || v === 1),
 });
 export const featureStateResult = z.object({ result: z.boolean(), data: z.object({ id: z.number(), isEnabled: z.boolean() }) });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbId } from './numbers.js';
 import { ATTRIBUTION_MAX, EMAIL_MAX, LANGUAGES, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './constants.js';
 
 const attribution = z.string().trim().max(ATTRIBUTION_MAX).optional();
@@ -108,7 +109,7 @@ export type RegisterBody = z.infer<typeof registerBody>;
 export const requestResetBody = z.object({ email, 'g-recaptcha-response': captchaResponse });
 export type RequestResetBody = z.infer<typeof requestResetBody>;
 
-const userIdField = z.coerce.number({ error: 'The user id is required.' }).int().positive().max(2 ** 31 - 1);
+const userIdField = dbId({ coerce: true, error: 'The user id is required.' });
 const emailToken = z.string({ error: 'The token is required.' }).trim().min(1).max(256);
 
 export const resetPasswordBody = withConfirmation(

@@ -1,12 +1,13 @@
 import { z } from 'zod';
 import { ATTRIBUTION_MAX } from './constants.js';
+import { dbId } from './numbers.js';
 
 export const currencyCode = z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, { error: 'The currency must be a 3-letter code.' });
 // In constants.ts (zod-free): the checkout's shape checks read it too.
 import { PROVIDERS } from './constants.js';
 export { PROVIDERS, type PaymentProviderId } from './constants.js';
 
-const tariffIdField = z.coerce.number({ error: 'The plan is required.' }).int().positive().max(1_000_000);
+const tariffIdField = dbId({ coerce: true, error: 'The plan is required.' }).max(1_000_000);
 const promoField = z.string().trim().max(40).regex(/^[A-Za-z0-9_-]*$/, { error: 'The promo code is not valid.' }).optional();
 const priceListField = z.string().trim().max(40).regex(/^[a-z0-9-]+$/, { error: 'Unknown price list.' }).optional();
 

@@ -1,4 +1,5 @@
 export * from './constants.js';
+export * from './numbers.js';
 export * from './language.js';
 export * from './errors.js';
 export * from './shape-checks.js';

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { UNIX_SECONDS_MAX, dbBigint, dbInt } from './numbers.js';
 import { wgPublicKey } from './setup.js';
 import { nodeServiceUser } from './services.js';
 import { nodeStealthStatus, nodeStealthTraffic, nodeStealthUser } from './stealth.js';
@@ -28,11 +29,11 @@ export type NodePeer = z.infer<typeof nodePeer>;
 
 export const desiredStateQuery = z.object({
   /** The version the agent holds; absent for a full state. */
-  since: z.coerce.number().int().min(0).optional(),
+  since: dbBigint({ coerce: true }).min(0).optional(),
   /** The evaluatedAt of that answer (ms): subscriptions that expired since then are re-checked. */
-  at: z.coerce.number().int().min(0).optional(),
+  at: dbBigint({ coerce: true }).min(0).optional(),
   /** Long poll: seconds to wait for a change when there is none yet. */
-  wait: z.coerce.number().int().min(0).max(NODE_MAX_WAIT_S).default(0),
+  wait: dbInt({ coerce: true }).min(0).max(NODE_MAX_WAIT_S).default(0),
 });
 export type DesiredStateQuery = z.infer<typeof desiredStateQuery>;
 
@@ -59,10 +60,10 @@ export const MAX_REPORTED_PEERS = 100_000;
 export const nodeReport = z.object({
   /** The interface's public key and port, so configs handed to users match the node. */
   publicKey: wgPublicKey.optional(),
-  listenPort: z.number().int().min(1).max(65535).optional(),
+  listenPort: dbInt().min(1).max(65535).optional(),
   /** 0–100. */
   load: z.number().min(0).max(100),
-  activePeers: z.number().int().min(0),
+  activePeers: dbInt().min(0),
   /** The agent's version (optional: older agents do not send it). */
   agentVersion: z.string().max(64).optional(),
   /** The last error applying the desired state, null once an apply succeeded (optional: older agents do not send it). */
@@ -73,9 +74,9 @@ export const nodeReport = z.object({
       z.object({
         publicKey: z.string().max(64),
         /** Unix seconds; 0 = never. */
-        lastHandshake: z.number().int().min(0),
-        rxBytes: z.number().int().min(0),
-        txBytes: z.number().int().min(0),
+        lastHandshake: dbBigint().min(0).max(UNIX_SECONDS_MAX),
+        rxBytes: dbBigint().min(0),
+        txBytes: dbBigint().min(0),
       }),
     )
     .max(MAX_REPORTED_PEERS),

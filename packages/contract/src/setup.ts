@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbId } from './numbers.js';
 import { FREE_TARIFF_KEY } from './constants.js';
 import { languageFromTag } from './language.js';
 
@@ -170,8 +171,8 @@ export const wgOverview = z.object({
 export type WgOverview = z.infer<typeof wgOverview>;
 
 export const addWgDeviceBody = z.object({ name: wgDeviceName, publicKey: wgPublicKey });
-export const renameWgDeviceBody = z.object({ id: z.number().int().positive(), name: wgDeviceName });
-export const revokeWgDeviceBody = z.object({ id: z.number().int().positive() });
+export const renameWgDeviceBody = z.object({ id: dbId(), name: wgDeviceName });
+export const revokeWgDeviceBody = z.object({ id: dbId() });
 export type AddWgDeviceBody = z.infer<typeof addWgDeviceBody>;
 
 export const SETUP_PATHS = {

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbId, dbInt } from './numbers.js';
 import { EMAIL_MAX, LANGUAGES, PASSWORD_MAX } from './constants.js';
 import { accountStatus } from './account.js';
 import { paymentHistoryItem, paymentPublicId } from './payment-history.js';
@@ -117,7 +118,7 @@ export const staffReason = z
   .min(3, { error: 'Give a reason (at least 3 characters).' })
   .max(STAFF_REASON_MAX, { error: `At most ${STAFF_REASON_MAX} characters.` });
 
-export const staffCustomerParams = z.object({ id: z.coerce.number({ error: 'Unknown customer.' }).int().positive().max(2 ** 31 - 1) });
+export const staffCustomerParams = z.object({ id: dbId({ coerce: true, error: 'Unknown customer.' }) });
 export const staffCustomerSearchQuery = z.object({ q: z.string().trim().min(1, { error: 'Enter an email or an id.' }).max(EMAIL_MAX) });
 
 export const staffGrantDaysBody = z.object({
@@ -141,7 +142,7 @@ export const staffOptionalReasonBody = z.object({ reason: staffReason.optional()
 export const staffReasonBody = z.object({ reason: staffReason });
 
 export const staffAuditQuery = z.object({
-  targetUserId: z.coerce.number().int().positive().max(2 ** 31 - 1).optional(),
+  targetUserId: dbId({ coerce: true }).optional(),
   /** The nextCursor of the previous page. */
   cursor: z.string().regex(/^\d{1,18}$/).optional(),
 });
@@ -173,7 +174,7 @@ export const staffAddNodeBody = z.object({
   location: z.string().regex(STAFF_SLUG_RE, { error: 'Choose a location.' }),
   name: z.string().regex(STAFF_NODE_NAME_RE, { error: 'Lower-case letters, digits and dashes (2–60).' }),
   endpointHost: z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, { error: 'A host name or an IP address.' }),
-  listenPort: z.number().int().min(1).max(65535).default(51820),
+  listenPort: dbInt().min(1).max(65535).default(51820),
   /** The interface's WireGuard public key; the agent reports it otherwise. */
   publicKey: z.string().max(64).optional(),
 });

@@ -1,4 +1,5 @@
 import { z } from 'zod';
+import { dbBigint, dbId, dbInt } from './numbers.js';
 
 /**
  * Stealth protocols (issue 21): VLESS over WebSocket + TLS and Trojan over TLS, served on each
@@ -34,7 +35,7 @@ export const stealthPassword = z.string().regex(/^[A-Za-z0-9_-]{22,86}$/);
  * the email `u<owner>`, so its per-user counters map back to the account and to nothing else.
  */
 export const nodeStealthUser = z.object({
-  owner: z.number().int().min(1).max(2_147_483_647),
+  owner: dbId(),
   /** VLESS id. */
   id: stealthUuid,
   /** Trojan password. */
@@ -56,7 +57,7 @@ export const nodeStealthStatus = z.object({
   /** The public host name the certificate is for (sni and host of the links). */
   host: z.string().min(1).max(253),
   /** The public TLS port (443 by default). */
-  port: z.number().int().min(1).max(65535),
+  port: dbInt().min(1).max(65535),
   /** The WebSocket path VLESS is served on ("/" + random), also the CDN's path. */
   wsPath: z.string().regex(/^\/[A-Za-z0-9_-]{1,64}$/),
   /** The core answers (its API reachable). */
@@ -64,17 +65,17 @@ export const nodeStealthStatus = z.object({
   /** The core's version, e.g. "4.34.0". */
   version: z.string().max(64).nullable(),
   /** Customers loaded in the core. */
-  users: z.number().int().min(0),
+  users: dbInt().min(0),
   /** The certificate's notAfter (Unix ms), null when unreadable. */
-  certNotAfter: z.number().int().min(0).nullable(),
+  certNotAfter: dbBigint().min(0).nullable(),
 });
 export type NodeStealthStatus = z.infer<typeof nodeStealthStatus>;
 
 /** Per-customer bytes since the last report, counted by the core: bytes only, never addresses. */
 export const nodeStealthTraffic = z.object({
-  owner: z.number().int().min(1).max(2_147_483_647),
-  rxBytes: z.number().int().min(0),
-  txBytes: z.number().int().min(0),
+  owner: dbId(),
+  rxBytes: dbBigint().min(0),
+  txBytes: dbBigint().min(0),
 });
 export type NodeStealthTraffic = z.infer<typeof nodeStealthTraffic>;
 

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { isWgKey } from '@warren/contract';
+import { dbInt, isWgKey } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import { locationSeed } from '../locations/catalogue.js';
@@ -17,7 +17,7 @@ export const newNode = z.object({
   location: z.string().min(1),
   name: z.string().regex(/^[a-z0-9-]{2,60}$/, 'lower-case letters, digits and dashes'),
   endpointHost: z.string().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, 'a host name or an IP address'),
-  listenPort: z.number().int().min(1).max(65535).default(51820),
+  listenPort: dbInt().min(1).max(65535).default(51820),
   publicKey: z.string().refine(isWgKey, 'a WireGuard public key (base64, 32 bytes)').optional(),
 });
 export type NewNode = z.input<typeof newNode>;

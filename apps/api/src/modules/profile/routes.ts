@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
-  changePasswordBody, emailPreferencesBody, envelope, okMessage, profile, profileUpdateBody, sessionList, setNewPasswordBody,
+  changePasswordBody, dbBigId, dbId, emailPreferencesBody, envelope, okMessage, profile, profileUpdateBody, sessionList, setNewPasswordBody,
   twoFactorCodeBody, twoFactorDisableBody, twoFactorEnabled, twoFactorSetup,
 } from '@warren/contract';
 import { userOf } from '../../plugins/auth.js';
@@ -48,7 +48,7 @@ export async function profileRoutes(
     await profiles.revokeOthers(userOf(request), token(request));
     return ok('Signed out of every other session.');
   });
-  app.post('/api/profile/sessions/revoke', { preHandler: auth, schema: { tags, body: z.object({ id: z.coerce.number().int().positive() }), response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/profile/sessions/revoke', { preHandler: auth, schema: { tags, body: z.object({ id: dbBigId({ coerce: true }) }), response: { 200: okMessage } } }, async (request) => {
     await profiles.revokeSession(userOf(request), request.body.id);
     return ok('Session signed out.');
   });
@@ -65,7 +65,7 @@ export async function profileRoutes(
   });
 
   // One-click unsubscribe (RFC 8058): outside /api so mail clients can POST without an XSRF header; the link is signed.
-  const unsubscribeQuery = z.object({ u: z.coerce.number().int().positive(), sig: z.string().min(10).max(100) });
+  const unsubscribeQuery = z.object({ u: dbId({ coerce: true }), sig: z.string().min(10).max(100) });
   const page = (text: string) =>
     `<!doctype html><html lang="en"><meta charset="utf-8"><meta name="viewport" content="width=device-width,initial-scale=1"><title>Email preferences</title><body style="font-family:system-ui,sans-serif;max-width:520px;margin:64px auto;padding:0 16px">${text}</body></html>`;
   app.get('/unsubscribe', { schema: { hide: true, querystring: unsubscribeQuery } }, async (request, reply) =>
