@@ -7,7 +7,7 @@ import { loadBrandRegistry } from '../src/brands/registry.js';
 import { encryptText } from '../src/lib/secrets.js';
 import { FORM_BODY_ROUTES } from '../src/plugins/xsrf.js';
 import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
-import { BOUNDARY_JSON, BOUNDARY_TEXT, numberSlots, outOfRange, toJsonSchema, unboundedNumber, withValueAt, type NumberSchema } from './number-boundaries.js';
+import { BOUNDARY_JSON, BOUNDARY_TEXT, numberSlots, outOfRange, toJsonSchema, unboundedNumber, withValueAt } from './number-boundaries.js';
 import { openApiOperations, snapshot } from './route-suites.js';
 
 /**
