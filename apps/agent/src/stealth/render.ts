@@ -22,7 +22,8 @@ export const CORE_LOOPBACK = { api: 10085, vless: 10086, site: 10080 } as const;
  */
 export const DENIED_DESTINATIONS = [
   '0.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '224.0.0.0/3',
-  '::/128', '::1/128', '::ffff:0:0/96', 'fe80::/10', 'ff00::/8',
+  // (IPv4-mapped IPv6 addresses are matched as IPv4 by the core, so 127.0.0.0/8 covers ::ffff:127.0.0.1.)
+  '::/128', '::1/128', 'fe80::/10', 'ff00::/8',
 ] as const;
 
 export interface CoreConfigInput {

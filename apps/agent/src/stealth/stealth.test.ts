@@ -1,6 +1,10 @@
+import { execFileSync } from 'node:child_process';
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import { describe, expect, it } from 'vitest';
 import type { DesiredState, NodeStealthUser } from '@warren/contract';
-import { CORE_LOOPBACK, CORE_TAGS, DENIED_DESTINATIONS, renderCoreConfig } from './render.js';
+import { CORE_LOOPBACK, CORE_TAGS, DENIED_DESTINATIONS, renderCoreConfig, renderCoreConfigFile } from './render.js';
 import { InvalidStealthUsersError, diffStealthUsers, nextStealthUsers } from './users.js';
 
 const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
@@ -38,6 +42,20 @@ describe('renderCoreConfig', () => {
     expect(rules.find((r) => r.ip)).toEqual({ type: 'field', ip: [...DENIED_DESTINATIONS], outboundTag: 'blocked' });
     for (const a of ['127.0.0.0/8', '::1/128', '169.254.0.0/16']) expect(DENIED_DESTINATIONS).toContain(a);
     expect(c.log).toEqual({ loglevel: 'warning', access: 'none' });
+  });
+
+  // Debian's v2ray checks the file as it would load it (CI installs it; skipped where it is missing).
+  const v2ray = ['/usr/bin/v2ray', '/usr/local/bin/v2ray'].find((f) => fs.existsSync(f));
+  it.skipIf(!v2ray)('is a configuration v2ray accepts (v2ray -test), with a real certificate and key', () => {
+    const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stealth-core-'));
+    try {
+      const testdata = (f: string) => fs.readFileSync(new URL(`./testdata/${f}`, import.meta.url), 'utf8');
+      const file = path.join(dir, 'core.json');
+      fs.writeFileSync(file, renderCoreConfigFile({ listen: '127.0.0.1', port: 8443, wsPath: '/Ab_9-x', certPem: testdata('cert.pem'), keyPem: testdata('key.pem') }));
+      expect(execFileSync(v2ray!, ['-test', '-config', file], { encoding: 'utf8' })).toContain('Configuration OK');
+    } finally {
+      fs.rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it('refuses a path or port that would break the file', () => {
