@@ -26,11 +26,11 @@ const featureBoundaries = features.map((feature) => ({
 
 // API modules (apps/api/src/modules/<name>) reach each other only through what a module exports
 // for others: its index.ts. Folders of one area share their insides: the accounts area (users and
-// the profile settings) and the VPN area (nodes, locations, wireguard, openvpn-socks5: one plugin, nodes/index.ts, and the
-// OpenVPN/SOCKS5 plugin beside it).
+// the profile settings) and the VPN area (nodes, locations, wireguard, openvpn-socks5, stealth: one plugin, nodes/index.ts, and the
+// OpenVPN/SOCKS5 and stealth plugins beside it).
 const modulesDir = path.resolve(import.meta.dirname, 'apps/api/src/modules');
 const apiModules = fs.existsSync(modulesDir) ? fs.readdirSync(modulesDir).filter((m) => fs.statSync(path.join(modulesDir, m)).isDirectory()) : [];
-const apiAreas = [['users', 'profile'], ['nodes', 'locations', 'wireguard', 'openvpn-socks5']];
+const apiAreas = [['users', 'profile'], ['nodes', 'locations', 'wireguard', 'openvpn-socks5', 'stealth']];
 const areaOf = (m) => apiAreas.find((a) => a.includes(m)) ?? [m];
 const apiModuleBoundaries = apiModules.map((mod) => ({
   files: [`apps/api/src/modules/${mod}/**/*.ts`],

@@ -25,6 +25,7 @@ import { staffModule } from './modules/staff/index.js';
 import { usersRoutes } from './modules/users/index.js';
 import { vpnModule } from './modules/nodes/index.js';
 import { openvpnSocks5Module } from './modules/openvpn-socks5/index.js';
+import { stealthModule } from './modules/stealth/index.js';
 import { requireUser } from './plugins/auth.js';
 import { registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
@@ -63,11 +64,35 @@ export interface AppDeps {
   limiter: RateLimiter;
   /** Test-only seams (test/crash.test.ts); production passes none. */
   testHooks: ServiceDeps['testHooks'];
+  /** Where the log lines go (tests read them to prove a secret never reaches them); stdout when absent. */
+  logStream: { write(line: string): void };
 }
 
 /** Query parameters that carry secrets; their values never reach the logs. */
 const SECRET_PARAMS = /([?&](?:token|t|password|code|otp|secret|key)=)[^&#]*/gi;
-export const redactUrl = (url: string) => url.replace(SECRET_PARAMS, '$1[redacted]');
+/**
+ * Paths that carry a secret: the stealth subscription (`/api/sub/<secret>`). Matched on the decoded,
+ * lower-cased path with repeated slashes folded, so `/api/SUB/…`, `/%61pi/sub/…` or `//api/sub/…`
+ * (which the router may or may not resolve) are redacted too: any path with a `sub` segment loses
+ * everything after it.
+ */
+const SECRET_PATH = /\/sub(?:\/|%2f)/i;
+function redactPath(path: string): string {
+  let decoded = path;
+  try {
+    decoded = decodeURIComponent(path);
+  } catch {
+    // A malformed escape: judge the raw text.
+  }
+  if (!SECRET_PATH.test(decoded.replace(/\/{2,}/g, '/')) && !SECRET_PATH.test(path.replace(/\/{2,}/g, '/'))) return path;
+  const at = path.search(/\/(?:s|%73)(?:u|%75)(?:b|%62)(?:\/|%2f)/i);
+  return at >= 0 ? `${path.slice(0, at)}/sub/[redacted]` : '[redacted]';
+}
+export const redactUrl = (url: string) => {
+  const q = url.search(/[?#]/);
+  const path = q < 0 ? url : url.slice(0, q);
+  return redactPath(path) + (q < 0 ? '' : url.slice(q).replace(SECRET_PARAMS, '$1[redacted]'));
+};
 
 /**
  * Builds the whole application without listening: plugins, hooks, routes. Tests call this and
@@ -80,6 +105,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   const app = Fastify({
     logger: {
       level: config.logLevel,
+      ...(overrides.logStream ? { stream: overrides.logStream } : {}),
       redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'res.headers.authorization'], remove: true },
       serializers: {
         req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.headers?.host }),
@@ -200,6 +226,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
   await app.register(vpnModule, { vpn: services.vpn, auth, countryOf: (ip: string) => geo.country(ip) });
   await app.register(openvpnSocks5Module, { openvpnSocks5: services.vpn.openvpnSocks5, pki: services.vpn.pki, auth });
+  await app.register(stealthModule, { stealth: services.stealth, auth });
 
   await app.register(featuresRoutes, { features: services.features, auth });
   await app.register(profileRoutes, { profiles: services.profiles, auth });

@@ -14,6 +14,7 @@ import { vpnServices } from './modules/nodes/index.js';
 import { profileService } from './modules/profile/index.js';
 import { rewardsService } from './modules/rewards/index.js';
 import { staffService } from './modules/staff/index.js';
+import { stealthService } from './modules/stealth/index.js';
 import { systemRepository } from './modules/system/index.js';
 import { usersService } from './modules/users/index.js';
 import { buildProviders } from './payments/index.js';
@@ -75,6 +76,11 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     metrics.dbDuration.observe({ operation: sqlOperation(sql), outcome: ok ? 'ok' : 'error' }, seconds),
   );
 
+  // Links in mails, the console and the stealth subscription URL: PUBLIC_URL, else the member's brand host (the dev server's port outside production).
+  const originOf = (id: string) => {
+    const host = (brands.byId(id) ?? brands.all()[0]!).hosts[0]!;
+    return config.publicUrl ?? (config.isProduction ? `https://${host}` : `http://${host}:${config.port}`);
+  };
   const brandName = (id: string) => brands.byId(id)?.productName ?? brands.all()[0]!.productName;
   const catalogue = readCatalogue(config.billing.catalogueFile);
   // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
@@ -107,11 +113,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     renewals: {
       leadDays: config.billing.renewalLeadDays,
       retryDays: config.billing.renewalRetryDays,
-      // Mail links: PUBLIC_URL, else the member's brand host (the dev server's port outside production).
-      originOf: (id: string) => {
-        const host = (brands.byId(id) ?? brands.all()[0]!).hosts[0]!;
-        return config.publicUrl ?? (config.isProduction ? `https://${host}` : `http://${host}:${config.port}`);
-      },
+      originOf,
       autoRenewDefault: (id: string) => (brands.byId(id) ?? brands.all()[0]!).autoRenewDefault,
       notifyUrl: (provider: string) => `${config.publicUrl ?? sandboxBase()}/api/billing/webhooks/${provider}`,
     },
@@ -120,15 +122,31 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   // The job engine (pg-boss on this database): renewals, mails, postbacks, sandbox webhooks. Started lazily; app.ts starts its workers when JOBS is on.
   const jobs = jobEngine({ db, database: config.database, renewals: billing.renewals, reconciliation: billing.reconciliation, sandbox });
 
-  const vpn = vpnServices({ db, vpn: config.vpn, secret: config.openvpnCaSecret, log: deps.log });
+  const vpn = vpnServices({ db, vpn: config.vpn, secret: config.openvpnCaSecret, appSecret: config.appSecret, log: deps.log });
+
+  // Stealth protocols (issue 21): credentials, links and the subscription URL; the nodes' side lives in the VPN area.
+  const stealth = stealthService({
+    db, keys: vpn.stealthKeys, limiter, originOf, brandName, onlineSeconds: config.vpn.nodeOnlineSeconds, published: () => vpn.nodes.publish(),
+  });
+  // Per node: the stealth core up, its customers, its certificate's expiry and version (names are the operator's, a small fixed set).
+  const stealthGauges = async () => vpn.stealthNodes.nodeGauges();
+  metrics.scrapeGauge('warren_node_stealth_up', 'Stealth core answering on the node (1) or not (0), as the node last reported', ['node'], async () =>
+    (await stealthGauges()).map((n) => ({ labels: { node: n.node }, value: n.up ? 1 : 0 })),
+  );
+  metrics.scrapeGauge('warren_node_stealth_users', 'Customers loaded in the node\'s stealth core, as the node last reported', ['node'], async () =>
+    (await stealthGauges()).map((n) => ({ labels: { node: n.node }, value: n.users })),
+  );
+  metrics.scrapeGauge('warren_node_stealth_cert_expiry_seconds', 'Unix time the stealth certificate of the node expires', ['node'], async () =>
+    (await stealthGauges()).filter((n) => n.cert_not_after_s !== null).map((n) => ({ labels: { node: n.node }, value: n.cert_not_after_s! })),
+  );
+  metrics.scrapeGauge('warren_node_stealth_info', 'The stealth core\'s version per node (value 1)', ['node', 'version'], async () =>
+    (await stealthGauges()).map((n) => ({ labels: { node: n.node, version: n.version ?? 'unknown' }, value: 1 })),
+  );
 
   // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
   const staff = staffService({
     db, appSecret: config.appSecret, limiter, brands, users, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics,
-    originOf: (id: string) => {
-      const host = (brands.byId(id) ?? brands.all()[0]!).hosts[0]!;
-      return config.publicUrl ?? (config.isProduction ? `https://${host}` : `http://${host}:${config.port}`);
-    },
+    originOf,
   });
 
   return {
@@ -160,6 +178,8 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     metrics,
     /** The VPN area: locations, devices, the node API, OpenVPN/SOCKS5 services, the operator's node commands. */
     vpn,
+    /** Stealth protocols (VLESS/Trojan): the customer's credentials, links and subscription. */
+    stealth,
     /** The operator console: staff sessions, the customer view and actions, the audit log, roles (CLI). */
     staff,
     /** Drains background work and closes what the services opened (mail transport, Redis); the database stays open. */

@@ -24,6 +24,7 @@ const EXEMPT = new Map<string, string>([
   ['GET /api/billing/getGuestPriceData', 'tariffId is the public catalogue'],
   ['POST /api/affiliate/session/create', 'referralID is a public referral code'],
   ['POST /api/nodes/report', "a node reports its own public key, authenticated by the node's token"],
+  ['GET /api/sub/:secret', 'the stealth subscription: the 256-bit secret in the path is the credential (apps fetch it without a session), not a record id; a session changes nothing (stealth.test.ts: unknown, rotated and other accounts\' secrets)'],
   ['POST /api/billing/webhooks/:provider', 'a provider name, not a record; the notification is verified by its signature'],
   ['GET /sandbox/checkout/:id', "the sandbox provider's hosted page: the unguessable payment id is the capability, as at a real provider"],
   ['POST /sandbox/checkout/:id', "the sandbox provider's hosted page: the unguessable payment id is the capability, as at a real provider"],

@@ -6,6 +6,8 @@ import { locationsRepository } from '../locations/repository.js';
 import { locationsService } from '../locations/service.js';
 import { pkiStore } from '../openvpn-socks5/pki.js';
 import { openvpnSocks5Service } from '../openvpn-socks5/service.js';
+import { stealthKeys } from '../stealth/credentials.js';
+import { stealthNodeSide } from '../stealth/nodes.js';
 import { type NewLocation, type NewNode, addLocation, addNode, issueNodeToken, listNodes, setLocation, setNode } from './admin.js';
 import { nodesRepository } from './repository.js';
 import { nodesService } from './service.js';
@@ -17,6 +19,8 @@ export interface VpnServicesDeps {
   vpn: VpnConfig;
   /** OPENVPN_CA_SECRET, else APP_SECRET. */
   secret: string;
+  /** APP_SECRET: the stealth credentials are derived under it (stealth/credentials.ts). */
+  appSecret: string;
   /** Where a failed read of the change log is reported. */
   log?: { warn: (obj: object, msg: string) => void };
 }
@@ -26,11 +30,13 @@ export interface VpnServicesDeps {
  * WireGuard devices, the node API, OpenVPN/SOCKS5 services and the operator's actions. One change
  * watcher wakes this instance's long polls: devices and operator actions poke it after they commit.
  */
-export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
+export function vpnServices({ db, vpn, secret, appSecret, log }: VpnServicesDeps) {
   const watcher = createChangeWatcher(() => nodesRepository(db).version(), vpn.changePollMs, (err) => log?.warn({ err }, 'reading the VPN change log failed'));
   const locations = locationsService({ db, vpn, downloads: loadDownloads(vpn.downloadsFile) });
   const pki = pkiStore(db, secret);
-  const nodes = nodesService({ db, vpn, watcher });
+  const stealthKeyring = stealthKeys(appSecret);
+  const stealthNodes = stealthNodeSide(db, stealthKeyring);
+  const nodes = nodesService({ db, vpn, watcher, stealth: stealthNodes });
   const poked = async <T>(p: Promise<T>): Promise<T> => {
     const result = await p;
     watcher.poke();
@@ -43,6 +49,9 @@ export function vpnServices({ db, vpn, secret, log }: VpnServicesDeps) {
     wireguard: wireguardService({ db, vpn, locationsRepo: locations.repo, changed: () => watcher.poke() }),
     nodes,
     pki,
+    /** The stealth credentials' key (stealth/credentials.ts) and the stealth module's node side (the console and metrics read its figures). */
+    stealthKeys: stealthKeyring,
+    stealthNodes,
     openvpnSocks5: openvpnSocks5Service({ db, pki, secret, offerUnreported: vpn.demoNodes, published: () => nodes.publish() }),
     /** Operator actions on locations and nodes (`npx warren vpn …`); node tokens are shown once. */
     admin: {

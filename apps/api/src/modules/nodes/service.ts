@@ -3,6 +3,7 @@ import type { Database } from '../../db/client.js';
 import { hashToken } from '../../lib/secrets.js';
 import { peerAllowedIps } from '../wireguard/addresses.js';
 import { serviceUsersFor } from '../openvpn-socks5/repository.js';
+import type { StealthNodeSide } from '../stealth/nodes.js';
 import { type NodeRow, nodesRepository } from './repository.js';
 import type { VpnConfig } from '../../config.js';
 import type { ChangeWatcher } from './watcher.js';
@@ -19,9 +20,11 @@ export interface NodesServiceDeps {
   db: Database;
   vpn: VpnConfig;
   watcher: ChangeWatcher;
+  /** The stealth module's node side (stealth/nodes.ts): its users in the desired state, its status and bytes from reports. */
+  stealth?: StealthNodeSide;
 }
 
-export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
+export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
   const repo = nodesRepository(db);
   let lastPrune = 0;
   const ackWaiters = new Set<() => void>();
@@ -74,6 +77,8 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
     }
     // OpenVPN/SOCKS5 users follow the same rule and the same delta (modules/openvpn-socks5).
     const serviceUsers = head.enabled && (full || owners!.length) ? await serviceUsersFor(db, owners, head.premium, now) : [];
+    // Stealth (VLESS/Trojan) users too: a rotation, lapse, refund, disable or deletion is a delta for that owner.
+    const stealthUsers = stealth && head.enabled && (full || owners!.length) ? await stealth.usersFor(owners, head.premium, now) : [];
     return {
       node: { id: node.id, name: node.name },
       version: head.version,
@@ -83,8 +88,7 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
       changedOwners: full ? [] : owners!,
       peers,
       serviceUsers,
-      // Filled by the stealth module (issue 21) once it lands; an empty list keeps every node as it is.
-      stealthUsers: [],
+      stealthUsers,
     };
   }
 
@@ -131,6 +135,7 @@ export function nodesService({ db, vpn, watcher }: NodesServiceDeps) {
     async report(node: NodeRow, r: NodeReport): Promise<number> {
       await repo.saveReport(node.id, r);
       const accepted = await repo.saveStats(node.id, r.peers);
+      await stealth?.report(node.id, r);
       if (Date.now() - lastPrune > PRUNE_EVERY_MS) {
         lastPrune = Date.now();
         await repo.prune();
