@@ -27,7 +27,8 @@ import { vpnModule } from './modules/nodes/index.js';
 import { openvpnSocks5Module } from './modules/openvpn-socks5/index.js';
 import { stealthModule } from './modules/stealth/index.js';
 import { requireUser } from './plugins/auth.js';
-import { registerBrandResolution } from './plugins/context.js';
+import { registerBrowserId } from './plugins/browser-id.js';
+import { contextOf, registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { countRejectedWebhooks, registerHttpMetrics } from './plugins/metrics.js';
 import { registerSpa } from './plugins/spa.js';
@@ -169,6 +170,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   registerBrandResolution(app, brands);
+  registerBrowserId(app, config.isProduction);
   await registerXsrf(app, config.appSecret, config.isProduction);
   // Security headers on every answer (helmet), with the Content-Security-Policy of the Host's brand.
   const captchaHosts = new Map<string, string[]>([
@@ -229,7 +231,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   await app.register(stealthModule, { stealth: services.stealth, auth });
 
   await app.register(featuresRoutes, { features: services.features, auth });
-  await app.register(profileRoutes, { profiles: services.profiles, auth });
+  await app.register(profileRoutes, { profiles: services.profiles, auth, context: (request) => contextOf(request, brands, config.publicUrl) });
   await app.register(affiliateRoutes, { affiliate: services.affiliate, brands, publicUrl: config.publicUrl, auth, optionalUser });
   await app.register(rewardsRoutes, { rewards: services.rewards, brands, publicUrl: config.publicUrl, auth });
   await app.register(geoRoutes, { geo, currencyFor: billing.prices.currencyFor });

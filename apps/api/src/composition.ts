@@ -16,7 +16,7 @@ import { rewardsService } from './modules/rewards/index.js';
 import { staffService } from './modules/staff/index.js';
 import { stealthService } from './modules/stealth/index.js';
 import { systemRepository } from './modules/system/index.js';
-import { usersService } from './modules/users/index.js';
+import { securityMails, usersService } from './modules/users/index.js';
 import { buildProviders } from './payments/index.js';
 
 export interface ServiceDeps {
@@ -87,7 +87,9 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   const sandboxBase = () => config.publicUrl ?? `http://${brands.all()[0]!.hosts[0]}:${config.port}`;
   const { providers, sandbox } = buildProviders(config, db, sandboxBase);
 
-  const users = usersService({ db, config, mailer, limiter, defer, metrics });
+  const geo = await createGeoIp(config.geoip.mmdbFile, config.geoip.defaultCountry);
+  const security = securityMails({ db, mailer, limiter, defer, appSecret: config.appSecret, countryOf: geo.known });
+  const users = usersService({ db, config, mailer, limiter, defer, metrics, security });
   const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });
   const billing = billingServices({
     db,
@@ -160,12 +162,12 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     /** Resolves once background work (emails) started so far has finished. */
     settle,
     captcha: createCaptchaVerifier(config.captcha),
-    geo: await createGeoIp(config.geoip.mmdbFile, config.geoip.defaultCountry),
+    geo,
     catalogue,
     providers,
     sandbox,
     users,
-    profiles: profileService({ db, config, mailer, limiter, defer, productName: brandName }),
+    profiles: profileService({ db, config, mailer, limiter, defer, productName: brandName, security }),
     features: featuresService(db),
     affiliate: affiliateService(db, {
       commissionPercent: config.affiliateCommissionPercent,

@@ -18,3 +18,4 @@ export * from './subscription.js';
 export * from './payment-history.js';
 export * from './staff.js';
 export * from './stealth.js';
+export * from './user-agent.js';

@@ -8,20 +8,24 @@ import maxmind, { type CountryResponse, type Reader } from 'maxmind';
  */
 export interface GeoIp {
   country(ip: string): string;
+  /** The country when the database knows the address; undefined otherwise (no default: the security mails say "unknown" rather than guess). */
+  known(ip: string): string | undefined;
 }
 
 export async function createGeoIp(mmdbFile: string | undefined, defaultCountry: string): Promise<GeoIp> {
   let reader: Reader<CountryResponse> | undefined;
   if (mmdbFile) reader = await maxmind.open<CountryResponse>(mmdbFile);
+  const known = (ip: string): string | undefined => {
+    const clean = ip.replace(/^::ffff:/, '');
+    try {
+      const code = reader ? reader.get(clean)?.country?.iso_code : geoip.lookup(clean)?.country;
+      return code && /^[A-Z]{2}$/.test(code) ? code : undefined;
+    } catch {
+      return undefined;
+    }
+  };
   return {
-    country(ip) {
-      const clean = ip.replace(/^::ffff:/, '');
-      try {
-        const code = reader ? reader.get(clean)?.country?.iso_code : geoip.lookup(clean)?.country;
-        return code && /^[A-Z]{2}$/.test(code) ? code : defaultCountry;
-      } catch {
-        return defaultCountry;
-      }
-    },
+    country: (ip) => known(ip) ?? defaultCountry,
+    known,
   };
 }

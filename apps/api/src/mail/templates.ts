@@ -6,7 +6,16 @@ import { planName } from './plan-names.js';
  * Transactional emails, HTML + text, in the user's language, branded with the product name.
  * Every interpolated value is escaped in the HTML part.
  */
-export type MailKind = 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime' | 'receipt' | 'renewalReminder' | 'renewalFailed' | 'planEnded';
+export type MailKind =
+  | 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime' | 'receipt' | 'renewalReminder' | 'renewalFailed' | 'planEnded'
+  | SecurityMailKind;
+/**
+ * Security notices (issue 20): what changed on the account, when, and what to do if it was not
+ * the owner (the "not you?" links). They go whatever the marketing setting: like the billing
+ * mails they are about the account itself and carry no unsubscribe link. They carry no codes and
+ * no tokens, only links to pages.
+ */
+export type SecurityMailKind = 'twoFactorOn' | 'twoFactorOff' | 'recoveryCodeUsed' | 'newSignIn' | 'refund';
 type Kind = MailKind;
 // Billing mails (receipt, renewal reminder, renewal failed, plan ended) are transactional: they
 // carry no marketing unsubscribe link and go whatever the member's news setting; each links to
@@ -19,6 +28,48 @@ interface Copy {
   button?: string;
   footer: string;
 }
+
+const SECURITY_FOOTER: Record<Language, string> = {
+  en: 'This is a security notice: it is sent whatever your email settings, so that you always know what happens to your account.',
+  ru: 'Это уведомление о безопасности: оно приходит независимо от настроек рассылки, чтобы вы всегда знали, что происходит с вашим аккаунтом.',
+  zh: '这是一封安全通知：无论您的邮件设置如何都会发送，以便您随时了解账户的变化。',
+};
+
+/** The "not you?" block of the security notices: each line's text, then its link. */
+const NOT_YOU: Record<Language, { heading: string; reset: string; profile: string; support: string }> = {
+  en: {
+    heading: 'Was this not you?',
+    reset: 'Reset your password (this also signs out every session):',
+    profile: 'Check your sessions and two-factor sign-in on your Profile page:',
+    support: 'Contact support:',
+  },
+  ru: {
+    heading: 'Если это были не вы',
+    reset: 'Сбросьте пароль (это также завершит все сеансы):',
+    profile: 'Проверьте сеансы и двухфакторный вход на странице «Профиль»:',
+    support: 'Напишите в поддержку:',
+  },
+  zh: {
+    heading: '如果不是您本人操作',
+    reset: '重置密码（同时会退出所有会话）：',
+    profile: '在“个人资料”页面检查会话和两步验证：',
+    support: '联系客服：',
+  },
+};
+
+/** Where the "not you?" lines point: built by the sender from the same origin as its other links. */
+export interface NotYouLinks {
+  reset: string;
+  profile: string;
+  support: string;
+}
+
+/** The three "not you?" links for an origin (the one the sender's other links use) and a brand's help centre. */
+export const notYouLinks = (origin: string, supportUrl: string): NotYouLinks => ({
+  reset: `${origin}/forgot-pass`,
+  profile: `${origin}/profile`,
+  support: supportUrl,
+});
 
 const COPY: Record<Language, Record<Kind, Copy>> = {
   en: {
@@ -83,6 +134,37 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       button: 'Renew my plan',
       footer: 'Thank you for using {product}.',
     },
+    twoFactorOn: {
+      subject: 'Two-factor sign-in is on for your {product} account',
+      heading: 'Two-factor sign-in turned on',
+      body: 'Two-factor sign-in was turned on for your {product} account. When: {time}. From now on, signing in asks for a code from your authenticator app. Keep your recovery codes somewhere safe.',
+      footer: SECURITY_FOOTER.en,
+    },
+    twoFactorOff: {
+      subject: 'Two-factor sign-in is off for your {product} account',
+      heading: 'Two-factor sign-in turned off',
+      body: 'Two-factor sign-in was turned off for your {product} account, and its recovery codes no longer work. When: {time}. Signing in now needs only your password.',
+      footer: SECURITY_FOOTER.en,
+    },
+    recoveryCodeUsed: {
+      subject: 'A recovery code was used to sign in to {product}',
+      heading: 'A recovery code was used',
+      body: 'Someone signed in to your {product} account with one of its recovery codes. When: {time}. Browser: {browser}. Approximate place: {place}. Each code works once; recovery codes left: {left}. If you lost your authenticator, turn two-factor sign-in off and on again on your Profile page to get new codes.',
+      footer: SECURITY_FOOTER.en,
+    },
+    newSignIn: {
+      subject: 'New sign-in to your {product} account',
+      heading: 'A sign-in from a new browser',
+      body: 'Your {product} account was signed in to from a browser it had not been used in before. When: {time}. Browser: {browser}. Approximate place: {place}. If it was you, there is nothing to do.',
+      footer: SECURITY_FOOTER.en,
+    },
+    refund: {
+      subject: 'A refund was made on your {product} account',
+      heading: 'Refund made',
+      body: 'Payment {payment} ({plan}, {amount}) was refunded. When: {time}. The money goes back the way you paid; your bank may take a few days to show it. Your plan and payment history are on your Subscription page.',
+      button: 'Open Subscription',
+      footer: SECURITY_FOOTER.en,
+    },
   },
   ru: {
     verify: {
@@ -145,6 +227,37 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       body: 'Тариф {plan} закончился {until} и не был продлён, поэтому доступ к {product} прекращён. Новый тариф можно купить в любое время на странице «Подписка».',
       button: 'Продлить тариф',
       footer: 'Спасибо, что пользуетесь {product}.',
+    },
+    twoFactorOn: {
+      subject: 'Двухфакторный вход в {product} включён',
+      heading: 'Двухфакторный вход включён',
+      body: 'Для вашего аккаунта {product} включён двухфакторный вход. Время: {time}. Теперь при входе нужен код из приложения-аутентификатора. Храните резервные коды в надёжном месте.',
+      footer: SECURITY_FOOTER.ru,
+    },
+    twoFactorOff: {
+      subject: 'Двухфакторный вход в {product} отключён',
+      heading: 'Двухфакторный вход отключён',
+      body: 'Для вашего аккаунта {product} отключён двухфакторный вход, резервные коды больше не действуют. Время: {time}. Теперь для входа достаточно пароля.',
+      footer: SECURITY_FOOTER.ru,
+    },
+    recoveryCodeUsed: {
+      subject: 'Вход в {product} по резервному коду',
+      heading: 'Использован резервный код',
+      body: 'В ваш аккаунт {product} вошли с одним из резервных кодов. Время: {time}. Браузер: {browser}. Примерное место: {place}. Каждый код действует один раз; осталось кодов: {left}. Если вы потеряли аутентификатор, отключите и снова включите двухфакторный вход на странице «Профиль», чтобы получить новые коды.',
+      footer: SECURITY_FOOTER.ru,
+    },
+    newSignIn: {
+      subject: 'Новый вход в аккаунт {product}',
+      heading: 'Вход из нового браузера',
+      body: 'В ваш аккаунт {product} вошли из браузера, из которого в него раньше не входили. Время: {time}. Браузер: {browser}. Примерное место: {place}. Если это были вы, ничего делать не нужно.',
+      footer: SECURITY_FOOTER.ru,
+    },
+    refund: {
+      subject: 'Возврат средств по аккаунту {product}',
+      heading: 'Деньги возвращены',
+      body: 'Платёж {payment} ({plan}, {amount}) возвращён. Время: {time}. Деньги вернутся тем же способом, которым вы платили; банку может понадобиться несколько дней. Тариф и история платежей — на странице «Подписка».',
+      button: 'Открыть «Подписку»',
+      footer: SECURITY_FOOTER.ru,
     },
   },
   zh: {
@@ -209,12 +322,43 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       button: '续订套餐',
       footer: '感谢您使用 {product}。',
     },
+    twoFactorOn: {
+      subject: '您的 {product} 账户已开启两步验证',
+      heading: '两步验证已开启',
+      body: '您的 {product} 账户已开启两步验证。时间：{time}。今后登录时需要输入身份验证器应用中的验证码。请妥善保管您的恢复码。',
+      footer: SECURITY_FOOTER.zh,
+    },
+    twoFactorOff: {
+      subject: '您的 {product} 账户已关闭两步验证',
+      heading: '两步验证已关闭',
+      body: '您的 {product} 账户已关闭两步验证，恢复码已失效。时间：{time}。现在登录只需密码。',
+      footer: SECURITY_FOOTER.zh,
+    },
+    recoveryCodeUsed: {
+      subject: '有人使用恢复码登录了您的 {product} 账户',
+      heading: '恢复码已被使用',
+      body: '有人使用一个恢复码登录了您的 {product} 账户。时间：{time}。浏览器：{browser}。大致位置：{place}。每个恢复码只能使用一次；剩余恢复码：{left} 个。如果您丢失了身份验证器，请在“个人资料”页面关闭并重新开启两步验证，以获取新的恢复码。',
+      footer: SECURITY_FOOTER.zh,
+    },
+    newSignIn: {
+      subject: '您的 {product} 账户有新的登录',
+      heading: '来自新浏览器的登录',
+      body: '有人从一个此前未登录过的浏览器登录了您的 {product} 账户。时间：{time}。浏览器：{browser}。大致位置：{place}。如果是您本人，无需任何操作。',
+      footer: SECURITY_FOOTER.zh,
+    },
+    refund: {
+      subject: '您的 {product} 账户已退款',
+      heading: '退款已完成',
+      body: '付款 {payment}（{plan}，{amount}）已退款。时间：{time}。款项将原路退回，银行可能需要几天才能显示。套餐和付款记录见“订阅”页面。',
+      button: '打开“订阅”',
+      footer: SECURITY_FOOTER.zh,
+    },
   },
 };
 
 export function renderMail(
   kind: Kind,
-  opts: { language: Language; productName: string; link?: string; vars?: Record<string, string> },
+  opts: { language: Language; productName: string; link?: string; vars?: Record<string, string>; notYou?: NotYouLinks },
 ): { subject: string; text: string; html: string; kind: Kind } {
   const copy = COPY[opts.language][kind];
   // {plan} in the mail's language when the sender names the plan's key ({planKey}); the name it passed otherwise.
@@ -225,18 +369,31 @@ export function renderMail(
   const heading = fill(copy.heading);
   const body = fill(copy.body);
   const footer = fill(copy.footer);
-  const text = [heading, '', body, ...(opts.link ? ['', opts.link] : []), '', footer, '', `— ${opts.productName}`].join('\n');
+  const notYou = opts.notYou && NOT_YOU[opts.language];
+  const notYouLines = notYou ? (['reset', 'profile', 'support'] as const).map((k) => ({ label: notYou[k], url: opts.notYou![k] })) : [];
+  const text = [
+    heading, '', body, ...(opts.link ? ['', opts.link] : []),
+    ...(notYou ? ['', notYou.heading, ...notYouLines.map((l) => `- ${l.label} ${l.url}`)] : []),
+    '', footer, '', `— ${opts.productName}`,
+  ].join('\n');
   const button =
     opts.link && copy.button
       ? `<p style="margin:28px 0"><a href="${escapeHtml(opts.link)}" style="background:#3b5bdb;color:#fff;padding:12px 22px;border-radius:8px;text-decoration:none;font-weight:600">${escapeHtml(copy.button)}</a></p>
 <p style="color:#555;font-size:13px;word-break:break-all">${escapeHtml(opts.link)}</p>`
       : '';
+  const notYouHtml = notYou
+    ? `
+<h2 style="font-size:16px;color:#111;margin:28px 0 8px">${escapeHtml(notYou.heading)}</h2>
+<ul style="font-size:14px;line-height:1.6;color:#333;padding-left:20px;margin:0">${notYouLines
+        .map((l) => `<li>${escapeHtml(l.label)} <a href="${escapeHtml(l.url)}" style="color:#3b5bdb;word-break:break-all">${escapeHtml(l.url)}</a></li>`)
+        .join('')}</ul>`
+    : '';
   const html = `<!doctype html><html lang="${opts.language}"><body style="margin:0;background:#f4f6fb;font-family:Inter,Arial,sans-serif">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0"><tr><td align="center" style="padding:32px 12px">
 <table role="presentation" width="100%" cellpadding="0" cellspacing="0" style="max-width:560px;background:#fff;border-radius:12px;padding:32px">
 <tr><td><p style="font-size:20px;font-weight:700;color:#1c2a5e;margin:0 0 24px">${escapeHtml(opts.productName)}</p>
 <h1 style="font-size:22px;color:#111;margin:0 0 12px">${escapeHtml(heading)}</h1>
-<p style="font-size:15px;line-height:1.6;color:#333">${escapeHtml(body)}</p>${button}
+<p style="font-size:15px;line-height:1.6;color:#333">${escapeHtml(body)}</p>${button}${notYouHtml}
 <p style="font-size:13px;color:#777;margin-top:28px">${escapeHtml(footer)}</p></td></tr></table></td></tr></table></body></html>`;
   return { subject, text, html, kind };
 }
@@ -247,3 +404,30 @@ export const NO_MORE_RETRIES: Record<Language, string> = {
   ru: 'не будет (это была последняя попытка)',
   zh: '不再尝试（这是最后一次）',
 };
+
+/** {browser}, {place} and {time} of the security notices, in the mail's language. */
+const UNKNOWN: Record<Language, string> = { en: 'unknown', ru: 'неизвестно', zh: '未知' };
+const LOCALE: Record<Language, string> = { en: 'en-GB', ru: 'ru-RU', zh: 'zh-CN' };
+
+/** "Chrome on Windows" (browser family and system, never versions); "unknown" when the user agent names neither. */
+export function browserLabel(language: Language, ua: { browser: string | null; os: string | null }): string {
+  if (!ua.browser && !ua.os) return UNKNOWN[language];
+  if (!ua.os) return ua.browser!;
+  if (!ua.browser) return ua.os;
+  return language === 'en' ? `${ua.browser} on ${ua.os}` : language === 'ru' ? `${ua.browser}, ${ua.os}` : `${ua.os} 上的 ${ua.browser}`;
+}
+
+/** A country's name from its ISO code in the mail's language; "unknown" when the address had none. */
+export function placeLabel(language: Language, country: string | undefined): string {
+  if (!country) return UNKNOWN[language];
+  try {
+    return new Intl.DisplayNames([LOCALE[language]], { type: 'region' }).of(country) ?? country;
+  } catch {
+    return country;
+  }
+}
+
+/** The time in UTC (the mail does not know the reader's time zone, so it says which one it uses). */
+export function timeLabel(language: Language, at: Date): string {
+  return `${new Intl.DateTimeFormat(LOCALE[language], { dateStyle: 'long', timeStyle: 'short', timeZone: 'UTC' }).format(at)} UTC`;
+}

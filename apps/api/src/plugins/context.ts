@@ -30,5 +30,6 @@ export function contextOf(request: FastifyRequest, brands: BrandRegistry, public
     ip: request.ip,
     userAgent: String(request.headers['user-agent'] ?? ''),
     origin,
+    browserId: () => request.browserId(),
   };
 }

@@ -66,6 +66,7 @@ export function billingServices(deps: BillingDeps) {
   });
   const renewals = (late.renewals = renewalsService({
     db: deps.db, prices, providers: deps.providers, reconciliation, mailer: deps.mailer, brandName: deps.brandName, now, ...deps.renewals,
+    supportUrl: (brandId) => deps.brandOf(brandId).helpCenterUrl,
     onRenewal: deps.onRenewal,
     onPaymentOutcome: deps.onPaymentOutcome,
     receiptPdf: (userId, publicId, language) => receipts.pdf(userId, publicId, language),

@@ -32,7 +32,12 @@ export interface ReconcileDeps {
   onPaymentOutcome?: (payment: PaymentRow, outcome: 'failed' | 'refunded') => void;
   onSubscriptionChanged?: (userId: number) => Promise<void>;
   /** Renewals (renewals.ts): the receipt mail, and what an applied payment or a refund means for the next renewal. */
-  renewals?: () => { sendReceipt(p: PaymentRow): Promise<void>; afterPayment(p: PaymentRow): Promise<void>; afterRefund(p: PaymentRow): Promise<void> };
+  renewals?: () => {
+    sendReceipt(p: PaymentRow): Promise<void>;
+    sendRefundNotice(p: PaymentRow): Promise<void>;
+    afterPayment(p: PaymentRow): Promise<void>;
+    afterRefund(p: PaymentRow): Promise<void>;
+  };
   testHooks?: BillingTestHooks;
   now: () => Date;
   /** Where a failure that must not fail the webhook is reported (the app's logger). */
@@ -119,6 +124,8 @@ export function reconciliationService(deps: ReconcileDeps) {
     if (refund) deps.onPaymentOutcome?.(refund, 'refunded');
     // A refunded customer is not charged again unless they turn auto-renew back on.
     if (refund && deps.renewals) await deps.renewals().afterRefund(refund);
+    // Every refund passes here exactly once (the transition above): the owner is told, in the background.
+    if (refund && deps.renewals) deps.defer(() => deps.renewals!().sendRefundNotice(refund));
     if (applied) {
       const p = applied as PaymentRow;
       const renewals = deps.renewals?.();

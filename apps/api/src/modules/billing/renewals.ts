@@ -3,7 +3,7 @@ import type { Language, SubscriptionInfo } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { type MailKind, NO_MORE_RETRIES, renderMail } from '../../mail/templates.js';
+import { type MailKind, NO_MORE_RETRIES, notYouLinks, renderMail, timeLabel } from '../../mail/templates.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import { type UserRow, userPlansRepository } from '../users/index.js';
 import type { PricesService } from './prices.js';
@@ -33,6 +33,8 @@ export interface RenewalsDeps {
   brandName: (brandId: string) => string;
   /** The origin mail links use for a brand (PUBLIC_URL, else the brand's first host). */
   originOf: (brandId: string) => string;
+  /** The brand's help centre: the refund notice's "contact support" link. */
+  supportUrl: (brandId: string) => string;
   /** The brand's default for the checkout's auto-renew choice. */
   autoRenewDefault: (brandId: string) => boolean;
   leadDays: number;
@@ -96,7 +98,9 @@ export function renewalsService(deps: RenewalsDeps) {
   async function deliver(userId: number, kind: MailKind, periodKey: string, payload: Record<string, string>): Promise<boolean> {
     const to = payload.to!;
     const language = languageOf(payload.language ?? 'en');
-    const mail = renderMail(kind, { language, productName: deps.brandName(payload.brand ?? ''), link: payload.link, vars: payload });
+    // The refund notice is a security notice too: it ends with what to do if the owner did not ask for it.
+    const notYou = payload.notYouReset ? { reset: payload.notYouReset, profile: payload.notYouProfile ?? '', support: payload.notYouSupport ?? '' } : undefined;
+    const mail = renderMail(kind, { language, productName: deps.brandName(payload.brand ?? ''), link: payload.link, vars: payload, notYou });
     try {
       // A receipt mail carries the receipt itself (issued here if the dashboard has not yet: one number either way).
       // A payment without a receipt (a support grant: nothing was paid) still gets its mail, without a file.
@@ -334,6 +338,27 @@ export function renewalsService(deps: RenewalsDeps) {
         amount: formatAmount(p.amount_minor, p.currency),
         payment: p.public_id,
         until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
+      });
+    },
+    /**
+     * The refund notice, once per payment, whichever way the money went back (the customer's
+     * money-back, staff, the provider: a refund or a chargeback); claimed and re-sent like every
+     * billing mail, so a transport that is down delays it and never loses it.
+     */
+    async sendRefundNotice(p: PaymentRow): Promise<void> {
+      const u = await userPlansRepository(db).plan(p.user_id);
+      if (!u) return;
+      const tariff = await prices.tariffById(p.tariff_id);
+      const links = notYouLinks(deps.originOf(u.brand), deps.supportUrl(u.brand));
+      await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'refund', p.public_id, {
+        plan: tariff?.name ?? '',
+        planKey: tariff?.key ?? '',
+        amount: formatAmount(p.amount_minor, p.currency),
+        payment: p.public_id,
+        time: timeLabel(languageOf(u.language), now()),
+        notYouReset: links.reset,
+        notYouProfile: links.profile,
+        notYouSupport: links.support,
       });
     },
     /** Support: a failed renewal is tried again now (the saved method, if still usable, at the current attempt). */

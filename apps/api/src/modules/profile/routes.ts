@@ -6,13 +6,19 @@ import {
   twoFactorCodeBody, twoFactorDisableBody, twoFactorEnabled, twoFactorSetup,
 } from '@warren/contract';
 import { userOf } from '../../plugins/auth.js';
+import type { RequestContext } from '../users/service.js';
 import type { ProfileService } from './service.js';
 
 const ok = (message: string) => ({ data: { ok: true as const }, message });
 
 export async function profileRoutes(
   fastify: FastifyInstance,
-  { profiles, auth }: { profiles: ProfileService; auth: (r: FastifyRequest, s: FastifyReply) => Promise<void> },
+  { profiles, auth, context }: {
+    profiles: ProfileService;
+    auth: (r: FastifyRequest, s: FastifyReply) => Promise<void>;
+    /** The request's brand and mail-link origin (plugins/context.ts), for the security notices' links. */
+    context: (r: FastifyRequest) => RequestContext;
+  },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['profile'];
@@ -57,10 +63,10 @@ export async function profileRoutes(
     data: await profiles.startTwoFactor(userOf(request)),
   }));
   app.post('/api/profile/2fa/enable', { preHandler: auth, schema: { tags, body: twoFactorCodeBody, response: { 200: envelope(twoFactorEnabled) } } }, async (request) => ({
-    data: await profiles.enableTwoFactor(userOf(request), request.body.code),
+    data: await profiles.enableTwoFactor(userOf(request), request.body.code, context(request)),
   }));
   app.post('/api/profile/2fa/disable', { preHandler: auth, schema: { tags, body: twoFactorDisableBody, response: { 200: okMessage } } }, async (request) => {
-    await profiles.disableTwoFactor(userOf(request), token(request), request.body.password, request.body.code);
+    await profiles.disableTwoFactor(userOf(request), token(request), request.body.password, request.body.code, context(request));
     return ok('Two-factor sign-in is off.');
   });
 

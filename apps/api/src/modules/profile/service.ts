@@ -12,6 +12,8 @@ import { LIMITS, sessionKey, spend } from '../users/limits.js';
 import type { TokenRow, UserRow } from '../users/repository.js';
 import { usersRepository } from '../users/repository.js';
 import { normaliseRecoveryCode, secondFactor } from '../users/second-factor.js';
+import type { SecurityMails } from '../users/security-mail.js';
+import type { RequestContext } from '../users/service.js';
 import { profileRepository } from './repository.js';
 
 export { normaliseRecoveryCode };
@@ -19,7 +21,16 @@ export { normaliseRecoveryCode };
 const RECOVERY_CODES = 10;
 const BAD_CODE = 'The code is not valid. Check the time on your device and try the current code.';
 
-export function profileService(deps: { db: Database; config: Config; mailer: Mailer; limiter: RateLimiter; defer: (t: () => Promise<unknown>) => void; productName: (brandId: string) => string }) {
+export function profileService(deps: {
+  db: Database;
+  config: Config;
+  mailer: Mailer;
+  limiter: RateLimiter;
+  defer: (t: () => Promise<unknown>) => void;
+  productName: (brandId: string) => string;
+  /** The two-factor notices; the composition always passes it (tests that never touch two-factor may not). */
+  security?: SecurityMails;
+}) {
   const { db, config, limiter } = deps;
   const users = usersRepository(db);
   const profiles = profileRepository(db);
@@ -120,17 +131,18 @@ export function profileService(deps: { db: Database; config: Config; mailer: Mai
       await profiles.setPendingTotpSecret(user.id, sealSecret(config.appSecret, secret));
       return { secret, otpauthUrl: otpauthUrl(secret, deps.productName(user.brand), user.email) };
     },
-    async enableTwoFactor(user: UserRow, code: string) {
+    async enableTwoFactor(user: UserRow, code: string, ctx: RequestContext) {
       await spend(limiter, LIMITS.totpSetupPerUser, String(user.id));
       if (!(await factor.totp(user.id, await profiles.pendingTotpSecret(user.id), code))) throw new ValidationError({ code: [BAD_CODE] });
       await limiter.reset(LIMITS.totpSetupPerUser, String(user.id));
       const codes = Array.from({ length: RECOVERY_CODES }, () => randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, 'x').slice(0, 12).replace(/(.{4})(?!$)/g, '$1-'));
       await db.transaction(async (tx) => profileRepository(tx).enableTotp(user.id, codes.map((c) => hashToken(normaliseRecoveryCode(c)))));
       await users.invalidateCredentialTokens(user.id);
+      deps.security?.twoFactorChanged(user, true, ctx);
       return { recoveryCodes: codes };
     },
     /** Off needs the password AND a current authenticator or recovery code, each within its budget. */
-    async disableTwoFactor(user: UserRow, token: TokenRow, password: string, code: string) {
+    async disableTwoFactor(user: UserRow, token: TokenRow, password: string, code: string, ctx: RequestContext) {
       if (!user.totp_enabled) return;
       await checkPassword(user, token, password, 'password');
       await spend(limiter, LIMITS.secondFactorPerUser, String(user.id));
@@ -138,6 +150,7 @@ export function profileService(deps: { db: Database; config: Config; mailer: Mai
       await limiter.reset(LIMITS.secondFactorPerUser, String(user.id));
       await db.transaction(async (tx) => profileRepository(tx).disableTotp(user.id));
       await users.invalidateCredentialTokens(user.id);
+      deps.security?.twoFactorChanged(user, false, ctx);
     },
   };
 }

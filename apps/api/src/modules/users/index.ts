@@ -4,3 +4,4 @@ export { usersRoutes } from './routes.js';
 export { type UserRow, type UserPlanRow, usersRepository, userPlansRepository, newsletterRecipients, userIdByEmail, userReferralsRepository } from './repository.js';
 export { LIMITS, spend } from './limits.js';
 export { secondFactor } from './second-factor.js';
+export { securityMails, type SecurityMails } from './security-mail.js';

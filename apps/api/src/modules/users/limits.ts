@@ -40,6 +40,8 @@ export const LIMITS = {
   /** Reset and set-new-pass mails per account. */
   resetPerEmail: { name: 'reset-email', max: 5, windowMs: HOUR },
   resendPerUser: { name: 'resend', max: 5, windowMs: HOUR },
+  /** "New browser" notices per account (security-mail.ts): scripted sign-ins without cookies are each a new browser. */
+  newBrowserMailPerAccount: { name: 'new-browser-mail', max: 3, windowMs: HOUR },
 } as const satisfies Record<string, LimitRule>;
 
 /** The per-address budgets an operator can raise (the browser tests sign in hundreds of times from 127.0.0.1). */

@@ -122,6 +122,12 @@ export function usersRepository(db: Queryable) {
       return rows.length === 1;
     },
 
+    /** Unused recovery codes left (the recovery-code notice says how many). */
+    async recoveryCodesLeft(userId: number): Promise<number> {
+      const [r] = await db.query<{ n: number }>(`select count(*)::int as n from recovery_codes where user_id = $1 and used_at is null`, [userId]);
+      return r?.n ?? 0;
+    },
+
     async setPasswordHash(id: number, hash: string): Promise<void> {
       await db.query(`update users set password_hash = $2, updated_at = now() where id = $1`, [id, hash]);
     },
@@ -137,6 +143,7 @@ export function usersRepository(db: Queryable) {
       );
       await db.query(`delete from auth_tokens where user_id = $1`, [id]);
       await db.query(`delete from email_tokens where user_id = $1`, [id]);
+      await db.query(`delete from known_browsers where user_id = $1`, [id]);
     },
 
     // --- bearer tokens -------------------------------------------------------------------
@@ -343,6 +350,38 @@ export function userReferralsRepository(db: Queryable) {
          where id = $1 and deleted_at is null`,
         [userId, String(days)],
       );
+    },
+  };
+}
+
+/** Browsers remembered per account: at most this many, the most recently seen. */
+const KNOWN_BROWSERS_PER_ACCOUNT = 50;
+
+/**
+ * The browsers an account has signed in from (known_browsers: an HMAC per account and browser,
+ * see migration 0016). `record` must run inside a transaction: it locks the account's row first,
+ * so parallel sign-ins of one account are decided one after the other and exactly one of them
+ * finds a given browser new.
+ */
+export function knownBrowsersRepository(tx: Queryable) {
+  return {
+    /** 'known' (seen before; its time refreshed), 'new' (other browsers known, not this one), 'first' (none known yet). */
+    async record(userId: number, browserHash: string): Promise<'known' | 'new' | 'first'> {
+      const [account] = await tx.query(`select id from users where id = $1 and deleted_at is null for update`, [userId]);
+      if (!account) return 'known';
+      await tx.query(`delete from known_browsers where user_id = $1 and last_seen_at < now() - interval '400 days'`, [userId]);
+      const seen = await tx.query(`update known_browsers set last_seen_at = now() where user_id = $1 and browser_hash = $2 returning user_id`, [userId, browserHash]);
+      if (seen.length) return 'known';
+      const [{ n }] = (await tx.query<{ n: number }>(`select count(*)::int as n from known_browsers where user_id = $1`, [userId])) as [{ n: number }];
+      await tx.query(`insert into known_browsers (user_id, browser_hash) values ($1, $2) on conflict do nothing`, [userId, browserHash]);
+      if (n >= KNOWN_BROWSERS_PER_ACCOUNT) {
+        await tx.query(
+          `delete from known_browsers where user_id = $1 and browser_hash in
+             (select browser_hash from known_browsers where user_id = $1 order by last_seen_at desc offset $2)`,
+          [userId, KNOWN_BROWSERS_PER_ACCOUNT],
+        );
+      }
+      return n === 0 ? 'first' : 'new';
     },
   };
 }

@@ -19,11 +19,11 @@ export function secondFactor(repo: UsersRepository, appSecret: string) {
 
   return {
     totp,
-    /** An authenticator code of the account's secret, or one of its recovery codes. */
-    async check(user: { id: number; totp_secret: string | null }, code: string): Promise<boolean> {
-      if (await totp(user.id, user.totp_secret, code)) return true;
+    /** An authenticator code of the account's secret, or one of its recovery codes: which one it was (the owner is told of a recovery code), or false. */
+    async check(user: { id: number; totp_secret: string | null }, code: string): Promise<'totp' | 'recovery' | false> {
+      if (await totp(user.id, user.totp_secret, code)) return 'totp';
       const normalised = normaliseRecoveryCode(code);
-      return normalised.length >= 8 && repo.useRecoveryCode(user.id, hashToken(normalised));
+      return normalised.length >= 8 && (await repo.useRecoveryCode(user.id, hashToken(normalised))) ? 'recovery' : false;
     },
   };
 }

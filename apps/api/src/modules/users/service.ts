@@ -13,6 +13,7 @@ import { renderMail } from '../../mail/templates.js';
 import { LIMITS, perIpRules, sessionKey, spend } from './limits.js';
 import { type TokenRow, type UserRow, usersRepository } from './repository.js';
 import { secondFactor } from './second-factor.js';
+import type { SecurityMails, SignInMethod } from './security-mail.js';
 
 export interface RequestContext {
   brand: Brand;
@@ -20,6 +21,8 @@ export interface RequestContext {
   userAgent: string;
   /** Origin for links in emails: always a host of the brand registry, never an arbitrary Host header. */
   origin: string;
+  /** This browser's id (plugins/browser-id.ts); asking for it sets the cookie on the answer. Absent outside a browser's request (staff, CLI). */
+  browserId?: () => string;
 }
 
 const MINUTE = 60_000;
@@ -67,9 +70,11 @@ export interface UsersServiceDeps {
   defer: (task: () => Promise<unknown>) => void;
   /** Sign-up and verification counters (lib/metrics.ts). */
   metrics?: Pick<Metrics, 'signups' | 'verified'>;
+  /** Security notices (new browser, recovery code used). */
+  security: SecurityMails;
 }
 
-export function usersService({ db, config, mailer, limiter, defer, metrics }: UsersServiceDeps) {
+export function usersService({ db, config, mailer, limiter, defer, metrics, security }: UsersServiceDeps) {
   const repo = usersRepository(db);
   const factor = secondFactor(repo, config.appSecret);
   const perIp = perIpRules(config);
@@ -125,6 +130,8 @@ export function usersService({ db, config, mailer, limiter, defer, metrics }: Us
       if (!row) throw new ValidationError({ email: ['The email has already been taken.'] });
       metrics?.signups.inc({ brand: ctx.brand.id });
       await sendVerification(row, ctx);
+      // The browser that made the account is its own: its next sign-in is not "new".
+      security.rememberBrowser(row.id, ctx);
       return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
     },
 
@@ -152,6 +159,7 @@ export function usersService({ db, config, mailer, limiter, defer, metrics }: Us
       if (!row || !ok) throw new ValidationError({ email: [BAD_CREDENTIALS] });
       // Disabled by staff (the operator console): told after the right password only, so it reveals nothing to a guesser.
       if (row.account_status === 'Suspended') throw new ForbiddenError(ACCOUNT_DISABLED);
+      let how: SignInMethod = 'password';
       if (row.totp_enabled) {
         if (!body.otp) {
           // The right password and no code yet: the web app asks for the code next; no try is used up.
@@ -159,14 +167,18 @@ export function usersService({ db, config, mailer, limiter, defer, metrics }: Us
           throw new ValidationError({ otp: ['Enter the code from your authenticator app.'] });
         }
         await spend(limiter, LIMITS.secondFactorPerUser, String(row.id));
-        if (!(await factor.check(row, body.otp))) throw new ValidationError({ otp: ['The code is not valid. Try the current one.'] });
+        const used = await factor.check(row, body.otp);
+        if (!used) throw new ValidationError({ otp: ['The code is not valid. Try the current one.'] });
+        how = used;
         await limiter.reset(LIMITS.secondFactorPerUser, String(row.id));
       }
       await giveBack();
       const attribution: Record<string, unknown> = {};
       for (const f of ['cid', 'cid4', 'voluumID', 'gaCid'] as const) if (body[f]) attribution[f] = body[f];
       if (Object.keys(attribution).length) await repo.mergeAttribution(row.id, attribution);
-      return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
+      const token = await issueToken(row.id, ctx.userAgent);
+      security.signedIn(row, ctx, how);
+      return { user: toUserDto(row, ctx.brand), token };
     },
 
     /** Same answer and the same work up front whether or not the email exists. */
@@ -227,6 +239,8 @@ export function usersService({ db, config, mailer, limiter, defer, metrics }: Us
       if (Object.keys(analytics).length) await repo.mergeAttribution(body.userId, analytics);
       const row = await repo.findById(body.userId);
       if (!row) throw invalidLink('token', 'This verification link is invalid or has expired.');
+      // The browser that opened the link proved the mailbox: signing in there is not "new".
+      security.rememberBrowser(row.id, ctx);
       return toUserDto(row, ctx.brand);
     },
 
@@ -291,7 +305,9 @@ export function usersService({ db, config, mailer, limiter, defer, metrics }: Us
       });
       if (!row) throw invalidLink('token', 'This sign-in link is invalid or has expired.');
       if (row.account_status === 'Suspended') throw new ForbiddenError(ACCOUNT_DISABLED);
-      return { user: toUserDto(row, ctx.brand), token: await issueToken(row.id, ctx.userAgent) };
+      const issued = await issueToken(row.id, ctx.userAgent);
+      security.signedIn(row, ctx, 'link');
+      return { user: toUserDto(row, ctx.brand), token: issued };
     },
 
     async setSession(user: UserRow, sessionID: string, voluumID: string | undefined): Promise<void> {

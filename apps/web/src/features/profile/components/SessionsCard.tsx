@@ -8,7 +8,7 @@ import { IconDevice } from '../../../components/icons';
 import { useRevokeOtherSessions } from '../api/revoke-other-sessions';
 import { useRevokeSession } from '../api/revoke-session';
 import { useSessions } from '../api/sessions';
-import { describeUserAgent } from '../lib/user-agent';
+import { describeUserAgent } from '@warren/contract';
 
 /** Active sessions: where the account is signed in, with sign-out of one or of all the others. */
 export function SessionsCard() {
