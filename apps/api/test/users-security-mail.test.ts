@@ -153,6 +153,9 @@ describe('a sign-in from a new browser', () => {
     expect((await phone.post('/api/users/verifyUser', { userId: user.id, token })).statusCode).toBe(200);
     expect((await login(phone, email, {}, { 'x-forwarded-for': '8.8.8.8' })).statusCode).toBe(200);
     expect(await mails(email, /^New sign-in/)).toHaveLength(0);
+    // A third browser is new.
+    expect((await login(new TestClient(t.app), email, {}, { 'x-forwarded-for': '8.8.8.8' })).statusCode).toBe(200);
+    expect(await mails(email, /^New sign-in/)).toHaveLength(1);
   });
 
   it('100 parallel sign-ins from one new browser send one mail; 30 from a script without cookies send at most 3', async () => {
