@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
+import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
 
 export type Row = Record<string, unknown>;
@@ -54,6 +55,9 @@ const addObserver = (observers: Set<QueryObserver>, o: QueryObserver) => {
   return () => void observers.delete(o);
 };
 
+/** PostgreSQL's contrib modules the migrations use, built into PGlite's WebAssembly (PostgreSQL has them installed). */
+const PGLITE_EXTENSIONS = { pg_trgm };
+
 class PgliteDatabase implements Database {
   readonly kind = 'pglite' as const;
   private readonly observers = new Set<QueryObserver>();
@@ -66,14 +70,14 @@ class PgliteDatabase implements Database {
     if (dataDir === 'memory://') {
       // Tests start from a dump of an already migrated database: ~1 s instead of ~5 s per file.
       const loadDataDir = templateFile ? new Blob([fs.readFileSync(templateFile)]) : undefined;
-      return new PgliteDatabase(await PGlite.create(loadDataDir ? { loadDataDir } : {}));
+      return new PgliteDatabase(await PGlite.create({ ...(loadDataDir ? { loadDataDir } : {}), extensions: PGLITE_EXTENSIONS }));
     }
     fs.mkdirSync(dataDir, { recursive: true });
     // PGlite does not lock its directory; a second process opening it would corrupt it.
     const lockFile = path.join(path.dirname(dataDir), 'warren.lock');
     acquireLockFile(lockFile);
     try {
-      return new PgliteDatabase(await PGlite.create(dataDir), lockFile);
+      return new PgliteDatabase(await PGlite.create({ dataDir, extensions: PGLITE_EXTENSIONS }), lockFile);
     } catch (err) {
       fs.rmSync(lockFile, { force: true });
       throw err;
