@@ -72,6 +72,15 @@ describe.skipIf(!PG_URL)('issue 11 limits on two instances sharing Redis', () =>
     expect(count(rs, 429)).toBe(N - evaluated);
   });
 
+  it('one budget per account and /64 over both instances and both doors (issue 20): 5 customer guesses on one, 5 staff guesses on the other, then 429', async () => {
+    const { email } = await signedUp();
+    const net = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+    for (let i = 0; i < 5; i++) expect((await new TestClient(a).post('/api/users/login', { email, password: 'wrong password' }, from(`${net}::${i + 1}`))).statusCode).toBe(422);
+    for (let i = 0; i < 5; i++) expect((await new TestClient(b).post('/api/staff/session', { email, password: 'wrong password', code: '123456' }, from(`${net}::a${i}`))).statusCode).toBe(422);
+    expect((await new TestClient(a).post('/api/users/login', { email, password: PASSWORD }, from(`${net}::ff`))).statusCode).toBe(429);
+    expect((await new TestClient(b).post('/api/staff/session', { email, password: PASSWORD, code: '123456' }, from(`${net}::fe`))).statusCode).toBe(429);
+  });
+
   it(`${N} parallel TOTP codes from ${N} addresses over both instances: at most 10 evaluated`, async () => {
     const { c, email } = await signedUp();
     const { secret } = (await c.post('/api/profile/2fa/setup')).json().data;

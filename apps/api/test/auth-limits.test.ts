@@ -317,6 +317,49 @@ describe('finding 5: no lockout handed to attackers', () => {
   });
 });
 
+describe('issue 20, finding 5: one account, one budget', () => {
+  const wrong = (door: 'customer' | 'staff', email: string, ip: string) =>
+    door === 'customer'
+      ? new TestClient(t.app).post('/api/users/login', { email, password: 'wrong password' }, from(ip))
+      : new TestClient(t.app).post('/api/staff/session', { email, password: 'wrong password', code: '123456' }, from(ip));
+  /** A /64 of its own per call (2001:db8::/32 is the documentation prefix). */
+  const newNet = () => `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
+
+  it('guesses from 2001:db8::1 and 2001:db8::2 share a budget: an IPv6 address counts as its /64 (and ::ffff:a.b.c.d as a.b.c.d)', async () => {
+    const { email } = await signedUp();
+    const net = newNet();
+    for (let i = 0; i < 5; i++) expect((await wrong('customer', email, `${net}::1`)).statusCode).toBe(422);
+    for (let i = 0; i < 5; i++) expect((await wrong('customer', email, `${net}::2`)).statusCode).toBe(422);
+    // The /64's ten are used up, whichever address of it asks next; another /64 still gets in.
+    expect((await new TestClient(t.app).post('/api/users/login', { email, password: PASSWORD }, from(`${net}:ffff:ffff:ffff:ffff`))).statusCode).toBe(429);
+    expect((await new TestClient(t.app).post('/api/users/login', { email, password: PASSWORD }, from(`${newNet()}::1`))).statusCode).toBe(200);
+
+    const { email: other } = await signedUp();
+    const v4 = newIp();
+    for (let i = 0; i < 5; i++) await wrong('customer', other, v4);
+    for (let i = 0; i < 5; i++) await wrong('customer', other, `::ffff:${v4}`);
+    expect((await new TestClient(t.app).post('/api/users/login', { email: other, password: PASSWORD }, from(v4))).statusCode).toBe(429);
+  });
+
+  it('5 customer + 5 staff guesses from one address use up the one per-address budget of the account, at both doors', async () => {
+    const { email } = await signedUp();
+    const ip = newIp();
+    for (let i = 0; i < 5; i++) expect((await wrong('customer', email, ip)).statusCode).toBe(422);
+    for (let i = 0; i < 5; i++) expect((await wrong('staff', email, ip)).statusCode).toBe(422);
+    expect((await new TestClient(t.app).post('/api/users/login', { email, password: PASSWORD }, from(ip))).statusCode).toBe(429);
+    expect((await wrong('staff', email, ip)).statusCode).toBe(429);
+  });
+
+  it('10 customer + 10 staff guesses from 20 addresses use up the one account budget (20, not 2 x 20): the account is slowed down', async () => {
+    const { email } = await signedUp();
+    for (let i = 0; i < 10; i++) expect((await wrong('customer', email, newIp())).statusCode).toBe(422);
+    for (let i = 0; i < 10; i++) expect((await wrong('staff', email, newIp())).statusCode).toBe(422);
+    // Beyond the budget one try per 5 seconds is evaluated: of two at once, one waits.
+    const next = await Promise.all([0, 1].map(() => new TestClient(t.app).post('/api/users/login', { email, password: PASSWORD }, from(newIp()))));
+    expect(next.map((r) => r.statusCode).sort()).toEqual([200, 429]);
+  });
+});
+
 describe('finding 6: turning two-factor off', () => {
   it(`turning it on is budgeted too: ${N} parallel wrong codes, at most 10 evaluated`, async () => {
     const { c } = await signedUp();

@@ -141,6 +141,31 @@ describe("a customer at the console's door (issue 20, finding 3)", () => {
   });
 });
 
+describe('issue 20, finding 5: the member gets in while strangers guess', () => {
+  it('40 addresses guessing slow the account down, but the member with the right password and code on a browser it signed in from before gets in at once', async () => {
+    const member = await account('admin');
+    // The member's browser signed in before (and out again): it keeps the known-device cookie.
+    const browser = new TestClient(t.app);
+    expect((await signIn(browser, member)).statusCode).toBe(200);
+    expect(browser.cookies.warren_staff_device).toBeTruthy();
+    expect((await browser.request({ method: 'DELETE', url: '/api/staff/session' })).statusCode).toBe(200);
+    expect(browser.cookies.warren_staff_device).toBeTruthy();
+
+    const addresses = Array.from({ length: 40 }, newIp);
+    const guess = (ip: string) => new TestClient(t.app).post('/api/staff/session', { email: member.email, password: 'not the password', code: '000000' }, { headers: { 'x-forwarded-for': ip } });
+    const first = await Promise.all(addresses.map(guess));
+    expect(first.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(15);
+    // The attack goes on while the member signs in, from an address of their own.
+    const [owner, ...second] = await Promise.all([
+      browser.post('/api/staff/session', { email: member.email, password: PASSWORD, code: member.recovery.pop() }, { headers: { 'x-forwarded-for': newIp() } }),
+      ...addresses.map(guess),
+    ]);
+    expect(owner!.statusCode, owner!.body).toBe(200);
+    expect(second.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(35);
+    expect((await browser.get('/api/staff/me')).json().data.email).toBe(member.email);
+  });
+});
+
 describe('the audit log page', () => {
   it('is newest first by number, not by the id as text: past id 99 (and 999) no row is skipped or out of order', async () => {
     const admin = await account('admin');

@@ -1,3 +1,4 @@
+import ipaddr from 'ipaddr.js';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
 
@@ -12,6 +13,23 @@ export interface LimitRule {
   name: string;
   max: number;
   windowMs: number;
+  /**
+   * The key is a client address: counted per /64 for IPv6 (one customer line gets a whole /64, so
+   * per address every try could come from a fresh one), per address for IPv4 (IPv4-mapped IPv6 too).
+   */
+  address?: true;
+}
+
+/**
+ * The budget key of a client address: an IPv6 address stands for its /64, an IPv4-mapped one for the
+ * IPv4 address; anything unparsable (a test's made-up name) is used as it is.
+ */
+export function addressKey(ip: string): string {
+  if (!ipaddr.isValid(ip)) return ip;
+  let a = ipaddr.parse(ip);
+  if (a instanceof ipaddr.IPv6 && a.isIPv4MappedAddress()) a = a.toIPv4Address();
+  if (a instanceof ipaddr.IPv4) return a.toString();
+  return `${new ipaddr.IPv6([...a.parts.slice(0, 4), 0, 0, 0, 0]).toString()}/64`;
 }
 
 export type Verdict = { allowed: true; remaining: number } | { allowed: false; retryAfterS: number };
@@ -31,11 +49,13 @@ const PREFIX = 'warren:rl';
 
 type Store = (rule: LimitRule) => RateLimiterAbstract;
 
+const keyOf = (rule: LimitRule, key: string) => (rule.address ? addressKey(key) : key);
+
 function fromStore(store: Store): Omit<RateLimiter, 'close'> {
   return {
     async consume(rule, key, points = 1) {
       try {
-        const res = await store(rule).consume(key, points);
+        const res = await store(rule).consume(keyOf(rule, key), points);
         return { allowed: true, remaining: res.remainingPoints };
       } catch (err) {
         if (err instanceof RateLimiterRes) return { allowed: false, retryAfterS: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
@@ -43,14 +63,14 @@ function fromStore(store: Store): Omit<RateLimiter, 'close'> {
       }
     },
     async refund(rule, key, points = 1) {
-      await store(rule).reward(key, points);
+      await store(rule).reward(keyOf(rule, key), points);
     },
     async peek(rule, key) {
-      const res = await store(rule).get(key);
+      const res = await store(rule).get(keyOf(rule, key));
       return res ? { count: res.consumedPoints, retryAfterS: Math.max(0, res.msBeforeNext / 1000) } : { count: 0, retryAfterS: 0 };
     },
     async reset(rule, key) {
-      await store(rule).delete(key);
+      await store(rule).delete(keyOf(rule, key));
     },
   };
 }

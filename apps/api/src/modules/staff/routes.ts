@@ -11,6 +11,7 @@ import {
 import { DomainError, ForbiddenError, UnauthorizedError } from '../../lib/errors.js';
 import { hashToken } from '../../lib/secrets.js';
 import { xsrfKeyCookie } from '../../plugins/xsrf.js';
+import { STAFF_DEVICE_DAYS } from './device.js';
 import type { StaffService, StaffSession } from './service.js';
 
 declare module 'fastify' {
@@ -30,6 +31,8 @@ export interface StaffRouteInfo {
   role: StaffRole | null;
 }
 
+/** The known-device cookie (modules/staff/device.ts): sent only to the sign-in. */
+export const STAFF_DEVICE_COOKIE = 'warren_staff_device';
 const XSRF_MESSAGE = 'The page has expired. Please refresh and try again.';
 const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
 
@@ -78,13 +81,16 @@ export async function staffRoutes(fastify: FastifyInstance, { staff, secureCooki
   // --- session ---------------------------------------------------------------------------------
   routes.push({ method: 'POST', url: '/api/staff/session', role: null });
   app.post('/api/staff/session', { schema: { tags, body: staffSignInBody, response: { 200: envelope(staffMe) } } }, async (request, reply) => {
-    const { token, me } = await staff.signIn(request.body, {
+    const { token, me, device } = await staff.signIn(request.body, {
       ip: request.ip,
       userAgent: String(request.headers['user-agent'] ?? '').slice(0, 300),
       // Present: the XSRF check of this very call needed it.
       xsrfKey: request.cookies[keyCookie] ?? '',
+      device: request.cookies[STAFF_DEVICE_COOKIE],
     });
     reply.setCookie(STAFF_COOKIE, token, { ...cookieOpts, maxAge: STAFF_ABSOLUTE_HOURS * 3600 });
+    // Kept after sign-out: it names the browser, not a session (modules/staff/device.ts).
+    reply.setCookie(STAFF_DEVICE_COOKIE, device, { ...cookieOpts, path: '/api/staff/session', maxAge: STAFF_DEVICE_DAYS * 86_400 });
     return { data: me };
   });
   app.delete('/api/staff/session', as('DELETE', '/api/staff/session', 'support', { response: { 200: envelope(staffOk) } }), async (request, reply) => {

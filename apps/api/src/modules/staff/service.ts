@@ -13,7 +13,8 @@ import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBack } from '../billing/index.js';
 import type { VpnServices } from '../nodes/index.js';
-import { LIMITS, type UsersService, secondFactor, spend, usersRepository } from '../users/index.js';
+import { LIMITS, type UsersService, secondFactor, spend, spendSignIn, usersRepository } from '../users/index.js';
+import { staffDevices } from './device.js';
 import { type CustomerRow, staffRepository } from './repository.js';
 
 export const STAFF_IDLE_MS = STAFF_IDLE_MINUTES * 60_000;
@@ -77,6 +78,7 @@ export function staffService(deps: StaffDeps) {
   const repo = staffRepository(db);
   const usersRepo = usersRepository(db);
   const factor = secondFactor(usersRepo, deps.appSecret);
+  const devices = staffDevices(deps.appSecret);
 
   const audit = (actor: StaffActor, action: StaffAuditAction, target: { userId?: number | null; text?: string }, detail: Record<string, unknown> = {}) =>
     repo.audit({ actorUserId: actor.userId, actor: actor.email, role: actor.role, action, targetUserId: target.userId ?? null, target: target.text ?? '', detail, ip: actor.ip, userAgent: actor.userAgent });
@@ -216,15 +218,15 @@ export function staffService(deps: StaffDeps) {
      * event: it is counted in metrics only and answers exactly as a wrong password does, after the
      * same work (issue 20).
      */
-    async signIn(body: StaffSignInBody, ctx: { ip: string; userAgent: string; xsrfKey: string }): Promise<{ token: string; me: StaffMe }> {
+    async signIn(body: StaffSignInBody, ctx: { ip: string; userAgent: string; xsrfKey: string; device?: string }): Promise<{ token: string; me: StaffMe; device: string }> {
       const email = body.email.toLowerCase();
-      await spend(limiter, deps.loginPerIp ? { ...LIMITS.loginPerIp, max: deps.loginPerIp } : LIMITS.loginPerIp, ctx.ip);
-      const pair = `staff|${email}|${ctx.ip}`;
-      await spend(limiter, LIMITS.loginPerAccountIp, pair);
-      // Beyond the account's budget the account is slowed down, never locked (as the customer sign-in):
-      // strangers' wrong passwords must not keep the member out. No captcha here, so always the slow-down.
-      const account = await limiter.consume(LIMITS.loginPerAccount, `staff|${email}`);
-      if (!account.allowed) await spend(limiter, LIMITS.loginSlowDown, `staff|${email}`);
+      // The account's one budget, shared with the customer sign-in. Beyond it the account is slowed
+      // down, never locked (no captcha here, so always the slow-down), and a browser the member signed
+      // in from before skips it: strangers' wrong passwords must not keep the member out.
+      const { giveBack } = await spendSignIn(limiter, {
+        email, ip: ctx.ip, perIp: deps.loginPerIp ? { ...LIMITS.loginPerIp, max: deps.loginPerIp } : LIMITS.loginPerIp, slowDown: true,
+        knownDevice: devices.verify(ctx.device, email, now()),
+      });
       const failed = async (why: Exclude<StaffSignInFailure, 'not-staff'>, userId: number, role: StaffRole) => {
         deps.metrics?.staffSignInFailures.inc({ reason: why });
         await repo.audit({ actorUserId: userId, actor: email.slice(0, 254), role, action: 'sign-in-failed', targetUserId: userId, target: email.slice(0, 254), detail: { why } });
@@ -257,14 +259,14 @@ export function staffService(deps: StaffDeps) {
         throw new ValidationError({ email: [BAD_CREDENTIALS] });
       }
       await limiter.reset(LIMITS.secondFactorPerUser, String(row.id));
-      await limiter.reset(LIMITS.loginPerAccountIp, pair);
-      await limiter.refund(LIMITS.loginPerAccount, `staff|${email}`);
+      await giveBack();
 
       const token = `ws_${randomToken(32)}`;
       const at = now();
       await repo.insertSession({ userId: row.id, tokenHash: hashToken(token), xsrfKeyHash: hashToken(ctx.xsrfKey), now: at, ip: ctx.ip, userAgent: ctx.userAgent });
       await repo.audit({ actorUserId: row.id, actor: row.email, role, action: 'sign-in', targetUserId: row.id, target: row.email, ip: ctx.ip, userAgent: ctx.userAgent });
-      return { token, me: meOf({ email: row.email, role, createdAt: at, lastUsedAt: at }) };
+      // This browser is known from now on (a fresh cookie each time: its 30 days start again).
+      return { token, me: meOf({ email: row.email, role, createdAt: at, lastUsedAt: at }), device: devices.issue(email, at) };
     },
 
     /** The live session of a cookie, its idle time restarted; undefined when there is none. */

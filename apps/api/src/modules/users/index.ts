@@ -2,6 +2,6 @@
 export { usersService, type UsersService } from './service.js';
 export { usersRoutes } from './routes.js';
 export { type UserRow, type UserPlanRow, usersRepository, userPlansRepository, newsletterRecipients, userIdByEmail, userReferralsRepository } from './repository.js';
-export { LIMITS, spend } from './limits.js';
+export { LIMITS, spend, spendSignIn } from './limits.js';
 export { secondFactor } from './second-factor.js';
 export { securityMails, type SecurityMails } from './security-mail.js';

@@ -10,7 +10,7 @@ import type { Metrics } from '../../lib/metrics.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderMail } from '../../mail/templates.js';
-import { LIMITS, perIpRules, sessionKey, spend } from './limits.js';
+import { LIMITS, perIpRules, sessionKey, spend, spendSignIn } from './limits.js';
 import { type TokenRow, type UserRow, usersRepository } from './repository.js';
 import { secondFactor } from './second-factor.js';
 import type { SecurityMails, SignInMethod } from './security-mail.js';
@@ -143,16 +143,9 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
      * provider is configured) or a per-account slow-down, never a lockout of the owner.
      */
     async login(body: LoginBody, ctx: RequestContext): Promise<AuthResult> {
-      await spend(limiter, perIp.login, ctx.ip);
       const email = body.email.toLowerCase();
-      const pair = `${email}|${ctx.ip}`;
-      await spend(limiter, LIMITS.loginPerAccountIp, pair);
-      const account = await limiter.consume(LIMITS.loginPerAccount, email);
-      if (!account.allowed && config.captcha.provider === 'none') await spend(limiter, LIMITS.loginSlowDown, email);
-      const giveBack = async () => {
-        await limiter.reset(LIMITS.loginPerAccountIp, pair);
-        await limiter.refund(LIMITS.loginPerAccount, email);
-      };
+      // The account's one budget, shared with the operator console's sign-in.
+      const { giveBack } = await spendSignIn(limiter, { email, ip: ctx.ip, perIp: perIp.login, slowDown: config.captcha.provider === 'none' });
 
       const row = await repo.findByEmail(email);
       const ok = await verifyPassword(row?.password_hash, body.password);
