@@ -3,6 +3,7 @@ import net from 'node:net';
 import { startAdminChannel } from './admin/channel.js';
 import { buildApp } from './app.js';
 import { ConfigError, loadConfig } from './config.js';
+import { describeLooseDataDir, secureDataDir, usePrivateUmask } from './lib/data-dir.js';
 import { type MetricsListener, startMetricsListener } from './plugins/metrics.js';
 
 /** Listens, and shuts down gracefully: in-flight requests finish, then the database closes. */
@@ -17,9 +18,16 @@ async function main() {
     }
     throw err;
   }
+  // What the server writes is its user's alone (lib/data-dir.ts): the database, mails, the operator credential.
+  usePrivateUmask();
+  const found = secureDataDir(config.dataDir);
   // Before opening the database: a socket another live server answers on is refused at once.
   if (config.socket) await freeSocketPath(config.socket);
   const app = await buildApp(config);
+  // PGlite unpacks a new database 0666 whatever the umask: tightened before anyone is served.
+  secureDataDir(config.dataDir);
+  const loose = describeLooseDataDir(config.dataDir, found);
+  if (loose) app.log.warn({ dataDir: config.dataDir, entries: found.loose.length }, loose);
   if (config.socket) {
     // Created 660 (the owner and its group: the reverse proxy, a local agent), never open to all even for a moment.
     const umask = process.umask(0o117);

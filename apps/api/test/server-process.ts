@@ -24,8 +24,13 @@ export interface RunningServer {
 }
 
 /** Starts the server and resolves once it logged that it listens (no polling, no sleeps). */
-export async function startServer(env: Record<string, string>, entry = serverEntry): Promise<RunningServer> {
-  const proc = spawn(process.execPath, ['--import', 'tsx', entry], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
+export async function startServer(env: Record<string, string>, entry = serverEntry, opts: { umask?: number } = {}): Promise<RunningServer> {
+  const args = ['--import', 'tsx', entry];
+  // A umask is a process's own: a shell sets it and becomes node (exec), so the pid is the server's.
+  const proc =
+    opts.umask === undefined
+      ? spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
+      : spawn('/bin/sh', ['-c', `umask ${opts.umask.toString(8).padStart(3, '0')} && exec "$0" "$@"`, process.execPath, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
   const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
   let out = '';
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));

@@ -1,5 +1,6 @@
 import { adminChannelOf, loadConfig } from '../config.js';
 import { openDatabase } from '../db/client.js';
+import { describeLooseDataDir, secureDataDir } from '../lib/data-dir.js';
 import { type Services, buildServices } from '../composition.js';
 import { migrate } from '../db/migrate.js';
 import { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFlags } from './command.js';
@@ -85,10 +86,14 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
   if (remote !== undefined) return remote;
   const config = loadConfig();
   note(admin ? `warren: no server answers on ${admin.socket}; opening the database directly` : 'warren: ADMIN_SOCKET is off; opening the database directly');
+  // DATA_DIR as private as the server keeps it (lib/data-dir.ts; cli/main.ts set the umask).
+  const loose = describeLooseDataDir(config.dataDir, secureDataDir(config.dataDir));
+  if (loose) note(`warren: ${loose}`);
   const db = await openDatabase(config.database);
   let services: Promise<Services> | undefined;
   try {
     await migrate(db);
+    secureDataDir(config.dataDir); // a database PGlite has just unpacked is 0666
     await resolved.command.run({ db, config, services: () => (services ??= buildServices(config, { db })), flags: resolved.flags, positionals: resolved.positionals, print });
     return 0;
   } catch (err) {

@@ -72,7 +72,7 @@ class PgliteDatabase implements Database {
       const loadDataDir = templateFile ? new Blob([fs.readFileSync(templateFile)]) : undefined;
       return new PgliteDatabase(await PGlite.create({ ...(loadDataDir ? { loadDataDir } : {}), extensions: PGLITE_EXTENSIONS }));
     }
-    fs.mkdirSync(dataDir, { recursive: true });
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     // PGlite does not lock its directory; a second process opening it would corrupt it.
     const lockFile = path.join(path.dirname(dataDir), 'warren.lock');
     acquireLockFile(lockFile);
@@ -130,13 +130,13 @@ class PgliteDatabase implements Database {
 
 function acquireLockFile(lockFile: string): void {
   try {
-    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx' });
+    fs.writeFileSync(lockFile, String(process.pid), { flag: 'wx', mode: 0o600 });
   } catch {
     const holder = Number(fs.readFileSync(lockFile, 'utf8'));
     if (holder && isAlive(holder) && holder !== process.pid) {
       throw new Error(`The data directory is in use by process ${holder} (${lockFile}). Stop it first, or use another DATA_DIR.`);
     }
-    fs.writeFileSync(lockFile, String(process.pid)); // stale lock from a crashed process
+    fs.writeFileSync(lockFile, String(process.pid), { mode: 0o600 }); // stale lock from a crashed process
   }
 }
 

@@ -60,7 +60,8 @@ export function createMailer(config: Config['mail']): Mailer {
 }
 
 function createOutbox(dir: string): Mailer {
-  fs.mkdirSync(dir, { recursive: true });
+  // Mails hold live sign-in and reset links: the server's user only, whatever the umask (lib/data-dir.ts).
+  fs.mkdirSync(dir, { recursive: true, mode: 0o700 });
   let sequence = 0;
   return {
     async send({ kind: _kind, ...mail }) {
@@ -70,7 +71,7 @@ function createOutbox(dir: string): Mailer {
       const tmp = path.join(dir, `.${name}.tmp`);
       // JSON has no bytes: an attachment is kept as base64, as it travels in a MIME message.
       const attachments = mail.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') }));
-      await fs.promises.writeFile(tmp, JSON.stringify({ ...mail, ...(attachments ? { attachments } : {}), sentAt }));
+      await fs.promises.writeFile(tmp, JSON.stringify({ ...mail, ...(attachments ? { attachments } : {}), sentAt }), { mode: 0o600 });
       await fs.promises.rename(tmp, path.join(dir, name));
     },
     list(to) {
