@@ -140,7 +140,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
 
   // Every service comes from the composition root (composition.ts), as for the CLI.
   const services: Services = await buildServices(config, { db, mailer: overrides.mailer, limiter: overrides.limiter, log: app.log, testHooks: overrides.testHooks });
-  const { brands, captcha, geo, users, billing, providers, sandbox } = services;
+  const { brands, origins, captcha, geo, users, billing, providers, sandbox } = services;
   await seedCatalogue(db, services.catalogue);
   app.decorate('db', db);
   app.decorate('services', services);
@@ -169,9 +169,6 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   // Off in production unless API_DOCS=true; when on, its pages carry their own hash-based CSP (staticCSP).
   if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
-  registerBrandResolution(app, brands);
-  registerBrowserId(app, config.isProduction);
-  await registerXsrf(app, config.appSecret, config.isProduction);
   // Security headers on every answer (helmet), with the Content-Security-Policy of the Host's brand.
   const captchaHosts = new Map<string, string[]>([
     ['none', []],
@@ -184,7 +181,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
       useDefaults: false,
       directives: {
         defaultSrc: ["'self'"],
-        // One value per request: the brand's script hosts follow the Host header (an empty list adds nothing).
+        // One value per request: the brand's script hosts follow the Host header, parsed strictly (a malformed or unknown one gets the first brand's; an empty list adds nothing).
         scriptSrc: [(req) => ["'self'", ...captchaHosts, ...scriptHostsOf(req.headers.host)].join(' ')],
         styleSrc: ["'self'", "'unsafe-inline'"],
         imgSrc: ["'self'", 'data:', 'blob:'],
@@ -206,6 +203,10 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     // Logos and images are loaded by mail clients from other origins.
     crossOriginResourcePolicy: false,
   });
+  // After helmet, so that a refused Host (400) still carries the security headers.
+  registerBrandResolution(app, brands);
+  registerBrowserId(app, config.isProduction);
+  await registerXsrf(app, config.appSecret, config.isProduction);
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
   });
@@ -225,15 +226,15 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   };
 
   await app.register(systemRoutes, { db, mailer: services.mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs });
-  await app.register(usersRoutes, { users, brands, captcha, publicUrl: config.publicUrl, auth });
+  await app.register(usersRoutes, { users, origins, captcha, auth });
   await app.register(vpnModule, { vpn: services.vpn, auth, countryOf: (ip: string) => geo.country(ip) });
   await app.register(openvpnSocks5Module, { openvpnSocks5: services.vpn.openvpnSocks5, pki: services.vpn.pki, auth });
   await app.register(stealthModule, { stealth: services.stealth, auth });
 
   await app.register(featuresRoutes, { features: services.features, auth });
-  await app.register(profileRoutes, { profiles: services.profiles, auth, context: (request) => contextOf(request, brands, config.publicUrl) });
-  await app.register(affiliateRoutes, { affiliate: services.affiliate, brands, publicUrl: config.publicUrl, auth, optionalUser });
-  await app.register(rewardsRoutes, { rewards: services.rewards, brands, publicUrl: config.publicUrl, auth });
+  await app.register(profileRoutes, { profiles: services.profiles, auth, context: (request) => contextOf(request, origins) });
+  await app.register(affiliateRoutes, { affiliate: services.affiliate, origins, auth, optionalUser });
+  await app.register(rewardsRoutes, { rewards: services.rewards, origins, auth });
   await app.register(geoRoutes, { geo, currencyFor: billing.prices.currencyFor });
 
   // The sandbox notifies us through the full HTTP stack (routing, raw body, signature check), as a provider would.
@@ -241,7 +242,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     (await app.inject({ method: 'POST', url: '/api/billing/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body })).statusCode;
   app.decorate('billing', billing);
   await app.register(billingRoutes, {
-    billing, optionalUser, brands, captcha, geo, auth, publicUrl: config.publicUrl, secureCookies: config.isProduction,
+    billing, optionalUser, origins, captcha, geo, auth, secureCookies: config.isProduction,
     availableProviders: Object.keys(providers) as PaymentProviderId[],
   });
   await app.register(staffModule, { staff: services.staff, secureCookies: config.isProduction });

@@ -1,4 +1,6 @@
+import { brandOrigins } from './brands/origins.js';
 import { type BrandRegistry, loadBrandRegistry } from './brands/registry.js';
+import { withLinkGuard } from './mail/link-guard.js';
 import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createCaptchaVerifier } from './lib/captcha.js';
@@ -40,8 +42,17 @@ export interface ServiceDeps {
 export async function buildServices(config: Config, deps: ServiceDeps) {
   const { db } = deps;
   const brands: BrandRegistry = loadBrandRegistry(config.brandsFile);
-  // Every mail to an account is logged (kind and time) for the operator console's customer view.
-  const mailer = withMailLog(deps.mailer ?? createMailer(config.mail), (to, kind) => logMail(db, to, kind), (err) => deps.log?.warn({ err }, 'mail log failed'));
+  // Where every link the server writes points (brands/origins.ts): the registry and the configuration, never a request's Host.
+  const origins = brandOrigins(brands, { publicUrl: config.publicUrl, isProduction: config.isProduction, port: config.port });
+  // Links in mails, the console and the stealth subscription URL: the member's brand's canonical origin.
+  const originOf = (id: string) => origins.canonical(brands.byId(id) ?? brands.all()[0]!);
+  // Every mail to an account is logged (kind and time) for the operator console's customer view; a mail
+  // linking anywhere but a brand's origin is refused before it goes out (mail/link-guard.ts).
+  const guarded = withLinkGuard(deps.mailer ?? createMailer(config.mail), origins.isTrusted, (err) => {
+    metrics.mailsRefused.inc();
+    deps.log?.error({ err }, 'mail with a foreign link refused');
+  });
+  const mailer = withMailLog(guarded, (to, kind) => logMail(db, to, kind), (err) => deps.log?.warn({ err }, 'mail log failed'));
   const limiter =
     deps.limiter ??
     (config.redisUrl
@@ -76,15 +87,10 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     metrics.dbDuration.observe({ operation: sqlOperation(sql), outcome: ok ? 'ok' : 'error' }, seconds),
   );
 
-  // Links in mails, the console and the stealth subscription URL: PUBLIC_URL, else the member's brand host (the dev server's port outside production).
-  const originOf = (id: string) => {
-    const host = (brands.byId(id) ?? brands.all()[0]!).hosts[0]!;
-    return config.publicUrl ?? (config.isProduction ? `https://${host}` : `http://${host}:${config.port}`);
-  };
   const brandName = (id: string) => brands.byId(id)?.productName ?? brands.all()[0]!.productName;
   const catalogue = readCatalogue(config.billing.catalogueFile);
   // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
-  const sandboxBase = () => config.publicUrl ?? `http://${brands.all()[0]!.hosts[0]}:${config.port}`;
+  const sandboxBase = () => origins.canonical(brands.all()[0]!);
   const { providers, sandbox } = buildProviders(config, db, sandboxBase);
 
   const geo = await createGeoIp(config.geoip.mmdbFile, config.geoip.defaultCountry);
@@ -115,9 +121,10 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     renewals: {
       leadDays: config.billing.renewalLeadDays,
       retryDays: config.billing.renewalRetryDays,
+      // Mail links: the member's brand's canonical origin (brands/origins.ts).
       originOf,
       autoRenewDefault: (id: string) => (brands.byId(id) ?? brands.all()[0]!).autoRenewDefault,
-      notifyUrl: (provider: string) => `${config.publicUrl ?? sandboxBase()}/api/billing/webhooks/${provider}`,
+      notifyUrl: (provider: string) => `${sandboxBase()}/api/billing/webhooks/${provider}`,
     },
   });
 
@@ -155,6 +162,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     config,
     db,
     brands,
+    origins,
     brandName,
     mailer,
     limiter,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { PublicBrand } from '@warren/contract';
+import { parseHost } from './origins.js';
 
 const scriptSnippet = z.object({
   kind: z.enum(['analytics', 'session-recording', 'tag-manager', 'help-chat', 'web-analytics']),
@@ -9,7 +10,16 @@ const scriptSnippet = z.object({
 
 const brandEntry = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/),
-  hosts: z.array(z.string().min(1)).min(1),
+  hosts: z.array(z.string().min(1).refine((h) => parseHost(h)?.port === undefined && !!parseHost(h), 'must be a host name or [IPv6 address], without a port')).min(1),
+  /**
+   * The origin every link of this brand points at (mails, payment return and callback URLs), e.g.
+   * `https://vpn.example.com`. Absent: PUBLIC_URL when its host is one of this brand's, else
+   * https://<first host> in production (brands/origins.ts).
+   */
+  origin: z
+    .url({ protocol: /^https?$/ })
+    .refine((u) => new URL(u).origin === u.replace(/\/+$/, ''), 'must be an origin: scheme, host and port only')
+    .optional(),
   productName: z.string().min(1),
   kind: z.enum(['vpn', 'proxy']),
   logo: z.string(),
@@ -57,11 +67,11 @@ const registryFile = z.object({ brands: z.array(brandEntry).min(1) }).superRefin
 });
 
 export interface BrandRegistry {
-  /** Resolves a Host header (port ignored); unknown hosts get the first brand. */
+  /** Resolves a Host header (parsed strictly, port ignored); unknown and malformed hosts get the first brand. */
   forHost(host: string | undefined): Brand;
   byId(id: string): Brand | undefined;
-  /** True when host (without port) belongs to some brand: redirects may only go there. */
-  isKnownHost(host: string): boolean;
+  /** True when a host name (a URL's hostname: no port) is exactly a registered host: redirects may only go there. */
+  isKnownHost(hostname: string): boolean;
   all(): readonly Brand[];
 }
 
@@ -81,17 +91,11 @@ export function loadBrandRegistry(file: string): BrandRegistry {
   for (const b of brands) for (const h of b.hosts) byHost.set(h.toLowerCase(), b);
   const fallback = brands[0]!;
   return {
-    forHost: (host) => byHost.get(stripPort(host ?? '')) ?? fallback,
+    forHost: (host) => (host === undefined ? undefined : byHost.get(parseHost(host)?.hostname ?? '')) ?? fallback,
     byId: (id) => brands.find((b) => b.id === id),
-    isKnownHost: (host) => byHost.has(stripPort(host)),
+    isKnownHost: (hostname) => byHost.has(hostname.toLowerCase()),
     all: () => brands,
   };
-}
-
-export function stripPort(host: string): string {
-  const h = host.trim().toLowerCase();
-  if (h.startsWith('[')) return h.slice(0, h.indexOf(']') + 1);
-  return h.split(':')[0] ?? '';
 }
 
 export function toPublicBrand(

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { escapeHtml as esc } from '../lib/html.js';
+import { untrustedLinks } from '../mail/link-guard.js';
 import { newsletterRecipients } from '../modules/users/index.js';
 import { CliUsageError, type CliGroup } from './command.js';
 
@@ -17,13 +18,15 @@ export const commands: CliGroup = {
       if (typeof subject !== 'string' || !subject.trim()) throw new CliUsageError('--subject is required');
       if (typeof textFile !== 'string' || !fs.existsSync(textFile)) throw new CliUsageError('--text-file must name a readable file');
       const body = fs.readFileSync(textFile, 'utf8').trim();
-      const { config, brands, mailer, profiles } = await ctx.services();
+      const { brands, origins, mailer, profiles } = await ctx.services();
+      // Links in the message must point at a brand's origin, as every mail's must (mail/link-guard.ts): said before the first send.
+      const foreign = untrustedLinks({ text: body, html: '' }, origins.isTrusted);
+      if (foreign.length) throw new CliUsageError(`the message links outside the brands' origins: ${foreign.join(' ')}`);
       const recipients = await newsletterRecipients(ctx.db, typeof brandId === 'string' ? brandId : undefined);
       let sent = 0;
       for (const r of recipients) {
         const brand = brands.byId(r.brand) ?? brands.all()[0]!;
-        const origin = config.publicUrl ?? `http://${brand.hosts[0]}${config.port === 80 ? '' : `:${config.port}`}`;
-        const link = profiles.unsubscribeLink(origin, r.id);
+        const link = profiles.unsubscribeLink(origins.canonical(brand), r.id);
         if (ctx.flags['dry-run'] !== true) {
           await mailer.send({
             to: r.email,

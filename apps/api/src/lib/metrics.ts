@@ -92,6 +92,8 @@ export function createMetrics(sources: MetricsSources = {}) {
       labelNames: ['provider'] as const,
       registers: [registry],
     }),
+    /** Mails the link guard stopped (mail/link-guard.ts): any at all is a bug that wrote a link to a foreign origin. */
+    mailsRefused: new Counter({ name: 'warren_mails_refused_total', help: 'Mails not sent because they linked outside the brands\' origins', registers: [registry] }),
 
     /**
      * A gauge read when Prometheus scrapes (through a repository, e.g. active subscriptions, job

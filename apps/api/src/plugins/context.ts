@@ -1,35 +1,51 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
+import { type BrandOrigins, type ParsedHost, parseHost } from '../brands/origins.js';
 import type { Brand, BrandRegistry } from '../brands/registry.js';
+import { BadRequestError } from '../lib/errors.js';
 import type { RequestContext } from '../modules/users/service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
     brand: Brand;
+    /** The Host header, parsed strictly (brands/origins.ts parseHost); undefined when the request had none. */
+    parsedHost: ParsedHost | undefined;
   }
 }
 
-/** Resolves the brand from the Host header once per request. */
+/**
+ * Resolves the brand from the Host header once per request. Only the Host header counts:
+ * X-Forwarded-Host is never read (a proxy in front passes the Host on, README: Brands), and an
+ * absolute request target (`GET http://other/ HTTP/1.1`) does not change the brand either.
+ *
+ * A malformed Host (userinfo `localhost@evil.example`, `#`, `/`, `\`, spaces, several hosts, an
+ * empty value, a port outside 1-65535) is refused with 400, as nginx does: no client sends one,
+ * and refusing it at the door means no code behind it can ever read it. A well-formed Host that
+ * is not registered is served the first brand, and its links use that brand's canonical origin
+ * (contextOf).
+ */
 export function registerBrandResolution(app: FastifyInstance, brands: BrandRegistry): void {
   app.decorateRequest('brand', null as unknown as Brand);
+  app.decorateRequest('parsedHost', undefined);
   app.addHook('onRequest', async (request) => {
-    request.brand = brands.forHost(request.headers.host);
+    const raw = request.headers.host;
+    const parsed = raw === undefined ? undefined : parseHost(raw);
+    if (parsed === null) throw new BadRequestError('Malformed Host header.');
+    request.parsedHost = parsed;
+    request.brand = brands.forHost(parsed?.hostname);
   });
 }
 
 /**
- * Links in emails point at the host the request came to only when that host is in the brand
- * registry; a forged Host header falls back to PUBLIC_URL or the brand's first host.
+ * The request's brand, address and the origin of the links the server writes for it (mails,
+ * referral links, payment return and callback URLs): from the brand registry and the
+ * configuration only (brands/origins.ts), never from the Host header's text.
  */
-export function contextOf(request: FastifyRequest, brands: BrandRegistry, publicUrl: string | undefined): RequestContext {
-  const host = request.headers.host ?? '';
-  const origin = brands.isKnownHost(host)
-    ? `${request.protocol}://${host}`
-    : (publicUrl ?? `${request.protocol}://${request.brand.hosts[0]}`);
+export function contextOf(request: FastifyRequest, origins: BrandOrigins): RequestContext {
   return {
     brand: request.brand,
     ip: request.ip,
     userAgent: String(request.headers['user-agent'] ?? ''),
-    origin,
+    origin: origins.forRequest(request.brand, request.parsedHost),
     browserId: () => request.browserId(),
   };
 }

@@ -1,7 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { affiliateSessionBody, affiliateStats, envelope, okMessage } from '@warren/contract';
-import type { BrandRegistry } from '../../brands/registry.js';
+import type { BrandOrigins } from '../../brands/origins.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
 import type { UserRow } from '../users/index.js';
@@ -11,8 +11,7 @@ export async function affiliateRoutes(
   fastify: FastifyInstance,
   opts: {
     affiliate: AffiliateService;
-    brands: BrandRegistry;
-    publicUrl?: string;
+    origins: BrandOrigins;
     auth: (r: FastifyRequest, s: FastifyReply) => Promise<void>;
     /** The signed-in member when the request carries a good token (a click counts either way). */
     optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;
@@ -20,7 +19,7 @@ export async function affiliateRoutes(
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   app.get('/api/affiliate/stats', { preHandler: opts.auth, schema: { tags: ['affiliate'], response: { 200: envelope(affiliateStats) } } }, async (request) => ({
-    data: await opts.affiliate.stats(userOf(request), contextOf(request, opts.brands, opts.publicUrl).origin),
+    data: await opts.affiliate.stats(userOf(request), contextOf(request, opts.origins).origin),
   }));
 
   app.post('/api/affiliate/session/create', { schema: { tags: ['affiliate'], body: affiliateSessionBody, response: { 200: okMessage } } }, async (request) => {

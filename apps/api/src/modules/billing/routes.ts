@@ -5,7 +5,7 @@ import {
   createPaymentBody, createPaymentResult, currencies, envelope, guestPriceData, guestPriceQuery,
   landingPriceList, landingPriceListQuery, paymentMethods, planInfo, type CreatePaymentBody, type PaymentProviderId,
 } from '@warren/contract';
-import type { BrandRegistry } from '../../brands/registry.js';
+import type { BrandOrigins } from '../../brands/origins.js';
 import type { CaptchaVerifier } from '../../lib/captcha.js';
 import type { GeoIp } from '../../lib/geoip.js';
 import { userOf } from '../../plugins/auth.js';
@@ -23,10 +23,9 @@ export interface BillingRoutesDeps {
   billing: Pick<BillingServices, 'prices' | 'checkout' | 'history' | 'receipts' | 'refunds' | 'renewals'>;
   /** The signed-in member when the request carries a good token; public calls say more to them. */
   optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;
-  brands: BrandRegistry;
+  origins: BrandOrigins;
   captcha: CaptchaVerifier;
   geo: GeoIp;
-  publicUrl?: string;
   availableProviders: PaymentProviderId[];
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** Cookies marked Secure (production). */
@@ -60,10 +59,10 @@ function methodsFor(country: string, available: PaymentProviderId[]) {
 }
 
 export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoutesDeps) {
-  const { brands, captcha, geo, auth, optionalUser } = deps;
+  const { origins, captcha, geo, auth, optionalUser } = deps;
   const { prices, checkout } = deps.billing;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const ctx = (request: FastifyRequest) => contextOf(request, brands, deps.publicUrl);
+  const ctx = (request: FastifyRequest) => contextOf(request, origins);
   const country = (request: FastifyRequest) => geo.country(request.ip);
 
   app.get('/api/billing/getCurrencies', { schema: { tags, response: { 200: envelope(currencies) } } }, async (request) => ({
@@ -110,7 +109,7 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
       origin: ctx(request).origin,
       cookies: request.cookies,
       language: request.headers['accept-language'] ? languageFromTag(request.headers['accept-language']) : undefined,
-      autoRenewDefault: brands.forHost(request.hostname).autoRenewDefault,
+      autoRenewDefault: request.brand.autoRenewDefault,
     };
     return checkout.createPayment(userOf(request), body, buyer, { flow });
   };

@@ -5,7 +5,7 @@ import {
   annihilationBody, authResult, envelope, loginBody, okMessage, onetimeLink, onetimeLinkQuery, onetimeLoginBody,
   registerBody, requestResetBody, resetPasswordBody, restrictedUserCheckBody, sessionSetBody, user, verifyUserBody,
 } from '@warren/contract';
-import type { BrandRegistry } from '../../brands/registry.js';
+import type { BrandOrigins } from '../../brands/origins.js';
 import type { CaptchaVerifier } from '../../lib/captcha.js';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { userOf } from '../../plugins/auth.js';
@@ -15,18 +15,17 @@ import { type UsersService, toUserDto } from './service.js';
 
 export interface UsersRoutesDeps {
   users: UsersService;
-  brands: BrandRegistry;
+  origins: BrandOrigins;
   captcha: CaptchaVerifier;
-  publicUrl?: string;
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
 const tags = ['users'];
 const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
 
-export async function usersRoutes(fastify: FastifyInstance, { users, brands, captcha, publicUrl, auth }: UsersRoutesDeps) {
+export async function usersRoutes(fastify: FastifyInstance, { users, origins, captcha, auth }: UsersRoutesDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  const ctx = (request: FastifyRequest) => contextOf(request, brands, publicUrl);
+  const ctx = (request: FastifyRequest) => contextOf(request, origins);
 
   const seal = sealAnswer;
 
