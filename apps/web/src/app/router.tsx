@@ -39,6 +39,7 @@ const wireguard: LazyPage = () => import('../features/wireguard/routes/WireGuard
 const configurationFiles: LazyPage = () => import('../features/openvpn-socks5/routes/ConfigurationFilesPage').then((m) => ({ Component: m.ConfigurationFilesPage }));
 const routerConfiguration: LazyPage = () => import('../features/openvpn-socks5/routes/RouterConfigurationPage').then((m) => ({ Component: m.RouterConfigurationPage }));
 const socks5: LazyPage = () => import('../features/openvpn-socks5/routes/Socks5ProxyPage').then((m) => ({ Component: m.Socks5ProxyPage }));
+const stealth: LazyPage = () => import('../features/stealth/routes/StealthPage').then((m) => ({ Component: m.StealthPage }));
 
 /**
  * The operator console (/staff): its own chunks, loaded only when a /staff page is opened (never
@@ -93,6 +94,7 @@ const appRoutes: RouteObject[] = [
   page('setup/configuration-files', 'protected', 'titles.configurationFiles', configurationFiles),
   page('setup/router-configuration', 'protected', 'titles.routerConfiguration', routerConfiguration),
   page('setup/socks5-proxy', 'protected', 'titles.socks5', socks5),
+  page('setup/stealth', 'protected', 'titles.stealth', stealth),
   page('setup/wg', 'protected', 'titles.wireguard', wireguard),
   page('plans', 'plans', 'titles.plans', plans),
   page('plans/:selectedPlan', 'plans', 'titles.plans', plans),

@@ -8,5 +8,6 @@ export const SETUP_PAGES = {
   config: { to: '/setup/configuration-files', labelKey: 'menu.configurationFiles' },
   router: { to: '/setup/router-configuration', labelKey: 'menu.routerConfiguration' },
   socks5: { to: '/setup/socks5-proxy', labelKey: 'menu.socks5' },
+  stealth: { to: '/setup/stealth', labelKey: 'menu.stealth' },
   wg: { to: '/setup/wg', labelKey: 'menu.wireguard' },
 } as const;

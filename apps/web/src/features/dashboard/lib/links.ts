@@ -17,6 +17,7 @@ export function setupLinks(user: Pick<User, 'isWgSectionAvailable'>): QuickLink[
     page('downloads', 'download', 'dashboard.cards.downloads'),
     page('config', 'tools', 'dashboard.cards.configurationFiles'),
     page('socks5', 'tools', 'dashboard.cards.socks5'),
+    page('stealth', 'tools', 'dashboard.cards.stealth'),
   ];
   if (user.isWgSectionAvailable) links.push(page('wg', 'tools', 'dashboard.cards.wireguard'));
   else links.push({ to: '/plans', icon: 'card', title: 'menu.plans', text: 'dashboard.cards.plans' });

@@ -41,6 +41,14 @@ export function SetupPage() {
         </Card>
       )}
       <BrandApps mine={mine} />
+      <Card withBorder padding="md" data-testid="setup-stealth">
+        <Group justify="space-between" wrap="wrap">
+          <Text size="sm">{t('setup.stealthCta')}</Text>
+          <Button component={Link} to="/setup/stealth" variant="light" size="xs">
+            {t('menu.stealth')}
+          </Button>
+        </Group>
+      </Card>
       {wg && (
         <Card withBorder padding="md">
           <Group justify="space-between" wrap="wrap">

@@ -1,0 +1,14 @@
+import { useMutation, useQueryClient } from '@tanstack/react-query';
+import { type StealthOverview, envelope, stealthOverview } from '@warren/contract';
+import { api } from '../../../lib/api-client';
+
+/** POST setup/stealth/reset: new credentials and a new subscription URL; the old ones stop working on every server. */
+export async function resetStealth(langCode: string): Promise<StealthOverview> {
+  const body = await api.post('setup/stealth/reset', { searchParams: { langCode } }).json();
+  return envelope(stealthOverview).parse(body).data;
+}
+
+export function useResetStealth(langCode: string) {
+  const qc = useQueryClient();
+  return useMutation({ mutationFn: () => resetStealth(langCode), onSettled: () => qc.invalidateQueries({ queryKey: ['setup', 'stealth'] }) });
+}
