@@ -31,8 +31,32 @@ async function cli(...args: string[]) {
   return { code, out: lines.join('\n') };
 }
 
-it('parses --key value, --key=value and bare flags', () => {
-  expect(parseFlags(['x', '--email', 'a@b.c', '--tariff=1-year', '--force'])).toEqual({ values: { email: 'a@b.c', tariff: '1-year', force: true }, positionals: ['x'] });
+it('parses --key value, --key=value and bare flags as the usage line declares them', () => {
+  const usage = '<email> --email user@example.com --tariff 1-year [--force]';
+  expect(parseFlags(['x', '--email', 'a@b.c', '--tariff=1-year', '--force'], usage)).toEqual({ values: { email: 'a@b.c', tariff: '1-year', force: true }, positionals: ['x'] });
+});
+
+it('refuses what the usage line does not declare (issue 22): misspelt or unknown flags, missing values, values for switches, extra words', () => {
+  const usage = '--node de-fra-1 [--enabled true|false] [--force]';
+  expect(() => parseFlags(['--node', 'n', '--enable', 'false'], usage)).toThrow(/unknown flag --enable/);
+  expect(() => parseFlags(['--node'], usage)).toThrow(/--node needs a value/);
+  expect(() => parseFlags(['--node', 'n', '--force=yes'], usage)).toThrow(/--force takes no value/);
+  expect(() => parseFlags(['--node', 'n', 'extra'], usage)).toThrow(/unexpected argument/);
+  expect(() => parseFlags(['--node', 'a', '--node', 'b'], usage)).toThrow(/more than once/);
+  expect(() => parseFlags(['--asof', '2026-12-01T00:00:00Z'], '[--as-of 2026-12-01T00:00:00Z]')).toThrow(/unknown flag --asof/);
+  expect(() => parseFlags(['x'], undefined)).toThrow(/unexpected argument/);
+});
+
+it('a misspelt flag exits 64 with the usage and changes nothing', async () => {
+  expect((await cli('billing', 'sync')).code).toBe(0);
+  const typo = await cli('vpn', 'set-node', '--node', 'nowhere-1', '--enable', 'false');
+  expect(typo.code).toBe(64);
+  expect(typo.out).toMatch(/unknown flag --enable\nUsage: npx warren vpn set-node --node/);
+  const asof = await cli('billing', 'renew-due', '--asof', '2030-01-01T00:00:00Z');
+  expect(asof.code).toBe(64);
+  expect(asof.out).not.toMatch(/Renewal pass/);
+  expect((await cli('billing', 'renew-due', '--as-of')).code).toBe(64);
+  expect((await cli('billing', 'show', 'a@example.com', 'b@example.com')).code).toBe(64);
 });
 
 it('syncs the catalogue, grants a plan and refunds it', { timeout: 180_000 }, async () => {

@@ -17,7 +17,7 @@ async function userIdByEmail(ctx: CliContext, email: unknown): Promise<number> {
 
 /** An email given as the first positional word or as --email. */
 async function memberId(ctx: CliContext): Promise<{ id: number; email: string }> {
-  const email = ctx.positionals[0] ?? ctx.flags.email;
+  const email = ctx.positionals[0];
   if (typeof email !== 'string') throw new CliUsageError('the customer\'s email is required');
   return { id: await userIdByEmail(ctx, email), email };
 }

@@ -1,3 +1,4 @@
+import { parseArgs } from 'node:util';
 import type { Services } from '../composition.js';
 import type { Config } from '../config.js';
 import type { Database } from '../db/client.js';
@@ -31,20 +32,68 @@ export class CliNotFoundError extends CliUsageError {
   override readonly exitCode = 1;
 }
 
-/** `--key value`, `--key=value`, or a bare `--flag` (true). Everything else is positional. */
-export function parseFlags(args: string[]): { values: Record<string, string | boolean>; positionals: string[] } {
-  const values: Record<string, string | boolean> = {};
-  const positionals: string[] = [];
-  for (let i = 0; i < args.length; i++) {
-    const arg = args[i]!;
-    if (!arg.startsWith('--')) {
-      positionals.push(arg);
+/** What a command's usage line allows: its flags (taking a value or not) and how many positional words. */
+export interface CliSyntax {
+  flags: Record<string, { type: 'string' | 'boolean' }>;
+  positionals: number;
+}
+
+/**
+ * Reads a command's usage line as its syntax, so that what the help shows and what the parser
+ * accepts cannot drift apart: `--name value` takes a value, `[--name]` is a switch, any other word
+ * (`<email>`, `off|on`) is a positional. `--as-of 2026-…` and `[--force]` in `usage` are the whole
+ * declaration; a command without a usage line takes nothing.
+ */
+export function syntaxOf(usage: string | undefined): CliSyntax {
+  const words = (usage ?? '').split(/\s+/).filter(Boolean);
+  const flags: CliSyntax['flags'] = {};
+  let positionals = 0;
+  for (let i = 0; i < words.length; i++) {
+    const flag = /^\[?--([a-z][a-z0-9-]*)(\]?)$/.exec(words[i]!);
+    if (!flag) {
+      positionals++;
       continue;
     }
-    const eq = arg.indexOf('=');
-    if (eq > 2) values[arg.slice(2, eq)] = arg.slice(eq + 1);
-    else if (args[i + 1] !== undefined && !args[i + 1]!.startsWith('--')) values[arg.slice(2)] = args[++i]!;
-    else values[arg.slice(2)] = true;
+    const next = words[i + 1];
+    const takesValue = !flag[2] && next !== undefined && !/^\[?--/.test(next);
+    flags[flag[1]!] = { type: takesValue ? 'string' : 'boolean' };
+    if (takesValue) i++;
   }
-  return { values, positionals };
+  return { flags, positionals };
+}
+
+/**
+ * Parses a command's words against its usage line with Node's own parser in strict mode (issue 22:
+ * `--enable false` for `--enabled`, `--asof`, or a flag without its value used to be ignored and the
+ * command ran anyway). Anything the usage line does not allow is a usage error (exit 64).
+ */
+export function parseFlags(args: string[], usage?: string): { values: Record<string, string | boolean>; positionals: string[] } {
+  const syntax = syntaxOf(usage);
+  let parsed: ReturnType<typeof parseArgs>;
+  try {
+    parsed = parseArgs({ args, options: syntax.flags, strict: true, allowPositionals: syntax.positionals > 0, allowNegative: false, tokens: true });
+  } catch (err) {
+    throw new CliUsageError(cliMessageOf(err as Error));
+  }
+  if (parsed.positionals.length > syntax.positionals) {
+    throw new CliUsageError(`unexpected argument ${JSON.stringify(parsed.positionals[syntax.positionals])}`);
+  }
+  // Node's parser keeps the last of a repeated flag; two different answers to one question is a mistake.
+  const seen = new Set<string>();
+  for (const token of parsed.tokens ?? []) {
+    if (token.kind !== 'option') continue;
+    if (seen.has(token.name)) throw new CliUsageError(`--${token.name} is given more than once`);
+    seen.add(token.name);
+  }
+  return { values: parsed.values as Record<string, string | boolean>, positionals: parsed.positionals };
+}
+
+/** Node's parser speaks of "options" and mentions `--`; operators read flags. */
+function cliMessageOf(err: Error): string {
+  const code = (err as { code?: string }).code;
+  const flag = /'(-{1,2}[^' ]+)/.exec(err.message)?.[1];
+  if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown flag ${flag ?? ''}`.trim();
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return err.message.includes('argument missing') ? `${flag ?? 'a flag'} needs a value` : `${flag ?? 'a switch'} takes no value`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${/'([^']*)'/.exec(err.message)?.[1] ?? ''}`.trim();
+  return err.message;
 }

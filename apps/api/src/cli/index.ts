@@ -51,8 +51,14 @@ async function resolveCommand(argv: string[], print: (line: string) => void): Pr
     print([`npx warren ${groupName} ${commandName}: ${command.summary}`, ...(command.usage ? [`Usage: npx warren ${groupName} ${commandName} ${command.usage}`] : [])].join('\n'));
     return { exit: 0 };
   }
-  const { values, positionals } = parseFlags(rest);
-  return { command, flags: values, positionals };
+  try {
+    const { values, positionals } = parseFlags(rest, command.usage);
+    return { command, flags: values, positionals };
+  } catch (err) {
+    if (!(err instanceof CliUsageError)) throw err;
+    print([`Error: ${err.message}`, `Usage: npx warren ${groupName} ${commandName}${command.usage ? ` ${command.usage}` : ''}`].join('\n'));
+    return { exit: err.exitCode };
+  }
 }
 
 /**

@@ -9,7 +9,7 @@ import { type CliContext, type CliGroup, CliUsageError } from './command.js';
 const staffOf = async (ctx: CliContext) => (await ctx.services()).staff;
 
 function emailOf(ctx: CliContext): string {
-  const email = ctx.positionals[0] ?? ctx.flags.email;
+  const email = ctx.positionals[0];
   if (typeof email !== 'string' || !email.includes('@')) throw new CliUsageError('the account\'s email is required');
   return email.trim().toLowerCase();
 }
