@@ -254,3 +254,36 @@ describe('a failing mail transport', () => {
     }
   });
 });
+
+describe('the browser cookie', () => {
+  it('is set by a successful sign-in only; in production __Host-, Secure, httpOnly, 400 days; a malformed value is replaced', async () => {
+    const prod = await createTestApp({
+      JOBS: 'false',
+      NODE_ENV: 'production',
+      APP_SECRET: 'a-production-secret-of-at-least-32-characters',
+      ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true',
+      SANDBOX_PAYMENTS: 'false',
+    });
+    try {
+      const email = uniqueEmail('prod');
+      await registerUser(new TestClient(prod.app), email);
+      const c = new TestClient(prod.app);
+      const wrong = await c.post('/api/users/login', { email, password: 'not the password' });
+      expect(wrong.statusCode).toBe(422);
+      expect(wrong.cookies.find((k) => k.name.includes('warren-browser'))).toBeUndefined();
+      const res = await c.post('/api/users/login', { email, password: PASSWORD }, { cookies: { '__Host-warren-browser': 'x; Domain=evil.example' } });
+      expect(res.statusCode).toBe(200);
+      const cookie = res.cookies.find((k) => k.name === '__Host-warren-browser') as { value: string; secure?: boolean; httpOnly?: boolean; path?: string; domain?: string; maxAge?: number; sameSite?: string };
+      expect(cookie).toMatchObject({ secure: true, httpOnly: true, path: '/', sameSite: 'Lax', maxAge: 400 * 86_400 });
+      expect(cookie.domain).toBeUndefined();
+      expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);
+      await prod.app.settle();
+      // Only an HMAC of it is stored.
+      const rows = await prod.app.db.query<{ browser_hash: string }>('select browser_hash from known_browsers');
+      expect(rows.length).toBeGreaterThan(0);
+      expect(rows.map((r) => r.browser_hash)).not.toContain(cookie.value);
+    } finally {
+      await prod.close();
+    }
+  });
+});
