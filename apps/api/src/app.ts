@@ -69,8 +69,11 @@ export interface AppDeps {
   logStream: { write(line: string): void };
 }
 
-/** Query parameters that carry secrets; their values never reach the logs. */
-const SECRET_PARAMS = /([?&](?:token|t|password|code|otp|secret|key)=)[^&#]*/gi;
+/**
+ * Query parameters whose values never reach the logs: secrets, and what names a person (an email
+ * searched for in the console, the dev mail page's address): logs outlive an account's deletion.
+ */
+const SECRET_PARAMS = /([?&](?:token|t|password|code|otp|secret|key|q|email|to)=)[^&#]*/gi;
 /**
  * Paths that carry a secret: the stealth subscription (`/api/sub/<secret>`). Matched on the decoded,
  * lower-cased path with repeated slashes folded, so `/api/SUB/…`, `/%61pi/sub/…` or `//api/sub/…`

@@ -9,16 +9,16 @@ import { createMetrics, sqlOperation } from './lib/metrics.js';
 import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
 import { type Mailer, createMailer, withMailLog } from './mail/mailer.js';
 import { logMail } from './modules/staff/repository.js';
-import { affiliateService } from './modules/affiliate/index.js';
-import { type BillingTestHooks, billingServices, jobEngine, readCatalogue } from './modules/billing/index.js';
-import { featuresService } from './modules/features/index.js';
-import { vpnServices } from './modules/nodes/index.js';
+import { affiliateService, eraseAffiliateData } from './modules/affiliate/index.js';
+import { type BillingTestHooks, billingErasure, billingServices, jobEngine, readCatalogue } from './modules/billing/index.js';
+import { eraseFeatureSwitches, featuresService } from './modules/features/index.js';
+import { eraseServiceCredentials, eraseWireguardData, vpnServices } from './modules/nodes/index.js';
 import { profileService } from './modules/profile/index.js';
-import { rewardsService } from './modules/rewards/index.js';
-import { staffService } from './modules/staff/index.js';
+import { eraseRewardsData, rewardsService } from './modules/rewards/index.js';
+import { eraseStaffData, staffService } from './modules/staff/index.js';
 import { stealthService } from './modules/stealth/index.js';
 import { systemRepository } from './modules/system/index.js';
-import { securityMails, usersService } from './modules/users/index.js';
+import { accountErasure, securityMails, usersService } from './modules/users/index.js';
 import { buildProviders } from './payments/index.js';
 
 export interface ServiceDeps {
@@ -95,7 +95,14 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
 
   const geo = await createGeoIp(config.geoip.mmdbFile, config.geoip.defaultCountry);
   const security = securityMails({ db, mailer, limiter, defer, appSecret: config.appSecret, countryOf: geo.known });
-  const users = usersService({ db, config, mailer, limiter, defer, metrics, security });
+  // Account deletion: every area's part in one transaction (README: the data map), then the providers and the outbox forget.
+  const erasure = accountErasure({
+    db,
+    parts: [eraseWireguardData, eraseServiceCredentials, eraseFeatureSwitches, eraseAffiliateData, eraseRewardsData, eraseStaffData, billingErasure(providers)],
+    forgetMail: mailer.forget ? (email) => mailer.forget!(email) : undefined,
+    log: deps.log,
+  });
+  const users = usersService({ db, config, mailer, limiter, defer, metrics, security, erasure });
   const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });
   const billing = billingServices({
     db,
@@ -154,7 +161,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
 
   // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
   const staff = staffService({
-    db, appSecret: config.appSecret, limiter, brands, users, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics,
+    db, appSecret: config.appSecret, limiter, brands, users, erasure, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics,
     originOf,
   });
 

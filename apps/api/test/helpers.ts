@@ -81,6 +81,8 @@ export async function sharedInstance(opts: { schema: string; dataDirs: string[];
 
 export interface ClientOptions {
   host?: string;
+  /** The User-Agent header every request of this client sends. */
+  userAgent?: string;
 }
 
 /**
@@ -108,7 +110,11 @@ export class TestClient {
 
   async request(opts: InjectOptions & { auth?: boolean }): Promise<LightMyRequestResponse> {
     if (!this.xsrf) await this.primeXsrf();
-    const headers: Record<string, string> = { host: this.opts.host ?? 'localhost', ...(opts.headers as Record<string, string>) };
+    const headers: Record<string, string> = {
+      host: this.opts.host ?? 'localhost',
+      ...(this.opts.userAgent ? { 'user-agent': this.opts.userAgent } : {}),
+      ...(opts.headers as Record<string, string>),
+    };
     if (opts.auth !== false && this.token && !headers.authorization) headers.authorization = `Bearer ${this.token}`;
     if (opts.method && opts.method !== 'GET' && !('x-xsrf-token' in headers)) headers['x-xsrf-token'] = this.xsrf!;
     const res = await this.app.inject({ ...opts, headers, cookies: { ...this.cookies, ...(opts.cookies ?? {}) } });

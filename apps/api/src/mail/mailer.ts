@@ -30,6 +30,7 @@ export interface StoredMail extends Omit<OutgoingMail, 'attachments'> {
 export function withMailLog(mailer: Mailer, record: (to: string, kind: string) => Promise<void>, onError?: (err: unknown) => void): Mailer {
   return {
     ...(mailer.list ? { list: (to: string) => mailer.list!(to) } : {}),
+    ...(mailer.forget ? { forget: (to: string) => mailer.forget!(to) } : {}),
     close: () => mailer.close(),
     async send(mail) {
       await mailer.send(mail);
@@ -42,6 +43,11 @@ export interface Mailer {
   send(mail: OutgoingMail): Promise<void>;
   /** Only the outbox transport can list what it sent (development and tests). */
   list?(to: string): StoredMail[];
+  /**
+   * Deletes what the transport kept of the mails to an address (an erased account): only the outbox
+   * keeps mails; what SMTP delivered is the recipient's and the mail provider's. Answers how many.
+   */
+  forget?(to: string): Promise<number>;
   close(): void;
 }
 
@@ -82,6 +88,22 @@ function createOutbox(dir: string): Mailer {
         .sort()
         .map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as StoredMail)
         .filter((m) => m.to.toLowerCase() === wanted);
+    },
+    async forget(to) {
+      const wanted = to.trim().toLowerCase();
+      let removed = 0;
+      for (const f of await fs.promises.readdir(dir)) {
+        if (!f.endsWith('.json')) continue;
+        const file = path.join(dir, f);
+        try {
+          if ((JSON.parse(await fs.promises.readFile(file, 'utf8')) as StoredMail).to.toLowerCase() !== wanted) continue;
+          await fs.promises.rm(file, { force: true });
+          removed++;
+        } catch {
+          /* a file being renamed into place or unreadable: not this address's to forget */
+        }
+      }
+      return removed;
     },
     close() {},
   };

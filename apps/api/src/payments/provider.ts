@@ -112,6 +112,11 @@ export interface PaymentProvider {
   savedMethodOf?(providerRef: string, userId: number): Promise<SavedMethod | null>;
   /** Charges a saved method without the customer (a renewal). Providers that cannot renew lack it. */
   chargeSaved?(input: ChargeSavedInput): Promise<ChargeSavedResult>;
+  /**
+   * Forgets a saved method for good (the account was deleted): the provider deletes what it keeps
+   * to charge the customer again. Providers that keep nothing, or offer no such call, lack it.
+   */
+  forgetMethod?(method: SavedMethod): Promise<void>;
   /** Body the provider expects as acknowledgement. */
   readonly ack: { contentType: string; body: string };
 }

@@ -3,7 +3,7 @@ import type { Queryable } from '../db/client.js';
 import { type SandboxCardRow, type SandboxEvent, type SandboxRow, sandboxRepository } from '../modules/billing/repository.js';
 import { hmac, safeEqual } from '../lib/secrets.js';
 import {
-  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus,
+  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus, type SavedMethod,
   WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
 } from './provider.js';
 
@@ -40,6 +40,7 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
   setCard(id: string, change: { declineNext?: boolean; unusable?: boolean }): Promise<boolean>;
   savedMethodOf(providerRef: string): Promise<{ methodRef: string; label: string } | null>;
   chargeSaved(input: ChargeSavedInput): Promise<ChargeSavedResult>;
+  forgetMethod(method: SavedMethod): Promise<void>;
 } {
   const repo = sandboxRepository(db);
   const find = repo.find;
@@ -136,6 +137,10 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
       return card.unusable
         ? { providerRef: final.id, status, unusable: true, error: 'The card was reported lost (sandbox).' }
         : { providerRef: final.id, status, error: 'The card was declined (sandbox).' };
+    },
+    /** Deletes the saved card (its label and every reference to it), as a real provider deletes a customer's method. */
+    async forgetMethod(method) {
+      await repo.forgetCard(method.methodRef);
     },
     async refund(id) {
       return (await transition(id, ['paid'], 'refunded', 'payment.refunded')).event;

@@ -167,6 +167,15 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       }
     },
 
+    /**
+     * The account was deleted: the customer made for renewals (it holds the email) is deleted, which
+     * detaches its saved methods; a method without a customer is detached on its own.
+     */
+    async forgetMethod(method: SavedMethod): Promise<void> {
+      if (method.customerRef) await stripe.customers.del(method.customerRef);
+      else await stripe.paymentMethods.detach(method.methodRef);
+    },
+
     /** Gives the whole payment back (the customer's money-back request): once per PaymentIntent, whatever the retries. */
     async refund(providerRef: string) {
       let intent = providerRef;

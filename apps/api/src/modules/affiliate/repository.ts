@@ -29,3 +29,8 @@ export function affiliateRepository(db: Queryable) {
     },
   };
 }
+
+/** The account's part of an erasure: the clicks it made, and the clicks on its own referral link (a partner's statistics). */
+export async function eraseAffiliateData(tx: Queryable, account: { userId: number; referralCode: string | null }): Promise<void> {
+  await tx.query('delete from affiliate_sessions where user_id = $1 or ($2::text is not null and referral_id = $2)', [account.userId, account.referralCode]);
+}

@@ -90,3 +90,4 @@ export { webhookRoutes } from './webhook-routes.js';
 export { jobEngine, type JobEngine, type JobSummary, QUEUES } from './jobs.js';
 export type { RenewalsService, PassResult } from './renewals.js';
 export { isPaidActive, isWithinMoneyBack } from './subscription.js';
+export { billingErasure } from './erasure.js';

@@ -143,7 +143,8 @@ export async function renderReceiptPdf(doc: ReceiptDocument, wanted: ReceiptLang
     pdf.moveDown(0.25);
   };
   field(t.issued, day(doc.issuedAt));
-  field(t.buyer, data.buyerEmail);
+  // An erased account's receipt has no buyer left to name.
+  if (data.buyerEmail) field(t.buyer, data.buyerEmail);
   field(t.payment, data.paymentId);
   field(t.paidAt, day(data.paidAt));
   field(t.paidWith, PROVIDER_NAMES[data.provider] ?? data.provider);

@@ -1,9 +1,10 @@
-import type { Database } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 
 /** What an issued receipt says, fixed at issue (receipts.data). */
 export interface ReceiptData {
   seller: { id: string; name: string; address: string[]; taxId: string | null; email: string | null; prefix: string };
-  buyerEmail: string;
+  /** Gone once the buyer's account was deleted: the receipt stays for the accounting retention, detached from the person. */
+  buyerEmail?: string;
   productName: string;
   tariffName: string;
   /** The plan's key: the PDF names the plan in its language by it (receipts issued before it was kept print tariffName). */
@@ -58,4 +59,9 @@ export function receiptsRepository(db: Database) {
       });
     },
   };
+}
+
+/** An erased account's receipts keep what accounting needs (number, date, seller, plan, amount, tax) and lose the buyer's email. */
+export async function forgetReceiptBuyer(db: Queryable, userId: number): Promise<void> {
+  await db.query(`update receipts set data = data - 'buyerEmail' where payment_id in (select id from payments where user_id = $1)`, [userId]);
 }

@@ -96,6 +96,11 @@ export function renewalsRepository(db: Queryable) {
     async everPaid(userId: number): Promise<boolean> {
       return (await db.query('select 1 from payments where user_id = $1 and applied limit 1', [userId])).length > 0;
     },
+    /** An erased account: its renewal (auto-renew, the saved method's references and label) and its billing mails' records go; answers the renewal. */
+    async forget(userId: number): Promise<RenewalRow | undefined> {
+      await db.query('delete from billing_notices where user_id = $1', [userId]);
+      return (await db.query<RenewalRow>('delete from subscription_renewals where user_id = $1 returning *', [userId]))[0];
+    },
     async setAutoRenew(userId: number, enabled: boolean): Promise<void> {
       await db.query('update subscription_renewals set auto_renew = $2, updated_at = now() where user_id = $1', [userId, enabled]);
     },

@@ -311,5 +311,30 @@ export function sandboxRepository(db: Queryable) {
       );
     },
     withPendingEvents: () => db.query<SandboxRow>(`select * from sandbox_payments where jsonb_array_length(pending_events) > 0`),
+    /** Forgets a saved card, as a provider deletes a customer's payment method: it can never be charged again. */
+    async forgetCard(id: string): Promise<void> {
+      await db.query('update sandbox_payments set card_id = null where card_id = $1', [id]);
+      await db.query('delete from sandbox_cards where id = $1', [id]);
+    },
+  };
+}
+
+/**
+ * The billing tables' part of an account's erasure (README: the data map). Payments, provider
+ * events stay for the accounting retention, under the account's number; what they said about the
+ * person goes: saved mandates, affiliate postbacks (receipts: receipts-repository.ts).
+ * Answers the sandbox cards the account's payments saved (forgotten after the commit).
+ */
+export function billingErasureRepository(db: Queryable) {
+  return {
+    async erase(userId: number): Promise<{ sandboxCards: string[] }> {
+      await db.query(`delete from payment_mandates where user_id = $1`, [userId]);
+      await db.query(`delete from conversion_postbacks where user_id = $1`, [userId]);
+      const cards = await db.query<{ card_id: string }>(
+        `select distinct s.card_id from sandbox_payments s join payments p on p.public_id = s.merchant_ref where p.user_id = $1 and s.card_id is not null`,
+        [userId],
+      );
+      return { sandboxCards: cards.map((c) => c.card_id) };
+    },
   };
 }

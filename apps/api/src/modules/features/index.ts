@@ -1,4 +1,4 @@
 /** The features module (ad blocker and other plan features) as the composition sees it. */
 export { featuresService, type FeaturesService } from './service.js';
 export { featuresRoutes } from './routes.js';
-export { featuresRepository, type FeaturesRepository } from './repository.js';
+export { eraseFeatureSwitches, featuresRepository, type FeaturesRepository } from './repository.js';

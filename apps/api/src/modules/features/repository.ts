@@ -36,3 +36,8 @@ export function featuresRepository(db: Queryable) {
   };
 }
 export type FeaturesRepository = ReturnType<typeof featuresRepository>;
+
+/** The account's part of an erasure: its feature switches. */
+export async function eraseFeatureSwitches(tx: Queryable, account: { userId: number }): Promise<void> {
+  await tx.query('delete from user_features where user_id = $1', [account.userId]);
+}

@@ -31,3 +31,5 @@ async function vpnArea(app: FastifyInstance, { vpn, auth, countryOf }: VpnModule
 }
 
 export const vpnModule = fp(vpnArea, { name: 'vpn' });
+export { eraseWireguardData } from '../wireguard/repository.js';
+export { eraseServiceCredentials } from '../openvpn-socks5/repository.js';

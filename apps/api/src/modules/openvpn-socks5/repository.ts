@@ -106,3 +106,8 @@ export async function serviceUsersFor(db: Queryable, owners: number[] | null, pr
   }
   return out;
 }
+
+/** The account's part of an erasure: its OpenVPN/SOCKS5 username and password go (the nodes drop the user on their next sync). */
+export async function eraseServiceCredentials(tx: Queryable, account: { userId: number }): Promise<void> {
+  await tx.query('delete from service_credentials where user_id = $1', [account.userId]);
+}

@@ -30,3 +30,12 @@ export function rewardsRepository(db: Queryable) {
     },
   };
 }
+
+/**
+ * The account's part of an erasure: its own ledger goes; the inviter keeps the days it earned, no
+ * longer pointing at the deleted friend.
+ */
+export async function eraseRewardsData(tx: Queryable, account: { userId: number }): Promise<void> {
+  await tx.query('delete from reward_entries where user_id = $1', [account.userId]);
+  await tx.query('update reward_entries set friend_user_id = null where friend_user_id = $1', [account.userId]);
+}

@@ -3,7 +3,7 @@ import { staffRoutes } from './routes.js';
 
 /** The operator console's API (issue 15) as the composition and app.ts see it. */
 export { staffService, type StaffService, CLI_ACTOR } from './service.js';
-export { staffRepository } from './repository.js';
+export { eraseStaffData, staffRepository } from './repository.js';
 export type { StaffRouteInfo } from './routes.js';
 /** A plugin without encapsulation: app.staffRoutes (the role matrix's route table) is visible on the app. */
 export const staffModule = fp(staffRoutes, { name: 'staff' });

@@ -110,18 +110,29 @@ export function staffRepository(db: Queryable) {
     },
 
     // --- audit -------------------------------------------------------------------------------
+    /**
+     * Appends one row. The log outlives the accounts it names and cannot be edited, so it names a
+     * customer by number only (written pseudonymous: the console shows the account's email as it is
+     * now, a placeholder once deleted), and an email typed into a reason is replaced.
+     */
     async audit(a: NewAudit): Promise<void> {
+      const target = a.targetUserId != null ? '' : (a.target ?? '');
+      const [person] = a.targetUserId != null
+        ? await db.query<{ first_name: string; second_name: string }>('select first_name, second_name from users where id = $1', [a.targetUserId])
+        : [];
       await db.query(
         `insert into staff_audit (actor_user_id, actor, role, action, target_user_id, target, detail, ip, user_agent) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
-        [a.actorUserId, a.actor, a.role, a.action, a.targetUserId ?? null, a.target ?? '', JSON.stringify(a.detail ?? {}), (a.ip ?? '').slice(0, 100), (a.userAgent ?? '').slice(0, 300)],
+        [a.actorUserId, a.actor, a.role, a.action, a.targetUserId ?? null, target, JSON.stringify(withoutPersonal(a.detail ?? {}, [person?.first_name, person?.second_name])), (a.ip ?? '').slice(0, 100), (a.userAgent ?? '').slice(0, 300)],
       );
     },
     /** Newest first by the numeric id (`staff_audit.id`: a bare `id` would sort by the text alias, 99 before 100). */
     async auditPage(opts: { targetUserId?: number; before?: string; limit: number }): Promise<AuditRow[]> {
       return db.query<AuditRow>(
-        `select id::text as id, at, actor_user_id, actor, role, action, target_user_id, target, detail, ip, user_agent from staff_audit
-         where ($1::int is null or target_user_id = $1) and ($2::bigint is null or id < $2)
-         order by staff_audit.id desc limit $3`,
+        `select a.id::text as id, a.at, a.actor_user_id, a.actor, a.role, a.action, a.target_user_id,
+                coalesce(nullif(a.target, ''), u.email, '') as target, a.detail, a.ip, a.user_agent
+         from staff_audit a left join users u on u.id = a.target_user_id
+         where ($1::int is null or a.target_user_id = $1) and ($2::bigint is null or a.id < $2)
+         order by a.id desc limit $3`,
         [opts.targetUserId ?? null, opts.before ?? null, opts.limit],
       );
     },
@@ -210,6 +221,32 @@ export function staffRepository(db: Queryable) {
   };
 }
 export type StaffRepository = ReturnType<typeof staffRepository>;
+
+const EMAIL = /[^\s@<>()"',;:]+@[^\s@<>()"',;:]+\.[^\s@<>()"',;:]+/g;
+const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
+/**
+ * An audit row's detail with every email-shaped text and the customer's names (whole words of 3
+ * letters or more) replaced: staff type reasons by hand, and the row cannot be edited later.
+ */
+function withoutPersonal(value: unknown, names: (string | undefined)[]): unknown {
+  const words = names.flatMap((n) => (n ?? '').split(/\s+/)).filter((w) => w.length >= 3);
+  const name = words.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu') : null;
+  const scrub = (v: unknown): unknown => {
+    if (typeof v === 'string') {
+      const noEmail = v.replace(EMAIL, '[email]');
+      return name ? noEmail.replace(name, '[name]') : noEmail;
+    }
+    if (Array.isArray(v)) return v.map(scrub);
+    if (v && typeof v === 'object') return Object.fromEntries(Object.entries(v).map(([k, x]) => [k, scrub(x)]));
+    return v;
+  };
+  return scrub(value);
+}
+
+/** The staff area's part of an account's erasure: the log of mails sent to it (staff_members and staff_sessions go by trigger). */
+export async function eraseStaffData(tx: Queryable, account: { userId: number }): Promise<void> {
+  await tx.query(`delete from mail_log where user_id = $1`, [account.userId]);
+}
 
 /** Records a mail sent to an address (kind and time only) when the address is an account's. */
 export async function logMail(db: Queryable, to: string, kind: string): Promise<void> {

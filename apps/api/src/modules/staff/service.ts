@@ -13,7 +13,7 @@ import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBack } from '../billing/index.js';
 import type { VpnServices } from '../nodes/index.js';
-import { LIMITS, type UsersService, secondFactor, spend, spendSignIn, usersRepository } from '../users/index.js';
+import { type AccountErasure, LIMITS, type UsersService, secondFactor, spend, spendSignIn, usersRepository } from '../users/index.js';
 import { staffDevices } from './device.js';
 import { type CustomerRow, staffRepository } from './repository.js';
 
@@ -46,6 +46,8 @@ export interface StaffDeps {
   limiter: RateLimiter;
   brands: BrandRegistry;
   users: UsersService;
+  /** The account deletion the customer's own uses (every area's personal data, README: the data map). */
+  erasure: AccountErasure;
   billing: BillingServices;
   vpn: VpnServices;
   jobs: JobEngine;
@@ -385,7 +387,8 @@ export function staffService(deps: StaffDeps) {
     async deleteCustomer(actor: StaffActor, id: number, reason: string) {
       const c = await customerRow(id);
       if (id === actor.userId) throw new ValidationError({ id: ['Staff cannot delete their own account here.'] });
-      await db.transaction(async (tx) => usersRepository(tx).erase(id));
+      // Deleted by a parallel request (the customer, another admin): nothing left to erase or audit.
+      if (!(await deps.erasure.erase(id))) throw new NotFoundError('No such customer.');
       await audit(actor, 'delete', { userId: id, text: c.email }, { reason });
       return { customer: null };
     },

@@ -5,3 +5,4 @@ export { type UserRow, type UserPlanRow, usersRepository, userPlansRepository, n
 export { LIMITS, spend, spendSignIn } from './limits.js';
 export { secondFactor } from './second-factor.js';
 export { securityMails, type SecurityMails } from './security-mail.js';
+export { accountErasure, type AccountErasure, type ErasedAccount, type ErasurePart } from './erasure.js';

@@ -132,11 +132,25 @@ export function usersRepository(db: Queryable) {
       await db.query(`update users set password_hash = $2, updated_at = now() where id = $1`, [id, hash]);
     },
 
-    /** Erases personal data but keeps the row (payments reference it); the email is freed for a new sign-up. */
-    async erase(id: number): Promise<void> {
+    /**
+     * Erases the account's row and what the accounts area keeps about it (README: the data map): the
+     * row stays as a stub under its number (payments and receipts name it), with a placeholder email
+     * that says nothing about the old one, so the address is free for a new sign-up. Sessions, emailed
+     * links and recovery codes go; codes the account handed out (referral, friend) are taken back
+     * from the members who signed up with them. Answers the codes it had, or undefined when the
+     * account was deleted already: the row is locked first, so of two deletions at once one erases.
+     */
+    async erase(id: number): Promise<{ email: string; referralCode: string | null; friendCode: string | null } | undefined> {
+      const [old] = await db.query<{ email: string; referral_code: string | null; friend_code: string | null }>(
+        `select email, referral_code, friend_code from users where id = $1 and deleted_at is null for update`,
+        [id],
+      );
+      if (!old) return undefined;
       await db.query(
         `update users set email = 'deleted-' || id || '@deleted.invalid', password_hash = '', first_name = '', second_name = '',
-           attribution = '{}'::jsonb, totp_secret = null, totp_enabled = false, marketing_emails = false,
+           verified = false, language = 'en', attribution = '{}'::jsonb, marketing_emails = false, is_post_affiliate_available = false,
+           totp_secret = null, totp_pending_secret = null, totp_enabled = false, totp_last_step = null, referral_code = null, friend_code = null,
+           tariff_key = 'free-plan', tariff_name = 'Free', subscription_expires_at = null,
            account_status = 'Suspended', deleted_at = now(), updated_at = now()
          where id = $1`,
         [id],
@@ -144,6 +158,14 @@ export function usersRepository(db: Queryable) {
       await db.query(`delete from auth_tokens where user_id = $1`, [id]);
       await db.query(`delete from email_tokens where user_id = $1`, [id]);
       await db.query(`delete from known_browsers where user_id = $1`, [id]);
+      await db.query(`delete from recovery_codes where user_id = $1`, [id]);
+      // Members who came through the account's links keep their account, not a pointer to the deleted one's codes.
+      await db.query(
+        `update users set attribution = attribution - 'referralID' where $1::text is not null and attribution->>'referralID' = $1`,
+        [old.referral_code],
+      );
+      await db.query(`update users set attribution = attribution - 'friendID' where $1::text is not null and attribution->>'friendID' = $1`, [old.friend_code]);
+      return { email: old.email, referralCode: old.referral_code, friendCode: old.friend_code };
     },
 
     // --- bearer tokens -------------------------------------------------------------------

@@ -11,6 +11,7 @@ import { hashToken, randomToken } from '../../lib/secrets.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderMail } from '../../mail/templates.js';
 import { LIMITS, perIpRules, sessionKey, spend, spendSignIn } from './limits.js';
+import type { AccountErasure } from './erasure.js';
 import { type TokenRow, type UserRow, usersRepository } from './repository.js';
 import { secondFactor } from './second-factor.js';
 import type { SecurityMails, SignInMethod } from './security-mail.js';
@@ -72,9 +73,11 @@ export interface UsersServiceDeps {
   metrics?: Pick<Metrics, 'signups' | 'verified'>;
   /** Security notices (new browser, recovery code used). */
   security: SecurityMails;
+  /** Deletes an account with every area's personal data (erasure.ts, built by the composition root). */
+  erasure: AccountErasure;
 }
 
-export function usersService({ db, config, mailer, limiter, defer, metrics, security }: UsersServiceDeps) {
+export function usersService({ db, config, mailer, limiter, defer, metrics, security, erasure }: UsersServiceDeps) {
   const repo = usersRepository(db);
   const factor = secondFactor(repo, config.appSecret);
   const perIp = perIpRules(config);
@@ -311,8 +314,10 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
       await spend(limiter, LIMITS.reauthPerSession, sessionKey(user.id, tokenId));
       if (!(await verifyPassword(user.password_hash, password))) throw new ValidationError({ password: ['The password is incorrect.'] });
       const { email, language } = user;
-      // erase() deletes every session and every emailed token with the personal data.
-      await db.transaction(async (tx) => usersRepository(tx).erase(user.id));
+      // Every session and emailed link ends with the personal data; a parallel deletion of the same
+      // account (a second tab, staff) erased it first: this request's session is gone with it.
+      if (!(await erasure.erase(user.id))) throw new UnauthorizedError();
+      // The last mail to the address, sent after the outbox forgot the earlier ones.
       sendMail(email, 'accountDeleted', language, ctx);
     },
 

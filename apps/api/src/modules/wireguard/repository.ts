@@ -82,3 +82,8 @@ export function wireguardRepository(db: Queryable) {
   };
 }
 export type WireguardRepository = ReturnType<typeof wireguardRepository>;
+
+/** The account's part of an erasure: its devices (names, keys, addresses) go, and their counters with them; the nodes drop the peers on their next sync. */
+export async function eraseWireguardData(tx: Queryable, account: { userId: number }): Promise<void> {
+  await tx.query('delete from wg_devices where user_id = $1', [account.userId]);
+}
