@@ -16,7 +16,7 @@ import { eraseServiceCredentials, eraseWireguardData, vpnServices } from './modu
 import { profileService } from './modules/profile/index.js';
 import { eraseRewardsData, rewardsService } from './modules/rewards/index.js';
 import { eraseStaffData, staffService } from './modules/staff/index.js';
-import { stealthService } from './modules/stealth/index.js';
+import { eraseStealthData, stealthService } from './modules/stealth/index.js';
 import { systemRepository } from './modules/system/index.js';
 import { accountErasure, securityMails, usersService } from './modules/users/index.js';
 import { buildProviders } from './payments/index.js';
@@ -98,7 +98,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   // Account deletion: every area's part in one transaction (README: the data map), then the providers and the outbox forget.
   const erasure = accountErasure({
     db,
-    parts: [eraseWireguardData, eraseServiceCredentials, eraseFeatureSwitches, eraseAffiliateData, eraseRewardsData, eraseStaffData, billingErasure(providers)],
+    parts: [eraseWireguardData, eraseServiceCredentials, eraseFeatureSwitches, eraseAffiliateData, eraseRewardsData, eraseStaffData, eraseStealthData, billingErasure(providers)],
     forgetMail: mailer.forget ? (email) => mailer.forget!(email) : undefined,
     log: deps.log,
   });

@@ -105,7 +105,7 @@ async function staffAdmin() {
 /**
  * An account that used everything: verified, two-factor with recovery codes (one used), a second
  * session, a sandbox purchase with the card saved and auto-renew on, its receipt, a renewal
- * reminder, WireGuard devices with names, OpenVPN/SOCKS5 credentials, the ad blocker, invited by a
+ * reminder, WireGuard devices with names, OpenVPN/SOCKS5 and stealth credentials, the ad blocker, invited by a
  * friend (rewards both ways), an affiliate partner with a click and a paying referral, mails, and
  * staff who searched for it, viewed it, granted it days and reset its credentials.
  */
@@ -153,6 +153,8 @@ async function fullyUsedAccount(admin: TestClient) {
   const [creds] = await t.app.db.query<{ username: string }>('select username from service_credentials where user_id = $1', [user.id]);
   expect(creds?.username).toBeTruthy();
   ok(await c.post('/api/setup/features/state', { id: 1, state: true }));
+  ok(await c.get('/api/setup/stealth/get'));
+  expect(await t.app.db.query('select 1 from stealth_credentials where user_id = $1', [user.id])).toHaveLength(1);
 
   // An affiliate partner: a click on the link, a referred member who pays.
   const referralId = ok(await c.get('/api/affiliate/stats')).json().data.referralId as string;

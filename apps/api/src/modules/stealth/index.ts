@@ -7,6 +7,7 @@ export { stealthService, type StealthService, STEALTH_LIMITS } from './service.j
 export { stealthKeys, type StealthKeys } from './credentials.js';
 export { stealthNodeSide, type StealthNodeSide } from './nodes.js';
 export { SUBSCRIPTION_ROUTE } from './routes.js';
+export { eraseStealthData } from './repository.js';
 
 export interface StealthModuleOptions {
   /** From the composition root. */

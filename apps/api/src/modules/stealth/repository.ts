@@ -151,3 +151,9 @@ export function stealthRepository(db: Queryable) {
   };
 }
 export type StealthRepository = ReturnType<typeof stealthRepository>;
+
+/** The account's part of an erasure: its stealth credentials (the subscription URL stops at once) and its byte counters. */
+export async function eraseStealthData(tx: Queryable, account: { userId: number }): Promise<void> {
+  await tx.query('delete from stealth_credentials where user_id = $1', [account.userId]);
+  await tx.query('delete from stealth_traffic where user_id = $1', [account.userId]);
+}
