@@ -40,6 +40,8 @@ export class UntrustedLinkError extends Error {
 export function withLinkGuard(mailer: Mailer, trusted: (url: URL) => boolean, onRefused?: (err: UntrustedLinkError) => void): Mailer {
   return {
     ...(mailer.list ? { list: (to: string) => mailer.list!(to) } : {}),
+    // An erased account's mails go from the outbox through every wrapper (test/profile-erasure.test.ts).
+    ...(mailer.forget ? { forget: (to: string) => mailer.forget!(to) } : {}),
     close: () => mailer.close(),
     async send(mail) {
       const bad = untrustedLinks(mail, trusted);
