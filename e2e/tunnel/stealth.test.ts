@@ -368,6 +368,27 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
     expect(new URL(linkOf(links, 'vless')).searchParams.get('sni')).toBe(HOST);
   });
 
+  it('attacks: random bytes, a wrong name, the WebSocket path without an upgrade, the node itself through the proxy', async () => {
+    // Side by side: random bytes to the TLS port (nothing comes back: no TLS, no banner); a TLS
+    // client asking for another name (it gets the node's certificate and refuses it); the WebSocket
+    // path without an upgrade (a 400, as a WebSocket endpoint answers); and a customer trying the
+    // node's own loopback services (the core's API, the website) through the proxy (blackholed).
+    const script = `const s = require('node:net').connect(${PORT}, ${JSON.stringify(NODE_IP)}, () => s.write(require('node:crypto').randomBytes(300)));
+      let n = 0; s.on('data', (d) => (n += d.length)); s.on('error', () => {}); s.on('close', () => process.stdout.write(String(n))); setTimeout(() => s.destroy(), 2000);`;
+    const wsPath = new URL(linkOf(links, 'vless')).searchParams.get('path')!;
+    const viaProxy = (target: string) => inNs(NS_CLI, 'curl', ['-sS', '--max-time', '2', '--socks5-hostname', `127.0.0.1:${trojan.port}`, `http://${target}/`]).catch((e: Error) => `failed: ${e.message}`);
+    const [random, wrong, ws, ...loopback] = await Promise.all([
+      inNs(NS_CLI, process.execPath, ['-e', script], { timeoutMs: 10_000 }),
+      inNs(NS_CLI, 'curl', ['-sS', '--max-time', '3', '--cacert', caFile, '--resolve', `other.example.test:${PORT}:${NODE_IP}`, `https://other.example.test:${PORT}/`]).catch((e: Error) => e.message),
+      inNs(NS_CLI, 'curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', '--max-time', '3', '--cacert', caFile, `https://${HOST}:${PORT}${wsPath}`]),
+      viaProxy('127.0.0.1:10080'), viaProxy('localhost:10080'), viaProxy('127.0.0.1:10085'),
+    ]);
+    expect(random).toBe('0');
+    expect(wrong).toMatch(/certificate|SSL/i);
+    expect(ws).toBe('400');
+    for (const r of loopback) expect(r).toMatch(/^failed/);
+  });
+
   it('an open connection of one customer survives another being added and removed', async () => {
     const streamer = spawn('ip', ['netns', 'exec', NS_CLI, 'curl', '-sS', '-N', '--max-time', '40', '--socks5-hostname', `127.0.0.1:${trojan.port}`, `http://${WEB_IP}:${PAGE_PORT}/stream`], { stdio: ['ignore', 'pipe', 'pipe'] });
     let got = '';
