@@ -158,6 +158,20 @@ describe('a sign-in from a new browser', () => {
     expect(await mails(email, /^New sign-in/)).toHaveLength(1);
   });
 
+  it('a one-time sign-in link opened in a new browser is a sign-in from it', async () => {
+    const { email, c } = await signUp('en');
+    const minted = await c.get('/api/users/onetimeLinkByPromo');
+    expect(minted.statusCode, minted.body).toBe(200);
+    const url = new URL(minted.json().data.url as string);
+    const other = new TestClient(t.app);
+    const res = await other.post('/api/users/onetimeLogin', { userID: Number(url.searchParams.get('userID')), token: url.searchParams.get('token') }, { headers: { 'user-agent': SAFARI_IPHONE } });
+    expect(res.statusCode, res.body).toBe(200);
+    const fresh = await mails(email, /^New sign-in/);
+    expect(fresh).toHaveLength(1);
+    expect(fresh[0]!.text).toContain('Browser: Safari on iOS');
+    expect(fresh[0]!.text + fresh[0]!.html).not.toContain(url.searchParams.get('token')!);
+  });
+
   it('100 parallel sign-ins from one new browser send one mail; 30 from a script without cookies send at most 3', async () => {
     const { email } = await signUp('en');
     const browser = new TestClient(t.app);
