@@ -29,7 +29,26 @@ export interface Database extends Queryable {
   transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T>;
   /** Runs fn while holding a database-wide lock so concurrent instances don't race (migrations, seeding). */
   exclusive<T>(key: number, fn: (tx: Queryable) => Promise<T>): Promise<T>;
+  /**
+   * Runs fn while holding the lock named by two int4s (a kind and an id, e.g. one subscription),
+   * shared by every instance on this database; fn uses the database as usual, without a
+   * transaction (it may call a payment provider meanwhile). Not re-entrant: code that holds a
+   * lock calls what needs it through variants that expect it held. PostgreSQL: a session
+   * advisory lock on a connection of its own; PGlite: in this process (the only one that may
+   * open its files).
+   */
+  withLock<T>(key: readonly [number, number], fn: () => Promise<T>): Promise<T>;
   close(): Promise<void>;
+}
+
+/** Runs fn between acquire and the release acquire returned. */
+async function holding<T>(acquire: () => Promise<() => Promise<void>>, fn: () => Promise<T>): Promise<T> {
+  const release = await acquire();
+  try {
+    return await fn();
+  } finally {
+    await release();
+  }
 }
 
 /** Runs a query and tells the observers how long it took (nothing is measured when none listens). */
@@ -112,6 +131,28 @@ class PgliteDatabase implements Database {
     return this.transaction(fn);
   }
 
+  /** The tail of each lock's queue: a waiter runs once the one before it released. */
+  private readonly lockTails = new Map<string, Promise<void>>();
+
+  withLock<T>(key: readonly [number, number], fn: () => Promise<T>): Promise<T> {
+    return holding(
+      async () => {
+        const name = key.join(':');
+        const before = this.lockTails.get(name) ?? Promise.resolve();
+        let release!: () => void;
+        const gate = new Promise<void>((resolve) => (release = resolve));
+        const tail = before.then(() => gate);
+        this.lockTails.set(name, tail);
+        await before;
+        return async () => {
+          release();
+          if (this.lockTails.get(name) === tail) this.lockTails.delete(name);
+        };
+      },
+      fn,
+    );
+  }
+
   async close(): Promise<void> {
     await this.pg.close();
     if (this.lockFile) fs.rmSync(this.lockFile, { force: true });
@@ -155,18 +196,20 @@ pg.types.setTypeParser(20, (v) => Number(v));
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
   private readonly observers = new Set<QueryObserver>();
-  constructor(private readonly pool: pg.Pool) {}
+  /** Connections that only hold session advisory locks (withLock), apart from the queries' pool: holders never starve fn of connections. */
+  private lockPool?: pg.Pool;
+  constructor(
+    private readonly pool: pg.Pool,
+    private readonly connect: pg.PoolConfig,
+  ) {}
 
   observeQueries(observer: QueryObserver): () => void {
     return addObserver(this.observers, observer);
   }
 
   static async open(url: string, schema?: string): Promise<PostgresDatabase> {
-    const pool = new pg.Pool({
-      connectionString: url,
-      max: 10,
-      options: schema ? `-c search_path=${schema}` : undefined,
-    });
+    const connect: pg.PoolConfig = { connectionString: url, options: schema ? `-c search_path=${schema}` : undefined };
+    const pool = new pg.Pool({ ...connect, max: 10 });
     pool.on('error', () => {
       /* an idle client lost its connection; the pool replaces it and /api/health reports the outage */
     });
@@ -175,7 +218,7 @@ class PostgresDatabase implements Database {
       await pool.query(`create schema if not exists ${schema}`).catch((err: { code?: string }) => {
         if (err.code !== '23505' && err.code !== '42P06') throw err;
       });
-    return new PostgresDatabase(pool);
+    return new PostgresDatabase(pool, connect);
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
@@ -212,7 +255,34 @@ class PostgresDatabase implements Database {
     });
   }
 
+  withLock<T>(key: readonly [number, number], fn: () => Promise<T>): Promise<T> {
+    return holding(
+      async () => {
+        this.lockPool ??= new pg.Pool({ ...this.connect, max: 5 }).on('error', () => {
+          /* a lost connection took its locks with it; the next lock gets a fresh one */
+        });
+        const client = await this.lockPool.connect();
+        try {
+          await client.query('select pg_advisory_lock($1, $2)', [...key]);
+        } catch (err) {
+          client.release(err as Error);
+          throw err;
+        }
+        return async () => {
+          try {
+            await client.query('select pg_advisory_unlock($1, $2)', [...key]);
+            client.release();
+          } catch (err) {
+            client.release(err as Error); // closed: the session and its locks end with it
+          }
+        };
+      },
+      fn,
+    );
+  }
+
   async close(): Promise<void> {
+    await this.lockPool?.end();
     await this.pool.end();
   }
 }

@@ -1,16 +1,16 @@
 import { randomUUID } from 'node:crypto';
-import type { Queryable } from '../../db/client.js';
+import type { Database } from '../../db/client.js';
 import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { userPlansRepository } from '../users/index.js';
 import { userIdByEmail } from '../users/index.js';
 import type { Catalogue } from './catalogue.js';
 import type { PricesService } from './prices.js';
 import type { ReconciliationService } from './reconcile.js';
-import { billingRepository } from './repository.js';
+import { billingRepository, lockSubscription } from './repository.js';
 import { isWithinMoneyBack } from './subscription.js';
 
 export interface OperatorDeps {
-  db: Queryable;
+  db: Database;
   catalogue: Catalogue;
   prices: PricesService;
   reconciliation: ReconciliationService;
@@ -22,6 +22,19 @@ export interface OperatorDeps {
 export function operatorService(deps: OperatorDeps) {
   const { prices, reconciliation, now } = deps;
   const repo = billingRepository(deps.db);
+
+  async function refundLocked(publicId: string, opts: { force?: boolean } = {}) {
+    const payment = await repo.paymentByPublicId(publicId);
+    if (!payment) throw new NotFoundError('No such payment.');
+    if (payment.status !== 'succeeded') throw new ValidationError({ payment: [`The payment is ${payment.status}.`] });
+    if (!opts.force && !isWithinMoneyBack(new Date(payment.paid_at ?? payment.created_at), now(), deps.moneyBackDays)) {
+      throw new ValidationError({ payment: [`The ${deps.moneyBackDays}-day money-back window has passed (use --force).`] });
+    }
+    const { refunded } = await reconciliation.reconcile(payment, { providerRef: payment.provider_ref ?? '', status: 'refunded' });
+    // A parallel refund of the same payment got there first: it took the period back, this one did nothing.
+    if (!refunded) throw new ConflictError('This payment was already refunded.');
+    return (await repo.paymentById(payment.id))!;
+  }
 
   return {
     /** The member with this email (not deleted), or undefined. */
@@ -36,19 +49,18 @@ export function operatorService(deps: OperatorDeps) {
     /** One price until the next catalogue sync. */
     setPrice: (priceList: string, tariffId: number, currency: string, amountMinor: number) => repo.setPrice(priceList, tariffId, currency, amountMinor),
 
-    /** Operator refund: inside the money-back window unless forced. Refunds at the provider when it can. */
+    /**
+     * Operator refund: inside the money-back window unless forced; records that the money went back
+     * and takes back the period it bought (refunds.giveBack asks the provider first). Under the
+     * subscription's lock, as a renewal charge is.
+     */
     async refund(publicId: string, opts: { force?: boolean } = {}) {
-      const payment = await repo.paymentByPublicId(publicId);
-      if (!payment) throw new NotFoundError('No such payment.');
-      if (payment.status !== 'succeeded') throw new ValidationError({ payment: [`The payment is ${payment.status}.`] });
-      if (!opts.force && !isWithinMoneyBack(new Date(payment.paid_at ?? payment.created_at), now(), deps.moneyBackDays)) {
-        throw new ValidationError({ payment: [`The ${deps.moneyBackDays}-day money-back window has passed (use --force).`] });
-      }
-      const { refunded } = await reconciliation.reconcile(payment, { providerRef: payment.provider_ref ?? '', status: 'refunded' });
-      // A parallel refund of the same payment got there first: it took the period back, this one did nothing.
-      if (!refunded) throw new ConflictError('This payment was already refunded.');
-      return (await repo.paymentById(payment.id))!;
+      const found = await repo.paymentByPublicId(publicId);
+      if (!found) throw new NotFoundError('No such payment.');
+      return lockSubscription(deps.db, found.user_id, () => refundLocked(publicId, opts));
     },
+    /** The same, for a caller that holds the subscription's lock already (refunds.giveBack). */
+    refundHeld: refundLocked,
 
     /**
      * Support grants N days (the operator console): a zero-amount grant payment like `grant`, whose

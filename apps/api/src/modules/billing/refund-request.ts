@@ -4,7 +4,8 @@ import { ConflictError, NotFoundError, ValidationError } from '../../lib/errors.
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { OperatorService } from './operator.js';
 import { refundRequestRepository } from './refund-request-repository.js';
-import { type PaymentRow, billingRepository } from './repository.js';
+import { renewalsRepository } from './renewals-repository.js';
+import { type PaymentRow, billingRepository, lockSubscription } from './repository.js';
 
 const DAY_MS = 86_400_000;
 
@@ -22,7 +23,7 @@ export function canRefundAt(provider: PaymentProvider | undefined): provider is 
 export interface RefundRequestDeps {
   db: Database;
   providers: Partial<Record<string, PaymentProvider>>;
-  operator: Pick<OperatorService, 'refund'>;
+  operator: Pick<OperatorService, 'refundHeld'>;
   moneyBackDays: number;
   now: () => Date;
 }
@@ -36,7 +37,45 @@ export interface RefundRequestDeps {
 export function refundRequestService(deps: RefundRequestDeps) {
   const repo = billingRepository(deps.db);
   const requests = refundRequestRepository(deps.db);
+  const renewals = renewalsRepository(deps.db);
+
+  /**
+   * Gives a paid payment's money back and takes back the period it bought, under the
+   * subscription's lock (a renewal charge of the same subscription waits, or finished first) and
+   * with auto-renew off before the provider is asked: no renewal charge can follow the money
+   * back (issue 20). Through the provider's refund call when it has one and the payment moved
+   * money (claimed once: a parallel refund gets a 409); otherwise only recorded (the money went
+   * back at the provider by hand). A provider that refuses leaves everything as it was.
+   */
+  async function giveBack(payment: PaymentRow, opts: { providerRefused: string; verifyAtProvider?: boolean }): Promise<{ viaProvider: boolean }> {
+    return lockSubscription(deps.db, payment.user_id, async () => {
+      // Read again under the lock: a refund that held it may have finished meanwhile.
+      const current = await repo.paymentById(payment.id);
+      if (!current || current.status === 'refunded') throw new ConflictError('This payment was already refunded.');
+      const provider = deps.providers[current.provider];
+      const viaProvider = canRefundAt(provider) && !!current.provider_ref && current.amount_minor > 0;
+      if (viaProvider && !(await requests.claim(current.id, current.user_id))) throw new ConflictError('A refund for this payment is already under way.');
+      const renewal = await renewals.get(current.user_id);
+      if (renewal?.auto_renew) await renewals.setAutoRenew(current.user_id, false);
+      if (viaProvider) {
+        try {
+          await provider.refund(current.provider_ref!);
+          // The provider's own view decides, where it offers one: only money that went back takes the period back.
+          const state = opts.verifyAtProvider && provider.fetchState ? await provider.fetchState(current.provider_ref!) : undefined;
+          if (state && state.status !== 'refunded') throw new Error(`provider state ${state.status}`);
+        } catch {
+          await requests.release(current.id);
+          if (renewal?.auto_renew) await renewals.setAutoRenew(current.user_id, true);
+          throw new ConflictError(opts.providerRefused);
+        }
+      }
+      await deps.operator.refundHeld(current.public_id, { force: true });
+      return { viaProvider };
+    });
+  }
+
   return {
+    giveBack,
     /**
      * 'refunded': the provider gave the money back and the period is taken back now. 'requested': the
      * provider has no refund call (Payssion, Cardlink): the request is recorded, once per payment, and
@@ -57,30 +96,11 @@ export function refundRequestService(deps: RefundRequestDeps) {
         await requests.claim(payment.id, userId);
         return 'requested';
       }
-      if (!(await requests.claim(payment.id, userId))) throw new ConflictError('A refund for this payment is already under way.');
-      try {
-        await provider.refund(payment.provider_ref);
-        // The provider's own view decides, where it offers one: only money that went back takes the period back.
-        const state = provider.fetchState ? await provider.fetchState(payment.provider_ref) : undefined;
-        if (state && state.status !== 'refunded') throw new Error(`provider state ${state.status}`);
-      } catch {
-        await requests.release(payment.id);
-        throw new ConflictError('The payment provider did not accept the refund. Please try again later or write to support.');
-      }
-      await deps.operator.refund(publicId, { force: true });
+      await giveBack(payment, { providerRefused: 'The payment provider did not accept the refund. Please try again later or write to support.', verifyAtProvider: true });
       return 'refunded';
     },
     /** The requests support still has to complete, oldest first. */
     pending: () => requests.pending(),
-    /** Claims a payment's refund for staff (the operator console), as a customer's request does: true for the one claim that won. */
-    claim: (payment: Pick<PaymentRow, 'id' | 'user_id'>) => requests.claim(payment.id, payment.user_id),
-    /** Gives the claim back (the provider refused). */
-    release: (payment: Pick<PaymentRow, 'id'>) => requests.release(payment.id),
-    /** The provider's refund call, where it has one (the sandbox, Stripe). */
-    refunder: (providerId: string) => {
-      const provider = deps.providers[providerId];
-      return canRefundAt(provider) ? provider : undefined;
-    },
   };
 }
 export type RefundRequestService = ReturnType<typeof refundRequestService>;

@@ -9,7 +9,7 @@ import { type UserRow, userPlansRepository } from '../users/index.js';
 import type { PricesService } from './prices.js';
 import type { ReconciliationService } from './reconcile.js';
 import { type MemberContact, type RenewalRow, renewalsRepository } from './renewals-repository.js';
-import { type PaymentRow, type TariffRow, billingRepository } from './repository.js';
+import { type PaymentRow, type TariffRow, billingRepository, lockSubscription } from './repository.js';
 
 /**
  * Renewals (issue 13). A paid plan bought with a provider that can charge again (Stripe with a
@@ -214,7 +214,12 @@ export function renewalsService(deps: RenewalsDeps) {
     return result;
   }
 
-  async function chargeDue(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
+  /** Under the subscription's lock: a refund in progress finishes first (and turns auto-renew off), or waits for this charge. */
+  function chargeDue(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
+    return lockSubscription(db, userId, () => chargeDueLocked(userId, asOf));
+  }
+
+  async function chargeDueLocked(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
     const [due] = await repo.due(asOf, deps.leadDays, userId);
     if (!due) return { outcome: 'not-due' };
     const provider = canCharge(due.provider);

@@ -1,4 +1,4 @@
-import type { Queryable } from '../../db/client.js';
+import type { Database, Queryable } from '../../db/client.js';
 import type { PriceRow, PromoCode } from './pricing.js';
 
 export interface TariffRow {
@@ -35,6 +35,18 @@ export interface PaymentRow {
   /** A support grant of this many days (the period it applies instead of the tariff's); null otherwise. */
   grant_days?: number | null;
   [key: string]: unknown;
+}
+
+/** The kind of lock (Database.withLock) that serialises what moves one member's subscription. */
+const SUBSCRIPTION_LOCK = 727_020;
+
+/**
+ * Runs fn holding the lock of the member's subscription, across instances: a refund and a
+ * renewal charge of the same subscription never overlap (issue 20: a money-back refund raced a
+ * renewal charge and the card was charged after its refund). Not re-entrant (Database.withLock).
+ */
+export function lockSubscription<T>(db: Database, userId: number, fn: () => Promise<T>): Promise<T> {
+  return db.withLock([SUBSCRIPTION_LOCK, userId], fn);
 }
 
 export function billingRepository(db: Queryable) {

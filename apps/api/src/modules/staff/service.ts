@@ -322,19 +322,8 @@ export function staffService(deps: StaffDeps) {
       if (!inside && body.outsideWindow !== true) {
         throw new ValidationError({ outsideWindow: ['The money-back window has closed: confirm a refund outside it.'] });
       }
-      const provider = billing.refunds.refunder(payment.provider);
-      let viaProvider = false;
-      if (provider && payment.provider_ref && payment.amount_minor > 0) {
-        if (!(await billing.refunds.claim(payment))) throw new ConflictError('A refund for this payment is already under way.');
-        try {
-          await provider.refund(payment.provider_ref);
-        } catch {
-          await billing.refunds.release(payment);
-          throw new ConflictError('The payment provider did not accept the refund. Try again later.');
-        }
-        viaProvider = true;
-      }
-      await billing.operator.refund(payment.public_id, { force: true });
+      // As the customer's own refund: under the subscription's lock, auto-renew off before the provider is asked.
+      const { viaProvider } = await billing.refunds.giveBack(payment, { providerRefused: 'The payment provider did not accept the refund. Try again later.' });
       await audit(actor, 'refund', { userId: id, text: c.email }, {
         paymentId: payment.public_id, amountMinor: payment.amount_minor, currency: payment.currency, provider: payment.provider, viaProvider, outsideWindow: !inside, reason: body.reason,
       });
