@@ -222,4 +222,85 @@ describe('deleting an account', () => {
     expect(confirmation.subject).toMatch(/deleted/i);
     expect(a.needles.filter((n) => n !== a.email && n !== a.email.split('@')[0] && confirmation.text.toLowerCase().includes(n.toLowerCase()))).toEqual([]);
   }, 120_000);
+
+  it('two deletions at once erase once and mail once; a staff deletion racing the customer\'s finds nothing left', async () => {
+    const admin = await staffAdmin();
+    for (const racer of ['customer', 'staff'] as const) {
+      const c = new TestClient(t.app);
+      const email = uniqueEmail('twice');
+      const { user } = await registerUser(c, email);
+      const second = new TestClient(t.app);
+      second.token = ok(await second.post('/api/users/login', { email, password: PASSWORD })).json().data.token;
+      const other =
+        racer === 'customer' ? second.post('/api/users/annihilation', { password: PASSWORD }) : admin.post(`/api/staff/customers/${user.id}/delete`, { reason: 'race' });
+      const [mine, theirs] = await Promise.all([c.post('/api/users/annihilation', { password: PASSWORD }), other]);
+      const codes = [mine.statusCode, theirs.statusCode].sort();
+      expect(codes, `${racer}: ${mine.body} ${theirs.body}`).toEqual(racer === 'customer' ? [200, 401] : mine.statusCode === 200 ? [200, 404] : [200, 401]);
+      await t.app.settle();
+      const [row] = await t.app.db.query<{ email: string; deleted_at: Date | null }>('select email, deleted_at from users where id = $1', [user.id]);
+      expect(row).toMatchObject({ email: `deleted-${user.id}@deleted.invalid` });
+      // One confirmation at most (none when staff won: the console's deletion mails nothing), and no earlier mail kept.
+      const mails = dataFiles(t.dataDir).filter((f) => f.text.includes(email));
+      expect(mails.length).toBeLessThanOrEqual(1);
+      if (mine.statusCode === 200) expect(mails).toHaveLength(1);
+    }
+  }, 60_000);
+
+  it('a renewal charge under way when the account is deleted takes nothing: the saved card is gone before the charge', async () => {
+    const c = new TestClient(t.app);
+    const { user } = await registerUser(c, uniqueEmail('renewing'));
+    const created = ok(await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', autoRenew: true })).json().data;
+    const sandboxId = new URL(created.redirectUrl as string).pathname.split('/').pop()!;
+    ok(await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' }));
+    const sub = ok(await c.get('/api/billing/subscription')).json().data;
+    expect(sub.autoRenew).toBe(true);
+    const dueAt = new Date(new Date(sub.paidUntil as string).getTime() - 3 * DAY + 60_000);
+
+    // The renewal reaches the provider call, stops there until the deletion has finished, then goes on.
+    const sandbox = t.app.services.sandbox!;
+    const charge = sandbox.chargeSaved;
+    let entered!: () => void;
+    const reached = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const gate = new Promise<void>((r) => (release = r));
+    sandbox.chargeSaved = async (input) => {
+      entered();
+      await gate;
+      return charge(input);
+    };
+    try {
+      const renewal = t.app.services.billing.renewals.renewOne(user.id, dueAt);
+      await reached;
+      ok(await c.post('/api/users/annihilation', { password: PASSWORD }));
+      release();
+      expect(await renewal).toMatchObject({ outcome: 'failed' });
+    } finally {
+      sandbox.chargeSaved = charge;
+    }
+    const renewals = await t.app.db.query<{ status: string }>(`select status from payments where user_id = $1 and kind = 'renewal'`, [user.id]);
+    expect(renewals.map((p) => p.status)).toEqual(['failed']);
+    // A later pass finds nothing to renew or to mail.
+    expect(await t.app.services.billing.renewals.renewOne(user.id, new Date(dueAt.getTime() + DAY))).toEqual({ outcome: 'not-due' });
+    expect(await t.app.db.query('select 1 from billing_notices where user_id = $1', [user.id])).toEqual([]);
+  }, 60_000);
+
+  it('a checkout paid after the deletion does not bring back a saved card or auto-renew', async () => {
+    const c = new TestClient(t.app);
+    const { user } = await registerUser(c, uniqueEmail('late-payer'));
+    const created = ok(await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', autoRenew: true })).json().data;
+    const sandboxId = new URL(created.redirectUrl as string).pathname.split('/').pop()!;
+    ok(await c.post('/api/users/annihilation', { password: PASSWORD }));
+    // The provider's page was still open: paid after the account was gone.
+    ok(await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' }));
+    await t.app.settle();
+    for (const { event } of await t.app.services.sandbox!.undelivered()) {
+      const { body, signature } = t.app.services.sandbox!.signedDelivery(event);
+      await t.app.inject({ method: 'POST', url: '/api/billing/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body });
+    }
+    await t.app.settle();
+    expect(await t.app.db.query<{ status: string }>('select status from payments where user_id = $1', [user.id])).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+    expect(await t.app.db.query('select 1 from subscription_renewals where user_id = $1', [user.id])).toEqual([]);
+    expect((await t.app.services.sandbox!.find(sandboxId))?.card_id).toBeNull();
+    expect(await t.app.db.query('select 1 from billing_notices where user_id = $1', [user.id])).toEqual([]);
+  }, 60_000);
 });

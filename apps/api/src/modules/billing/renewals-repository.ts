@@ -165,18 +165,23 @@ export function renewalsRepository(db: Queryable) {
       );
     },
 
-    /** A renewal payment: one per period and attempt (the idempotency key), whoever asks first. */
+    /**
+     * A renewal payment: one per period and attempt (the idempotency key), whoever asks first; none
+     * (undefined) for an account deleted or no longer renewing. The account's row is locked (shared)
+     * for the insert, so a deletion in progress finishes first and this sees it.
+     */
     async insertRenewalPayment(p: {
       publicId: string; userId: number; tariffId: number; currency: string; amountMinor: number; priceList: string; provider: string; idempotencyKey: string;
-    }): Promise<PaymentRow> {
+    }): Promise<PaymentRow | undefined> {
       const [inserted] = await db.query<PaymentRow>(
         `insert into payments (public_id, user_id, tariff_id, currency, amount_minor, price_list, provider, idempotency_key, kind)
-         values ($1, $2, $3, $4, $5, $6, $7, $8, 'renewal')
+         select $1, $2, $3, $4, $5, $6, $7, $8, 'renewal'
+         where exists (select 1 from users u join subscription_renewals r on r.user_id = u.id where u.id = $2 and u.deleted_at is null and r.auto_renew for share of u)
          on conflict (user_id, idempotency_key) do nothing returning *`,
         [p.publicId, p.userId, p.tariffId, p.currency, p.amountMinor, p.priceList, p.provider, p.idempotencyKey],
       );
       if (inserted) return inserted;
-      return (await db.query<PaymentRow>('select * from payments where user_id = $1 and idempotency_key = $2', [p.userId, p.idempotencyKey]))[0]!;
+      return (await db.query<PaymentRow>('select * from payments where user_id = $1 and idempotency_key = $2', [p.userId, p.idempotencyKey]))[0];
     },
     async markPaymentFailed(id: number, reason: string): Promise<void> {
       await db.query(`update payments set status = 'failed', failure_reason = coalesce(failure_reason, $2) where id = $1 and status = 'pending'`, [id, reason.slice(0, 300)]);

@@ -167,6 +167,14 @@ export function renewalsService(deps: RenewalsDeps) {
    * renewal to the new paid-until.
    */
   async function afterPayment(p: PaymentRow): Promise<void> {
+    const member = await userPlansRepository(db).plan(p.user_id);
+    if (member?.deleted_at) {
+      // A checkout paid after its account was deleted: the method it saved is forgotten, not kept to renew.
+      const provider = canCharge(p.provider);
+      const saved = provider && p.provider_ref ? await provider.savedMethodOf!(p.provider_ref, p.user_id) : null;
+      if (saved && provider?.forgetMethod) await provider.forgetMethod(saved);
+      return;
+    }
     const tariff = await prices.tariffById(p.tariff_id);
     if (p.kind !== 'renewal' && p.provider !== 'grant') {
       const provider = canCharge(p.provider);
@@ -240,6 +248,8 @@ export function renewalsService(deps: RenewalsDeps) {
       provider: provider.id,
       idempotencyKey: `renewal-${expires.getTime()}-${attempt}`,
     });
+    // Deleted (or auto-renew turned off) since the renewal was found due: nothing is charged.
+    if (!payment) return { outcome: 'not-due' };
     if (payment.status === 'succeeded' || payment.status === 'refunded') return { outcome: 'renewed', payment: payment.public_id };
     let result;
     // Counted in the metrics only when this run asked the provider (a re-run finds the earlier attempt).
@@ -335,7 +345,8 @@ export function renewalsService(deps: RenewalsDeps) {
     /** The receipt after an applied payment (once per payment). */
     async sendReceipt(p: PaymentRow): Promise<void> {
       const u = await userPlansRepository(db).plan(p.user_id);
-      if (!u) return;
+      // A deleted account is mailed nothing (its address is a placeholder); the receipt itself stays for accounting.
+      if (!u || u.deleted_at) return;
       const tariff = await prices.tariffById(p.tariff_id);
       await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'receipt', p.public_id, {
         plan: tariff?.name ?? '',
@@ -352,7 +363,8 @@ export function renewalsService(deps: RenewalsDeps) {
      */
     async sendRefundNotice(p: PaymentRow): Promise<void> {
       const u = await userPlansRepository(db).plan(p.user_id);
-      if (!u) return;
+      // A deleted account is mailed nothing (its address is a placeholder); the receipt itself stays for accounting.
+      if (!u || u.deleted_at) return;
       const tariff = await prices.tariffById(p.tariff_id);
       const links = notYouLinks(deps.originOf(u.brand), deps.supportUrl(u.brand));
       await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'refund', p.public_id, {

@@ -281,19 +281,21 @@ export interface UserPlanRow {
   language: string;
   verified: boolean;
   brand: string;
+  /** Set once the account was deleted (the row is an erased stub). */
+  deleted_at: Date | string | null;
 }
 export function userPlansRepository(db: Queryable) {
   return {
     /** The member's plan, locked for the rest of the transaction. */
     async lockPlan(userId: number): Promise<UserPlanRow | undefined> {
       const [row] = await db.query<UserPlanRow>(
-        'select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand from users where id = $1 for update',
+        'select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand, deleted_at from users where id = $1 for update',
         [userId],
       );
       return row;
     },
     async plan(userId: number): Promise<UserPlanRow | undefined> {
-      const [row] = await db.query<UserPlanRow>('select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand from users where id = $1', [userId]);
+      const [row] = await db.query<UserPlanRow>('select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand, deleted_at from users where id = $1', [userId]);
       return row;
     },
     /** Sets the plan; `activate` also marks the account Active (a payment did it), unless staff disabled it (Suspended). */
