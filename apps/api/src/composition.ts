@@ -82,6 +82,9 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
             (['ready', 'deferred', 'blocked', 'active', 'failed'] as const).map((state) => ({ queue: q.name, state, count: Number(q[`${state}Count`] ?? 0) })),
           )
       : undefined,
+    // The stealth cores as the nodes last reported them (read at scrape time, after vpn below is built).
+    stealthNodes: async () =>
+      (await vpn.stealthNodes.nodeGauges()).map((n) => ({ node: n.node, up: n.up, version: n.version, users: n.users, certNotAfterS: n.cert_not_after_s })),
   });
   const stopObservingQueries = db.observeQueries((sql, seconds, ok) =>
     metrics.dbDuration.observe({ operation: sqlOperation(sql), outcome: ok ? 'ok' : 'error' }, seconds),
@@ -144,21 +147,6 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   const stealth = stealthService({
     db, keys: vpn.stealthKeys, limiter, originOf, brandName, onlineSeconds: config.vpn.nodeOnlineSeconds, published: () => vpn.nodes.publish(),
   });
-  // Per node: the stealth core up, its customers, its certificate's expiry and version (names are the operator's, a small fixed set).
-  const stealthGauges = async () => vpn.stealthNodes.nodeGauges();
-  metrics.scrapeGauge('warren_node_stealth_up', 'Stealth core answering on the node (1) or not (0), as the node last reported', ['node'], async () =>
-    (await stealthGauges()).map((n) => ({ labels: { node: n.node }, value: n.up ? 1 : 0 })),
-  );
-  metrics.scrapeGauge('warren_node_stealth_users', 'Customers loaded in the node\'s stealth core, as the node last reported', ['node'], async () =>
-    (await stealthGauges()).map((n) => ({ labels: { node: n.node }, value: n.users })),
-  );
-  metrics.scrapeGauge('warren_node_stealth_cert_expiry_seconds', 'Unix time the stealth certificate of the node expires', ['node'], async () =>
-    (await stealthGauges()).filter((n) => n.cert_not_after_s !== null).map((n) => ({ labels: { node: n.node }, value: n.cert_not_after_s! })),
-  );
-  metrics.scrapeGauge('warren_node_stealth_info', 'The stealth core\'s version per node (value 1)', ['node', 'version'], async () =>
-    (await stealthGauges()).map((n) => ({ labels: { node: n.node, version: n.version ?? 'unknown' }, value: 1 })),
-  );
-
   // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
   const staff = staffService({
     db, appSecret: config.appSecret, limiter, brands, users, erasure, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics,

@@ -26,6 +26,8 @@ export interface MetricsSources {
   activeSubscriptions?: () => Promise<{ tariff: string; count: number }[]>;
   /** Jobs by queue and state (ready, deferred, blocked, active, failed). */
   jobQueues?: () => Promise<{ queue: string; state: string; count: number }[]>;
+  /** Each node's stealth core as it last reported (issue 21): node names are the operator's, a small fixed set. */
+  stealthNodes?: () => Promise<{ node: string; up: boolean; version: string | null; users: number; certNotAfterS: number | null }[]>;
 }
 
 export function createMetrics(sources: MetricsSources = {}) {
@@ -139,6 +141,21 @@ export function createMetrics(sources: MetricsSources = {}) {
     metrics.scrapeGauge('warren_job_queue_jobs', 'Jobs by queue and state (ready, deferred, blocked, active, failed), as the job engine last counted them', ['queue', 'state'], async () =>
       (await jobQueues()).map((r) => ({ labels: { queue: r.queue, state: r.state }, value: r.count })),
     );
+  const { stealthNodes } = sources;
+  if (stealthNodes) {
+    metrics.scrapeGauge('warren_node_stealth_up', 'Stealth core answering on the node (1) or not (0), as the node last reported', ['node'], async () =>
+      (await stealthNodes()).map((n) => ({ labels: { node: n.node }, value: n.up ? 1 : 0 })),
+    );
+    metrics.scrapeGauge('warren_node_stealth_users', "Customers loaded in the node's stealth core, as the node last reported", ['node'], async () =>
+      (await stealthNodes()).map((n) => ({ labels: { node: n.node }, value: n.users })),
+    );
+    metrics.scrapeGauge('warren_node_stealth_cert_expiry_seconds', "Unix time the node's stealth TLS certificate expires", ['node'], async () =>
+      (await stealthNodes()).filter((n) => n.certNotAfterS !== null).map((n) => ({ labels: { node: n.node }, value: n.certNotAfterS! })),
+    );
+    metrics.scrapeGauge('warren_node_stealth_info', "The stealth core's version per node (value 1)", ['node', 'version'], async () =>
+      (await stealthNodes()).map((n) => ({ labels: { node: n.node, version: n.version ?? 'unknown' }, value: 1 })),
+    );
+  }
   return metrics;
 }
 export type Metrics = ReturnType<typeof createMetrics>;
