@@ -31,7 +31,7 @@ import { registerBrowserId } from './plugins/browser-id.js';
 import { contextOf, registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
 import { countRejectedWebhooks, registerHttpMetrics } from './plugins/metrics.js';
-import { registerSpa } from './plugins/spa.js';
+import { isReservedPath, registerSpa } from './plugins/spa.js';
 import { zodValidatorCompiler } from './plugins/validation.js';
 import { registerXsrf } from './plugins/xsrf.js';
 
@@ -70,10 +70,23 @@ export interface AppDeps {
 }
 
 /**
- * Query parameters whose values never reach the logs: secrets, and what names a person (an email
- * searched for in the console, the dev mail page's address): logs outlive an account's deletion.
+ * Query parameters whose values never reach the logs: secrets (sign-in and mail tokens, the
+ * unsubscribe link's `sig`), and what names a person (an email searched for in the console, the dev
+ * mail page's address): logs outlive an account's deletion. A parameter is known by its decoded
+ * name, as the query parser reads it: `%73ig=` is `sig=`.
  */
-const SECRET_PARAMS = /([?&](?:token|t|password|code|otp|secret|key|q|email|to)=)[^&#]*/gi;
+const SECRET_PARAMS = new Set(['token', 't', 'password', 'code', 'otp', 'secret', 'key', 'sig', 'signature', 'q', 'email', 'to']);
+function redactQuery(rest: string): string {
+  return rest.replace(/([?&#])([^&#=]*)=([^&#]*)/g, (all, sep: string, key: string) => {
+    let name = key;
+    try {
+      name = decodeURIComponent(key.replace(/\+/g, ' '));
+    } catch {
+      // A malformed escape: judge the raw name.
+    }
+    return SECRET_PARAMS.has(name.toLowerCase()) ? `${sep}${key}=[redacted]` : all;
+  });
+}
 /**
  * Paths that carry a secret: the stealth subscription (`/api/sub/<secret>`). Matched on the decoded,
  * lower-cased path with repeated slashes folded, so `/api/SUB/…`, `/%61pi/sub/…` or `//api/sub/…`
@@ -95,7 +108,7 @@ function redactPath(path: string): string {
 export const redactUrl = (url: string) => {
   const q = url.search(/[?#]/);
   const path = q < 0 ? url : url.slice(0, q);
-  return redactPath(path) + (q < 0 ? '' : url.slice(q).replace(SECRET_PARAMS, '$1[redacted]'));
+  return redactPath(path) + (q < 0 ? '' : redactQuery(url.slice(q)));
 };
 
 /**
@@ -255,7 +268,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
 
   const sendIndex = await registerSpa(app, config.webDistDir, brandOf);
   app.setNotFoundHandler((request, reply) => {
-    if (sendIndex && request.method === 'GET' && !request.url.startsWith('/api/') && request.url !== '/api') {
+    if (sendIndex && request.method === 'GET' && !isReservedPath(request.url)) {
       return sendIndex(request, reply);
     }
     return reply.status(404).send({ message: 'Not found.' });

@@ -76,6 +76,19 @@ describe('the web build is served compressed', () => {
   });
 });
 
+describe('paths that are not pages (issue 20, finding 10)', () => {
+  it('/metrics and the API, however spelt, answer 404 on the public port, never the web page', async () => {
+    for (const url of ['/metrics', '/Metrics', '/METRICS', '/metrics/', '/%6detrics', '/%6Detrics/', '/metrics?x=1', '//metrics', '/./metrics', '/api/../metrics', '/x%2F..%2Fmetrics', '/metrics;x', '/Api/nope', '/%61pi/nope', '/api']) {
+      const res = await t.app.inject({ method: 'GET', url });
+      expect(res.statusCode, url).toBe(404);
+      expect(String(res.headers['content-type']), url).not.toMatch(/html/);
+      expect(res.body, url).not.toContain('<html');
+    }
+    // The pages themselves still are the web app.
+    for (const url of ['/', '/sign-in', '/dashboard/', '/metricsx']) expect(String((await t.app.inject({ method: 'GET', url })).headers['content-type']), url).toMatch(/text\/html/);
+  });
+});
+
 describe('index.html tells the browser what the page will need', () => {
   const page = (url: string, acceptLanguage?: string, cookie = 'isUserExist=1') =>
     t.app.inject({ method: 'GET', url, headers: { cookie, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) } }).then((r) => r.body);

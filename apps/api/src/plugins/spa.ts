@@ -146,6 +146,28 @@ function queryStateScript(state: unknown): string {
 /** A path of this site: one slash, then path characters (never `//host` or a scheme). */
 const LOCAL_PATH = /^\/(?![/\\])[A-Za-z0-9/_-]*$/;
 
+/**
+ * Paths that are never a page of the web app, however they are spelt: the API and `/metrics`
+ * (served only by the metrics listener; the public port answers 404, not the web app's page,
+ * for `/Metrics`, `/metrics/`, `/%6detrics` or `/x/../metrics` too). The path is read the way
+ * a browser or a proxy in front may read it: dot segments resolved (also `%2e`), `\` as `/`,
+ * percent-decoded, repeated slashes collapsed, any case; one that does not decode is no page either,
+ * nor is an absolute request target.
+ */
+export function isReservedPath(url: string): boolean {
+  // An absolute request target (`GET http://host/path`) is no page request either.
+  if (!/^[\\/]/.test(url)) return true;
+  let p = url.split('?')[0]!;
+  try {
+    // Twice: `%2F..%2F` becomes a dot segment only once decoded.
+    for (let i = 0; i < 2; i++) p = decodeURIComponent(new URL(`http://x/${p.replace(/^[\\/]+/, '')}`).pathname);
+  } catch {
+    return true;
+  }
+  p = p.toLowerCase().replace(/[\\/]+/g, '/');
+  return /^\/(?:api|metrics)(?:$|[^a-z0-9_-])/.test(p);
+}
+
 /** `/checkout/` is the page `/checkout`, as the browser's router matches it. */
 function pagePath(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
