@@ -1,4 +1,4 @@
-import { type ChildProcess, spawn } from 'node:child_process';
+import { type ChildProcess, execFile, spawn } from 'node:child_process';
 import { generateKeyPairSync } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -45,6 +45,7 @@ const STOP_WITHIN_MS = 5000;
 let t: TestApp;
 let tmp: string;
 let caFile: string;
+let setupArgs: string[] = [];
 const procs: Background[] = [];
 let core: Background | undefined;
 let agent: Background | undefined;
@@ -158,11 +159,12 @@ beforeAll(async () => {
   await t.app.db.query(`update vpn_nodes set openvpn_tcp_port = 1194 where name = 'zz-st-1'`);
 
   // The node as the README says: one setup command, then the core and the agent as it printed.
-  const setup = await setupNode(NS_SRV, [
+  setupArgs = [
     '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_WG, '--port', String(WG_PORT), '--services', 'openvpn,socks',
     '--stealth-host', HOST, '--stealth-cert', certs.cert, '--stealth-key', certs.key,
     '--etc-dir', path.join(tmp, 'etc'), '--state-dir', path.join(tmp, 'agent'), '--systemd-dir', path.join(tmp, 'systemd'), '--sysctl-dir', path.join(tmp, 'sysctl'),
-  ]);
+  ];
+  const setup = await setupNode(NS_SRV, setupArgs);
   mark('setup');
   expect(setup.output).toMatch(/^stealth core config\s+changed/m);
   const coreLine = /start the stealth core with:\n\s+(.+)/.exec(setup.output)?.[1]?.trim().split(/\s+/);
@@ -337,6 +339,22 @@ describe('an active probe of the node', () => {
     }
     const other = await inNs(NS_CLI, 'curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', '--max-time', '3', '--cacert', caFile, `https://${HOST}:${PORT}/admin`]);
     expect(other).toBe('404');
+  });
+});
+
+describe('setup with stealth', () => {
+  it('a second run changes nothing (the WebSocket path is kept); the units it wrote, the core\'s among them, are ones systemd accepts', async () => {
+    const pathBefore = fs.readFileSync(path.join(tmp, 'etc', 'stealth-ws-path'), 'utf8');
+    const again = await setupNode(NS_SRV, setupArgs);
+    expect(again.output).toContain('nothing to change');
+    expect(fs.readFileSync(path.join(tmp, 'etc', 'stealth-ws-path'), 'utf8')).toBe(pathBefore);
+    expect(fs.statSync(path.join(tmp, 'etc', 'stealth-core.json')).mode & 0o777).toBe(0o600);
+    if (await hasTool('systemd-analyze', ['--version'])) {
+      const units = fs.readdirSync(path.join(tmp, 'systemd')).map((f) => path.join(tmp, 'systemd', f));
+      expect(units.map((u) => path.basename(u)).sort()).toContain('warren-stealth.service');
+      const verdict = await new Promise<string>((resolve) => execFile('systemd-analyze', ['verify', ...units], (err, _out, stderr) => resolve(`${err ? `exit ${err.code} ` : ''}${stderr}`.trim())));
+      expect(verdict).toBe('');
+    } else log.push('systemd-analyze not installed: units not verified');
   });
 });
 
