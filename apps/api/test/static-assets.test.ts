@@ -158,3 +158,16 @@ describe('index.html tells the browser what the page will need', () => {
     expect(firstVisitLanguage('')).toBe('en');
   });
 });
+
+describe('the built files in the HTTP metrics', () => {
+  it('share one route label, however many files the build has (issue 22: a series per asset and per deploy)', async () => {
+    for (const url of ['/assets/index-AbCd1234.js', '/assets/i18n/en.json', '/assets/i18n/ru.json']) {
+      expect((await t.app.inject({ method: 'GET', url })).statusCode).toBe(200);
+    }
+    const { values } = await t.app.services.metrics.httpRequests.get();
+    const routes = new Set(values.map((v) => v.labels.route));
+    expect([...routes].filter((r) => String(r).startsWith('/assets/'))).toEqual([]);
+    const files = values.filter((v) => v.labels.route === 'static files' && v.labels.status === '200');
+    expect(files.reduce((n, v) => n + v.value, 0)).toBeGreaterThanOrEqual(3);
+  });
+});

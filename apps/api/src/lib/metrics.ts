@@ -168,4 +168,7 @@ export function sqlOperation(sql: string): 'select' | 'insert' | 'update' | 'del
 
 const METHODS = new Set(['GET', 'HEAD', 'POST', 'PUT', 'PATCH', 'DELETE', 'OPTIONS']);
 /** The method label: the usual ones, anything else as `other`. */
+/** The route label every file of the built web app shares (one route each, plugins/spa.ts). */
+export const STATIC_FILES_ROUTE = 'static files';
+
 export const methodLabel = (method: string) => (METHODS.has(method) ? method : 'other');

@@ -5,6 +5,13 @@ import { DomainError } from '../lib/errors.js';
 import { type Metrics, methodLabel } from '../lib/metrics.js';
 import { hashToken, safeEqual } from '../lib/secrets.js';
 
+declare module 'fastify' {
+  interface FastifyContextConfig {
+    /** A label shared by many routes (the built web app's files, plugins/spa.ts) instead of each route's own. */
+    metricsRoute?: string;
+  }
+}
+
 /**
  * HTTP metrics of the public app: every answer counted and timed by its route *pattern*
  * (`/api/nodes/:id`, never the URL asked for), method and status. Requests that match no route
@@ -16,7 +23,9 @@ import { hashToken, safeEqual } from '../lib/secrets.js';
  */
 export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): void {
   app.addHook('onResponse', async (request, reply) => {
-    const labels = { method: methodLabel(request.method), route: request.routeOptions.url ?? 'unmatched', status: String(reply.statusCode) };
+    // The built files' routes carry one shared label (plugins/spa.ts), not one series each.
+    const route = request.routeOptions.config?.metricsRoute ?? request.routeOptions.url ?? 'unmatched';
+    const labels = { method: methodLabel(request.method), route, status: String(reply.statusCode) };
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
   });

@@ -8,6 +8,7 @@ import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest }
 import { COOKIES, LANGUAGES, type Language, type PublicBrand } from '@warren/contract';
 import { firstVisitLanguage, pageHints, readRoutePreloads, translationsVersion } from './page-hints.js';
 import { escapeHtml } from '../lib/html.js';
+import { STATIC_FILES_ROUTE } from '../lib/metrics.js';
 import { xsrfKeyCookie } from './xsrf.js';
 
 const MARKER = '<!--warren-brand-->';
@@ -237,25 +238,32 @@ export async function registerSpa(
     };
   };
 
-  await app.register(fastifyStatic, {
-    root: distDir,
-    index: false,
-    wildcard: false,
-    // The build writes .br and .gz beside each asset (apps/web/build/precompress.ts).
-    preCompressed: true,
-    cacheControl: false,
-    // index.html is rendered per request; the preload map is read by the server only.
-    allowedPath: (pathName) => pathName !== '/index.html' && pathName !== '/route-preloads.json',
-    setHeaders(res, file) {
-      // The answer depends on Accept-Encoding (preCompressed): caches must key on it.
-      res.setHeader('vary', 'accept-encoding');
-      // Vite fingerprints assets, so they can be cached forever; so are the translations asked for
-      // under this build's version (?v=, translationsVersion); the rest revalidates.
-      const fingerprinted = file.includes(`${path.sep}assets${path.sep}`) && /-[A-Za-z0-9_-]{8,}\./.test(file);
-      const query = (res as { req?: { url?: string } }).req?.url?.split('?')[1];
-      const versioned = !!translations && file.includes(`${path.sep}assets${path.sep}i18n${path.sep}`) && new URLSearchParams(query).get('v') === translations;
-      res.setHeader('cache-control', fingerprinted || versioned ? 'public, max-age=31536000, immutable' : 'no-cache');
-    },
+  // One route per built file (wildcard: false): each is marked so the HTTP metrics count them all
+  // under one label instead of a series per asset and per deploy (issue 22: 111 asset routes).
+  await app.register(async (files) => {
+    files.addHook('onRoute', (route) => {
+      route.config = { ...route.config, metricsRoute: STATIC_FILES_ROUTE };
+    });
+    await files.register(fastifyStatic, {
+      root: distDir,
+      index: false,
+      wildcard: false,
+      // The build writes .br and .gz beside each asset (apps/web/build/precompress.ts).
+      preCompressed: true,
+      cacheControl: false,
+      // index.html is rendered per request; the preload map is read by the server only.
+      allowedPath: (pathName) => pathName !== '/index.html' && pathName !== '/route-preloads.json',
+      setHeaders(res, file) {
+        // The answer depends on Accept-Encoding (preCompressed): caches must key on it.
+        res.setHeader('vary', 'accept-encoding');
+        // Vite fingerprints assets, so they can be cached forever; so are the translations asked for
+        // under this build's version (?v=, translationsVersion); the rest revalidates.
+        const fingerprinted = file.includes(`${path.sep}assets${path.sep}`) && /-[A-Za-z0-9_-]{8,}\./.test(file);
+        const query = (res as { req?: { url?: string } }).req?.url?.split('?')[1];
+        const versioned = !!translations && file.includes(`${path.sep}assets${path.sep}i18n${path.sep}`) && new URLSearchParams(query).get('v') === translations;
+        res.setHeader('cache-control', fingerprinted || versioned ? 'public, max-age=31536000, immutable' : 'no-cache');
+      },
+    });
   });
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const setCookies: string[] = [];
