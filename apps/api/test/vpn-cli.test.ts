@@ -28,6 +28,9 @@ describe('npx warren vpn', () => {
     const out = await vpn('add-node', { location: 'is-rey', name: 'is-rey-1', endpoint: '203.0.113.44', port: '51821' });
     const token = out.find((l) => l.startsWith('wn_'))!;
     expect(token).toMatch(/^wn_[A-Za-z0-9_-]{43}$/);
+    // The next step as apps/agent/README.md gives it today: the token file, then setup with this port (issue 22).
+    expect(out).toContain('  node /opt/warren-agent/bin/warren-agent.mjs setup --api https://<api host> --port 51821');
+    expect(out.join('\n')).not.toMatch(/WARREN_API_URL=|npx warren-agent/);
     const [row] = await t.app.db.query<{ token_hash: string; listen_port: number; premium: boolean; country_ru: string; country_zh: string }>(
       `select n.token_hash, n.listen_port, l.premium, l.country_ru, l.country_zh from vpn_nodes n join vpn_locations l on l.id = n.location_id where n.name = 'is-rey-1'`,
     );
@@ -56,7 +59,8 @@ describe('npx warren vpn', () => {
     await expect(vpn('set-node', { node: 'de-fra-1', 'public-key': 'nope' })).rejects.toThrow(/public key/);
   });
 
-  it('is wired into the operator CLI', async () => {
+  // Opens a new embedded database (every migration, cold): ~13 s of CPU, more on a busy CI machine.
+  it('is wired into the operator CLI', { timeout: 120_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-cli-'));
     const saved = { DATA_DIR: process.env.DATA_DIR, DATABASE_URL: process.env.DATABASE_URL, LOG_LEVEL: process.env.LOG_LEVEL };
     process.env.DATA_DIR = dir;

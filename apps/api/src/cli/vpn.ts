@@ -48,13 +48,22 @@ const withAdmin =
     await friendly(() => fn(admin, ctx));
   };
 
-function printToken(ctx: CliContext, node: string, token: string) {
+function printToken(ctx: CliContext, node: string, token: string, port?: number) {
   ctx.print(`Node token for ${node} (shown once; only its hash is stored):`);
   ctx.print(token);
   ctx.print('');
-  ctx.print('On the node (interface created with its key and port, see apps/agent/README.md), save it where the agent reads it:');
+  // The steps of apps/agent/README.md ("Adding a node"), as they are today: the token goes in a
+  // file (a command line is visible to every user), then setup brings the node up and starts the agent.
+  if (port === undefined) {
+    // A new token for a node that runs: only the file changes.
+    ctx.print('On the node, replace the token file and restart the agent (the old token already stopped working):');
+    ctx.print('  (umask 077; cat > /etc/warren/node-token)   # paste the token, then Ctrl-D');
+    ctx.print('  systemctl restart warren-agent');
+    return;
+  }
+  ctx.print('On the node, with the agent copied to /opt/warren-agent (apps/agent/README.md):');
   ctx.print('  install -d -m 700 /etc/warren && (umask 077; cat > /etc/warren/node-token)   # paste the token, then Ctrl-D');
-  ctx.print('  WARREN_API_URL=https://<api host> WARREN_WG_INTERFACE=wg0 npx warren-agent');
+  ctx.print(`  node /opt/warren-agent/bin/warren-agent.mjs setup --api https://<api host> --port ${port}`);
 }
 
 export const commands: CliGroup = {
@@ -82,14 +91,15 @@ export const commands: CliGroup = {
     usage: '--location de-fra --name de-fra-2 --endpoint 203.0.113.10 [--port 51820] [--public-key KEY]',
     run: withAdmin(async (admin, ctx) => {
       const name = str(ctx, 'name')!;
+      const listenPort = num(ctx, 'port', false) ?? 51820;
       const { token } = await admin.addNode({
         location: str(ctx, 'location')!,
         name,
         endpointHost: str(ctx, 'endpoint')!,
-        listenPort: num(ctx, 'port', false) ?? 51820,
+        listenPort,
         publicKey: str(ctx, 'public-key', false),
       });
-      printToken(ctx, name, token);
+      printToken(ctx, name, token, listenPort);
     }),
   },
   'node-token': {
