@@ -170,6 +170,15 @@ describe('who gets stealth', () => {
     expect(new Set(all.map((u) => u.password)).size).toBe(all.length);
   });
 
+  it('parallel first requests make one set of credentials, the one every answer shows', async () => {
+    const { c, id } = await user('paid');
+    const answers = await Promise.all(Array.from({ length: 6 }, () => c.get('/api/setup/stealth/get')));
+    expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
+    expect(new Set(answers.map((r) => r.json().data.subscriptionUrl)).size).toBe(1);
+    const [row] = await t.app.db.query<{ n: number }>('select count(*)::int as n from stealth_credentials where user_id = $1', [id]);
+    expect(row!.n).toBe(1);
+  });
+
   it('keeps the credentials out of the database: a read of the table alone yields no id, password or URL secret', async () => {
     const { c, id } = await user('paid');
     const o = await overview(c);
@@ -295,7 +304,15 @@ describe('the subscription URL', () => {
     for (const s of spellings) {
       const res = await fetchSub(s, from);
       expect([200, 404], s).toContain(res.statusCode);
-      if (res.statusCode === 200) served++;
+      if (res.statusCode !== 200) continue;
+      // Outside /api/ (`/API/…`) the web app's page may answer (when built): a page, never the subscription.
+      if (String(res.headers['content-type']).startsWith('text/html')) {
+        expect(res.body, s).not.toMatch(/vless:\/\/|trojan:\/\//);
+        expect(res.body, s).not.toContain(secret);
+        continue;
+      }
+      expect(res.headers['content-type'], s).toBe('text/plain; charset=utf-8');
+      served++;
     }
     // Whatever the router resolves counts against the same per-address budget as the plain path.
     const left = 60 - served;
