@@ -98,12 +98,23 @@ describe('Stripe', () => {
       await stripe.send(endpoint, payload, stripe.signature(payload, now, 'whsec_someone_else')),
       await stripe.send(endpoint, payload, stripe.signature(payload, now - 301)),
       await stripe.send(endpoint, payload, 't=abc,v1=nothex'),
+      // From the future (issue 20): as far ahead as the tolerance allows behind.
+      await stripe.send(endpoint, payload, stripe.signature(payload, now + 301)),
+      await stripe.send(endpoint, payload, stripe.signature(payload, now + 86_400)),
     ];
-    expect(attempts.map((a) => a.status)).toEqual([400, 400, 400, 400, 400]);
+    expect(attempts.map((a) => a.status)).toEqual([400, 400, 400, 400, 400, 400, 400]);
+    expect(attempts[5]!.body).toMatch(/future/);
     for (const a of attempts) expect(a.body).not.toMatch(/whsec|stack|at /);
     expect((await subscription(c)).tariffKey).toBe('free-plan');
     expect(await paymentRow(data.paymentId)).toMatchObject({ status: 'pending', applied: false });
     expect(await eventsOf(data.paymentId)).toBe(0);
+    // A signed event without data.object (hand-made, or an unknown shape) is a clear 400, not a 500.
+    for (const odd of [{ id: 'evt_x', object: 'event', type: 'payment_intent.succeeded', data: {} }, { id: 'evt_y', object: 'event', type: 'charge.refunded' }, { id: 'evt_z', object: 'event', type: 'x', data: { object: null } }]) {
+      const body = JSON.stringify(odd);
+      const res = await stripe.send(endpoint, body, stripe.signature(body));
+      expect(res.status, res.body).toBe(400);
+      expect(res.body).toMatch(/data\.object/);
+    }
     // 299 seconds old is still inside the tolerance: the same event then applies.
     expect((await stripe.send(endpoint, payload, stripe.signature(payload, now - 299))).status).toBe(200);
     expect((await subscription(c)).tariffKey).toBe('1-month');

@@ -103,6 +103,11 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       } catch {
         throw new WebhookRejected('bad signature');
       }
+      // The SDK refuses only the old: a timestamp from the future would keep a captured delivery replayable for as long.
+      const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
+      if (!Number.isSafeInteger(signedAt) || signedAt - Date.now() / 1000 > WEBHOOK_TOLERANCE_S) throw new WebhookRejected('signature timestamp in the future');
+      // Signed, but not an event about an object (hand-made, or a type this code does not know): nothing to reconcile.
+      if (!event.data || typeof event.data.object !== 'object' || event.data.object === null) throw new WebhookRejected('the event has no data.object');
       const object = event.data.object as { id?: string; object?: string; payment_intent?: string | { id: string }; metadata?: Record<string, string> };
       const providerRef =
         object.object === 'payment_intent' || object.object === 'checkout.session'
