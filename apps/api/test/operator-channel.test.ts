@@ -8,7 +8,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { type AdminChannel, startAdminChannel } from '../src/admin/channel.js';
 import { buildApp } from '../src/app.js';
-import { withAbsolutePaths } from '../src/cli/remote.js';
+import { runOnServer, withAbsolutePaths } from '../src/cli/remote.js';
 import { type Config, loadConfig } from '../src/config.js';
 import { PASSWORD, TestClient, registerUser, subscriptionOf, uniqueEmail } from './helpers.js';
 
@@ -240,4 +240,62 @@ it('opens the database directly when no server runs, and says so', { timeout: 18
   // Restart for afterAll's close (and to show the data dir is free again).
   app = await buildApp(config);
   admin = undefined;
+});
+
+// chown needs root (CI and this machine run as root).
+it.skipIf(process.getuid?.() !== 0)('gives the operator credential to no socket another user could have made: owner, mode and directory are checked before anything is sent (SKIPPED unless root: needs chown)', { timeout: 60_000 }, async () => {
+  // A socket at the admin path that records what it is sent, as a local user's fake would.
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-fake-admin-'));
+  const socketPath = path.join(dir, 'admin.sock');
+  const tokenFile = path.join(dir, 'admin.token');
+  fs.writeFileSync(tokenFile, 'the-operator-credential-0123456789abcdef\n', { mode: 0o600 });
+  let received = '';
+  const fake = net.createServer((conn) => {
+    conn.on('data', (c: Buffer) => {
+      received += c.toString();
+      conn.end(`${JSON.stringify({ exit: 0 })}\n`);
+    });
+  });
+  await new Promise<void>((resolve) => fake.listen(socketPath, resolve));
+  const run = () => runOnServer({ socket: socketPath, tokenFile }, ['billing', 'prices'], () => {}, () => {});
+  try {
+    const cases: [string, () => void, RegExp][] = [
+      ['owned by another user', () => fs.chownSync(socketPath, 65534, 65534), /belongs to uid 65534/],
+      ['writable by others', () => (fs.chownSync(socketPath, process.getuid!(), process.getgid!()), fs.chmodSync(socketPath, 0o666)), /may be written by its group or others/],
+      ['in a directory others may write to', () => (fs.chmodSync(socketPath, 0o600), fs.chmodSync(dir, 0o777)), /warren-fake-admin-.* may be written by its group or others/],
+      ['in a directory of another user', () => (fs.chmodSync(dir, 0o700), fs.chownSync(dir, 65534, 65534)), /belongs to uid 65534/],
+    ];
+    for (const [what, arrange, message] of cases) {
+      arrange();
+      await expect(run(), what).rejects.toThrow(message);
+      expect(received, `${what}: nothing may be sent`).toBe('');
+    }
+    // A link to the socket is not the socket.
+    fs.chownSync(dir, process.getuid!(), process.getgid!());
+    const link = path.join(dir, 'link.sock');
+    fs.symlinkSync(socketPath, link);
+    await expect(runOnServer({ socket: link, tokenFile }, ['billing', 'prices'], () => {}, () => {})).rejects.toThrow(/symbolic link/);
+    expect(received).toBe('');
+    // The operator's own socket, 0600 in a directory of theirs: the request goes (the checks are not simply refusing everything).
+    expect(await run()).toBe(0);
+    expect(received).toContain('the-operator-credential-0123456789abcdef');
+  } finally {
+    await new Promise<void>((resolve) => fake.close(() => resolve()));
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
+});
+
+it('opens no channel in a directory others may write to', async () => {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-open-admin-'));
+  fs.chmodSync(dir, 0o777);
+  const errors: string[] = [];
+  const log = { info: () => {}, warn: () => {}, error: (_o: object, msg: string) => void errors.push(msg) };
+  try {
+    const channel = await startAdminChannel(app.services, { socket: path.join(dir, 'admin.sock'), tokenFile: path.join(dataDir, 'admin.token') }, log);
+    expect(channel).toBeUndefined();
+    expect(errors.join('\n')).toMatch(/its directory is not the server user's alone/);
+    expect(fs.existsSync(path.join(dir, 'admin.sock'))).toBe(false);
+  } finally {
+    fs.rmSync(dir, { recursive: true, force: true });
+  }
 });

@@ -5,6 +5,7 @@ import path from 'node:path';
 import { runCommand } from '../cli/index.js';
 import type { Services } from '../composition.js';
 import { type AdminReply, type AdminRequest, ADMIN_PROTOCOL, EXIT_NOPERM, EXIT_PROTOCOL } from './protocol.js';
+import { untrustedDirectory } from './trust.js';
 
 export interface AdminChannelOptions {
   /** config.admin: the socket path and the operator credential file. */
@@ -45,6 +46,13 @@ export async function startAdminChannel(services: Services, options: AdminChanne
   const expected = crypto.createHash('sha256').update(token).digest();
   const accepts = (offered: unknown) => typeof offered === 'string' && crypto.timingSafeEqual(crypto.createHash('sha256').update(offered).digest(), expected);
 
+  // A directory others may write to lets them swap the socket for theirs: the CLI would refuse it anyway (cli/remote.ts).
+  fs.mkdirSync(path.dirname(options.socket), { recursive: true, mode: 0o700 });
+  const untrusted = untrustedDirectory(path.dirname(options.socket));
+  if (untrusted) {
+    log.error({ socket: options.socket, reason: untrusted }, 'admin channel off: its directory is not the server user\'s alone');
+    return undefined;
+  }
   if (await answers(options.socket)) {
     log.warn({ socket: options.socket }, 'admin channel off: another server answers on its socket (set ADMIN_SOCKET per instance)');
     return undefined;

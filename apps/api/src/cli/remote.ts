@@ -3,6 +3,7 @@ import net from 'node:net';
 import path from 'node:path';
 import type { Config } from '../config.js';
 import { type AdminReply, type AdminRequest, ADMIN_PROTOCOL } from '../admin/protocol.js';
+import { untrustedSocket } from '../admin/trust.js';
 
 /**
  * The CLI's side of the admin channel (server side: admin/channel.ts; README: Operating Warren).
@@ -17,6 +18,9 @@ export async function runOnServer(admin: Config['admin'], argv: string[], print:
   const socket = await connect(admin.socket);
   if (!socket) return undefined;
   try {
+    // Before the credential is even read: whoever owns this path would receive it (admin/trust.ts).
+    const untrusted = untrustedSocket(admin.socket);
+    if (untrusted) throw new Error(`refusing to send the operator credential over ${admin.socket}: ${untrusted}. Check who made it; the server makes its socket 0600 in a directory only its user can write (ADMIN_SOCKET)`);
     let token: string;
     try {
       token = fs.readFileSync(admin.tokenFile, 'utf8').trim();
