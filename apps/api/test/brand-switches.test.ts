@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
-import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, registerUser, userInfo, type TestApp } from './helpers.js';
 
 // A brand that switches the WireGuard section off for everyone on it.
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-brands-'));
@@ -25,6 +25,6 @@ it('the user flag the web app reads follows the brand switch, and the API enforc
   expect((await registerUser(vpn)).user).toMatchObject({ isWgSectionAvailable: true });
   const proxy = new TestClient(t.app, { host: 'proxy.localhost' });
   await registerUser(proxy);
-  expect((await proxy.get('/api/users/info/get')).json().data.isWgSectionAvailable).toBe(false);
+  expect((await userInfo(proxy)).isWgSectionAvailable).toBe(false);
   expect((await proxy.get('/api/setup/wg/get')).statusCode).toBe(403);
 });

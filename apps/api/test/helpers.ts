@@ -185,9 +185,29 @@ export function linkParams(text: string, pathName: string): { userId: number; to
   return { userId: Number(match[1]), token: decodeURIComponent(match[2]!) };
 }
 
+/** The signed-in user as the web app reads it: info/get, or restrictedUserCheck on a restricted host (which refuses the plain call). */
+export async function userInfo(c: TestClient): Promise<Record<string, unknown>> {
+  const key = restrictedKeyByHost.get(c.host.replace(/:\d+$/, ''));
+  if (!key) return (await c.get('/api/users/info/get')).json().data;
+  const res = await c.post('/api/users/restrictedUserCheck', encryptText(key, JSON.stringify({ token: c.token })), { headers: { 'content-type': 'text/plain' }, auth: false });
+  if (res.statusCode !== 200) throw new Error(`restrictedUserCheck failed: ${res.statusCode} ${res.body}`);
+  return JSON.parse(decryptText(key, res.body)!).data.user;
+}
+
+/** createPayment as the web app sends it: plain JSON, or restrictedCreatePayment (encrypted, the token inside) on a restricted host. */
+export async function createPaymentAs(c: TestClient, body: Record<string, unknown>): Promise<{ statusCode: number; body: string; data: Record<string, unknown> }> {
+  const key = restrictedKeyByHost.get(c.host.replace(/:\d+$/, ''));
+  if (!key) {
+    const res = await c.post('/api/billing/createPayment', body);
+    return { statusCode: res.statusCode, body: res.body, data: res.statusCode === 200 ? res.json().data : {} };
+  }
+  const res = await c.post('/api/billing/restrictedCreatePayment', encryptText(key, JSON.stringify({ ...body, token: c.token })), { headers: { 'content-type': 'text/plain' }, auth: false });
+  return { statusCode: res.statusCode, body: res.body, data: res.statusCode === 200 ? JSON.parse(decryptText(key, res.body)!).data : {} };
+}
+
 /** The account's plan as the web app reads it (info/get), with its status. */
 export async function subscriptionOf(c: TestClient) {
-  const me = (await c.get('/api/users/info/get')).json().data;
+  const me = await userInfo(c);
   return { ...(me.subscriptionData as { tariffKey: string; tariffName: string; expiresAt: string | null }), accountStatus: me.accountStatus as string };
 }
 

@@ -1,10 +1,14 @@
-import { api, type RequestContext } from './api-client';
+import type { KyInstance } from 'ky';
+import { createApiClient, type RequestContext } from './api-client';
 import { getBrand } from './brand';
 import { decryptPayload, encryptPayload } from './restricted-crypto';
+import { getToken, setToken } from './token';
 
 /**
- * The restricted, encrypted calls for hosts that are not main-product (spec section 6): every
- * call that signs people in or up or resets a password (auth, the one-step checkout).
+ * The restricted, encrypted calls for hosts that are not main-product (spec section 6). On such
+ * a host every call that carries personal or payment data goes through them: sign-up, sign-in,
+ * the reset request and the new password, the session check (restrictedUserCheck) and every
+ * payment. The API refuses the plain JSON calls there.
  */
 export function usesRestrictedCalls(): boolean {
   const brand = getBrand();
@@ -12,13 +16,30 @@ export function usesRestrictedCalls(): boolean {
 }
 
 /**
- * POST users/restricted*: body and answer are base64(iv || AES-256-GCM ciphertext || tag)
- * text; errors come back as ordinary JSON error bodies (handled by the api client).
+ * Without the bearer header: a signed-in call puts its token inside the encrypted body (the
+ * header is what a filter could spot). A 401 still signs the visitor out like any other call.
  */
-export async function restrictedPost<T>(path: string, payload: unknown, context: RequestContext = {}): Promise<T> {
+let restrictedApi: KyInstance | null = null;
+
+export interface RestrictedOptions {
+  /** Send the stored token inside the encrypted body (signed-in calls). */
+  withToken?: boolean;
+}
+
+/**
+ * POST users/restricted* and billing/*Restricted*: body and answer are
+ * base64(iv || AES-256-GCM ciphertext || tag) text; errors come back as ordinary JSON error
+ * bodies (handled by the api client).
+ */
+export async function restrictedPost<T>(path: string, payload: object, context: RequestContext = {}, options: RestrictedOptions = {}): Promise<T> {
   const key = getBrand().restrictedKey;
   if (!key) throw new Error('This site has no key for restricted calls.');
-  const body = await encryptPayload(payload, key);
-  const text = await api.post(path, { body, headers: { 'content-type': 'text/plain' }, context: { ...context } }).text();
-  return decryptPayload<T>(text, key);
+  const token = options.withToken ? getToken() : null;
+  const body = await encryptPayload(token ? { ...payload, token } : payload, key);
+  restrictedApi ??= createApiClient({}, { bearer: false });
+  const res = await restrictedApi.post(path, { body, headers: { 'content-type': 'text/plain' }, context: { ...context } });
+  // A signed-in call may rotate the token (the API's sliding expiry): keep the new one.
+  const rotated = /^Bearer\s+(\S+)$/i.exec(res.headers.get('authorization') ?? '')?.[1];
+  if (token && rotated && rotated !== getToken()) setToken(rotated);
+  return decryptPayload<T>(await res.text(), key);
 }

@@ -7,6 +7,7 @@ import { deleteCookie, setCookie } from './cookies';
 import { detectDeviceType, type DeviceType } from './device';
 import { navigateTo } from './navigation';
 import { STORAGE_KEYS, storage } from './storage';
+import { restrictedPost, usesRestrictedCalls } from './restricted-call';
 import { getToken, setToken } from './token';
 
 export type PaymentStatus = 'processed' | 'processing';
@@ -98,7 +99,14 @@ export const session = {
   },
 };
 
-export function fetchUserInfo(): Promise<User> {
+export async function fetchUserInfo(): Promise<User> {
+  // A restricted host checks the session with the token inside an encrypted body (restrictedUserCheck).
+  if (usesRestrictedCalls()) {
+    const answer = await restrictedPost<{ data?: { user?: unknown; token?: unknown } }>('users/restrictedUserCheck', {}, {}, { withToken: true });
+    const rotated = answer.data?.token;
+    if (typeof rotated === 'string' && getToken() && rotated !== getToken()) setToken(rotated);
+    return ensureShape(answer.data?.user, isUserShape, 'users/restrictedUserCheck');
+  }
   return api
     .get('users/info/get')
     .json<{ data: unknown }>()

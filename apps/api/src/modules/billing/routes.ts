@@ -10,7 +10,7 @@ import type { CaptchaVerifier } from '../../lib/captcha.js';
 import type { GeoIp } from '../../lib/geoip.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
-import { RESTRICTED_DOC, decryptBody, sealAnswer } from '../../plugins/restricted.js';
+import { RESTRICTED_DOC, decryptBody, mainProductOnly, sealAnswer } from '../../plugins/restricted.js';
 import type { UserRow } from '../users/index.js';
 import { CAMPAIGN_COOKIE_DAYS, languageFromTag } from '@warren/contract';
 import type { CheckoutContext } from './checkout.js';
@@ -40,6 +40,7 @@ const providerQueryString = providerQuery.extend({
   autoRenew: z.enum(['true', 'false'], { error: 'autoRenew must be true or false.' }).transform((v) => v === 'true').optional(),
 });
 const restrictedPaymentBody = createPaymentBody.omit({ provider: true }).extend({ token: z.string().min(20).max(200).optional() });
+const restrictedCreatePaymentBody = createPaymentBody.extend({ token: z.string().min(20).max(200).optional() });
 
 /** What each provider offers, per country; the list only shows configured providers. */
 function methodsFor(country: string, available: PaymentProviderId[]) {
@@ -118,36 +119,39 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
     return typeof h === 'string' && /^[A-Za-z0-9_-]{8,100}$/.test(h) ? h : undefined;
   };
 
-  app.post('/api/billing/createPayment', { preHandler: auth, schema: { tags, body: createPaymentBody, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.post('/api/billing/createPayment', { preHandler: [mainProductOnly, auth], schema: { tags, body: createPaymentBody, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     data: await pay(request, { ...request.body, idempotencyKey: request.body.idempotencyKey ?? idempotencyHeader(request) }),
   }));
 
-  app.get('/api/billing/getStripePayment', { preHandler: auth, schema: { tags, querystring: providerQueryString, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.get('/api/billing/getStripePayment', { preHandler: [mainProductOnly, auth], schema: { tags, querystring: providerQueryString, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     // The spec's call answers the client secret for an embedded card form; the generic createPayment redirects to Stripe Checkout.
     data: await pay(request, { ...request.query, provider: 'stripe', idempotencyKey: request.query.idempotencyKey ?? idempotencyHeader(request) }, 'embedded'),
   }));
 
-  app.post('/api/billing/getPayssionPaymentData', { preHandler: auth, schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.post('/api/billing/getPayssionPaymentData', { preHandler: [mainProductOnly, auth], schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     data: await pay(request, { ...request.body, provider: 'payssion', idempotencyKey: request.body.idempotencyKey ?? idempotencyHeader(request) }),
   }));
 
-  app.post('/api/billing/getPayssionV2MandateOrDoPayment', { preHandler: auth, schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.post('/api/billing/getPayssionV2MandateOrDoPayment', { preHandler: [mainProductOnly, auth], schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     data: await pay(request, { ...request.body, provider: 'payssionv2', idempotencyKey: request.body.idempotencyKey ?? idempotencyHeader(request) }),
   }));
 
   // Restricted variants: encrypted bodies; the token may travel inside the body instead of a header.
-  const restricted = (path: string, provider: PaymentProviderId) =>
+  // A restricted host pays only through these (the plain calls above refuse it), so every provider
+  // has one: the spec's three, and restrictedCreatePayment (provider in the body) for the rest.
+  const restricted = (path: string, provider?: PaymentProviderId) =>
     app.post(path, { schema: { tags, description: RESTRICTED_DOC } }, async (request, reply) => {
-      const body = decryptBody(request, restrictedPaymentBody);
+      const body = decryptBody(request, provider ? restrictedPaymentBody : restrictedCreatePaymentBody);
       if (body.token && !request.headers.authorization) request.headers.authorization = `Bearer ${body.token}`;
       await auth(request, reply);
       const { token: _token, ...rest } = body;
-      const result = await pay(request, { ...rest, provider });
+      const result = await pay(request, { ...rest, provider: provider ?? (rest as CreatePaymentBody).provider });
       return reply.type('text/plain; charset=utf-8').send(sealAnswer(request, { data: result }));
     });
   restricted('/api/billing/getRestrictedStripePayment', 'stripe');
   restricted('/api/billing/getRestrictedPayssionPaymentData', 'payssion');
   restricted('/api/billing/getRestrictedCardlinkPaymentData', 'cardlink');
+  restricted('/api/billing/restrictedCreatePayment');
 
   // The customer's payments, receipts and money-back requests (history-routes.ts).
   await paymentHistoryRoutes(fastify, { billing: deps.billing, auth });

@@ -46,7 +46,7 @@ export async function usersRoutes(fastify: FastifyInstance, { users, origins, ca
     return { data: { ok: true as const }, message: RESET_SENT };
   });
 
-  app.post('/api/users/resetPassword', { schema: { tags, body: resetPasswordBody, response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/users/resetPassword', { preHandler: mainProductOnly, schema: { tags, body: resetPasswordBody, response: { 200: okMessage } } }, async (request) => {
     await users.resetPassword(request.body, ctx(request));
     return { data: { ok: true as const }, message: 'Password updated successfully' };
   });
@@ -73,7 +73,8 @@ export async function usersRoutes(fastify: FastifyInstance, { users, origins, ca
     return { data: { ok: true as const }, message: 'We have emailed you a link to set a new password.' };
   });
 
-  app.get('/api/users/info/get', { preHandler: auth, schema: { tags, response: { 200: envelope(user) } } }, async (request) => ({
+  // A restricted host checks its session with restrictedUserCheck (no bearer header, the answer sealed).
+  app.get('/api/users/info/get', { preHandler: [mainProductOnly, auth], schema: { tags, response: { 200: envelope(user) } } }, async (request) => ({
     data: toUserDto(userOf(request), request.brand),
   }));
 
@@ -121,6 +122,13 @@ export async function usersRoutes(fastify: FastifyInstance, { users, origins, ca
     await captcha.verify(body['g-recaptcha-response'], request.ip);
     await users.requestPasswordReset(body.email, ctx(request));
     return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { ok: true }, message: RESET_SENT }));
+  });
+
+  /** The new password from the emailed link: on a restricted host it travels encrypted like the reset request. */
+  app.post('/api/users/restrictedResetPassword', { schema: { tags, description: RESTRICTED_DOC, response: { 200: encrypted } } }, async (request, reply) => {
+    const body = decryptBody(request, resetPasswordBody);
+    await users.resetPassword(body, ctx(request));
+    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { ok: true }, message: 'Password updated successfully' }));
   });
 
   /** Lets a restricted host check a stored token without the bearer header a filter could spot. */

@@ -1,6 +1,7 @@
 import { useMutation } from '@tanstack/react-query';
 import type { CreatePaymentResult } from '@warren/contract';
 import { api } from '../api-client';
+import { restrictedPost, usesRestrictedCalls } from '../restricted-call';
 
 export interface CreatePaymentInput {
   tariffId: number;
@@ -26,11 +27,25 @@ export interface CreatePaymentInput {
  */
 export async function createPayment(input: CreatePaymentInput): Promise<CreatePaymentResult> {
   const json = Object.fromEntries(Object.entries(input).filter(([, v]) => v !== undefined && v !== ''));
-  const body = await api
-    .post('billing/createPayment', { json, headers: { 'idempotency-key': input.idempotencyKey }, context: { silent: true } })
-    .json<{ data: unknown }>();
+  const body = usesRestrictedCalls()
+    ? await restrictedPost<{ data: unknown }>(...restrictedPayment(json), { silent: true }, { withToken: true })
+    : await api
+        .post('billing/createPayment', { json, headers: { 'idempotency-key': input.idempotencyKey }, context: { silent: true } })
+        .json<{ data: unknown }>();
   const schemas = await import('./billing-schemas');
   return schemas.createPaymentResult.parse(body.data);
+}
+
+/** A restricted host pays through the spec's call for its provider, or restrictedCreatePayment (provider in the body) for the others. */
+function restrictedPayment(json: Record<string, unknown>): [string, object] {
+  const { provider, ...rest } = json;
+  const named: Record<string, string> = {
+    stripe: 'billing/getRestrictedStripePayment',
+    payssion: 'billing/getRestrictedPayssionPaymentData',
+    cardlink: 'billing/getRestrictedCardlinkPaymentData',
+  };
+  const path = named[String(provider)];
+  return path ? [path, rest] : ['billing/restrictedCreatePayment', json];
 }
 
 export function useCreatePayment() {
