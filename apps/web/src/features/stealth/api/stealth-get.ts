@@ -17,8 +17,19 @@ export async function getStealth(langCode: string): Promise<StealthState> {
   }
 }
 
-export const stealthQuery = (langCode: string) => queryOptions({ queryKey: ['setup', 'stealth', langCode], queryFn: () => getStealth(langCode), staleTime: 30_000 });
+/**
+ * `paid`: what the signed-in user's plan says (the contract's access rule). Without it the page
+ * shows the upgrade prompt without asking: a 403 in the browser's console on every visit of a free
+ * user is noise (and the console test's failure). A plan that lapsed since the user was read still
+ * gets the API's 403, which also means the upgrade prompt.
+ */
+export const stealthQuery = (langCode: string, paid: boolean) =>
+  queryOptions({
+    queryKey: ['setup', 'stealth', langCode, paid],
+    queryFn: (): Promise<StealthState> => (paid ? getStealth(langCode) : Promise.resolve({ kind: 'upgrade' })),
+    staleTime: 30_000,
+  });
 
-export function useStealth(langCode: string) {
-  return useQuery(stealthQuery(langCode));
+export function useStealth(langCode: string, paid: boolean) {
+  return useQuery(stealthQuery(langCode, paid));
 }

@@ -4,7 +4,7 @@ import '@mantine/core/styles/List.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
-import { type StealthLink, platformOf } from '@warren/contract';
+import { type StealthLink, platformOf, vpnAccess } from '@warren/contract';
 import { CopyField } from '../../../components/CopyField';
 import { IconCrown, IconShieldCheck } from '../../../components/icons';
 import { QrCode } from '../../../components/QrCode';
@@ -12,6 +12,7 @@ import { SetupPageFrame } from '../../../components/SetupPageFrame';
 import { openConfirm } from '../../../lib/confirm';
 import { snackbar } from '../../../lib/notify';
 import { getBrand } from '../../../lib/brand';
+import { useSession } from '../../../lib/session';
 import { useStealth } from '../api/stealth-get';
 import { useResetStealth } from '../api/stealth-reset';
 import { STEALTH_APPS, STEALTH_PLATFORMS, type StealthPlatform, stealthPlatformOf } from '../lib/apps';
@@ -24,7 +25,10 @@ import classes from './stealth.module.css';
  */
 export function StealthPage() {
   const { t, i18n } = useTranslation();
-  const stealth = useStealth(i18n.language);
+  const paid = useSession(({ user }) =>
+    user ? vpnAccess({ accountStatus: user.accountStatus, tariffKey: user.subscriptionData.tariffKey, subscriptionExpiresAt: user.subscriptionData.expiresAt }) === 'paid' : false,
+  );
+  const stealth = useStealth(i18n.language, paid);
   return (
     <SetupPageFrame title={t('titles.stealth')} intro={t('stealth.intro')} icon={<IconShieldCheck size={16} />} query={stealth} loading={t('stealth.loading')} error={t('stealth.failed')}>
       {(state) => (state.kind === 'upgrade' ? <Upgrade /> : <Ready subscriptionUrl={state.overview.subscriptionUrl} links={state.overview.links} />)}
