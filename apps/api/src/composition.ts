@@ -15,7 +15,7 @@ import { eraseFeatureSwitches, featuresService } from './modules/features/index.
 import { eraseServiceCredentials, eraseWireguardData, vpnServices } from './modules/nodes/index.js';
 import { profileService } from './modules/profile/index.js';
 import { eraseRewardsData, rewardsService } from './modules/rewards/index.js';
-import { eraseStaffData, staffService } from './modules/staff/index.js';
+import { eraseStaffData, staffRepository, staffService } from './modules/staff/index.js';
 import { eraseStealthData, stealthService } from './modules/stealth/index.js';
 import { systemRepository } from './modules/system/index.js';
 import { accountErasure, securityMails, usersService } from './modules/users/index.js';
@@ -28,7 +28,7 @@ export interface ServiceDeps {
   mailer?: Mailer;
   limiter?: RateLimiter;
   /** Where background failures and a lost Redis are reported (the app's logger; the CLI prints nothing). */
-  log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void };
+  log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void };
   /** Test-only seams (test/crash.test.ts); production passes none. */
   testHooks?: { billing?: BillingTestHooks };
 }
@@ -75,6 +75,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   // areas add theirs here (e.g. job queue depth: metrics.scrapeGauge, or a prom-client Counter on metrics.registry).
   const metrics = createMetrics({
     activeSubscriptions: () => systemRepository(db).activeSubscriptions(),
+    staffAuditHead: async () => Number((await staffRepository(db).auditHead()).seq),
     // pg-boss's own counts (refreshed by its monitor), where this instance runs the job engine; scrapes come after app.ts started it.
     jobQueues: config.jobs
       ? async () =>
@@ -149,7 +150,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   });
   // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
   const staff = staffService({
-    db, appSecret: config.appSecret, limiter, brands, users, erasure, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics,
+    db, appSecret: config.appSecret, limiter, brands, users, erasure, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics, log: deps.log,
     originOf,
   });
 

@@ -8,7 +8,7 @@ const ops = path.resolve(import.meta.dirname, '../../../ops');
 
 /** Every series name the API (all sources on) and the agent export, histograms with their parts. */
 async function exportedNames(): Promise<Set<string>> {
-  const api = createMetrics({ activeSubscriptions: async () => [], jobQueues: async () => [], stealthNodes: async () => [] });
+  const api = createMetrics({ activeSubscriptions: async () => [], jobQueues: async () => [], stealthNodes: async () => [], staffAuditHead: async () => 0 });
   api.collectDefaults();
   const agent = createAgentMetrics({ defaults: true });
   const exported = new Set<string>();

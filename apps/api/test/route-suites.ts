@@ -66,8 +66,11 @@ export function pathSpellings(url: string): string[] {
   return [...new Set(out.filter((u): u is string => !!u && u !== url))];
 }
 
-/** Rows a refused request writes by design, left out of the comparison: a failed staff sign-in is audited (issue 15). */
-const WRITTEN_WHEN_REFUSED: Record<string, string> = { staff_audit: "action = 'sign-in-failed'" };
+/**
+ * Rows a refused request writes by design, left out of the comparison: a failed sign-in on a staff
+ * account is audited (issue 15), and moves the audit chain's head (issue 20; any other audit row still shows in staff_audit).
+ */
+const WRITTEN_WHEN_REFUSED: Record<string, string> = { staff_audit: "action = 'sign-in-failed'", staff_audit_head: 'true' };
 
 /**
  * Every table's rows (as text, in a stable order), so a comparison shows any change at all.

@@ -1,5 +1,6 @@
 import { STAFF_ROLES, type StaffRole } from '@warren/contract';
 import { NotFoundError } from '../lib/errors.js';
+import { parseHead } from '../modules/staff/index.js';
 import { type CliContext, type CliGroup, CliUsageError } from './command.js';
 
 /**
@@ -23,6 +24,11 @@ async function friendly<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
+/** A broken audit chain: exit 1 (the command ran rightly; what it checked failed). */
+class AuditChainBroken extends CliUsageError {
+  override readonly exitCode = 1;
+}
+
 export const commands: CliGroup = {
   grant: {
     summary: 'give an account a staff role (support or admin); it signs in to the console with two-factor on',
@@ -43,6 +49,25 @@ export const commands: CliGroup = {
       const email = emailOf(ctx);
       const removed = await friendly(async () => (await staffOf(ctx)).revokeRole(email));
       ctx.print(removed ? `${email} has no staff role any more.` : `${email} had no staff role.`);
+    },
+  },
+  audit: {
+    summary: "verify the audit log's hash chain: names the first row edited, inserted or missing (exit 1); --head compares with a head exported earlier",
+    usage: 'verify [--head SEQ[:HASH]]   (SEQ: the metric warren_staff_audit_head_seq; SEQ:HASH: a "staff audit appended" log line)',
+    async run(ctx) {
+      if (ctx.positionals[0] !== 'verify' || ctx.positionals.length > 1) throw new CliUsageError('usage: npx warren staff audit verify [--head SEQ[:HASH]]');
+      const flag = ctx.flags.head;
+      const head = flag === undefined ? undefined : typeof flag === 'string' ? parseHead(flag) : undefined;
+      if (flag !== undefined && !head) throw new CliUsageError('--head must be SEQ or SEQ:HASH (12 to 64 hex digits of the hash)');
+      const r = await (await staffOf(ctx)).verifyAudit(head);
+      if (r.ok) {
+        ctx.print(
+          `OK: ${r.rows} rows, head seq ${r.head.seq} ${r.head.hash}${r.pseudonymised ? `, ${r.pseudonymised} pseudonymised (recorded)` : ''}${head ? `; the exported head seq ${head.seq} is in the chain` : ''}.`,
+        );
+        return;
+      }
+      for (const p of r.problems) ctx.print(p);
+      throw new AuditChainBroken(`the staff audit chain is broken (${r.problems.length}${r.problems.length >= 20 ? '+' : ''} problems): first ${r.problems[0]}`);
     },
   },
   list: {

@@ -24,6 +24,8 @@ const DB_BUCKETS = [0.0005, 0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 
 export interface MetricsSources {
   /** Paid plans in force, by tariff. */
   activeSubscriptions?: () => Promise<{ tariff: string; count: number }[]>;
+  /** The staff audit chain's last seq (its head table). */
+  staffAuditHead?: () => Promise<number>;
   /** Jobs by queue and state (ready, deferred, blocked, active, failed). */
   jobQueues?: () => Promise<{ queue: string; state: string; count: number }[]>;
   /** Each node's stealth core as it last reported (issue 21): node names are the operator's, a small fixed set. */
@@ -135,6 +137,14 @@ export function createMetrics(sources: MetricsSources = {}) {
   if (activeSubscriptions)
     metrics.scrapeGauge('warren_active_subscriptions', 'Paid plans in force, by tariff (read from the database at scrape time)', ['tariff'], async () =>
       (await activeSubscriptions()).map((r) => ({ labels: { tariff: r.tariff }, value: r.count })),
+    );
+  const { staffAuditHead } = sources;
+  if (staffAuditHead)
+    metrics.scrapeGauge(
+      'warren_staff_audit_head_seq',
+      'The staff audit hash chain: seq of its newest row (read at scrape time). It never goes down: a drop means rows were deleted (npx warren staff audit verify --head SEQ)',
+      [],
+      async () => [{ value: await staffAuditHead() }],
     );
   const { jobQueues } = sources;
   if (jobQueues)

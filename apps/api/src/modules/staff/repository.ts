@@ -1,5 +1,14 @@
 import type { StaffRole } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
+import { type ChainRow, GENESIS_HASH, PSEUDONYMISE } from './audit-chain.js';
+
+/** The chain's newest row: what is exported (metric, log line) so a deletion of the newest rows shows. */
+export interface AuditHead {
+  seq: string;
+  hash: string;
+}
+/** The actor of the recorded pseudonymisations. */
+export const PSEUDONYMISE_ACTOR = 'Warren (pseudonymisation)';
 
 export interface StaffSessionRow {
   id: number;
@@ -111,19 +120,83 @@ export function staffRepository(db: Queryable) {
 
     // --- audit -------------------------------------------------------------------------------
     /**
-     * Appends one row. The log outlives the accounts it names and cannot be edited, so it names a
-     * customer by number only (written pseudonymous: the console shows the account's email as it is
-     * now, a placeholder once deleted), and an email typed into a reason is replaced.
+     * Appends one row; the database chains it (migration 0014) and answers the new head. The log
+     * outlives the accounts it names and cannot be edited, so it names a customer by number only
+     * (written pseudonymous: the console shows the account's email as it is now, a placeholder once
+     * deleted), and an email typed into a reason is replaced.
      */
-    async audit(a: NewAudit): Promise<void> {
+    async audit(a: NewAudit): Promise<AuditHead> {
       const target = a.targetUserId != null ? '' : (a.target ?? '');
       const [person] = a.targetUserId != null
         ? await db.query<{ first_name: string; second_name: string }>('select first_name, second_name from users where id = $1', [a.targetUserId])
         : [];
-      await db.query(
-        `insert into staff_audit (actor_user_id, actor, role, action, target_user_id, target, detail, ip, user_agent) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)`,
+      const [head] = await db.query<AuditHead>(
+        `insert into staff_audit (actor_user_id, actor, role, action, target_user_id, target, detail, ip, user_agent) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
+         returning seq::text as seq, row_hash as hash`,
         [a.actorUserId, a.actor, a.role, a.action, a.targetUserId ?? null, target, JSON.stringify(withoutPersonal(a.detail ?? {}, [person?.first_name, person?.second_name])), (a.ip ?? '').slice(0, 100), (a.userAgent ?? '').slice(0, 300)],
       );
+      return head!;
+    },
+    /** The chain's head as the database keeps it (the last row's seq and hash). */
+    async auditHead(): Promise<AuditHead> {
+      return (await db.query<AuditHead>(`select seq::text as seq, hash from staff_audit_head`))[0] ?? { seq: '0', hash: GENESIS_HASH };
+    },
+    /** Rows in chain order after (seq, id), every value as the database's text, for the verifier. */
+    async auditChainPage(after: { seq: string; id: string } | null, limit: number): Promise<ChainRow[]> {
+      return db.query<ChainRow>(
+        `select id::text as id, seq::text as seq, ((extract(epoch from at) * 1000000)::bigint)::text as at_us, actor_user_id::text as actor_user_id, role, action,
+                target_user_id::text as target_user_id, detail::text as detail, personal_salt, personal_hash, prev_hash, row_hash, actor, target, ip, user_agent
+         from staff_audit where $1::bigint is null or (seq, id) > ($1::bigint, $2::bigint)
+         order by staff_audit.seq, staff_audit.id limit $3`, // the columns, not their text aliases (10 before 9)
+        [after?.seq ?? null, after?.id ?? null, limit],
+      );
+    },
+    /**
+     * The recorded pseudonymisation of one account in the audit (account deletion): where the account
+     * is the actor, its email, address and user agent; where it is the target, its email. The salt of
+     * each row's personal commitment is erased with them (the chain stays valid, the old values cannot
+     * be guessed back from it), and one chained `pseudonymise` row records it, in the same statement.
+     * Answers the number of rows pseudonymised.
+     */
+    async pseudonymiseAccount(userId: number, reason: string): Promise<number> {
+      const [row] = await db.query<{ n: number }>(
+        `with erased as (
+           update staff_audit set
+             actor = case when actor_user_id = $1 then $2 else actor end,
+             target = case when target_user_id = $1 then $2 else target end,
+             ip = case when actor_user_id = $1 then '' else ip end,
+             user_agent = case when actor_user_id = $1 then '' else user_agent end,
+             personal_salt = null
+           where (actor_user_id = $1 or target_user_id = $1) and personal_salt is not null
+           returning 1
+         ), record as (
+           insert into staff_audit (actor, role, action, target_user_id, target, detail)
+           select $3, 'operator', '${PSEUDONYMISE}', $1, $2, jsonb_build_object('userId', $1::int, 'rows', (select count(*) from erased), 'reason', $4::text)
+           where exists (select 1 from erased)
+         )
+         select count(*)::int as n from erased`,
+        [userId, `deleted account ${userId}`, PSEUDONYMISE_ACTOR, reason.slice(0, 500)],
+      );
+      return row?.n ?? 0;
+    },
+    /**
+     * The retention of staff addresses: the address and user agent of rows older than `before` are
+     * erased, recorded by one chained `pseudonymise` row (detail.before). Answers how many.
+     */
+    async expireAddresses(before: Date, reason: string): Promise<number> {
+      const [row] = await db.query<{ n: number }>(
+        `with erased as (
+           update staff_audit set ip = '', user_agent = '', personal_salt = null
+           where at < $1 and (ip <> '' or user_agent <> '') returning 1
+         ), record as (
+           insert into staff_audit (actor, role, action, detail)
+           select $2, 'operator', '${PSEUDONYMISE}', jsonb_build_object('before', $3::text, 'rows', (select count(*) from erased), 'reason', $4::text)
+           where exists (select 1 from erased)
+         )
+         select count(*)::int as n from erased`,
+        [before, PSEUDONYMISE_ACTOR, before.toISOString(), reason],
+      );
+      return row?.n ?? 0;
     },
     /** Newest first by the numeric id (`staff_audit.id`: a bare `id` would sort by the text alias, 99 before 100). */
     async auditPage(opts: { targetUserId?: number; before?: string; limit: number }): Promise<AuditRow[]> {
@@ -243,9 +316,15 @@ function withoutPersonal(value: unknown, names: (string | undefined)[]): unknown
   return scrub(value);
 }
 
-/** The staff area's part of an account's erasure: the log of mails sent to it (staff_members and staff_sessions go by trigger). */
+/**
+ * The staff area's part of an account's erasure: the log of mails sent to it (staff_members and
+ * staff_sessions go by trigger), and the audit's personal fields about it (rows written before the
+ * audit named customers by number only, and a staff member's own email, addresses and user agents)
+ * as the recorded pseudonymisation the audit chain allows.
+ */
 export async function eraseStaffData(tx: Queryable, account: { userId: number }): Promise<void> {
   await tx.query(`delete from mail_log where user_id = $1`, [account.userId]);
+  await staffRepository(tx).pseudonymiseAccount(account.userId, 'account deleted');
 }
 
 /** Records a mail sent to an address (kind and time only) when the address is an account's. */

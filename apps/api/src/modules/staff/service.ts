@@ -15,10 +15,14 @@ import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBac
 import type { VpnServices } from '../nodes/index.js';
 import { type AccountErasure, LIMITS, type UsersService, secondFactor, spend, spendSignIn, usersRepository } from '../users/index.js';
 import { staffDevices } from './device.js';
-import { type CustomerRow, staffRepository } from './repository.js';
+import { type ChainReport, chainVerifier, type ChainHead } from './audit-chain.js';
+import { type AuditHead, type CustomerRow, type NewAudit, staffRepository } from './repository.js';
 
 export const STAFF_IDLE_MS = STAFF_IDLE_MINUTES * 60_000;
 export const STAFF_ABSOLUTE_MS = STAFF_ABSOLUTE_HOURS * 3_600_000;
+/** How long the audit keeps a staff member's address and user agent (README: the operator console). */
+export const STAFF_AUDIT_ADDRESS_DAYS = 365;
+const AUDIT_VERIFY_PAGE = 1000;
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
 const ACCOUNT_DISABLED = 'This account is disabled. Please contact support.';
 const NEEDS_TWO_FACTOR = 'Staff sign-in needs two-factor sign-in: turn it on in your profile (Profile → Two-factor sign-in) first.';
@@ -56,6 +60,8 @@ export interface StaffDeps {
   moneyBackDays: number;
   /** The per-address sign-in budget (LIMIT_LOGIN_PER_IP), the customer sign-in's: one rule for both. */
   loginPerIp?: number;
+  /** The audit chain's head is logged at each write (info). */
+  log?: { info?: (obj: object, msg: string) => void };
   /** Failed sign-ins are counted here (a customer's only here, never in the audit). */
   metrics?: Pick<Metrics, 'staffSignInFailures'>;
   now?: () => Date;
@@ -77,7 +83,16 @@ const isWithinMoneyBackWindow = (p: PaymentRow, at: Date, days: number) => isWit
 export function staffService(deps: StaffDeps) {
   const { db, limiter, billing, vpn } = deps;
   const now = deps.now ?? (() => new Date());
-  const repo = staffRepository(db);
+  const chainRepo = staffRepository(db);
+  /** Every write exports the chain's new head (a log line; the metric reads the head table): a later deletion of the newest rows shows against it. */
+  const repo = {
+    ...chainRepo,
+    async audit(a: NewAudit): Promise<AuditHead> {
+      const head = await chainRepo.audit(a);
+      deps.log?.info?.({ staffAuditHead: head }, 'staff audit appended');
+      return head;
+    },
+  };
   const usersRepo = usersRepository(db);
   const factor = secondFactor(usersRepo, deps.appSecret);
   const devices = staffDevices(deps.appSecret);
@@ -267,6 +282,8 @@ export function staffService(deps: StaffDeps) {
       const at = now();
       await repo.insertSession({ userId: row.id, tokenHash: hashToken(token), xsrfKeyHash: hashToken(ctx.xsrfKey), now: at, ip: ctx.ip, userAgent: ctx.userAgent });
       await repo.audit({ actorUserId: row.id, actor: row.email, role, action: 'sign-in', targetUserId: row.id, target: row.email, ip: ctx.ip, userAgent: ctx.userAgent });
+      // Staff addresses past their retention go now (an indexed look at the few rows still holding one).
+      await repo.expireAddresses(new Date(at.getTime() - STAFF_AUDIT_ADDRESS_DAYS * 86_400_000), `staff addresses are kept ${STAFF_AUDIT_ADDRESS_DAYS} days`);
       // This browser is known from now on (a fresh cookie each time: its 30 days start again).
       return { token, me: meOf({ email: row.email, role, createdAt: at, lastUsedAt: at }), device: devices.issue(email, at) };
     },
@@ -392,6 +409,30 @@ export function staffService(deps: StaffDeps) {
       }));
       return { items, nextCursor: rows.length > STAFF_AUDIT_PAGE ? items[items.length - 1]!.id : null };
     },
+
+    /**
+     * Recomputes the whole chain outside the database, page by page, and compares its end with the
+     * head table and, when given, the head exported earlier (`npx warren staff audit verify`).
+     */
+    async verifyAudit(exported?: ChainHead): Promise<ChainReport> {
+      // One snapshot for the head and every page: writers meanwhile neither shift the pages nor the head.
+      return db.transaction(async (tx) => {
+        await tx.query('set transaction isolation level repeatable read');
+        const snapshot = staffRepository(tx);
+        const verifier = chainVerifier(exported);
+        const stored = await snapshot.auditHead();
+        let after: { seq: string; id: string } | null = null;
+        for (;;) {
+          const page = await snapshot.auditChainPage(after, AUDIT_VERIFY_PAGE);
+          verifier.feed(page);
+          if (page.length < AUDIT_VERIFY_PAGE) break;
+          after = { seq: page.at(-1)!.seq, id: page.at(-1)!.id };
+        }
+        return verifier.finish(stored);
+      });
+    },
+    /** The recorded pseudonymisation of an account in the audit (account deletion): see the repository. */
+    pseudonymiseAccount: (userId: number, reason: string) => chainRepo.pseudonymiseAccount(userId, reason),
 
     // --- locations and nodes -----------------------------------------------------------------
 
