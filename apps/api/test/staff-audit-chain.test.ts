@@ -206,15 +206,17 @@ describe('verify finds what the owner did', () => {
   it('personal fields erased by the recorded pseudonymisation pass; erased without a record, they fail', async () => {
     await fresh();
     try {
-      const n = await repo().pseudonymiseAccount(1002, 'account deleted');
-      expect(n).toBe(1);
-      const [row] = await t.app.db.query<{ target: string; personal_salt: string | null }>(`select target, personal_salt from staff_audit where target_user_id = 1002`);
-      expect(row).toEqual({ target: 'deleted account 1002', personal_salt: null });
+      // Every row of the fresh app was made by staff member 1 (about customers named by number only).
+      const n = await repo().pseudonymiseAccount(1, 'account deleted');
+      expect(n).toBe(6);
+      const rows = await t.app.db.query<{ actor: string; ip: string; user_agent: string; personal_salt: string | null }>(`select actor, ip, user_agent, personal_salt from staff_audit where actor_user_id = 1`);
+      expect(new Set(rows.map((r) => JSON.stringify(r)))).toEqual(new Set([JSON.stringify({ actor: 'deleted account 1', ip: '', user_agent: '', personal_salt: null })]));
       const ok = await verify();
       expect(ok.code, ok.out).toBe(0);
-      expect(ok.out).toMatch(/1 pseudonymised/);
-      // The same update without the chained record is an unrecorded erasure (no trigger stepped around: it is the allowed shape).
-      await t.app.db.query(`update staff_audit set target = '', personal_salt = null where target_user_id = 1003`);
+      expect(ok.out).toMatch(/6 pseudonymised/);
+      // A later row erased the same way but without a later chained record is an unrecorded erasure (no trigger stepped around: it is the allowed shape).
+      await write(1);
+      await t.app.db.query(`update staff_audit set actor = '', personal_salt = null where seq = (select max(seq) from staff_audit)`);
       const bad = await verify();
       expect(bad.code).toBe(1);
       expect(bad.out).toMatch(/row seq \d+ \(id \d+\): personal fields erased with no later "pseudonymise" row/);

@@ -153,7 +153,8 @@ export function staffRepository(db: Queryable) {
     },
     /**
      * The recorded pseudonymisation of one account in the audit (account deletion): where the account
-     * is the actor, its email, address and user agent; where it is the target, its email. The salt of
+     * is the actor, its email, address and user agent; where it is the target and the row still names
+     * it in words (rows written before targets were numbers only), that text. The salt of
      * each row's personal commitment is erased with them (the chain stays valid, the old values cannot
      * be guessed back from it), and one chained `pseudonymise` row records it, in the same statement.
      * Answers the number of rows pseudonymised.
@@ -163,11 +164,11 @@ export function staffRepository(db: Queryable) {
         `with erased as (
            update staff_audit set
              actor = case when actor_user_id = $1 then $2 else actor end,
-             target = case when target_user_id = $1 then $2 else target end,
+             target = case when target_user_id = $1 and target <> '' then $2 else target end,
              ip = case when actor_user_id = $1 then '' else ip end,
              user_agent = case when actor_user_id = $1 then '' else user_agent end,
              personal_salt = null
-           where (actor_user_id = $1 or target_user_id = $1) and personal_salt is not null
+           where (actor_user_id = $1 or (target_user_id = $1 and target <> '')) and personal_salt is not null
            returning 1
          ), record as (
            insert into staff_audit (actor, role, action, target_user_id, target, detail)
