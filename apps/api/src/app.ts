@@ -264,7 +264,9 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   await app.register(staffModule, { staff: services.staff, secureCookies: config.isProduction });
   await app.register(webhookRoutes, { reconciliation: countRejectedWebhooks(billing.reconciliation, services.metrics), sandbox, deliverSandbox, providerIds: new Set(Object.keys(providers)) });
   // Scheduled and retried jobs (pg-boss; modules/billing/jobs.ts); stopped by services.close().
-  if (config.jobs) await services.jobs.startWorkers({ deliverSandbox, log: app.log });
+  // Started once the app is ready: a job due at start (a sandbox webhook) goes through the app
+  // itself (app.inject), which cannot run while routes are still being registered (issue 20).
+  if (config.jobs) app.addHook('onReady', async () => services.jobs.startWorkers({ deliverSandbox, log: app.log }));
 
   const sendIndex = await registerSpa(app, config.webDistDir, brandOf);
   app.setNotFoundHandler((request, reply) => {
