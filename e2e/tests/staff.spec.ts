@@ -73,7 +73,7 @@ async function signIn(page: Page, staff: Staff, code = staff.secret ? totp(staff
   await expect(page.getByRole('heading', { name: 'Staff sign-in' })).toBeVisible();
   await page.getByRole('textbox', { name: 'Email' }).fill(staff.email);
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-  await page.getByRole('textbox', { name: 'Authenticator code' }).fill(code);
+  await page.getByRole('textbox', { name: 'Authenticator or recovery code' }).fill(code);
   await page.getByRole('button', { name: 'Sign in to the console' }).click();
 }
 

@@ -4,7 +4,8 @@ import type { CliContext } from '../src/cli/command.js';
 import { TestClient, createTestApp, mailTo, registerUser, uniqueEmail, type TestApp } from './helpers.js';
 
 /**
- * What a support grant triggers (decided in modules/billing/operator.ts): the plan and the receipt,
+ * What a support grant triggers (decided in modules/billing/operator.ts): the plan and a mail saying so
+ * (no receipt, no "thank you for your payment": nothing was paid),
  * no friend reward and no conversion postback, and the member's first real payment still counts as
  * their first purchase. `npx warren billing grant` runs with the composition's services, the same
  * ones the API uses for a payment (here: the test app's, handed to the CLI command).
@@ -33,7 +34,7 @@ async function pay(c: TestClient, tariffId = 2) {
 const count = async (sql: string, params: unknown[]) => ((await t.app.db.query<{ n: number }>(sql, params))[0] as { n: number }).n;
 
 describe('a support grant', () => {
-  it('gives the plan and the receipt; no friend reward, no postback; the first real payment then rewards both friends and posts back', async () => {
+  it('gives the plan and the grant mail (no receipt); no friend reward, no postback; the first real payment then rewards both friends and posts back', async () => {
     const inviter = new TestClient(t.app);
     await registerUser(inviter, uniqueEmail());
     const { friendId } = (await inviter.get('/api/rewards')).json().data;
@@ -46,7 +47,11 @@ describe('a support grant', () => {
     const sub = (await friend.get('/api/users/info/get')).json().data;
     expect(sub.subscriptionData.tariffKey).toBe('1-month');
     expect(sub.accountStatus).toBe('Active');
-    expect((await mailTo(friend, t.app, friendEmail)).some((m) => /receipt|payment/i.test(m.subject))).toBe(true);
+    const mails = await mailTo(friend, t.app, friendEmail);
+    const grantMail = mails.find((m) => /was added to your/.test(m.subject));
+    expect(grantMail?.text).toMatch(/nothing was charged and there is no receipt/);
+    expect(grantMail?.text).toMatch(/runs until \d{4}-\d{2}-\d{2}/);
+    expect(mails.some((m) => /receipt/i.test(m.subject) || /thank you for your payment/i.test(m.text))).toBe(false);
     expect(await count('select count(*)::int as n from reward_entries where friend_user_id = $1 or user_id = $1', [user.id])).toBe(0);
     expect(await count('select count(*)::int as n from conversion_postbacks where user_id = $1', [user.id])).toBe(0);
 

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAFF_COOKIE } from '@warren/contract';
 import { totpCode } from '../src/lib/totp.js';
-import { PASSWORD, TestClient, createTestApp, payWithSandbox, registerUser, subscriptionOf, uniqueEmail, type TestApp } from './helpers.js';
+import { PASSWORD, TestClient, createTestApp, mailTo, payWithSandbox, registerUser, subscriptionOf, uniqueEmail, type TestApp } from './helpers.js';
 import { snapshot } from './route-suites.js';
 
 /**
@@ -147,6 +147,27 @@ describe('staff sign-in', () => {
     const replay = await new TestClient(t.app).post('/api/staff/session', { email: a.email, password: PASSWORD, code });
     expect(replay.statusCode).toBe(422);
     expect((await auditRows(`action = 'sign-in' and actor = $1`, [a.email])).length).toBe(1);
+  });
+
+  it('a recovery code signs in once, is used up for the customer sign-in too, and the audit says a recovery code was used', async () => {
+    const a = await account('support');
+    const code = a.recovery[0]!;
+    // Typed as the customer sees it, in capitals with the dash: the same code.
+    const ok = await new TestClient(t.app).post('/api/staff/session', { email: a.email, password: PASSWORD, code: code.toUpperCase() });
+    expect(ok.statusCode, ok.body).toBe(200);
+    const [signIn] = await auditRows(`action = 'sign-in' and actor = $1`, [a.email]);
+    expect(signIn!.detail).toMatchObject({ secondFactor: 'recovery', recoveryCodesLeft: a.recovery.length - 1 });
+    // Used: neither the console nor the customer sign-in takes it again.
+    const again = await new TestClient(t.app).post('/api/staff/session', { email: a.email, password: PASSWORD, code });
+    expect(again.statusCode).toBe(422);
+    const customer = await new TestClient(t.app).post('/api/users/login', { email: a.email, password: PASSWORD, otp: code });
+    expect(customer.statusCode).toBe(422);
+    // The owner is told by mail, as at the customer sign-in.
+    expect((await mailTo(a.customer, t.app, a.email)).some((m) => /recovery code/i.test(m.subject))).toBe(true);
+    // A TOTP sign-in says so too.
+    const totp = await new TestClient(t.app).post('/api/staff/session', { email: a.email, password: PASSWORD, code: totpCode(a.secret, Date.now()) });
+    expect(totp.statusCode, totp.body).toBe(200);
+    expect((await auditRows(`action = 'sign-in' and actor = $1`, [a.email])).map((r) => r.detail.secondFactor).sort()).toEqual(['recovery', 'totp']);
   });
 
   it('30 parallel wrong codes: at most the second-factor budget is evaluated, the rest are refused before', async () => {
@@ -355,6 +376,10 @@ describe('customer view and actions', () => {
     expect(days).toBeLessThan(10.1);
     const history = (await member.customer.get('/api/billing/payments')).json().data.items;
     expect(history[0]).toMatchObject({ kind: 'grant', status: 'succeeded', amountMinor: 0 });
+    // The customer is told in words, never thanked for a payment (issue 22).
+    const mails = await mailTo(member.customer, t.app, member.email);
+    expect(mails.filter((m) => /was added to your/.test(m.subject))).toHaveLength(1);
+    expect(mails.some((m) => /receipt/i.test(m.subject) || /thank you for your payment/i.test(m.text))).toBe(false);
     // A grant moved no money: the console offers no refund for it, and the API refuses one.
     const view = (await adminBrowser.get(`/api/staff/customers/${member.id}`)).json().data;
     expect(view.payments.find((p: { kind: string }) => p.kind === 'grant')).toMatchObject({ staffRefundable: false });
@@ -388,6 +413,10 @@ describe('customer view and actions', () => {
     const history = (await member.customer.get('/api/billing/payments')).json().data.items;
     expect(history.map((i: { kind: string }) => i.kind)).toContain('refund');
     expect((await subscriptionOf(member.customer)).tariffKey).toBe('free-plan');
+    // One refund mail for the one refund (issue 22), saying which payment.
+    const refundMails = (await mailTo(member.customer, t.app, member.email)).filter((m) => /refund was made/.test(m.subject));
+    expect(refundMails).toHaveLength(1);
+    expect(refundMails[0]!.text).toContain(paymentId);
 
     // Outside the window: refused unless confirmed.
     const late = await account();

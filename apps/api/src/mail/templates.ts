@@ -7,7 +7,7 @@ import { planName } from './plan-names.js';
  * Every interpolated value is escaped in the HTML part.
  */
 export type MailKind =
-  | 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime' | 'receipt' | 'renewalReminder' | 'renewalFailed' | 'planEnded'
+  | 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime' | 'receipt' | 'grant' | 'renewalReminder' | 'renewalFailed' | 'planEnded'
   | SecurityMailKind;
 /**
  * Security notices (issue 20): what changed on the account, when, and what to do if it was not
@@ -17,7 +17,7 @@ export type MailKind =
  */
 export type SecurityMailKind = 'twoFactorOn' | 'twoFactorOff' | 'recoveryCodeUsed' | 'newSignIn' | 'refund';
 type Kind = MailKind;
-// Billing mails (receipt, renewal reminder, renewal failed, plan ended) are transactional: they
+// Billing mails (receipt, grant, renewal reminder, renewal failed, plan ended) are transactional: they
 // carry no marketing unsubscribe link and go whatever the member's news setting; each links to
 // the dashboard's /subscription page (plan, auto-renew, payment history and receipt PDFs).
 
@@ -113,6 +113,13 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       button: 'Open Subscription',
       footer: 'Keep this email for your records.',
     },
+    grant: {
+      subject: 'Time was added to your {product} plan',
+      heading: 'Our support team extended your plan',
+      body: 'Your {plan} plan now runs until {until}. This was added by our support team: nothing was charged and there is no receipt. Your plan and payment history are on your Subscription page.',
+      button: 'Open Subscription',
+      footer: 'You get this email because your plan changed.',
+    },
     renewalReminder: {
       subject: 'Your {product} plan renews on {date}',
       heading: 'Your plan renews soon',
@@ -207,6 +214,13 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       button: 'Открыть «Подписку»',
       footer: 'Сохраните это письмо.',
     },
+    grant: {
+      subject: 'Тариф {product} продлён',
+      heading: 'Служба поддержки продлила ваш тариф',
+      body: 'Тариф {plan} теперь действует до {until}. Его продлила служба поддержки: деньги не списывались, чека нет. Тариф и история платежей — на странице «Подписка».',
+      button: 'Открыть «Подписку»',
+      footer: 'Вы получили это письмо, потому что изменился ваш тариф.',
+    },
     renewalReminder: {
       subject: 'Тариф {product} продлится {date}',
       heading: 'Скоро автопродление',
@@ -300,6 +314,13 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       body: '套餐：{plan}。金额：{amount}。有效期至：{until}。付款编号：{payment}。7 天内可申请退款。收据（PDF）和付款记录见“订阅”页面。',
       button: '打开“订阅”',
       footer: '请保留此邮件以备查询。',
+    },
+    grant: {
+      subject: '您的 {product} 套餐已延长',
+      heading: '客服已为您延长套餐',
+      body: '您的 {plan} 套餐现有效期至 {until}。这是客服为您添加的时间：未扣任何费用，因此没有收据。套餐和付款记录见“订阅”页面。',
+      button: '打开“订阅”',
+      footer: '您收到此邮件，是因为您的套餐发生了变化。',
     },
     renewalReminder: {
       subject: '您的 {product} 套餐将于 {date} 续订',

@@ -89,7 +89,7 @@ export function operatorService(deps: OperatorDeps) {
      *
      * What a grant triggers, the same from the API and the CLI (both get this service from
      * composition.ts, with the same after-payment hook): the plan is extended like a payment
-     * would, the account becomes Active and the member gets the receipt mail (their access
+     * would, the account becomes Active and the member gets the grant mail (their access
      * changed). It is not a purchase: nobody paid, so it earns no friend reward days (the
      * rewards hook runs and ignores it) and sends no conversion postback, and it does not use up
      * the member's first purchase: their first real payment later still rewards the friend who

@@ -143,6 +143,8 @@ export function reconciliationService(deps: ReconcileDeps) {
   }
 
   async function sendReceipt(p: PaymentRow) {
+    // A support grant is no payment: no "thank you for your payment" (the renewals service tells of it in words).
+    if (p.provider === 'grant') return;
     const u = await userPlansRepository(db).plan(p.user_id);
     if (!u) return;
     const tariff = await prices.tariffById(p.tariff_id);

@@ -103,7 +103,6 @@ export function renewalsService(deps: RenewalsDeps) {
     const mail = renderMail(kind, { language, productName: deps.brandName(payload.brand ?? ''), link: payload.link, vars: payload, notYou });
     try {
       // A receipt mail carries the receipt itself (issued here if the dashboard has not yet: one number either way).
-      // A payment without a receipt (a support grant: nothing was paid) still gets its mail, without a file.
       const receipt = kind === 'receipt' && deps.receiptPdf && payload.payment ? await deps.receiptPdf(userId, payload.payment, language).catch(() => null) : null;
       const attachments = receipt ? [{ filename: receipt.filename, content: receipt.pdf, contentType: 'application/pdf' }] : undefined;
       await deps.mailer.send({ to, ...mail, ...(attachments ? { attachments } : {}) });
@@ -342,12 +341,23 @@ export function renewalsService(deps: RenewalsDeps) {
       for (const n of await repo.unsentNotices()) if (await deliver(n.user_id, n.kind as MailKind, n.period_key, n.payload)) sent++;
       return sent;
     },
-    /** The receipt after an applied payment (once per payment). */
+    /**
+     * The receipt after an applied payment (once per payment). A support grant moved no money: its
+     * member is told their plan was extended, never thanked for a payment (issue 22).
+     */
     async sendReceipt(p: PaymentRow): Promise<void> {
       const u = await userPlansRepository(db).plan(p.user_id);
       // A deleted account is mailed nothing (its address is a placeholder); the receipt itself stays for accounting.
       if (!u || u.deleted_at) return;
       const tariff = await prices.tariffById(p.tariff_id);
+      if (p.provider === 'grant') {
+        await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'grant', p.public_id, {
+          plan: tariff?.name ?? '',
+          planKey: tariff?.key ?? '',
+          until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
+        });
+        return;
+      }
       await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'receipt', p.public_id, {
         plan: tariff?.name ?? '',
         planKey: tariff?.key ?? '',

@@ -13,7 +13,7 @@ import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBack } from '../billing/index.js';
 import type { VpnServices } from '../nodes/index.js';
-import { type AccountErasure, LIMITS, type UsersService, secondFactor, spend, spendSignIn, usersRepository } from '../users/index.js';
+import { type AccountErasure, LIMITS, type SecurityMails, type UsersService, secondFactor, spend, spendSignIn, usersRepository } from '../users/index.js';
 import { staffDevices } from './device.js';
 import { type ChainReport, chainVerifier, type ChainHead } from './audit-chain.js';
 import { type AuditHead, type CustomerRow, type NewAudit, staffRepository } from './repository.js';
@@ -55,6 +55,8 @@ export interface StaffDeps {
   billing: BillingServices;
   vpn: VpnServices;
   jobs: JobEngine;
+  /** The account's security notices: a recovery code used at the console's sign-in is mailed as at the customer's. */
+  security?: SecurityMails;
   /** The customer's links (verification mail): PUBLIC_URL, else the brand's host. */
   originOf: (brandId: string) => string;
   moneyBackDays: number;
@@ -271,7 +273,9 @@ export function staffService(deps: StaffDeps) {
         throw new DomainError(403, NEEDS_TWO_FACTOR, { code: [NEEDS_TWO_FACTOR] });
       }
       await spend(limiter, LIMITS.secondFactorPerUser, String(row.id));
-      if (!(await factor.check(row, body.code))) {
+      // A recovery code is spent here as at the customer sign-in (one conditional UPDATE: good once, for both).
+      const secondFactorUsed = await factor.check(row, body.code);
+      if (!secondFactorUsed) {
         await failed('code', row.id, role);
         throw new ValidationError({ email: [BAD_CREDENTIALS] });
       }
@@ -281,7 +285,13 @@ export function staffService(deps: StaffDeps) {
       const token = `ws_${randomToken(32)}`;
       const at = now();
       await repo.insertSession({ userId: row.id, tokenHash: hashToken(token), xsrfKeyHash: hashToken(ctx.xsrfKey), now: at, ip: ctx.ip, userAgent: ctx.userAgent });
-      await repo.audit({ actorUserId: row.id, actor: row.email, role, action: 'sign-in', targetUserId: row.id, target: row.email, ip: ctx.ip, userAgent: ctx.userAgent });
+      // Which factor: a recovery code used at the console is something an admin reviewing the audit must see.
+      const detail = secondFactorUsed === 'recovery' ? { secondFactor: 'recovery', recoveryCodesLeft: await usersRepo.recoveryCodesLeft(row.id) } : { secondFactor: 'totp' };
+      await repo.audit({ actorUserId: row.id, actor: row.email, role, action: 'sign-in', targetUserId: row.id, target: row.email, detail, ip: ctx.ip, userAgent: ctx.userAgent });
+      if (secondFactorUsed === 'recovery' && deps.security) {
+        const brand = deps.brands.byId(row.brand) ?? deps.brands.all()[0]!;
+        deps.security.signedIn(row, { brand, ip: ctx.ip, userAgent: ctx.userAgent, origin: deps.originOf(brand.id) }, 'recovery');
+      }
       // Staff addresses past their retention go now (an indexed look at the few rows still holding one).
       await repo.expireAddresses(new Date(at.getTime() - STAFF_AUDIT_ADDRESS_DAYS * 86_400_000), `staff addresses are kept ${STAFF_AUDIT_ADDRESS_DAYS} days`);
       // This browser is known from now on (a fresh cookie each time: its 30 days start again).

@@ -24,3 +24,13 @@ export function formatAgo(iso: string | null | undefined, language: string, now 
   if (abs < 86_400) return rtf.format(Math.round(s / 3600), 'hour');
   return rtf.format(Math.round(s / 86_400), 'day');
 }
+
+/**
+ * A second-factor code the console's sign-in sends: the authenticator's 6 digits, or a recovery code
+ * (`abcd-efgh-ijkl`, compared by the API without case or dashes: at least 8 letters and digits).
+ */
+export function isSecondFactorCode(code: string): boolean {
+  const c = code.trim();
+  if (/^\d+$/.test(c)) return c.length === 6;
+  return /^[A-Za-z0-9-]{8,32}$/.test(c) && c.replace(/-/g, '').length >= 8;
+}

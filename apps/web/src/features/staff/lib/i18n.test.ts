@@ -3,6 +3,7 @@ import { describe, expect, it } from 'vitest';
 import { STAFF_NS, STAFF_TRANSLATIONS, addStaffTranslations } from './i18n';
 import { can } from './permissions';
 import { safeNext } from '../routes/StaffSignInPage';
+import { isSecondFactorCode } from './format';
 
 function keys(obj: unknown, prefix = ''): string[] {
   return Object.entries(obj as Record<string, unknown>).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
@@ -49,4 +50,18 @@ describe('the way back after signing in', () => {
     ['/dashboard', '/staff/customers'],
     ['/staff/\\evil', '/staff/customers'],
   ])('%s → %s', (next, to) => expect(safeNext(next)).toBe(to));
+});
+
+describe('the second-factor code the sign-in sends', () => {
+  it.each([
+    ['123456', true],
+    ['12345', false],
+    ['1234567', false],
+    ['abcd-efgh-ijkl', true],
+    ['ABCD-EFGH-IJKL', true],
+    ['abcdefgh', true],
+    ['abc-def', false],
+    ['', false],
+    ['abcd efgh', false],
+  ])('%s → %s', (code, ok) => expect(isSecondFactorCode(code)).toBe(ok));
 });

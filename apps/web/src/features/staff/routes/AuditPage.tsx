@@ -10,14 +10,9 @@ import { useAudit } from '../api/get-audit';
 import { customerSearchQuery } from '../api/search-customers';
 import { StaffTable } from '../components/StaffTable';
 import { STAFF_NS } from '../lib/i18n';
+import { TARGET_MARK, auditWords } from '../lib/audit-words';
 import { formatWhen } from '../lib/format';
-
-/** The entry's details as short `key: value` text (reason, days, amount...). */
-function details(d: StaffAuditEntry['detail']): string {
-  return Object.entries(d)
-    .map(([k, v]) => `${k}: ${typeof v === 'object' ? JSON.stringify(v) : String(v)}`)
-    .join(' · ');
-}
+import classes from './staff.module.css';
 
 const ID = /^\d{1,10}$/;
 
@@ -91,11 +86,13 @@ function AuditList({ customerId, label }: { customerId: number | null; label: st
         if (list.length === 0) return <EmptyState message={customerId ? t('audit.noneFor', { customer: label }) : t('audit.none')} />;
         return (
           <Stack gap="sm">
-            <StaffTable label={t('audit.title')} minWidth={900} head={[t('audit.colWhen'), t('audit.colWho'), t('audit.colAction'), t('audit.colTarget'), t('audit.colDetails'), t('audit.colFrom')]} testId="audit-table">
+            <StaffTable label={t('audit.title')} minWidth={0} stacked head={[t('audit.colWhen'), t('audit.colWho'), t('audit.colWhat'), t('audit.colFrom')]} testId="audit-table">
               {list.map((e) => (
                 <Table.Tr key={e.id} data-testid={`audit-${e.action}`}>
-                  <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhen(e.at, i18n.language)}</Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t('audit.colWhen')} style={{ whiteSpace: 'nowrap' }}>
+                    {formatWhen(e.at, i18n.language)}
+                  </Table.Td>
+                  <Table.Td data-label={t('audit.colWho')} style={{ overflowWrap: 'anywhere' }}>
                     <Text size="sm">{e.actor}</Text>
                     {e.role && (
                       <Text size="xs" c="dimmed">
@@ -103,28 +100,12 @@ function AuditList({ customerId, label }: { customerId: number | null; label: st
                       </Text>
                     )}
                   </Table.Td>
-                  <Table.Td>
-                    <Text size="sm" fw={600}>
-                      {t(`audit.actions.${e.action}`, { defaultValue: e.action })}
-                    </Text>
+                  <Table.Td data-label={t('audit.colWhat')} className={classes.auditWhat}>
+                    <AuditSentence entry={e} />
                   </Table.Td>
-                  <Table.Td style={{ overflowWrap: 'anywhere' }}>
-                    {e.targetUserId ? (
-                      <Anchor component={Link} to={`/staff/customers/${e.targetUserId}`}>
-                        {e.target || e.targetUserId}
-                      </Anchor>
-                    ) : (
-                      e.target || '—'
-                    )}
-                  </Table.Td>
-                  <Table.Td style={{ maxWidth: 280 }}>
-                    <Text size="xs" style={{ overflowWrap: 'anywhere' }}>
-                      {details(e.detail) || '—'}
-                    </Text>
-                  </Table.Td>
-                  <Table.Td>
+                  <Table.Td data-label={t('audit.colFrom')}>
                     <Text size="xs" title={e.userAgent}>
-                      {e.ip}
+                      {e.ip || '—'}
                     </Text>
                   </Table.Td>
                 </Table.Tr>
@@ -141,5 +122,41 @@ function AuditList({ customerId, label }: { customerId: number | null; label: st
         );
       }}
     </QueryState>
+  );
+}
+
+/** The entry as a sentence ("Granted 30 days to ann@example.com, paid until …"), its customer a link to their page, its reason below. */
+function AuditSentence({ entry: e }: { entry: StaffAuditEntry }) {
+  const { t, i18n } = useTranslation(STAFF_NS);
+  const words = auditWords(e, i18n.language);
+  const lists = Object.fromEntries(Object.entries(words.lists ?? {}).map(([name, keys]) => [name, keys.map((k) => t(k)).join(', ')]));
+  // The target's place is marked: the sentence is split there and the link (or the name) put in.
+  const [before, after] = t(words.key, { ...words.values, ...lists, interpolation: { escapeValue: false } }).split(TARGET_MARK);
+  const target = e.targetUserId ? (
+    <Anchor component={Link} to={`/staff/customers/${e.targetUserId}`}>
+      {e.target || `#${e.targetUserId}`}
+    </Anchor>
+  ) : (
+    <Text span fw={600} fz="inherit">
+      {e.target || '—'}
+    </Text>
+  );
+  return (
+    <>
+      <Text size="sm">
+        {before}
+        {after !== undefined && (
+          <>
+            {target}
+            {after}
+          </>
+        )}
+      </Text>
+      {words.reason && (
+        <Text size="xs" c="dimmed">
+          {t('audit.reason', { reason: words.reason, interpolation: { escapeValue: false } })}
+        </Text>
+      )}
+    </>
   );
 }

@@ -5,6 +5,7 @@ import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { errorBodyOf, errorStatus, errorText } from '../../../lib/http-error';
 import { useSignIn } from '../api/sign-in';
+import { isSecondFactorCode } from '../lib/format';
 import { STAFF_NS } from '../lib/i18n';
 import classes from './staff.module.css';
 
@@ -13,9 +14,7 @@ export function safeNext(next: string | null): string {
   return next && /^\/staff\/[A-Za-z0-9/_?=&%.-]*$/.test(next) && !next.startsWith('/staff/sign-in') ? next : '/staff/customers';
 }
 
-const CODE = /^\d{6}$/;
-
-/** /staff/sign-in: email, password and the authenticator's 6-digit code; two-factor is required for staff. */
+/** /staff/sign-in: email, password and the authenticator's 6-digit code or one of the account's recovery codes; two-factor is required for staff. */
 export function StaffSignInPage() {
   const { t } = useTranslation(STAFF_NS);
   const [params] = useSearchParams();
@@ -27,11 +26,11 @@ export function StaffSignInPage() {
   const [tried, setTried] = useState(false);
   const expired = params.get('expired') === '1';
 
-  const codeError = tried && !CODE.test(code) ? t('signIn.codeInvalid') : null;
+  const codeError = tried && !isSecondFactorCode(code) ? t('signIn.codeInvalid') : null;
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
-    if (!email.trim() || !password || !CODE.test(code)) return;
+    if (!email.trim() || !password || !isSecondFactorCode(code)) return;
     signIn.mutate({ email: email.trim(), password, code }, { onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) });
   };
 
@@ -74,12 +73,13 @@ export function StaffSignInPage() {
             <TextInput
               label={t('signIn.code')}
               description={t('signIn.codeHint')}
-              inputMode="numeric"
               autoComplete="one-time-code"
-              maxLength={6}
+              autoCapitalize="none"
+              spellCheck={false}
+              maxLength={32}
               required
               value={code}
-              onChange={(e) => setCode(e.currentTarget.value.replace(/\D/g, ''))}
+              onChange={(e) => setCode(e.currentTarget.value.replace(/\s/g, ''))}
               error={codeError}
             />
             <Button type="submit" loading={signIn.isPending} fullWidth>
