@@ -38,6 +38,14 @@ export interface Database extends Queryable {
    * open its files).
    */
   withLock<T>(key: readonly [number, number], fn: () => Promise<T>): Promise<T>;
+  /**
+   * Calls onNotify with each NOTIFY payload on `channel` (a constant identifier) until the returned
+   * stop is called. PostgreSQL: a connection of its own, reconnected after a loss; onNotify(null)
+   * after each reconnection, since notifications sent meanwhile are lost. PGlite: nothing (one
+   * process only). Never throws: a listener that cannot connect keeps trying (callers keep a
+   * fallback, e.g. polling).
+   */
+  listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>>;
   close(): Promise<void>;
 }
 
@@ -151,6 +159,11 @@ class PgliteDatabase implements Database {
       },
       fn,
     );
+  }
+
+  /** Nothing to hear: only this process may open a PGlite database, and its writers wake their waiters themselves. */
+  async listen(): Promise<() => Promise<void>> {
+    return async () => undefined;
   }
 
   async close(): Promise<void> {
@@ -279,6 +292,55 @@ class PostgresDatabase implements Database {
       },
       fn,
     );
+  }
+
+  async listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>> {
+    let client: pg.Client | undefined;
+    let stopped = false;
+    let retry: NodeJS.Timeout | undefined;
+    let failures = 0;
+    const connect = async (): Promise<void> => {
+      retry = undefined;
+      if (stopped) return;
+      const c = new pg.Client(this.connect);
+      // A lost connection ends the client ('end' below reconnects); an unhandled 'error' would crash the process.
+      c.on('error', () => undefined);
+      c.on('notification', (m) => {
+        if (m.channel === channel) onNotify(m.payload ?? '');
+      });
+      c.on('end', () => {
+        if (client === c) client = undefined;
+        if (!stopped) schedule();
+      });
+      try {
+        await c.connect();
+        await c.query(`listen ${c.escapeIdentifier(channel)}`);
+      } catch {
+        c.removeAllListeners('end');
+        await c.end().catch(() => undefined);
+        schedule();
+        return;
+      }
+      if (stopped) return void (await c.end().catch(() => undefined));
+      client = c;
+      // Whatever was notified while no connection listened is lost: the caller checks once.
+      if (failures > 0) onNotify(null);
+      failures = 0;
+    };
+    const schedule = () => {
+      if (stopped || retry) return;
+      failures++;
+      retry = setTimeout(() => void connect(), Math.min(30_000, 250 * 2 ** Math.min(failures, 7)));
+      retry.unref();
+    };
+    await connect();
+    return async () => {
+      stopped = true;
+      if (retry) clearTimeout(retry);
+      const c = client;
+      client = undefined;
+      await c?.end().catch(() => undefined);
+    };
   }
 
   async close(): Promise<void> {

@@ -9,7 +9,7 @@ import { openvpnSocks5Service } from '../openvpn-socks5/service.js';
 import { stealthKeys } from '../stealth/credentials.js';
 import { stealthNodeSide } from '../stealth/nodes.js';
 import { type NewLocation, type NewNode, addLocation, addNode, issueNodeToken, listNodes, setLocation, setNode } from './admin.js';
-import { nodesRepository } from './repository.js';
+import { VPN_CHANGES_CHANNEL, nodesRepository } from './repository.js';
 import { nodesService } from './service.js';
 import { createChangeWatcher } from './watcher.js';
 
@@ -61,6 +61,17 @@ export function vpnServices({ db, vpn, secret, appSecret, log }: VpnServicesDeps
       setLocation: (slug: string, patch: Parameters<typeof setLocation>[2]) => poked(setLocation(db, slug, patch)),
       setNode: (name: string, patch: Parameters<typeof setNode>[2]) => poked(setNode(db, name, patch)),
       list: () => listNodes(db),
+    },
+    /**
+     * Wakes this instance's long polls when another instance (or SQL) changes the log: LISTEN on
+     * the channel the change log's writer notifies (migration 0020). Polling stays as the fallback
+     * (a lost connection, a notification missed while reconnecting). Returns the stop.
+     */
+    async listenForChanges(): Promise<() => Promise<void>> {
+      const schema = await nodesRepository(db).schemaName();
+      return db.listen(VPN_CHANGES_CHANNEL, (payload) => {
+        if (payload === null || payload === schema) watcher.notified();
+      });
     },
     /** Seeds the locations file (idempotently) when config.vpn.seed is on. */
     async seed(): Promise<void> {

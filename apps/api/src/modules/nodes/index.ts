@@ -22,6 +22,8 @@ export interface VpnModuleOptions {
  */
 async function vpnArea(app: FastifyInstance, { vpn, auth, countryOf }: VpnModuleOptions) {
   await vpn.seed();
+  const unlisten = await vpn.listenForChanges();
+  app.addHook('onClose', unlisten);
   app.addHook('preClose', async () => vpn.watcher.close());
   app.addHook('onClose', async () => vpn.watcher.close());
 

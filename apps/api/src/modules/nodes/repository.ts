@@ -1,5 +1,8 @@
 import type { Queryable } from '../../db/client.js';
 
+/** The channel the change log's writer (vpn_note_change, migration 0020) notifies, with its schema as the payload. */
+export const VPN_CHANGES_CHANNEL = 'warren_vpn_changes';
+
 export interface NodeRow {
   id: number;
   name: string;
@@ -92,6 +95,12 @@ export function nodesRepository(db: Queryable) {
         [version, onlineSeconds],
       );
       return row!.n;
+    },
+
+    /** The schema this database's tables live in: the change notifications of other schemas on the same server are not ours. */
+    async schemaName(): Promise<string> {
+      const [row] = await db.query<{ s: string }>('select current_schema() as s');
+      return row!.s;
     },
 
     async version(): Promise<number> {

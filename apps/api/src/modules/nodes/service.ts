@@ -110,10 +110,12 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
       }
       if (q.wait > 0 && q.since !== undefined && q.at !== undefined) {
         const deadline = Date.now() + q.wait * 1000;
+        // A change that commits between this read and the wait below still wakes it (watcher.mark()).
+        const mark = watcher.mark();
         const version = await repo.version();
         if (version === q.since) {
           const next = await repo.nextExpiry(q.at);
-          if (next === null || next > Date.now()) await watcher.wait(q.since, Math.min(deadline, next ?? Infinity));
+          if (next === null || next > Date.now()) await watcher.wait(q.since, Math.min(deadline, next ?? Infinity), mark);
         }
       }
       return compute(node, q);

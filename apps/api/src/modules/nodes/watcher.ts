@@ -1,15 +1,27 @@
 /**
  * Wakes waiting long polls. Changes made by this instance call poke() right after they commit;
- * changes made elsewhere (other API instances, billing jobs, SQL by an operator) are seen by one
- * shared tick that reads the latest version every `pollMs` while anyone waits. A waiter also wakes
- * at its own wakeAt (a subscription expiring, or the end of the long poll).
+ * changes made elsewhere (other API instances, billing jobs, SQL by an operator) arrive as a
+ * PostgreSQL notification (notified(): the change log's writer notifies, nodes/area.ts listens)
+ * and, as a fallback when notifications are lost, are seen by one shared tick that reads the
+ * latest version every `pollMs` while anyone waits. A waiter also wakes at its own wakeAt (a
+ * subscription expiring, or the end of the long poll).
  */
 export interface ChangeWatcher {
-  /** Resolves when the version passes `since`, at `wakeAt` (epoch ms), or on close. */
-  wait(since: number, wakeAt: number): Promise<void>;
+  /**
+   * Resolves when the version passes `since`, at `wakeAt` (epoch ms), or on close. `mark` (from
+   * mark(), taken before the caller read the version it waits past) makes a poke or notification
+   * that came in between count: the version is read again at once.
+   */
+  wait(since: number, wakeAt: number, mark?: number): Promise<void>;
   poke(): void;
+  /** Another instance (or SQL) changed the log: a notification. Same as poke, counted apart. */
+  notified(): void;
+  /** A counter of pokes and notifications so far (see wait). */
+  mark(): number;
   close(): void;
   readonly waiting: number;
+  /** How often waiters were checked because of each cause (tests, metrics). */
+  readonly wakes: { poke: number; notify: number; poll: number };
 }
 
 interface Waiter {
@@ -24,6 +36,8 @@ export function createChangeWatcher(readVersion: () => Promise<number>, pollMs: 
   let ticking = false;
   let again = false;
   let closed = false;
+  let pokes = 0;
+  const wakes = { poke: 0, notify: 0, poll: 0 };
 
   const release = (w: Waiter) => {
     waiters.delete(w);
@@ -61,12 +75,22 @@ export function createChangeWatcher(readVersion: () => Promise<number>, pollMs: 
     const delay = Math.max(0, Math.min(pollMs, soonest - Date.now()));
     timer = setTimeout(() => {
       timer = undefined;
+      wakes.poll++;
       void tick();
     }, delay);
   }
 
+  function wakeNow(): void {
+    pokes++;
+    if (timer) {
+      clearTimeout(timer);
+      timer = undefined;
+    }
+    void tick();
+  }
+
   return {
-    wait(since, wakeAt) {
+    wait(since, wakeAt, mark) {
       if (closed) return Promise.resolve();
       return new Promise<void>((resolve) => {
         waiters.add({ since, wakeAt, resolve });
@@ -74,16 +98,19 @@ export function createChangeWatcher(readVersion: () => Promise<number>, pollMs: 
           clearTimeout(timer);
           timer = undefined;
         }
-        schedule();
+        if (mark !== undefined && mark !== pokes) void tick();
+        else schedule();
       });
     },
     poke() {
-      if (timer) {
-        clearTimeout(timer);
-        timer = undefined;
-      }
-      void tick();
+      wakes.poke++;
+      wakeNow();
     },
+    notified() {
+      wakes.notify++;
+      wakeNow();
+    },
+    mark: () => pokes,
     close() {
       closed = true;
       if (timer) clearTimeout(timer);
@@ -92,5 +119,6 @@ export function createChangeWatcher(readVersion: () => Promise<number>, pollMs: 
     get waiting() {
       return waiters.size;
     },
+    wakes,
   };
 }
