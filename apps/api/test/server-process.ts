@@ -47,6 +47,7 @@ export async function startServer(env: Record<string, string>, entry = serverEnt
 
 export interface HttpAnswer {
   status: number;
+  headers: Headers;
   // Test code reads answers by path; the API's own schemas are tested elsewhere.
   // eslint-disable-next-line @typescript-eslint/no-explicit-any
   json: Record<string, any>;
@@ -77,7 +78,7 @@ export async function httpClient(origin: string) {
     } catch {
       json = { text };
     }
-    return { status: res.status, json };
+    return { status: res.status, headers: res.headers, json };
   };
   return {
     call,

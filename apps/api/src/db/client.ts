@@ -3,6 +3,7 @@ import path from 'node:path';
 import { PGlite } from '@electric-sql/pglite';
 import { pg_trgm } from '@electric-sql/pglite/contrib/pg_trgm';
 import pg from 'pg';
+import { DatabaseUnavailableError } from '../lib/errors.js';
 
 export type Row = Record<string, unknown>;
 
@@ -206,6 +207,76 @@ function isAlive(pid: number): boolean {
 // Postgres returns bigint and numeric as strings by default; our ids fit in 53 bits.
 pg.types.setTypeParser(20, (v) => Number(v));
 
+/** PostgreSQL's SQLSTATEs of a server that is going away, starting up or full (class 08: connection exceptions). */
+const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
+const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+/** node-postgres's own words for a connection it lost, never had, or was told to drop. */
+const UNAVAILABLE_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end/;
+
+/**
+ * Whether an error means the database could not be reached (restart, failover, a dead connection),
+ * as opposed to a statement that failed: the first may succeed if sent again, the second never.
+ */
+export function isDatabaseUnavailable(err: unknown): boolean {
+  if (err instanceof DatabaseUnavailableError) return true;
+  if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true;
+  if (!(err instanceof Error)) return false;
+  const code = (err as { code?: unknown }).code;
+  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  return UNAVAILABLE_MESSAGES.test(err.message);
+}
+
+/** The typed domain error (503 + Retry-After, plugins/errors.ts) for a lost database; any other error as it is. */
+const unavailable = (err: unknown) => (isDatabaseUnavailable(err) && !(err instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError({ cause: err }) : err);
+
+/**
+ * Runs fn again while the database is unavailable, for at most `forMs` (backing off to 1 s): for a
+ * write that records what only this process knows at that moment (a provider's reference), so that a
+ * restart of a second or two does not leave the row half-done. Any other error is thrown at once.
+ */
+export async function retryWhileUnavailable<T>(fn: () => Promise<T>, forMs = 10_000): Promise<T> {
+  const deadline = Date.now() + forMs;
+  for (let delay = 100; ; delay = Math.min(delay * 2, 1000)) {
+    try {
+      return await fn();
+    } catch (err) {
+      if (!isDatabaseUnavailable(err) || Date.now() + delay > deadline) throw err;
+      await new Promise((resolve) => setTimeout(resolve, delay));
+    }
+  }
+}
+
+async function reachable<T>(run: () => Promise<T>): Promise<T> {
+  try {
+    return await run();
+  } catch (err) {
+    throw unavailable(err);
+  }
+}
+
+/**
+ * Holds a pooled connection's 'error' event while the caller has it checked out. pg's pool listens
+ * only on idle connections: a connection the server ends while a transaction or a lock holds it
+ * emits 'error' with no listener, and Node ends the process (issue 22: every instance exited on a
+ * PostgreSQL restart). The holder's next query fails instead, and release() discards the connection.
+ */
+function guardHeld(client: pg.PoolClient) {
+  let lost: Error | undefined;
+  const onError = (err: Error) => {
+    lost = err;
+  };
+  client.on('error', onError);
+  return {
+    get lost() {
+      return lost;
+    },
+    release(err?: Error) {
+      client.off('error', onError);
+      client.release(err ?? lost);
+    },
+  };
+}
+
 class PostgresDatabase implements Database {
   readonly kind = 'postgres' as const;
   private readonly observers = new Set<QueryObserver>();
@@ -221,8 +292,14 @@ class PostgresDatabase implements Database {
   }
 
   static async open(url: string, schema?: string): Promise<PostgresDatabase> {
-    const connect: pg.PoolConfig = { connectionString: url, options: schema ? `-c search_path=${schema}` : undefined };
+    const connect: pg.PoolConfig = {
+      connectionString: url,
+      options: schema ? `-c search_path=${schema}` : undefined,
+      connectionTimeoutMillis: 5000,
+      keepAlive: true,
+    };
     const pool = new pg.Pool({ ...connect, max: 10 });
+    // connect.connectionTimeoutMillis: a database that does not answer (a failover in progress) fails the request in seconds, not never.
     pool.on('error', () => {
       /* an idle client lost its connection; the pool replaces it and /api/health reports the outage */
     });
@@ -235,29 +312,31 @@ class PostgresDatabase implements Database {
   }
 
   async query<T>(sql: string, params: readonly unknown[] = []): Promise<T[]> {
-    const result = await timed(this.observers, sql, () => this.pool.query(sql, params as unknown[]));
+    const result = await reachable(() => timed(this.observers, sql, () => this.pool.query(sql, params as unknown[])));
     return result.rows as T[];
   }
 
   async exec(sql: string): Promise<void> {
-    await this.pool.query(sql); // no parameters: pg uses the simple query protocol, which takes several statements
+    await reachable(() => this.pool.query(sql)); // no parameters: pg uses the simple query protocol, which takes several statements
   }
 
   async transaction<T>(fn: (tx: Queryable) => Promise<T>): Promise<T> {
-    const client = await this.pool.connect();
+    const client = await reachable(() => this.pool.connect());
+    const held = guardHeld(client);
     try {
-      await client.query('begin');
+      await reachable(() => client.query('begin'));
       const result = await fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await timed(this.observers, sql, () => client.query(sql, params as unknown[]))).rows as R[],
-        exec: async (sql: string) => void (await client.query(sql)),
+        query: async <R>(sql: string, params: readonly unknown[] = []) =>
+          (await reachable(() => timed(this.observers, sql, () => client.query(sql, params as unknown[])))).rows as R[],
+        exec: async (sql: string) => void (await reachable(() => client.query(sql))),
       });
-      await client.query('commit');
+      await reachable(() => client.query('commit'));
       return result;
     } catch (err) {
-      await client.query('rollback').catch(() => undefined);
-      throw err;
+      if (!held.lost) await client.query('rollback').catch(() => undefined);
+      throw unavailable(err);
     } finally {
-      client.release();
+      held.release();
     }
   }
 
@@ -274,19 +353,21 @@ class PostgresDatabase implements Database {
         this.lockPool ??= new pg.Pool({ ...this.connect, max: 5 }).on('error', () => {
           /* a lost connection took its locks with it; the next lock gets a fresh one */
         });
-        const client = await this.lockPool.connect();
+        const lockPool = this.lockPool;
+        const client = await reachable(() => lockPool.connect());
+        const held = guardHeld(client);
         try {
-          await client.query('select pg_advisory_lock($1, $2)', [...key]);
+          await reachable(() => client.query('select pg_advisory_lock($1, $2)', [...key]));
         } catch (err) {
-          client.release(err as Error);
+          held.release(err as Error);
           throw err;
         }
         return async () => {
           try {
             await client.query('select pg_advisory_unlock($1, $2)', [...key]);
-            client.release();
+            held.release();
           } catch (err) {
-            client.release(err as Error); // closed: the session and its locks end with it
+            held.release(err as Error); // closed: the session and its locks end with it
           }
         };
       },

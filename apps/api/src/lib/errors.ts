@@ -57,6 +57,18 @@ export class TooManyRequestsError extends DomainError {
   }
 }
 
+/**
+ * The database cannot be reached for now (a restart, a failover, too many connections): nothing was
+ * done that the client must worry about, and the same request may be sent again after Retry-After.
+ */
+export class DatabaseUnavailableError extends DomainError {
+  static readonly RETRY_AFTER_S = 5;
+  constructor(options?: { cause?: unknown }) {
+    super(503, 'The service is briefly unavailable. Please try again in a few seconds.', undefined, { 'retry-after': String(DatabaseUnavailableError.RETRY_AFTER_S) });
+    if (options?.cause !== undefined) this.cause = options.cause;
+  }
+}
+
 function firstMessage(errors: FieldErrors): string {
   for (const messages of Object.values(errors)) if (messages[0]) return messages[0];
   return 'The given data was invalid.';

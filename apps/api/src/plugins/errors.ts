@@ -1,6 +1,7 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
 import type { ZodError } from 'zod';
-import { DomainError, type FieldErrors } from '../lib/errors.js';
+import { isDatabaseUnavailable } from '../db/client.js';
+import { DatabaseUnavailableError, DomainError, type FieldErrors } from '../lib/errors.js';
 
 /** Thrown by the validator compiler: carries field messages for the 422 body. */
 export class RequestValidationError extends Error {
@@ -41,7 +42,10 @@ const CLIENT_ERRORS = new Map<string, { status: number; message: string }>(Objec
 
 /** Maps every error to the one `{ message, errors? }` shape; a 5xx never says what went wrong inside. */
 export function registerErrorHandling(app: FastifyInstance): void {
-  app.setErrorHandler((err: FastifyError, request, reply) => {
+  app.setErrorHandler((thrown: FastifyError, request, reply) => {
+    // The database went away under a query that did not go through db/client.ts (pg-boss's own pool): the same 503.
+    const err = !(thrown instanceof DomainError) && isDatabaseUnavailable(thrown) ? (new DatabaseUnavailableError({ cause: thrown }) as unknown as FastifyError) : thrown;
+    if (err instanceof DatabaseUnavailableError) request.log.warn({ err: err.cause }, 'database unavailable');
     if (err instanceof DomainError) {
       if (err.headers) reply.headers(err.headers);
       return reply.status(err.status).send({ message: err.message, ...(err.errors ? { errors: err.errors } : {}) });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { type CreatePaymentBody, type CreatePaymentResult, type PlanInfo, SPECIAL_OFFER_SELLS_TARIFF_ID } from '@warren/contract';
-import type { Queryable } from '../../db/client.js';
+import { type Queryable, retryWhileUnavailable } from '../../db/client.js';
 import { ForbiddenError, ValidationError } from '../../lib/errors.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { UserRow } from '../users/index.js';
@@ -113,7 +113,10 @@ export function checkoutService(deps: CheckoutDeps) {
         // Keep the method for renewals only when the buyer lets the plan renew (and it can: not lifetime or a trial).
         saveMethod: autoRenew && !q.tariff.is_lifetime && !q.tariff.is_trial,
       });
-      await repo.setProviderRef(payment.id, created.providerRef);
+      // The provider holds a payment now and only this request knows its reference: the write outlasts a
+      // database restart of a few seconds. Past that the buyer gets a 503 and retries with the same
+      // idempotency key, and the provider (idempotent on our payment's id) answers the same reference.
+      await retryWhileUnavailable(() => repo.setProviderRef(payment.id, created.providerRef));
       return { paymentId: payment.public_id, provider: provider.id, amount: payment.amount_minor, currency: payment.currency, ...stripUndefined(created) };
     },
   };
