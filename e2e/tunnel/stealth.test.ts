@@ -21,13 +21,13 @@ import { clientConfigFromLink, decodeSubscription } from './stealth-client.js';
  * the page over VLESS (WebSocket + TLS) and Trojan (TLS). Addresses exist only in these namespaces.
  */
 const id = String(process.pid % 100_000);
-const NS_CLI = `warren-xcli-${id}`;
-const NS_CEN = `warren-xcen-${id}`;
-const NS_SRV = `warren-xsrv-${id}`;
-const IF_WG = `wxs${id}`;
-const IF_WGC = `wxc${id}`;
-const V_CLI = [`wxa${id}c`, `wxa${id}x`];
-const V_SRV = [`wxb${id}s`, `wxb${id}x`];
+const NS_CLI = `st2-xcli-${id}`;
+const NS_CEN = `st2-xcen-${id}`;
+const NS_SRV = `st2-xsrv-${id}`;
+const IF_WG = `st2s${id}`;
+const IF_WGC = `st2c${id}`;
+const V_CLI = [`st2a${id}c`, `st2a${id}x`];
+const V_SRV = [`st2b${id}s`, `st2b${id}x`];
 const CLIENT_IP = '10.207.0.2';
 const CEN_CLI_IP = '10.207.0.1';
 const CEN_SRV_IP = '10.208.0.1';
@@ -48,6 +48,10 @@ let caFile: string;
 let setupArgs: string[] = [];
 const procs: Background[] = [];
 let core: Background | undefined;
+let coreCommand: string[] = [];
+let restartWatcher: fs.FSWatcher | undefined;
+/** When the stand-in for warren-stealth-restart.path restarted the core (ms). */
+const coreRestarts: number[] = [];
 let agent: Background | undefined;
 const clients: Background[] = [];
 const log: string[] = [];
@@ -169,13 +173,16 @@ beforeAll(async () => {
   expect(setup.output).toMatch(/^stealth core config\s+changed/m);
   const coreLine = /start the stealth core with:\n\s+(.+)/.exec(setup.output)?.[1]?.trim().split(/\s+/);
   expect(coreLine).toBeDefined();
-  core = await background('ip', ['netns', 'exec', NS_SRV, ...coreLine!], /V2Ray \S+ started/, 20_000);
+  coreCommand = ['netns', 'exec', NS_SRV, ...coreLine!];
+  core = await background('ip', coreCommand, /V2Ray \S+ started/, 20_000);
+  restartWatcher = watchRestartTrigger(/^WARREN_STEALTH_RESTART_FILE=(.+)$/m.exec(fs.readFileSync(path.join(tmp, 'etc', 'agent.env'), 'utf8'))![1]!);
   const [node, ...agentArgs] = setup.start;
   agent = await background('ip', ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '2', '--wait', '25'], /"msg":"stealth users loaded"/, 60_000);
   mark('core and agent up');
 }, 120_000);
 
 afterAll(async () => {
+  restartWatcher?.close();
   for (const p of [...clients, agent, core, ...procs.reverse()]) await p?.stop().catch(() => undefined);
   if (agent && process.env.TUNNEL_DEBUG) log.push(`agent output:\n${agent.output().slice(-6000)}`);
   await stopWireguardGo(NS_SRV, IF_WG);
@@ -186,6 +193,28 @@ afterAll(async () => {
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
   if (log.length) console.log(log.join('\n'));
 });
+
+/**
+ * systemd does not run here, so the test does what warren-stealth-restart.path does on a node (setup
+ * wrote it; systemd-analyze verifies it below): when the agent writes the trigger file, the core is
+ * restarted (stopped, started again with the same command).
+ */
+function watchRestartTrigger(file: string): fs.FSWatcher {
+  let handled = '';
+  let busy: Promise<void> = Promise.resolve();
+  fs.mkdirSync(path.dirname(file), { recursive: true });
+  return fs.watch(path.dirname(file), (_event, name) => {
+    if (name !== path.basename(file)) return;
+    busy = busy.then(async () => {
+      const content = fs.existsSync(file) ? fs.readFileSync(file, 'utf8') : '';
+      if (!content || content === handled) return;
+      handled = content;
+      await core?.stop();
+      core = await background('ip', coreCommand, /V2Ray \S+ started/, 20_000);
+      coreRestarts.push(Date.now());
+    });
+  });
+}
 
 /** A customer who registered and paid through the sandbox. */
 async function payingUser(): Promise<TestClient> {
@@ -467,5 +496,51 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
     log.push(`stealth lapse: VLESS stopped after ${v} ms, Trojan after ${tr} ms`);
     expect(v).toBeLessThan(STOP_WITHIN_MS);
     expect(tr).toBeLessThan(STOP_WITHIN_MS);
+  });
+});
+
+/** A download that never ends by itself (a numbered line every 100 ms) through a client's SOCKS port, as an app's open connection. */
+function openStream(port: number) {
+  const child = spawn('ip', ['netns', 'exec', NS_CLI, 'curl', '-sS', '-N', '--max-time', '60', '--socks5-hostname', `127.0.0.1:${port}`, `http://${WEB_IP}:${PAGE_PORT}/stream`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  let got = '';
+  child.stdout!.on('data', (c: Buffer) => (got += c.toString()));
+  const exited = new Promise<number>((r) => child.once('exit', () => r(Date.now())));
+  /** When it ended, or Infinity when it still runs after `ms`. */
+  const endedWithin = (ms: number) => Promise.race([exited, new Promise<number>((r) => setTimeout(() => r(Infinity), ms).unref())]);
+  return { child, got: () => got, endedWithin };
+}
+
+describe('when access ends on a connection already open', () => {
+  it("the ended customer's streaming download stops within 5 s; another customer's open connection is cut by the core's restart and their app is usable again", async () => {
+    const [a, b] = [await payingUser(), await payingUser()];
+    const both = (l: string[]) => (l.some((x) => x.startsWith('vless://')) && l.some((x) => x.startsWith('trojan://')) ? l : undefined);
+    const linksA = await until('A in the subscription', async () => both(await subscription(a)), 10_000, 250);
+    const linksB = await until('B in the subscription', async () => both(await subscription(b)), 10_000, 250);
+    const [av, at, bt] = [await startClient(linkOf(linksA, 'vless')), await startClient(linkOf(linksA, 'trojan')), await startClient(linkOf(linksB, 'trojan'))];
+    for (const c of [av, at, bt]) await until('customer usable on the node', async () => (await viaClient(c.port, '/', 1))?.includes(NONCE), 10_000, 100);
+    const streams = [openStream(av.port), openStream(at.port), openStream(bt.port)];
+    try {
+      await until('three downloads running', async () => streams.every((s) => s.got().includes('line 2')), 10_000, 50);
+      const restartsBefore = coreRestarts.length;
+      // A resets their credentials: the old ones end, and with them the two downloads open over them.
+      const res = await a.post('/api/setup/stealth/reset');
+      expect(res.statusCode, res.body).toBe(200);
+      const since = Date.now();
+      const [vlessEnd, trojanEnd] = await Promise.all([streams[0]!.endedWithin(STOP_WITHIN_MS + 10_000), streams[1]!.endedWithin(STOP_WITHIN_MS + 10_000)]);
+      log.push(`open connections after a reset: VLESS download stopped after ${vlessEnd - since} ms, Trojan after ${trojanEnd - since} ms`);
+      expect(vlessEnd - since).toBeLessThan(STOP_WITHIN_MS);
+      expect(trojanEnd - since).toBeLessThan(STOP_WITHIN_MS);
+      expect(coreRestarts.length).toBe(restartsBefore + 1);
+      expect(agent!.output()).toMatch(/stealth: restarting the core: 1 customer\(s\) whose access ended still have open connections/);
+      // B's download went with the restart; B's app opens a new connection and is served again.
+      const cut = await streams[2]!.endedWithin(10_000);
+      expect(cut).toBeLessThan(Infinity);
+      const back = await until("B's app usable again", async () => ((await viaClient(bt.port, '/', 1))?.includes(NONCE) ? Date.now() : undefined), 15_000, 50);
+      log.push(`another customer's open download was cut ${cut - since} ms after the reset; their app was usable again ${back - cut} ms after the cut (the core restarted at +${coreRestarts.at(-1)! - since} ms)`);
+      await until('the agent loaded everyone again', async () => /restarted as asked.*"interruptedMs":\d+/.test(agent!.output()), 10_000);
+      log.push(`agent: ${/\{[^\n]*restarted as asked[^\n]*\}/.exec(agent!.output())?.[0]}`);
+    } finally {
+      for (const s of streams) s.child.kill('SIGTERM');
+    }
   });
 });

@@ -32,7 +32,8 @@ export const stealthPassword = z.string().regex(/^[A-Za-z0-9_-]{22,86}$/);
 /**
  * One customer on a node's core, grouped by owner like peers and serviceUsers (a delta replaces
  * the owner's entry; an owner absent from a full state has no access). The core knows the user by
- * the email `u<owner>`, so its per-user counters map back to the account and to nothing else.
+ * an email naming the owner (stealthEmail), so its per-user counters map back to the account and
+ * to nothing else.
  */
 export const nodeStealthUser = z.object({
   owner: dbId(),
@@ -43,10 +44,15 @@ export const nodeStealthUser = z.object({
 });
 export type NodeStealthUser = z.infer<typeof nodeStealthUser>;
 
-/** The core's email for an owner, and back; counters keyed by anything else are ignored. */
-export const stealthEmail = (owner: number): string => `u${owner}`;
+/**
+ * The core's email for an owner's credentials, and back; counters keyed by anything else are
+ * ignored. `u<owner>.<tag>`: the tag (8 hex digits, the agent derives it from the credentials) gives
+ * each generation of credentials counters of its own, so after a rotation the agent can tell the old
+ * credentials' open connections from the new ones'. `u<owner>` alone is the older agents' form.
+ */
+export const stealthEmail = (owner: number, tag?: string): string => (tag ? `u${owner}.${tag}` : `u${owner}`);
 export function ownerOfStealthEmail(email: string): number | null {
-  const m = /^u([1-9][0-9]{0,9})$/.exec(email);
+  const m = /^u([1-9][0-9]{0,9})(?:\.[0-9a-f]{8})?$/.exec(email);
   if (!m) return null;
   const n = Number(m[1]);
   return n <= 2_147_483_647 ? n : null;

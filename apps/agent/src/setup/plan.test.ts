@@ -166,6 +166,21 @@ describe('setup plan: the stealth core (--stealth-host)', () => {
     for (const l of ['LoadCredential=core.json:/etc/warren/stealth-core.json', 'ExecStart=/usr/bin/v2ray -config %d/core.json', 'DynamicUser=yes', 'CapabilityBoundingSet=CAP_NET_BIND_SERVICE', 'AmbientCapabilities=CAP_NET_BIND_SERVICE', 'NoNewPrivileges=yes', 'ProtectSystem=strict', 'PrivateDevices=yes', 'SystemCallFilter=@system-service']) expect(unit).toContain(`${l}\n`);
     expect(writes.find((w) => w.path === '/etc/systemd/system/warren-agent.service')!.content).toMatch(/^Wants=warren-stealth\.service$/m);
     expect(stealthStartCommand(o, '/usr/bin/v2ray')).toBe('/usr/bin/v2ray -config /etc/warren/stealth-core.json');
+    // How the agent ends open connections of ended customers: it writes a file, systemd restarts the core.
+    expect(env).toContain('WARREN_STEALTH_RESTART_FILE=/var/lib/warren-agent/stealth-restart\n');
+    const pathUnit = writes.find((w) => w.path === '/etc/systemd/system/warren-stealth-restart.path')!.content;
+    for (const l of ['PathChanged=/var/lib/warren-agent/stealth-restart', 'Unit=warren-stealth-restart.service', 'WantedBy=multi-user.target']) expect(pathUnit).toContain(`${l}\n`);
+    expect(writes.find((w) => w.path === '/etc/systemd/system/warren-stealth-restart.service')!.content).toContain('Type=oneshot\nExecStart=systemctl restart warren-stealth.service\n');
+  });
+
+  it('under systemd: the restart trigger is enabled and started with the core; its oneshot service is neither', () => {
+    const o = so();
+    const steps = plan(o, { ...fresh(), systemd: true, tools: V2RAY, stealth: stealthObs() }, AGENT);
+    const ex = execs(steps);
+    expect(ex.find((e) => e.startsWith('systemctl enable'))).toContain('warren-stealth-restart.path');
+    expect(ex.find((e) => e.startsWith('systemctl enable'))).not.toContain('warren-stealth-restart.service');
+    expect(ex).toContain('systemctl start warren-stealth-restart.path');
+    expect(ex.indexOf('systemctl start warren-stealth-restart.path')).toBeLessThan(ex.indexOf('systemctl start warren-stealth.service'));
   });
 
   it('a second run changes nothing (the path is kept); a new certificate rewrites the config and, under systemd, restarts the core only', () => {

@@ -2,7 +2,8 @@ import { X509Certificate, createPrivateKey } from 'node:crypto';
 import type { SetupOptions } from './options.js';
 import { canonicalIp } from './net.js';
 import {
-  SYSCTL, type Tools, pathsOf, renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderStealthUnit, renderSysctl, stealthCoreCommand, unitNames,
+  SYSCTL, type Tools, pathsOf, renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderStealthRestartPath, renderStealthRestartUnit, renderStealthUnit, renderSysctl,
+  stealthCoreCommand, unitNames,
 } from './render.js';
 import { renderCoreConfigFile } from '../stealth/render.js';
 
@@ -136,7 +137,13 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
     [u.iface, p.ifaceUnit, renderInterfaceUnit(o, tools, kind)],
     [u.nft, p.nftUnit, renderNftUnit(o, tools)],
     [u.agent, p.agentUnit, renderAgentUnit(o, agentCommand)],
-    ...(o.stealth ? [[u.stealth, p.stealthUnit, renderStealthUnit(o, tools)] as [string, string, string]] : []),
+    ...(o.stealth
+      ? [
+        [u.stealth, p.stealthUnit, renderStealthUnit(o, tools)],
+        [u.stealthRestartPath, p.stealthRestartPath, renderStealthRestartPath(o)],
+        [u.stealthRestart, p.stealthRestartUnit, renderStealthRestartUnit(o)],
+      ] as [string, string, string][]
+      : []),
   ];
   const unitSteps = units.map(([name, file, content]) => {
     const s = fileStep(`unit ${name}`, obs, file, content, 0o644);
@@ -228,13 +235,15 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
     const actions: Action[] = [];
     const started = !obs.link; // the interface step reloaded systemd and started the interface unit
     if (changedUnits && !started) actions.push({ kind: 'exec', argv: ['systemctl', 'daemon-reload'] });
-    const notEnabled = units.map(([n]) => n).filter((n) => !obs.units[n]?.enabled);
+    // The restart service runs only when its path unit starts it: nothing to enable.
+    const notEnabled = units.map(([n]) => n).filter((n) => n !== u.stealthRestart && !obs.units[n]?.enabled);
     if (notEnabled.length) actions.push({ kind: 'exec', argv: ['systemctl', 'enable', ...notEnabled] });
     for (const n of [u.iface, u.nft]) if (!obs.units[n]?.active && !(n === u.iface && started)) actions.push({ kind: 'exec', argv: ['systemctl', 'start', n] });
     // The agent reads its settings at start: a change of them (or of its unit) is a restart.
     const agentChanged = env.status === 'change' || unitSteps[2]!.status === 'change';
     // The core reads its configuration at start: a new one (a renewed certificate) is a restart; the agent then gives it its users again.
     if (o.stealth) {
+      if (!obs.units[u.stealthRestartPath]?.active) actions.push({ kind: 'exec', argv: ['systemctl', 'start', u.stealthRestartPath] });
       if (!obs.units[u.stealth]?.active) actions.push({ kind: 'exec', argv: ['systemctl', 'start', u.stealth] });
       else if (stealthConfig?.status === 'change' || unitSteps[3]!.status === 'change') actions.push({ kind: 'exec', argv: ['systemctl', 'restart', u.stealth] });
     }
@@ -242,7 +251,7 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
       /* the token step says what to do; starting now would only fail */
     } else if (!obs.units[u.agent]?.active) actions.push({ kind: 'exec', argv: ['systemctl', 'start', u.agent] });
     else if (agentChanged) actions.push({ kind: 'exec', argv: ['systemctl', 'restart', u.agent] });
-    steps.push(step('services', actions, `${units.map(([n]) => n).join(', ')} enabled and running`, actions.map((a) => (a.kind === 'exec' ? a.argv.slice(1).join(' ') : '')).join('; ')));
+    steps.push(step('services', actions, `${units.map(([n]) => n).filter((n) => n !== u.stealthRestart).join(', ')} enabled and running`, actions.map((a) => (a.kind === 'exec' ? a.argv.slice(1).join(' ') : '')).join('; ')));
   }
   return steps;
 }

@@ -28,9 +28,16 @@ export interface Paths {
   stealthConfig: string;
   stealthWsPath: string;
   stealthUnit: string;
+  /** The file the agent writes to ask for a restart of the core, and the two units that do it. */
+  stealthRestartFile: string;
+  stealthRestartPath: string;
+  stealthRestartUnit: string;
 }
 
-export const unitNames = (o: Pick<SetupOptions, 'iface'>) => ({ iface: `warren-${o.iface}.service`, nft: 'warren-nft.service', agent: 'warren-agent.service', stealth: 'warren-stealth.service' });
+export const unitNames = (o: Pick<SetupOptions, 'iface'>) => ({
+  iface: `warren-${o.iface}.service`, nft: 'warren-nft.service', agent: 'warren-agent.service', stealth: 'warren-stealth.service',
+  stealthRestartPath: 'warren-stealth-restart.path', stealthRestart: 'warren-stealth-restart.service',
+});
 
 export function pathsOf(o: SetupOptions): Paths {
   const u = unitNames(o);
@@ -47,6 +54,9 @@ export function pathsOf(o: SetupOptions): Paths {
     stealthConfig: path.join(o.etcDir, 'stealth-core.json'),
     stealthWsPath: path.join(o.etcDir, 'stealth-ws-path'),
     stealthUnit: path.join(o.systemdDir, u.stealth),
+    stealthRestartFile: path.join(o.stateDir, 'stealth-restart'),
+    stealthRestartPath: path.join(o.systemdDir, u.stealthRestartPath),
+    stealthRestartUnit: path.join(o.systemdDir, u.stealthRestart),
   };
 }
 
@@ -129,6 +139,7 @@ export function renderAgentEnv(o: SetupOptions, stealthWsPath?: string): string 
     ['WARREN_STEALTH_WS_PATH', o.stealth ? stealthWsPath : undefined],
     ['WARREN_STEALTH_CERT', o.stealth?.cert],
     ['WARREN_STEALTH_HTTP', o.stealth?.httpPort ? `0.0.0.0:${o.stealth.httpPort}` : undefined],
+    ['WARREN_STEALTH_RESTART_FILE', o.stealth ? pathsOf(o).stealthRestartFile : undefined],
   ];
   return `# ${HEADER}\n${vars.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n')}\n`;
 }
@@ -177,6 +188,20 @@ WantedBy=multi-user.target
 `;
 }
 
+/** The sandbox both long-running units share (the agent's and the core's), in the order systemd documents them. */
+const SANDBOX = `ProtectHome=yes
+PrivateTmp=yes
+ProtectKernelTunables=yes
+ProtectKernelModules=yes
+ProtectKernelLogs=yes
+ProtectControlGroups=yes
+ProtectClock=yes
+ProtectHostname=yes
+RestrictSUIDSGID=yes
+RestrictRealtime=yes
+RestrictNamespaces=yes
+LockPersonality=yes`;
+
 /**
  * The agent as a service: root for netlink and tun, but no more than it needs (no new privileges,
  * a read-only system but its state directory, only network capabilities).
@@ -201,18 +226,7 @@ CapabilityBoundingSet=CAP_NET_ADMIN CAP_NET_BIND_SERVICE CAP_NET_RAW CAP_SETUID 
 NoNewPrivileges=yes
 ProtectSystem=strict
 ReadWritePaths=${o.stateDir}
-ProtectHome=yes
-PrivateTmp=yes
-ProtectKernelTunables=yes
-ProtectKernelModules=yes
-ProtectKernelLogs=yes
-ProtectControlGroups=yes
-ProtectClock=yes
-ProtectHostname=yes
-RestrictSUIDSGID=yes
-RestrictRealtime=yes
-RestrictNamespaces=yes
-LockPersonality=yes
+${SANDBOX}
 SystemCallArchitectures=native
 RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6 AF_NETLINK
 DevicePolicy=closed
@@ -254,21 +268,10 @@ CapabilityBoundingSet=CAP_NET_BIND_SERVICE
 NoNewPrivileges=yes
 UMask=0077
 ProtectSystem=strict
-ProtectHome=yes
-PrivateTmp=yes
 PrivateDevices=yes
 ProtectProc=invisible
 ProcSubset=pid
-ProtectKernelTunables=yes
-ProtectKernelModules=yes
-ProtectKernelLogs=yes
-ProtectControlGroups=yes
-ProtectClock=yes
-ProtectHostname=yes
-RestrictSUIDSGID=yes
-RestrictRealtime=yes
-RestrictNamespaces=yes
-LockPersonality=yes
+${SANDBOX}
 MemoryDenyWriteExecute=yes
 SystemCallArchitectures=native
 SystemCallFilter=@system-service
@@ -277,5 +280,38 @@ LimitNOFILE=1048576
 
 [Install]
 WantedBy=multi-user.target
+`;
+}
+
+/**
+ * How the agent ends open connections of customers whose access ended (V2Ray 4 cannot end one
+ * user's): it writes a file in its state directory and this path unit has systemd restart the core.
+ * The agent itself keeps its sandbox (no right to manage units, no signal to the core's user).
+ */
+export function renderStealthRestartPath(o: SetupOptions): string {
+  const u = unitNames(o);
+  return `# ${HEADER}
+[Unit]
+Description=Warren: the agent asks for a restart of the stealth core (a customer whose access ended still has open connections)
+
+[Path]
+PathChanged=${pathsOf(o).stealthRestartFile}
+Unit=${u.stealthRestart}
+
+[Install]
+WantedBy=multi-user.target
+`;
+}
+
+export function renderStealthRestartUnit(o: SetupOptions): string {
+  const u = unitNames(o);
+  return `# ${HEADER}
+[Unit]
+Description=Warren: restart the stealth core (asked by the agent through ${pathsOf(o).stealthRestartFile})
+After=${u.stealth}
+
+[Service]
+Type=oneshot
+ExecStart=systemctl restart ${u.stealth}
 `;
 }

@@ -118,7 +118,7 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
   }
   const tokenMode = modeOf(o.tokenFile);
   const files: Observed['files'] = {};
-  for (const f of [p.envFile, p.nftFile, p.sysctlFile, p.nftListing, p.ifaceUnit, p.nftUnit, p.agentUnit, ...(o.stealth ? [p.stealthConfig, p.stealthUnit] : [])]) files[f] = read(f);
+  for (const f of [p.envFile, p.nftFile, p.sysctlFile, p.nftListing, p.ifaceUnit, p.nftUnit, p.agentUnit, ...(o.stealth ? [p.stealthConfig, p.stealthUnit, p.stealthRestartPath, p.stealthRestartUnit] : [])]) files[f] = read(f);
   let stealth: Observed['stealth'];
   if (o.stealth) {
     const kept = read(p.stealthWsPath)?.trim();

@@ -15,6 +15,8 @@ import { CORE_LOOPBACK } from './render.js';
  *   WARREN_STEALTH_SITE      where the agent serves the fallback website     default: 127.0.0.1:10080
  *   WARREN_STEALTH_HTTP      the same website on plain HTTP, public          default: none (setup: 0.0.0.0:80)
  *   WARREN_V2RAY_BIN         the core's binary (its version is reported)     default: v2ray
+ *   WARREN_STEALTH_RESTART_FILE  written to ask for a restart of the core       default: <state dir>/stealth-restart
+ *                            (its systemd path unit restarts it; README: Stealth, "When access ends")
  */
 export interface StealthConfig {
   host: string;
@@ -25,8 +27,10 @@ export interface StealthConfig {
   site: { host: string; port: number };
   http?: { host: string; port: number };
   v2rayBin: string;
-  /** Where the owners ever given to the core are remembered (stale ones are removed after an agent restart). */
+  /** Where the emails ever given to the core are remembered (stale ones are removed after an agent restart). */
   stateFile: string;
+  /** Written to ask for a restart of the core (warren-stealth-restart.path watches it). */
+  restartFile: string;
 }
 
 function hostPort(v: string, name: string): { host: string; port: number } {
@@ -55,5 +59,6 @@ export function loadStealthConfig(stateDir: string, env: NodeJS.ProcessEnv = pro
     http: env.WARREN_STEALTH_HTTP ? hostPort(env.WARREN_STEALTH_HTTP, 'WARREN_STEALTH_HTTP') : undefined,
     v2rayBin: env.WARREN_V2RAY_BIN || 'v2ray',
     stateFile: path.join(stateDir, 'stealth-owners.json'),
+    restartFile: path.resolve(env.WARREN_STEALTH_RESTART_FILE || path.join(stateDir, 'stealth-restart')),
   };
 }

@@ -100,8 +100,8 @@ export const isNotFound = (err: unknown) => /not found/i.test(String((err as Err
 export interface CoreApi {
   addUser(tag: string, email: string, account: { vless: string } | { trojan: string }): Promise<void>;
   removeUser(tag: string, email: string): Promise<void>;
-  /** Per-user bytes since the last reset, and reset them. */
-  takeUserStats(): Promise<Map<string, { up: number; down: number }>>;
+  /** Per-user bytes since the last reset, and reset them: every user's, or one email's. */
+  takeUserStats(email?: string): Promise<Map<string, { up: number; down: number }>>;
   /** Seconds the core has been running (a smaller value than last time: it restarted and lost its users). */
   uptime(): Promise<number>;
   close(): void;
@@ -134,8 +134,10 @@ export class GrpcCoreApi implements CoreApi {
     await this.call('/v2ray.core.app.proxyman.command.HandlerService/AlterInbound', removeUserRequest(tag, email));
   }
 
-  async takeUserStats(): Promise<Map<string, { up: number; down: number }>> {
-    const res = await this.call('/v2ray.core.app.stats.command.StatsService/QueryStats', encode(T.queryReq, { pattern: 'user>>>', reset: true }));
+  async takeUserStats(email?: string): Promise<Map<string, { up: number; down: number }>> {
+    // V2Ray 4 matches the pattern as a substring; the trailing >>> keeps u4.… from matching u42.….
+    const pattern = email === undefined ? 'user>>>' : `user>>>${email}>>>`;
+    const res = await this.call('/v2ray.core.app.stats.command.StatsService/QueryStats', encode(T.queryReq, { pattern, reset: true }));
     return parseUserStats(decode<{ stat: { name: string; value: number }[] }>(T.queryRes, res).stat);
   }
 
