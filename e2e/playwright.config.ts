@@ -52,7 +52,13 @@ export default defineConfig({
   projects: [
     { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
     {
+      // The phone runs the tests tagged @phone: every page's audit (a11y), the layouts a phone
+      // changes (drawer, floating button, QR codes, iOS pages) and one walk through each product
+      // flow. The rest (validation, payment outcomes, captcha, staff roles...) is the same logic
+      // at another width, and ran twice for nothing: it doubled the browser suite's time.
+      // E2E_ALL_ON_PHONE=1 runs everything on the phone too.
       name: 'mobile',
+      grep: process.env.E2E_ALL_ON_PHONE ? undefined : /@phone/,
       use: {
         browserName: 'chromium',
         viewport: { width: 390, height: 844 },

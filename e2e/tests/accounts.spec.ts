@@ -3,7 +3,7 @@ import { PASSWORD, SignInPage, SignUpPage, linkFromMail, logOut, snap, uniqueEma
 import { BASE_URL } from '../playwright.config';
 
 test.describe('accounts', () => {
-  test('sign up, verify by the emailed link, sign in, land on the dashboard', async ({ page, request }, info) => {
+  test('sign up, verify by the emailed link, sign in, land on the dashboard', { tag: '@phone' }, async ({ page, request }, info) => {
     const email = uniqueEmail('signup', info);
     const signUp = new SignUpPage(page);
     await signUp.open();
@@ -86,7 +86,7 @@ test.describe('accounts', () => {
     await snap(page, info, 'sign-in-error');
   });
 
-  test('sign-up validation shows field errors under the fields', async ({ page }, info) => {
+  test('sign-up validation shows field errors under the fields', { tag: '@phone' }, async ({ page }, info) => {
     const signUp = new SignUpPage(page);
     await signUp.open();
     await signUp.fill('X', 'not-an-email', 'short', 'other');

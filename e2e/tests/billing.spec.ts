@@ -54,7 +54,7 @@ async function sandboxPress(page: Page, button: 'Pay' | 'Decline', amount?: stri
 }
 
 test.describe('billing', () => {
-  test('a visitor on /checkout-15 buys the 1-month plan with the sandbox; the dashboard shows it and the special offer', async ({ page, request }, info) => {
+  test('a visitor on /checkout-15 buys the 1-month plan with the sandbox; the dashboard shows it and the special offer', { tag: '@phone' }, async ({ page, request }, info) => {
     const email = uniqueEmail('buy15', info);
     const checkout = new CheckoutPage(page);
     await checkout.open('/checkout-15?referralID=e2e-ref&utm_source=e2e&voluum_id=vol-e2e&clickID=clk-e2e-1');

@@ -31,7 +31,7 @@ async function covered(page: Page): Promise<string[]> {
   });
 }
 
-test.describe('floating upgrade button', () => {
+test.describe('floating upgrade button', { tag: '@phone' }, () => {
   test.skip(({ isMobile }) => !isMobile, 'the floating button shows on phones and tablets only');
 
   test('never covers an action on any logged-in page, scrolled to the bottom', async ({ browser, freeUser: storageState }, info) => {

@@ -71,7 +71,7 @@ test.describe('OpenVPN and SOCKS5 pages', () => {
 
   });
 
-  test('a paying user sees every location and the SOCKS5 hosts with copy buttons', async ({ page, request }, info) => {
+  test('a paying user sees every location and the SOCKS5 hosts with copy buttons', { tag: '@phone' }, async ({ page, request }, info) => {
     // Bought through the checkout with the sandbox provider, as in the billing tests.
     const email = uniqueEmail('services-paid', info);
     await page.goto('/checkout');

@@ -63,7 +63,7 @@ async function openUserMenu(page: Page) {
 }
 
 test.describe('the logged-in product', () => {
-  test('a new user: free dashboard, upgrade dialog, pays, ad blocker on, profile with 2FA, sessions, rewards, affiliate', async ({ page, browser, request }, info) => {
+  test('a new user: free dashboard, upgrade dialog, pays, ad blocker on, profile with 2FA, sessions, rewards, affiliate', { tag: '@phone' }, async ({ page, browser, request }, info) => {
     test.setTimeout(240_000);
     const mobile = info.project.name === 'mobile';
     const email = uniqueEmail('product', info);
@@ -390,7 +390,7 @@ test.describe('the logged-in product', () => {
     await expect(page).toHaveTitle('Warren VPN | Rewards');
   });
 
-  test('iOS pages: bare layout, App Store link and steps; the ru variants speak Russian', async ({ page }, info) => {
+  test('iOS pages: bare layout, App Store link and steps; the ru variants speak Russian', { tag: '@phone' }, async ({ page }, info) => {
     await page.goto('/ios-download');
     await expect(page.getByRole('heading', { name: 'VPN for iPhone and iPad' })).toBeVisible();
     await expect(page.getByTestId('app-store-link')).toHaveAttribute('href', 'https://apps.apple.com/us/app/wireguard/id1441195209');

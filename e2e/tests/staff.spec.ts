@@ -100,7 +100,7 @@ async function axe(page: Page, label: string): Promise<string[]> {
 }
 
 test.describe('operator console', () => {
-  test('an admin grants days and refunds a paying customer, sees both in the audit log, adds a location and a node (token shown once) and watches it report', async ({ browser, page, isMobile }, info) => {
+  test('an admin grants days and refunds a paying customer, sees both in the audit log, adds a location and a node (token shown once) and watches it report', { tag: '@phone' }, async ({ browser, page, isMobile }, info) => {
     // A purchase, three accounts and a dozen axe audits (the nodes page lists every seeded location): minutes on a loaded CI machine.
     test.setTimeout(360_000);
     const [admin, customer] = await Promise.all([newStaff(browser, info, 'admin'), newPayingCustomerFor(browser, info)]);

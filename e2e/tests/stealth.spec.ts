@@ -64,7 +64,7 @@ test.describe('stealth page', () => {
     await snap(page, info, 'stealth-free');
   });
 
-  test('a paying user imports one URL: QR code, copy, Add to app, per-location links; a reset kills the old URL', async ({ page, request }, info) => {
+  test('a paying user imports one URL: QR code, copy, Add to app, per-location links; a reset kills the old URL', { tag: '@phone' }, async ({ page, request }, info) => {
     const host = await stealthNode(request, info);
     const email = uniqueEmail('stealth-paid', info);
     await page.goto('/checkout');

@@ -64,7 +64,7 @@ async function customer(page: Page, info: TestInfo, request: Parameters<typeof l
 }
 
 test.describe('subscription page', () => {
-  test('a renewing customer turns auto-renew off and on, downloads a receipt and asks for a refund', async ({ page, request }, info) => {
+  test('a renewing customer turns auto-renew off and on, downloads a receipt and asks for a refund', { tag: '@phone' }, async ({ page, request }, info) => {
     await customer(page, info, request);
 
     // From the profile page's link.

@@ -39,7 +39,7 @@ async function openLocations(page: Page) {
   return page.getByTestId('location');
 }
 
-test.describe('VPN pages', () => {
+test.describe('VPN pages', { tag: '@phone' }, () => {
   test('a new user sees the server list, the setup guide and the apps, adds a WireGuard device, gets its config and QR code, revokes it, then pays and sees premium locations', async ({
     page,
     request,
