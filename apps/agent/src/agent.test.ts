@@ -1,7 +1,8 @@
 import type { DesiredState, NodeReport } from '@warren/contract';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentApi, type AgentWg, backoffMs, loadPercent } from './agent.js';
-import { type DesiredPeers, InvalidStateError, nextDesired } from './state.js';
+import { type DesiredPeers, InvalidStateError, PeerState, nextDesired } from './state.js';
+import { diffPeers } from './wg/diff.js';
 import type { Dump } from './wg/dump.js';
 
 const K = ['xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=', 'gN65BkIKy1eCE9pP1wdc8ROUtkHLF2PfAqYdyYBz6EA='] as const;
@@ -61,6 +62,38 @@ describe('desired state', () => {
     expect(() => nextDesired(null, answer({ peers: [peer(0), { ...peer(1), publicKey: 'nope' }] }))).toThrow(InvalidStateError);
     expect(() => nextDesired(null, answer({ peers: [{ ...peer(1), allowedIps: ['10.0.0.1/32\npeer x remove'] }] }))).toThrow(InvalidStateError);
     expect(() => nextDesired(null, answer({ full: false, peers: [] }))).toThrow(/without a base/);
+  });
+});
+
+describe('desired state applied in place (PeerState)', () => {
+  // Keys for a random walk: 40 valid WireGuard keys (32 bytes, base64).
+  const keys = Array.from({ length: 40 }, (_, i) => Buffer.alloc(32, i + 1).toString('base64'));
+  const rnd = (() => {
+    let x = 42;
+    return (n: number) => ((x = (x * 1103515245 + 12345) % 2 ** 31), x % n);
+  })();
+
+  it('ends where nextDesired ends and answers the same diff, delta after delta', () => {
+    let pure = nextDesired(null, answer({ peers: keys.slice(0, 20).map((k, i) => ({ publicKey: k, allowedIps: [`10.64.0.${i + 2}/32`], owner: i % 7 })) }));
+    const state = new PeerState(new Map(pure));
+    for (let round = 0; round < 300; round++) {
+      const owners = Array.from({ length: 1 + rnd(3) }, () => rnd(9));
+      // Peers of changed owners, sometimes a key moving from another owner, sometimes new addresses.
+      const peers = Array.from({ length: rnd(4) }, () => ({ publicKey: keys[rnd(keys.length)]!, allowedIps: [`10.64.${rnd(2)}.${2 + rnd(50)}/32`], owner: owners[rnd(owners.length)]! }));
+      const delta = answer({ full: false, changedOwners: owners, peers });
+      const next = nextDesired(pure, delta);
+      const expected = diffPeers(pure, next);
+      const d = state.applyDelta(delta);
+      expect(d).toEqual(expected);
+      expect(new Map(state.peers)).toEqual(next);
+      pure = next;
+    }
+  });
+
+  it('changes nothing when a delta is malformed', () => {
+    const state = new PeerState(nextDesired(null, answer({ peers: [peer(0), peer(1)] })));
+    expect(() => state.applyDelta(answer({ full: false, changedOwners: [0, 1], peers: [peer(2), { ...peer(1), publicKey: 'nope' }] }))).toThrow(InvalidStateError);
+    expect([...state.peers.keys()]).toEqual([K[0], K[1]]);
   });
 });
 

@@ -2,7 +2,7 @@ import os from 'node:os';
 import { type DesiredState, MAX_REPORTED_PEERS, type NodeReport } from '@warren/contract';
 import type { Dump } from './wg/dump.js';
 import { diffPeers, diffSize, wgSetArgs } from './wg/diff.js';
-import { type DesiredPeers, nextDesired } from './state.js';
+import { type DesiredPeers, PeerState, nextDesired } from './state.js';
 
 export interface AgentApi {
   desired(q: { since?: number; at?: number; wait?: number }): Promise<DesiredState>;
@@ -71,9 +71,10 @@ const ACTIVE_WINDOW_S = 180;
  *    round a full syncconf; API errors back off and keep the interface as it is (fail-static).
  */
 export class Agent {
-  private desired: DesiredPeers | null = null;
-  /** What the interface was last set to; null = unknown (next apply is a full syncconf). */
-  private applied: DesiredPeers | null = null;
+  /** The desired peers, indexed by owner; the interface holds them when appliedKnown. */
+  private desired: PeerState | null = null;
+  /** False after a failed or interrupted apply: the next round is a full syncconf. */
+  private appliedKnown = false;
   private version?: number;
   private at?: number;
   private needFull = true;
@@ -111,31 +112,38 @@ export class Agent {
       throw err;
     }
     observer?.api('desired', true);
-    const next = nextDesired(full ? null : this.desired, answer);
     const started = this.now();
     let mode: ApplyMode = 'none';
     let changes = 0;
+    let next: PeerState;
     try {
-      if (answer.full || this.applied === null) {
-        changes = this.applied ? diffSize(diffPeers(this.applied, next)) : next.size;
-        await this.wg.syncconf(next);
+      if (answer.full || this.desired === null || !this.appliedKnown) {
+        // A full answer (or an interface in an unknown state): the whole set, one syncconf.
+        next = new PeerState(nextDesired(null, answer));
+        changes = this.desired && this.appliedKnown ? diffSize(diffPeers(this.desired.peers, next.peers)) : next.size;
+        this.appliedKnown = false;
+        this.desired = next;
+        await this.wg.syncconf(next.peers);
         mode = 'syncconf';
         this.lastFullAt = this.now();
         this.needFull = false;
       } else {
-        const d = diffPeers(this.applied, next);
+        // A delta: applied in place, at the cost of the accounts it names (validated whole first).
+        next = this.desired;
+        const d = next.applyDelta(answer);
+        this.appliedKnown = false;
         changes = diffSize(d);
         if (changes > this.o.maxSetChanges) {
-          await this.wg.syncconf(next);
+          await this.wg.syncconf(next.peers);
           mode = 'syncconf';
         } else if (changes > 0) {
           await this.wg.set(wgSetArgs(this.wg.iface, d));
           mode = 'set';
         }
       }
+      this.appliedKnown = true;
       for (const apply of this.o.appliers ?? []) await apply(answer);
     } catch (err) {
-      this.applied = null;
       this.needFull = true;
       // One line, bounded: what `wg`/the services said (no client addresses exist here to leak).
       this.lastApplyError = String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 500);
@@ -145,8 +153,6 @@ export class Agent {
     this.lastApplyError = null;
     observer?.applied(mode, (this.now() - started) / 1000);
     observer?.synced(Date.now(), next.size, answer.version);
-    this.applied = next;
-    this.desired = next;
     this.version = answer.version;
     this.at = answer.evaluatedAt;
     if (mode !== 'none') this.log('info', 'applied', { version: answer.version, full: answer.full, mode, changes, peers: next.size, ms: this.now() - started });

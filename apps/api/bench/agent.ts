@@ -11,14 +11,22 @@
  *     write, `wg syncconf`) against a raw `wg syncconf` of the same file, alternating, median of
  *     BENCH_AGENT_ROUNDS, both from an empty interface and when already in sync.
  *
+ *  3. the agent's own CPU per one-account delta at BENCH_AGENT_DELTA_PEERS peers (10k, 100k, 300k):
+ *     the real Agent class in this process on a synthetic full state, fed one-account deltas
+ *     (a device added, then removed) by a scripted API, with a `wg` that records the calls:
+ *     wireguard-go holds at most 65,536 peers on an interface, so above that no interface is used.
+ *     CPU time (user + system) of each syncOnce, p50 and p99.
+ *
  *   BENCH_AGENT_PEERS (10000) · BENCH_AGENT_CHANGES (100) · BENCH_AGENT_ROUNDS (5)
+ *   BENCH_AGENT_DELTA_PEERS (10000,100000,300000) · BENCH_AGENT_DELTAS (200)
  */
-import { generateKeyPairSync } from 'node:crypto';
+import { generateKeyPairSync, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { spawn, execFile } from 'node:child_process';
 import { Agent, ApiClient, Wg, interfaceLines, nextDesired, renderConfig } from '@warren/agent';
+import type { DesiredState } from '@warren/contract';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { TestClient, createTestApp, registerUser } from '../test/helpers.js';
 
@@ -224,6 +232,52 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
   }
 }
 
+export interface DeltaCpuResult {
+  peers: number;
+  deltas: number;
+  cpuMs: { p50: number; p99: number; max: number };
+}
+
+/** The agent's CPU per one-account delta at `peers` peers, without an interface (see 3. above). */
+export async function benchAgentDeltaCpu(peers: number, deltas = Number(process.env.BENCH_AGENT_DELTAS ?? 200)): Promise<DeltaCpuResult> {
+  const key = () => randomBytes(32).toString('base64');
+  const ips = (i: number) => [`10.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}/32`, `fd77:6172:7265::${i.toString(16)}/128`];
+  const full: DesiredState = {
+    node: { id: 1, name: 'bench' }, version: 1, evaluatedAt: 1, nextCheckAt: null, full: true, changedOwners: [],
+    peers: Array.from({ length: peers }, (_, i) => ({ publicKey: key(), allowedIps: ips(i + 1), owner: i + 1 })),
+    serviceUsers: [], stealthUsers: [],
+  };
+  let version = 1;
+  let next: DesiredState = full;
+  const api = {
+    desired: async () => next,
+    report: async () => 0,
+  };
+  let calls = 0;
+  const wg = { iface: 'wgbench', dump: async () => ({ iface: {}, peers: [] }), set: async () => void calls++, syncconf: async () => void calls++ };
+  const agent = new Agent(api, wg as never, { waitS: 25, reportIntervalS: 3600, resyncIntervalS: 86_400, capacity: peers * 2, maxSetChanges: 500 });
+  await agent.syncOnce();
+  const owner = peers + 1;
+  const cpu: number[] = [];
+  for (let i = 0; i < deltas; i++) {
+    // One account: a device added (even rounds), then the account's devices gone (odd rounds).
+    next = { ...full, full: false, version: ++version, evaluatedAt: version, changedOwners: [owner], peers: i % 2 === 0 ? [{ publicKey: key(), allowedIps: ips(peers + 1), owner }] : [] };
+    const before = process.cpuUsage();
+    const r = await agent.syncOnce();
+    const used = process.cpuUsage(before);
+    if (r.mode !== 'set' || r.changes !== 1) throw new Error(`delta ${i}: ${JSON.stringify(r)}`);
+    cpu.push((used.user + used.system) / 1000);
+  }
+  if (calls !== deltas + 1) throw new Error(`wg calls: ${calls}`);
+  const round = (n: number) => Math.round(n * 10) / 10;
+  return { peers, deltas, cpuMs: { p50: round(percentile(cpu, 50)), p99: round(percentile(cpu, 99)), max: round(Math.max(...cpu)) } };
+}
+
+export function formatDeltaCpu(r: DeltaCpuResult): string {
+  const target = r.peers >= 100_000 && r.peers < 200_000 ? ` (target p99 < 100 ms at 100k: ${r.cpuMs.p99 < 100 ? 'ok' : 'OVER TARGET'})` : '';
+  return `agent: CPU per one-account delta with ${r.peers} peers (no interface), ${r.deltas} deltas: p50 ${r.cpuMs.p50} ms, p99 ${r.cpuMs.p99} ms, max ${r.cpuMs.max} ms${target}`;
+}
+
 export function formatAgentBench(r: AgentBenchResult): string {
   if (r.skipped) return `agent: skipped (${r.skipped})`;
   const ok = (b: boolean) => (b ? 'ok' : 'OVER TARGET');
@@ -238,8 +292,9 @@ export function formatAgentBench(r: AgentBenchResult): string {
 const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
 if (isMain) {
   benchAgent().then(
-    (r) => {
+    async (r) => {
       console.log(formatAgentBench(r));
+      for (const n of (process.env.BENCH_AGENT_DELTA_PEERS ?? '10000,100000,300000').split(',').map(Number)) console.log(formatDeltaCpu(await benchAgentDeltaCpu(n)));
       process.exit(0);
     },
     (err) => {
