@@ -47,6 +47,12 @@ declare module 'fastify' {
     billing: BillingServices;
     /** Every route as registered (method, path pattern): the security suites derive their route lists from it. */
     routeList: readonly RegisteredRoute[];
+    /**
+     * The first step of a graceful shutdown (server.ts): /api/health answers 503 so that the load
+     * balancer stops sending, and every answer closes its connection. Requests are still served.
+     */
+    drain(): void;
+    readonly draining: boolean;
   }
 }
 
@@ -223,8 +229,13 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   registerBrandResolution(app, brands);
   registerBrowserId(app, config.isProduction);
   await registerXsrf(app, config.appSecret, config.isProduction);
+  let draining = false;
+  app.decorate('drain', () => void (draining = true));
+  app.decorate('draining', { getter: () => draining });
   app.addHook('onSend', async (request, reply) => {
     reply.header('x-request-id', request.id);
+    // Leaving: a client's next request opens a new connection, which the balancer sends elsewhere.
+    if (draining) reply.header('connection', 'close');
   });
 
   const brandOf = (request: FastifyRequest): PublicBrand =>
@@ -241,7 +252,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     return token ? (await users.authenticate(token).catch(() => undefined))?.user : undefined;
   };
 
-  await app.register(systemRoutes, { db, mailer: services.mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs });
+  await app.register(systemRoutes, { db, mailer: services.mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs, draining: () => draining });
   await app.register(usersRoutes, { users, origins, captcha, auth });
   await app.register(vpnModule, { vpn: services.vpn, auth, countryOf: (ip: string) => geo.country(ip) });
   await app.register(openvpnSocks5Module, { openvpnSocks5: services.vpn.openvpnSocks5, pki: services.vpn.pki, auth });

@@ -95,6 +95,13 @@ const schema = z
     /** A file holding the bearer token a scrape must send (required when METRICS_HOST is not a loopback address). */
     METRICS_TOKEN_FILE: z.string().min(1).optional(),
     HEALTH_CACHE_MS: z.coerce.number().int().min(0).max(60_000).default(1000),
+    /**
+     * On SIGTERM, how long /api/health answers 503 while the instance still serves, so that the load
+     * balancer takes it out before it stops accepting (README: Faults). Default: 5 s in production, 0 elsewhere.
+     */
+    SHUTDOWN_DELAY_MS: z.coerce.number().int().min(0).max(120_000).optional(),
+    /** The most a shutdown may take, from the signal to the exit; past it the process exits 1 with requests still open. */
+    SHUTDOWN_GRACE_MS: z.coerce.number().int().min(1000).max(600_000).default(25_000),
     REWARD_DAYS: z.coerce.number().int().min(0).max(365).default(30),
     AFFILIATE_COMMISSION_PERCENT: z.coerce.number().int().min(0).max(100).default(25),
     // The VPN area.
@@ -114,6 +121,8 @@ const schema = z
     DOWNLOADS_FILE: z.string().optional(),
   })
   .superRefine((c, ctx) => {
+    if (c.SHUTDOWN_DELAY_MS !== undefined && c.SHUTDOWN_DELAY_MS >= c.SHUTDOWN_GRACE_MS)
+      ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_DELAY_MS'], message: 'must be shorter than SHUTDOWN_GRACE_MS (the whole shutdown)' });
     try {
       parsePools(c.WG_IPV4_POOL, c.WG_IPV6_POOL); // the two together (each alone was checked on its field)
     } catch (err) {
@@ -229,6 +238,8 @@ export interface Config {
   /** Per-IP budgets: sign-ins per 15 minutes, sign-ups and reset requests per hour. */
   perIpLimits: { login: number; register: number; reset: number };
   healthCacheMs: number;
+  /** Graceful shutdown (server.ts): health 503 for delayMs while still serving, everything done within graceMs. */
+  shutdown: { delayMs: number; graceMs: number };
   /** The Prometheus listener; undefined: off. */
   metrics?: { host: string; port: number; token?: string };
   rewardDays: number;
@@ -323,6 +334,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     perIpLimits: { login: e.LIMIT_LOGIN_PER_IP, register: e.LIMIT_REGISTER_PER_IP, reset: e.LIMIT_RESET_PER_IP },
     healthCacheMs: e.HEALTH_CACHE_MS,
+    shutdown: { delayMs: e.SHUTDOWN_DELAY_MS ?? (e.NODE_ENV === 'production' ? 5000 : 0), graceMs: e.SHUTDOWN_GRACE_MS },
     metrics:
       e.METRICS_PORT === undefined
         ? undefined

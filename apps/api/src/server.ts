@@ -46,24 +46,45 @@ async function main() {
   // `npx warren …` runs here, in-process, while the server serves (README: Operating Warren).
   const admin = config.admin ? await startAdminChannel(app.services, config.admin, app.log) : undefined;
 
+  /**
+   * Graceful shutdown (README: Faults): /api/health turns 503 at once and every answer closes its
+   * connection, while the instance still serves for SHUTDOWN_DELAY_MS (SIGTERM only: a person's
+   * Ctrl-C has no balancer to tell) and its job workers finish or hand back their jobs; then it
+   * stops accepting, answers the parked long polls (preClose), finishes the requests in flight,
+   * drains background mail, closes the database and exits 0. SHUTDOWN_GRACE_MS bounds it all (exit 1).
+   * A second signal changes nothing: the first drain goes on.
+   */
   let closing = false;
   const shutdown = async (signal: string) => {
-    if (closing) return;
+    if (closing) {
+      app.log.warn({ signal }, 'already shutting down');
+      return;
+    }
     closing = true;
-    app.log.info({ signal }, 'shutting down');
+    const { delayMs, graceMs } = config.shutdown;
+    const delay = signal === 'SIGTERM' ? delayMs : 0;
+    app.log.info({ signal, delayMs: delay, graceMs }, 'shutting down');
     const force = setTimeout(() => {
-      app.log.error('shutdown took too long; exiting');
+      app.log.error({ graceMs }, 'shutdown took too long; exiting');
       process.exit(1);
-    }, 15_000);
+    }, graceMs);
     force.unref();
-    // Node closes idle keep-alive connections when close() starts, but a connection that was busy
-    // then stays open after its answer until the keep-alive timeout: sweep them while draining.
-    const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
-    sweep.unref();
+    app.drain();
     try {
+      await Promise.all([
+        // pg-boss lets running jobs finish (up to its own timeout) and fails back what is still active, for another instance.
+        app.services.jobs.stop().catch((err: unknown) => app.log.error({ err }, 'stopping the job workers failed')),
+        delay ? new Promise((resolve) => setTimeout(resolve, delay)) : undefined,
+      ]);
+      app.log.info('draining: no longer accepting connections');
+      // Node closes idle keep-alive connections when close() starts, but a connection that was busy
+      // then stays open after its answer until the keep-alive timeout: sweep them while draining.
+      const sweep = setInterval(() => app.server.closeIdleConnections(), 100);
+      sweep.unref();
       await metrics?.close();
       await admin?.close(); // operator commands still running finish before the database closes
       await app.close();
+      app.log.info('shut down');
       process.exit(0);
     } catch (err) {
       app.log.error({ err }, 'error during shutdown');

@@ -11,6 +11,8 @@ export interface SystemRoutesDeps {
   mailer: Mailer;
   devTools: boolean;
   healthCacheMs: number;
+  /** True once a shutdown began (app.drain): the instance is leaving and says so before it stops accepting. */
+  draining: () => boolean;
   brandOf: (request: FastifyRequest) => z.infer<typeof publicBrand>;
 }
 
@@ -21,7 +23,7 @@ const storedMail = z.object({
   attachments: z.array(z.object({ filename: z.string(), contentType: z.string(), content: z.string() })).optional(),
 });
 
-export async function systemRoutes(fastify: FastifyInstance, { db, mailer, devTools, brandOf, healthCacheMs }: SystemRoutesDeps) {
+export async function systemRoutes(fastify: FastifyInstance, { db, mailer, devTools, brandOf, healthCacheMs, draining }: SystemRoutesDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   /**
@@ -44,8 +46,9 @@ export async function systemRoutes(fastify: FastifyInstance, { db, mailer, devTo
     '/api/health',
     { schema: { tags: ['system'], response: { 200: envelope(z.object({ status: z.literal('ok'), db: z.literal('ok') })), 503: z.object({ message: z.string(), data: z.object({ status: z.string(), db: z.string() }) }) } } },
     async (_request, reply) => {
+      if (draining()) return reply.status(503).send({ message: 'This instance is shutting down.', data: { status: 'draining', db: 'unknown' } });
       if (Date.now() - healthyAt >= healthCacheMs) {
-        if (!(await ping())) return reply.status(503).send({ message: 'The database is unreachable.', data: { status: 'degraded', db: 'unreachable' } });
+        if (!(await ping())) return reply.status(503).header('retry-after', '5').send({ message: 'The database is unreachable.', data: { status: 'degraded', db: 'unreachable' } });
         healthyAt = Date.now();
       }
       // Pre-serialised: the hottest route answers the same bytes every time.
