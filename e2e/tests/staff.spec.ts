@@ -210,7 +210,10 @@ test.describe('operator console', () => {
     // The node reports in as its agent does (POST /api/nodes/report with its token): the console shows it live.
     const report = await page.request.post('/api/nodes/report', {
       headers: { authorization: `Bearer ${token}` },
-      data: { load: 37, activePeers: 2, peers: [], agentVersion: '9.9.9-e2e', lastApplyError: 'wg: test apply error' },
+      data: {
+        load: 37, activePeers: 2, peers: [], agentVersion: '9.9.9-e2e', lastApplyError: 'wg: test apply error',
+        stealth: { host: `${nodeName}.nodes.example.com`, port: 443, wsPath: '/e2e-path', up: true, version: '4.34.0', users: 3, certNotAfter: Date.parse('2031-05-01T12:00:00Z') },
+      },
     });
     expect(report.status(), await report.text()).toBe(200);
     await page.reload();
@@ -220,6 +223,12 @@ test.describe('operator console', () => {
     await expect(nodeRow).toContainText('37%');
     await expect(nodeRow).toContainText('9.9.9-e2e');
     await expect(nodeRow).toContainText('wg: test apply error');
+    // Its stealth core (issue 21): up, version, customers loaded, certificate end.
+    const stealthCell = page.getByTestId(`stealth-${nodeName}`);
+    await expect(stealthCell).toContainText('Up');
+    await expect(stealthCell).toContainText('4.34.0');
+    await expect(stealthCell).toContainText('3 customers');
+    await expect(stealthCell).toContainText('Certificate until May 1, 2031');
     expect(await page.content()).not.toContain(token);
     // Dozens of seeded locations: the filter finds this one by its node's name.
     await page.getByTestId('nodes-filter').fill(nodeName);

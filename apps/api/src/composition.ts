@@ -150,7 +150,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   });
   // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
   const staff = staffService({
-    db, appSecret: config.appSecret, limiter, brands, users, erasure, billing, vpn, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics, log: deps.log,
+    db, appSecret: config.appSecret, limiter, brands, users, erasure, billing, vpn, stealth, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics, log: deps.log,
     originOf, security,
   });
 

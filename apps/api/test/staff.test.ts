@@ -91,7 +91,8 @@ let adminBrowser: TestClient;
 let supportBrowser: TestClient;
 
 beforeAll(async () => {
-  t = await createTestApp();
+  // More than the default 20 sign-ups from one address: every test here registers its own members.
+  t = await createTestApp({ LIMIT_REGISTER_PER_IP: '100' });
   await t.app.ready();
   admin = await account('admin');
   support = await account('support');
@@ -480,6 +481,46 @@ describe('customer view and actions', () => {
   });
 });
 
+describe('reset credentials and the stealth credentials (issue 21)', () => {
+  it('rotates the stealth credentials too: the old subscription URL answers 404, the new one works; a customer with none of either gets 422', async () => {
+    const member = await account();
+    await payWithSandbox(t.app, member.customer);
+    const before = (await member.customer.get('/api/setup/stealth/get')).json().data as { subscriptionUrl: string; links: { url: string }[] };
+    const oldPath = new URL(before.subscriptionUrl).pathname;
+    expect((await t.app.inject({ method: 'GET', url: oldPath })).statusCode).toBe(200);
+    const res = await adminBrowser.post(`/api/staff/customers/${member.id}/reset-service-credentials`, { reason: 'link leaked' });
+    expect(res.statusCode, res.body).toBe(200);
+    expect(res.body).not.toContain(oldPath.split('/').pop());
+    const [row] = await auditRows(`action = 'reset-service-credentials' and target_user_id = $1`, [member.id]);
+    expect(row!.detail).toMatchObject({ reason: 'link leaked', services: false, stealth: true });
+    expect((await t.app.inject({ method: 'GET', url: oldPath })).statusCode).toBe(404);
+    const oldSecret = oldPath.split('/').pop()!;
+    for (const url of [`/api/s%75b/${oldSecret}`, `/api/sub/${oldSecret}?format=clash`, `/api/sub/${oldSecret}?format=singbox`]) expect((await t.app.inject({ method: 'GET', url })).statusCode, url).toBe(404);
+    const after = (await member.customer.get('/api/setup/stealth/get')).json().data as typeof before;
+    expect(after.subscriptionUrl).not.toBe(before.subscriptionUrl);
+    expect((await t.app.inject({ method: 'GET', url: new URL(after.subscriptionUrl).pathname })).statusCode).toBe(200);
+
+    // Attack: the customer's own reset and the console's at once: both answer, one credential row, the URL shown afterwards works.
+    const [mine, theirs] = await Promise.all([
+      member.customer.post('/api/setup/stealth/reset'),
+      adminBrowser.post(`/api/staff/customers/${member.id}/reset-service-credentials`, { reason: 'twice at once' }),
+    ]);
+    expect([mine.statusCode, theirs.statusCode]).toEqual([200, 200]);
+    expect(await t.app.db.query('select 1 from stealth_credentials where user_id = $1', [member.id])).toHaveLength(1);
+    const now = (await member.customer.get('/api/setup/stealth/get')).json().data as typeof before;
+    expect((await t.app.inject({ method: 'GET', url: new URL(now.subscriptionUrl).pathname })).statusCode).toBe(200);
+    expect((await t.app.inject({ method: 'GET', url: new URL(after.subscriptionUrl).pathname })).statusCode).toBe(404);
+
+    // Neither OpenVPN/SOCKS5 nor stealth credentials: nothing to reset, nothing audited.
+    const fresh = await account();
+    const auditBefore = (await auditRows(`action = 'reset-service-credentials' and target_user_id = $1`, [fresh.id])).length;
+    const none = await adminBrowser.post(`/api/staff/customers/${fresh.id}/reset-service-credentials`, { reason: 'nothing there' });
+    expect(none.statusCode).toBe(422);
+    expect(none.json().errors.services[0]).toMatch(/no OpenVPN\/SOCKS5 or stealth credentials/);
+    expect((await auditRows(`action = 'reset-service-credentials' and target_user_id = $1`, [fresh.id])).length).toBe(auditBefore);
+  });
+});
+
 describe('locations, nodes and jobs', () => {
   it('admin adds a location and a node (token once), patches them, issues a new token; the old one stops working', async () => {
     const loc = await adminBrowser.post('/api/staff/locations', {
@@ -501,6 +542,19 @@ describe('locations, nodes and jobs', () => {
     expect((await report(first)).statusCode).toBe(200);
     const listed = (await supportBrowser.get('/api/staff/locations')).json().data.items.find((l: { slug: string }) => l.slug === 'test-city');
     expect(listed.nodes[0]).toMatchObject({ online: true, load: 12, activePeers: 3, agentVersion: '1.2.3', lastApplyError: 'wg: device busy' });
+    expect(listed.nodes[0].stealth).toBeNull();
+    // A node with a stealth core (issue 21): the console shows what its agent reports of it; a report without one clears it.
+    const certNotAfter = Date.parse('2031-05-01T00:00:00Z');
+    const stealthReport = await t.app.inject({
+      method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${first}` },
+      payload: { load: 12, activePeers: 3, peers: [], stealth: { host: 'fra.example.net', port: 443, wsPath: '/abcdef', up: false, version: '4.34.0', users: 7, certNotAfter } },
+    });
+    expect(stealthReport.statusCode, stealthReport.body).toBe(200);
+    const withStealth = (await supportBrowser.get('/api/staff/locations')).json().data.items.find((l: { slug: string }) => l.slug === 'test-city');
+    expect(withStealth.nodes[0].stealth).toEqual({ up: false, version: '4.34.0', users: 7, host: 'fra.example.net', port: 443, certNotAfter: '2031-05-01T00:00:00.000Z' });
+    expect(JSON.stringify(withStealth)).not.toContain('/abcdef'); // the WebSocket path is in customers' links, not the console
+    expect((await t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${first}` }, payload: { load: 12, activePeers: 3, peers: [] } })).statusCode).toBe(200);
+    expect((await supportBrowser.get('/api/staff/locations')).json().data.items.find((l: { slug: string }) => l.slug === 'test-city').nodes[0].stealth).toBeNull();
     // An old agent's report (no new fields) keeps working and keeps what was reported.
     expect((await t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${first}` }, payload: { load: 1, activePeers: 0, peers: [] } })).statusCode).toBe(200);
 

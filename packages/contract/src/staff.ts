@@ -322,6 +322,19 @@ export const staffNode = z.object({
   /** As the agent reports it (older agents do not). */
   agentVersion: z.string().nullable(),
   lastApplyError: z.string().nullable(),
+  /** The node's stealth core (VLESS/Trojan, issue 21) as its agent last reported it; null: the node runs none. */
+  stealth: z.object({
+    /** The core answers the agent. */
+    up: z.boolean(),
+    version: z.string().nullable(),
+    /** Customers loaded in the core. */
+    users: z.number().int(),
+    /** The public host and TLS port customers' apps connect to. */
+    host: z.string(),
+    port: z.number().int(),
+    /** ISO time its certificate expires; null when the agent could not read it. */
+    certNotAfter: z.string().nullable(),
+  }).nullable(),
 });
 export type StaffNode = z.infer<typeof staffNode>;
 export const staffNodeWithToken = z.object({ node: staffNode, token: z.string() });

@@ -13,6 +13,7 @@ import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBack } from '../billing/index.js';
 import type { VpnServices } from '../nodes/index.js';
+import type { StealthService } from '../stealth/index.js';
 import { type AccountErasure, LIMITS, type SecurityMails, type UsersService, secondFactor, spend, spendSignIn, usersRepository } from '../users/index.js';
 import { staffDevices } from './device.js';
 import { type ChainReport, chainVerifier, type ChainHead } from './audit-chain.js';
@@ -54,6 +55,8 @@ export interface StaffDeps {
   erasure: AccountErasure;
   billing: BillingServices;
   vpn: VpnServices;
+  /** The customer's stealth credentials (the console's reset rotates them too). */
+  stealth: Pick<StealthService, 'rotateForStaff'>;
   jobs: JobEngine;
   /** The account's security notices: a recovery code used at the console's sign-in is mailed as at the customer's. */
   security?: SecurityMails;
@@ -176,23 +179,30 @@ export function staffService(deps: StaffDeps) {
 
   const answer = async (id: number) => ({ customer: await view(id) });
 
-  function nodeOf(r: Awaited<ReturnType<typeof repo.locationsWithNodes>>[number]): StaffNode {
+  type StealthStatus = Awaited<ReturnType<VpnServices['stealthNodes']['nodeGauges']>>[number];
+  function nodeOf(r: Awaited<ReturnType<typeof repo.locationsWithNodes>>[number], st: StealthStatus | undefined): StaffNode {
     const lastSeen = r.last_seen_at ? new Date(r.last_seen_at) : null;
     return {
       name: r.node!, location: r.slug, endpointHost: r.endpoint_host ?? '', listenPort: r.listen_port ?? 0, enabled: !!r.enabled, demo: !!r.demo, hasToken: r.has_token,
       lastSeenAt: lastSeen?.toISOString() ?? null,
       online: !!lastSeen && now().getTime() - lastSeen.getTime() < 3 * NODE_REPORT_INTERVAL_S * 1000,
       activePeers: r.active_peers ?? 0, load: r.load, agentVersion: r.agent_version, lastApplyError: r.last_apply_error,
+      stealth: st
+        ? { up: st.up, version: st.version, users: Number(st.users), host: st.host, port: Number(st.port), certNotAfter: st.cert_not_after_s === null ? null : new Date(Number(st.cert_not_after_s) * 1000).toISOString() }
+        : null,
     };
   }
 
   async function locations(): Promise<StaffLocation[]> {
     const out = new Map<string, StaffLocation>();
-    for (const r of await repo.locationsWithNodes()) {
+    // The stealth cores as reported (the stealth module's table, read through its node side).
+    const [rows, stealth] = await Promise.all([repo.locationsWithNodes(), vpn.stealthNodes.nodeGauges()]);
+    const stealthOf = new Map(stealth.map((st) => [st.node, st]));
+    for (const r of rows) {
       const l = out.get(r.slug) ?? { slug: r.slug, countryCode: r.country_code, country: r.country, city: r.city, premium: r.premium, visible: r.visible, enabled: false, nodes: [] };
       out.set(r.slug, l);
       if (r.node) {
-        const node = nodeOf(r);
+        const node = nodeOf(r, stealthOf.get(r.node));
         l.nodes.push(node);
         l.enabled ||= node.enabled;
       }
@@ -381,12 +391,15 @@ export function staffService(deps: StaffDeps) {
       return answer(id);
     },
 
+    /** New OpenVPN/SOCKS5 password and new stealth credentials (with a new subscription URL), for whichever the customer has. */
     async resetServiceCredentials(actor: StaffActor, id: number, reason: string) {
       const c = await customerRow(id);
-      if (!(await repo.serviceCredentials(id))) throw new ValidationError({ services: ['The customer has no OpenVPN/SOCKS5 credentials yet.'] });
+      const services = !!(await repo.serviceCredentials(id));
       // The new password is never shown to staff: the customer sees it in their dashboard.
-      await vpn.openvpnSocks5.resetPassword(await deps.users.reload(id));
-      await audit(actor, 'reset-service-credentials', { userId: id, text: c.email }, { reason });
+      if (services) await vpn.openvpnSocks5.resetPassword(await deps.users.reload(id));
+      const stealth = await deps.stealth.rotateForStaff(id);
+      if (!services && !stealth) throw new ValidationError({ services: ['The customer has no OpenVPN/SOCKS5 or stealth credentials yet.'] });
+      await audit(actor, 'reset-service-credentials', { userId: id, text: c.email }, { reason, services, stealth });
       return answer(id);
     },
 

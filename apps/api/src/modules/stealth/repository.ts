@@ -37,6 +37,8 @@ export interface StealthLocationRow {
 
 export interface StealthNodeGaugeRow {
   node: string;
+  host: string;
+  port: number;
   up: boolean;
   version: string | null;
   users: number;
@@ -144,7 +146,7 @@ export function stealthRepository(db: Queryable) {
     /** Per-node figures for the metrics and the console. */
     async nodeGauges(): Promise<StealthNodeGaugeRow[]> {
       return db.query<StealthNodeGaugeRow>(
-        `select n.name as node, s.up, s.version, s.users, floor(extract(epoch from s.cert_not_after))::float8 as cert_not_after_s
+        `select n.name as node, s.host, s.port, s.up, s.version, s.users, floor(extract(epoch from s.cert_not_after))::float8 as cert_not_after_s
          from stealth_node_status s join vpn_nodes n on n.id = s.node_id order by n.name`,
       );
     },

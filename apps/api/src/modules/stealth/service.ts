@@ -111,6 +111,15 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
     return { subscriptionUrl: `${originOf(user.brand)}${STEALTH_PATHS.subscriptionPrefix}${secrets.subscription}`, links };
   }
 
+  /** New credentials and subscription secret for an account that has them (a new seed); false when it has none. Answered once the reporting nodes have the change (bounded wait). */
+  async function rotate(userId: number): Promise<boolean> {
+    if (!(await repo.credentials(userId))) return false;
+    const seed = newStealthSeed();
+    await repo.rotate(userId, seed, keys.subHash(keys.derive(userId, seed).subscription));
+    await published();
+    return true;
+  }
+
   return {
     overview,
 
@@ -119,15 +128,16 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
       requirePaid(user);
       const v = await limiter.consume(STEALTH_LIMITS.resetPerUser, String(user.id));
       if (!v.allowed) throw new TooManyRequestsError(v.retryAfterS);
-      const existing = await repo.credentials(user.id);
-      if (!existing) await create(user.id);
-      else {
-        const seed = newStealthSeed();
-        await repo.rotate(user.id, seed, keys.subHash(keys.derive(user.id, seed).subscription));
-        await published();
-      }
+      if (!(await rotate(user.id))) await create(user.id);
       return overview(user, lang);
     },
+
+    /**
+     * The staff console's "reset credentials": rotates the account's stealth credentials when it has
+     * any, whatever its plan (a leaked link stops working, and a later renewal does not bring it
+     * back). No customer budget: staff actions are audited. True when there were credentials.
+     */
+    rotateForStaff: rotate,
 
     /**
      * What /api/sub/<secret> answers. Unknown, revoked, malformed: 404, the same answer (nothing

@@ -18,11 +18,37 @@ import { AddLocationDialog, AddNodeDialog } from '../components/LocationDialogs'
 import { StaffTable } from '../components/StaffTable';
 import { TokenDialog } from '../components/TokenDialog';
 import { STAFF_NS } from '../lib/i18n';
-import { formatAgo, formatWhen } from '../lib/format';
+import { formatAgo, formatDay, formatWhen } from '../lib/format';
 import { can } from '../lib/permissions';
 import { useStaffMe } from './StaffConsole';
 
 const HEALTH_COLOR = { online: 'teal', stale: 'orange', never: 'gray' } as const;
+/** A stealth certificate this close to its end is shown in orange (the metrics alert at the same 14 days). */
+const CERT_SOON_MS = 14 * 86_400_000;
+
+/** The node's stealth core as its agent reported it: up or down, version, customers loaded, certificate end. */
+function StealthCore({ stealth: s }: { stealth: StaffNode['stealth'] }) {
+  const { t, i18n } = useTranslation(STAFF_NS);
+  if (!s) return <>—</>;
+  const left = s.certNotAfter ? new Date(s.certNotAfter).getTime() - Date.now() : null;
+  return (
+    <Stack gap={2}>
+      <Group gap={4}>
+        <Badge color={s.up ? 'teal' : 'red'} variant="light" radius="sm">
+          {s.up ? t('nodes.stealthUp') : t('nodes.stealthDown')}
+        </Badge>
+        <Text size="xs">{s.version ?? '—'}</Text>
+      </Group>
+      <Text size="xs">{t('nodes.stealthUsers', { count: s.users })}</Text>
+      <Text size="xs" c={left === null || left < 0 ? 'red' : left < CERT_SOON_MS ? 'orange' : 'dimmed'}>
+        {s.certNotAfter ? t('nodes.stealthCert', { date: formatDay(s.certNotAfter, i18n.language) }) : t('nodes.stealthCertUnknown')}
+      </Text>
+      <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
+        {s.host}:{s.port}
+      </Text>
+    </Stack>
+  );
+}
 
 /** Locations whose slug, country, city or a node's name or host contains the words typed (36 seeded ones make a long page). */
 export function filterLocations(list: StaffLocation[], query: string): StaffLocation[] {
@@ -212,8 +238,8 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
       ) : (
         <StaffTable
           label={t('nodes.nodesOf', { location: l.slug })}
-          minWidth={900}
-          head={[t('nodes.colNode'), t('nodes.colStatus'), t('nodes.colLastReport'), t('nodes.colPeers'), t('nodes.colLoad'), t('nodes.colAgent'), t('nodes.colError'), ...(admin ? [t('nodes.colActions')] : [])]}
+          minWidth={1060}
+          head={[t('nodes.colNode'), t('nodes.colStatus'), t('nodes.colLastReport'), t('nodes.colPeers'), t('nodes.colLoad'), t('nodes.colAgent'), t('nodes.colStealth'), t('nodes.colError'), ...(admin ? [t('nodes.colActions')] : [])]}
         >
           {l.nodes.map((n) => {
             const health = n.online ? 'online' : n.lastSeenAt ? 'stale' : 'never';
@@ -253,6 +279,9 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                 <Table.Td>{n.lastSeenAt ? n.activePeers : '—'}</Table.Td>
                 <Table.Td>{n.load === null ? '—' : `${Math.round(n.load)}%`}</Table.Td>
                 <Table.Td>{n.agentVersion ?? '—'}</Table.Td>
+                <Table.Td style={{ minWidth: 160 }} data-testid={`stealth-${n.name}`}>
+                  <StealthCore stealth={n.stealth} />
+                </Table.Td>
                 <Table.Td style={{ maxWidth: 220 }}>
                   {n.lastApplyError ? (
                     <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>
