@@ -140,7 +140,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   });
 
   // The job engine (pg-boss on this database): renewals, mails, postbacks, sandbox webhooks. Started lazily; app.ts starts its workers when JOBS is on.
-  const jobs = jobEngine({ db, database: config.database, renewals: billing.renewals, reconciliation: billing.reconciliation, sandbox });
+  const jobs = jobEngine({ db, database: config.database, renewals: billing.renewals, reconciliation: billing.reconciliation, sandbox, renewConcurrency: config.renewConcurrency });
 
   const vpn = vpnServices({ db, vpn: config.vpn, secret: config.openvpnCaSecret, appSecret: config.appSecret, log: deps.log });
 

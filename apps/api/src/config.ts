@@ -86,6 +86,7 @@ const schema = z
       .transform((v) => v.split(',').map((d) => d.trim()).filter(Boolean).map(Number))
       .refine((days) => days.length <= 10 && days.every((d, i) => Number.isInteger(d) && d >= 1 && (i === 0 || d > days[i - 1]!)), 'must be ascending whole days, e.g. 1,2'),
     JOBS: bool.default(true),
+    JOBS_RENEW_CONCURRENCY: z.coerce.number().int().min(1).max(5).default(4),
     LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(60),
     LIMIT_REGISTER_PER_IP: z.coerce.number().int().min(1).default(20),
     LIMIT_RESET_PER_IP: z.coerce.number().int().min(1).default(20),
@@ -233,6 +234,8 @@ export interface Config {
   };
   geoip: { mmdbFile?: string; defaultCountry: string };
   jobs: boolean;
+  /** Renewal jobs this instance works at once (at most 5: each holds one of the lock pool's 5 connections, db/client.ts withLock). */
+  renewConcurrency: number;
   /** /api/docs (OpenAPI UI and JSON) is served. */
   apiDocs: boolean;
   /** Per-IP budgets: sign-ins per 15 minutes, sign-ups and reset requests per hour. */
@@ -331,6 +334,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     },
     geoip: { mmdbFile: e.GEOIP_MMDB ? path.resolve(e.GEOIP_MMDB) : undefined, defaultCountry: e.DEFAULT_COUNTRY },
     jobs: e.JOBS,
+    renewConcurrency: e.JOBS_RENEW_CONCURRENCY,
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     perIpLimits: { login: e.LIMIT_LOGIN_PER_IP, register: e.LIMIT_REGISTER_PER_IP, reset: e.LIMIT_RESET_PER_IP },
     healthCacheMs: e.HEALTH_CACHE_MS,

@@ -20,8 +20,9 @@ import { postbackRepository } from './repository.js';
  * Queues:
  * - billing-pass (scheduled every minute): the renewal pass as of now — reminders, one
  *   billing-renew job per due renewal, "plan ended" mails and lapsed plans to free, mails to resend.
- * - billing-renew: one renewal charge. Its job id is derived from (member, paid-until, attempt),
- *   so passes run twice or on several instances queue it once; the charge itself is idempotent
+ * - billing-renew: one renewal charge, queued soonest expiry first. Its job id is derived from
+ *   (member, paid-until, attempt), so passes run twice or on several instances queue it once, and
+ *   a pass reads only renewals not queued yet (subscription_renewals.queued_key); the charge itself is idempotent
  *   too (renewals.ts), so even a job worked twice charges once. Thrown errors (provider down) are
  *   retried by pg-boss with backoff; a refused card is not an error (the renewal schedule retries).
  * - postbacks (every minute): conversion postbacks that are due (their own backoff in the table).
@@ -38,6 +39,9 @@ const QUEUE_OPTIONS: Record<string, { retryLimit: number; retryDelay: number; re
 };
 
 const MAX_POSTBACK_ATTEMPTS = 8;
+/** Renewal jobs queued per statement, and statements per pass (the rest waits for the next pass, a minute later). */
+const QUEUE_BATCH = 500;
+const QUEUE_BATCHES = 40;
 
 /** Retries conversion postbacks with exponential backoff (30 s, 1 min, 2 min … capped at 6 h), recording each attempt. */
 export async function sendDuePostbacks(db: Database, fetchImpl: typeof fetch = fetch): Promise<number> {
@@ -103,6 +107,10 @@ export interface JobEngineDeps {
   renewals: RenewalsService;
   reconciliation: ReconciliationService;
   sandbox?: SandboxProvider;
+  /** Renewal jobs worked at once by this instance (JOBS_RENEW_CONCURRENCY). */
+  renewConcurrency?: number;
+  /** Renewals queued per statement (QUEUE_BATCH; tests make it small). */
+  queueBatch?: number;
 }
 
 export function jobEngine(deps: JobEngineDeps) {
@@ -136,14 +144,34 @@ export function jobEngine(deps: JobEngineDeps) {
   /** One renewal job's work. */
   const renew = (data: RenewJob) => deps.renewals.renewOne(data.userId, new Date(data.asOf));
 
-  /** Queues one billing-renew job per renewal due as of `asOf` (once per member, period and attempt). */
+  /**
+   * Queues one billing-renew job per renewal due as of `asOf` (once per member, period and
+   * attempt), the soonest expiry first, in batches of QUEUE_BATCH, at most QUEUE_BATCHES per pass:
+   * what was queued before is not read again (issue 22: a pass re-sent a 8,718-renewal backlog one
+   * by one every minute, 16-129 s each, in user-id order). Two passes at once may both send a
+   * batch: the job id made from the key makes it one job.
+   */
   async function queueDue(asOf: Date): Promise<number> {
     const b = await boss();
+    const batch = deps.queueBatch ?? QUEUE_BATCH;
     let queued = 0;
-    for (const d of await deps.renewals.due(asOf)) {
-      const key = `renew:${d.user_id}:${new Date(d.subscription_expires_at).getTime()}:${d.attempts}`;
-      const id = await b.send(QUEUES.renew, { userId: d.user_id, asOf: asOf.toISOString() } satisfies RenewJob, { id: jobIdOf(key), singletonKey: key });
-      if (id) queued++;
+    for (let i = 0; i < QUEUE_BATCHES; i++) {
+      const due = await deps.renewals.toQueue(asOf, batch);
+      if (!due.length) break;
+      await b.insert(
+        QUEUES.renew,
+        due.map((d) => ({
+          id: jobIdOf(d.key),
+          singletonKey: d.key,
+          // pg-boss hands out jobs by priority, then creation time: a batch is created at one instant and
+          // later passes may queue an earlier expiry (a retry), so the expiry itself (in minutes) orders them.
+          priority: -Math.floor(d.expires_ms / 60_000),
+          data: { userId: d.user_id, asOf: asOf.toISOString() } satisfies RenewJob,
+        })),
+      );
+      await deps.renewals.markQueued(due);
+      queued += due.length;
+      if (due.length < batch) break;
     }
     return queued;
   }
@@ -162,8 +190,10 @@ export function jobEngine(deps: JobEngineDeps) {
     const b = await boss();
     const results: PassResult['renewals'] = [];
     for (;;) {
-      const jobs = await b.fetch<RenewJob>(QUEUES.renew, { batchSize: 10 });
+      const jobs = await b.fetch<RenewJob>(QUEUES.renew, { batchSize: 10, includeMetadata: true });
       if (!jobs.length) return results;
+      // A batch is the next ten by priority (the expiry), answered in no particular order.
+      jobs.sort((x, y) => y.priority - x.priority);
       for (const job of jobs) {
         try {
           const r = await renew(job.data);
@@ -208,7 +238,8 @@ export function jobEngine(deps: JobEngineDeps) {
           throw err;
         }
       };
-      await b.work<RenewJob>(QUEUES.renew, { pollingIntervalSeconds: 5 }, async ([job]) => guard(QUEUES.renew, () => renew(job!.data))());
+      // Several renewals at once per instance (each waits mostly on the provider), so N instances work N times as many.
+      await b.work<RenewJob>(QUEUES.renew, { pollingIntervalSeconds: 5, localConcurrency: deps.renewConcurrency ?? 4 }, async ([job]) => guard(QUEUES.renew, () => renew(job!.data))());
       await b.work(QUEUES.pass, { pollingIntervalSeconds: 5 }, guard(QUEUES.pass, () => pass(new Date())));
       await b.work(QUEUES.postbacks, { pollingIntervalSeconds: 5 }, guard(QUEUES.postbacks, () => sendDuePostbacks(deps.db)));
       if (deps.sandbox) {

@@ -124,6 +124,39 @@ export function renewalsRepository(db: Queryable) {
     },
 
     /**
+     * The next renewals to queue as of `asOf`, the soonest expiry first, at most `limit`: due as
+     * due() says, and not already queued for this period and attempt (queued_key, set by
+     * markQueued once its job exists). A backlog is then queued once, a batch at a time, instead
+     * of being read whole and sent again on every pass.
+     */
+    toQueue(asOf: Date, leadDays: number, limit: number): Promise<{ user_id: number; key: string; expires_ms: number }[]> {
+      return db.query<{ user_id: number; key: string; expires_ms: number }>(
+        `select user_id, key, floor(extract(epoch from expires) * 1000)::float8 as expires_ms from (
+           select r.user_id, u.subscription_expires_at as expires, r.queued_key,
+             'renew:' || r.user_id || ':' || floor(extract(epoch from u.subscription_expires_at) * 1000)::bigint || ':' || ${ATTEMPTS} as key
+           from subscription_renewals r join users u on u.id = r.user_id
+           where r.auto_renew and not r.unusable and r.provider is not null and r.method_ref is not null and r.tariff_id is not null
+             and u.deleted_at is null and u.tariff_key <> 'free-plan' and u.subscription_expires_at > $1
+             and ((${ATTEMPTS} = 0 and u.subscription_expires_at <= $1 + make_interval(days => $2::int))
+               or (${ATTEMPTS} between 1 and 3 and r.next_retry_at is not null and r.next_retry_at <= $1))
+         ) due
+         where queued_key is distinct from key
+         order by expires, user_id
+         limit $3`,
+        [asOf, leadDays, limit],
+      );
+    },
+
+    /** Their jobs exist: the next passes skip them until the period or the attempt changes. */
+    async markQueued(queued: { user_id: number; key: string }[]): Promise<void> {
+      if (!queued.length) return;
+      await db.query(
+        `update subscription_renewals r set queued_key = q.key from unnest($1::int[], $2::text[]) as q(user_id, key) where r.user_id = q.user_id`,
+        [queued.map((q) => q.user_id), queued.map((q) => q.key)],
+      );
+    },
+
+    /**
      * Records a failed attempt of the period once: only the attempt that was current moves the
      * count (a second process recording the same attempt changes nothing).
      */

@@ -320,8 +320,12 @@ export function renewalsService(deps: RenewalsDeps) {
     afterPayment,
     afterRefund,
     renewOne,
-    /** Renewals due as of `asOf` (the pass queues one job each). */
+    /** Renewals due as of `asOf`. */
     due: (asOf: Date) => repo.due(asOf, deps.leadDays),
+    /** The next `limit` renewals due as of `asOf` and not queued yet, soonest expiry first, with their job keys (the pass queues one job each). */
+    toQueue: (asOf: Date, limit: number) => repo.toQueue(asOf, deps.leadDays, limit),
+    /** Their jobs exist (see toQueue). */
+    markQueued: (queued: { user_id: number; key: string }[]) => repo.markQueued(queued),
     /** Reminders due as of `asOf`, each mailed once per period. */
     async sendReminders(asOf: Date): Promise<number> {
       let sent = 0;
