@@ -163,6 +163,8 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   // Every service comes from the composition root (composition.ts), as for the CLI.
   const services: Services = await buildServices(config, { db, mailer: overrides.mailer, limiter: overrides.limiter, log: app.log, testHooks: overrides.testHooks });
   const { brands, origins, captcha, geo, users, billing, providers, sandbox } = services;
+  // Before anything is served: sealed data under a secret this configuration lacks is a start-up error naming the setting, never a 500 later.
+  await services.secrets.check();
   await seedCatalogue(db, services.catalogue);
   app.decorate('db', db);
   app.decorate('services', services);

@@ -5,6 +5,7 @@ import type { Config } from './config.js';
 import type { Database } from './db/client.js';
 import { createCaptchaVerifier } from './lib/captcha.js';
 import { createGeoIp } from './lib/geoip.js';
+import { keyringOf } from './lib/keyring.js';
 import { createMetrics, sqlOperation } from './lib/metrics.js';
 import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
 import { type Mailer, createMailer, withMailLog } from './mail/mailer.js';
@@ -17,6 +18,7 @@ import { profileService } from './modules/profile/index.js';
 import { eraseRewardsData, rewardsService } from './modules/rewards/index.js';
 import { eraseStaffData, staffRepository, staffService } from './modules/staff/index.js';
 import { eraseStealthData, stealthService } from './modules/stealth/index.js';
+import { secretsService } from './modules/secrets/index.js';
 import { systemRepository } from './modules/system/index.js';
 import { accountErasure, securityMails, usersService } from './modules/users/index.js';
 import { buildProviders } from './payments/index.js';
@@ -97,8 +99,10 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   const sandboxBase = () => origins.canonical(brands.all()[0]!);
   const { providers, sandbox } = buildProviders(config, db, sandboxBase);
 
+  // APP_SECRET, OPENVPN_CA_SECRET and the replaced ones (lib/keyring.ts): what seals and signs, and what still opens.
+  const keys = keyringOf(config);
   const geo = await createGeoIp(config.geoip.mmdbFile, config.geoip.defaultCountry);
-  const security = securityMails({ db, mailer, limiter, defer, appSecret: config.appSecret, countryOf: geo.known });
+  const security = securityMails({ db, mailer, limiter, defer, appSecrets: keys.appSecrets(), countryOf: geo.known });
   // Account deletion: every area's part in one transaction (README: the data map), then the providers and the outbox forget.
   const erasure = accountErasure({
     db,
@@ -142,7 +146,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   // The job engine (pg-boss on this database): renewals, mails, postbacks, sandbox webhooks. Started lazily; app.ts starts its workers when JOBS is on.
   const jobs = jobEngine({ db, database: config.database, renewals: billing.renewals, reconciliation: billing.reconciliation, sandbox, renewConcurrency: config.renewConcurrency });
 
-  const vpn = vpnServices({ db, vpn: config.vpn, secret: config.openvpnCaSecret, appSecret: config.appSecret, log: deps.log });
+  const vpn = vpnServices({ db, vpn: config.vpn, keys, appSecret: config.appSecret, log: deps.log });
 
   // Stealth protocols (issue 21): credentials, links and the subscription URL; the nodes' side lives in the VPN area.
   const stealth = stealthService({
@@ -150,7 +154,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   });
   // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
   const staff = staffService({
-    db, appSecret: config.appSecret, limiter, brands, users, erasure, billing, vpn, stealth, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics, log: deps.log,
+    db, keys, limiter, brands, users, erasure, billing, vpn, stealth, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics, log: deps.log,
     originOf, security,
   });
 
@@ -186,6 +190,8 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     vpn,
     /** Stealth protocols (VLESS/Trojan): the customer's credentials, links and subscription. */
     stealth,
+    /** Secret rotation: the start-up check of sealed data's keys (app.ts), `npx warren secrets status|reseal`. */
+    secrets: secretsService({ db, keys }),
     /** The operator console: staff sessions, the customer view and actions, the audit log, roles (CLI). */
     staff,
     /** Drains background work and closes what the services opened (mail transport, Redis); the database stays open. */

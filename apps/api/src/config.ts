@@ -43,6 +43,16 @@ const schema = z
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** Encrypts the OpenVPN CA key, node keys and service passwords at rest; defaults to APP_SECRET. */
     OPENVPN_CA_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
+    /**
+     * Secrets replaced by a rotation (old APP_SECRET or OPENVPN_CA_SECRET values), separated by
+     * spaces: they only open what they sealed, until `npx warren secrets reseal` (README: Rotating secrets).
+     */
+    APP_SECRET_PREVIOUS: z
+      .string()
+      .transform((v) => v.split(/\s+/).filter(Boolean))
+      .refine((list) => list.every((s) => s.length >= 32), 'each secret must be at least 32 characters')
+      .refine((list) => new Set(list).size === list.length, 'lists the same secret twice')
+      .default([]),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BRANDS_FILE: z.string().optional(),
     MAIL_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
@@ -131,6 +141,15 @@ const schema = z
     }
     if (c.NODE_ENV === 'production') {
       if (!c.APP_SECRET) ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
+    }
+    // A secret in use listed as replaced is a rotation half done (APP_SECRET not changed, or changed back).
+    for (const [name, value] of [['APP_SECRET', c.APP_SECRET], ['OPENVPN_CA_SECRET', c.OPENVPN_CA_SECRET]] as const) {
+      if (value && c.APP_SECRET_PREVIOUS.includes(value))
+        ctx.addIssue({ code: 'custom', path: ['APP_SECRET_PREVIOUS'], message: `holds the current ${name}: list only the secrets it replaced` });
+    }
+    if (c.APP_SECRET_PREVIOUS.length && !c.APP_SECRET)
+      ctx.addIssue({ code: 'custom', path: ['APP_SECRET_PREVIOUS'], message: 'needs APP_SECRET (the secret that replaced them)' });
+    if (c.NODE_ENV === 'production') {
       const provider = c.CAPTCHA_PROVIDER ?? 'none';
       if (provider === 'none' && !c.ALLOW_NO_CAPTCHA_IN_PRODUCTION)
         ctx.addIssue({
@@ -209,6 +228,8 @@ export interface Config {
   appSecret: string;
   /** OPENVPN_CA_SECRET, else the app secret. */
   openvpnCaSecret: string;
+  /** APP_SECRET_PREVIOUS: replaced secrets that still open what they sealed (lib/keyring.ts). */
+  previousSecrets: string[];
   logLevel: Env['LOG_LEVEL'];
   brandsFile: string;
   mail: { url?: string; from: string; ignoreTls: boolean; outboxDir: string };
@@ -298,6 +319,7 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     // Outside production a fixed development secret keeps tokens valid across restarts; production requires APP_SECRET.
     appSecret: e.APP_SECRET ?? 'warren-development-secret-do-not-use-in-production',
     openvpnCaSecret: e.OPENVPN_CA_SECRET ?? e.APP_SECRET ?? 'warren-development-secret-do-not-use-in-production',
+    previousSecrets: e.APP_SECRET_PREVIOUS,
     logLevel: e.LOG_LEVEL,
     brandsFile: e.BRANDS_FILE ? path.resolve(e.BRANDS_FILE) : path.join(repoRoot, 'config/brands.json'),
     mail: { url: e.MAIL_URL, from: e.MAIL_FROM, ignoreTls: e.MAIL_IGNORE_TLS, outboxDir: path.join(dataDir, 'outbox') },

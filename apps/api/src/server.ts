@@ -23,7 +23,17 @@ async function main() {
   const found = secureDataDir(config.dataDir);
   // Before opening the database: a socket another live server answers on is refused at once.
   if (config.socket) await freeSocketPath(config.socket);
-  const app = await buildApp(config);
+  let app;
+  try {
+    app = await buildApp(config);
+  } catch (err) {
+    // What only the data can tell (a secret its sealed values need, modules/secrets) is a configuration error too.
+    if (err instanceof ConfigError) {
+      console.error(err.message);
+      process.exit(78);
+    }
+    throw err;
+  }
   // PGlite unpacks a new database 0666 whatever the umask: tightened before anyone is served.
   secureDataDir(config.dataDir);
   const loose = describeLooseDataDir(config.dataDir, found);

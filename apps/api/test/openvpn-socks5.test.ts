@@ -1,3 +1,4 @@
+import { keyring } from '../src/lib/keyring.js';
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredState, NodeServices, ServicesOverview } from '@warren/contract';
@@ -206,6 +207,7 @@ describe('PKI and the node side', () => {
     expect(row!.tls_crypt_enc).not.toContain('Static key');
     const [node] = await t.app.db.query<{ key_enc: string }>('select key_enc from openvpn_node_certs limit 1');
     expect(node!.key_enc).not.toContain('PRIVATE KEY');
-    await expect(pkiStore(t.app.db, 'another-secret-that-is-long-enough-to-pass').ensureCa()).rejects.toThrow(PkiSecretError);
+    const another = 'another-secret-that-is-long-enough-to-pass';
+    await expect(pkiStore(t.app.db, keyring({ app: another, ca: another, previous: [] })).ensureCa()).rejects.toThrow(PkiSecretError);
   });
 });

@@ -1,5 +1,4 @@
-import { createHash } from 'node:crypto';
-import { decryptText, encryptText } from './secrets.js';
+import { type Keyring, SEAL } from './keyring.js';
 import { Secret, TOTP } from 'otpauth';
 
 /** RFC 6238 TOTP as every authenticator app speaks it: SHA-1, 6 digits, 30 s (otpauth does the maths). */
@@ -16,16 +15,15 @@ export function otpauthUrl(secretBase32: string, issuer: string, account: string
   return totpOf(secretBase32, issuer, account).toString();
 }
 
-/** Secrets are stored encrypted (AES-256-GCM, lib/secrets.ts) under a key derived from APP_SECRET. */
-const keyFrom = (appSecret: string) => createHash('sha256').update(`totp:${appSecret}`).digest('base64');
-
-export function sealSecret(appSecret: string, secretBase32: string): string {
-  return encryptText(keyFrom(appSecret), secretBase32);
+/** Secrets are stored sealed (AES-256-GCM) under APP_SECRET, naming their key (lib/keyring.ts: old keys still open them). */
+export function sealSecret(keys: Keyring, secretBase32: string): string {
+  return keys.seal(SEAL.totp, secretBase32);
 }
 
-export function openSecret(appSecret: string, sealed: string): string {
-  const secret = decryptText(keyFrom(appSecret), sealed);
-  if (secret === null) throw new Error('The two-factor secret cannot be read with this APP_SECRET.');
+export function openSecret(keys: Keyring, sealed: string): string {
+  const secret = keys.open(SEAL.totp, sealed);
+  // The server checked at start that every key its data names is configured: this is a damaged value.
+  if (secret === null) throw new Error('A two-factor secret cannot be opened with the configured secrets (APP_SECRET, APP_SECRET_PREVIOUS).');
   return secret;
 }
 
@@ -34,10 +32,10 @@ export function openSecret(appSecret: string, sealed: string): string {
  * The caller refuses a step at or before the last one the account used: that makes a code single
  * use, and every earlier code with it.
  */
-export function totpStep(appSecret: string, sealed: string, code: string, nowMs = Date.now()): number | null {
+export function totpStep(keys: Keyring, sealed: string, code: string, nowMs = Date.now()): number | null {
   const clean = code.replace(/\s+/g, '');
   if (!/^\d{6}$/.test(clean)) return null;
-  const totp = totpOf(openSecret(appSecret, sealed));
+  const totp = totpOf(openSecret(keys, sealed));
   const delta = totp.validate({ token: clean, timestamp: nowMs, window: 1 });
   return delta === null ? null : totp.counter({ timestamp: nowMs }) + delta;
 }

@@ -1,5 +1,6 @@
 import type { Database } from '../../db/client.js';
 import type { VpnConfig } from '../../config.js';
+import type { Keyring } from '../../lib/keyring.js';
 import { wireguardService } from '../wireguard/service.js';
 import { loadDownloads, loadLocationSeeds } from '../locations/catalogue.js';
 import { locationsRepository } from '../locations/repository.js';
@@ -17,8 +18,8 @@ export interface VpnServicesDeps {
   db: Database;
   /** config.vpn. */
   vpn: VpnConfig;
-  /** OPENVPN_CA_SECRET, else APP_SECRET. */
-  secret: string;
+  /** The key ring (lib/keyring.ts): OpenVPN keys and service passwords are sealed under OPENVPN_CA_SECRET, else APP_SECRET. */
+  keys: Keyring;
   /** APP_SECRET: the stealth credentials are derived under it (stealth/credentials.ts). */
   appSecret: string;
   /** Where a failed read of the change log is reported. */
@@ -30,10 +31,10 @@ export interface VpnServicesDeps {
  * WireGuard devices, the node API, OpenVPN/SOCKS5 services and the operator's actions. One change
  * watcher wakes this instance's long polls: devices and operator actions poke it after they commit.
  */
-export function vpnServices({ db, vpn, secret, appSecret, log }: VpnServicesDeps) {
+export function vpnServices({ db, vpn, keys, appSecret, log }: VpnServicesDeps) {
   const watcher = createChangeWatcher(() => nodesRepository(db).version(), vpn.changePollMs, (err) => log?.warn({ err }, 'reading the VPN change log failed'));
   const locations = locationsService({ db, vpn, downloads: loadDownloads(vpn.downloadsFile) });
-  const pki = pkiStore(db, secret);
+  const pki = pkiStore(db, keys);
   const stealthKeyring = stealthKeys(appSecret);
   const stealthNodes = stealthNodeSide(db, stealthKeyring);
   const nodes = nodesService({ db, vpn, watcher, stealth: stealthNodes });
@@ -52,7 +53,7 @@ export function vpnServices({ db, vpn, secret, appSecret, log }: VpnServicesDeps
     /** The stealth credentials' key (stealth/credentials.ts) and the stealth module's node side (the console and metrics read its figures). */
     stealthKeys: stealthKeyring,
     stealthNodes,
-    openvpnSocks5: openvpnSocks5Service({ db, pki, secret, offerUnreported: vpn.demoNodes, published: () => nodes.publish() }),
+    openvpnSocks5: openvpnSocks5Service({ db, pki, keys, offerUnreported: vpn.demoNodes, published: () => nodes.publish() }),
     /** Operator actions on locations and nodes (`npx warren vpn …`); node tokens are shown once. */
     admin: {
       addLocation: (input: NewLocation) => poked(addLocation(db, input)),

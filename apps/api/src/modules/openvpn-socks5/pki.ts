@@ -1,14 +1,14 @@
 import 'reflect-metadata'; // @peculiar/x509's dependency injection needs it loaded first
-import { hkdfSync, randomBytes, webcrypto } from 'node:crypto';
+import { randomBytes, webcrypto } from 'node:crypto';
 import * as x509 from '@peculiar/x509';
 import type { Database, Queryable } from '../../db/client.js';
-import { decryptText, encryptText } from '../../lib/secrets.js';
+import { type Keyring, SEAL } from '../../lib/keyring.js';
 import { openvpnSocks5Repository } from './repository.js';
 
 /**
  * The control plane's OpenVPN PKI: one CA (ECDSA P-256) made on first start, a server certificate
  * per node, and the tls-crypt key. Private keys are stored AES-256-GCM encrypted under a key derived
- * from OPENVPN_CA_SECRET (or APP_SECRET); they leave the API only to their own node. Clients get
+ * from OPENVPN_CA_SECRET (or APP_SECRET), naming their key (lib/keyring.ts); they leave the API only to their own node. Clients get
  * no certificates: they authenticate with the account's service credentials.
  */
 x509.cryptoProvider.set(webcrypto as unknown as Parameters<typeof x509.cryptoProvider.set>[0]);
@@ -23,11 +23,6 @@ const RENEW_BEFORE_DAYS = 30;
 const PKI_LOCK = 727_006;
 
 export class PkiSecretError extends Error {}
-
-/** 32-byte AES key for one purpose, derived from the configured secret. */
-export function derivedKey(secret: string, purpose: string): string {
-  return Buffer.from(hkdfSync('sha256', secret, 'warren-services', purpose, 32)).toString('base64');
-}
 
 /** An OpenVPN static key (V1): 2048 random bits as 16 lines of hex, the format `openvpn --genkey` writes. */
 export function newTlsCryptKey(): string {
@@ -107,12 +102,13 @@ export async function issueServerCert(ca: Pick<CaMaterial, 'caCert' | 'caKey'>, 
   return { cert: cert.toString('pem') + '\n', key: await exportKey(keys.privateKey), notAfter };
 }
 
-export function pkiStore(db: Database, secret: string) {
-  const key = derivedKey(secret, 'openvpn-pki');
+export function pkiStore(db: Database, keys: Keyring) {
   const repo = openvpnSocks5Repository(db);
+  const seal = (plain: string) => keys.seal(SEAL.openvpnPki, plain);
   const open = (enc: string, what: string) => {
-    const plain = decryptText(key, enc);
-    if (plain === null) throw new PkiSecretError(`Cannot decrypt the ${what}: OPENVPN_CA_SECRET (or APP_SECRET) is not the one it was made with.`);
+    const plain = keys.open(SEAL.openvpnPki, enc);
+    // The server checked at start that every key its data names is configured (modules/secrets): this is a damaged value.
+    if (plain === null) throw new PkiSecretError(`Cannot open the ${what} with the configured secrets (OPENVPN_CA_SECRET or APP_SECRET, APP_SECRET_PREVIOUS).`);
     return plain;
   };
   let cached: CaMaterial | undefined;
@@ -130,7 +126,7 @@ export function pkiStore(db: Database, secret: string) {
         const existing = await readCa(tx);
         if (existing) return existing;
         const ca = await createCa();
-        await openvpnSocks5Repository(tx).savePki(ca.caCert, encryptText(key, ca.caKey), encryptText(key, ca.tlsCrypt));
+        await openvpnSocks5Repository(tx).savePki(ca.caCert, seal(ca.caKey), seal(ca.tlsCrypt));
         return ca;
       });
       return cached;
@@ -142,7 +138,7 @@ export function pkiStore(db: Database, secret: string) {
       const row = await repo.nodeCert(nodeId);
       if (row && new Date(row.not_after).getTime() - Date.now() > RENEW_BEFORE_DAYS * 86_400_000) return { cert: row.cert, key: open(row.key_enc, 'node key') };
       const issued = await issueServerCert(ca, nodeName);
-      await repo.saveNodeCert(nodeId, issued.cert, encryptText(key, issued.key), issued.notAfter);
+      await repo.saveNodeCert(nodeId, issued.cert, seal(issued.key), issued.notAfter);
       return { cert: issued.cert, key: issued.key };
     },
   };

@@ -1,21 +1,21 @@
 import { type Language, type NodeServices, type OpenVpnConfigQuery, type ServiceCredentials, type ServicesOverview, mayUseLocation, ovpnFileName } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
-import { decryptText, encryptText } from '../../lib/secrets.js';
+import { type Keyring, SEAL } from '../../lib/keyring.js';
 import { featuresRepository } from '../features/index.js';
 import { type NodeRow, nodesRepository } from '../nodes/repository.js';
 import { accessOf } from '../locations/service.js';
 import type { UserRow } from '../users/index.js';
 import { makeVerifier, newServicePassword, newServiceUsername } from './credentials.js';
-import { type PkiStore, derivedKey } from './pki.js';
+import type { PkiStore } from './pki.js';
 import { renderOvpn } from './render.js';
 import { type CredentialRow, type ServiceLocationRow, openvpnSocks5Repository } from './repository.js';
 
 export interface OpenvpnSocks5Deps {
   db: Database;
   pki: PkiStore;
-  /** OPENVPN_CA_SECRET or APP_SECRET: service passwords are kept under a key derived from it. */
-  secret: string;
+  /** Service passwords are sealed under OPENVPN_CA_SECRET or APP_SECRET (lib/keyring.ts). */
+  keys: Keyring;
   /** config.vpn.demoNodes (outside production): nodes that have not reported yet are offered too (locations/repository.ts). */
   offerUnreported?: boolean;
   /**
@@ -32,13 +32,14 @@ const localName = (l: ServiceLocationRow, lang: Language) => ({ country: l[`coun
  * OpenVPN files, router variants and SOCKS5 details for the logged-in user, the credentials behind
  * them, and what each node needs to serve them. Every call works on the caller's own account only.
  */
-export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false, published = async () => {} }: OpenvpnSocks5Deps) {
+export function openvpnSocks5Service({ db, pki, keys, offerUnreported = false, published = async () => {} }: OpenvpnSocks5Deps) {
   const repo = openvpnSocks5Repository(db, { offerUnreported });
-  const passwordKey = derivedKey(secret, 'service-passwords');
+  const seal = (password: string) => keys.seal(SEAL.servicePassword, password);
 
   const reveal = (row: CredentialRow): ServiceCredentials => {
-    const password = decryptText(passwordKey, row.password_enc);
-    if (password === null) throw new Error('Cannot decrypt a service password: OPENVPN_CA_SECRET (or APP_SECRET) changed.');
+    const password = keys.open(SEAL.servicePassword, row.password_enc);
+    // Every key the data names was checked at start (modules/secrets): this is a damaged value.
+    if (password === null) throw new Error('Cannot open a service password with the configured secrets (OPENVPN_CA_SECRET or APP_SECRET, APP_SECRET_PREVIOUS).');
     return { username: row.username, password };
   };
 
@@ -48,7 +49,7 @@ export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false,
     for (let attempt = 0; attempt < 5; attempt++) {
       const password = newServicePassword();
       try {
-        const row = await repo.createCredentials(userId, newServiceUsername(), encryptText(passwordKey, password), await makeVerifier(password));
+        const row = await repo.createCredentials(userId, newServiceUsername(), seal(password), await makeVerifier(password));
         if (row) {
           await published();
           return reveal(row);
@@ -82,7 +83,7 @@ export function openvpnSocks5Service({ db, pki, secret, offerUnreported = false,
     async resetPassword(user: UserRow): Promise<ServiceCredentials> {
       await credentialsOf(user.id);
       const password = newServicePassword();
-      await repo.resetPassword(user.id, encryptText(passwordKey, password), await makeVerifier(password));
+      await repo.resetPassword(user.id, seal(password), await makeVerifier(password));
       await published();
       return reveal((await repo.credentials(user.id))!);
     },

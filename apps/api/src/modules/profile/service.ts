@@ -5,6 +5,7 @@ import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, hmac, randomToken, safeEqual } from '../../lib/secrets.js';
+import { keyringOf } from '../../lib/keyring.js';
 import { newTotpSecret, otpauthUrl, sealSecret } from '../../lib/totp.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderMail } from '../../mail/templates.js';
@@ -34,9 +35,11 @@ export function profileService(deps: {
   const { db, config, limiter } = deps;
   const users = usersRepository(db);
   const profiles = profileRepository(db);
-  const factor = secondFactor(users, config.appSecret);
+  const keys = keyringOf(config);
+  const factor = secondFactor(users, keys);
 
-  const unsubscribeSignature = (userId: number) => hmac(`unsubscribe:${config.appSecret}`, String(userId));
+  // Signed with APP_SECRET; links mailed before a rotation keep working while the old secret is in APP_SECRET_PREVIOUS.
+  const unsubscribeSignature = (userId: number, secret = config.appSecret) => hmac(`unsubscribe:${secret}`, String(userId));
 
   async function mailPasswordChanged(user: UserRow) {
     const m = renderMail('passwordChanged', { language: (['en', 'ru', 'zh'].includes(user.language) ? user.language : 'en') as 'en', productName: deps.productName(user.brand) });
@@ -106,7 +109,7 @@ export function profileService(deps: {
       return `${origin}/unsubscribe?u=${userId}&sig=${unsubscribeSignature(userId)}`;
     },
     async unsubscribeBySignature(userId: number, sig: string): Promise<boolean> {
-      if (!safeEqual(unsubscribeSignature(userId), sig)) return false;
+      if (!keys.appSecrets().some((secret) => safeEqual(unsubscribeSignature(userId, secret), sig))) return false;
       await profiles.setMarketingEmails(userId, false);
       return true;
     },
@@ -128,7 +131,7 @@ export function profileService(deps: {
     async startTwoFactor(user: UserRow) {
       if (user.totp_enabled) throw new ValidationError({ code: ['Two-factor sign-in is already on.'] });
       const secret = newTotpSecret();
-      await profiles.setPendingTotpSecret(user.id, sealSecret(config.appSecret, secret));
+      await profiles.setPendingTotpSecret(user.id, sealSecret(keys, secret));
       return { secret, otpauthUrl: otpauthUrl(secret, deps.productName(user.brand), user.email) };
     },
     async enableTwoFactor(user: UserRow, code: string, ctx: RequestContext) {

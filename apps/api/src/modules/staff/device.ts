@@ -12,9 +12,10 @@ const DEVICE_MS = STAFF_DEVICE_DAYS * 86_400_000;
  * use up (GitHub's and Proton's device recognition). Bound to the email, so a cookie of one
  * account (the attacker's own) buys nothing against another; unforgeable without APP_SECRET.
  */
-export function staffDevices(appSecret: string) {
-  const key = hmac(appSecret, 'warren staff device v1');
-  const mac = (email: string, id: string, at: string) => hmac(key, `${email.toLowerCase()}|${id}|${at}`);
+export function staffDevices(appSecrets: readonly string[]) {
+  // APP_SECRET signs; the replaced ones (APP_SECRET_PREVIOUS) still verify, so a rotation does not make every browser a stranger.
+  const keys = appSecrets.map((secret) => hmac(secret, 'warren staff device v1'));
+  const mac = (email: string, id: string, at: string, key = keys[0]!) => hmac(key, `${email.toLowerCase()}|${id}|${at}`);
   return {
     issue(email: string, now: Date, id = randomToken(12)): string {
       const at = String(now.getTime());
@@ -28,7 +29,7 @@ export function staffDevices(appSecret: string) {
       const age = now.getTime() - Number(at);
       // A minute of clock skew between instances is allowed.
       if (age < -60_000 || age > DEVICE_MS) return undefined;
-      return safeEqual(sig, mac(email, id, at)) ? id : undefined;
+      return keys.some((key) => safeEqual(sig, mac(email, id, at, key))) ? id : undefined;
     },
   };
 }

@@ -9,6 +9,7 @@ import type { Database } from '../../db/client.js';
 import { ConflictError, DomainError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { verifyPassword } from '../../lib/passwords.js';
 import type { Metrics, StaffSignInFailure } from '../../lib/metrics.js';
+import type { Keyring } from '../../lib/keyring.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBack } from '../billing/index.js';
@@ -47,7 +48,8 @@ export interface StaffSession extends StaffActor {
 
 export interface StaffDeps {
   db: Database;
-  appSecret: string;
+  /** APP_SECRET and the replaced ones (lib/keyring.ts): two-factor secrets, device cookies. */
+  keys: Keyring;
   limiter: RateLimiter;
   brands: BrandRegistry;
   users: UsersService;
@@ -99,8 +101,8 @@ export function staffService(deps: StaffDeps) {
     },
   };
   const usersRepo = usersRepository(db);
-  const factor = secondFactor(usersRepo, deps.appSecret);
-  const devices = staffDevices(deps.appSecret);
+  const factor = secondFactor(usersRepo, deps.keys);
+  const devices = staffDevices(deps.keys.appSecrets());
 
   const audit = (actor: StaffActor, action: StaffAuditAction, target: { userId?: number | null; text?: string }, detail: Record<string, unknown> = {}) =>
     repo.audit({ actorUserId: actor.userId, actor: actor.email, role: actor.role, action, targetUserId: target.userId ?? null, target: target.text ?? '', detail, ip: actor.ip, userAgent: actor.userAgent });

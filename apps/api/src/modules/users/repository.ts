@@ -390,12 +390,21 @@ const KNOWN_BROWSERS_PER_ACCOUNT = 50;
 export function knownBrowsersRepository(tx: Queryable) {
   return {
     /** 'known' (seen before; its time refreshed), 'new' (other browsers known, not this one), 'first' (none known yet). */
-    async record(userId: number, browserHash: string): Promise<'known' | 'new' | 'first'> {
+    async record(userId: number, browserHash: string, previousHashes: readonly string[] = []): Promise<'known' | 'new' | 'first'> {
       const [account] = await tx.query(`select id from users where id = $1 and deleted_at is null for update`, [userId]);
       if (!account) return 'known';
       await tx.query(`delete from known_browsers where user_id = $1 and last_seen_at < now() - interval '400 days'`, [userId]);
       const seen = await tx.query(`update known_browsers set last_seen_at = now() where user_id = $1 and browser_hash = $2 returning user_id`, [userId, browserHash]);
       if (seen.length) return 'known';
+      // Remembered under a secret since replaced (APP_SECRET_PREVIOUS): known, and moved under the current one.
+      if (previousHashes.length) {
+        const moved = await tx.query(
+          `update known_browsers set browser_hash = $2, last_seen_at = now()
+             where user_id = $1 and browser_hash = (select browser_hash from known_browsers where user_id = $1 and browser_hash = any($3::text[]) limit 1) returning user_id`,
+          [userId, browserHash, previousHashes],
+        );
+        if (moved.length) return 'known';
+      }
       const [{ n }] = (await tx.query<{ n: number }>(`select count(*)::int as n from known_browsers where user_id = $1`, [userId])) as [{ n: number }];
       await tx.query(`insert into known_browsers (user_id, browser_hash) values ($1, $2) on conflict do nothing`, [userId, browserHash]);
       if (n >= KNOWN_BROWSERS_PER_ACCOUNT) {

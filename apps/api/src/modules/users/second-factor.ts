@@ -1,3 +1,4 @@
+import type { Keyring } from '../../lib/keyring.js';
 import { hashToken } from '../../lib/secrets.js';
 import { totpStep } from '../../lib/totp.js';
 import type { UsersRepository } from './repository.js';
@@ -10,10 +11,10 @@ export const normaliseRecoveryCode = (code: string) => code.toLowerCase().replac
  * earlier step) and a recovery code are each good once, decided by one conditional UPDATE so
  * parallel requests cannot share a code. Callers budget the tries (LIMITS.secondFactorPerUser).
  */
-export function secondFactor(repo: UsersRepository, appSecret: string) {
+export function secondFactor(repo: UsersRepository, keys: Keyring) {
   async function totp(userId: number, sealedSecret: string | null, code: string): Promise<boolean> {
     if (!sealedSecret) return false;
-    const step = totpStep(appSecret, sealedSecret, code);
+    const step = totpStep(keys, sealedSecret, code);
     return step !== null && (await repo.useTotpStep(userId, step));
   }
 

@@ -19,7 +19,8 @@ export interface SecurityMailDeps {
   limiter: RateLimiter;
   /** Background work the request does not wait for (composition.ts): a failing transport or query is logged there, never the caller's error. */
   defer: (task: () => Promise<unknown>) => void;
-  appSecret: string;
+  /** APP_SECRET first, then the replaced ones (APP_SECRET_PREVIOUS): a browser remembered before a rotation stays known. */
+  appSecrets: readonly string[];
   /** The country of an address, or undefined when the geo database does not know it (private, loopback). */
   countryOf: (ip: string) => string | undefined;
 }
@@ -44,7 +45,7 @@ const asLanguage = (l: string): Language => ((LANGUAGES as readonly string[]).in
 export function securityMails(deps: SecurityMailDeps) {
   const users = usersRepository(deps.db);
   // Per account: the same browser has unrelated values in two accounts' rows.
-  const browserHash = (userId: number, browserId: string) => hmac(`known-browser:${deps.appSecret}`, `${userId}:${browserId}`);
+  const browserHash = (userId: number, browserId: string, secret: string) => hmac(`known-browser:${secret}`, `${userId}:${browserId}`);
 
   async function send(account: Account, kind: SecurityMailKind, ctx: Pick<RequestContext, 'brand' | 'origin'>, vars: Record<string, string>, link?: string) {
     const mail = renderMail(kind, {
@@ -67,7 +68,10 @@ export function securityMails(deps: SecurityMailDeps) {
   }
 
   const remember = (userId: number, browserId: string) =>
-    deps.db.transaction((tx) => knownBrowsersRepository(tx).record(userId, browserHash(userId, browserId)));
+    deps.db.transaction((tx) => {
+      const [current, ...previous] = deps.appSecrets.map((secret) => browserHash(userId, browserId, secret));
+      return knownBrowsersRepository(tx).record(userId, current!, previous);
+    });
 
   return {
     /** Two-factor sign-in was just turned on or off on this account. */

@@ -13,6 +13,7 @@ import { renderMail } from '../../mail/templates.js';
 import { LIMITS, perIpRules, sessionKey, spend, spendSignIn } from './limits.js';
 import type { AccountErasure } from './erasure.js';
 import { type TokenRow, type UserRow, usersRepository } from './repository.js';
+import { keyringOf } from '../../lib/keyring.js';
 import { secondFactor } from './second-factor.js';
 import type { SecurityMails, SignInMethod } from './security-mail.js';
 
@@ -79,7 +80,7 @@ export interface UsersServiceDeps {
 
 export function usersService({ db, config, mailer, limiter, defer, metrics, security, erasure }: UsersServiceDeps) {
   const repo = usersRepository(db);
-  const factor = secondFactor(repo, config.appSecret);
+  const factor = secondFactor(repo, keyringOf(config));
   const perIp = perIpRules(config);
 
   async function issueToken(userId: number, userAgent: string): Promise<string> {
