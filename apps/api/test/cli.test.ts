@@ -47,6 +47,47 @@ it('refuses what the usage line does not declare (issue 22): misspelt or unknown
   expect(() => parseFlags(['x'], undefined)).toThrow(/unexpected argument/);
 });
 
+it('never makes a database by accident (issue 22): no server and no database is an error naming where it looked; `init` makes one, once', { timeout: 240_000 }, async () => {
+  const socket = path.join(dataDir, 'admin.sock');
+  const refused = await cli('vpn', 'add-location', '--slug', 'zz-acc', '--country-code', 'NO', '--country', 'Norway', '--city', 'Oslo', '--lat', '59.9', '--lon', '10.7');
+  expect(refused.code).toBe(1);
+  expect(refused.out).toContain(`no server answers on ${socket}`);
+  expect(refused.out).toContain(process.env.DATABASE_URL ? `schema ${process.env.DATABASE_SCHEMA}` : `the embedded database in ${path.join(dataDir, 'pglite')}`);
+  expect(refused.out).toMatch(/Point DATA_DIR \(or ADMIN_SOCKET\) at the running server's.*`npx warren init`/);
+  expect(refused.out).not.toMatch(/added/);
+  if (process.env.DATABASE_URL) {
+    const admin = await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL });
+    expect(await admin.query(`select 1 from pg_namespace where nspname = $1`, [process.env.DATABASE_SCHEMA])).toEqual([]);
+    await admin.close();
+  } else {
+    expect(fs.existsSync(path.join(dataDir, 'pglite'))).toBe(false);
+  }
+  expect((await cli('init', '--force')).code).toBe(64);
+  const made = await cli('init');
+  expect(made.code).toBe(0);
+  expect(made.out).toMatch(/^Made .* \(\d+ migrations\)/);
+  expect(await cli('init')).toMatchObject({ code: 1, out: expect.stringMatching(/exists already: nothing made/) });
+  expect((await cli('vpn', 'list')).code).toBe(0);
+
+  // A database that exists but was never migrated (not Warren's): refused too. (PostgreSQL only: a
+  // second embedded database would cost this file another cold PGlite start.)
+  if (process.env.DATABASE_URL) {
+    const admin = await openDatabase({ kind: 'postgres', url: process.env.DATABASE_URL });
+    const empty = `${process.env.DATABASE_SCHEMA}_empty`;
+    await admin.query(`create schema ${empty}`);
+    try {
+      process.env.DATABASE_SCHEMA = empty;
+      const refusedEmpty = await cli('staff', 'list');
+      expect(refusedEmpty.code).toBe(1);
+      expect(refusedEmpty.out).toContain(`schema ${empty} does not exist or has no schema`);
+    } finally {
+      process.env.DATABASE_SCHEMA = empty.replace(/_empty$/, '');
+      await admin.query(`drop schema ${empty} cascade`);
+      await admin.close();
+    }
+  }
+});
+
 it('a misspelt flag exits 64 with the usage and changes nothing', async () => {
   expect((await cli('billing', 'sync')).code).toBe(0);
   const typo = await cli('vpn', 'set-node', '--node', 'nowhere-1', '--enable', 'false');

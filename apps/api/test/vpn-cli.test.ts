@@ -69,6 +69,7 @@ describe('npx warren vpn', () => {
       const lines: string[] = [];
       expect(await runCli(['vpn'], (l) => lines.push(l))).toBe(0);
       expect(lines.join('\n')).toContain('add-node');
+      expect(await runCli(['init'], () => {})).toBe(0); // the CLI makes no database unless asked (issue 22)
       const bad: string[] = [];
       expect(await runCli(['vpn', 'add-node', '--location', 'nowhere', '--name', 'n-1', '--endpoint', '192.0.2.1'], (l) => bad.push(l))).toBe(64);
       expect(bad.join('\n')).toContain('No location with the slug nowhere.');

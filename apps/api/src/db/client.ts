@@ -291,7 +291,7 @@ class PostgresDatabase implements Database {
     return addObserver(this.observers, observer);
   }
 
-  static async open(url: string, schema?: string): Promise<PostgresDatabase> {
+  static async open(url: string, schema?: string, createSchema = true): Promise<PostgresDatabase> {
     const connect: pg.PoolConfig = {
       connectionString: url,
       options: schema ? `-c search_path=${schema}` : undefined,
@@ -304,7 +304,7 @@ class PostgresDatabase implements Database {
       /* an idle client lost its connection; the pool replaces it and /api/health reports the outage */
     });
     // Instances starting together race on "if not exists" (a unique violation on pg_namespace): the schema exists then.
-    if (schema)
+    if (schema && createSchema)
       await pool.query(`create schema if not exists ${schema}`).catch((err: { code?: string }) => {
         if (err.code !== '23505' && err.code !== '42P06') throw err;
       });
@@ -432,9 +432,18 @@ class PostgresDatabase implements Database {
 
 export async function openDatabase(
   spec: { kind: 'pglite'; dataDir: string; templateFile?: string } | { kind: 'postgres'; url: string; schema?: string },
+  /** false: an existing database only (the CLI, issue 22): a PGlite data dir that is not one is refused, a missing schema not made. */
+  create = true,
 ): Promise<Database> {
-  return spec.kind === 'pglite' ? PgliteDatabase.open(spec.dataDir, spec.templateFile) : PostgresDatabase.open(spec.url, spec.schema);
+  if (spec.kind === 'pglite') {
+    if (!create && !fs.existsSync(path.join(spec.dataDir, 'PG_VERSION'))) throw new NoDatabaseError(`no database in ${spec.dataDir}`);
+    return PgliteDatabase.open(spec.dataDir, spec.templateFile);
+  }
+  return PostgresDatabase.open(spec.url, spec.schema, create);
 }
+
+/** openDatabase(spec, false) found no database. */
+export class NoDatabaseError extends Error {}
 
 /** The embedded PGlite instance, for pg-boss's in-process adapter (modules/billing/jobs.ts); undefined for PostgreSQL. */
 export function pgliteOf(db: Database): PGlite | undefined {

@@ -24,3 +24,9 @@ export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<strin
     return applied;
   });
 }
+
+/** Whether this database was ever migrated (has Warren's schema): the CLI works only on one that was (issue 22). */
+export async function isMigrated(db: Database): Promise<boolean> {
+  const [row] = await db.query<{ ok: boolean }>(`select to_regclass('schema_migrations') is not null as ok`);
+  return row?.ok === true;
+}
