@@ -1,9 +1,13 @@
+import fs from 'node:fs';
+import os from 'node:os';
+import path from 'node:path';
 import type { DesiredState, NodeReport } from '@warren/contract';
 import { describe, expect, it } from 'vitest';
 import { Agent, type AgentApi, type AgentWg, backoffMs, loadPercent } from './agent.js';
 import { type DesiredPeers, InvalidStateError, PeerState, nextDesired } from './state.js';
 import { diffPeers } from './wg/diff.js';
 import type { Dump } from './wg/dump.js';
+import { REPORTED_KEY_FILE, readReportedKey } from './wg/reported-key.js';
 
 const K = ['xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=', 'gN65BkIKy1eCE9pP1wdc8ROUtkHLF2PfAqYdyYBz6EA='] as const;
 const peer = (i: number, owner = i) => ({ publicKey: K[i]!, allowedIps: [`10.64.0.${i + 2}/32`, `fd77:6172:7265::${i + 2}/128`], owner });
@@ -204,6 +208,29 @@ describe('agent', () => {
     const bare = new Agent(api, wg, options);
     await bare.reportOnce();
     expect(api.reports[3]).not.toHaveProperty('agentVersion');
+  });
+
+  it('keeps the public key the API accepted in its state dir, for setup (issue 22); a failed report keeps nothing', async () => {
+    const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-agent-key-'));
+    try {
+      const api = new FakeApi();
+      const wg = new FakeWg();
+      const agent = new Agent(api, wg, { ...options, stateDir });
+      api.report = async () => {
+        throw new Error('API down');
+      };
+      await expect(agent.reportOnce()).rejects.toThrow('API down');
+      expect(readReportedKey(stateDir)).toBeUndefined();
+      api.report = FakeApi.prototype.report;
+      await agent.reportOnce();
+      expect(readReportedKey(stateDir)).toBe(K[0]);
+      expect(fs.statSync(path.join(stateDir, REPORTED_KEY_FILE)).mode & 0o777).toBe(0o600);
+      wg.dumpValue = { ...wg.dumpValue, iface: { ...wg.dumpValue.iface, publicKey: K[1] } };
+      await agent.reportOnce();
+      expect(readReportedKey(stateDir)).toBe(K[1]);
+    } finally {
+      fs.rmSync(stateDir, { recursive: true, force: true });
+    }
   });
 
   it('backs off exponentially with jitter up to 30 s', () => {

@@ -2,6 +2,7 @@ import os from 'node:os';
 import { type DesiredState, MAX_REPORTED_PEERS, type NodeReport } from '@warren/contract';
 import type { Dump } from './wg/dump.js';
 import { diffPeers, diffSize, wgSetArgs } from './wg/diff.js';
+import { writeReportedKey } from './wg/reported-key.js';
 import { type DesiredPeers, PeerState, nextDesired } from './state.js';
 
 export interface AgentApi {
@@ -32,6 +33,8 @@ export interface AgentOptions {
   observer?: AgentObserver;
   /** Reported to the API (the operator console shows it); the agent's own version by default in main.ts. */
   version?: string;
+  /** Where the public key the API accepted is kept for `warren-agent setup` (wg/reported-key.ts); none: not kept. */
+  stateDir?: string;
 }
 
 export type ApplyMode = 'none' | 'set' | 'syncconf';
@@ -187,6 +190,13 @@ export class Agent {
     }
     this.o.observer?.api('report', true);
     for (const part of this.o.reportParts ?? []) part.committed();
+    if (this.o.stateDir && report.publicKey) {
+      try {
+        writeReportedKey(this.o.stateDir, report.publicKey);
+      } catch (err) {
+        this.log('warn', 'could not keep the reported public key', { error: (err as Error).message });
+      }
+    }
     const present = new Set(dump.peers.map((p) => p.publicKey));
     for (const key of this.lastReported.keys()) if (!present.has(key)) this.lastReported.delete(key);
     for (const p of changed) this.lastReported.set(p.publicKey, sig(p));

@@ -65,7 +65,7 @@ async function main(): Promise<void> {
     process.exit(64);
   }
   const appliers = [...(services ? [services.apply] : []), ...(stealth ? [stealth.apply] : [])];
-  const agent = new Agent(api, wg, { ...config, appliers, reportParts: stealth ? [stealth] : [], observer: metrics?.observer, version: AGENT_VERSION }, log);
+  const agent = new Agent(api, wg, { ...config, stateDir: config.stateDir, appliers, reportParts: stealth ? [stealth] : [], observer: metrics?.observer, version: AGENT_VERSION }, log);
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   if (metrics && config.metrics) {
     try {

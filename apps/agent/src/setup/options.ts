@@ -36,6 +36,8 @@ export interface SetupOptions {
   sysctlDir: string;
   start: boolean;
   dryRun: boolean;
+  /** --new-key: replace the node's WireGuard key (every customer of the node then needs a new config); never done otherwise. */
+  newKey: boolean;
 }
 
 export const SETUP_HELP = `Usage: warren-agent setup [options]
@@ -51,6 +53,10 @@ Running it again changes nothing; after a change of options it applies only the 
   --token-file PATH      the node token (from \`npx warren vpn add-node\`), mode 600
                          (default <etc-dir>/node-token; never a token on the command line)
   --interface NAME       WireGuard interface (default wg0)
+  --new-key              make a new WireGuard key for this node (the old key file is kept beside it); every
+                         customer's config for this node stops working until downloaded again. Setup never
+                         replaces a key otherwise: a missing key file on a node that has a key, or a new
+                         --interface beside another interface's key, is refused with what to do
   --port N               WireGuard listen port (default 51820; the port given to add-node)
   --ipv4-pool CIDR       the API's WG_IPV4_POOL (default ${DEFAULT_IPV4_POOL}); the node takes its first address
   --ipv6-pool CIDR       the API's WG_IPV6_POOL (default ${DEFAULT_IPV6_POOL})
@@ -101,7 +107,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
         'openvpn-udp-net': { type: 'string' }, 'openvpn-tcp-net': { type: 'string' }, metrics: { type: 'string' }, wireguard: { type: 'string' },
         'etc-dir': { type: 'string' }, 'state-dir': { type: 'string' }, 'systemd-dir': { type: 'string' }, 'sysctl-dir': { type: 'string' },
         'stealth-host': { type: 'string' }, 'stealth-port': { type: 'string' }, 'stealth-cert': { type: 'string' }, 'stealth-key': { type: 'string' }, 'stealth-http-port': { type: 'string' },
-        'no-start': { type: 'boolean' }, 'dry-run': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        'no-start': { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'new-key': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (err) {
@@ -183,6 +189,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
     sysctlDir: dir(values['sysctl-dir'], '/etc/sysctl.d'),
     start: !values['no-start'],
     dryRun: !!values['dry-run'],
+    newKey: !!values['new-key'],
   };
   if (problems.length) throw new SetupOptionsError(`Invalid setup options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return result;

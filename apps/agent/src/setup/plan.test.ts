@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { type SetupOptions, parseSetupArgs } from './options.js';
-import { type Observed, aptLine, missingTools, plan, startCommand, stealthStartCommand, wireguardKind } from './plan.js';
+import { type Observed, PlanError, aptLine, missingTools, plan, startCommand, stealthStartCommand, wireguardKind } from './plan.js';
 import { pathsOf, renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderSysctl, unitNames } from './render.js';
 
 const opts = (...argv: string[]) => parseSetupArgs(['--api', 'https://api.example.com', '--services', 'dns', ...argv]) as SetupOptions;
@@ -94,6 +94,38 @@ describe('setup plan', () => {
     expect(steps.find((s) => s.name === 'private key')!.actions).toEqual([{ kind: 'chmod', path: '/etc/warren/wg0.key', mode: 0o600 }]);
     // The key file is never regenerated once it exists.
     expect(steps.flatMap((s) => s.actions).some((a) => a.kind === 'genkey')).toBe(false);
+  });
+
+  it("never replaces the node's key unasked (issue 22): a missing key file on a node with a key, or a new --interface, is refused with what to do", () => {
+    const o = opts();
+    const other = 'z'.repeat(43) + '=';
+    // The interface still carries the key customers' configs name.
+    expect(() => plan(o, converged(o, { key: undefined }), AGENT)).toThrow(PlanError);
+    expect(() => plan(o, converged(o, { key: undefined }), AGENT)).toThrow(/wg0\.key is missing, but wg0 carries the key x{43}= .*wg show wg0 private-key > \/etc\/warren\/wg0\.key.*--new-key/);
+    // An earlier setup made wg0: --interface wg1 would make a second, new key.
+    const wg1 = opts('--interface', 'wg1');
+    const beside = { ...fresh(), otherKeys: [{ iface: 'wg0', path: '/etc/warren/wg0.key', publicKey: other }] };
+    expect(() => plan(wg1, beside, AGENT)).toThrow(/this node's WireGuard key is \/etc\/warren\/wg0\.key \(interface wg0.*--interface wg0.*install -m 600 \/etc\/warren\/wg0\.key \/etc\/warren\/wg1\.key.*--new-key/);
+    // The machine was rebuilt (no interface, no key file), but this node reported a key to the API.
+    const reported = { ...fresh(), reportedKey: { publicKey: other, path: '/var/lib/warren-agent/wg-public-key' } };
+    expect(() => plan(o, reported, AGENT)).toThrow(/reported the public key z{43}= to the API .*Restore \/etc\/warren\/wg0\.key from a backup/);
+    // Nothing refused when there is no key anywhere (a new node), or it is all there.
+    expect(changed(plan(o, fresh(), AGENT))).toContain('private key');
+    expect(changed(plan(o, converged(o), AGENT))).toEqual([]);
+  });
+
+  it('--new-key makes a new key when asked (the old file kept), gives it to the interface, and says what it costs', () => {
+    const o = opts('--new-key');
+    expect(o.newKey).toBe(true);
+    const steps = plan(o, converged(o), AGENT);
+    expect(changed(steps)).toEqual(['private key', 'key and port']);
+    const key = steps.find((s) => s.name === 'private key')!;
+    expect(key.actions).toContainEqual({ kind: 'genkey', path: '/etc/warren/wg0.key', replace: true });
+    expect(key.detail).toMatch(/every customer's config for this node must be downloaded again; the agent reports the new public key to the API/);
+    expect(execs(steps)).toEqual(['/usr/bin/wg set wg0 private-key /etc/warren/wg0.key listen-port 51820']);
+    // Also where setup would otherwise refuse.
+    expect(plan(o, converged(o, { key: undefined }), AGENT).find((s) => s.name === 'private key')!.actions).toContainEqual({ kind: 'genkey', path: '/etc/warren/wg0.key', replace: false });
+    expect(opts().newKey).toBe(false);
   });
 
   it('with systemd: units enabled and started once; a settings change restarts the agent; converged is nothing', () => {

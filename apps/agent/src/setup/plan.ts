@@ -23,6 +23,10 @@ export interface Observed {
   wg?: { listenPort: number; publicKey?: string };
   /** The public key derived from the key file, and the file's mode; undefined: no key file. */
   key?: { publicKey: string; mode: number };
+  /** WireGuard key files of other interfaces in the configuration directory (an earlier setup with another --interface). */
+  otherKeys?: { iface: string; path: string; publicKey: string }[];
+  /** The public key the API last accepted from this node's agent (wg/reported-key.ts), and where it is kept. */
+  reportedKey?: { publicKey: string; path: string };
   token?: { mode: number };
   /** Contents of the files setup writes (undefined: missing). */
   files: Record<string, string | undefined>;
@@ -43,7 +47,8 @@ export const APT_PACKAGE: Record<Tool, string> = { ip: 'iproute2', wg: 'wireguar
 export type Action =
   | { kind: 'mkdir'; path: string; mode: number }
   | { kind: 'write'; path: string; content: string; mode: number }
-  | { kind: 'genkey'; path: string }
+  /** replace: the existing key file is kept as <path>.replaced-<time> first (--new-key). */
+  | { kind: 'genkey'; path: string; replace?: boolean }
   | { kind: 'chmod'; path: string; mode: number }
   | { kind: 'exec'; argv: string[] }
   | { kind: 'sysctl'; key: string; value: string }
@@ -113,6 +118,33 @@ export function checkStealthCertificate(o: SetupOptions, obs: Observed): { notAf
   return { notAfter: cert.validTo };
 }
 
+/**
+ * No key file, but this node has a key customers' configs name: the interface still carries one, an
+ * earlier setup made one for another --interface, or the API accepted one from this node's agent.
+ * A new key would end every customer's connection to the node (issue 22), so setup stops and says
+ * how to keep the key, or to ask for a new one with --new-key.
+ */
+function refuseNewKey(o: SetupOptions, obs: Observed, keyFile: string): void {
+  const newKey = `Or run setup with --new-key to make a new one: every customer's config for this node then stops working until downloaded again.`;
+  if (obs.wg?.publicKey)
+    throw new PlanError(
+      `${keyFile} is missing, but ${o.iface} carries the key ${obs.wg.publicKey} that customers' configs name. Save it back (as root): ` +
+        `(umask 077; wg show ${o.iface} private-key > ${keyFile}) and run setup again. ${newKey}`,
+    );
+  const other = obs.otherKeys?.[0];
+  if (other)
+    throw new PlanError(
+      `this node's WireGuard key is ${other.path} (interface ${other.iface}, public ${other.publicKey}), and ${keyFile} does not exist: a setup with ` +
+        `--interface ${o.iface} would make a new key. Run setup with --interface ${other.iface}, or give ${o.iface} the same key: ` +
+        `install -m 600 ${other.path} ${keyFile}. ${newKey}`,
+    );
+  if (obs.reportedKey)
+    throw new PlanError(
+      `${keyFile} is missing, but this node reported the public key ${obs.reportedKey.publicKey} to the API (${obs.reportedKey.path}), and customers' configs name it. ` +
+        `Restore ${keyFile} from a backup (mode 600) and run setup again. ${newKey}`,
+    );
+}
+
 export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): Step[] {
   if (obs.link && !obs.wg) throw new PlanError(`${o.iface} exists and is not a WireGuard interface (${obs.link.kind}); setup leaves it alone: choose another --interface`);
   const p = pathsOf(o);
@@ -123,11 +155,16 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
   const steps: Step[] = [];
   const dirs = [o.etcDir, o.stateDir, o.systemdDir, o.sysctlDir].map((d) => ({ kind: 'mkdir' as const, path: d, mode: d === o.systemdDir || d === o.sysctlDir ? 0o755 : 0o700 }));
 
-  // The key first: the interface is given it. Made once, 0600, never printed.
+  // The key first: the interface is given it. Made once, 0600, never printed; replaced only when asked.
+  if (!obs.key && !o.newKey) refuseNewKey(o, obs, p.keyFile);
   const keyActions: Action[] = [];
-  if (!obs.key) keyActions.push(...dirs, { kind: 'genkey', path: p.keyFile });
+  if (o.newKey) keyActions.push(...dirs, { kind: 'genkey', path: p.keyFile, replace: !!obs.key });
+  else if (!obs.key) keyActions.push(...dirs, { kind: 'genkey', path: p.keyFile });
   else if ((obs.key.mode & 0o077) !== 0) keyActions.push({ kind: 'chmod', path: p.keyFile, mode: 0o600 });
-  steps.push(step('private key', keyActions, `${p.keyFile} (public ${obs.key?.publicKey})`, obs.key ? `chmod 600 ${p.keyFile}` : `generate ${p.keyFile} (mode 600)`));
+  const keyDetail = o.newKey
+    ? `a new key in ${p.keyFile}${obs.key ? ` (the old one kept as ${p.keyFile}.replaced-<time>)` : ''}: every customer's config for this node must be downloaded again; the agent reports the new public key to the API`
+    : obs.key ? `chmod 600 ${p.keyFile}` : `generate ${p.keyFile} (mode 600)`;
+  steps.push(step('private key', keyActions, `${p.keyFile} (public ${obs.key?.publicKey})`, keyDetail));
 
   // systemd units, written always (a later boot uses them), enabled and started only where systemd runs.
   // Written before the interface: where systemd runs, its unit makes the interface, so wireguard-go
@@ -163,7 +200,7 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
   );
 
   // Key and port: set when the interface carries another key (or none) or another port.
-  const keyOk = obs.key && obs.wg?.publicKey === obs.key.publicKey;
+  const keyOk = !o.newKey && obs.key && obs.wg?.publicKey === obs.key.publicKey;
   const portOk = obs.wg?.listenPort === o.port;
   steps.push(
     step('key and port', keyOk && portOk ? [] : [{ kind: 'exec', argv: [tools.wg, 'set', o.iface, 'private-key', p.keyFile, 'listen-port', String(o.port)] }],

@@ -5,6 +5,7 @@ import path from 'node:path';
 import type { SetupOptions } from './options.js';
 import type { Action, Observed, Tool } from './plan.js';
 import { SYSCTL, pathsOf, sysctlProcPath, unitNames } from './render.js';
+import { REPORTED_KEY_FILE, readReportedKey } from '../wg/reported-key.js';
 
 /**
  * The side effects of setup, in one place: observing the machine and running a plan's actions.
@@ -116,6 +117,20 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
       throw new Error(`${p.keyFile} is not a WireGuard private key; move it away and run setup again`);
     }
   }
+  // Other interfaces' keys in the configuration directory, and the key the API last accepted (setup never replaces a node's key unasked).
+  const otherKeys: NonNullable<Observed['otherKeys']> = [];
+  for (const name of (fs.existsSync(o.etcDir) ? fs.readdirSync(o.etcDir) : []).sort()) {
+    const m = /^([A-Za-z0-9_.-]{1,15})\.key$/.exec(name);
+    if (!m || m[1] === o.iface) continue;
+    const text = read(path.join(o.etcDir, name));
+    try {
+      if (text !== undefined) otherKeys.push({ iface: m[1]!, path: path.join(o.etcDir, name), publicKey: publicKeyOf(text) });
+    } catch {
+      /* not a WireGuard key */
+    }
+  }
+  const reported = readReportedKey(o.stateDir);
+  const reportedKey = reported ? { publicKey: reported, path: path.join(o.stateDir, REPORTED_KEY_FILE) } : undefined;
   const tokenMode = modeOf(o.tokenFile);
   const files: Observed['files'] = {};
   for (const f of [p.envFile, p.nftFile, p.sysctlFile, p.nftListing, p.ifaceUnit, p.nftUnit, p.agentUnit, ...(o.stealth ? [p.stealthConfig, p.stealthUnit, p.stealthRestartPath, p.stealthRestartUnit] : [])]) files[f] = read(f);
@@ -143,7 +158,7 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
       };
     }
   }
-  return { ...base, link, wg, key, token: tokenMode === undefined ? undefined : { mode: tokenMode }, files, sysctl, nftTable, units, blocklistExists: fs.existsSync(o.blocklist), stealth };
+  return { ...base, link, wg, key, otherKeys, reportedKey, token: tokenMode === undefined ? undefined : { mode: tokenMode }, files, sysctl, nftTable, units, blocklistExists: fs.existsSync(o.blocklist), stealth };
 }
 
 function writeAtomic(file: string, content: string, mode: number): void {
@@ -162,6 +177,8 @@ export async function runAction(a: Action): Promise<void> {
       writeAtomic(a.path, a.content, a.mode);
       return;
     case 'genkey': {
+      // --new-key: the old key stays beside it (a node can go back to it while customers still have old configs).
+      if (a.replace && fs.existsSync(a.path)) fs.renameSync(a.path, `${a.path}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       // Exclusive create: a key that appeared meanwhile is never overwritten.
       const { privateKey } = generateKeyPairSync('x25519');
       const raw = privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('base64');
