@@ -47,7 +47,7 @@ export function secretsRepository(db: Database) {
     /**
      * Writes new sealed values, each only if the row still holds the value that was read (a user's
      * own change, or another reseal running at the same time, wins): how many were written. The
-     * transaction is marked as a reseal, which the staff-session trigger reads (migration 0020).
+     * transaction is marked as a reseal, which the staff-session trigger reads (migration 0021).
      */
     async replace(col: SealedColumn, changes: { key: number; from: string; to: string }[]): Promise<number> {
       if (!changes.length) return 0;
