@@ -12,6 +12,7 @@
 // `--if-stale` builds only when an output is missing or older than its sources. esbuild is a
 // development dependency, imported only when a build runs: an install without dev dependencies
 // runs an up-to-date dist/ as it is.
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 
@@ -63,21 +64,41 @@ async function buildApi() {
   fs.cpSync(path.join(api, 'src/db/migrations'), path.join(api, 'dist/migrations'), { recursive: true });
 }
 
-async function buildAgent() {
-  fs.rmSync(path.join(agent, 'dist'), { recursive: true, force: true });
+/**
+ * What the built agent reports to the API (apps/agent/src/version.ts): the package's version and
+ * the commit built, `0.1.0+<12 hex>`; WARREN_COMMIT names it where the build has no git checkout.
+ */
+export function agentVersion() {
+  const { version } = JSON.parse(fs.readFileSync(path.join(agent, 'package.json'), 'utf8'));
+  let commit = process.env.WARREN_COMMIT?.trim().slice(0, 12);
+  if (!commit) {
+    try {
+      commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    } catch {
+      commit = 'unknown';
+    }
+  }
+  return `${version}+${commit}`;
+}
+
+/** The agent into `dist` (default apps/agent/dist; a test builds into a folder of its own). */
+export async function buildAgent(dist = path.join(agent, 'dist')) {
+  fs.rmSync(dist, { recursive: true, force: true });
+  const outfile = path.join(dist, 'bin/warren-agent.mjs');
   await build({
     ...common,
     entryPoints: [path.join(agent, 'src/main.ts')],
-    outfile: outputs.agent[0],
+    outfile,
+    define: { __WARREN_AGENT_VERSION__: JSON.stringify(agentVersion()) },
     // Bundled CommonJS dependencies may call require(); give the ESM bundle one.
     banner: { js: "#!/usr/bin/env node\nimport { createRequire as __warrenRequire } from 'node:module';\nconst require = __warrenRequire(import.meta.url);" },
   });
-  fs.chmodSync(outputs.agent[0], 0o755);
-  fs.mkdirSync(path.join(agent, 'dist/openvpn'), { recursive: true });
-  fs.copyFileSync(path.join(agent, 'src/openvpn/helper.mjs'), path.join(agent, 'dist/openvpn/helper.mjs'));
+  fs.chmodSync(outfile, 0o755);
+  fs.mkdirSync(path.join(dist, 'openvpn'), { recursive: true });
+  fs.copyFileSync(path.join(agent, 'src/openvpn/helper.mjs'), path.join(dist, 'openvpn/helper.mjs'));
 }
 
-const builders = { api: buildApi, agent: buildAgent };
+const builders = { api: buildApi, agent: () => buildAgent() };
 
 /** Builds a part when its output is missing or older than its sources; quiet when nothing to do. */
 export async function ensureBuilt(part, log = (line) => console.error(line)) {

@@ -1,6 +1,7 @@
 import http from 'node:http';
 import https from 'node:https';
 import { type DesiredState, NODE_PATHS, type NodeReport, desiredState, envelope, nodeReportResult } from '@warren/contract';
+import { NodeToken } from './token.js';
 
 /**
  * The agent's side of `/api/nodes/*`: plain node:http(s), so the API can also be reached through a
@@ -15,8 +16,11 @@ export class ApiError extends Error {
 export interface ApiClientOptions {
   baseUrl: string;
   socketPath?: string;
-  token: string;
+  /** A fixed token, or the token file's (token.ts): re-read on a 401 and the call tried once more. */
+  token: string | NodeToken;
   userAgent?: string;
+  /** Told when a 401 made the agent take a new token from its file. */
+  onNewToken?: () => void;
 }
 
 const desiredEnvelope = envelope(desiredState);
@@ -25,8 +29,10 @@ const reportEnvelope = envelope(nodeReportResult);
 export class ApiClient {
   private readonly base: URL;
   private inflight = new Set<http.ClientRequest>();
+  private readonly token: NodeToken;
   constructor(private readonly o: ApiClientOptions) {
     this.base = new URL(o.baseUrl);
+    this.token = typeof o.token === 'string' ? new NodeToken(o.token) : o.token;
   }
 
   async desired(q: { since?: number; at?: number; wait?: number }): Promise<DesiredState> {
@@ -53,7 +59,23 @@ export class ApiClient {
     for (const req of this.inflight) req.destroy(new ApiError('aborted'));
   }
 
-  private request(method: 'GET' | 'POST', pathAndQuery: string, payload: unknown, timeoutMs: number): Promise<unknown> {
+  /** A 401 with a token file that now holds another token (a new one issued): the call once more with it. */
+  private async request(method: 'GET' | 'POST', pathAndQuery: string, payload: unknown, timeoutMs: number): Promise<unknown> {
+    const used = this.token.value;
+    try {
+      return await this.send(method, pathAndQuery, payload, timeoutMs, used);
+    } catch (err) {
+      if (!(err instanceof ApiError && err.status === 401)) throw err;
+      // Another call may have taken the new token already (the long poll and a report refused at once).
+      if (this.token.value === used) {
+        if (!this.token.reload()) throw err;
+        this.o.onNewToken?.();
+      }
+      return this.send(method, pathAndQuery, payload, timeoutMs, this.token.value);
+    }
+  }
+
+  private send(method: 'GET' | 'POST', pathAndQuery: string, payload: unknown, timeoutMs: number, token: string): Promise<unknown> {
     const url = new URL(pathAndQuery.replace(/^\//, ''), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`);
     const data = payload === undefined ? undefined : Buffer.from(JSON.stringify(payload));
     const lib = url.protocol === 'https:' ? https : http;
@@ -64,7 +86,7 @@ export class ApiClient {
           method,
           socketPath: this.o.socketPath,
           headers: {
-            authorization: `Bearer ${this.o.token}`,
+            authorization: `Bearer ${token}`,
             accept: 'application/json',
             'user-agent': this.o.userAgent ?? 'warren-agent',
             ...(data ? { 'content-type': 'application/json', 'content-length': String(data.length) } : {}),

@@ -10,6 +10,7 @@ import { NodeServicesRuntime } from './services/runtime.js';
 import { loadStealthConfig } from './stealth/config.js';
 import { GrpcCoreApi } from './stealth/core-api.js';
 import { StealthRuntime } from './stealth/runtime.js';
+import { NodeToken } from './token.js';
 import { AGENT_VERSION } from './version.js';
 
 /** `warren-agent`: one per VPN server. Logs JSON lines on stdout. */
@@ -21,6 +22,10 @@ async function main(): Promise<void> {
     // This very file is what the units run: the built agent, with the Node that runs setup.
     const { runSetup } = await import('./setup/main.js');
     process.exit(await runSetup(argv.slice(1), [process.execPath, fileURLToPath(import.meta.url)]));
+  }
+  if (argv[0] === '--version') {
+    console.log(AGENT_VERSION);
+    return;
   }
   if (argv[0] === 'run') argv = argv.slice(1);
   let config;
@@ -44,13 +49,15 @@ async function main(): Promise<void> {
   if (config.tokenFile && (fs.statSync(config.tokenFile).mode & 0o077) !== 0)
     log('warn', 'the token file can be read by other users; chmod 600 it', { tokenFile: config.tokenFile });
   const metrics = config.metrics ? createAgentMetrics({ defaults: true }) : undefined;
-  const api = new ApiClient({ baseUrl: config.apiUrl, socketPath: config.apiSocket, token: config.token });
+  // Re-read from its file when the API refuses it: a new token (npx warren vpn node-token) needs no restart.
+  const token = new NodeToken(config.token, config.tokenFile);
+  const api = new ApiClient({ baseUrl: config.apiUrl, socketPath: config.apiSocket, token, onNewToken: () => log('info', 'the API refused the node token; using the new one from the token file', { tokenFile: config.tokenFile }) });
   const wg = new Wg(config.iface, execWg(config.wgBin), config.stateDir);
   // OpenVPN, SOCKS5 and resolvers, when WARREN_SERVICES lists them (services/config.ts).
   let services: NodeServicesRuntime | undefined;
   try {
     const sc = loadServicesConfig(config.stateDir);
-    if (sc) services = new NodeServicesRuntime(sc, { apiUrl: config.apiUrl, apiSocket: config.apiSocket, token: config.token }, log);
+    if (sc) services = new NodeServicesRuntime(sc, { apiUrl: config.apiUrl, apiSocket: config.apiSocket, get token() { return token.value; } }, log);
   } catch (err) {
     console.error(`Invalid services configuration: ${(err as Error).message}`);
     process.exit(64);

@@ -37,7 +37,11 @@ describe('npx warren vpn', () => {
     expect(row).toMatchObject({ token_hash: hashToken(token), listen_port: 51821, premium: false, country_ru: 'Исландия', country_zh: 'Iceland' });
     const res = await t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: { authorization: `Bearer ${token}` } });
     expect(res.statusCode).toBe(200);
-    expect((await vpn('list', {})).some((l) => l.includes('is-rey-1') && l.includes('token:yes'))).toBe(true);
+    expect((await vpn('list', {})).some((l) => l.includes('is-rey-1') && l.includes('token:yes') && l.endsWith('agent:-'))).toBe(true);
+    // The version the agent reports (its package and commit, issue 22) is in the list.
+    const report = await t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${token}` }, payload: { load: 0, activePeers: 0, peers: [], agentVersion: '0.1.0+0123456789ab' } });
+    expect(report.statusCode, report.body).toBe(200);
+    expect((await vpn('list', {})).some((l) => l.includes('is-rey-1') && l.endsWith('agent:0.1.0+0123456789ab'))).toBe(true);
   });
 
   it('rotates a node token: the old one stops working', async () => {

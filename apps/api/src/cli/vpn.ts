@@ -132,7 +132,7 @@ export const commands: CliGroup = {
       for (const r of await (await adminOf(ctx)).list()) {
         const seen = r.last_seen_at ? new Date(r.last_seen_at).toISOString() : 'never';
         ctx.print(
-          `${r.slug.padEnd(12)} ${r.city.padEnd(16)} ${r.premium ? 'premium' : 'free   '} ${r.visible ? 'shown ' : 'hidden'}  ${r.node ? `${r.node.padEnd(16)} ${String(r.endpoint).padEnd(40)} ${r.enabled ? 'on ' : 'off'}${r.demo ? ' DEMO' : ''} token:${r.has_token ? 'yes' : 'no '} load:${r.load ?? '-'} seen:${seen}` : '(no nodes)'}`,
+          `${r.slug.padEnd(12)} ${r.city.padEnd(16)} ${r.premium ? 'premium' : 'free   '} ${r.visible ? 'shown ' : 'hidden'}  ${r.node ? `${r.node.padEnd(16)} ${String(r.endpoint).padEnd(40)} ${r.enabled ? 'on ' : 'off'}${r.demo ? ' DEMO' : ''} token:${r.has_token ? 'yes' : 'no '} load:${r.load ?? '-'} seen:${seen} agent:${r.agent_version ?? '-'}` : '(no nodes)'}`,
         );
       }
     },
