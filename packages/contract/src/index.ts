@@ -19,3 +19,4 @@ export * from './payment-history.js';
 export * from './staff.js';
 export * from './stealth.js';
 export * from './user-agent.js';
+export * from './restricted.js';

@@ -1,6 +1,6 @@
-import type { FastifyRequest } from 'fastify';
-import type { z } from 'zod';
-import { BadRequestError, ForbiddenError } from '../lib/errors.js';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import { z } from 'zod';
+import { BadRequestError, ForbiddenError, UnauthorizedError } from '../lib/errors.js';
 import { decryptText, encryptText } from '../lib/secrets.js';
 import { RequestValidationError, fieldErrorsOf } from './errors.js';
 import { findUnstorableText } from './validation.js';
@@ -29,8 +29,10 @@ export function decryptBody<T extends z.ZodType>(request: FastifyRequest, schema
 }
 
 /**
- * preHandler for the plain JSON login, register and reset-request: a restricted host speaks only
- * their encrypted variants (spec section 6), so its plain calls are refused.
+ * preValidation hook of every plain call that carries an email, a password, a session or link
+ * token, a code or a payment (or answers an email or a secret): a restricted host speaks only
+ * their encrypted variants (README: Restricted hosts), so its plain calls are refused, before
+ * their body is validated or their bearer header read.
  */
 export async function mainProductOnly(request: FastifyRequest): Promise<void> {
   if (!request.brand.mainProduct) throw new ForbiddenError('This host accepts only the encrypted calls.');
@@ -38,6 +40,48 @@ export async function mainProductOnly(request: FastifyRequest): Promise<void> {
 
 export function sealAnswer(request: FastifyRequest, payload: unknown): string {
   return encryptText(request.brand.restrictedKey!, JSON.stringify(payload));
+}
+
+type Auth = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+
+/**
+ * Signs a restricted call in with the session token from its encrypted body, through the same
+ * `auth` as the plain calls. A rotated token must not come back in the clear Authorization
+ * header that `auth` sets: it is taken off the reply and returned, for the sealed answer.
+ */
+export async function signInFromBody(request: FastifyRequest, reply: FastifyReply, auth: Auth, token: unknown): Promise<string | undefined> {
+  if (typeof token !== 'string' || !token) throw new UnauthorizedError();
+  request.headers.authorization = `Bearer ${token}`;
+  await auth(request, reply);
+  const header = reply.getHeader('authorization');
+  reply.removeHeader('authorization');
+  return typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
+}
+
+const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
+
+/**
+ * One restricted call: decrypts and validates the body, signs in with the token inside it when
+ * `auth` is given (a rotated token goes back inside the answer as `rotatedToken`), and answers
+ * the handler's result sealed under the brand key. Errors stay plain JSON error bodies (field
+ * names and messages only, never the data sent).
+ */
+export function restrictedRoute<S extends z.ZodType>(
+  app: FastifyInstance,
+  path: string,
+  options: { body: S; tags: string[]; auth?: Auth; status?: number; /** The body field holding the session token (default `token`). */ sessionField?: string },
+  handler: (request: FastifyRequest, body: z.infer<S>, reply: FastifyReply) => Promise<Record<string, unknown>>,
+): void {
+  const status = options.status ?? 200;
+  app.post(path, { schema: { tags: options.tags, description: RESTRICTED_DOC, response: { [status]: encrypted } } }, async (request, reply) => {
+    const body = decryptBody(request, options.body);
+    const rotated = options.auth ? await signInFromBody(request, reply, options.auth, (body as Record<string, unknown>)[options.sessionField ?? 'token']) : undefined;
+    const answer = await handler(request, body, reply);
+    return reply
+      .status(status)
+      .type('text/plain; charset=utf-8')
+      .send(sealAnswer(request, rotated ? { ...answer, rotatedToken: rotated } : answer));
+  });
 }
 
 export const RESTRICTED_DOC =

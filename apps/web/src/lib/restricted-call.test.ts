@@ -1,34 +1,17 @@
 import { afterEach, describe, expect, it, vi } from 'vitest';
-import { randomBytes } from 'node:crypto';
 import { testUser } from '../test/fixtures';
 import { stubApi } from '../test/http';
 import { FALLBACK_BRAND, setBrand } from './brand';
 import { createPayment } from './billing/create-payment';
-import { decryptPayload, encryptPayload } from './restricted-crypto';
+import { decryptPayload } from './restricted-crypto';
 import { fetchUserInfo } from './session';
+import { verifyUser } from './account-api';
+import { restrictedPost } from './restricted-call';
+import { RESTRICTED_KEY, STORED_TOKEN, expectRestrictedCall, stubRestrictedApi } from '../test/restricted';
 import { getToken, setToken } from './token';
 
-const key = randomBytes(32).toString('base64');
-const TOKEN = 'stored-bearer-token-0123456789abcdef';
-
-interface Seen {
-  path: string;
-  contentType: string | null;
-  authorization: string | null;
-  text: string;
-}
-
-/** The API at the HTTP boundary: answers every call with `answer` sealed under the brand key. */
-function stubRestrictedApi(answer: unknown, headers: Record<string, string> = {}): Seen[] {
-  stubApi({}); // the page's Request (relative URLs), then this fetch
-  const seen: Seen[] = [];
-  vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
-    seen.push({ path: new URL(request.url).pathname, contentType: request.headers.get('content-type'), authorization: request.headers.get('authorization'), text: await request.text() });
-    return new Response(await encryptPayload(answer, key), { status: 200, headers: { 'content-type': 'text/plain', ...headers } });
-  });
-  return seen;
-}
+const key = RESTRICTED_KEY;
+const TOKEN = STORED_TOKEN;
 
 afterEach(() => {
   vi.unstubAllGlobals();
@@ -71,6 +54,24 @@ describe('a restricted host', () => {
     expect(await fetchUserInfo()).toEqual(user);
     expect(seen.map((s) => [s.path, s.authorization])).toEqual([['/api/users/restrictedUserCheck', null]]);
     expect(await decryptPayload(seen[0]!.text, key)).toEqual({ token: TOKEN });
+    expect(getToken()).toBe('rotated-token-abcdefghijklmnopqrstuvwxyz');
+  });
+
+  it('verifyUser goes encrypted: the link token inside, the user (its email) back encrypted', async () => {
+    await expectRestrictedCall(() => verifyUser({ userId: 7, token: 'link-token-abcdefghijklmnop' }), {
+      path: '/api/users/restrictedVerifyUser',
+      answer: { data: { user: testUser({ email: 'ann@example.com' }) } },
+      inside: { userId: 7, token: 'link-token-abcdefghijklmnop' },
+      sessionField: null,
+      clear: ['link-token-abcdefghijklmnop'],
+    });
+  });
+
+  it('a rotated token comes back inside the encrypted answer and replaces the stored one', async () => {
+    restricted();
+    setToken(TOKEN);
+    stubRestrictedApi({ data: { paymentId: 'p1' }, rotatedToken: 'rotated-token-abcdefghijklmnopqrstuvwxyz' });
+    await restrictedPost('billing/restrictedCreatePayment', { tariffId: 3 }, {}, { withToken: true });
     expect(getToken()).toBe('rotated-token-abcdefghijklmnopqrstuvwxyz');
   });
 

@@ -6,9 +6,10 @@ import { getToken, setToken } from './token';
 
 /**
  * The restricted, encrypted calls for hosts that are not main-product (spec section 6). On such
- * a host every call that carries personal or payment data goes through them: sign-up, sign-in,
- * the reset request and the new password, the session check (restrictedUserCheck) and every
- * payment. The API refuses the plain JSON calls there.
+ * a host every call that carries an email, a password, a session or link token, a code or a
+ * payment goes through them (RESTRICTED_PATHS in the contract: sign-up, sign-in, the reset, the
+ * verification and one-time links, the session check, the profile, the password change,
+ * two-factor, account deletion and every payment). The API refuses the plain JSON calls there.
  */
 export function usesRestrictedCalls(): boolean {
   const brand = getBrand();
@@ -24,10 +25,12 @@ let restrictedApi: KyInstance | null = null;
 export interface RestrictedOptions {
   /** Send the stored token inside the encrypted body (signed-in calls). */
   withToken?: boolean;
+  /** The body field that carries it: `token`, or `sessionToken` where `token` is a mailed link's (setNewPassword). */
+  tokenField?: 'token' | 'sessionToken';
 }
 
 /**
- * POST users/restricted* and billing/*Restricted*: body and answer are
+ * POST users/restricted*, profile/restricted*, billing/*Restricted*: body and answer are
  * base64(iv || AES-256-GCM ciphertext || tag) text; errors come back as ordinary JSON error
  * bodies (handled by the api client).
  */
@@ -35,11 +38,12 @@ export async function restrictedPost<T>(path: string, payload: object, context: 
   const key = getBrand().restrictedKey;
   if (!key) throw new Error('This site has no key for restricted calls.');
   const token = options.withToken ? getToken() : null;
-  const body = await encryptPayload(token ? { ...payload, token } : payload, key);
+  const body = await encryptPayload(token ? { ...payload, [options.tokenField ?? 'token']: token } : payload, key);
   restrictedApi ??= createApiClient({}, { bearer: false });
   const res = await restrictedApi.post(path, { body, headers: { 'content-type': 'text/plain' }, context: { ...context } });
-  // A signed-in call may rotate the token (the API's sliding expiry): keep the new one.
-  const rotated = /^Bearer\s+(\S+)$/i.exec(res.headers.get('authorization') ?? '')?.[1];
-  if (token && rotated && rotated !== getToken()) setToken(rotated);
-  return decryptPayload<T>(await res.text(), key);
+  const answer = await decryptPayload<T & { rotatedToken?: unknown }>(await res.text(), key);
+  // A signed-in call may rotate the token (the API's sliding expiry): the new one comes inside the
+  // encrypted answer, never in a clear Authorization header.
+  if (token && typeof answer?.rotatedToken === 'string' && answer.rotatedToken !== getToken()) setToken(answer.rotatedToken);
+  return answer;
 }

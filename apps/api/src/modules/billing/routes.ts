@@ -3,14 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   createPaymentBody, createPaymentResult, currencies, envelope, guestPriceData, guestPriceQuery,
-  landingPriceList, landingPriceListQuery, paymentMethods, planInfo, type CreatePaymentBody, type PaymentProviderId,
+  landingPriceList, landingPriceListQuery, paymentMethods, planInfo, restrictedCreatePaymentBody, restrictedPaymentBody, type CreatePaymentBody, type PaymentProviderId,
 } from '@warren/contract';
 import type { BrandOrigins } from '../../brands/origins.js';
 import type { CaptchaVerifier } from '../../lib/captcha.js';
 import type { GeoIp } from '../../lib/geoip.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
-import { RESTRICTED_DOC, decryptBody, mainProductOnly, sealAnswer } from '../../plugins/restricted.js';
+import { mainProductOnly, restrictedRoute } from '../../plugins/restricted.js';
 import type { UserRow } from '../users/index.js';
 import { CAMPAIGN_COOKIE_DAYS, languageFromTag } from '@warren/contract';
 import type { CheckoutContext } from './checkout.js';
@@ -39,8 +39,6 @@ const providerQuery = createPaymentBody.omit({ provider: true });
 const providerQueryString = providerQuery.extend({
   autoRenew: z.enum(['true', 'false'], { error: 'autoRenew must be true or false.' }).transform((v) => v === 'true').optional(),
 });
-const restrictedPaymentBody = createPaymentBody.omit({ provider: true }).extend({ token: z.string().min(20).max(200).optional() });
-const restrictedCreatePaymentBody = createPaymentBody.extend({ token: z.string().min(20).max(200).optional() });
 
 /** What each provider offers, per country; the list only shows configured providers. */
 function methodsFor(country: string, available: PaymentProviderId[]) {
@@ -119,34 +117,31 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
     return typeof h === 'string' && /^[A-Za-z0-9_-]{8,100}$/.test(h) ? h : undefined;
   };
 
-  app.post('/api/billing/createPayment', { preHandler: [mainProductOnly, auth], schema: { tags, body: createPaymentBody, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.post('/api/billing/createPayment', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: createPaymentBody, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     data: await pay(request, { ...request.body, idempotencyKey: request.body.idempotencyKey ?? idempotencyHeader(request) }),
   }));
 
-  app.get('/api/billing/getStripePayment', { preHandler: [mainProductOnly, auth], schema: { tags, querystring: providerQueryString, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.get('/api/billing/getStripePayment', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, querystring: providerQueryString, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     // The spec's call answers the client secret for an embedded card form; the generic createPayment redirects to Stripe Checkout.
     data: await pay(request, { ...request.query, provider: 'stripe', idempotencyKey: request.query.idempotencyKey ?? idempotencyHeader(request) }, 'embedded'),
   }));
 
-  app.post('/api/billing/getPayssionPaymentData', { preHandler: [mainProductOnly, auth], schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.post('/api/billing/getPayssionPaymentData', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     data: await pay(request, { ...request.body, provider: 'payssion', idempotencyKey: request.body.idempotencyKey ?? idempotencyHeader(request) }),
   }));
 
-  app.post('/api/billing/getPayssionV2MandateOrDoPayment', { preHandler: [mainProductOnly, auth], schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
+  app.post('/api/billing/getPayssionV2MandateOrDoPayment', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: providerQuery, response: { 200: envelope(createPaymentResult) } } }, async (request) => ({
     data: await pay(request, { ...request.body, provider: 'payssionv2', idempotencyKey: request.body.idempotencyKey ?? idempotencyHeader(request) }),
   }));
 
-  // Restricted variants: encrypted bodies; the token may travel inside the body instead of a header.
-  // A restricted host pays only through these (the plain calls above refuse it), so every provider
-  // has one: the spec's three, and restrictedCreatePayment (provider in the body) for the rest.
+  // Restricted variants: encrypted bodies, the session token inside (never a bearer header), the
+  // answer and a rotated token sealed. A restricted host pays only through these (the plain calls
+  // above refuse it), so every provider has one: the spec's three, and restrictedCreatePayment
+  // (provider in the body) for the rest.
   const restricted = (path: string, provider?: PaymentProviderId) =>
-    app.post(path, { schema: { tags, description: RESTRICTED_DOC } }, async (request, reply) => {
-      const body = decryptBody(request, provider ? restrictedPaymentBody : restrictedCreatePaymentBody);
-      if (body.token && !request.headers.authorization) request.headers.authorization = `Bearer ${body.token}`;
-      await auth(request, reply);
+    restrictedRoute(fastify, path, { tags, auth, body: provider ? restrictedPaymentBody : restrictedCreatePaymentBody }, async (request, body) => {
       const { token: _token, ...rest } = body;
-      const result = await pay(request, { ...rest, provider: provider ?? (rest as CreatePaymentBody).provider });
-      return reply.type('text/plain; charset=utf-8').send(sealAnswer(request, { data: result }));
+      return { data: await pay(request, { ...rest, provider: provider ?? (rest as CreatePaymentBody).provider }) };
     });
   restricted('/api/billing/getRestrictedStripePayment', 'stripe');
   restricted('/api/billing/getRestrictedPayssionPaymentData', 'payssion');

@@ -6,7 +6,9 @@ import {
   twoFactorCodeBody, twoFactorDisableBody, twoFactorEnabled, twoFactorSetup,
 } from '@warren/contract';
 import { userOf } from '../../plugins/auth.js';
+import { mainProductOnly } from '../../plugins/restricted.js';
 import type { RequestContext } from '../users/service.js';
+import { profileRestrictedRoutes } from './restricted-routes.js';
 import type { ProfileService } from './service.js';
 
 const ok = (message: string) => ({ data: { ok: true as const }, message });
@@ -24,20 +26,18 @@ export async function profileRoutes(
   const tags = ['profile'];
   const token = (request: FastifyRequest) => request.currentToken!;
 
-  app.get('/api/profile', { preHandler: auth, schema: { tags, response: { 200: envelope(profile) } } }, async (request) => ({ data: await profiles.get(userOf(request)) }));
+  app.get('/api/profile', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, response: { 200: envelope(profile) } } }, async (request) => ({ data: await profiles.get(userOf(request)) }));
 
-  app.post('/api/profile/update', { preHandler: auth, schema: { tags, body: profileUpdateBody, response: { 200: envelope(profile) } } }, async (request) => {
-    await profiles.update(userOf(request), request.body);
-    const u = userOf(request);
-    return { data: await profiles.get({ ...u, first_name: request.body.firstName ?? u.first_name, second_name: request.body.secondName ?? u.second_name, language: request.body.language ?? u.language }) };
+  app.post('/api/profile/update', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: profileUpdateBody, response: { 200: envelope(profile) } } }, async (request) => {
+    return { data: await profiles.updateAndGet(userOf(request), request.body) };
   });
 
-  app.post('/api/profile/password', { preHandler: auth, schema: { tags, body: changePasswordBody, response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/profile/password', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: changePasswordBody, response: { 200: okMessage } } }, async (request) => {
     await profiles.changePassword(userOf(request), token(request), request.body.currentPassword, request.body.password);
     return ok('Password updated successfully');
   });
 
-  app.post('/api/users/setNewPassword', { preHandler: auth, schema: { tags, body: setNewPasswordBody, response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/users/setNewPassword', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: setNewPasswordBody, response: { 200: okMessage } } }, async (request) => {
     await profiles.setNewPassword(userOf(request), token(request), request.body.token, request.body.password, request.ip);
     return ok('Password updated successfully');
   });
@@ -59,16 +59,18 @@ export async function profileRoutes(
     return ok('Session signed out.');
   });
 
-  app.post('/api/profile/2fa/setup', { preHandler: auth, schema: { tags, response: { 200: envelope(twoFactorSetup) } } }, async (request) => ({
+  app.post('/api/profile/2fa/setup', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, response: { 200: envelope(twoFactorSetup) } } }, async (request) => ({
     data: await profiles.startTwoFactor(userOf(request)),
   }));
-  app.post('/api/profile/2fa/enable', { preHandler: auth, schema: { tags, body: twoFactorCodeBody, response: { 200: envelope(twoFactorEnabled) } } }, async (request) => ({
+  app.post('/api/profile/2fa/enable', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: twoFactorCodeBody, response: { 200: envelope(twoFactorEnabled) } } }, async (request) => ({
     data: await profiles.enableTwoFactor(userOf(request), request.body.code, context(request)),
   }));
-  app.post('/api/profile/2fa/disable', { preHandler: auth, schema: { tags, body: twoFactorDisableBody, response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/profile/2fa/disable', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: twoFactorDisableBody, response: { 200: okMessage } } }, async (request) => {
     await profiles.disableTwoFactor(userOf(request), token(request), request.body.password, request.body.code, context(request));
     return ok('Two-factor sign-in is off.');
   });
+
+  await profileRestrictedRoutes(fastify, { profiles, auth, context });
 
   // One-click unsubscribe (RFC 8058): outside /api so mail clients can POST without an XSRF header; the link is signed.
   const unsubscribeQuery = z.object({ u: dbId({ coerce: true }), sig: z.string().min(10).max(100) });

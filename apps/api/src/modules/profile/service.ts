@@ -62,22 +62,30 @@ export function profileService(deps: {
     await mailPasswordChanged(user);
   }
 
+  async function profileOf(user: UserRow): Promise<Profile> {
+    const r = await profiles.settings(user.id);
+    return {
+      firstName: user.first_name,
+      secondName: user.second_name,
+      email: user.email,
+      language: (['en', 'ru', 'zh'].includes(user.language) ? user.language : 'en') as Profile['language'],
+      marketingEmails: r.marketing_emails,
+      twoFactorEnabled: user.totp_enabled,
+      recoveryCodesLeft: r.left,
+    };
+  }
+
   return {
-    async get(user: UserRow): Promise<Profile> {
-      const r = await profiles.settings(user.id);
-      return {
-        firstName: user.first_name,
-        secondName: user.second_name,
-        email: user.email,
-        language: (['en', 'ru', 'zh'].includes(user.language) ? user.language : 'en') as Profile['language'],
-        marketingEmails: r.marketing_emails,
-        twoFactorEnabled: user.totp_enabled,
-        recoveryCodesLeft: r.left,
-      };
-    },
+    get: profileOf,
 
     async update(user: UserRow, body: { firstName?: string; secondName?: string; language?: string }): Promise<void> {
       await profiles.updateNames(user.id, body);
+    },
+
+    /** The update, answered with the profile as it now is (the plain and the restricted call). */
+    async updateAndGet(user: UserRow, body: { firstName?: string; secondName?: string; language?: string }): Promise<Profile> {
+      await profiles.updateNames(user.id, body);
+      return profileOf({ ...user, first_name: body.firstName ?? user.first_name, second_name: body.secondName ?? user.second_name, language: body.language ?? user.language });
     },
 
     /** Changes the password and signs out every other session. */

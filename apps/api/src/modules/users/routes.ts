@@ -3,14 +3,14 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
   annihilationBody, authResult, envelope, loginBody, okMessage, onetimeLink, onetimeLinkQuery, onetimeLoginBody,
-  registerBody, requestResetBody, resetPasswordBody, restrictedUserCheckBody, sessionSetBody, user, verifyUserBody,
+  registerBody, requestResetBody, resetPasswordBody, sessionSetBody, user, verifyUserBody,
 } from '@warren/contract';
 import type { BrandOrigins } from '../../brands/origins.js';
 import type { CaptchaVerifier } from '../../lib/captcha.js';
-import { UnauthorizedError } from '../../lib/errors.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
-import { RESTRICTED_DOC, decryptBody, mainProductOnly, sealAnswer } from '../../plugins/restricted.js';
+import { mainProductOnly } from '../../plugins/restricted.js';
+import { RESET_SENT, usersRestrictedRoutes } from './restricted-routes.js';
 import { type UsersService, toUserDto } from './service.js';
 
 export interface UsersRoutesDeps {
@@ -21,37 +21,33 @@ export interface UsersRoutesDeps {
 }
 
 const tags = ['users'];
-const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
 
 export async function usersRoutes(fastify: FastifyInstance, { users, origins, captcha, auth }: UsersRoutesDeps) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const ctx = (request: FastifyRequest) => contextOf(request, origins);
 
-  const seal = sealAnswer;
-
-  app.post('/api/users/login', { preHandler: mainProductOnly, schema: { tags, body: loginBody, response: { 200: envelope(authResult) } } }, async (request) => {
+  app.post('/api/users/login', { preValidation: mainProductOnly, schema: { tags, body: loginBody, response: { 200: envelope(authResult) } } }, async (request) => {
     await captcha.verify(request.body['g-recaptcha-response'], request.ip);
     return { data: await users.login(request.body, ctx(request)) };
   });
 
-  app.post('/api/users/register', { preHandler: mainProductOnly, schema: { tags, body: registerBody, response: { 201: envelope(authResult) } } }, async (request, reply) => {
+  app.post('/api/users/register', { preValidation: mainProductOnly, schema: { tags, body: registerBody, response: { 201: envelope(authResult) } } }, async (request, reply) => {
     await captcha.verify(request.body['g-recaptcha-response'], request.ip);
     return reply.status(201).send({ data: await users.register(request.body, ctx(request)) });
   });
 
-  const RESET_SENT = 'If an account exists for this email, we have sent a link to reset its password.';
-  app.post('/api/users/requestResetPassword', { preHandler: mainProductOnly, schema: { tags, body: requestResetBody, response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/users/requestResetPassword', { preValidation: mainProductOnly, schema: { tags, body: requestResetBody, response: { 200: okMessage } } }, async (request) => {
     await captcha.verify(request.body['g-recaptcha-response'], request.ip);
     await users.requestPasswordReset(request.body.email, ctx(request));
     return { data: { ok: true as const }, message: RESET_SENT };
   });
 
-  app.post('/api/users/resetPassword', { preHandler: mainProductOnly, schema: { tags, body: resetPasswordBody, response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/users/resetPassword', { preValidation: mainProductOnly, schema: { tags, body: resetPasswordBody, response: { 200: okMessage } } }, async (request) => {
     await users.resetPassword(request.body, ctx(request));
     return { data: { ok: true as const }, message: 'Password updated successfully' };
   });
 
-  app.post('/api/users/verifyUser', { schema: { tags, body: verifyUserBody, response: { 200: envelope(z.object({ user })) } } }, async (request) => ({
+  app.post('/api/users/verifyUser', { preValidation: mainProductOnly, schema: { tags, body: verifyUserBody, response: { 200: envelope(z.object({ user })) } } }, async (request) => ({
     data: { user: await users.verifyEmail(request.body, ctx(request)) },
   }));
 
@@ -62,7 +58,7 @@ export async function usersRoutes(fastify: FastifyInstance, { users, origins, ca
 
   // "Resend email" on the sign-in page after a failed verification link: no session, the old link stands for the mailbox.
   const resendByLinkBody = verifyUserBody.pick({ userId: true, token: true });
-  app.post('/api/users/resendVerificationByLink', { schema: { tags, body: resendByLinkBody, response: { 200: okMessage } } }, async (request) => {
+  app.post('/api/users/resendVerificationByLink', { preValidation: mainProductOnly, schema: { tags, body: resendByLinkBody, response: { 200: okMessage } } }, async (request) => {
     await users.resendVerificationByLink(request.body, ctx(request));
     return { data: { ok: true as const }, message: 'If this account still needs verifying, we have sent a new verification email.' };
   });
@@ -74,7 +70,7 @@ export async function usersRoutes(fastify: FastifyInstance, { users, origins, ca
   });
 
   // A restricted host checks its session with restrictedUserCheck (no bearer header, the answer sealed).
-  app.get('/api/users/info/get', { preHandler: [mainProductOnly, auth], schema: { tags, response: { 200: envelope(user) } } }, async (request) => ({
+  app.get('/api/users/info/get', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, response: { 200: envelope(user) } } }, async (request) => ({
     data: toUserDto(userOf(request), request.brand),
   }));
 
@@ -88,54 +84,19 @@ export async function usersRoutes(fastify: FastifyInstance, { users, origins, ca
     return { data: { ok: true as const }, message: 'Saved.' };
   });
 
-  app.get('/api/users/onetimeLinkByPromo', { preHandler: auth, schema: { tags, querystring: onetimeLinkQuery, response: { 200: envelope(onetimeLink) } } }, async (request) => ({
+  app.get('/api/users/onetimeLinkByPromo', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, querystring: onetimeLinkQuery, response: { 200: envelope(onetimeLink) } } }, async (request) => ({
     data: await users.onetimeLink(userOf(request), request.query.promocode, ctx(request)),
   }));
 
-  app.post('/api/users/onetimeLogin', { schema: { tags, body: onetimeLoginBody, response: { 200: envelope(authResult) } } }, async (request) => ({
+  app.post('/api/users/onetimeLogin', { preValidation: mainProductOnly, schema: { tags, body: onetimeLoginBody, response: { 200: envelope(authResult) } } }, async (request) => ({
     data: await users.onetimeLogin(request.body.userID, request.body.token, ctx(request)),
   }));
 
-  app.post('/api/users/annihilation', { preHandler: auth, schema: { tags, body: annihilationBody, response: { 200: z.string() } } }, async (request, reply) => {
+  app.post('/api/users/annihilation', { preValidation: mainProductOnly, preHandler: auth, schema: { tags, body: annihilationBody, response: { 200: z.string() } } }, async (request, reply) => {
     await users.annihilate(userOf(request), request.currentToken!.id, request.body.password, ctx(request));
     return reply.type('text/plain; charset=utf-8').send('Account deleted');
   });
 
-  // --- restricted (encrypted) variants -------------------------------------------------------
-
-  app.post('/api/users/restrictedLogin', { schema: { tags, description: RESTRICTED_DOC, response: { 200: encrypted } } }, async (request, reply) => {
-    const body = decryptBody(request, loginBody);
-    await captcha.verify(body['g-recaptcha-response'], request.ip);
-    const result = await users.login(body, ctx(request));
-    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: result }));
-  });
-
-  app.post('/api/users/restrictedRegister', { schema: { tags, description: RESTRICTED_DOC, response: { 201: encrypted } } }, async (request, reply) => {
-    const body = decryptBody(request, registerBody);
-    await captcha.verify(body['g-recaptcha-response'], request.ip);
-    const result = await users.register({ ...body, isRestrictedDomain: true }, ctx(request));
-    return reply.status(201).type('text/plain; charset=utf-8').send(seal(request, { data: result }));
-  });
-
-  app.post('/api/users/restrictedRequestResetPassword', { schema: { tags, description: RESTRICTED_DOC, response: { 200: encrypted } } }, async (request, reply) => {
-    const body = decryptBody(request, requestResetBody);
-    await captcha.verify(body['g-recaptcha-response'], request.ip);
-    await users.requestPasswordReset(body.email, ctx(request));
-    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { ok: true }, message: RESET_SENT }));
-  });
-
-  /** The new password from the emailed link: on a restricted host it travels encrypted like the reset request. */
-  app.post('/api/users/restrictedResetPassword', { schema: { tags, description: RESTRICTED_DOC, response: { 200: encrypted } } }, async (request, reply) => {
-    const body = decryptBody(request, resetPasswordBody);
-    await users.resetPassword(body, ctx(request));
-    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { ok: true }, message: 'Password updated successfully' }));
-  });
-
-  /** Lets a restricted host check a stored token without the bearer header a filter could spot. */
-  app.post('/api/users/restrictedUserCheck', { schema: { tags, description: RESTRICTED_DOC, response: { 200: encrypted } } }, async (request, reply) => {
-    const body = decryptBody(request, restrictedUserCheckBody);
-    const session = await users.authenticate(body.token);
-    if (!session) throw new UnauthorizedError();
-    return reply.type('text/plain; charset=utf-8').send(seal(request, { data: { user: toUserDto(session.user, request.brand), token: session.rotatedTo ?? body.token } }));
-  });
+  // The restricted (encrypted) variants of these calls: restricted-routes.ts.
+  await usersRestrictedRoutes(fastify, { users, origins, captcha, auth });
 }

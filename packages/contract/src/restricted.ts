@@ -1,0 +1,60 @@
+import { z } from 'zod';
+import { annihilationBody, onetimeLinkQuery } from './account.js';
+import { changePasswordBody, profileUpdateBody, setNewPasswordBody, twoFactorCodeBody, twoFactorDisableBody } from './account-extras.js';
+import { createPaymentBody } from './billing.js';
+
+/**
+ * Bodies of the restricted calls (README: Restricted hosts). On a brand with mainProduct false
+ * every call that carries an email, a password, a session token, a one-time code or a payment's
+ * details travels as encrypted text (base64(iv || AES-256-GCM ciphertext || tag) of the JSON
+ * below, under the brand's key), and the plain JSON call is refused there. A signed-in call
+ * carries its session token inside the body as `token` (`sessionToken` where `token` is already a
+ * link's), never in an Authorization header; a
+ * rotated token comes back inside the encrypted answer (`rotatedToken`).
+ */
+export const sessionToken = z.string({ error: 'The session token is required.' }).min(20, { error: 'The session token is not valid.' }).max(256);
+
+/** The session alone (restrictedUserCheck, the profile, two-factor setup, the one-time link). */
+export const restrictedSessionBody = z.object({ token: sessionToken });
+
+/** The profile's update answers the profile, its email with it. */
+export const restrictedProfileUpdateBody = profileUpdateBody.extend({ token: sessionToken });
+export const restrictedChangePasswordBody = changePasswordBody.safeExtend({ token: sessionToken });
+export const restrictedAnnihilationBody = annihilationBody.extend({ token: sessionToken });
+export const restrictedTwoFactorEnableBody = twoFactorCodeBody.extend({ token: sessionToken });
+export const restrictedTwoFactorDisableBody = twoFactorDisableBody.extend({ token: sessionToken });
+/** The spec's three provider calls (the provider is the path's) and restrictedCreatePayment (provider in the body). */
+export const restrictedPaymentBody = createPaymentBody.omit({ provider: true }).extend({ token: sessionToken });
+export const restrictedCreatePaymentBody = createPaymentBody.extend({ token: sessionToken });
+export const restrictedOnetimeLinkBody = onetimeLinkQuery.extend({ token: sessionToken });
+
+/**
+ * users/setNewPassword's body already names the mailed link's token `token` (its form and field
+ * errors use that name): here the session travels as `sessionToken`.
+ */
+export const restrictedSetNewPasswordBody = setNewPasswordBody.safeExtend({ sessionToken });
+
+/** Every restricted path, for the web app and the tests that check none of them answers in clear. */
+export const RESTRICTED_PATHS = {
+  login: 'users/restrictedLogin',
+  register: 'users/restrictedRegister',
+  requestResetPassword: 'users/restrictedRequestResetPassword',
+  resetPassword: 'users/restrictedResetPassword',
+  userCheck: 'users/restrictedUserCheck',
+  verifyUser: 'users/restrictedVerifyUser',
+  resendVerificationByLink: 'users/restrictedResendVerificationByLink',
+  onetimeLogin: 'users/restrictedOnetimeLogin',
+  onetimeLink: 'users/restrictedOnetimeLinkByPromo',
+  annihilation: 'users/restrictedAnnihilation',
+  setNewPassword: 'users/restrictedSetNewPassword',
+  profile: 'profile/restrictedGet',
+  updateProfile: 'profile/restrictedUpdate',
+  changePassword: 'profile/restrictedPassword',
+  twoFactorSetup: 'profile/2fa/restrictedSetup',
+  twoFactorEnable: 'profile/2fa/restrictedEnable',
+  twoFactorDisable: 'profile/2fa/restrictedDisable',
+  stripePayment: 'billing/getRestrictedStripePayment',
+  payssionPayment: 'billing/getRestrictedPayssionPaymentData',
+  cardlinkPayment: 'billing/getRestrictedCardlinkPaymentData',
+  createPayment: 'billing/restrictedCreatePayment',
+} as const;
