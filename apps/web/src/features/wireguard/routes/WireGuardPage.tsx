@@ -1,15 +1,15 @@
-import { Alert, Badge, Button, Card, Code, Group, Select, SimpleGrid, Skeleton, Stack, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Code, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Code.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
-import '@mantine/core/styles/Skeleton.layer.css';
 import { useMediaQuery } from '@mantine/hooks';
-import { useEffect, useMemo, useState } from 'react';
+import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
 import { Link } from 'react-router';
 import type { WgDevice, WgOverview } from '@warren/contract';
 import { IconCrown, IconDownload, IconLock, IconShield } from '../../../components/icons';
 import { ErrorState, LoadingState } from '../../../components/QueryState';
+import { QrCode } from '../../../components/QrCode';
 import { formatBytes } from '../../../lib/bytes';
 import { errorStatus } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
@@ -47,16 +47,7 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
   const [slug, setSlug] = useState(() => initialLocation(overview));
   const loc = available.find((l) => l.slug === slug) ?? available[0];
   const conf = useMemo(() => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview) : null), [fresh, loc, overview]);
-  const [qr, setQr] = useState<string | null>(null);
   const [showText, setShowText] = useState(false);
-  useEffect(() => {
-    let live = true;
-    if (!conf) return;
-    void import('qrcode').then((QR) => QR.toDataURL(conf.text, { errorCorrectionLevel: 'M', margin: 1, width: 440 })).then((url) => live && setQr(url));
-    return () => {
-      live = false;
-    };
-  }, [conf]);
   if (!loc || !conf) return null;
   const recommended = overview.recommended;
   const download = () => saveFile(conf.name, conf.text, 'text/plain');
@@ -103,7 +94,7 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
   );
   const qrCode = (size: number, caption: string) => (
     <Stack gap={4} align="center" data-testid="config-qr-block">
-      {qr ? <img src={qr} alt={t('setup.wg.qr')} className={size < 220 ? `${classes.qr} ${classes.qrSmall}` : classes.qr} data-testid="config-qr" /> : <Skeleton w={size} h={size} />}
+      <QrCode value={conf.text} alt={t('setup.wg.qr')} size={size} className={classes.qr} testId="config-qr" />
       <Text size="xs" c="dimmed" maw={size + 40} ta="center">
         {caption}
       </Text>
