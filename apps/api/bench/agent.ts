@@ -29,6 +29,7 @@ import { Agent, ApiClient, Wg, interfaceLines, nextDesired, renderConfig } from 
 import type { DesiredState } from '@warren/contract';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { TestClient, createTestApp, registerUser } from '../test/helpers.js';
+import { runIfMain } from './main.js';
 
 /** The agent reads its node token from a file (mode 600): a command line is visible to every user in ps. */
 function writeToken(dir: string, token: string): string {
@@ -289,17 +290,7 @@ export function formatAgentBench(r: AgentBenchResult): string {
   ].join('\n');
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
-if (isMain) {
-  benchAgent().then(
-    async (r) => {
-      console.log(formatAgentBench(r));
-      for (const n of (process.env.BENCH_AGENT_DELTA_PEERS ?? '10000,100000,300000').split(',').map(Number)) console.log(formatDeltaCpu(await benchAgentDeltaCpu(n)));
-      process.exit(0);
-    },
-    (err) => {
-      console.error(`agent bench failed: ${(err as Error).stack}`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.filename, 'agent', async () => {
+  console.log(formatAgentBench(await benchAgent()));
+  for (const n of (process.env.BENCH_AGENT_DELTA_PEERS ?? '10000,100000,300000').split(',').map(Number)) console.log(formatDeltaCpu(await benchAgentDeltaCpu(n)));
+});

@@ -25,6 +25,7 @@ import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { TestClient, createTestApp, registerUser } from '../test/helpers.js';
 import { type Background, background, hasTool, inNs, run, setupNode, stopWireguardGo, until } from '../../../e2e/tunnel/netns.js';
 import { clientConfigFromLink, decodeSubscription } from '../../../e2e/tunnel/stealth-client.js';
+import { runIfMain } from './main.js';
 
 export interface StealthBenchResult {
   skipped?: string;
@@ -221,16 +222,4 @@ export function formatStealthBench(r: StealthBenchResult): string {
   ].join('\n');
 }
 
-const isMain = process.argv[1] && path.resolve(process.argv[1]) === path.resolve(import.meta.filename);
-if (isMain) {
-  benchStealth().then(
-    (r) => {
-      console.log(formatStealthBench(r));
-      process.exit(0);
-    },
-    (err) => {
-      console.error(`stealth bench failed: ${(err as Error).stack}`);
-      process.exit(1);
-    },
-  );
-}
+runIfMain(import.meta.filename, 'stealth', async () => console.log(formatStealthBench(await benchStealth())));
