@@ -7,7 +7,7 @@ import { createCaptchaVerifier } from './lib/captcha.js';
 import { createGeoIp } from './lib/geoip.js';
 import { keyringOf } from './lib/keyring.js';
 import { createMetrics, sqlOperation } from './lib/metrics.js';
-import { type RateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
+import { type RateLimiter, createDatabaseRateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
 import { type Mailer, createMailer, withMailLog } from './mail/mailer.js';
 import { logMail } from './modules/staff/repository.js';
 import { affiliateService, eraseAffiliateData } from './modules/affiliate/index.js';
@@ -55,11 +55,20 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     deps.log?.error({ err }, 'mail with a foreign link refused');
   });
   const mailer = withMailLog(guarded, (to, kind) => logMail(db, to, kind), (err) => deps.log?.warn({ err }, 'mail log failed'));
+  // Sign-in, reset and sign-up budgets are one budget over every instance (README: Faults): Redis when
+  // set, else PostgreSQL's rate_limits table, which is also where Redis's counts go while it is
+  // unreachable. Only the embedded database (one process by construction) counts in memory.
+  const shared = db.kind === 'postgres' ? createDatabaseRateLimiter(db) : createMemoryRateLimiter();
   const limiter =
     deps.limiter ??
     (config.redisUrl
-      ? createRedisRateLimiter(config.redisUrl, (err) => deps.log?.warn({ err }, 'Redis unreachable: rate limits counted in this instance only'))
-      : createMemoryRateLimiter());
+      ? createRedisRateLimiter(
+          config.redisUrl,
+          (err) => deps.log?.warn({ err }, db.kind === 'postgres' ? 'Redis unreachable: rate limits counted in the database' : 'Redis unreachable: rate limits counted in this instance only'),
+          undefined,
+          shared,
+        )
+      : shared);
 
   // Work a request starts but does not wait for (emails): shutdown drains it before closing the database.
   const pending = new Set<Promise<unknown>>();

@@ -186,7 +186,20 @@ describe.skipIf(!enabled)('a PostgreSQL restart under writes', () => {
     } finally {
       await direct.end();
     }
-    // The operator saw it in the log, and the process never crashed.
+    // No 500 was logged.
     expect(server.output()).not.toContain('unhandled error');
+  });
+
+  it('SIGTERM while the database is away still drains and exits 0 within the grace', { timeout: 60_000 }, async () => {
+    const client = await httpClient(server.origin);
+    await db.stop('immediate');
+    const started = Date.now();
+    server.proc.kill('SIGTERM');
+    const during = await call(client, 'POST', '/api/users/register', { email: `dbr.term.${Date.now()}@example.com`, password: PASSWORD, password_confirmation: PASSWORD });
+    // Answered 503 (database away, or already closing), or refused once the listener closed: never a 500.
+    if (during.status !== 'network') expect(during.status).toBe(503);
+    expect(await server.exited, server.output().slice(-3000)).toEqual({ code: 0, signal: null });
+    expect(Date.now() - started).toBeLessThan(25_000);
+    expect(server.output()).toContain('"msg":"shut down"');
   });
 });

@@ -1,6 +1,7 @@
 import ipaddr from 'ipaddr.js';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import type { Queryable } from '../db/client.js';
 
 /**
  * Rate limits on rate-limiter-flexible: a try is counted atomically (one Lua script on Redis, one
@@ -93,18 +94,36 @@ export function createMemoryRateLimiter(): RateLimiter {
 }
 
 /**
- * Shared budgets for several API instances. If Redis cannot be reached the limiter counts in
- * this instance's memory rather than failing the request (rate-limiter-flexible's insurance
+ * Budgets shared by every instance through the database (the rate_limits table, migration 0022):
+ * rate-limiter-flexible's PostgreSQL store, one atomic upsert per try. Used on PostgreSQL without
+ * Redis, and as Redis's fallback, so that N instances never allow N times the guesses. Its queries
+ * go through our Database (one pool, the schema's search_path, a lost database is a 503).
+ */
+export function createDatabaseRateLimiter(db: Queryable, prefix = PREFIX): RateLimiter {
+  const storeClient = { query: async (q: { text: string; values?: unknown[] }) => ({ rows: await db.query(q.text, q.values ?? []) }) };
+  let sweeping = false;
+  const store = perRule((rule) => {
+    // One limiter sweeps rows expired an hour ago (every 5 minutes); the table is shared by all rules.
+    const clearExpiredByTimeout = !sweeping;
+    sweeping = true;
+    return new RateLimiterPostgres({ storeClient, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout, ...options(rule, prefix) });
+  });
+  return { ...fromStore(store), async close() {} };
+}
+
+/**
+ * Shared budgets for several API instances. If Redis cannot be reached, the limiter counts in
+ * `fallback` rather than failing the request: the database's shared budgets where there is a
+ * PostgreSQL (composition.ts), else this instance's memory (rate-limiter-flexible's insurance
  * limiter does the same, but says nothing; we want the operator to see it in the log).
  * `prefix` keeps test runs apart: fresh schemas reuse user ids, and some budgets are per user.
  */
-export function createRedisRateLimiter(url: string, onFallback: (err: unknown) => void = () => {}, prefix = PREFIX): RateLimiter {
+export function createRedisRateLimiter(url: string, onFallback: (err: unknown) => void = () => {}, prefix = PREFIX, fallback: RateLimiter = createMemoryRateLimiter()): RateLimiter {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 });
   redis.on('error', () => {
     /* surfaced by the next command, which falls back */
   });
   const shared = fromStore(perRule((rule) => new RateLimiterRedis({ storeClient: redis, ...options(rule, prefix) })));
-  const local = createMemoryRateLimiter();
   const guarded =
     <A extends unknown[], T>(fn: (...a: A) => Promise<T>, fallback: (...a: A) => Promise<T>) =>
     async (...a: A): Promise<T> => {
@@ -116,12 +135,13 @@ export function createRedisRateLimiter(url: string, onFallback: (err: unknown) =
       }
     };
   return {
-    consume: guarded(shared.consume, local.consume),
-    refund: guarded(shared.refund, local.refund),
-    peek: guarded(shared.peek, local.peek),
-    reset: guarded(shared.reset, local.reset),
+    consume: guarded(shared.consume, fallback.consume),
+    refund: guarded(shared.refund, fallback.refund),
+    peek: guarded(shared.peek, fallback.peek),
+    reset: guarded(shared.reset, fallback.reset),
     async close() {
       redis.disconnect();
+      await fallback.close();
     },
   };
 }
