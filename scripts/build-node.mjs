@@ -51,6 +51,18 @@ const externalPackages = {
 const build = async (options) => (await import('esbuild')).build(options);
 const common = { bundle: true, platform: 'node', format: 'esm', target: 'node24', sourcemap: 'linked', logLevel: 'warning', legalComments: 'none' };
 
+/** The commit being built, for the server's start-up line (apps/api/src/lib/build-info.ts); WARREN_COMMIT wins (a build from an export without .git). */
+function commitOfBuild() {
+  if (process.env.WARREN_COMMIT) return process.env.WARREN_COMMIT;
+  try {
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    return dirty ? `${commit}-modified` : commit;
+  } catch {
+    return '';
+  }
+}
+
 async function buildApi() {
   fs.rmSync(path.join(api, 'dist'), { recursive: true, force: true });
   await build({
@@ -60,6 +72,7 @@ async function buildApi() {
     // No shared chunks: the code finds files (migrations, config/) relative to its own file, so
     // every bundle sits directly in dist/, at the same depth as the sources in src/.
     plugins: [externalPackages],
+    define: { __WARREN_COMMIT__: JSON.stringify(commitOfBuild()) },
   });
   fs.cpSync(path.join(api, 'src/db/migrations'), path.join(api, 'dist/migrations'), { recursive: true });
 }

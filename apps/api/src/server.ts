@@ -2,8 +2,11 @@ import fs from 'node:fs';
 import net from 'node:net';
 import { startAdminChannel } from './admin/channel.js';
 import { buildApp } from './app.js';
+import { loadBrandRegistry } from './brands/registry.js';
 import { ConfigError, loadConfig } from './config.js';
+import { buildInfo } from './lib/build-info.js';
 import { describeLooseDataDir, secureDataDir, usePrivateUmask } from './lib/data-dir.js';
+import { startupReport } from './lib/startup-report.js';
 import { type MetricsListener, startMetricsListener } from './plugins/metrics.js';
 
 /** Listens, and shuts down gracefully: in-flight requests finish, then the database closes. */
@@ -17,6 +20,13 @@ async function main() {
       process.exit(78); // EX_CONFIG
     }
     throw err;
+  }
+  // In production, settings that would harm customers without anyone noticing stop the start here,
+  // before the database is opened (lib/startup-report.ts; README: Running in production).
+  const report = startupReport(config, loadBrandRegistry(config.brandsFile), buildInfo());
+  if (report.refusals.length) {
+    console.error(`Refusing to start in production:\n${report.refusals.map((r) => `  - ${r}`).join('\n')}`);
+    process.exit(78); // EX_CONFIG
   }
   // What the server writes is its user's alone (lib/data-dir.ts): the database, mails, the operator credential.
   usePrivateUmask();
@@ -34,6 +44,9 @@ async function main() {
     }
     throw err;
   }
+  // One line that says what runs against what (no secrets), then what looks wrong in production.
+  app.log.info(report.summary, 'warren starting');
+  for (const warning of report.warnings) app.log.warn({ production: true }, `PRODUCTION WARNING: ${warning}`);
   // PGlite unpacks a new database 0666 whatever the umask: tightened before anyone is served.
   secureDataDir(config.dataDir);
   const loose = describeLooseDataDir(config.dataDir, found);
