@@ -4,6 +4,7 @@ import { startAdminChannel } from './admin/channel.js';
 import { buildApp } from './app.js';
 import { loadBrandRegistry } from './brands/registry.js';
 import { ConfigError, loadConfig } from './config.js';
+import { NewerDatabaseError } from './db/migrate.js';
 import { buildInfo } from './lib/build-info.js';
 import { describeLooseDataDir, secureDataDir, usePrivateUmask } from './lib/data-dir.js';
 import { startupReport } from './lib/startup-report.js';
@@ -135,5 +136,6 @@ async function freeSocketPath(socket: string): Promise<void> {
 
 main().catch((err) => {
   console.error(err instanceof Error ? err.message : err);
-  process.exit(1);
+  // A database from a newer release is a state a restart cannot change (systemd: RestartPreventExitStatus=78).
+  process.exit(err instanceof NewerDatabaseError ? 78 : 1);
 });

@@ -20,12 +20,22 @@ export interface CliCommand {
   summary: string;
   usage?: string;
   run(ctx: CliContext): Promise<void>;
+  /**
+   * A command that must run with no server on the database and without the runner opening it (a
+   * restore, which makes the database). The CLI calls this instead of run when no server answers;
+   * run is what a running server is asked, and refuses.
+   */
+  runOffline?(ctx: Omit<CliContext, 'db' | 'services'>): Promise<void>;
 }
 export type CliGroup = Record<string, CliCommand>;
 
 /** A command used wrongly: exit 64 (EX_USAGE). */
 export class CliUsageError extends Error {
   readonly exitCode: number = 64;
+}
+/** The command cannot be done as things stand (a restore onto a database in use): exit 1, nothing changed. */
+export class CliRefusedError extends CliUsageError {
+  override readonly exitCode = 1;
 }
 /** What the command names does not exist (an unknown customer): exit 1, as "not found", not a usage error. */
 export class CliNotFoundError extends CliUsageError {

@@ -1,3 +1,4 @@
+import fs from 'node:fs';
 import { type Config, adminChannelOf, loadConfig } from '../config.js';
 import { type Database, NoDatabaseError, openDatabase } from '../db/client.js';
 import { describeLooseDataDir, secureDataDir } from '../lib/data-dir.js';
@@ -6,7 +7,7 @@ import { isMigrated, migrate } from '../db/migrate.js';
 import { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFlags } from './command.js';
 import { runOnServer } from './remote.js';
 
-export { type CliCommand, type CliContext, type CliGroup, CliNotFoundError, CliUsageError, parseFlags } from './command.js';
+export { type CliCommand, type CliContext, type CliGroup, CliNotFoundError, CliRefusedError, CliUsageError, parseFlags } from './command.js';
 
 /**
  * `npx warren <group> <command> [--flag value]`. Each area contributes its own commands in
@@ -19,6 +20,7 @@ export { type CliCommand, type CliContext, type CliGroup, CliNotFoundError, CliU
  */
 const GROUPS: Record<string, () => Promise<CliGroup>> = {
   billing: async () => (await import('./billing.js')).commands,
+  db: async () => (await import('./db.js')).commands,
   jobs: async () => (await import('./jobs.js')).commands,
   mail: async () => (await import('./mail.js')).commands,
   vpn: async () => (await import('./vpn.js')).commands,
@@ -174,6 +176,19 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
   if (remote !== undefined) return remote;
   const config = loadConfig();
   note(admin ? `warren: no server answers on ${admin.socket}; opening the database directly` : 'warren: ADMIN_SOCKET is off; opening the database directly');
+  // A restore makes the database: no existing one is looked for or opened (cli/db.ts).
+  if (resolved.command.runOffline) {
+    try {
+      await resolved.command.runOffline({ config, flags: resolved.flags, positionals: resolved.positionals, print });
+      return 0;
+    } catch (err) {
+      if (!(err instanceof CliUsageError)) throw err;
+      print(`Error: ${err.message}`);
+      return err.exitCode;
+    } finally {
+      if (fs.existsSync(config.dataDir)) secureDataDir(config.dataDir); // what a restore unpacked is 0666
+    }
+  }
   let db: Database;
   try {
     db = await existingDatabase(config, admin?.socket);

@@ -181,7 +181,44 @@ class PgliteDatabase implements Database {
   async dump(): Promise<Buffer> {
     return Buffer.from(await (await this.pg.dumpDataDir('none')).arrayBuffer());
   }
+
+  /**
+   * A consistent copy of the running database (README: Backups): a checkpoint first, so the copy
+   * needs little recovery, then the data directory as a gzipped tar while no query and no
+   * transaction runs. PGlite's dumpDataDir alone takes only the query lock, so it could copy
+   * between two statements of a transaction; its transaction lock (which pg-boss's adapter and
+   * this class's transactions take too) keeps every transaction whole outside the copy.
+   */
+  async backup(): Promise<Buffer> {
+    await this.pg.query('checkpoint');
+    const tar = await this.pg._runExclusiveTransaction(() => this.pg.dumpDataDir('gzip'));
+    return Buffer.from(await tar.arrayBuffer());
+  }
+
+  /**
+   * Unpacks a backup made by backup() into an empty data directory and opens it (holding its lock
+   * file, as open() does). Anything already there is refused: a restore never mixes databases.
+   */
+  static async restore(dataDir: string, backup: Buffer): Promise<PgliteDatabase> {
+    if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length)
+      throw new RestoreRefusedError(`${dataDir} already holds a database: restore into a new DATA_DIR, or move ${dataDir} away first (nothing was changed)`);
+    fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
+    const lockFile = path.join(path.dirname(dataDir), 'warren.lock');
+    acquireLockFile(lockFile);
+    try {
+      return new PgliteDatabase(await PGlite.create({ dataDir, loadDataDir: new Blob([backup]), extensions: PGLITE_EXTENSIONS }), lockFile);
+    } catch (err) {
+      fs.rmSync(lockFile, { force: true });
+      for (const entry of fs.readdirSync(dataDir)) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+      throw new RestoreRefusedError(
+        `the file is not a backup of Warren's embedded database (npx warren db backup), or one made with another PostgreSQL version inside PGlite (${(err as Error).message}); nothing was restored`,
+      );
+    }
+  }
 }
+
+/** A restore that would mix databases or cannot read its file: nothing was changed. */
+export class RestoreRefusedError extends Error {}
 
 function acquireLockFile(lockFile: string): void {
   try {
@@ -448,6 +485,16 @@ export class NoDatabaseError extends Error {}
 /** The embedded PGlite instance, for pg-boss's in-process adapter (modules/billing/jobs.ts); undefined for PostgreSQL. */
 export function pgliteOf(db: Database): PGlite | undefined {
   return db instanceof PgliteDatabase ? db.instance : undefined;
+}
+
+/** A consistent backup of a running embedded database (PgliteDatabase.backup); undefined for PostgreSQL, whose tool is pg_dump. */
+export function embeddedBackupOf(db: Database): Promise<Buffer> | undefined {
+  return db instanceof PgliteDatabase ? db.backup() : undefined;
+}
+
+/** Restores an embedded backup into an empty data directory and opens it (PgliteDatabase.restore). */
+export function restoreEmbedded(dataDir: string, backup: Buffer): Promise<Database> {
+  return PgliteDatabase.restore(dataDir, backup);
 }
 
 /** Dumps a PGlite database (for test templates); undefined for PostgreSQL. */
