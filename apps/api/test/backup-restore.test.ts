@@ -209,7 +209,7 @@ describe.skipIf(!!pgUrl)('embedded database (PGlite): npx warren db backup while
       await channel.close();
       await app.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 describe.skipIf(!pgUrl)('PostgreSQL: pg_dump while it runs, pg_restore into another database', () => {
@@ -275,7 +275,7 @@ describe.skipIf(!pgUrl)('PostgreSQL: pg_dump while it runs, pg_restore into anot
       await load?.stop();
       await app.close();
     }
-  }, 120_000);
+  }, 240_000);
 });
 
 describe('upgrade: a database at an older schema, with data, under the current release', () => {
@@ -333,5 +333,5 @@ describe('upgrade: a database at an older schema, with data, under the current r
       const restored = await cli(path.join(tmp, 'old-restored'), 'db', 'restore', '--file', file);
       expect(restored).toMatchObject({ code: 0, out: expect.stringMatching(/50 accounts, 50 WireGuard devices, 50 payments, 50 staff audit rows; schema .* \(upgraded from the backup's by 0014_staff_audit_chain\.sql, .*\)/) });
     }
-  }, 120_000);
+  }, 240_000);
 });

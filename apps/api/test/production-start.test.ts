@@ -222,7 +222,7 @@ describe('the server in production', () => {
       server.proc.kill('SIGTERM');
       await server.exited;
     }
-  }, 120_000);
+  }, 240_000);
 
   // One process for every refusal (a start under tsx takes seconds on a loaded machine): each is listed.
   it('refuses to start with mail to the outbox and the stock brand file: exit 78, every reason, nothing written', async () => {
@@ -239,5 +239,5 @@ describe('the server in production', () => {
     expect(out).not.toContain(SECRETS.APP_SECRET);
     expect(out).not.toContain(SECRETS.STRIPE_SECRET_KEY);
     expect(fs.readdirSync(dataDir)).toEqual([]);
-  }, 120_000);
+  }, 240_000);
 });
