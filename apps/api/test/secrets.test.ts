@@ -7,6 +7,7 @@ import pg from 'pg';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { STAFF_COOKIE, type NodeServices, type ServicesOverview } from '@warren/contract';
 import { buildApp } from '../src/app.js';
+import { browserCookie } from '../src/plugins/browser-id.js';
 import { runCommand } from '../src/cli/index.js';
 import { ConfigError, loadConfig } from '../src/config.js';
 import { type Database, openDatabase } from '../src/db/client.js';
@@ -15,7 +16,7 @@ import { encryptText } from '../src/lib/secrets.js';
 import { newTotpSecret, totpCode } from '../src/lib/totp.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { SEALED_COLUMNS } from '../src/modules/secrets/index.js';
-import { PASSWORD, TestClient, registerUser, uniqueEmail } from './helpers.js';
+import { PASSWORD, TestClient, mailTo, registerUser, uniqueEmail } from './helpers.js';
 
 /**
  * Secret rotation (issue 22, README: Rotating secrets): data sealed under the old APP_SECRET keeps
@@ -104,6 +105,14 @@ describe('rotating APP_SECRET', () => {
       expect(res.statusCode, res.body).toBe(200);
       return res.body;
     };
+    const knownBrowser = (app: FastifyInstance) => {
+      const c = new TestClient(app);
+      // Only the browser's id: the XSRF cookies signed under the old secret get a 419, which the web app answers by taking new ones.
+      const name = browserCookie(false);
+      c.cookies[name] = customer.cookies[name]!;
+      return c;
+    };
+    const newSignInMails = async (app: FastifyInstance) => (await mailTo(new TestClient(app), app, customerEmail)).filter((m) => /^New sign-in/.test(m.subject)).length;
     const before = { credentials: (await overview(customer)).credentials, ovpn: await ovpn(customer), node: await nodeServices(app1) };
     expect(before.node.openvpn.key).toContain('PRIVATE KEY');
     await app1.close();
@@ -128,7 +137,9 @@ describe('rotating APP_SECRET', () => {
     // --- Rotated: the new secret seals, the old one opens.
     const app2 = await start({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: OLD });
     step++;
-    expect((await signIn(app2, customerEmail, customerSecret)).statusCode).toBe(200);
+    // From the browser the customer signed up in (its id cookie): remembered under the old secret, still known (no "new sign-in" mail).
+    expect((await knownBrowser(app2).post('/api/users/login', { email: customerEmail, password: PASSWORD, otp: code(customerSecret) })).statusCode).toBe(200);
+    expect(await newSignInMails(app2)).toBe(0);
     expect((await signIn(app2, legacyEmail, legacySecret)).statusCode).toBe(200);
     const console2 = new TestClient(app2);
     const staffSignIn = await console2.post('/api/staff/session', { email: staffEmail, password: PASSWORD, code: code(staffSecret) });
@@ -165,7 +176,8 @@ describe('rotating APP_SECRET', () => {
     // --- The old secret dropped: everything still works.
     const app3 = await start({ APP_SECRET: NEW });
     step++;
-    expect((await signIn(app3, customerEmail, customerSecret)).statusCode).toBe(200);
+    expect((await knownBrowser(app3).post('/api/users/login', { email: customerEmail, password: PASSWORD, otp: code(customerSecret) })).statusCode).toBe(200);
+    expect(await newSignInMails(app3)).toBe(0); // the browser was moved under the new secret at its last sign-in
     expect((await signIn(app3, legacyEmail, legacySecret)).statusCode).toBe(200);
     const console3 = new TestClient(app3);
     Object.assign(console3.cookies, { [STAFF_COOKIE]: console2.cookies[STAFF_COOKIE] });
