@@ -120,6 +120,14 @@ describe('loadConfig', () => {
     expect(problemsOf({ RENEWAL_RETRY_DAYS: 'soon' }).join('\n')).toMatch(/RENEWAL_RETRY_DAYS/);
   });
 
+  it('drains for 5 s on SIGTERM in production, not elsewhere, always within the grace', () => {
+    expect(loadConfig({}).shutdown).toEqual({ delayMs: 0, graceMs: 25_000 });
+    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' }).shutdown).toEqual({ delayMs: 5000, graceMs: 25_000 });
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '2000', SHUTDOWN_GRACE_MS: '10000' }).shutdown).toEqual({ delayMs: 2000, graceMs: 10_000 });
+    expect(problemsOf({ SHUTDOWN_DELAY_MS: '30000' }).join('\n')).toMatch(/SHUTDOWN_DELAY_MS.*shorter than SHUTDOWN_GRACE_MS/);
+    expect(problemsOf({ SHUTDOWN_GRACE_MS: 'soon' }).join('\n')).toMatch(/SHUTDOWN_GRACE_MS/);
+  });
+
   it('refuses production without APP_SECRET', () => {
     const problems = problemsOf({ NODE_ENV: 'production', CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 's' });
     expect(problems).toEqual(['APP_SECRET: is required in production']);
