@@ -9,7 +9,7 @@ import { PASSWORD, SignInPage, linkFromMail, uniqueEmail } from './helpers';
  * A restricted host (the proxy brand: mainProduct false, config/brands.json) sends every call
  * that carries personal or payment data encrypted under the brand key (README: Restricted
  * hosts). The browser's own requests and the answers it gets are recorded through a purchase,
- * the verification link, the profile, a password change, a reset, a sign-in, a one-time sign-in
+ * the verification link, the profile, a password change, the SOCKS5 credentials, a reset, a sign-in, a one-time sign-in
  * link and the account's deletion, and none may carry the email, a password, a session or link
  * token or the payment's details in clear.
  */
@@ -117,6 +117,10 @@ test('a restricted host sends no email, password, session or link token or payme
   await page.getByLabel('Confirm new password').fill(CHANGED_PASSWORD);
   await page.getByRole('button', { name: 'Change password' }).click();
   await expect(page.getByText('Password updated successfully')).toBeVisible();
+  // The OpenVPN/SOCKS5 credentials (setup/services/restrictedGet): the password only inside an encrypted answer.
+  await page.goto(`${PROXY}/setup/socks5-proxy`);
+  const servicePassword = await page.getByTestId('service-password').inputValue();
+  expect(servicePassword.length).toBeGreaterThanOrEqual(16);
   await Promise.all(answers.map((a) => a.body));
   await buyer.close();
 
@@ -176,6 +180,7 @@ test('a restricted host sends no email, password, session or link token or payme
       '/api/users/restrictedLogin',
       '/api/users/restrictedOnetimeLogin',
       '/api/users/restrictedAnnihilation',
+      '/api/setup/services/restrictedGet',
     ]),
   );
   for (const c of calls) expect(c.authorization, c.path).toBeUndefined();
@@ -183,6 +188,7 @@ test('a restricted host sends no email, password, session or link token or payme
   const plain = [
     '/api/users/register', '/api/users/login', '/api/users/requestResetPassword', '/api/users/resetPassword', '/api/users/info/get', '/api/billing/createPayment',
     '/api/users/verifyUser', '/api/users/onetimeLogin', '/api/users/annihilation', '/api/profile', '/api/profile/password', '/api/profile/update',
+    '/api/setup/services/get', '/api/setup/stealth/get',
   ];
   expect(seen.filter((s) => plain.includes(s.path)).map((s) => s.path)).toEqual([]);
 
@@ -201,7 +207,7 @@ test('a restricted host sends no email, password, session or link token or payme
   expect(answers.length).toBeGreaterThan(10);
   for (const a of answers) {
     const text = `${a.headers}\n${await a.body}`;
-    for (const secret of [email, token, token2, token3, PASSWORD, CHANGED_PASSWORD, NEW_PASSWORD, ...linkTokens]) {
+    for (const secret of [email, token, token2, token3, PASSWORD, CHANGED_PASSWORD, NEW_PASSWORD, servicePassword, ...linkTokens]) {
       expect(text.includes(secret), `the answer of ${a.path} shows ${secret}`).toBe(false);
     }
   }

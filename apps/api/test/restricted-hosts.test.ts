@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { RESTRICTED_PATHS } from '@warren/contract';
 import { decryptText, encryptText } from '../src/lib/secrets.js';
 import { totpCode } from '../src/lib/totp.js';
+import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { PASSWORD, TestClient, createTestApp, linkParams, mailTo, registerUser, uniqueEmail, type TestApp } from './helpers.js';
 import { pathSpellings } from './route-suites.js';
 
@@ -24,6 +25,9 @@ let t: TestApp;
 beforeAll(async () => {
   t = await createTestApp({ JOBS: 'false', LIMIT_LOGIN_PER_IP: '1000', LIMIT_REGISTER_PER_IP: '1000' });
   await t.app.ready();
+  // A free location with a node, for the OpenVPN file.
+  await addLocation(t.app.db, { slug: 'zz-restricted', countryCode: 'ZZ', country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' }, city: { en: 'Libre', ru: 'Либре', zh: '自由城' }, latitude: 0, longitude: 0, premium: false });
+  await addNode(t.app.db, { location: 'zz-restricted', name: 'zz-restricted-1', endpointHost: '198.51.100.20' });
 });
 afterAll(async () => {
   await t?.close();
@@ -57,17 +61,6 @@ describe('restricted hosts refuse the plain calls', () => {
     'GET /api/setup/downloads/get': 'public download links',
     'POST /api/affiliate/session/create': "the referral visit's page address",
   };
-  /**
-   * Still plain on a restricted host (README: Restricted hosts, not yet encrypted): answers that
-   * hold the VPN's own credentials. Listed so that the list can only shrink.
-   */
-  const NOT_YET: Record<string, string> = {
-    'GET /api/setup/services/get': 'the OpenVPN/SOCKS5 username and password',
-    'POST /api/setup/services/credentials/reset': 'the new OpenVPN/SOCKS5 password',
-    'GET /api/setup/stealth/get': 'the stealth subscription URL and share links',
-    'POST /api/setup/stealth/reset': 'the new stealth subscription URL',
-  };
-
   it('every plain route that takes or answers an email, password, token, code or payment is refused (403), whatever the spelling', async () => {
     const doc = t.app.swagger() as { paths: Record<string, Record<string, { description?: string; parameters?: { name: string; in: string }[]; requestBody?: unknown; responses?: Record<string, unknown> }>> };
     const names = (schema: unknown, out = new Set<string>()): Set<string> => {
@@ -79,7 +72,6 @@ describe('restricted hosts refuse the plain calls', () => {
       return out;
     };
     const sensitive: string[] = [];
-    const notYet: string[] = [];
     for (const [p, ops] of Object.entries(doc.paths)) {
       for (const [m, op] of Object.entries(ops)) {
         const key = `${m.toUpperCase()} ${p}`;
@@ -88,10 +80,9 @@ describe('restricted hosts refuse the plain calls', () => {
         const sent = [...(op.parameters ?? []).filter((q) => q.in === 'query').map((q) => q.name), ...names(op.requestBody)];
         const answered = [...names(op.responses?.['200'] ?? op.responses?.['201'])];
         if (!sent.some((f) => SENT.test(f)) && !answered.some((f) => ANSWERED.test(f))) continue;
-        (NOT_YET[key] ? notYet : sensitive).push(key);
+        sensitive.push(key);
       }
     }
-    expect(notYet.sort()).toEqual(Object.keys(NOT_YET).sort());
     // The walk found the known ones (so an empty walk cannot pass).
     expect(sensitive).toEqual(
       expect.arrayContaining([
@@ -99,6 +90,7 @@ describe('restricted hosts refuse the plain calls', () => {
         'POST /api/users/verifyUser', 'POST /api/users/resendVerificationByLink', 'POST /api/users/onetimeLogin', 'GET /api/users/onetimeLinkByPromo',
         'POST /api/users/annihilation', 'GET /api/users/info/get', 'GET /api/profile', 'POST /api/profile/update', 'POST /api/profile/password',
         'POST /api/users/setNewPassword', 'POST /api/profile/2fa/setup', 'POST /api/profile/2fa/enable', 'POST /api/profile/2fa/disable',
+        'GET /api/setup/services/get', 'POST /api/setup/services/credentials/reset', 'GET /api/setup/stealth/get', 'POST /api/setup/stealth/reset',
         'POST /api/billing/createPayment', 'GET /api/billing/getStripePayment', 'POST /api/billing/getPayssionPaymentData', 'POST /api/billing/getPayssionV2MandateOrDoPayment',
       ]),
     );
@@ -300,6 +292,45 @@ describe('the restricted calls', () => {
     expect((await call(RESTRICTED_PATHS.login, { email, password: PASSWORD }, false)).statusCode).toBe(422);
   });
 
+  it("the VPN's own credentials: OpenVPN/SOCKS5 and stealth, read and reset encrypted", async () => {
+    const { token, call } = await proxyUser();
+    const services = await call(RESTRICTED_PATHS.services, { langCode: 'en' });
+    expect(services.statusCode, services.body).toBe(200);
+    expect(services.headers['cache-control']).toBe('no-store');
+    const { credentials } = opened(services).data as { credentials: { username: string; password: string } };
+    assertNothingInClear(services, [credentials.password, credentials.username, token]);
+    const reset = await call(RESTRICTED_PATHS.resetServiceCredentials);
+    expect(reset.statusCode, reset.body).toBe(200);
+    const fresh = opened(reset).data as { password: string };
+    expect(fresh.password).not.toBe(credentials.password);
+    assertNothingInClear(reset, [fresh.password, token]);
+    // Stealth is paid: a free plan hears 403 as from the plain call; once paid, the subscription URL comes encrypted.
+    expect((await call(RESTRICTED_PATHS.stealth, { langCode: 'en' })).statusCode).toBe(403);
+    const pay = await call(RESTRICTED_PATHS.createPayment, { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+    const { redirectUrl } = opened(pay).data as { redirectUrl: string };
+    await t.app.inject({ method: 'POST', url: new URL(redirectUrl).pathname, headers: { host: PROXY, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+    await t.app.settle();
+    const stealth = await call(RESTRICTED_PATHS.stealth, { langCode: 'en' });
+    expect(stealth.statusCode, stealth.body).toBe(200);
+    const { subscriptionUrl } = opened(stealth).data as { subscriptionUrl: string };
+    const secret = subscriptionUrl.split('/').pop()!;
+    assertNothingInClear(stealth, [secret, token]);
+    // The Keenetic .ovpn file (a paid plan downloads it) carries them: encrypted too, and the plain download is refused here.
+    const credentialsNow = opened(await call(RESTRICTED_PATHS.services, { langCode: 'en' })).data.credentials as { password: string };
+    const ovpn = await call(RESTRICTED_PATHS.openvpnConfig, { location: 'zz-restricted', protocol: 'udp', variant: 'keenetic', langCode: 'en' });
+    expect(ovpn.statusCode, ovpn.body).toBe(200);
+    expect((opened(ovpn).data as { text: string }).text).toContain(credentialsNow.password);
+    assertNothingInClear(ovpn, [credentialsNow.password, token]);
+    const plain = new TestClient(t.app, { host: PROXY });
+    plain.token = token;
+    expect((await plain.get('/api/setup/openvpn/config?location=zz-restricted&variant=keenetic')).statusCode).toBe(403);
+    const again = await call(RESTRICTED_PATHS.resetStealth, { langCode: 'en' });
+    expect(again.statusCode, again.body).toBe(200);
+    const next = (opened(again).data as { subscriptionUrl: string }).subscriptionUrl.split('/').pop()!;
+    expect(next).not.toBe(secret);
+    assertNothingInClear(again, [next, token]);
+  });
+
   it('a rotated session token comes back inside the encrypted answer, never in a clear Authorization header', async () => {
     const { token, call } = await proxyUser();
     await t.app.db.query(`update auth_tokens set created_at = created_at - interval '3 days' where rotated_at is null`);
@@ -317,6 +348,7 @@ describe('hostile restricted bodies', () => {
   const signedIn = [
     RESTRICTED_PATHS.profile, RESTRICTED_PATHS.changePassword, RESTRICTED_PATHS.annihilation, RESTRICTED_PATHS.twoFactorSetup, RESTRICTED_PATHS.twoFactorEnable,
     RESTRICTED_PATHS.twoFactorDisable, RESTRICTED_PATHS.onetimeLink, RESTRICTED_PATHS.setNewPassword, RESTRICTED_PATHS.createPayment, RESTRICTED_PATHS.stripePayment,
+    RESTRICTED_PATHS.services, RESTRICTED_PATHS.resetServiceCredentials, RESTRICTED_PATHS.openvpnConfig, RESTRICTED_PATHS.stealth, RESTRICTED_PATHS.resetStealth, RESTRICTED_PATHS.updateProfile,
   ];
   const all = Object.values(RESTRICTED_PATHS);
 
@@ -347,7 +379,7 @@ describe('hostile restricted bodies', () => {
       }
     }
     for (const path of signedIn) {
-      const res = await c.post(`/api/${path}`, sealed({ token: 'x'.repeat(43), sessionToken: 'x'.repeat(43), password: PASSWORD, currentPassword: PASSWORD, password_confirmation: PASSWORD, code: '123456', tariffId: 3, currency: 'USD' }), { headers: TEXT, auth: false });
+      const res = await c.post(`/api/${path}`, sealed({ token: 'x'.repeat(43), sessionToken: 'x'.repeat(43), location: 'zz-restricted', langCode: 'en', password: PASSWORD, currentPassword: PASSWORD, password_confirmation: PASSWORD, code: '123456', tariffId: 3, currency: 'USD' }), { headers: TEXT, auth: false });
       expect(res.statusCode, `${path} with a made-up session`).toBe(401);
     }
     expect(await counts()).toBe(before);

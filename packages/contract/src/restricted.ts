@@ -2,6 +2,8 @@ import { z } from 'zod';
 import { annihilationBody, onetimeLinkQuery } from './account.js';
 import { changePasswordBody, profileUpdateBody, setNewPasswordBody, twoFactorCodeBody, twoFactorDisableBody } from './account-extras.js';
 import { createPaymentBody } from './billing.js';
+import { openvpnConfigQuery } from './services.js';
+import { langCodeQuery } from './setup.js';
 
 /**
  * Bodies of the restricted calls (README: Restricted hosts). On a brand with mainProduct false
@@ -23,6 +25,12 @@ export const restrictedChangePasswordBody = changePasswordBody.safeExtend({ toke
 export const restrictedAnnihilationBody = annihilationBody.extend({ token: sessionToken });
 export const restrictedTwoFactorEnableBody = twoFactorCodeBody.extend({ token: sessionToken });
 export const restrictedTwoFactorDisableBody = twoFactorDisableBody.extend({ token: sessionToken });
+/** The VPN's own credentials (OpenVPN/SOCKS5, stealth): the page's language, the session. */
+export const restrictedLangCodeBody = langCodeQuery.extend({ token: sessionToken });
+
+/** An .ovpn file (the Keenetic variant holds the password): the answer is `{ data: { fileName, text } }`. */
+export const restrictedOpenvpnConfigBody = openvpnConfigQuery.extend(langCodeQuery.shape).extend({ token: sessionToken });
+
 /** The spec's three provider calls (the provider is the path's) and restrictedCreatePayment (provider in the body). */
 export const restrictedPaymentBody = createPaymentBody.omit({ provider: true }).extend({ token: sessionToken });
 export const restrictedCreatePaymentBody = createPaymentBody.extend({ token: sessionToken });
@@ -53,6 +61,11 @@ export const RESTRICTED_PATHS = {
   twoFactorSetup: 'profile/2fa/restrictedSetup',
   twoFactorEnable: 'profile/2fa/restrictedEnable',
   twoFactorDisable: 'profile/2fa/restrictedDisable',
+  services: 'setup/services/restrictedGet',
+  resetServiceCredentials: 'setup/services/credentials/restrictedReset',
+  openvpnConfig: 'setup/openvpn/restrictedConfig',
+  stealth: 'setup/stealth/restrictedGet',
+  resetStealth: 'setup/stealth/restrictedReset',
   stripePayment: 'billing/getRestrictedStripePayment',
   payssionPayment: 'billing/getRestrictedPayssionPaymentData',
   cardlinkPayment: 'billing/getRestrictedCardlinkPaymentData',

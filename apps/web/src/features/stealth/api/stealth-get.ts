@@ -1,7 +1,8 @@
 import { queryOptions, useQuery } from '@tanstack/react-query';
 import { HTTPError } from 'ky';
-import { type StealthOverview, envelope, stealthOverview } from '@warren/contract';
+import { RESTRICTED_PATHS, type StealthOverview, envelope, stealthOverview } from '@warren/contract';
 import { api } from '../../../lib/api-client';
+import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-call';
 
 /** What the page shows: the overview, or the upgrade prompt (the API answers 403 to a plan without stealth). */
 export type StealthState = { kind: 'ready'; overview: StealthOverview } | { kind: 'upgrade' };
@@ -9,7 +10,10 @@ export type StealthState = { kind: 'ready'; overview: StealthOverview } | { kind
 /** GET setup/stealth/get: the subscription URL and the share links of the offered locations. */
 export async function getStealth(langCode: string): Promise<StealthState> {
   try {
-    const body = await api.get('setup/stealth/get', { searchParams: { langCode } }).json();
+    // A restricted host reads the subscription URL encrypted (setup/stealth/restrictedGet).
+    const body = usesRestrictedCalls()
+      ? await restrictedPost(RESTRICTED_PATHS.stealth, { langCode }, {}, { withToken: true })
+      : await api.get('setup/stealth/get', { searchParams: { langCode } }).json();
     return { kind: 'ready', overview: envelope(stealthOverview).parse(body).data };
   } catch (err) {
     if (err instanceof HTTPError && err.response.status === 403) return { kind: 'upgrade' };
