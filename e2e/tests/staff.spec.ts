@@ -1,6 +1,7 @@
 import AxeBuilder from '@axe-core/playwright';
 import { expect, type Browser, type BrowserContext, type Page, type TestInfo } from '@playwright/test';
 import { execFile } from 'node:child_process';
+import { generateKeyPairSync } from 'node:crypto';
 import path from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { promisify } from 'node:util';
@@ -169,7 +170,13 @@ test.describe('operator console', () => {
     await expect(page.getByTestId('audit-grant-days').first()).toContainText('Outage compensation (e2e)');
     await expect(page.getByTestId('audit-refund').first()).toContainText('Customer asked (e2e)');
     await expect(page.getByTestId('audit-table')).toContainText(admin.email);
+    // In words (issue 22), the customer a link inside the sentence.
+    await expect(page.getByTestId('audit-grant-days').first()).toContainText(`Granted 30 days to ${customer.email}, paid until`);
+    await expect(page.getByTestId('audit-refund').first()).toContainText(/Refunded payment \S+ \(.+\) of .+ through the payment provider/);
+    await expect(page.getByTestId('audit-table')).not.toContainText('paymentId:');
     a11y.push(...(await axe(page, 'audit')));
+    await snap(page, info, 'staff-audit');
+    if (isMobile) expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
 
     // A location and a node in it; the node's token is shown once, with a copy button.
     const slug = `e2e-${info.project.name}-${Date.now().toString(36)}`.slice(0, 40);
@@ -207,11 +214,18 @@ test.describe('operator console', () => {
     await expect(card.getByTestId(`node-${nodeName}`)).toContainText('Never reported');
     // Once: neither the page nor a fresh load of it holds the token any more.
     expect(await page.content()).not.toContain(token);
+    // The customer has a WireGuard device (its key made here, as the browser would) that connects through this node.
+    const publicKey = generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+    const added = await page.request.post('/api/setup/wg/devices/add', {
+      headers: { authorization: `Bearer ${customer.token}`, 'x-xsrf-token': await xsrf(page.context()) },
+      data: { name: 'E2E laptop', publicKey },
+    });
+    expect(added.status(), await added.text()).toBe(201);
     // The node reports in as its agent does (POST /api/nodes/report with its token): the console shows it live.
     const report = await page.request.post('/api/nodes/report', {
       headers: { authorization: `Bearer ${token}` },
       data: {
-        load: 37, activePeers: 2, peers: [], agentVersion: '9.9.9-e2e', lastApplyError: 'wg: test apply error',
+        load: 37, activePeers: 2, peers: [{ publicKey, lastHandshake: Math.floor(Date.now() / 1000) - 5, rxBytes: 10, txBytes: 20 }], agentVersion: '9.9.9-e2e', lastApplyError: 'wg: test apply error',
         stealth: { host: `${nodeName}.nodes.example.com`, port: 443, wsPath: '/e2e-path', up: true, version: '4.34.0', users: 3, certNotAfter: Date.parse('2031-05-01T12:00:00Z') },
       },
     });
@@ -230,6 +244,9 @@ test.describe('operator console', () => {
     await expect(stealthCell).toContainText('3 customers');
     await expect(stealthCell).toContainText('Certificate until May 1, 2031');
     expect(await page.content()).not.toContain(token);
+    // The fleet at a glance, above every list (issue 22): versions and the apply error.
+    await expect(page.getByTestId('fleet-versions')).toContainText('9.9.9-e2e on 1 node');
+    await expect(page.getByTestId('fleet-apply-errors')).toContainText(`${nodeName} (${slug}): wg: test apply error`);
     // Dozens of seeded locations: the filter finds this one by its node's name.
     await page.getByTestId('nodes-filter').fill(nodeName);
     await expect(page.getByTestId('nodes-count')).toContainText(/^1 of \d+ locations$/);
@@ -244,6 +261,25 @@ test.describe('operator console', () => {
     await page.keyboard.press('Escape');
     await expect(disableNode).toBeFocused();
 
+    // Drain it (issue 22): no new customers; its customers are told on their setup page.
+    await page.getByRole('button', { name: `Drain: ${nodeName}` }).click();
+    const drainDialog = page.getByRole('dialog', { name: `Drain node ${nodeName}?` });
+    await expect(drainDialog).toContainText('No new customer gets it');
+    await drainDialog.getByRole('button', { name: 'Drain', exact: true }).click();
+    await expect(page.getByTestId(`node-${nodeName}`).getByTestId('node-draining')).toBeVisible();
+    await expect(page.getByRole('button', { name: `Stop draining: ${nodeName}` })).toBeVisible();
+    await snap(page, info, 'staff-nodes-draining');
+    const customerContext = await browser.newContext({ ...info.project.use, storageState: customer.storage });
+    const customerPage = await customerContext.newPage();
+    await customerPage.goto('/setup/wg');
+    await expect(customerPage.getByTestId('wg-server-retiring')).toContainText('The server this device uses in Leipzig, Germany is being retired');
+    a11y.push(...(await axe(customerPage, 'wg, server retiring')));
+    await snap(customerPage, info, 'wg-server-retiring');
+    await customerPage.emulateMedia({ colorScheme: 'dark' });
+    await snap(customerPage, info, 'wg-server-retiring-dark');
+    if (isMobile) expect(await customerPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+    await customerContext.close();
+
     await page.getByRole('link', { name: 'Jobs' }).click();
     await expect(page.getByRole('heading', { name: 'Jobs', level: 1 })).toBeVisible();
     a11y.push(...(await axe(page, 'jobs')));
@@ -257,8 +293,12 @@ test.describe('operator console', () => {
     a11y.push(...(await axe(page, 'customer, dark')));
     await snap(page, info, 'staff-customer-dark');
     await page.goto('/staff/nodes');
-    await expect(page.getByTestId(`node-${nodeName}`)).toBeVisible();
+    await expect(page.getByTestId('fleet-summary')).toBeVisible();
     await snap(page, info, 'staff-nodes-dark');
+    await page.goto('/staff/audit');
+    await expect(page.getByTestId('audit-table')).toBeVisible();
+    await snap(page, info, 'staff-audit-dark');
+    await page.goto('/staff/nodes');
     const guest = await browser.newContext({ ...info.project.use, colorScheme: 'dark' });
     const signInDark = await guest.newPage();
     await signInDark.goto('/staff/sign-in');

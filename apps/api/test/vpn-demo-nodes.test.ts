@@ -68,7 +68,9 @@ describe('in production', () => {
     expect((await c.get('/api/setup/openvpn/config?location=de-fra&protocol=udp')).body).not.toContain('203.0.113.45');
 
     await t.app.services.vpn.admin.setNode('de-fra-real', { enabled: false });
-    expect(await servers(c)).toEqual([]);
+    // Switched off: still on the customer's list with why (issue 22), and named in no configuration.
+    expect((await servers(c)).map((s) => s.unavailable)).toEqual(['off']);
+    expect((await wg(c)).locations[0]).toMatchObject({ slug: 'de-fra', available: false, endpoint: null, unavailable: 'off' });
     expect((await services(c)).locations).toEqual([]);
   });
 });

@@ -46,6 +46,11 @@ export function mayUseLocation(access: VpnAccess, premium: boolean): boolean {
 /** `ru-RU`, `RU`, `ru` → ru; anything unknown → en (the contract's one tag rule). */
 export const langCodeQuery = z.object({ langCode: z.string().max(10).optional().transform((code) => languageFromTag(code)) });
 
+/** Why a location that customers know takes no one now: switched off by the operator, or its servers retiring. */
+export const LOCATION_UNAVAILABLE = ['off', 'retiring'] as const;
+export const locationUnavailable = z.enum(LOCATION_UNAVAILABLE);
+export type LocationUnavailable = z.infer<typeof locationUnavailable>;
+
 export const serverListItem = z.object({
   id: z.number().int(),
   countryCode: z.string(),
@@ -60,6 +65,12 @@ export const serverListItem = z.object({
   /** Average load of the location's online nodes, 0–100; null when none reported lately. */
   load: z.number().int().min(0).max(100).nullable(),
   online: z.boolean(),
+  /**
+   * Why the location takes no one now (issue 22): `off`, switched off by the operator; `retiring`,
+   * its servers are being retired (drained). null when it serves. Shown with the reason instead of
+   * the location vanishing.
+   */
+  unavailable: locationUnavailable.nullable().optional(),
 });
 export type ServerListItem = z.infer<typeof serverListItem>;
 export const serverListResult = z.object({ serverList: z.array(serverListItem) });
@@ -134,6 +145,12 @@ export const wgDevice = z.object({
   /** Bytes received from / sent to the device, summed over nodes (the node's counters). */
   rxBytes: z.number().int(),
   txBytes: z.number().int(),
+  /**
+   * The server the device last connected through is being retired (drained) or was switched off
+   * (issue 22): its configuration should be replaced by one for another server. The location's
+   * name in the customer's language; null when its server is fine.
+   */
+  serverRetiring: z.object({ country: z.string(), city: z.string(), why: locationUnavailable }).nullable().optional(),
 });
 export type WgDevice = z.infer<typeof wgDevice>;
 
@@ -152,6 +169,8 @@ export const setupLocation = z.object({
 export const wgLocation = setupLocation.extend({
   endpoint: z.string().nullable(),
   publicKey: z.string().nullable(),
+  /** Why a location customers knew takes no one now (see serverListItem.unavailable); null when it serves. */
+  unavailable: locationUnavailable.nullable().optional(),
 });
 export type WgLocation = z.infer<typeof wgLocation>;
 

@@ -181,7 +181,17 @@ export const staffAddNodeBody = z.object({
   publicKey: z.string().max(64).optional(),
 });
 export type StaffAddNodeBody = z.input<typeof staffAddNodeBody>;
-export const staffPatchNodeBody = z.object({ enabled: z.boolean({ error: 'enabled must be true or false.' }) });
+/**
+ * Switch a node on or off, or drain it (issue 22): a draining node is given to no new customer and
+ * its customers are told to take a configuration for another server; it keeps serving the ones
+ * still on it until it is switched off.
+ */
+export const staffPatchNodeBody = z
+  .object({
+    enabled: z.boolean({ error: 'enabled must be true or false.' }).optional(),
+    draining: z.boolean({ error: 'draining must be true or false.' }).optional(),
+  })
+  .refine((b) => b.enabled !== undefined || b.draining !== undefined, { error: 'Say enabled or draining.', path: ['enabled'] });
 export type StaffPatchNodeBody = z.infer<typeof staffPatchNodeBody>;
 
 export const STAFF_JOB_STATES = ['created', 'retry', 'active', 'failed'] as const;
@@ -319,6 +329,8 @@ export const staffNode = z.object({
   activePeers: z.number().int(),
   /** 0–100 as reported; null before the first report. */
   load: z.number().nullable(),
+  /** Being drained (issue 22): no new customers; ISO time it started, null when not draining. */
+  drainingSince: z.string().nullable(),
   /** As the agent reports it (older agents do not). */
   agentVersion: z.string().nullable(),
   lastApplyError: z.string().nullable(),

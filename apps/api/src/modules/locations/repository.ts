@@ -22,6 +22,8 @@ export interface LocationWithNodes extends LocationRow {
   best_node_host: string | null;
   best_node_port: number | null;
   best_node_key: string | null;
+  /** Why it takes no one (issue 22): every node switched off, or every one left being drained; null when it serves. */
+  unavailable: 'off' | 'retiring' | null;
 }
 
 const LOCATION_COLUMNS = `l.id, l.slug, l.country_code, l.country_en, l.country_ru, l.country_zh, l.city_en, l.city_ru, l.city_zh,
@@ -104,22 +106,31 @@ export function locationsRepository(db: Queryable, { offerUnreported = false }: 
       return rows.length;
     },
 
+    /**
+     * Locations with the node a new configuration names (a draining node never: issue 22). With
+     * `onlyVisible`, the ones customers see: shown, with a node that is real (reported, or a demo
+     * node outside production), also when every node is off or draining: then listed with why
+     * (`unavailable`) instead of vanishing from the customer's list.
+     */
     async listWithNodes(onlineSeconds: number, onlyVisible: boolean): Promise<LocationWithNodes[]> {
       return db.query<LocationWithNodes>(
         `select ${LOCATION_COLUMNS},
            (select round(avg(n.load))::int from vpn_nodes n
              where n.location_id = l.id and n.enabled and n.load is not null and n.last_seen_at > now() - make_interval(secs => $1)) as load,
            exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.last_seen_at > now() - make_interval(secs => $1)) as online,
-           b.endpoint_host as best_node_host, b.listen_port as best_node_port, b.public_key as best_node_key
+           b.endpoint_host as best_node_host, b.listen_port as best_node_port, b.public_key as best_node_key,
+           case when not exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and (n.last_seen_at is not null or $3::bool)) then 'off'
+                when not exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $3::bool)) then 'retiring'
+           end as unavailable
          from vpn_locations l
          left join lateral (
            select n.endpoint_host, n.listen_port, n.public_key from vpn_nodes n
-           where n.location_id = l.id and n.enabled and n.public_key is not null and (n.last_seen_at is not null or $3)
+           where n.location_id = l.id and n.enabled and n.draining_since is null and n.public_key is not null and (n.last_seen_at is not null or $3)
            order by (n.last_seen_at > now() - make_interval(secs => $1)) desc nulls last, n.load asc nulls last, n.id
            limit 1
          ) b on true
          where ($2::bool = false or (l.dash_visible
-           and exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and (n.last_seen_at is not null or $3::bool))))
+           and exists (select 1 from vpn_nodes n where n.location_id = l.id and (n.last_seen_at is not null or $3::bool))))
          order by l.premium desc, l.country_en, l.city_en`,
         [onlineSeconds, onlyVisible, offerUnreported],
       );

@@ -32,6 +32,7 @@ export function locationsService({ db, vpn, downloads }: { db: Database; vpn: Vp
         isBlur: !mayUseLocation(access, l.premium),
         load: l.load,
         online: l.online,
+        unavailable: l.unavailable,
       }));
       const collator = new Intl.Collator(lang);
       return items.sort((a, b) => Number(b.isBlur) - Number(a.isBlur) || Number(b.premium) - Number(a.premium) || collator.compare(a.country, b.country) || collator.compare(a.city, b.city));

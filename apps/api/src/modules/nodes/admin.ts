@@ -55,7 +55,7 @@ export async function setLocation(db: Queryable, slug: string, patch: { premium?
 export async function setNode(
   db: Queryable,
   name: string,
-  patch: { enabled?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string },
+  patch: { enabled?: boolean; draining?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string },
 ): Promise<void> {
   if (patch.publicKey !== undefined && !isWgKey(patch.publicKey)) throw new Error('The public key must be a WireGuard key (base64, 32 bytes).');
   if (!(await nodesRepository(db).update(name, patch))) throw new Error(`No node named ${name}.`);

@@ -40,13 +40,30 @@ export function nodesRepository(db: Queryable) {
     },
 
     /** False when there is no node of that name. */
-    async update(name: string, patch: { enabled?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string }): Promise<boolean> {
+    async update(name: string, patch: { enabled?: boolean; draining?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string }): Promise<boolean> {
+      // Draining keeps the time it started (a second "drain" does not restart it); undraining clears it.
       const rows = await db.query(
         `update vpn_nodes set enabled = coalesce($2, enabled), endpoint_host = coalesce($3, endpoint_host), listen_port = coalesce($4, listen_port),
-           public_key = coalesce($5, public_key) where name = $1 returning id`,
-        [name, patch.enabled ?? null, patch.endpointHost ?? null, patch.listenPort ?? null, patch.publicKey ?? null],
+           public_key = coalesce($5, public_key),
+           draining_since = case when $6::bool is null then draining_since when $6::bool then coalesce(draining_since, now()) end
+         where name = $1 returning id`,
+        [name, patch.enabled ?? null, patch.endpointHost ?? null, patch.listenPort ?? null, patch.publicKey ?? null, patch.draining ?? null],
       );
       return rows.length > 0;
+    },
+
+    /** Nodes by state (metrics, issue 22): online = an enabled node reported within `onlineSeconds`; demo nodes left out (they never report). */
+    async states(onlineSeconds: number): Promise<{ online: number; offline: number; never: number; disabled: number; draining: number }> {
+      const [row] = await db.query<{ online: number; offline: number; never: number; disabled: number; draining: number }>(
+        `select count(*) filter (where enabled and last_seen_at > now() - make_interval(secs => $1))::int as online,
+                count(*) filter (where enabled and last_seen_at <= now() - make_interval(secs => $1))::int as offline,
+                count(*) filter (where enabled and last_seen_at is null)::int as never,
+                count(*) filter (where not enabled)::int as disabled,
+                count(*) filter (where enabled and draining_since is not null)::int as draining
+         from vpn_nodes where not demo`,
+        [onlineSeconds],
+      );
+      return row!;
     },
 
     async findByTokenHash(hash: string): Promise<NodeRow | undefined> {

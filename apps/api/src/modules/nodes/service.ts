@@ -123,6 +123,9 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
 
     synced,
 
+    /** Nodes by state as this API sees them (the warren_nodes gauge). */
+    states: () => repo.states(vpn.nodeOnlineSeconds),
+
     /**
      * After a change the nodes must have before a customer is shown it (new OpenVPN/SOCKS5
      * credentials): wakes the long polls now and waits until every enabled node that reported

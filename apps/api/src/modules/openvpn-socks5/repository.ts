@@ -40,15 +40,15 @@ export function openvpnSocks5Repository(db: Queryable, { offerUnreported = false
       return rows.length > 0;
     },
 
-    /** Offered locations (visible, with an enabled node that has reported) with those nodes (hosts and service ports), or one by slug. */
+    /** Offered locations (visible, with an enabled node that has reported and is not being drained) with those nodes (hosts and service ports), or one by slug. */
     async locations(slug?: string): Promise<ServiceLocationRow[]> {
       const rows = await db.query<Omit<ServiceLocationRow, 'nodes'> & { nodes: string }>(
         `select l.id, l.slug, l.country_code, l.country_en, l.country_ru, l.country_zh, l.city_en, l.city_ru, l.city_zh, l.premium,
            coalesce((select json_agg(json_build_object('host', n.endpoint_host, 'udpPort', n.openvpn_udp_port, 'tcpPort', n.openvpn_tcp_port, 'socksPort', n.socks_port) order by n.id)
-                     from vpn_nodes n where n.location_id = l.id and n.enabled and (n.last_seen_at is not null or $2::bool)), '[]')::text as nodes
+                     from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $2::bool)), '[]')::text as nodes
          from vpn_locations l
          where l.dash_visible and ($1::text is null or l.slug = $1)
-           and exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and (n.last_seen_at is not null or $2::bool))
+           and exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $2::bool))
          order by l.premium, l.country_en, l.city_en`,
         [slug ?? null, offerUnreported],
       );

@@ -148,7 +148,7 @@ export async function staffRoutes(fastify: FastifyInstance, { staff, secureCooki
   app.patch(
     '/api/staff/nodes/:name',
     as('PATCH', '/api/staff/nodes/:name', 'admin', { params: staffNodeParams, body: staffPatchNodeBody, response: { 200: envelope(staffNode) } }),
-    async (request) => ({ data: await staff.patchNode(actor(request), request.params.name, request.body.enabled) }),
+    async (request) => ({ data: await staff.patchNode(actor(request), request.params.name, request.body) }),
   );
   app.post('/api/staff/nodes/:name/token', as('POST', '/api/staff/nodes/:name/token', 'admin', { params: staffNodeParams, response: { 200: envelope(staffNodeWithToken) } }), async (request) => ({
     data: await staff.issueNodeToken(actor(request), request.params.name),

@@ -188,7 +188,7 @@ export function staffService(deps: StaffDeps) {
       name: r.node!, location: r.slug, endpointHost: r.endpoint_host ?? '', listenPort: r.listen_port ?? 0, enabled: !!r.enabled, demo: !!r.demo, hasToken: r.has_token,
       lastSeenAt: lastSeen?.toISOString() ?? null,
       online: !!lastSeen && now().getTime() - lastSeen.getTime() < 3 * NODE_REPORT_INTERVAL_S * 1000,
-      activePeers: r.active_peers ?? 0, load: r.load, agentVersion: r.agent_version, lastApplyError: r.last_apply_error,
+      activePeers: r.active_peers ?? 0, load: r.load, drainingSince: isoOrNull(r.draining_since), agentVersion: r.agent_version, lastApplyError: r.last_apply_error,
       stealth: st
         ? { up: st.up, version: st.version, users: Number(st.users), host: st.host, port: Number(st.port), certNotAfter: st.cert_not_after_s === null ? null : new Date(Number(st.cert_not_after_s) * 1000).toISOString() }
         : null,
@@ -486,10 +486,12 @@ export function staffService(deps: StaffDeps) {
       await audit(actor, 'node-add', { text: body.name }, { location: body.location, endpointHost: body.endpointHost, listenPort: body.listenPort ?? 51820 });
       return { node: await node(body.name), token };
     },
-    async patchNode(actor: StaffActor, name: string, enabled: boolean): Promise<StaffNode> {
+    /** Switch a node on or off, or drain it (issue 22: given to no new customer, its customers told to move); one audit row per change asked. */
+    async patchNode(actor: StaffActor, name: string, patch: { enabled?: boolean; draining?: boolean }): Promise<StaffNode> {
       if (!(await repo.nodeLocation(name))) throw new NotFoundError('No such node.');
-      await vpnAdmin(() => vpn.admin.setNode(name, { enabled }));
-      await audit(actor, 'node-update', { text: name }, { enabled });
+      await vpnAdmin(() => vpn.admin.setNode(name, patch));
+      if (patch.draining !== undefined) await audit(actor, 'node-update', { text: name }, { draining: patch.draining });
+      if (patch.enabled !== undefined) await audit(actor, 'node-update', { text: name }, { enabled: patch.enabled });
       return node(name);
     },
     async issueNodeToken(actor: StaffActor, name: string): Promise<{ node: StaffNode; token: string }> {

@@ -82,7 +82,7 @@ export function stealthRepository(db: Queryable) {
     },
 
     /**
-     * Visible locations with at least one enabled node that reported a stealth core, with those
+     * Visible locations with at least one enabled, undrained node that reported a stealth core, with those
      * nodes. A node that never reported stealth (or stopped: its row is gone) makes no link.
      */
     async locations(onlineSeconds: number): Promise<StealthLocationRow[]> {
@@ -90,7 +90,7 @@ export function stealthRepository(db: Queryable) {
         `select l.slug, l.country_en, l.country_ru, l.country_zh, l.city_en, l.city_ru, l.city_zh, l.premium,
            json_agg(json_build_object('host', s.host, 'port', s.port, 'wsPath', s.ws_path, 'up', s.up,
              'online', coalesce(n.last_seen_at > now() - make_interval(secs => $1), false), 'load', n.load) order by n.id)::text as nodes
-         from vpn_locations l join vpn_nodes n on n.location_id = l.id and n.enabled join stealth_node_status s on s.node_id = n.id
+         from vpn_locations l join vpn_nodes n on n.location_id = l.id and n.enabled and n.draining_since is null join stealth_node_status s on s.node_id = n.id
          where l.dash_visible
          group by l.id
          order by l.premium, l.country_en, l.city_en`,

@@ -10,6 +10,11 @@ export interface DeviceRow {
   last_handshake_at: Date | string | null;
   rx_bytes: number;
   tx_bytes: number;
+  /**
+   * The node of the device's latest handshake, when it is being drained or switched off (issue 22):
+   * its location's names and why; null otherwise (listOf only).
+   */
+  leaving?: { country_en: string; country_ru: string; country_zh: string; city_en: string; city_ru: string; city_zh: string; why: 'off' | 'retiring' } | null;
 }
 
 /**
@@ -29,7 +34,13 @@ export function wireguardRepository(db: Queryable) {
       return db.query<DeviceRow>(
         `select d.id, d.user_id, d.name, d.public_key, d.addr_index, d.created_at,
                 max(s.last_handshake_at) as last_handshake_at,
-                coalesce(sum(s.rx_bytes), 0)::float8 as rx_bytes, coalesce(sum(s.tx_bytes), 0)::float8 as tx_bytes
+                coalesce(sum(s.rx_bytes), 0)::float8 as rx_bytes, coalesce(sum(s.tx_bytes), 0)::float8 as tx_bytes,
+                (select case when n.enabled and n.draining_since is null then null
+                             else json_build_object('country_en', l.country_en, 'country_ru', l.country_ru, 'country_zh', l.country_zh,
+                                    'city_en', l.city_en, 'city_ru', l.city_ru, 'city_zh', l.city_zh, 'why', case when n.enabled then 'retiring' else 'off' end) end
+                   from wg_peer_stats ls join vpn_nodes n on n.id = ls.node_id join vpn_locations l on l.id = n.location_id
+                  where ls.device_id = d.id and ls.last_handshake_at is not null
+                  order by ls.last_handshake_at desc limit 1) as leaving
          from wg_devices d left join wg_peer_stats s on s.device_id = d.id
          where d.user_id = $1 group by d.id order by d.id`,
         [userId],

@@ -28,8 +28,9 @@ export interface WireguardServiceDeps {
 
 export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardServiceDeps) {
   const repo = wireguardRepository(db);
-  const toDto = (d: DeviceRow): WgDevice => {
+  const toDto = (d: DeviceRow, lang: Language = 'en'): WgDevice => {
     const a = addressesOf(d.addr_index, vpn.pools);
+    const leaving = typeof d.leaving === 'string' ? (JSON.parse(d.leaving) as DeviceRow['leaving']) : d.leaving;
     return {
       id: d.id,
       name: d.name,
@@ -40,6 +41,7 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
       lastHandshakeAt: iso(d.last_handshake_at),
       rxBytes: Number(d.rx_bytes),
       txBytes: Number(d.tx_bytes),
+      serverRetiring: leaving ? { country: leaving[`country_${lang}`] || leaving.country_en, city: leaving[`city_${lang}`] || leaving.city_en, why: leaving.why } : null,
     };
   };
 
@@ -56,7 +58,7 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
       return {
         access,
         recommended: recommended?.slug ?? null,
-        devices: devices.map(toDto),
+        devices: devices.map((d) => toDto(d, lang)),
         limit: deviceLimitOf(access, vpn),
         dns: vpn.dns,
         allowedIps: vpn.allowedIps,
@@ -72,6 +74,7 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
             available,
             endpoint: available ? `${host}:${l.best_node_port}` : null,
             publicKey: available ? l.best_node_key : null,
+            unavailable: l.unavailable,
           };
         }),
       };

@@ -32,7 +32,12 @@ function LocationCard({ s }: { s: ServerListItem }) {
           </Badge>
         )}
       </Group>
-      {s.isBlur ? (
+      {s.unavailable ? (
+        // Switched off or its servers retiring (issue 22): said, instead of the location vanishing.
+        <Text size="xs" c="orange.8" mt="sm" data-testid="location-unavailable">
+          {t(s.unavailable === 'off' ? 'setup.locationOff' : 'setup.locationRetiring')}
+        </Text>
+      ) : s.isBlur ? (
         <Button component={Link} to="/plans" variant="subtle" size="xs" mt="sm" leftSection={<IconLock size={14} />}>
           {t('setup.unlock')}
         </Button>

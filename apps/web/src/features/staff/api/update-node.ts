@@ -2,9 +2,12 @@ import { envelope, staffNode, type StaffNode } from '@warren/contract';
 import { staffApi } from './client';
 import { useLocationsMutation } from './locations-mutation';
 
-/** PATCH staff/nodes/:name {enabled} (admin): a disabled node gets no customers' peers. */
-export async function updateNode({ name, enabled }: { name: string; enabled: boolean }): Promise<StaffNode> {
-  return envelope(staffNode).parse(await staffApi.patch(`nodes/${encodeURIComponent(name)}`, { json: { enabled } }).json()).data;
+/**
+ * PATCH staff/nodes/:name {enabled} or {draining} (admin): a disabled node gets no customers' peers;
+ * a draining one keeps them but is named in no new configuration, and its customers are told to move.
+ */
+export async function updateNode({ name, ...patch }: { name: string; enabled?: boolean; draining?: boolean }): Promise<StaffNode> {
+  return envelope(staffNode).parse(await staffApi.patch(`nodes/${encodeURIComponent(name)}`, { json: patch }).json()).data;
 }
 
 export function useUpdateNode() {

@@ -1,6 +1,7 @@
 import { useState } from 'react';
-import { Badge, Button, Card, Group, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
 import '@mantine/core/styles/Table.layer.css';
 import { useTranslation } from 'react-i18next';
@@ -19,6 +20,8 @@ import { StaffTable } from '../components/StaffTable';
 import { TokenDialog } from '../components/TokenDialog';
 import { STAFF_NS } from '../lib/i18n';
 import { formatAgo, formatDay, formatWhen } from '../lib/format';
+import { type FleetSummary, fleetSummary, splitLocations } from '../lib/fleet';
+import classes from './staff.module.css';
 import { can } from '../lib/permissions';
 import { useStaffMe } from './StaffConsole';
 
@@ -100,8 +103,10 @@ export function NodesPage() {
         {(list) => {
           if (list.length === 0) return <EmptyState message={t('nodes.noLocations')} />;
           const shown = filterLocations(list, query);
+          const { withNodes, empty } = splitLocations(shown);
           return (
             <Stack gap="md">
+              <FleetSummaryCard summary={fleetSummary(list)} />
               <TextInput
                 label={t('nodes.filter')}
                 placeholder={t('nodes.filterPlaceholder')}
@@ -117,7 +122,20 @@ export function NodesPage() {
               {shown.length === 0 ? (
                 <EmptyState message={t('nodes.noMatch')} />
               ) : (
-                shown.map((l) => <LocationCard key={l.slug} location={l} admin={admin} onAddNode={() => setDialog({ kind: 'node', location: l.slug })} onToken={setToken} />)
+                <>
+                  {withNodes.map((l) => (
+                    <LocationCard key={l.slug} location={l} admin={admin} onAddNode={() => setDialog({ kind: 'node', location: l.slug })} onToken={setToken} />
+                  ))}
+                  {empty.length > 0 && (
+                    <EmptyLocations
+                      locations={empty}
+                      admin={admin}
+                      openFirst={!!query.trim() && withNodes.length === 0 && empty.length === 1}
+                      onAddNode={(slug) => setDialog({ kind: 'node', location: slug })}
+                      onToken={setToken}
+                    />
+                  )}
+                </>
               )}
             </Stack>
           );
@@ -132,6 +150,8 @@ export function NodesPage() {
             addLocation.mutate(v, {
               onSuccess: () => {
                 close();
+                // The new location has no node yet: shown on its own, opened, to add one.
+                setQuery(v.slug);
                 snackbar(t('done.addLocation', { slug: v.slug }), { kind: 'success' });
               },
             })
@@ -160,6 +180,112 @@ export function NodesPage() {
   );
 }
 
+/** The fleet at a glance (issue 22): what is online, how loaded, which agent versions, what fails to apply. */
+function FleetSummaryCard({ summary: f }: { summary: FleetSummary }) {
+  const { t } = useTranslation(STAFF_NS);
+  const tiles: { label: string; value: string; hint?: string; tone?: 'red' | 'orange' }[] = [
+    { label: t('fleet.online'), value: t('fleet.ofNodes', { online: f.online, count: f.nodes }), hint: [f.offline && t('fleet.offline', { count: f.offline }), f.neverReported && t('fleet.never', { count: f.neverReported })].filter(Boolean).join(' · ') || undefined, tone: f.offline ? 'red' : undefined },
+    { label: t('fleet.peers'), value: String(f.activePeers) },
+    { label: t('fleet.load'), value: f.averageLoad === null ? '—' : `${f.averageLoad}%`, hint: f.busiest ? t('fleet.busiest', { node: f.busiest.name, load: f.busiest.load }) : undefined, tone: f.busiest && f.busiest.load >= 80 ? 'orange' : undefined },
+    { label: t('fleet.drainingOff'), value: `${f.draining} / ${f.switchedOff}`, hint: t('fleet.drainingOffHint') },
+  ];
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="fleet-title" data-testid="fleet-summary">
+      <Title order={2} fz={18} id="fleet-title" mb="sm">
+        {t('fleet.title')}
+      </Title>
+      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+        {tiles.map((tile) => (
+          <div key={tile.label} className={classes.tile}>
+            <Text size="xs" c="dimmed" fw={600}>
+              {tile.label}
+            </Text>
+            <Text fz={22} fw={700} c={tile.tone ? `${tile.tone}.7` : undefined} style={{ fontVariantNumeric: 'tabular-nums' }}>
+              {tile.value}
+            </Text>
+            {tile.hint && (
+              <Text size="xs" c="dimmed">
+                {tile.hint}
+              </Text>
+            )}
+          </div>
+        ))}
+      </SimpleGrid>
+      <Group gap={6} mt="md" wrap="wrap" data-testid="fleet-versions">
+        <Text size="sm" fw={600}>
+          {t('fleet.versions')}
+        </Text>
+        {f.versions.length === 0 ? (
+          <Text size="sm" c="dimmed">
+            {t('fleet.noReports')}
+          </Text>
+        ) : (
+          f.versions.map((v) => (
+            <Badge key={String(v.version)} variant="light" color={f.versions.length > 1 ? 'orange' : 'gray'} radius="sm" tt="none">
+              {t('fleet.version', { version: v.version ?? t('fleet.unknownVersion'), count: v.nodes })}
+            </Badge>
+          ))
+        )}
+      </Group>
+      {f.applyErrors.length > 0 ? (
+        <Alert color="red" variant="light" mt="md" title={t('fleet.applyErrors', { count: f.applyErrors.length })} data-testid="fleet-apply-errors">
+          <Stack gap={4}>
+            {f.applyErrors.map((e) => (
+              <Text size="sm" key={e.name} style={{ overflowWrap: 'anywhere' }}>
+                <b>{e.name}</b> ({e.location}): {e.error}
+              </Text>
+            ))}
+          </Stack>
+        </Alert>
+      ) : (
+        <Text size="sm" c="dimmed" mt="sm">
+          {t('fleet.noApplyErrors')}
+        </Text>
+      )}
+    </Card>
+  );
+}
+
+/** Locations without nodes: one compact list (36 seeded ones were a 6,700 px page); one opens as a full card to add its node or switch it. */
+function EmptyLocations({ locations, admin, openFirst, onAddNode, onToken }: { locations: StaffLocation[]; admin: boolean; openFirst: boolean; onAddNode: (slug: string) => void; onToken: (v: { node: string; token: string }) => void }) {
+  const { t } = useTranslation(STAFF_NS);
+  const [shown, setShown] = useState(false);
+  const [opened, setOpened] = useState<string | null>(null);
+  const open = locations.find((l) => l.slug === opened) ?? (openFirst ? locations[0] : undefined);
+  return (
+    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="empty-locations" data-testid="empty-locations">
+      <Group justify="space-between" gap="sm">
+        <div>
+          <Title order={2} fz={18} id="empty-locations">
+            {t('nodes.emptyTitle', { count: locations.length })}
+          </Title>
+          <Text size="sm" c="dimmed">
+            {t('nodes.emptyIntro')}
+          </Text>
+        </div>
+        <Button variant="default" size="compact-sm" onClick={() => setShown((v) => !v)} aria-expanded={shown} aria-controls="empty-locations-list" data-testid="empty-locations-toggle">
+          {shown ? t('nodes.emptyHide') : t('nodes.emptyShow')}
+        </Button>
+      </Group>
+      {shown && (
+        <Group gap={6} mt="sm" id="empty-locations-list" wrap="wrap">
+          {locations.map((l) => (
+            <Button key={l.slug} size="compact-xs" variant={open?.slug === l.slug ? 'filled' : 'light'} color="gray" onClick={() => setOpened(open?.slug === l.slug ? null : l.slug)} aria-pressed={open?.slug === l.slug} data-testid={`empty-${l.slug}`}>
+              {l.city}, {l.countryCode}
+              {!l.visible && ` · ${t('nodes.hidden')}`}
+            </Button>
+          ))}
+        </Group>
+      )}
+      {open && (
+        <div className={classes.emptyOpen}>
+          <LocationCard location={open} admin={admin} onAddNode={() => onAddNode(open.slug)} onToken={onToken} />
+        </div>
+      )}
+    </Card>
+  );
+}
+
 function LocationCard({ location: l, admin, onAddNode, onToken }: { location: StaffLocation; admin: boolean; onAddNode: () => void; onToken: (v: { node: string; token: string }) => void }) {
   const { t, i18n } = useTranslation(STAFF_NS);
   const update = useUpdateLocation();
@@ -185,6 +311,17 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
       danger: n.enabled,
       onConfirm: () => updateNode.mutate({ name: n.name, enabled: !n.enabled }, { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) }),
     });
+  const drain = (n: StaffNode) => {
+    const next = !n.drainingSince;
+    openConfirm({
+      title: t(next ? 'nodes.drainTitle' : 'nodes.undrainTitle', { node: n.name }),
+      body: t(next ? 'nodes.drainBody' : 'nodes.undrainBody'),
+      confirmLabel: next ? t('nodes.drain') : t('nodes.undrain'),
+      cancelLabel: t('common.cancel'),
+      danger: next,
+      onConfirm: () => updateNode.mutate({ name: n.name, draining: next }, { onSuccess: () => snackbar(t(next ? 'done.draining' : 'done.saved', { node: n.name }), { kind: 'success' }) }),
+    });
+  };
   const newToken = (n: StaffNode) =>
     openConfirm({
       title: t('nodes.newTokenTitle', { node: n.name }),
@@ -239,13 +376,14 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
         <StaffTable
           label={t('nodes.nodesOf', { location: l.slug })}
           minWidth={1060}
+          stacked
           head={[t('nodes.colNode'), t('nodes.colStatus'), t('nodes.colLastReport'), t('nodes.colPeers'), t('nodes.colLoad'), t('nodes.colAgent'), t('nodes.colStealth'), t('nodes.colError'), ...(admin ? [t('nodes.colActions')] : [])]}
         >
           {l.nodes.map((n) => {
             const health = n.online ? 'online' : n.lastSeenAt ? 'stale' : 'never';
             return (
               <Table.Tr key={n.name} data-testid={`node-${n.name}`}>
-                <Table.Td>
+                <Table.Td data-label={t('nodes.colNode')}>
                   <Text size="sm" fw={600}>
                     {n.name}
                   </Text>
@@ -253,7 +391,7 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                     {n.endpointHost}:{n.listenPort}
                   </Text>
                 </Table.Td>
-                <Table.Td style={{ minWidth: 150 }}>
+                <Table.Td data-label={t('nodes.colStatus')} style={{ minWidth: 150 }}>
                   <Group gap={4}>
                     <Badge color={HEALTH_COLOR[health]} variant="light" radius="sm">
                       {t(`nodes.health.${health}`)}
@@ -261,6 +399,11 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                     {!n.enabled && (
                       <Badge color="gray" variant="outline" radius="sm">
                         {t('nodes.off')}
+                      </Badge>
+                    )}
+                    {n.enabled && n.drainingSince && (
+                      <Badge color="orange" variant="light" radius="sm" title={formatWhen(n.drainingSince, i18n.language)} data-testid="node-draining">
+                        {t('nodes.draining', { since: formatAgo(n.drainingSince, i18n.language) })}
                       </Badge>
                     )}
                     {n.demo && (
@@ -275,14 +418,14 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                     )}
                   </Group>
                 </Table.Td>
-                <Table.Td title={formatWhen(n.lastSeenAt, i18n.language)}>{n.lastSeenAt ? formatAgo(n.lastSeenAt, i18n.language) : t('customer.never')}</Table.Td>
-                <Table.Td>{n.lastSeenAt ? n.activePeers : '—'}</Table.Td>
-                <Table.Td>{n.load === null ? '—' : `${Math.round(n.load)}%`}</Table.Td>
-                <Table.Td>{n.agentVersion ?? '—'}</Table.Td>
-                <Table.Td style={{ minWidth: 160 }} data-testid={`stealth-${n.name}`}>
+                <Table.Td data-label={t('nodes.colLastReport')} title={formatWhen(n.lastSeenAt, i18n.language)}>{n.lastSeenAt ? formatAgo(n.lastSeenAt, i18n.language) : t('customer.never')}</Table.Td>
+                <Table.Td data-label={t('nodes.colPeers')}>{n.lastSeenAt ? n.activePeers : '—'}</Table.Td>
+                <Table.Td data-label={t('nodes.colLoad')}>{n.load === null ? '—' : `${Math.round(n.load)}%`}</Table.Td>
+                <Table.Td data-label={t('nodes.colAgent')}>{n.agentVersion ?? '—'}</Table.Td>
+                <Table.Td data-label={t('nodes.colStealth')} style={{ minWidth: 160 }} data-testid={`stealth-${n.name}`}>
                   <StealthCore stealth={n.stealth} />
                 </Table.Td>
-                <Table.Td style={{ maxWidth: 220 }}>
+                <Table.Td data-label={t('nodes.colError')} style={{ maxWidth: 220 }}>
                   {n.lastApplyError ? (
                     <Text size="xs" c="red" style={{ overflowWrap: 'anywhere' }}>
                       {n.lastApplyError}
@@ -292,11 +435,16 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                   )}
                 </Table.Td>
                 {admin && (
-                <Table.Td>
-                  <Group gap={4} wrap="nowrap">
+                <Table.Td data-label={t('nodes.colActions')}>
+                  <Group gap={4} wrap="wrap">
                     <Button size="compact-xs" variant="light" color={n.enabled ? 'red' : undefined} onClick={() => flipNode(n)} aria-label={`${n.enabled ? t('nodes.disable') : t('nodes.enable')}: ${n.name}`}>
                       {n.enabled ? t('nodes.disable') : t('nodes.enable')}
                     </Button>
+                    {n.enabled && (
+                      <Button size="compact-xs" variant="light" color={n.drainingSince ? undefined : 'orange'} onClick={() => drain(n)} aria-label={`${n.drainingSince ? t('nodes.undrain') : t('nodes.drain')}: ${n.name}`} data-testid={`drain-${n.name}`}>
+                        {n.drainingSince ? t('nodes.undrain') : t('nodes.drain')}
+                      </Button>
+                    )}
                     <Button size="compact-xs" variant="light" color="orange" loading={issue.isPending && issue.variables?.name === n.name} onClick={() => newToken(n)} aria-label={`${t('nodes.newToken')}: ${n.name}`}>
                       {t('nodes.newToken')}
                     </Button>

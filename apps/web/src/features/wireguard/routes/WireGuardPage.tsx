@@ -145,6 +145,24 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
   );
 }
 
+/** Locations customers knew that take no one now, and why (issue 22): instead of them vanishing from the list. */
+function UnavailableLocations({ locations }: { locations: WgOverview['locations'] }) {
+  const { t } = useTranslation();
+  const gone = locations.filter((l) => l.unavailable);
+  if (!gone.length) return null;
+  return (
+    <Alert color="orange" variant="light" title={t('setup.wg.unavailableTitle')} data-testid="wg-unavailable-locations">
+      <Stack gap={2}>
+        {gone.map((l) => (
+          <Text size="sm" key={l.slug}>
+            {l.city}, {l.country}: {t(l.unavailable === 'off' ? 'setup.locationOff' : 'setup.locationRetiring')}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
+  );
+}
+
 function DeviceRow({ d, onRevoke }: { d: WgDevice; onRevoke: (d: WgDevice) => void }) {
   const { t, i18n } = useTranslation();
   const rename = useRenameWgDevice();
@@ -176,6 +194,11 @@ function DeviceRow({ d, onRevoke }: { d: WgDevice; onRevoke: (d: WgDevice) => vo
           <Text size="xs" c="dimmed" className={classes.mono}>
             {d.ipv4} · {d.ipv6}
           </Text>
+          {d.serverRetiring && (
+            <Alert color="orange" variant="light" mt={6} p="xs" data-testid="wg-server-retiring">
+              <Text size="sm">{t(d.serverRetiring.why === 'off' ? 'setup.wg.serverOff' : 'setup.wg.serverRetiring', { place: `${d.serverRetiring.city}, ${d.serverRetiring.country}` })}</Text>
+            </Alert>
+          )}
           <Text size="xs" c="dimmed">
             {t('setup.wg.lastHandshake')}: {d.lastHandshakeAt ? new Date(d.lastHandshakeAt).toLocaleString(i18n.language) : t('setup.wg.never')}
             {d.lastHandshakeAt && ` · ${t('setup.wg.transfer', { rx: formatBytes(d.txBytes, i18n.language), tx: formatBytes(d.rxBytes, i18n.language) })}`}
@@ -299,6 +322,7 @@ export function WireGuardPage() {
               )}
             </Card>
           )}
+          <UnavailableLocations locations={data.locations} />
           {fresh && data.devices.some((d) => d.id === fresh.device.id) && <FreshConfig fresh={fresh} overview={data} />}
           <Stack gap="sm">
             <Group justify="space-between">
