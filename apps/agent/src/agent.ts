@@ -47,6 +47,8 @@ export interface AgentObserver {
   synced(atMs: number, peers: number, version: number): void;
   api(call: 'desired' | 'report', ok: boolean): void;
   reported(activePeers: number): void;
+  /** The interface's peers at a report (metrics: handshake ages, bytes); optional for observers that do not care. */
+  wireguard?(peers: readonly { latestHandshake: number; rxBytes: number; txBytes: number }[], nowS: number): void;
 }
 
 /** Exponential backoff with jitter: ~1 s, 2 s, 4 s … capped at 30 s. */
@@ -181,6 +183,7 @@ export class Agent {
       peers: changed.map((p) => ({ publicKey: p.publicKey, lastHandshake: p.latestHandshake, rxBytes: p.rxBytes, txBytes: p.txBytes })),
     };
     this.o.observer?.reported(active);
+    this.o.observer?.wireguard?.(dump.peers, nowS);
     let accepted: number;
     try {
       accepted = await this.api.report(report);

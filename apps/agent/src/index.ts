@@ -4,4 +4,4 @@ export { ApiClient } from './api-client.js';
 export { Wg } from './wg/wg.js';
 export { interfaceLines, renderConfig } from './wg/render.js';
 export { nextDesired } from './state.js';
-export { createAgentMetrics } from './metrics.js';
+export { createAgentMetrics, startMetricsServer } from './metrics.js';

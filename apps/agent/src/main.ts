@@ -72,6 +72,7 @@ async function main(): Promise<void> {
     process.exit(64);
   }
   const appliers = [...(services ? [services.apply] : []), ...(stealth ? [stealth.apply] : [])];
+  if (metrics && services?.socksSessions() !== undefined) metrics.sessions('socks5', () => services?.socksSessions() ?? 0);
   const agent = new Agent(api, wg, { ...config, stateDir: config.stateDir, appliers, reportParts: stealth ? [stealth] : [], observer: metrics?.observer, version: AGENT_VERSION }, log);
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   if (metrics && config.metrics) {

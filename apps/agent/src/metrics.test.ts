@@ -162,3 +162,36 @@ describe('agent configuration', () => {
     expect(() => loadAgentConfig([...base, '--token-file', tokenFile, '--metrics', 'nope'], {})).toThrow(/--metrics must be/);
   });
 });
+
+describe('per-node figures (issue 22)', () => {
+  it('counts peers by handshake age and sums their bytes', async () => {
+    const { wireguardSummary, handshakeAge, buildLabels } = await import('./metrics.js');
+    expect(buildLabels('0.1.0+abcdef123456')).toEqual({ version: '0.1.0', commit: 'abcdef123456' });
+    expect(buildLabels('0.1.0')).toEqual({ version: '0.1.0', commit: 'unknown' });
+    const now = 1_000_000;
+    expect([0, now - 5, now - 600, now - 7200, now - 200_000].map((h) => handshakeAge(h, now))).toEqual(['never', 'under_3m', 'under_1h', 'under_1d', 'older']);
+    expect(wireguardSummary([{ latestHandshake: now - 5, rxBytes: 10, txBytes: 20 }, { latestHandshake: 0, rxBytes: 0, txBytes: 0 }, { latestHandshake: now - 4000, rxBytes: 1, txBytes: 2 }], now)).toEqual({
+      byAge: { under_3m: 1, under_1h: 0, under_1d: 1, older: 0, never: 1 }, rx: 11, tx: 22,
+    });
+  });
+
+  it('exports build info, sessions and the WireGuard figures from the start, and after a report', async () => {
+    const { createAgentMetrics } = await import('./metrics.js');
+    const m = createAgentMetrics();
+    let socks = 3;
+    m.sessions('socks5', () => socks);
+    const before = await m.registry.metrics();
+    expect(before).toMatch(/warren_agent_build_info\{version="[^"]+",commit="[^"]+"\} 1/);
+    expect(before).toContain('warren_agent_sessions{protocol="wireguard"} 0');
+    expect(before).toContain('warren_agent_sessions{protocol="socks5"} 3');
+    expect(before).toContain('warren_agent_wireguard_peers{age="never"} 0');
+    m.observer.reported(2);
+    m.observer.wireguard!([{ latestHandshake: 990, rxBytes: 5, txBytes: 7 }], 1000);
+    socks = 1;
+    const after = await m.registry.metrics();
+    expect(after).toContain('warren_agent_sessions{protocol="wireguard"} 2');
+    expect(after).toContain('warren_agent_sessions{protocol="socks5"} 1');
+    expect(after).toContain('warren_agent_wireguard_peers{age="under_3m"} 1');
+    expect(after).toContain('warren_agent_wireguard_transfer_bytes{direction="tx"} 7');
+  });
+});

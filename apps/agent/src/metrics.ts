@@ -2,6 +2,41 @@ import http from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
 import type { AgentObserver, ApplyMode } from './agent.js';
+import { AGENT_VERSION } from './version.js';
+
+/** warren_agent_build_info's labels from the agent's version, `0.1.0+<commit>` (version.ts). */
+export function buildLabels(version: string): { version: string; commit: string } {
+  const plus = version.indexOf('+');
+  return plus < 0 ? { version, commit: 'unknown' } : { version: version.slice(0, plus), commit: version.slice(plus + 1) || 'unknown' };
+}
+
+/** Handshake ages the node's peers are counted in (warren_agent_wireguard_peers): a fixed set, so series exist from the start. */
+export const HANDSHAKE_AGES = ['under_3m', 'under_1h', 'under_1d', 'older', 'never'] as const;
+export type HandshakeAge = (typeof HANDSHAKE_AGES)[number];
+
+/** The protocols a node serves sessions on (warren_agent_sessions). */
+export const SESSION_PROTOCOLS = ['wireguard', 'socks5'] as const;
+export type SessionProtocol = (typeof SESSION_PROTOCOLS)[number];
+
+/** Where a peer's latest handshake puts it (unix seconds; 0 = never). */
+export function handshakeAge(latestHandshake: number, nowS: number): HandshakeAge {
+  if (latestHandshake <= 0) return 'never';
+  const age = nowS - latestHandshake;
+  return age < 180 ? 'under_3m' : age < 3600 ? 'under_1h' : age < 86_400 ? 'under_1d' : 'older';
+}
+
+/** The peers of a dump by handshake age, and the bytes they moved (the interface's counters, which start again when a peer is re-added). */
+export function wireguardSummary(peers: readonly { latestHandshake: number; rxBytes: number; txBytes: number }[], nowS: number) {
+  const byAge = Object.fromEntries(HANDSHAKE_AGES.map((a) => [a, 0])) as Record<HandshakeAge, number>;
+  let rx = 0;
+  let tx = 0;
+  for (const p of peers) {
+    byAge[handshakeAge(p.latestHandshake, nowS)]++;
+    rx += p.rxBytes;
+    tx += p.txBytes;
+  }
+  return { byAge, rx, tx };
+}
 
 /**
  * The agent's Prometheus metrics, served on a local port when `--metrics` is given (off by
@@ -24,6 +59,32 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
   const apiUp = new Gauge({ name: 'warren_agent_api_up', help: '1 when the last call to the API succeeded, 0 when it failed', registers: [registry] });
   const apiFailures = new Counter({ name: 'warren_agent_api_failures_total', help: 'Calls to the API that failed (network, timeout, non-2xx), by call', labelNames: ['call'] as const, registers: [registry] });
   const version = new Gauge({ name: 'warren_agent_desired_version', help: "The API change-log version last applied", registers: [registry] });
+  new Gauge({ name: 'warren_agent_build_info', help: "What is running: the agent's version and the commit it was built from (value 1)", labelNames: ['version', 'commit'] as const, registers: [registry] }).set(buildLabels(AGENT_VERSION), 1);
+  const wgPeers = new Gauge({
+    name: 'warren_agent_wireguard_peers',
+    help: "The interface's peers by the age of their latest handshake (under_3m, under_1h, under_1d, older, never), at the last report",
+    labelNames: ['age'] as const,
+    registers: [registry],
+  });
+  const wgBytes = new Gauge({
+    name: 'warren_agent_wireguard_transfer_bytes',
+    help: "Bytes the interface's current peers moved (rx: from clients; tx: to clients), summed at the last report; a removed peer's bytes leave the sum",
+    labelNames: ['direction'] as const,
+    registers: [registry],
+  });
+  /** Live sessions by protocol: WireGuard's are the peers with a handshake in the last 3 minutes; others come from their servers when they run here. */
+  const sessionSources = new Map<SessionProtocol, () => number>();
+  let wgActive = 0;
+  new Gauge({
+    name: 'warren_agent_sessions',
+    help: 'Live sessions on the node by protocol (wireguard: peers with a handshake in the last 3 minutes; socks5: open proxied connections)',
+    labelNames: ['protocol'] as const,
+    registers: [registry],
+    collect() {
+      this.set({ protocol: 'wireguard' }, wgActive);
+      for (const [protocol, read] of sessionSources) this.set({ protocol }, read());
+    },
+  });
 
   const observer: AgentObserver = {
     applied(mode: ApplyMode, seconds: number) {
@@ -43,12 +104,29 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
     },
     reported(active: number) {
       activePeers.set(active);
+      wgActive = active;
+    },
+    wireguard(peers, nowS) {
+      const { byAge, rx, tx } = wireguardSummary(peers, nowS);
+      for (const age of HANDSHAKE_AGES) wgPeers.set({ age }, byAge[age]);
+      wgBytes.set({ direction: 'rx' }, rx);
+      wgBytes.set({ direction: 'tx' }, tx);
     },
   };
   // Series that exist from the start, so a dashboard shows 0 rather than nothing.
   apiFailures.inc({ call: 'desired' }, 0);
   apiFailures.inc({ call: 'report' }, 0);
-  return { registry, observer };
+  for (const mode of ['set', 'syncconf'] as const) applyDuration.zero({ mode });
+  for (const age of HANDSHAKE_AGES) wgPeers.set({ age }, 0);
+  for (const direction of ['rx', 'tx'] as const) wgBytes.set({ direction }, 0);
+  return {
+    registry,
+    observer,
+    /** A protocol's live sessions, read at each scrape (main.ts: the SOCKS5 server when it runs here). */
+    sessions(protocol: Exclude<SessionProtocol, 'wireguard'>, read: () => number) {
+      sessionSources.set(protocol, read);
+    },
+  };
 }
 export type AgentMetrics = ReturnType<typeof createAgentMetrics>;
 

@@ -6,7 +6,7 @@ import type { Database } from './db/client.js';
 import { createCaptchaVerifier } from './lib/captcha.js';
 import { createGeoIp } from './lib/geoip.js';
 import { keyringOf } from './lib/keyring.js';
-import { createMetrics, sqlOperation } from './lib/metrics.js';
+import { createMetrics, initialiseKnownLabels, sqlOperation } from './lib/metrics.js';
 import { type RateLimiter, createDatabaseRateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
 import { type Mailer, createMailer, withMailLog } from './mail/mailer.js';
 import { logMail } from './modules/staff/repository.js';
@@ -97,6 +97,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     // The stealth cores as the nodes last reported them (read at scrape time, after vpn below is built).
     stealthNodes: async () =>
       (await vpn.stealthNodes.nodeGauges()).map((n) => ({ node: n.node, up: n.up, version: n.version, users: n.users, certNotAfterS: n.cert_not_after_s })),
+    nodeStates: () => vpn.nodes.states(),
   });
   const stopObservingQueries = db.observeQueries((sql, seconds, ok) =>
     metrics.dbDuration.observe({ operation: sqlOperation(sql), outcome: ok ? 'ok' : 'error' }, seconds),
@@ -107,6 +108,11 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   // The sandbox's hosted page lives on this server; its links use the public URL or the first brand host.
   const sandboxBase = () => origins.canonical(brands.all()[0]!);
   const { providers, sandbox } = buildProviders(config, db, sandboxBase);
+  initialiseKnownLabels(metrics, {
+    brands: brands.all().map((b) => b.id),
+    providers: Object.keys(providers),
+    renewalProviders: Object.entries(providers).filter(([, p]) => p?.chargeSaved).map(([id]) => id),
+  });
 
   // APP_SECRET, OPENVPN_CA_SECRET and the replaced ones (lib/keyring.ts): what seals and signs, and what still opens.
   const keys = keyringOf(config);

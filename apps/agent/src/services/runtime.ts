@@ -93,6 +93,10 @@ export class NodeServicesRuntime {
   private dnsPlain?: Supervised;
   private dnsFilter?: Supervised;
   private socks?: SocksServer;
+  /** Open SOCKS5 connections now; undefined when this node serves no SOCKS5. */
+  socksSessions(): number | undefined {
+    return this.c.socks ? (this.socks?.liveConnections() ?? 0) : undefined;
+  }
   private socksPort?: number;
   private blocklistSig = '';
   private readonly usersDir: string;

@@ -133,6 +133,13 @@ export class SocksServer {
     return new Promise((resolve) => this.server.close(() => resolve()));
   }
 
+  /** Open proxied connections, all users together (metrics: warren_agent_sessions{protocol="socks5"}). */
+  liveConnections(): number {
+    let n = 0;
+    for (const set of this.sessions.values()) n += set.size;
+    return n;
+  }
+
   /** Ends the live connections of these users (revoked, lapsed, or a new password). */
   endSessions(usernames: Iterable<string>): number {
     let n = 0;

@@ -1,4 +1,5 @@
 import { Counter, Gauge, Histogram, Registry, collectDefaultMetrics } from 'prom-client';
+import { buildInfo } from './build-info.js';
 
 /**
  * The API's Prometheus metrics (prom-client), one registry per service set (composition.ts), so
@@ -28,6 +29,8 @@ export interface MetricsSources {
   staffAuditHead?: () => Promise<number>;
   /** Jobs by queue and state (ready, deferred, blocked, active, failed). */
   jobQueues?: () => Promise<{ queue: string; state: string; count: number }[]>;
+  /** Nodes by state as the API sees them (issue 22): online (reported lately), offline, never reported, switched off; draining apart. */
+  nodeStates?: () => Promise<{ online: number; offline: number; never: number; disabled: number; draining: number }>;
   /** Each node's stealth core as it last reported (issue 21): node names are the operator's, a small fixed set. */
   stealthNodes?: () => Promise<{ node: string; up: boolean; version: string | null; users: number; certNotAfterS: number | null }[]>;
 }
@@ -133,6 +136,27 @@ export function createMetrics(sources: MetricsSources = {}) {
   };
   // Present at zero, so an alert on the rate works from the first scrape.
   for (const reason of STAFF_SIGN_IN_FAILURES) metrics.staffSignInFailures.inc({ reason }, 0);
+  for (const operation of ['select', 'insert', 'update', 'delete', 'other'] as const) for (const outcome of ['ok', 'error']) metrics.dbDuration.zero({ operation, outcome });
+  const build = buildInfo();
+  new Gauge({
+    name: 'warren_build_info',
+    help: 'What is running: the API version and the commit it was built from (value 1)',
+    labelNames: ['version', 'commit'] as const,
+    registers: [registry],
+  }).set({ version: build.version, commit: build.commit ?? 'unknown' }, 1);
+  const { nodeStates } = sources;
+  if (nodeStates) {
+    metrics.scrapeGauge(
+      'warren_nodes',
+      'VPN nodes by state as the API sees them (online: reported lately; offline: reported once, silent since; never: no report yet; disabled: switched off)',
+      ['state'],
+      async () => {
+        const n = await nodeStates();
+        return (['online', 'offline', 'never', 'disabled'] as const).map((state) => ({ labels: { state }, value: n[state] }));
+      },
+    );
+    metrics.scrapeGauge('warren_nodes_draining', 'Enabled VPN nodes being drained: given to no new customer (issue 22)', [], async () => [{ value: (await nodeStates()).draining }]);
+  }
   const { activeSubscriptions } = sources;
   if (activeSubscriptions)
     metrics.scrapeGauge('warren_active_subscriptions', 'Paid plans in force, by tariff (read from the database at scrape time)', ['tariff'], async () =>
@@ -169,6 +193,26 @@ export function createMetrics(sources: MetricsSources = {}) {
   return metrics;
 }
 export type Metrics = ReturnType<typeof createMetrics>;
+
+/** The payment outcomes and renewal outcomes counted (warren_payments_total, warren_renewals_total). */
+const PAYMENT_OUTCOMES = ['applied', 'failed', 'refunded'] as const;
+const RENEWAL_OUTCOMES = ['renewed', 'pending', 'failed'] as const;
+
+/**
+ * Every label set whose values are known at start, present at zero (issue 22): the brands (sign-ups,
+ * verifications) and the payment providers of this configuration (payments, renewals, webhooks),
+ * so a rate or an alert on them works from the first scrape, not from the first event.
+ */
+export function initialiseKnownLabels(m: Metrics, known: { brands: readonly string[]; providers: readonly string[]; renewalProviders: readonly string[] }): void {
+  for (const brand of known.brands) {
+    m.signups.inc({ brand }, 0);
+    m.verified.inc({ brand }, 0);
+  }
+  // A support grant is counted as a payment too (provider "grant").
+  for (const provider of [...known.providers, 'grant']) for (const outcome of PAYMENT_OUTCOMES) m.payments.inc({ provider, outcome }, 0);
+  for (const provider of known.providers) m.webhooksRejected.inc({ provider }, 0);
+  for (const provider of known.renewalProviders) for (const outcome of RENEWAL_OUTCOMES) m.renewals.inc({ provider, outcome }, 0);
+}
 
 /** The SQL verb of a statement, for the query-time label: a fixed set, never the statement. */
 export function sqlOperation(sql: string): 'select' | 'insert' | 'update' | 'delete' | 'other' {
