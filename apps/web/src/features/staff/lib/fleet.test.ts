@@ -4,7 +4,7 @@ import { fleetSummary, needsAttention, splitLocations } from './fleet';
 
 const node = (name: string, over: Partial<StaffNode> = {}): StaffNode => ({
   name, location: name.replace(/-\d+$/, ''), endpointHost: `${name}.example`, listenPort: 51820, enabled: true, demo: false, hasToken: true,
-  lastSeenAt: '2026-11-28T00:00:00.000Z', online: true, activePeers: 0, load: null, drainingSince: null, agentVersion: '1.0.0', lastApplyError: null, ...over,
+  lastSeenAt: '2026-11-28T00:00:00.000Z', online: true, activePeers: 0, load: null, drainingSince: null, agentVersion: '1.0.0', lastApplyError: null, stealth: null, ...over,
 });
 const location = (slug: string, nodes: StaffNode[]): StaffLocation => ({ slug, countryCode: 'DE', country: 'Germany', city: slug, premium: false, visible: true, enabled: nodes.some((n) => n.enabled), nodes });
 
