@@ -104,7 +104,8 @@ export function startupReport(config: Config, brands: BrandRegistry, build: Buil
     mail: config.mail.url ? `${endpoint(config.mail.url, config.mail.url.startsWith('smtps:') ? 465 : 587)} from ${config.mail.from}` : `outbox in ${config.mail.outboxDir} (not sent)`,
     payments: payments.names,
     brands: brands.all().map((b) => `${b.id} ${origins.canonical(b)}`),
-    redis: config.redisUrl ? endpoint(config.redisUrl, 6379) : 'off (rate limits in this instance)',
+    // Without Redis the rate limits are shared through PostgreSQL; only the embedded database counts them in memory (lib/rate-limit.ts).
+    redis: config.redisUrl ? endpoint(config.redisUrl, 6379) : config.database.kind === 'postgres' ? 'off (rate limits in the database)' : 'off (rate limits in this instance)',
     jobs: config.jobs,
     trustProxy: config.trustProxy !== false,
   };
