@@ -161,7 +161,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   // The job engine (pg-boss on this database): renewals, mails, postbacks, sandbox webhooks. Started lazily; app.ts starts its workers when JOBS is on.
   const jobs = jobEngine({ db, database: config.database, renewals: billing.renewals, reconciliation: billing.reconciliation, sandbox, renewConcurrency: config.renewConcurrency });
 
-  const vpn = vpnServices({ db, vpn: config.vpn, keys, appSecret: config.appSecret, log: deps.log });
+  const vpn = vpnServices({ db, vpn: config.vpn, keys, log: deps.log });
 
   // Stealth protocols (issue 21): credentials, links and the subscription URL; the nodes' side lives in the VPN area.
   const stealth = stealthService({

@@ -16,6 +16,7 @@ import { encryptText } from '../src/lib/secrets.js';
 import { newTotpSecret, totpCode } from '../src/lib/totp.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { SEALED_COLUMNS } from '../src/modules/secrets/index.js';
+import { deriveStealthSecrets, legacyStealthKey, newStealthSeed, stealthSubHash } from '../src/modules/stealth/credentials.js';
 import { PASSWORD, TestClient, mailTo, registerUser, uniqueEmail } from './helpers.js';
 
 /**
@@ -113,7 +114,21 @@ describe('rotating APP_SECRET', () => {
       return c;
     };
     const newSignInMails = async (app: FastifyInstance) => (await mailTo(new TestClient(app), app, customerEmail)).filter((m) => /^New sign-in/.test(m.subject)).length;
-    const before = { credentials: (await overview(customer)).credentials, ovpn: await ovpn(customer), node: await nodeServices(app1) };
+    // Stealth credentials as the release before the stored stealth key left them (derived under
+    // APP_SECRET itself): the first start keeps them, and no rotation changes them (customers in a
+    // censored network would have to import a new subscription URL).
+    const customerId = (await customer.get('/api/users/info/get')).json().data.id as number;
+    await db.query(`update users set tariff_key = '1-month', tariff_name = '1 Month', subscription_expires_at = now() + interval '30 days' where id = $1`, [customerId]);
+    const seed = newStealthSeed();
+    const legacyStealth = deriveStealthSecrets(legacyStealthKey(OLD), customerId, seed);
+    await db.query('insert into stealth_credentials (user_id, seed, sub_hash) values ($1, $2, $3)', [customerId, seed, stealthSubHash(legacyStealth.subscription)]);
+    const stealthUrl = async (c: TestClient) => {
+      const res = await c.get('/api/setup/stealth/get');
+      expect(res.statusCode, res.body).toBe(200);
+      return res.json().data.subscriptionUrl as string;
+    };
+    const before = { credentials: (await overview(customer)).credentials, ovpn: await ovpn(customer), node: await nodeServices(app1), stealth: await stealthUrl(customer) };
+    expect(before.stealth.endsWith(`/${legacyStealth.subscription}`)).toBe(true);
     expect(before.node.openvpn.key).toContain('PRIVATE KEY');
     await app1.close();
 
@@ -149,6 +164,7 @@ describe('rotating APP_SECRET', () => {
     expect((await overview(customer2)).credentials).toEqual(before.credentials);
     expect(await ovpn(customer2)).toBe(before.ovpn);
     expect((await nodeServices(app2)).openvpn).toEqual(before.node.openvpn);
+    expect(await stealthUrl(customer2)).toBe(before.stealth);
     // The legacy value got the old key's id at start (its ciphertext unchanged).
     const [tagged] = await db.query<{ totp_secret: string }>(`select totp_secret from users where id = $1`, [legacyUser.id]);
     expect(tagged!.totp_secret.startsWith(`${keyIdOf(OLD)}:`)).toBe(true);
@@ -160,7 +176,7 @@ describe('rotating APP_SECRET', () => {
 
     // Two reseals at once: every value written once between them; then a third finds nothing to do.
     const sealedBefore = await countNotUnder(keyIdOf(NEW));
-    expect(sealedBefore).toBeGreaterThanOrEqual(7); // 3 two-factor secrets, a password, the CA key, tls-crypt, a node key
+    expect(sealedBefore).toBeGreaterThanOrEqual(8); // 3 two-factor secrets, a password, the CA key, tls-crypt, a node key, the stealth key
     const [a, b] = await Promise.all([run(app2, 'secrets', 'reseal'), run(app2, 'secrets', 'reseal')]);
     expect([a.code, b.code]).toEqual([0, 0]);
     const resealed = (out: string) => [...out.matchAll(/: (\d+) resealed/g)].reduce((n, m) => n + Number(m[1]), 0);
@@ -189,6 +205,7 @@ describe('rotating APP_SECRET', () => {
     expect((await overview(customer3)).credentials).toEqual(before.credentials);
     expect(await ovpn(customer3)).toBe(before.ovpn);
     expect((await nodeServices(app3)).openvpn).toEqual(before.node.openvpn);
+    expect(await stealthUrl(customer3)).toBe(before.stealth);
     await app3.close();
   }, 60_000);
 });

@@ -26,6 +26,7 @@ export const SEAL = {
   totp: { label: 'two-factor secret', sealedWith: 'app', derive: (s) => createHash('sha256').update(`totp:${s}`).digest('base64') },
   servicePassword: { label: 'OpenVPN/SOCKS5 password', sealedWith: 'ca', derive: (s) => hkdfKey(s, 'service-passwords') },
   openvpnPki: { label: 'OpenVPN private key', sealedWith: 'ca', derive: (s) => hkdfKey(s, 'openvpn-pki') },
+  stealthKey: { label: 'stealth credentials key', sealedWith: 'app', derive: (s) => hkdfKey(s, 'stealth-key') },
 } as const satisfies Record<string, SealPurpose>;
 
 export const keyIdOf = (secret: string): string => `k${createHash('sha256').update(`warren key id v1:${secret}`).digest('hex').slice(0, 12)}`;

@@ -8,6 +8,7 @@ import { locationsService } from '../locations/service.js';
 import { pkiStore } from '../openvpn-socks5/pki.js';
 import { openvpnSocks5Service } from '../openvpn-socks5/service.js';
 import { stealthKeys } from '../stealth/credentials.js';
+import { loadStealthKey } from '../stealth/key.js';
 import { stealthNodeSide } from '../stealth/nodes.js';
 import { type NewLocation, type NewNode, addLocation, addNode, issueNodeToken, listNodes, setLocation, setNode } from './admin.js';
 import { VPN_CHANGES_CHANNEL, nodesRepository } from './repository.js';
@@ -20,8 +21,6 @@ export interface VpnServicesDeps {
   vpn: VpnConfig;
   /** The key ring (lib/keyring.ts): OpenVPN keys and service passwords are sealed under OPENVPN_CA_SECRET, else APP_SECRET. */
   keys: Keyring;
-  /** APP_SECRET: the stealth credentials are derived under it (stealth/credentials.ts). */
-  appSecret: string;
   /** Where a failed read of the change log is reported. */
   log?: { warn: (obj: object, msg: string) => void };
 }
@@ -31,11 +30,11 @@ export interface VpnServicesDeps {
  * WireGuard devices, the node API, OpenVPN/SOCKS5 services and the operator's actions. One change
  * watcher wakes this instance's long polls: devices and operator actions poke it after they commit.
  */
-export function vpnServices({ db, vpn, keys, appSecret, log }: VpnServicesDeps) {
+export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
   const watcher = createChangeWatcher(() => nodesRepository(db).version(), vpn.changePollMs, (err) => log?.warn({ err }, 'reading the VPN change log failed'));
   const locations = locationsService({ db, vpn, downloads: loadDownloads(vpn.downloadsFile) });
   const pki = pkiStore(db, keys);
-  const stealthKeyring = stealthKeys(appSecret);
+  const stealthKeyring = stealthKeys(() => loadStealthKey(db, keys));
   const stealthNodes = stealthNodeSide(db, stealthKeyring);
   const nodes = nodesService({ db, vpn, watcher, stealth: stealthNodes });
   const poked = async <T>(p: Promise<T>): Promise<T> => {

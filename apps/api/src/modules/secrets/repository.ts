@@ -14,6 +14,7 @@ export const SEALED_COLUMNS = [
   { table: 'openvpn_pki', key: 'id', column: 'ca_key_enc', purpose: SEAL.openvpnPki },
   { table: 'openvpn_pki', key: 'id', column: 'tls_crypt_enc', purpose: SEAL.openvpnPki },
   { table: 'openvpn_node_certs', key: 'node_id', column: 'key_enc', purpose: SEAL.openvpnPki },
+  { table: 'stealth_key', key: 'id', column: 'key_enc', purpose: SEAL.stealthKey },
 ] as const;
 export type SealedColumn = (typeof SEALED_COLUMNS)[number];
 

@@ -23,7 +23,7 @@ export function stealthNodeSide(db: Queryable, keys: StealthKeys) {
       for (const r of await repo.nodeSources(owners)) {
         const access = vpnAccess({ accountStatus: r.account_status, tariffKey: r.tariff_key, subscriptionExpiresAt: r.expires === null ? null : new Date(r.expires) }, now);
         if (access !== 'paid' || !mayUseLocation(access, premium)) continue;
-        const { id, password } = keys.derive(r.user_id, r.seed);
+        const { id, password } = await keys.derive(r.user_id, r.seed);
         out.push({ owner: r.user_id, id, password });
       }
       return out;

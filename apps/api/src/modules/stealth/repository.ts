@@ -52,6 +52,23 @@ export function stealthRepository(db: Queryable) {
       return row;
     },
 
+    /** The sealed stealth key (stealth/key.ts); undefined before the first start that made it. */
+    async sealedKey(): Promise<string | undefined> {
+      const [row] = await db.query<{ key_enc: string }>('select key_enc from stealth_key where id = 1');
+      return row?.key_enc;
+    },
+
+    /** Stores the sealed key unless another instance stored one first (the one stored wins). */
+    async saveKeyOnce(sealed: string): Promise<void> {
+      await db.query('insert into stealth_key (id, key_enc) values (1, $1) on conflict (id) do nothing', [sealed]);
+    },
+
+    /** One account's credentials with its subscription hash: which key they were made under. */
+    async anyCredentials(): Promise<(StealthCredentialRow & { sub_hash: string }) | undefined> {
+      const [row] = await db.query<StealthCredentialRow & { sub_hash: string }>('select user_id, seed, sub_hash from stealth_credentials order by user_id limit 1');
+      return row;
+    },
+
     /** Inserts unless the account has credentials already (a parallel request won); the row in force. */
     async create(userId: number, seed: string, subHash: string): Promise<StealthCredentialRow> {
       await db.query('insert into stealth_credentials (user_id, seed, sub_hash) values ($1, $2, $3) on conflict (user_id) do nothing', [userId, seed, subHash]);

@@ -79,7 +79,7 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
 
   async function create(userId: number) {
     const seed = newStealthSeed();
-    const row = await repo.create(userId, seed, keys.subHash(keys.derive(userId, seed).subscription));
+    const row = await repo.create(userId, seed, keys.subHash((await keys.derive(userId, seed)).subscription));
     // New credentials reach the nodes before they are shown, so an app that connects at once is not refused.
     await published();
     return row;
@@ -115,7 +115,7 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
   async function rotate(userId: number): Promise<boolean> {
     if (!(await repo.credentials(userId))) return false;
     const seed = newStealthSeed();
-    await repo.rotate(userId, seed, keys.subHash(keys.derive(userId, seed).subscription));
+    await repo.rotate(userId, seed, keys.subHash((await keys.derive(userId, seed)).subscription));
     await published();
     return true;
   }
@@ -163,7 +163,7 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
       const brand = brandName(sub.brand);
       const origin = originOf(sub.brand);
       const access = vpnAccess({ accountStatus: sub.account_status, tariffKey: sub.tariff_key, subscriptionExpiresAt: sub.subscription_expires_at, deletedAt: sub.deleted_at });
-      const secrets = keys.derive(sub.user_id, sub.seed);
+      const secrets = await keys.derive(sub.user_id, sub.seed);
       let eps: StealthEndpoint[];
       let creds: StealthCredentials = secrets;
       if (access === 'paid') eps = await endpoints(access, sub.brand, lang);
