@@ -175,6 +175,31 @@ export function nodesRepository(db: Queryable) {
       }));
     },
 
+    /**
+     * One page of the full state's devices (id above `afterId`, in id order, at most `limit`), so
+     * a full state of 300,000 peers is read and decoded a page at a time and the instance keeps
+     * serving between pages (issue 22: one query and one JSON.parse held its event loop).
+     */
+    async peerSourcesPage(afterId: number, limit: number): Promise<{ rows: PeerSourceRow[]; lastId: number | null }> {
+      const [row] = await db.query<{ j: string }>(
+        `select coalesce(json_agg(json_build_array(s.user_id, s.public_key, s.addr_index, s.account_status, s.tariff_key, s.expires, s.deleted, s.id) order by s.id)::text, '[]') as j
+         from (select d.id, d.user_id, d.public_key, d.addr_index, u.account_status, u.tariff_key,
+                 floor(extract(epoch from u.subscription_expires_at) * 1000) as expires, u.deleted_at is not null as deleted
+               from wg_devices d join users u on u.id = d.user_id
+               where u.deleted_at is null and u.account_status = 'Active' and d.id > $1 order by d.id limit $2) s`,
+        [afterId, limit],
+      );
+      const list = JSON.parse(row!.j) as [number, string, number, string, string, number | null, boolean, number][];
+      return {
+        rows: list.map(([user_id, public_key, addr_index, account_status, tariff_key, expires, deleted]) => ({
+          user_id, public_key, addr_index, account_status, tariff_key,
+          subscription_expires_at: expires === null ? null : new Date(expires),
+          deleted_at: deleted ? new Date(0) : null,
+        })),
+        lastId: list.length ? list[list.length - 1]![7] : null,
+      };
+    },
+
     /** agentVersion and lastApplyError are optional (older agents): an absent one keeps what was stored; lastApplyError null clears it. */
     async saveReport(nodeId: number, r: { load: number; activePeers: number; publicKey?: string; listenPort?: number; agentVersion?: string; lastApplyError?: string | null }): Promise<void> {
       await db.query(

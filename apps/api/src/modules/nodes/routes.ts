@@ -1,10 +1,11 @@
+import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { desiredState, desiredStateQuery, envelope, MAX_REPORTED_PEERS, NODE_PATHS, nodeReport, nodeReportResult } from '@warren/contract';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { bearerToken } from '../../plugins/auth.js';
 import type { NodeRow } from './repository.js';
-import type { NodesService } from './service.js';
+import { type NodesService, desiredStateJson } from './service.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -27,7 +28,13 @@ export async function nodesRoutes(fastify: FastifyInstance, { nodes }: { nodes: 
   app.get(
     NODE_PATHS.desired,
     { preHandler: requireNode, schema: { tags, security, querystring: desiredStateQuery, response: { 200: envelope(desiredState) } } },
-    async (request) => ({ data: await nodes.desiredState(request.currentNode!, request.query) }),
+    async (request, reply) => {
+      const state = await nodes.desiredState(request.currentNode!, request.query);
+      if (!state.full) return { data: state };
+      // A full state is written a batch of peers at a time (desiredStateJson): the same JSON, never one long block.
+      // (A stream is sent as is: the response schema's serializer applies to objects only.)
+      return reply.type('application/json; charset=utf-8').send(Readable.from(desiredStateJson(state)) as never);
+    },
   );
 
   app.post(

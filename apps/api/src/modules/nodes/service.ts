@@ -1,15 +1,17 @@
-import { type DesiredState, type DesiredStateQuery, type NodePeer, type NodeReport, mayUseLocation, vpnAccess } from '@warren/contract';
+import { type DesiredState, type DesiredStateQuery, desiredState, type NodePeer, type NodeReport, mayUseLocation, vpnAccess } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { hashToken } from '../../lib/secrets.js';
 import { peerAllowedIps } from '../wireguard/addresses.js';
 import { serviceUsersFor } from '../openvpn-socks5/repository.js';
 import type { StealthNodeSide } from '../stealth/nodes.js';
-import { type NodeRow, nodesRepository } from './repository.js';
+import { type NodeRow, type PeerSourceRow, nodesRepository } from './repository.js';
 import type { VpnConfig } from '../../config.js';
 import type { ChangeWatcher } from './watcher.js';
 
 /** Above this many changed accounts a full state is cheaper for both sides than a delta. */
 const MAX_DELTA_OWNERS = 2000;
+/** Devices read per query of a full state. */
+const FULL_PAGE = 5000;
 const PRUNE_EVERY_MS = 60 * 60_000;
 /** How long a change that nodes must have first (new service credentials) waits for them at most. */
 export const SYNC_WAIT_MS = 3000;
@@ -64,9 +66,8 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
     }
     const full = owners === null;
     let peers: NodePeer[] = [];
-    if (head.enabled && (full || owners!.length)) {
-      const rows = await repo.peerSources(owners);
-      peers = rows
+    const toPeers = (rows: PeerSourceRow[]) =>
+      rows
         .filter((r) =>
           mayUseLocation(
             vpnAccess({ accountStatus: r.account_status, tariffKey: r.tariff_key, subscriptionExpiresAt: r.subscription_expires_at, deletedAt: r.deleted_at }, now),
@@ -74,6 +75,17 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
           ),
         )
         .map((r) => ({ publicKey: r.public_key, allowedIps: peerAllowedIps(r.addr_index, vpn.pools), owner: r.user_id }));
+    if (head.enabled && !full && owners!.length) peers = toPeers(await repo.peerSources(owners));
+    else if (head.enabled && full) {
+      // A page at a time, letting other requests run between pages. Pages are not one snapshot: a
+      // change committed meanwhile is after the version read above, so the next delta resends its owner.
+      for (let after = 0; ; ) {
+        const page = await repo.peerSourcesPage(after, FULL_PAGE);
+        for (const p of toPeers(page.rows)) peers.push(p);
+        if (page.lastId === null || page.rows.length < FULL_PAGE) break;
+        after = page.lastId;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
     }
     // OpenVPN/SOCKS5 users follow the same rule and the same delta (modules/openvpn-socks5).
     const serviceUsers = head.enabled && (full || owners!.length) ? await serviceUsersFor(db, owners, head.premium, now) : [];
@@ -150,3 +162,24 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
   };
 }
 export type NodesService = ReturnType<typeof nodesService>;
+
+/**
+ * A desired state as the route's JSON text, in pieces: the peers a batch at a time with a turn of
+ * the event loop between batches, so a full state of 300,000 peers (tens of MB) never holds the
+ * instance while it is serialised (issue 22). The fields besides the peers go through the
+ * contract's schema (unknown keys dropped), each peer is written with its three fields only.
+ */
+export async function* desiredStateJson(state: DesiredState, batch = 2000): AsyncGenerator<string> {
+  const { peers, ...rest } = state;
+  const head = JSON.stringify({ data: { ...desiredStateRest.parse(rest), peers: [] } });
+  // The text ends with `"peers":[]}}`: the peers go between the brackets.
+  const cut = head.length - 3;
+  yield head.slice(0, cut);
+  for (let i = 0; i < peers.length; i += batch) {
+    const part = peers.slice(i, i + batch).map((p) => JSON.stringify({ publicKey: p.publicKey, allowedIps: p.allowedIps, owner: p.owner }));
+    yield (i ? ',' : '') + part.join(',');
+    await new Promise((resolve) => setImmediate(resolve));
+  }
+  yield head.slice(cut);
+}
+const desiredStateRest = desiredState.omit({ peers: true });
