@@ -166,7 +166,7 @@ describe('Payssion v2 mandates', () => {
     expect(days((await subscription(c)).expiresAt)).toBe(30);
     expect(await mandatesOf(user.id)).toEqual([{ mandate_id: first.tx.mandate_id, status: 'active' }]);
     // Only provider ids are stored: no card data columns at all.
-    const columns = (await t.app.db.query<{ column_name: string }>(`select column_name from information_schema.columns where table_name = 'payment_mandates'`)).map((r) => r.column_name);
+    const columns = (await t.app.db.query<{ column_name: string }>(`select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'payment_mandates'`)).map((r) => r.column_name);
     expect(columns.sort()).toEqual(['created_at', 'id', 'mandate_id', 'provider', 'status', 'updated_at', 'user_id']);
 
     const charges = payssion.directCharges();
