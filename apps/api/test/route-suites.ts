@@ -68,9 +68,10 @@ export function pathSpellings(url: string): string[] {
 
 /**
  * Rows a refused request writes by design, left out of the comparison: a failed sign-in on a staff
- * account is audited (issue 15), and moves the audit chain's head (issue 20; any other audit row still shows in staff_audit).
+ * account is audited (issue 15), and moves the audit chain's head (issue 20; any other audit row still shows in staff_audit);
+ * a refused try counts against its budget (rate_limits, the budgets' table on PostgreSQL without Redis).
  */
-const WRITTEN_WHEN_REFUSED: Record<string, string> = { staff_audit: "action = 'sign-in-failed'", staff_audit_head: 'true' };
+const WRITTEN_WHEN_REFUSED: Record<string, string> = { staff_audit: "action = 'sign-in-failed'", staff_audit_head: 'true', rate_limits: 'true' };
 
 /**
  * Every table's rows (as text, in a stable order), so a comparison shows any change at all.

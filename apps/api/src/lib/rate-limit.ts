@@ -1,3 +1,4 @@
+import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { Redis } from 'ioredis';
 import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
@@ -50,7 +51,12 @@ const PREFIX = 'warren:rl';
 
 type Store = (rule: LimitRule) => RateLimiterAbstract;
 
-const keyOf = (rule: LimitRule, key: string) => (rule.address ? addressKey(key) : key);
+/**
+ * The stored key: a digest, never the key itself. Budgets are kept per email and per address, and
+ * a budget row (Redis key or rate_limits row) outlives an account deleted within its window; a
+ * digest names nobody (issue 20: personal data must not outlive its owner).
+ */
+const keyOf = (rule: LimitRule, key: string) => createHash('sha256').update(rule.address ? addressKey(key) : key).digest('base64url');
 
 function fromStore(store: Store): Omit<RateLimiter, 'close'> {
   return {
