@@ -34,7 +34,7 @@ function LocationCard({ s }: { s: ServerListItem }) {
       </Group>
       {s.unavailable ? (
         // Switched off or its servers retiring (issue 22): said, instead of the location vanishing.
-        <Text size="xs" c="orange.8" mt="sm" data-testid="location-unavailable">
+        <Text size="xs" c="orange" mt="sm" data-testid="location-unavailable">
           {t(s.unavailable === 'off' ? 'setup.locationOff' : 'setup.locationRetiring')}
         </Text>
       ) : s.isBlur ? (
