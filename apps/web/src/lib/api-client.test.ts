@@ -6,6 +6,9 @@ import { createApiClient, isOwnOrigin, setUnauthorizedHandler } from './api-clie
 import { snackbar } from './notify';
 import { getToken, setToken } from './token';
 import { errorBodyOf } from './http-error';
+import i18next from 'i18next';
+import en from '../../public/assets/i18n/en.json';
+import ru from '../../public/assets/i18n/ru.json';
 
 const origin = window.location.origin;
 
@@ -104,9 +107,20 @@ describe('api client', () => {
     const err = await api.post('x').json().catch((e: unknown) => e);
     expect(errorBodyOf(err)?.message).toBe('Conflict.');
     expect(snackbar).toHaveBeenCalledWith('First. Second.');
-    const { api: api2 } = client(() => reply(500, { message: 'Something went wrong.' }));
-    await api2.get('y').json().catch(() => undefined);
-    expect(snackbar).toHaveBeenLastCalledWith('Something went wrong.');
+  });
+
+  it("says a server error in the customer's language, not the API's English (503: briefly unavailable)", async () => {
+    await i18next.init({ lng: 'ru', resources: { en: { translation: en }, ru: { translation: ru } } });
+    const { api } = client((req) =>
+      req.url.endsWith('/down') ? reply(503, { message: 'The service is briefly unavailable. Please try again in a few seconds.' }, { 'retry-after': '5' }) : reply(500, { message: 'Internal Server Error' }),
+    );
+    await api.get('down').json().catch(() => undefined);
+    expect(snackbar).toHaveBeenLastCalledWith(ru.notify.unavailable);
+    await api.get('broken').json().catch(() => undefined);
+    expect(snackbar).toHaveBeenLastCalledWith(ru.notify.serverError);
+    await i18next.changeLanguage('en');
+    await api.get('down').json().catch(() => undefined);
+    expect(snackbar).toHaveBeenLastCalledWith(en.notify.unavailable);
   });
 
   it('is silent for 423 and 422 (the form shows 422 under its fields)', async () => {

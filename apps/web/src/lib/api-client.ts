@@ -1,8 +1,9 @@
+import i18next from 'i18next';
 import ky, { type KyInstance, type Options } from 'ky';
 import { COOKIES, HTTP, XSRF_HEADER } from '@warren/contract';
 import { getCookie } from './cookies';
 import { getToken, setToken } from './token';
-import { errorText, parseErrorBody, type ApiError } from './http-error';
+import { errorText, parseErrorBody, serverErrorText, type ApiError } from './http-error';
 import { snackbar } from './notify';
 
 /**
@@ -107,7 +108,7 @@ export function createApiClient(options: Options = {}, auth: ClientAuth = {}): K
           }
           // A client with its own 401 handling says what happened where it lands (no snackbar too).
           const silent = ctx.silent || status === HTTP.locked || status === HTTP.validation || (status === HTTP.unauthorized && !!ownHandler && !ctx.skipAuthHandling);
-          if (!silent) snackbar(errorText(err.body, err.response.statusText || 'Something went wrong.'));
+          if (!silent) snackbar(serverErrorText(status) ?? errorText(err.body, err.response.statusText || i18next.t('notify.serverError')));
           return err;
         },
       ],
