@@ -49,6 +49,12 @@ export const IconCard = base(
     <path d="M3 10h18M7 15h4" />
   </>,
 );
+export const IconReceipt = base(
+  <>
+    <path d="M6 3h12v18l-3-2-3 2-3-2-3 2z" />
+    <path d="M9 8h6M9 12h6M9 16h3" />
+  </>,
+);
 export const IconGift = base(
   <>
     <rect x="3" y="8" width="18" height="4" rx="1" />

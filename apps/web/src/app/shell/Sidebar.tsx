@@ -8,7 +8,7 @@ import { FREE_TARIFF_KEY } from '@warren/contract';
 import { getBrand } from '../../lib/brand';
 import { useSession } from '../../lib/session';
 import { Logo } from '../../components/Logo';
-import { IconCard, IconGauge, IconGift, IconGlobe, IconTools, IconUser, IconUsers } from '../../components/icons';
+import { IconCard, IconGauge, IconGift, IconGlobe, IconReceipt, IconTools, IconUser, IconUsers } from '../../components/icons';
 import { sidebarMenu, type MenuLink } from './menu';
 import classes from './AppLayout.module.css';
 
@@ -17,6 +17,7 @@ const ICONS = {
   locations: IconGlobe,
   features: IconTools,
   plans: IconCard,
+  billing: IconReceipt,
   affiliate: IconUsers,
   rewards: IconGift,
   profile: IconUser,

@@ -5,7 +5,7 @@ import { useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
 import { getBrand } from '../../lib/brand';
 import { session, useSession } from '../../lib/session';
-import { IconCard, IconHelp, IconLogout, IconUser, IconUsers } from '../../components/icons';
+import { IconReceipt, IconHelp, IconLogout, IconUser, IconUsers } from '../../components/icons';
 import { COLOR_SCHEMES } from '../../components/ColorSchemeSwitch';
 import { focusIsLost } from '../../components/use-return-focus';
 import { UserButton } from './UserButton';
@@ -51,7 +51,7 @@ export default function UserMenuPopover({ defaultOpened }: { defaultOpened: bool
         <Menu.Item leftSection={<IconUser size={18} />} onClick={() => navigate('/profile')}>
           {t('menu.profile')}
         </Menu.Item>
-        <Menu.Item leftSection={<IconCard size={18} />} onClick={() => navigate('/subscription')}>
+        <Menu.Item leftSection={<IconReceipt size={18} />} onClick={() => navigate('/subscription')}>
           {t('menu.subscription')}
         </Menu.Item>
         {deviceType === 'mobile' ? (

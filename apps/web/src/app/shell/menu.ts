@@ -5,7 +5,7 @@ export interface MenuLink {
   key: string;
   labelKey: string;
   to: string;
-  icon: 'dashboard' | 'locations' | 'features' | 'plans' | 'affiliate' | 'rewards' | 'profile';
+  icon: 'dashboard' | 'locations' | 'features' | 'plans' | 'billing' | 'affiliate' | 'rewards' | 'profile';
   /** External (opens in a new tab). */
   href?: string;
   children?: MenuLink[];
@@ -22,6 +22,8 @@ export function sidebarMenu(user: User | null, affiliatePortalUrl: string | null
     { key: 'locations', labelKey: 'menu.serverLocations', to: '/server-locations', icon: 'locations' },
     { key: 'features', labelKey: 'menu.vpnFeatures', to: '/setup', icon: 'features', children: pages },
     { key: 'plans', labelKey: 'menu.plans', to: '/plans', icon: 'plans' },
+    // Billing where customers look for it (as Proton VPN's dashboard does): the plan and its renewal, payments, receipts, money-back.
+    { key: 'billing', labelKey: 'menu.subscription', to: '/subscription', icon: 'billing' },
     { key: 'affiliate', labelKey: 'menu.affiliate', to: '/affiliate', icon: 'affiliate', href: portal },
     { key: 'rewards', labelKey: 'menu.rewards', to: '/rewards', icon: 'rewards' },
     { key: 'profile', labelKey: 'menu.profile', to: '/profile', icon: 'profile' },
