@@ -36,9 +36,11 @@ export interface Database extends Queryable {
    * transaction (it may call a payment provider meanwhile). Not re-entrant: code that holds a
    * lock calls what needs it through variants that expect it held. PostgreSQL: a session
    * advisory lock on a connection of its own; PGlite: in this process (the only one that may
-   * open its files).
+   * open its files). If the lock's connection is lost while fn runs, the lock is gone (another
+   * instance may take it): `lock.signal` aborts then, so fn checks it before a step that must not
+   * run twice at once (a provider charge) instead of going on unknowingly.
    */
-  withLock<T>(key: readonly [number, number], fn: () => Promise<T>): Promise<T>;
+  withLock<T>(key: readonly [number, number], fn: (lock: HeldLock) => Promise<T>): Promise<T>;
   /**
    * Calls onNotify with each NOTIFY payload on `channel` (a constant identifier) until the returned
    * stop is called. PostgreSQL: a connection of its own, reconnected after a loss; onNotify(null)
@@ -51,10 +53,15 @@ export interface Database extends Queryable {
 }
 
 /** Runs fn between acquire and the release acquire returned. */
-async function holding<T>(acquire: () => Promise<() => Promise<void>>, fn: () => Promise<T>): Promise<T> {
-  const release = await acquire();
+/** What a holder of a withLock lock is given: `signal` aborts (with a DatabaseUnavailableError) once the lock is lost. */
+export interface HeldLock {
+  readonly signal: AbortSignal;
+}
+
+async function holding<T>(acquire: () => Promise<{ release: () => Promise<void>; signal: AbortSignal }>, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+  const { release, signal } = await acquire();
   try {
-    return await fn();
+    return await fn({ signal });
   } finally {
     await release();
   }
@@ -143,7 +150,7 @@ class PgliteDatabase implements Database {
   /** The tail of each lock's queue: a waiter runs once the one before it released. */
   private readonly lockTails = new Map<string, Promise<void>>();
 
-  withLock<T>(key: readonly [number, number], fn: () => Promise<T>): Promise<T> {
+  withLock<T>(key: readonly [number, number], fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     return holding(
       async () => {
         const name = key.join(':');
@@ -153,9 +160,14 @@ class PgliteDatabase implements Database {
         const tail = before.then(() => gate);
         this.lockTails.set(name, tail);
         await before;
-        return async () => {
-          release();
-          if (this.lockTails.get(name) === tail) this.lockTails.delete(name);
+        // In this process: held until released, never lost.
+        const signal = new AbortController().signal;
+        return {
+          signal,
+          release: async () => {
+            release();
+            if (this.lockTails.get(name) === tail) this.lockTails.delete(name);
+          },
         };
       },
       fn,
@@ -299,16 +311,23 @@ async function reachable<T>(run: () => Promise<T>): Promise<T> {
  */
 function guardHeld(client: pg.PoolClient) {
   let lost: Error | undefined;
+  const aborted = new AbortController();
   const onError = (err: Error) => {
     lost = err;
+    // The session ended, and its advisory locks with it.
+    aborted.abort(new DatabaseUnavailableError({ cause: err }));
   };
+  const onEnd = () => onError(new Error('the lock connection ended'));
   client.on('error', onError);
+  client.on('end', onEnd);
   return {
     get lost() {
       return lost;
     },
+    signal: aborted.signal,
     release(err?: Error) {
       client.off('error', onError);
+      client.off('end', onEnd);
       client.release(err ?? lost);
     },
   };
@@ -384,7 +403,7 @@ class PostgresDatabase implements Database {
     });
   }
 
-  withLock<T>(key: readonly [number, number], fn: () => Promise<T>): Promise<T> {
+  withLock<T>(key: readonly [number, number], fn: (lock: HeldLock) => Promise<T>): Promise<T> {
     return holding(
       async () => {
         this.lockPool ??= new pg.Pool({ ...this.connect, max: 5 }).on('error', () => {
@@ -399,13 +418,16 @@ class PostgresDatabase implements Database {
           held.release(err as Error);
           throw err;
         }
-        return async () => {
-          try {
-            await client.query('select pg_advisory_unlock($1, $2)', [...key]);
-            held.release();
-          } catch (err) {
-            held.release(err as Error); // closed: the session and its locks end with it
-          }
+        return {
+          signal: held.signal,
+          release: async () => {
+            try {
+              await client.query('select pg_advisory_unlock($1, $2)', [...key]);
+              held.release();
+            } catch (err) {
+              held.release(err as Error); // closed: the session and its locks end with it
+            }
+          },
         };
       },
       fn,

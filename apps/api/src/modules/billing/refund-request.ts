@@ -48,7 +48,7 @@ export function refundRequestService(deps: RefundRequestDeps) {
    * back at the provider by hand). A provider that refuses leaves everything as it was.
    */
   async function giveBack(payment: PaymentRow, opts: { providerRefused: string; verifyAtProvider?: boolean }): Promise<{ viaProvider: boolean }> {
-    return lockSubscription(deps.db, payment.user_id, async () => {
+    return lockSubscription(deps.db, payment.user_id, async (lock) => {
       // Read again under the lock: a refund that held it may have finished meanwhile.
       const current = await repo.paymentById(payment.id);
       if (!current || current.status === 'refunded') throw new ConflictError('This payment was already refunded.');
@@ -58,6 +58,12 @@ export function refundRequestService(deps: RefundRequestDeps) {
       const renewal = await renewals.get(current.user_id);
       if (renewal?.auto_renew) await renewals.setAutoRenew(current.user_id, false);
       if (viaProvider) {
+        if (lock.signal.aborted) {
+          // Lost the lock (its connection died): a renewal charge may run now; this run refunds nothing (503, try again).
+          await requests.release(current.id);
+          if (renewal?.auto_renew) await renewals.setAutoRenew(current.user_id, true);
+          lock.signal.throwIfAborted();
+        }
         try {
           await provider.refund(current.provider_ref!);
           // The provider's own view decides, where it offers one: only money that went back takes the period back.

@@ -223,10 +223,10 @@ export function renewalsService(deps: RenewalsDeps) {
 
   /** Under the subscription's lock: a refund in progress finishes first (and turns auto-renew off), or waits for this charge. */
   function chargeDue(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
-    return lockSubscription(db, userId, () => chargeDueLocked(userId, asOf));
+    return lockSubscription(db, userId, (lock) => chargeDueLocked(userId, asOf, lock.signal));
   }
 
-  async function chargeDueLocked(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
+  async function chargeDueLocked(userId: number, asOf: Date, lockLost: AbortSignal): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
     const [due] = await repo.due(asOf, deps.leadDays, userId);
     if (!due) return { outcome: 'not-due' };
     const provider = canCharge(due.provider);
@@ -256,6 +256,9 @@ export function renewalsService(deps: RenewalsDeps) {
     if (payment.status === 'failed') {
       result = { status: 'failed' as const, error: String(payment.failure_reason ?? 'The payment was refused.'), unusable: false };
     } else {
+      // The lock's connection died meanwhile: another instance may hold the lock now, so the card is
+      // not charged by this run (the job fails, is retried and finds this payment by its key).
+      lockLost.throwIfAborted();
       result = await provider.chargeSaved!({
         merchantRef: payment.public_id,
         amountMinor: payment.amount_minor,

@@ -1,4 +1,4 @@
-import type { Database, Queryable } from '../../db/client.js';
+import type { Database, HeldLock, Queryable } from '../../db/client.js';
 import type { PriceRow, PromoCode } from './pricing.js';
 
 export interface TariffRow {
@@ -45,7 +45,7 @@ const SUBSCRIPTION_LOCK = 727_020;
  * renewal charge of the same subscription never overlap (issue 20: a money-back refund raced a
  * renewal charge and the card was charged after its refund). Not re-entrant (Database.withLock).
  */
-export function lockSubscription<T>(db: Database, userId: number, fn: () => Promise<T>): Promise<T> {
+export function lockSubscription<T>(db: Database, userId: number, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
   return db.withLock([SUBSCRIPTION_LOCK, userId], fn);
 }
 
