@@ -67,16 +67,34 @@ describe('payment history', () => {
     expect(new Date(ok!.periodEnd as string).getTime() - new Date(ok!.periodStart as string).getTime()).toBe(30 * DAY);
   });
 
-  it('shows a support grant without a receipt or a refund, and hides checkouts abandoned for a day', async () => {
+  it('shows a support grant without a receipt or a refund; a checkout left unpaid for a day reads expired, and a late payment still applies', async () => {
     const { c, user } = await member();
     await t.app.billing.operator.grant(user.id, '1-month');
-    const open = (await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' })).json().data.paymentId as string;
+    const created = (await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' })).json().data as { paymentId: string; redirectUrl: string };
+    const open = created.paymentId;
     let h = await history(c);
     expect(h.items.map((i) => [i.kind, i.status])).toEqual([['purchase', 'pending'], ['grant', 'succeeded']]);
     expect(h.items[1]).toMatchObject({ receiptAvailable: false, refundAvailable: false, amountMinor: 0 });
+    // Just under a day: still open at the provider (a Stripe Checkout Session lives 24 h).
+    await t.app.db.query(`update payments set created_at = now() - interval '23 hours 59 minutes' where public_id = $1`, [open]);
+    expect((await history(c)).items.find((i) => i.paymentId === open)).toMatchObject({ status: 'pending' });
+    // A day: abandoned. Listed as not completed (it used to read "Processing" for a day, then vanish), nothing to do with it.
     await t.app.db.query(`update payments set created_at = now() - interval '2 days' where public_id = $1`, [open]);
     h = await history(c);
-    expect(h.items.map((i) => i.kind)).toEqual(['grant']);
+    expect(h.items.map((i) => [i.kind, i.status])).toEqual([['grant', 'succeeded'], ['purchase', 'expired']]);
+    expect(h.items[1]).toMatchObject({ paymentId: open, receiptAvailable: false, refundAvailable: false, refundableUntil: null, periodStart: null });
+    // Only a reading: the payment is still pending in the database, nothing was written.
+    const [row] = await t.app.db.query<{ status: string }>('select status from payments where public_id = $1', [open]);
+    expect(row!.status).toBe('pending');
+    const before = (await subscriptionOf(c)).expiresAt;
+    // The provider confirms after the day (a late webhook): the payment applies once, the entry reads paid.
+    const sandboxId = new URL(created.redirectUrl).pathname.split('/').pop()!;
+    const paid = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+    expect(paid.statusCode).toBe(200);
+    h = await history(c);
+    expect(h.items.find((i) => i.paymentId === open)).toMatchObject({ status: 'succeeded', receiptAvailable: true });
+    const after = (await subscriptionOf(c)).expiresAt;
+    expect(new Date(after as string).getTime() - new Date(before as string).getTime()).toBe(30 * DAY);
   });
 
   it('needs a signed-in member and never shows another member’s payments', async () => {

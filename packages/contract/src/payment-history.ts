@@ -7,8 +7,21 @@ import { z } from 'zod';
 
 export const PAYMENT_HISTORY_KINDS = ['purchase', 'renewal', 'grant', 'refund'] as const;
 export type PaymentHistoryKind = (typeof PAYMENT_HISTORY_KINDS)[number];
-export const PAYMENT_HISTORY_STATUSES = ['pending', 'succeeded', 'failed', 'refunded'] as const;
+/**
+ * expired: a checkout left unpaid for CHECKOUT_EXPIRES_MS (an abandoned checkout). A reading, not a
+ * stored state: the payment stays pending, so a provider's late confirmation still applies it
+ * and the entry then reads succeeded.
+ */
+export const PAYMENT_HISTORY_STATUSES = ['pending', 'succeeded', 'failed', 'refunded', 'expired'] as const;
 export type PaymentHistoryStatus = (typeof PAYMENT_HISTORY_STATUSES)[number];
+
+/**
+ * A checkout not paid within a day reads as not completed (expired). A day, as Stripe Checkout
+ * Sessions expire by default (24 h) and Cardlink's and Payssion's hosted pages are left well
+ * before it; payment methods that settle later (a bank transfer, a voucher) still confirm
+ * through the provider's webhook, which moves the payment on whatever it reads as.
+ */
+export const CHECKOUT_EXPIRES_MS = 24 * 60 * 60_000;
 
 /** A payment's public id: what the history lists and the receipt and refund calls take. */
 export const paymentPublicId = z.string().regex(/^[A-Za-z0-9_-]{1,100}$/, { error: 'Unknown payment.' });

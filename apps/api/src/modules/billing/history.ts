@@ -1,4 +1,4 @@
-import type { PaymentHistory, PaymentHistoryItem } from '@warren/contract';
+import { CHECKOUT_EXPIRES_MS, type PaymentHistory, type PaymentHistoryItem } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import type { PricesService } from './prices.js';
@@ -15,8 +15,6 @@ export interface HistoryDeps {
   now: () => Date;
 }
 
-/** A checkout left open longer than this was abandoned: it is no attempt worth listing. */
-const OPEN_CHECKOUT_SHOWN_MS = 86_400_000;
 const iso = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : new Date(d).toISOString());
 
 /** A customer's own payments as the dashboard lists them: payments, renewals, failed attempts and refunds, newest first. */
@@ -31,7 +29,12 @@ export function historyService(deps: HistoryDeps) {
       const keyOf = new Map(tariffs.map((t) => [t.id, t.key]));
       const items: PaymentHistoryItem[] = [];
       for (const p of payments) {
-        if (p.status === 'pending' && now.getTime() - new Date(p.created_at).getTime() > OPEN_CHECKOUT_SHOWN_MS) continue;
+        // A checkout left unpaid past CHECKOUT_EXPIRES_MS reads as not completed (issue 23: it used to
+        // read "Processing" beside real payments). Decided at read time, not by a job writing
+        // 'failed': nothing is written, so a provider that confirms later (a late webhook, a bank
+        // transfer settling) moves the still-pending payment to succeeded as it always did, and
+        // the entry reads "Paid" from then on.
+        const expired = p.status === 'pending' && now.getTime() - new Date(p.created_at).getTime() >= CHECKOUT_EXPIRES_MS;
         const until = refundableUntil(p, deps.moneyBackDays);
         const refundRequested = p.status === 'succeeded' && requested.has(Number(p.id));
         const base = {
@@ -48,7 +51,7 @@ export function historyService(deps: HistoryDeps) {
           ...base,
           id: p.public_id,
           kind: p.provider === 'grant' ? 'grant' : p.kind === 'renewal' ? 'renewal' : 'purchase',
-          status: p.status,
+          status: expired ? 'expired' : p.status,
           date: iso(p.paid_at ?? p.created_at)!,
           failureReason: p.status === 'failed' && typeof p.failure_reason === 'string' ? p.failure_reason : null,
           receiptAvailable: hasReceipt(p),

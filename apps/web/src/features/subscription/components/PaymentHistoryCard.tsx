@@ -16,8 +16,14 @@ import { useRequestRefund } from '../api/request-refund';
 import { formatDate, formatMoney, providerName } from '../lib/format';
 
 const KIND_KEY = { purchase: 'subscription.kindPurchase', renewal: 'subscription.kindRenewal', grant: 'subscription.kindGrant', refund: 'subscription.kindRefund' } as const;
-const STATUS_KEY = { pending: 'subscription.stPending', succeeded: 'subscription.stSucceeded', failed: 'subscription.stFailed', refunded: 'subscription.stRefunded' } as const;
-const STATUS_COLOR = { pending: 'yellow', succeeded: 'teal', failed: 'red', refunded: 'gray' } as const;
+const STATUS_KEY = {
+  pending: 'subscription.stPending',
+  succeeded: 'subscription.stSucceeded',
+  failed: 'subscription.stFailed',
+  refunded: 'subscription.stRefunded',
+  expired: 'subscription.stExpired',
+} as const;
+const STATUS_COLOR = { pending: 'yellow', succeeded: 'teal', failed: 'red', refunded: 'gray', expired: 'gray' } as const;
 
 /** Every payment, renewal, failed attempt and refund; a receipt per paid one; a refund inside the window. Cards on a phone. */
 export function PaymentHistoryCard() {
@@ -97,6 +103,11 @@ export function PaymentHistoryCard() {
       {period(p) && (
         <Text size="xs" c="dimmed">
           {period(p)}
+        </Text>
+      )}
+      {p.status === 'expired' && (
+        <Text size="xs" c="dimmed" data-testid="expired-note">
+          {t('subscription.expiredNote')}
         </Text>
       )}
       {p.failureReason && (

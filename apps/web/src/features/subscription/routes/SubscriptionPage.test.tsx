@@ -80,6 +80,19 @@ describe('subscription page', () => {
     expect(screen.getByText('You are on the free plan.')).toBeInTheDocument();
   });
 
+  it('an abandoned checkout reads "Not completed" with what it means, not "Processing" beside real payments', async () => {
+    const abandoned: PaymentHistoryItem = { ...paid, id: 'pay_2', paymentId: 'pay_2', status: 'expired', date: '2026-11-25T10:00:00.000Z', periodStart: null, periodEnd: null, receiptAvailable: false, refundAvailable: false, refundableUntil: null };
+    stubApi({ 'GET billing/subscription': ok(renewing), 'GET billing/payments': ok(history([abandoned, paid])) });
+    await renderRoute(<SubscriptionPage />, '/subscription');
+    const rows = await screen.findAllByTestId('history-row', {}, { timeout: 5000 });
+    expect(rows[0]).toHaveTextContent('Not completed');
+    expect(rows[0]).not.toHaveTextContent('Processing');
+    expect(within(rows[0]!).getByTestId('expired-note')).toHaveTextContent('once the payment provider confirms it');
+    expect(within(rows[0]!).queryByTestId('download-receipt')).toBeNull();
+    expect(rows[1]).toHaveTextContent('Paid');
+    expect(within(rows[1]!).queryByTestId('expired-note')).toBeNull();
+  });
+
   it('a lifetime plan says it never renews and offers no switch; a plan without a reusable method says why', async () => {
     stubApi({
       'GET billing/subscription': ok({ ...renewing, plan: { tariffKey: 'lifetime', tariffName: 'Lifetime', lifetime: true }, paidUntil: null, autoRenew: false, canAutoRenew: false, renewsAt: null, nextCharge: null }),
