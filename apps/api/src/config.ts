@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
-import { type Pools, parsePools } from './modules/wireguard/addresses.js';
+import { type Pools, parsePools } from './modules/wireguard/index.js';
 import { repoRoot } from './paths.js';
 
 /**

@@ -1,5 +1,5 @@
 import type { Queryable } from '../db/client.js';
-import { billingRepository, mandateRepository } from '../modules/billing/repository.js';
+import { billingRepository, mandateRepository } from '../modules/billing/index.js';
 import { ConflictError } from '../lib/errors.js';
 import {
   type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type PaymentRequest,

@@ -1,6 +1,6 @@
 import { createHash, createHmac } from 'node:crypto';
 import type { Queryable } from '../db/client.js';
-import { checkoutCacheRepository } from '../modules/billing/repository.js';
+import { checkoutCacheRepository } from '../modules/billing/index.js';
 import { DomainError } from '../lib/errors.js';
 import { safeEqual } from '../lib/secrets.js';
 

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/client.js';
-import { type SandboxCardRow, type SandboxEvent, type SandboxRow, sandboxRepository } from '../modules/billing/repository.js';
+import { type SandboxCardRow, type SandboxEvent, type SandboxRow, sandboxRepository } from '../modules/billing/index.js';
 import { hmac, safeEqual } from '../lib/secrets.js';
 import {
   type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus, type SavedMethod,

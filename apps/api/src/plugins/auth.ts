@@ -1,7 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../lib/errors.js';
-import type { TokenRow, UserRow } from '../modules/users/repository.js';
-import type { UsersService } from '../modules/users/service.js';
+import type { TokenRow, UserRow, UsersService } from '../modules/users/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

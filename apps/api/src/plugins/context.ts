@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type BrandOrigins, type ParsedHost, parseHost } from '../brands/origins.js';
 import type { Brand, BrandRegistry } from '../brands/registry.js';
 import { BadRequestError } from '../lib/errors.js';
-import type { RequestContext } from '../modules/users/service.js';
+import type { RequestContext } from '../modules/users/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

@@ -109,6 +109,8 @@ export function useCaptcha(): Captcha {
 
   useEffect(() => {
     if (!active || !box.current) return;
+    // The one queue the ref holds for the component's life (it is emptied in place, never replaced).
+    const pending = waiters.current;
     let cancelled = false;
     const el = box.current;
     const onToken = (value: string) => {
@@ -148,7 +150,7 @@ export function useCaptcha(): Captcha {
     );
     return () => {
       cancelled = true;
-      for (const w of waiters.current.splice(0)) w.reject(new CaptchaError('failed'));
+      for (const w of pending.splice(0)) w.reject(new CaptchaError('failed'));
     };
   }, [active, provider, siteKey, api, resetWidget, failAll]);
 

@@ -5,7 +5,7 @@ import { FALLBACK_BRAND, setBrand } from './brand';
 import { createPayment } from './billing/create-payment';
 import { decryptPayload } from './restricted-crypto';
 import { fetchUserInfo } from './session';
-import { verifyUser } from './account-api';
+import { login, register, verifyUser } from './account-api';
 import { restrictedPost } from './restricted-call';
 import { RESTRICTED_KEY, STORED_TOKEN, expectRestrictedCall, stubRestrictedApi } from '../test/restricted';
 import { getToken, setToken } from './token';
@@ -67,6 +67,20 @@ describe('a restricted host', () => {
     });
   });
 
+  it("sign-in and both sign-ups (the page's, the checkout's one-step) go encrypted, the password inside", async () => {
+    const answer = { data: { user: testUser({ email: 'ann@example.com' }), token: 'new-token-abcdefghijklmnopqrstuvwxyz' } };
+    const body = { email: 'ann@example.com', password: 'secret-password-1', password_confirmation: 'secret-password-1' };
+    await expectRestrictedCall(() => login({ email: body.email, password: body.password }), {
+      path: '/api/users/restrictedLogin', answer, inside: { email: body.email, password: body.password }, sessionField: null, clear: ['secret-password-1', 'ann@example.com'],
+    });
+    await expectRestrictedCall(() => register(body), {
+      path: '/api/users/restrictedRegister', answer, inside: { ...body, isRestrictedDomain: true }, sessionField: null, clear: ['secret-password-1'],
+    });
+    await expectRestrictedCall(() => register(body, { oneStep: true }), {
+      path: '/api/users/restrictedRegister', answer, inside: { ...body, isRestrictedDomain: true, isOneStepPayment: true }, sessionField: null, clear: ['secret-password-1'],
+    });
+  });
+
   it('a rotated token comes back inside the encrypted answer and replaces the stored one', async () => {
     restricted();
     setToken(TOKEN);
@@ -85,5 +99,19 @@ describe('a restricted host', () => {
     });
     await createPayment({ ...payment, provider: 'sandbox' });
     expect(seen).toEqual(['/api/billing/createPayment']);
+  });
+
+  it('a main-product host signs up in plain JSON; only the checkout marks isOneStepPayment', async () => {
+    stubApi({});
+    const sent: [string, Record<string, unknown>][] = [];
+    vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
+      const request = input as Request;
+      sent.push([new URL(request.url).pathname, await request.json()]);
+      return new Response(JSON.stringify({ data: { user: testUser(), token: 'new-token-abcdefghijklmnopqrstuvwxyz' } }), { status: 200, headers: { 'content-type': 'application/json' } });
+    });
+    const body = { email: 'ann@example.com', password: 'secret-password-1', password_confirmation: 'secret-password-1' };
+    await register(body);
+    await register(body, { oneStep: true });
+    expect(sent).toEqual([['/api/users/register', body], ['/api/users/register', { ...body, isOneStepPayment: true }]]);
   });
 });

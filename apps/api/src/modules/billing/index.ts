@@ -82,6 +82,12 @@ export type BillingServices = ReturnType<typeof billingServices>;
 
 export type { BillingTestHooks } from './reconcile.js';
 export type { PaymentRow, TariffRow } from './repository.js';
+// What the payment providers (payments/) keep in billing's tables: the sandbox's payments and
+// cards, the answers cached for providers without idempotency keys, Payssion's mandates, and the
+// member a payment reference belongs to.
+export {
+  billingRepository, checkoutCacheRepository, mandateRepository, sandboxRepository, type SandboxCardRow, type SandboxEvent, type SandboxRow,
+} from './repository.js';
 export type { CheckoutContext } from './checkout.js';
 export type { CookieToSet, CookieJar } from './prices.js';
 export { readCatalogue, seedCatalogue, type Catalogue } from './catalogue.js';

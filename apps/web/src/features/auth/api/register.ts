@@ -1,19 +1,8 @@
 import { useMutation } from '@tanstack/react-query';
-import { isAuthResultShape, type AuthResult, type RegisterBody } from '@warren/contract';
-import { api } from '../../../lib/api-client';
-import { ensureShape } from '../../../lib/answer-shape';
-import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-call';
+import type { RegisterBody } from '@warren/contract';
+import { register } from '../../../lib/account-api';
 
-/** POST users/register (or restrictedRegister). Silent: sign-up failures get their own 2 s snackbar. */
-export async function register(body: RegisterBody): Promise<AuthResult> {
-  if (usesRestrictedCalls()) {
-    const res = await restrictedPost<{ data: unknown }>('users/restrictedRegister', { ...body, isRestrictedDomain: true }, { silent: true });
-    return ensureShape(res.data, isAuthResultShape, 'users/register');
-  }
-  const res = await api.post('users/register', { json: body, context: { silent: true } }).json<{ data: unknown }>();
-  return ensureShape(res.data, isAuthResultShape, 'users/register');
-}
-
+/** The sign-up page's POST users/register (the fetcher is shared with the checkout: lib/account-api). */
 export function useRegister() {
-  return useMutation({ mutationKey: ['users', 'register'], mutationFn: register });
+  return useMutation({ mutationKey: ['users', 'register'], mutationFn: (body: RegisterBody) => register(body) });
 }

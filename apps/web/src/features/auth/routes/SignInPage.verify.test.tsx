@@ -5,7 +5,10 @@ import { HTTPError, type NormalizedOptions } from 'ky';
 
 const verifyFn = vi.fn();
 const resendFn = vi.fn();
-vi.mock('../../../lib/account-api', () => ({ verifyUser: (body: unknown) => verifyFn(body) }));
+vi.mock('../../../lib/account-api', async (importOriginal) => ({
+  ...(await importOriginal<object>()),
+  verifyUser: (body: unknown) => verifyFn(body),
+}));
 vi.mock('../api/resend-verification-by-link', () => ({ resendVerificationByLink: (body: unknown) => resendFn(body) }));
 vi.mock('../../../lib/notify', () => ({ snackbar: vi.fn() }));
 
