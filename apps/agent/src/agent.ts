@@ -1,7 +1,8 @@
 import os from 'node:os';
-import { type DesiredState, MAX_REPORTED_PEERS, type NodeReport } from '@warren/contract';
+import { type DesiredState, MAX_REPORTED_PEERS, type NodeReport, type WgKind } from '@warren/contract';
 import type { Dump } from './wg/dump.js';
-import { diffPeers, diffSize, wgSetArgs } from './wg/diff.js';
+import { PeerBudget, isPeerCapError } from './wg/capacity.js';
+import { type PeerDiff, diffPeers, diffSize, wgSetArgs } from './wg/diff.js';
 import { writeReportedKey } from './wg/reported-key.js';
 import { type DesiredPeers, PeerState, nextDesired } from './state.js';
 
@@ -16,6 +17,8 @@ export interface AgentWg {
   set(args: string[]): Promise<void>;
   /** Converges the interface on exactly these peers (one `wg syncconf`). */
   syncconf(peers: DesiredPeers): Promise<void>;
+  /** The implementation and the peers one interface holds (wg/capacity.ts); absent: no cap known (tests). */
+  limits?(): Promise<{ kind: WgKind; maxPeers: number }>;
 }
 export type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Record<string, unknown>) => void;
 
@@ -25,6 +28,8 @@ export interface AgentOptions {
   resyncIntervalS: number;
   capacity: number;
   maxSetChanges: number;
+  /** The operator's own peer cap, below the implementation's (--max-peers); the lower of the two holds. */
+  maxPeers?: number;
   /** Called with each answer after WireGuard is applied (OpenVPN/SOCKS5 users, services/runtime.ts); a failure makes the next round full. */
   appliers?: ((answer: DesiredState) => Promise<void>)[];
   /** Add to each report (the stealth core's status and bytes); committed() once the API accepted it. */
@@ -47,6 +52,8 @@ export interface AgentObserver {
   synced(atMs: number, peers: number, version: number): void;
   api(call: 'desired' | 'report', ok: boolean): void;
   reported(activePeers: number): void;
+  /** The interface's capacity at a report (metrics: the cap, peers, refused peers); optional. */
+  capacity?(c: NonNullable<NodeReport['wireguard']>): void;
   /** The interface's peers at a report (metrics: handshake ages, bytes); optional for observers that do not care. */
   wireguard?(peers: readonly { latestHandshake: number; rxBytes: number; txBytes: number }[], nowS: number): void;
 }
@@ -91,6 +98,13 @@ export class Agent {
   private lastReported = new Map<string, string>();
   /** The last apply's error for the report (the operator console), null once an apply succeeded; unset before the first. */
   private lastApplyError: string | null | undefined;
+  /** The interface's implementation and cap (the lower of its own and --max-peers); unset until the first round. */
+  private limits?: { kind: WgKind; maxPeers: number };
+  /** A cap learnt from an apply the interface refused as full (a cap below what was detected). */
+  private learnedCap?: number;
+  /** Set while more peers are desired than the interface holds: what it holds and what waits. null: it holds them all. */
+  private budget: PeerBudget | null = null;
+  private limitsChecked = false;
 
   constructor(
     private readonly api: AgentApi,
@@ -101,7 +115,7 @@ export class Agent {
   ) {}
 
   get state() {
-    return { version: this.version, peers: this.desired?.size ?? 0, failures: this.failures };
+    return { version: this.version, peers: this.desired?.size ?? 0, failures: this.failures, refused: this.budget?.refused.size ?? 0, maxPeers: this.limits?.maxPeers };
   }
 
   /** One round: fetch (full or long-poll delta), then apply. */
@@ -118,6 +132,7 @@ export class Agent {
     }
     observer?.api('desired', true);
     const started = this.now();
+    const cap = await this.cap();
     let mode: ApplyMode = 'none';
     let changes = 0;
     let next: PeerState;
@@ -125,26 +140,40 @@ export class Agent {
       if (answer.full || this.desired === null || !this.appliedKnown) {
         // A full answer (or an interface in an unknown state): the whole set, one syncconf.
         next = new PeerState(nextDesired(null, answer));
-        changes = this.desired && this.appliedKnown ? diffSize(diffPeers(this.desired.peers, next.peers)) : next.size;
+        changes = this.desired && this.appliedKnown ? diffSize(diffPeers(this.budget?.applied ?? this.desired.peers, next.peers)) : next.size;
+        const before = this.appliedKnown ? (this.budget?.applied ?? this.desired?.peers) : undefined;
         this.appliedKnown = false;
         this.desired = next;
-        await this.wg.syncconf(next.peers);
+        if (next.size > cap) {
+          // More than the interface holds: keep whoever is on it, add others while there is room, refuse the rest.
+          const present = before ?? new Set((await this.wg.dump()).peers.map((p) => p.publicKey));
+          this.budget = PeerBudget.fit(next.peers, (key) => present.has(key), cap);
+          await this.wg.syncconf(this.budget.applied);
+        } else {
+          this.budget = null;
+          await this.wg.syncconf(next.peers);
+        }
         mode = 'syncconf';
         this.lastFullAt = this.now();
         this.needFull = false;
       } else {
         // A delta: applied in place, at the cost of the accounts it names (validated whole first).
         next = this.desired;
-        const d = next.applyDelta(answer);
+        let d: PeerDiff = next.applyDelta(answer);
         this.appliedKnown = false;
+        // Over the cap (or just crossing it): the interface's own change, within the cap.
+        if (!this.budget && next.size > cap) this.budget = PeerBudget.entering(next.peers, d, cap);
+        if (this.budget) d = this.budget.apply(d, next.peers);
+        const onIface = this.budget?.applied ?? next.peers;
         changes = diffSize(d);
         if (changes > this.o.maxSetChanges) {
-          await this.wg.syncconf(next.peers);
+          await this.wg.syncconf(onIface);
           mode = 'syncconf';
         } else if (changes > 0) {
           await this.wg.set(wgSetArgs(this.wg.iface, d));
           mode = 'set';
         }
+        if (this.budget && !this.budget.refused.size) this.budget = null;
       }
       this.appliedKnown = true;
       for (const apply of this.o.appliers ?? []) await apply(answer);
@@ -153,9 +182,11 @@ export class Agent {
       // One line, bounded: what `wg`/the services said (no client addresses exist here to leak).
       this.lastApplyError = String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 500);
       observer?.applyFailed();
+      await this.learnCap(this.lastApplyError);
       throw err;
     }
     this.lastApplyError = null;
+    this.noteRefused();
     observer?.applied(mode, (this.now() - started) / 1000);
     observer?.synced(Date.now(), next.size, answer.version);
     this.version = answer.version;
@@ -180,9 +211,11 @@ export class Agent {
       activePeers: active,
       ...(this.o.version ? { agentVersion: this.o.version.slice(0, 64) } : {}),
       ...(this.lastApplyError !== undefined ? { lastApplyError: this.lastApplyError } : {}),
+      ...(this.limits ? { wireguard: { kind: this.limits.kind, maxPeers: this.limits.maxPeers, peers: dump.peers.length, refused: this.budget?.refused.size ?? 0 } } : {}),
       peers: changed.map((p) => ({ publicKey: p.publicKey, lastHandshake: p.latestHandshake, rxBytes: p.rxBytes, txBytes: p.txBytes })),
     };
     this.o.observer?.reported(active);
+    if (report.wireguard) this.o.observer?.capacity?.(report.wireguard);
     this.o.observer?.wireguard?.(dump.peers, nowS);
     let accepted: number;
     try {
@@ -234,6 +267,46 @@ export class Agent {
         await this.sleep(delay);
       }
     }
+  }
+
+  /** The interface's cap now: its implementation's, the operator's --max-peers, or one learnt from a refusal, the lowest. */
+  private async cap(): Promise<number> {
+    if (!this.limitsChecked) {
+      this.limitsChecked = true;
+      const found = await this.wg.limits?.();
+      const max = Math.min(found?.maxPeers ?? Infinity, this.o.maxPeers ?? Infinity);
+      if (Number.isFinite(max)) this.limits = { kind: found?.kind ?? 'kernel', maxPeers: max };
+    }
+    if (this.learnedCap !== undefined && this.learnedCap < (this.limits?.maxPeers ?? Infinity)) this.limits = { kind: this.limits?.kind ?? 'kernel', maxPeers: this.learnedCap };
+    return this.limits?.maxPeers ?? Infinity;
+  }
+
+  /**
+   * After a failed apply: when the interface said it is full and holds fewer peers than were sent,
+   * what it holds is its cap from now on (logged once), so the next round fits within it instead of
+   * failing the same way again and again.
+   */
+  private async learnCap(error: string): Promise<void> {
+    if (!this.desired) return;
+    let held: number;
+    try {
+      held = (await this.wg.dump()).peers.length;
+    } catch {
+      return;
+    }
+    if (!isPeerCapError(error, held) || held <= 0 || held >= this.desired.size || held >= (this.limits?.maxPeers ?? Infinity)) return;
+    this.learnedCap = held;
+    this.log('error', 'the interface refused peers beyond its capacity; holding at most what it took from now on', { maxPeers: held, desired: this.desired.size });
+  }
+
+  private refusedLogged = 0;
+  /** One line when peers start being refused for want of room, one when they all fit again: never a line per round. */
+  private noteRefused(): void {
+    const refused = this.budget?.refused.size ?? 0;
+    if (refused > 0 && this.refusedLogged === 0)
+      this.log('warn', 'more peers desired than the interface holds: the rest are refused until there is room', { maxPeers: this.limits?.maxPeers, kind: this.limits?.kind, refused });
+    else if (refused === 0 && this.refusedLogged > 0) this.log('info', 'every desired peer fits on the interface again', { maxPeers: this.limits?.maxPeers });
+    this.refusedLogged = refused;
   }
 
   stop(): void {

@@ -23,6 +23,8 @@ export interface AgentConfig {
   capacity: number;
   /** Above this many changes one `wg syncconf` replaces a `wg set`. */
   maxSetChanges: number;
+  /** The operator's peer cap for the interface, below the implementation's own (wireguard-go 65,536; the kernel 1,048,576). */
+  maxPeers?: number;
   logLevel: 'debug' | 'info' | 'warn' | 'error';
   /** Where the token was read from (never the token itself in logs). */
   tokenFile?: string;
@@ -53,6 +55,9 @@ export const HELP = `Usage: warren-agent [run] [options]
   --report-interval S    counters and load report            WARREN_REPORT_INTERVAL_S (default ${NODE_REPORT_INTERVAL_S})
   --resync-interval S    full fetch + wg syncconf (drift)    WARREN_RESYNC_INTERVAL_S (default 300)
   --capacity N           active peers that mean 100 % load   WARREN_CAPACITY (default 1000)
+  --max-peers N          peers the interface may hold at most WARREN_MAX_PEERS (default: the implementation's
+                         cap, wireguard-go 65,536, the kernel 1,048,576); desired peers beyond it are
+                         refused (reported, never retried in a loop) and the API gives the node no new device
   --log-level LEVEL      debug | info | warn | error         WARREN_LOG_LEVEL (default info)
 `;
 
@@ -96,7 +101,7 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
       api: { type: 'string' }, 'api-socket': { type: 'string' }, 'token-file': { type: 'string' }, metrics: { type: 'string' },
       interface: { type: 'string' }, wg: { type: 'string' }, 'state-dir': { type: 'string' }, wait: { type: 'string' },
       'report-interval': { type: 'string' }, 'resync-interval': { type: 'string' }, capacity: { type: 'string' },
-      'max-set-changes': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      'max-set-changes': { type: 'string' }, 'max-peers': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return 'help';
@@ -147,6 +152,7 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
     resyncIntervalS: int(pick(values['resync-interval'], 'WARREN_RESYNC_INTERVAL_S'), '--resync-interval', 300, 5, 86_400),
     capacity: int(pick(values.capacity, 'WARREN_CAPACITY'), '--capacity', 1000, 1, 10_000_000),
     maxSetChanges: int(pick(values['max-set-changes'], 'WARREN_MAX_SET_CHANGES'), '--max-set-changes', 500, 1, 100_000),
+    maxPeers: pick(values['max-peers'], 'WARREN_MAX_PEERS') === undefined ? undefined : int(pick(values['max-peers'], 'WARREN_MAX_PEERS'), '--max-peers', 0, 1, 1 << 20),
     logLevel: logLevel as AgentConfig['logLevel'],
     tokenFile,
     metrics,

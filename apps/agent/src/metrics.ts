@@ -72,6 +72,13 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
     labelNames: ['direction'] as const,
     registers: [registry],
   });
+  const wgMaxPeers = new Gauge({
+    name: 'warren_agent_wireguard_max_peers',
+    help: 'Peers the interface can hold at most (wireguard-go 65,536, the kernel 1,048,576, or the lower --max-peers), by implementation (kernel, userspace), at the last report',
+    labelNames: ['kind'] as const,
+    registers: [registry],
+  });
+  const wgRefused = new Gauge({ name: 'warren_agent_wireguard_refused_peers', help: 'Desired peers left off the interface for want of room (0 when all fit), at the last report', registers: [registry] });
   /** Live sessions by protocol: WireGuard's are the peers with a handshake in the last 3 minutes; others come from their servers when they run here. */
   const sessionSources = new Map<SessionProtocol, () => number>();
   let wgActive = 0;
@@ -106,6 +113,11 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
       activePeers.set(active);
       wgActive = active;
     },
+    capacity(c) {
+      wgMaxPeers.reset();
+      wgMaxPeers.set({ kind: c.kind }, c.maxPeers);
+      wgRefused.set(c.refused);
+    },
     wireguard(peers, nowS) {
       const { byAge, rx, tx } = wireguardSummary(peers, nowS);
       for (const age of HANDSHAKE_AGES) wgPeers.set({ age }, byAge[age]);
@@ -119,6 +131,7 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
   for (const mode of ['set', 'syncconf'] as const) applyDuration.zero({ mode });
   for (const age of HANDSHAKE_AGES) wgPeers.set({ age }, 0);
   for (const direction of ['rx', 'tx'] as const) wgBytes.set({ direction }, 0);
+  wgRefused.set(0);
   return {
     registry,
     observer,

@@ -1,6 +1,7 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { z } from 'zod';
+import { NODE_HIGH_WATER_PERCENT } from '@warren/contract';
 import { type Pools, parsePools } from './modules/wireguard/index.js';
 import { repoRoot } from './paths.js';
 
@@ -127,6 +128,7 @@ const schema = z
     NODE_ONLINE_SECONDS: z.coerce.number().int().min(10).default(120),
     /** How often a waiting long poll re-reads the change log (changes made by other API instances). */
     VPN_CHANGE_POLL_MS: z.coerce.number().int().min(50).max(10_000).default(1000),
+    VPN_NODE_HIGH_WATER_PERCENT: z.coerce.number().int().min(1).max(100).default(NODE_HIGH_WATER_PERCENT),
     VPN_SEED: bool.default(true),
     LOCATIONS_FILE: z.string().optional(),
     DOWNLOADS_FILE: z.string().optional(),
@@ -201,6 +203,11 @@ export interface VpnConfig {
   allowedIps: string[];
   nodeOnlineSeconds: number;
   changePollMs: number;
+  /**
+   * A node whose WireGuard peers reached this share of its cap (or that refuses peers) is named in no
+   * new configuration and takes no new device (issue 22); the slack covers devices added between reports.
+   */
+  highWaterPercent: number;
   seed: boolean;
   /**
    * Outside production: seeded locations get a demo node each (marked demo), and a location whose
@@ -382,6 +389,7 @@ function vpnSettings(e: Env): VpnConfig {
     allowedIps: list(e.WG_ALLOWED_IPS),
     nodeOnlineSeconds: e.NODE_ONLINE_SECONDS,
     changePollMs: e.VPN_CHANGE_POLL_MS,
+    highWaterPercent: e.VPN_NODE_HIGH_WATER_PERCENT,
     seed: e.VPN_SEED,
     demoNodes: e.NODE_ENV !== 'production',
     locationsFile: e.LOCATIONS_FILE ? path.resolve(e.LOCATIONS_FILE) : path.join(repoRoot, 'config/locations.json'),

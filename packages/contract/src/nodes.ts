@@ -57,6 +57,47 @@ export type DesiredState = z.infer<typeof desiredState>;
 
 export const MAX_REPORTED_PEERS = 100_000;
 
+/**
+ * Peers one WireGuard interface can hold (issue 22), from the implementations' sources:
+ * wireguard-go `device.MaxPeers = 1 << 16` (NewPeer answers "too many peers", the UAPI set fails
+ * with EINVAL and `wg syncconf`/`wg set` exit non-zero, or die of SIGPIPE while still writing); the
+ * Linux module's `MAX_PEERS_PER_DEVICE = 1U << 20` (wg_peer_create answers ENOMEM).
+ */
+export const WG_MAX_PEERS = { userspace: 1 << 16, kernel: 1 << 20 } as const;
+export const WG_KINDS = ['kernel', 'userspace'] as const;
+export type WgKind = (typeof WG_KINDS)[number];
+
+/**
+ * A node's WireGuard capacity as its agent reports it: the implementation, the peers one interface
+ * holds at most (the implementation's cap, or the operator's lower --max-peers), the peers on the
+ * interface now, and the desired peers it refused for want of room (0 when everything fits).
+ */
+export const nodeWireguardCapacity = z.object({
+  kind: z.enum(WG_KINDS),
+  maxPeers: dbInt().min(1).max(WG_MAX_PEERS.kernel),
+  peers: dbInt().min(0),
+  refused: dbInt().min(0),
+});
+export type NodeWireguardCapacity = z.infer<typeof nodeWireguardCapacity>;
+
+/** The default high-water mark: a node at this share of its cap takes no new device (VPN_NODE_HIGH_WATER_PERCENT). */
+export const NODE_HIGH_WATER_PERCENT = 95;
+
+/** The peers at which a node counts as full: its cap scaled by the high-water mark (at least 1). */
+export function nodePeerLimit(maxPeers: number, highWaterPercent: number = NODE_HIGH_WATER_PERCENT): number {
+  return Math.max(1, Math.floor((maxPeers * highWaterPercent) / 100));
+}
+
+/**
+ * Whether a node takes no new device (issue 22): it refused peers already, or the peers it must
+ * carry (on the interface + refused) reached its limit. A node that never said its capacity
+ * (older agents, demo nodes) is not full. Pure: the API's SQL says the same (locations repository).
+ */
+export function nodeIsFull(c: Pick<NodeWireguardCapacity, 'maxPeers' | 'peers' | 'refused'> | null | undefined, highWaterPercent: number = NODE_HIGH_WATER_PERCENT): boolean {
+  if (!c) return false;
+  return c.refused > 0 || c.peers + c.refused >= nodePeerLimit(c.maxPeers, highWaterPercent);
+}
+
 export const nodeReport = z.object({
   /** The interface's public key and port, so configs handed to users match the node. */
   publicKey: wgPublicKey.optional(),
@@ -68,6 +109,8 @@ export const nodeReport = z.object({
   agentVersion: z.string().max(64).optional(),
   /** The last error applying the desired state, null once an apply succeeded (optional: older agents do not send it). */
   lastApplyError: z.string().max(2000).nullable().optional(),
+  /** The interface's capacity (issue 22; optional: older agents do not send it). */
+  wireguard: nodeWireguardCapacity.optional(),
   /** Peers whose counters changed since the last report. No endpoints: client IPs are never sent. */
   peers: z
     .array(

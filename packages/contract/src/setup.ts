@@ -46,8 +46,11 @@ export function mayUseLocation(access: VpnAccess, premium: boolean): boolean {
 /** `ru-RU`, `RU`, `ru` → ru; anything unknown → en (the contract's one tag rule). */
 export const langCodeQuery = z.object({ langCode: z.string().max(10).optional().transform((code) => languageFromTag(code)) });
 
-/** Why a location that customers know takes no one now: switched off by the operator, or its servers retiring. */
-export const LOCATION_UNAVAILABLE = ['off', 'retiring'] as const;
+/**
+ * Why a location that customers know takes no one now: switched off by the operator, its servers
+ * retiring, or (WireGuard only, issue 22) every server of it at its peer limit.
+ */
+export const LOCATION_UNAVAILABLE = ['off', 'retiring', 'full'] as const;
 export const locationUnavailable = z.enum(LOCATION_UNAVAILABLE);
 export type LocationUnavailable = z.infer<typeof locationUnavailable>;
 
@@ -189,7 +192,16 @@ export const wgOverview = z.object({
 });
 export type WgOverview = z.infer<typeof wgOverview>;
 
-export const addWgDeviceBody = z.object({ name: wgDeviceName, publicKey: wgPublicKey });
+/**
+ * `location` (optional, a slug): the location the customer starts the device on. Its servers must
+ * have room (issue 22): a location whose every server is at its peer limit answers 409 with a
+ * `location` field error; without it, any location the plan reaches with room will do.
+ */
+export const addWgDeviceBody = z.object({
+  name: wgDeviceName,
+  publicKey: wgPublicKey,
+  location: z.string().regex(/^[a-z0-9-]{2,40}$/, { error: 'Unknown location.' }).optional(),
+});
 export const renameWgDeviceBody = z.object({ id: dbId(), name: wgDeviceName });
 export const revokeWgDeviceBody = z.object({ id: dbId() });
 export type AddWgDeviceBody = z.infer<typeof addWgDeviceBody>;

@@ -334,6 +334,12 @@ export const staffNode = z.object({
   /** As the agent reports it (older agents do not). */
   agentVersion: z.string().nullable(),
   lastApplyError: z.string().nullable(),
+  /**
+   * WireGuard capacity as the agent last reported it (issue 22): kernel or userspace, the cap, the
+   * peers on the interface, the peers it refused for want of room; `limit` is the cap at the API's
+   * high-water mark and `full` says the node takes no new device. null: never reported (older agents).
+   */
+  wireguard: z.object({ kind: z.enum(['kernel', 'userspace']), maxPeers: z.number().int(), peers: z.number().int(), refused: z.number().int(), limit: z.number().int(), full: z.boolean() }).nullable(),
   /** The node's stealth core (VLESS/Trojan, issue 21) as its agent last reported it; null: the node runs none. */
   stealth: z.object({
     /** The core answers the agent. */

@@ -1,7 +1,9 @@
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import path from 'node:path';
+import type { WgKind } from '@warren/contract';
 import type { DesiredPeers } from '../state.js';
+import { detectWgKind } from './capacity.js';
 import { type Dump, parseDump } from './dump.js';
 import { interfaceLines, renderConfig } from './render.js';
 
@@ -23,7 +25,9 @@ export function execWg(bin = 'wg', timeoutMs = 60_000): WgRunner {
   return (args) =>
     new Promise((resolve, reject) => {
       execFile(bin, args, { maxBuffer: 256 * 1024 * 1024, timeout: timeoutMs, env: { ...process.env, WG_HIDE_KEYS: 'always' } }, (err, stdout, stderr) => {
-        if (err) reject(new WgError(`wg ${args.slice(0, 2).join(' ')} failed: ${(stderr || err.message).trim().slice(0, 500)}`, String(stderr)));
+        // A signal is named: wireguard-go closes its socket on a refused peer and `wg`, still writing, dies of SIGPIPE with nothing on stderr.
+        const signal = (err as { signal?: string } | null)?.signal;
+        if (err) reject(new WgError(`wg ${args.slice(0, 2).join(' ')} failed: ${(stderr || err.message).trim().slice(0, 500)}${signal ? ` (killed by ${signal})` : ''}`, String(stderr)));
         else resolve(stdout);
       });
     });
@@ -37,6 +41,11 @@ export class Wg {
   ) {}
 
   private ifaceLines?: string[];
+
+  /** Kernel or userspace (wireguard-go), and the peers the interface can hold (wg/capacity.ts). */
+  limits(): Promise<{ kind: WgKind; maxPeers: number }> {
+    return detectWgKind(this.iface);
+  }
   private seen?: string;
 
   async dump(): Promise<Dump> {

@@ -30,7 +30,7 @@ export interface MetricsSources {
   /** Jobs by queue and state (ready, deferred, blocked, active, failed). */
   jobQueues?: () => Promise<{ queue: string; state: string; count: number }[]>;
   /** Nodes by state as the API sees them (issue 22): online (reported lately), offline, never reported, switched off; draining apart. */
-  nodeStates?: () => Promise<{ online: number; offline: number; never: number; disabled: number; draining: number }>;
+  nodeStates?: () => Promise<{ online: number; offline: number; never: number; disabled: number; draining: number; full: number }>;
   /** Each node's stealth core as it last reported (issue 21): node names are the operator's, a small fixed set. */
   stealthNodes?: () => Promise<{ node: string; up: boolean; version: string | null; users: number; certNotAfterS: number | null }[]>;
 }
@@ -156,6 +156,12 @@ export function createMetrics(sources: MetricsSources = {}) {
       },
     );
     metrics.scrapeGauge('warren_nodes_draining', 'Enabled VPN nodes being drained: given to no new customer (issue 22)', [], async () => [{ value: (await nodeStates()).draining }]);
+    metrics.scrapeGauge(
+      'warren_nodes_full',
+      'Enabled VPN nodes at their WireGuard peer limit (VPN_NODE_HIGH_WATER_PERCENT of the cap their agent reports, or refusing peers): named in no new configuration (issue 22)',
+      [],
+      async () => [{ value: (await nodeStates()).full }],
+    );
   }
   const { activeSubscriptions } = sources;
   if (activeSubscriptions)

@@ -1,6 +1,6 @@
 import { vi } from 'vitest';
 
-type Reply = { status: number; body: unknown } | (() => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>);
+type Reply = { status: number; body: unknown } | ((request: Request) => { status: number; body: unknown } | Promise<{ status: number; body: unknown }>);
 
 /**
  * The API mocked at the HTTP boundary only: `fetch` answers per method and path under /api.
@@ -15,7 +15,7 @@ export function stubApi(routes: Record<string, Reply>) {
     const key = `${request.method} ${url.pathname.replace(/^\/api\//, '')}`;
     seen.push(key);
     const route = routes[key];
-    const reply = typeof route === 'function' ? await route() : (route ?? { status: 404, body: { message: 'Not found' } });
+    const reply = typeof route === 'function' ? await route(request.clone()) : (route ?? { status: 404, body: { message: 'Not found' } });
     return new Response(JSON.stringify(reply.body), { status: reply.status, headers: { 'content-type': 'application/json' } });
   });
   vi.stubGlobal('fetch', fetchStub);

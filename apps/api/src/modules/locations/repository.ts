@@ -1,4 +1,5 @@
 import { generateKeyPairSync } from 'node:crypto';
+import { NODE_HIGH_WATER_PERCENT } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
 import type { LocationSeed } from './catalogue.js';
 
@@ -18,13 +19,26 @@ export interface LocationWithNodes extends LocationRow {
   /** Average load of online nodes; null when none is online. */
   load: number | null;
   online: boolean;
-  /** The node configs point at: online and least loaded first, with a known key. */
+  /** The node WireGuard configs point at: online and least loaded first, with a known key, not full (issue 22). */
   best_node_host: string | null;
   best_node_port: number | null;
   best_node_key: string | null;
   /** Why it takes no one (issue 22): every node switched off, or every one left being drained; null when it serves. */
   unavailable: 'off' | 'retiring' | null;
+  /**
+   * Serves, but every node that would take a new WireGuard device is at its peer limit (issue 22):
+   * WireGuard names none of them (best_node_* null) while OpenVPN and SOCKS5 still serve.
+   */
+  wg_full: boolean;
 }
+
+/**
+ * A node takes no new WireGuard device (issue 22): it refuses peers, or the peers it must carry
+ * reached its cap at the high-water mark (`hw`, a parameter: percent). The contract's nodeIsFull()
+ * and nodePeerLimit() say the same for the console; a node that never reported a cap is not full.
+ */
+export const nodeFullSql = (n: string, hw: string) =>
+  `(${n}.wg_max_peers is not null and (${n}.wg_refused > 0 or ${n}.wg_peers + ${n}.wg_refused >= greatest(1, (${n}.wg_max_peers::bigint * ${hw}::int) / 100)))`;
 
 const LOCATION_COLUMNS = `l.id, l.slug, l.country_code, l.country_en, l.country_ru, l.country_zh, l.city_en, l.city_ru, l.city_zh,
   l.latitude, l.longitude, l.premium, l.dash_visible`;
@@ -40,7 +54,7 @@ export function placeholderKey(): string {
  * offered before they have reported. Off (production): a location is offered to customers only
  * with an enabled node that has reported, and configs name only such nodes.
  */
-export function locationsRepository(db: Queryable, { offerUnreported = false }: { offerUnreported?: boolean } = {}) {
+export function locationsRepository(db: Queryable, { offerUnreported = false, highWaterPercent = NODE_HIGH_WATER_PERCENT }: { offerUnreported?: boolean; highWaterPercent?: number } = {}) {
   return {
     /** Inserts a location; undefined when the slug is taken. */
     async addLocation(l: { slug: string; countryCode: string; country: { en: string; ru: string; zh: string }; city: { en: string; ru: string; zh: string }; latitude: number; longitude: number; premium: boolean; dashVisible: boolean }): Promise<{ id: number } | undefined> {
@@ -107,7 +121,8 @@ export function locationsRepository(db: Queryable, { offerUnreported = false }: 
     },
 
     /**
-     * Locations with the node a new configuration names (a draining node never: issue 22). With
+     * Locations with the node a new configuration names (a draining node never, nor a full one for
+     * WireGuard: issue 22). With
      * `onlyVisible`, the ones customers see: shown, with a node that is real (reported, or a demo
      * node outside production), also when every node is off or draining: then listed with why
      * (`unavailable`) instead of vanishing from the customer's list.
@@ -121,18 +136,22 @@ export function locationsRepository(db: Queryable, { offerUnreported = false }: 
            b.endpoint_host as best_node_host, b.listen_port as best_node_port, b.public_key as best_node_key,
            case when not exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and (n.last_seen_at is not null or $3::bool)) then 'off'
                 when not exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $3::bool)) then 'retiring'
-           end as unavailable
+           end as unavailable,
+           (exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $3::bool))
+             and not exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $3::bool)
+                               and not ${nodeFullSql('n', '$4')})) as wg_full
          from vpn_locations l
          left join lateral (
            select n.endpoint_host, n.listen_port, n.public_key from vpn_nodes n
            where n.location_id = l.id and n.enabled and n.draining_since is null and n.public_key is not null and (n.last_seen_at is not null or $3)
+             and not ${nodeFullSql('n', '$4')}
            order by (n.last_seen_at > now() - make_interval(secs => $1)) desc nulls last, n.load asc nulls last, n.id
            limit 1
          ) b on true
          where ($2::bool = false or (l.dash_visible
            and exists (select 1 from vpn_nodes n where n.location_id = l.id and (n.last_seen_at is not null or $3::bool))))
          order by l.premium desc, l.country_en, l.city_en`,
-        [onlineSeconds, onlyVisible, offerUnreported],
+        [onlineSeconds, onlyVisible, offerUnreported, highWaterPercent],
       );
     },
   };

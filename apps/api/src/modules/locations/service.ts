@@ -14,7 +14,7 @@ export const localName = (l: LocationWithNodes, lang: Language) => ({
 });
 
 export function locationsService({ db, vpn, downloads }: { db: Database; vpn: VpnConfig; downloads: DownloadApp[] }) {
-  const repo = locationsRepository(db, { offerUnreported: vpn.demoNodes });
+  const repo = locationsRepository(db, { offerUnreported: vpn.demoNodes, highWaterPercent: vpn.highWaterPercent });
   return {
     repo,
     /** Visible locations in the user's language; premium ones first, blurred for a user whose plan does not reach them. */

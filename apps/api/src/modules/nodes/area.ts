@@ -46,6 +46,8 @@ export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
   return {
     watcher,
     locations,
+    /** VPN_NODE_HIGH_WATER_PERCENT: the share of a node's WireGuard cap at which it takes no new device (the console shows it). */
+    highWaterPercent: vpn.highWaterPercent,
     wireguard: wireguardService({ db, vpn, locationsRepo: locations.repo, changed: () => watcher.poke() }),
     nodes,
     pki,

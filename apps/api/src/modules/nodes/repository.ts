@@ -1,4 +1,7 @@
+import type { NodeWireguardCapacity } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
+import { nodeFullSql } from '../locations/repository.js';
+
 
 /** The channel the change log's writer (vpn_note_change, migration 0020) notifies, with its schema as the payload. */
 export const VPN_CHANGES_CHANNEL = 'warren_vpn_changes';
@@ -52,16 +55,21 @@ export function nodesRepository(db: Queryable) {
       return rows.length > 0;
     },
 
-    /** Nodes by state (metrics, issue 22): online = an enabled node reported within `onlineSeconds`; demo nodes left out (they never report). */
-    async states(onlineSeconds: number): Promise<{ online: number; offline: number; never: number; disabled: number; draining: number }> {
-      const [row] = await db.query<{ online: number; offline: number; never: number; disabled: number; draining: number }>(
+    /**
+     * Nodes by state (metrics, issue 22): online = an enabled node reported within `onlineSeconds`;
+     * full = an enabled node at its WireGuard high-water mark (`highWaterPercent` of its cap) or
+     * refusing peers; demo nodes left out (they never report).
+     */
+    async states(onlineSeconds: number, highWaterPercent: number): Promise<{ online: number; offline: number; never: number; disabled: number; draining: number; full: number }> {
+      const [row] = await db.query<{ online: number; offline: number; never: number; disabled: number; draining: number; full: number }>(
         `select count(*) filter (where enabled and last_seen_at > now() - make_interval(secs => $1))::int as online,
                 count(*) filter (where enabled and last_seen_at <= now() - make_interval(secs => $1))::int as offline,
                 count(*) filter (where enabled and last_seen_at is null)::int as never,
                 count(*) filter (where not enabled)::int as disabled,
-                count(*) filter (where enabled and draining_since is not null)::int as draining
+                count(*) filter (where enabled and draining_since is not null)::int as draining,
+                count(*) filter (where enabled and ${nodeFullSql('vpn_nodes', '$2')})::int as full
          from vpn_nodes where not demo`,
-        [onlineSeconds],
+        [onlineSeconds, highWaterPercent],
       );
       return row!;
     },
@@ -200,13 +208,19 @@ export function nodesRepository(db: Queryable) {
       };
     },
 
-    /** agentVersion and lastApplyError are optional (older agents): an absent one keeps what was stored; lastApplyError null clears it. */
-    async saveReport(nodeId: number, r: { load: number; activePeers: number; publicKey?: string; listenPort?: number; agentVersion?: string; lastApplyError?: string | null }): Promise<void> {
+    /**
+     * agentVersion, lastApplyError and wireguard are optional (older agents): an absent one keeps what
+     * was stored; lastApplyError null clears it.
+     */
+    async saveReport(nodeId: number, r: { load: number; activePeers: number; publicKey?: string; listenPort?: number; agentVersion?: string; lastApplyError?: string | null; wireguard?: NodeWireguardCapacity }): Promise<void> {
+      const wg = r.wireguard;
       await db.query(
         `update vpn_nodes set load = $2, active_peers = $3, last_seen_at = now(), demo = false, public_key = coalesce($4, public_key), listen_port = coalesce($5, listen_port),
-           agent_version = coalesce($6, agent_version), last_apply_error = case when $7 then $8 else last_apply_error end
+           agent_version = coalesce($6, agent_version), last_apply_error = case when $7 then $8 else last_apply_error end,
+           wg_kind = coalesce($9, wg_kind), wg_max_peers = coalesce($10, wg_max_peers), wg_peers = coalesce($11, wg_peers), wg_refused = coalesce($12, wg_refused)
          where id = $1`,
-        [nodeId, Math.round(r.load), r.activePeers, r.publicKey ?? null, r.listenPort ?? null, r.agentVersion ?? null, r.lastApplyError !== undefined, r.lastApplyError ?? null],
+        [nodeId, Math.round(r.load), r.activePeers, r.publicKey ?? null, r.listenPort ?? null, r.agentVersion ?? null, r.lastApplyError !== undefined, r.lastApplyError ?? null,
+          wg?.kind ?? null, wg?.maxPeers ?? null, wg?.peers ?? null, wg?.refused ?? null],
       );
     },
 

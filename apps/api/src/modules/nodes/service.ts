@@ -136,7 +136,7 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
     synced,
 
     /** Nodes by state as this API sees them (the warren_nodes gauge). */
-    states: () => repo.states(vpn.nodeOnlineSeconds),
+    states: () => repo.states(vpn.nodeOnlineSeconds, vpn.highWaterPercent),
 
     /**
      * After a change the nodes must have before a customer is shown it (new OpenVPN/SOCKS5

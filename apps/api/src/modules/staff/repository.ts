@@ -277,10 +277,12 @@ export function staffRepository(db: Queryable) {
         node: string | null; endpoint_host: string | null; listen_port: number | null; enabled: boolean | null; demo: boolean | null; has_token: boolean;
         last_seen_at: Date | string | null; active_peers: number | null; load: number | null; agent_version: string | null; last_apply_error: string | null;
         draining_since: Date | string | null;
+        wg_kind: 'kernel' | 'userspace' | null; wg_max_peers: number | null; wg_peers: number | null; wg_refused: number | null;
       }>(
         `select l.slug, l.country_code, l.country_en as country, l.city_en as city, l.premium, l.dash_visible as visible,
                 n.name as node, n.endpoint_host, n.listen_port, n.enabled, n.demo, n.token_hash is not null as has_token,
-                n.last_seen_at, n.active_peers, n.load, n.agent_version, n.last_apply_error, n.draining_since
+                n.last_seen_at, n.active_peers, n.load, n.agent_version, n.last_apply_error, n.draining_since,
+                n.wg_kind, n.wg_max_peers, n.wg_peers, n.wg_refused
          from vpn_locations l left join vpn_nodes n on n.location_id = l.id order by l.slug, n.name`,
       );
     },

@@ -2,7 +2,7 @@ import {
   STAFF_ABSOLUTE_HOURS, STAFF_AUDIT_PAGE, STAFF_IDLE_MINUTES, STAFF_SEARCH_LIMIT,
   type StaffAddLocationBody, type StaffAddNodeBody, type StaffAuditEntry, type StaffAuditPage, type StaffCustomer, type StaffCustomerSummary,
   type StaffJob, type StaffLocation, type StaffMe, type StaffNode, type StaffRole, type StaffSignInBody, type StaffAuditAction,
-  NODE_REPORT_INTERVAL_S, LANGUAGES,
+  NODE_REPORT_INTERVAL_S, LANGUAGES, nodeIsFull, nodePeerLimit,
 } from '@warren/contract';
 import type { BrandRegistry } from '../../brands/registry.js';
 import type { Database } from '../../db/client.js';
@@ -189,10 +189,18 @@ export function staffService(deps: StaffDeps) {
       lastSeenAt: lastSeen?.toISOString() ?? null,
       online: !!lastSeen && now().getTime() - lastSeen.getTime() < 3 * NODE_REPORT_INTERVAL_S * 1000,
       activePeers: r.active_peers ?? 0, load: r.load, drainingSince: isoOrNull(r.draining_since), agentVersion: r.agent_version, lastApplyError: r.last_apply_error,
+      wireguard: wireguardOf(r),
       stealth: st
         ? { up: st.up, version: st.version, users: Number(st.users), host: st.host, port: Number(st.port), certNotAfter: st.cert_not_after_s === null ? null : new Date(Number(st.cert_not_after_s) * 1000).toISOString() }
         : null,
     };
+  }
+
+  /** The node's WireGuard capacity as reported, with the API's limit (the high-water mark) and whether it takes new devices. */
+  function wireguardOf(r: { wg_kind: 'kernel' | 'userspace' | null; wg_max_peers: number | null; wg_peers: number | null; wg_refused: number | null }): StaffNode['wireguard'] {
+    if (!r.wg_kind || r.wg_max_peers === null) return null;
+    const c = { maxPeers: r.wg_max_peers, peers: r.wg_peers ?? 0, refused: r.wg_refused ?? 0 };
+    return { kind: r.wg_kind, ...c, limit: nodePeerLimit(c.maxPeers, vpn.highWaterPercent), full: nodeIsFull(c, vpn.highWaterPercent) };
   }
 
   async function locations(): Promise<StaffLocation[]> {

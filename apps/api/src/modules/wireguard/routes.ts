@@ -28,7 +28,7 @@ export async function wireguardRoutes(fastify: FastifyInstance, { wireguard, aut
   }));
 
   app.post(SETUP_PATHS.wgAdd, { preHandler: section, schema: { tags, body: addWgDeviceBody, response: { 201: envelope(z.object({ device: wgDevice })) } } }, async (request, reply) =>
-    reply.status(201).send({ data: { device: await wireguard.add(userOf(request), request.body.name, request.body.publicKey) } }),
+    reply.status(201).send({ data: { device: await wireguard.add(userOf(request), request.body.name, request.body.publicKey, request.body.location) } }),
   );
 
   app.post(SETUP_PATHS.wgRename, { preHandler: section, schema: { tags, body: renameWgDeviceBody, response: { 200: okMessage } } }, async (request) => {

@@ -11,6 +11,17 @@ import { addressesOf } from './addresses.js';
 import { type DeviceRow, wireguardRepository } from './repository.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
+
+/**
+ * Every server of the location the customer starts a device on is at its WireGuard peer limit
+ * (issue 22): 409 with a `location` field error, which the web app says in the customer's language.
+ */
+export class LocationFullError extends ConflictError {
+  constructor(readonly place: string | null) {
+    const message = place ? `Every ${place} server is full right now. Please pick another location.` : 'Every server your plan reaches is full right now. Please try again later.';
+    super(message, { location: [message] });
+  }
+}
 const MAX_ALLOCATION_ATTEMPTS = 100;
 
 export function deviceLimitOf(access: VpnAccess, vpn: VpnConfig): number {
@@ -74,16 +85,23 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
             available,
             endpoint: available ? `${host}:${l.best_node_port}` : null,
             publicKey: available ? l.best_node_key : null,
-            unavailable: l.unavailable,
+            unavailable: l.unavailable ?? (l.wg_full ? 'full' : null),
           };
         }),
       };
     },
 
-    /** Registers the browser-made public key and allocates the device's addresses. */
-    async add(user: UserRow, name: string, publicKey: string): Promise<WgDevice> {
+    /**
+     * Registers the browser-made public key and allocates the device's addresses. A new device is
+     * never given to a full node (issue 22): configurations name a node of the location with room;
+     * `location` (the one the customer starts on) must have one, and without it some location the
+     * plan reaches must. Fullness is what the agents last reported: VPN_NODE_HIGH_WATER_PERCENT
+     * leaves room for the devices added between two reports.
+     */
+    async add(user: UserRow, name: string, publicKey: string, location?: string): Promise<WgDevice> {
       const access = accessOf(user);
       if (access === 'none') throw new ForbiddenError('Activate your account or renew your plan to add a device.');
+      await ensureRoom(access, location);
       const limit = deviceLimitOf(access, vpn);
       const row = await db.transaction(async (tx) => {
         const r = wireguardRepository(tx);
@@ -113,6 +131,17 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
       changed();
     },
   };
+
+  async function ensureRoom(access: VpnAccess, location: string | undefined): Promise<void> {
+    const reach = (await locationsRepo.listWithNodes(vpn.nodeOnlineSeconds, true)).filter((l) => mayUseLocation(access, l.premium));
+    if (location !== undefined) {
+      const l = reach.find((x) => x.slug === location);
+      if (!l) throw new ValidationError({ location: ['Unknown location.'] });
+      if (l.wg_full && l.best_node_key === null) throw new LocationFullError(`${l.city_en}, ${l.country_en}`);
+    } else if (reach.some((l) => l.wg_full) && !reach.some((l) => l.best_node_key !== null)) {
+      throw new LocationFullError(null);
+    }
+  }
 
   async function allocate(r: ReturnType<typeof wireguardRepository>, userId: number, name: string, publicKey: string): Promise<DeviceRow> {
     for (let attempt = 0; attempt < MAX_ALLOCATION_ATTEMPTS; attempt++) {

@@ -35,7 +35,7 @@ function LocationCard({ s }: { s: ServerListItem }) {
       {s.unavailable ? (
         // Switched off or its servers retiring (issue 22): said, instead of the location vanishing.
         <Text size="xs" c="orange" mt="sm" data-testid="location-unavailable">
-          {t(s.unavailable === 'off' ? 'setup.locationOff' : 'setup.locationRetiring')}
+          {t(s.unavailable === 'off' ? 'setup.locationOff' : s.unavailable === 'full' ? 'setup.locationFull' : 'setup.locationRetiring')}
         </Text>
       ) : s.isBlur ? (
         <Button component={Link} to="/plans" variant="subtle" size="xs" mt="sm" leftSection={<IconLock size={14} />}>

@@ -188,13 +188,19 @@ function FleetSummaryCard({ summary: f }: { summary: FleetSummary }) {
     { label: t('fleet.peers'), value: String(f.activePeers) },
     { label: t('fleet.load'), value: f.averageLoad === null ? '—' : `${f.averageLoad}%`, hint: f.busiest ? t('fleet.busiest', { node: f.busiest.name, load: f.busiest.load }) : undefined, tone: f.busiest && f.busiest.load >= 80 ? 'orange' : undefined },
     { label: t('fleet.drainingOff'), value: `${f.draining} / ${f.switchedOff}`, hint: t('fleet.drainingOffHint') },
+    {
+      label: t('fleet.capacity'),
+      value: t('fleet.capacityValue', { count: f.wireguardFull }),
+      hint: f.fullest ? [t('fleet.fullest', { node: f.fullest.name, percent: f.fullest.percent }), f.refusedPeers && t('fleet.refused', { count: f.refusedPeers })].filter(Boolean).join(' · ') : t('fleet.noCaps'),
+      tone: f.refusedPeers || f.wireguardFull ? 'red' : f.fullest && f.fullest.percent >= 80 ? 'orange' : undefined,
+    },
   ];
   return (
     <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="fleet-title" data-testid="fleet-summary">
       <Title order={2} fz={18} id="fleet-title" mb="sm">
         {t('fleet.title')}
       </Title>
-      <SimpleGrid cols={{ base: 2, sm: 4 }} spacing="sm">
+      <SimpleGrid cols={{ base: 2, sm: 3, lg: 5 }} spacing="sm">
         {tiles.map((tile) => (
           <div key={tile.label} className={classes.tile}>
             <Text size="xs" c="dimmed" fw={600}>
@@ -243,6 +249,35 @@ function FleetSummaryCard({ summary: f }: { summary: FleetSummary }) {
         </Text>
       )}
     </Card>
+  );
+}
+
+/** A node's WireGuard capacity (issue 22): peers of the cap, the implementation, full and refused peers. */
+function WireguardCapacity({ wg }: { wg: StaffNode['wireguard'] }) {
+  const { t, i18n } = useTranslation(STAFF_NS);
+  if (!wg) return <>—</>;
+  const num = (n: number) => n.toLocaleString(i18n.language);
+  return (
+    <Stack gap={2}>
+      <Group gap={4} wrap="nowrap">
+        <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+          {t('nodes.capacityOf', { peers: num(wg.peers), max: num(wg.maxPeers) })}
+        </Text>
+        {wg.full && (
+          <Badge color="red" variant="light" radius="sm" title={t('nodes.fullHint', { limit: num(wg.limit) })} data-testid="node-full">
+            {t('nodes.full')}
+          </Badge>
+        )}
+      </Group>
+      <Text size="xs" c="dimmed">
+        {wg.kind === 'kernel' ? t('nodes.kindKernel') : t('nodes.kindUserspace')}
+      </Text>
+      {wg.refused > 0 && (
+        <Text size="xs" c="red" fw={600}>
+          {t('nodes.refused', { count: wg.refused })}
+        </Text>
+      )}
+    </Stack>
   );
 }
 
@@ -377,7 +412,7 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
           label={t('nodes.nodesOf', { location: l.slug })}
           minWidth={1060}
           stacked
-          head={[t('nodes.colNode'), t('nodes.colStatus'), t('nodes.colLastReport'), t('nodes.colPeers'), t('nodes.colLoad'), t('nodes.colAgent'), t('nodes.colStealth'), t('nodes.colError'), ...(admin ? [t('nodes.colActions')] : [])]}
+          head={[t('nodes.colNode'), t('nodes.colStatus'), t('nodes.colLastReport'), t('nodes.colPeers'), t('nodes.colCapacity'), t('nodes.colLoad'), t('nodes.colAgent'), t('nodes.colStealth'), t('nodes.colError'), ...(admin ? [t('nodes.colActions')] : [])]}
         >
           {l.nodes.map((n) => {
             const health = n.online ? 'online' : n.lastSeenAt ? 'stale' : 'never';
@@ -420,6 +455,9 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                 </Table.Td>
                 <Table.Td data-label={t('nodes.colLastReport')} title={formatWhen(n.lastSeenAt, i18n.language)}>{n.lastSeenAt ? formatAgo(n.lastSeenAt, i18n.language) : t('customer.never')}</Table.Td>
                 <Table.Td data-label={t('nodes.colPeers')}>{n.lastSeenAt ? n.activePeers : '—'}</Table.Td>
+                <Table.Td data-label={t('nodes.colCapacity')} style={{ minWidth: 150 }} data-testid={`capacity-${n.name}`}>
+                  <WireguardCapacity wg={n.wireguard} />
+                </Table.Td>
                 <Table.Td data-label={t('nodes.colLoad')}>{n.load === null ? '—' : `${Math.round(n.load)}%`}</Table.Td>
                 <Table.Td data-label={t('nodes.colAgent')}>{n.agentVersion ?? '—'}</Table.Td>
                 <Table.Td data-label={t('nodes.colStealth')} style={{ minWidth: 160 }} data-testid={`stealth-${n.name}`}>

@@ -3,9 +3,13 @@ import { envelope, wgDevice, type WgDevice } from '@warren/contract';
 import { z } from 'zod';
 import { api } from '../../../lib/api-client';
 
-/** POST setup/wg/devices/add: only the public key leaves the browser. */
-export async function addWgDevice(body: { name: string; publicKey: string }): Promise<WgDevice> {
-  const res = await api.post('setup/wg/devices/add', { json: body }).json();
+/**
+ * POST setup/wg/devices/add: only the public key leaves the browser, with the location the device
+ * starts on (its servers must have room: a 409 with a `location` error otherwise, which the page
+ * says in the customer's language, so the client's own snackbar stays silent).
+ */
+export async function addWgDevice(body: { name: string; publicKey: string; location?: string }): Promise<WgDevice> {
+  const res = await api.post('setup/wg/devices/add', { json: body, context: { silent: true } }).json();
   return envelope(z.object({ device: wgDevice })).parse(res).data.device;
 }
 

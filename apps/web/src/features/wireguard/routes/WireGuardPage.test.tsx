@@ -5,7 +5,10 @@ import type { WgDevice, WgLocation, WgOverview } from '@warren/contract';
 import { renderRoute } from '../../../test/render';
 import { stubApi } from '../../../test/http';
 import { mediaQueryList } from '../../../test/media';
+import { snackbar } from '../../../lib/notify';
 import { WireGuardPage, initialLocation } from './WireGuardPage';
+
+vi.mock('../../../lib/notify', () => ({ snackbar: vi.fn() }));
 
 // The API is mocked at the HTTP boundary (fetch); the api client, React Query and the page are real.
 afterEach(() => vi.unstubAllGlobals());
@@ -105,5 +108,32 @@ describe('a fresh device on a phone and on a wide screen', () => {
     expect(fresh).toHaveAttribute('data-layout', 'wide');
     expect(screen.getByTestId('download-conf')).toHaveTextContent('Download .conf');
     expect(screen.getByTestId('config-qr-block')).toHaveTextContent('Scan with the WireGuard mobile app');
+  });
+});
+
+describe('a location with no room (issue 22)', () => {
+  it('sends the location the device starts on; a full one is said in the customer\'s words, naming the place', async () => {
+    let sent: unknown;
+    vi.mocked(snackbar).mockClear();
+    stubApi({
+      'GET setup/wg/get': { status: 200, body: { data: overviewOf([], 'de-fra') } },
+      'POST setup/wg/devices/add': async (request) => {
+        sent = await request.json();
+        return { status: 409, body: { message: 'Every Frankfurt, Germany server is full right now. Please pick another location.', errors: { location: ['Every Frankfurt, Germany server is full right now.'] } } };
+      },
+    });
+    await renderRoute(<WireGuardPage />, '/setup/wg');
+    await userEvent.click(await screen.findByTestId('add-device'));
+    await vi.waitFor(() => expect(snackbar).toHaveBeenCalledWith('Every Frankfurt, Frankfurt server is full right now. Choose another location.'));
+    expect(snackbar).toHaveBeenCalledTimes(1); // the client's own English one stays silent
+    expect(sent).toMatchObject({ location: 'de-fra' });
+    expect(screen.queryByTestId('fresh-config')).not.toBeInTheDocument();
+  });
+
+  it('lists a location whose WireGuard servers are full with why', async () => {
+    const full: WgLocation = { ...location('fr-par', 'Paris', false), premium: false, unavailable: 'full' };
+    stubApi({ 'GET setup/wg/get': { status: 200, body: { data: { ...overviewOf([], 'de-fra'), locations: [...overviewOf([], 'de-fra').locations, full] } } } });
+    await renderRoute(<WireGuardPage />, '/setup/wg');
+    expect(await screen.findByTestId('wg-unavailable-locations')).toHaveTextContent('Paris, Paris: Its WireGuard servers are full right now: choose another location (OpenVPN still works there).');
   });
 });

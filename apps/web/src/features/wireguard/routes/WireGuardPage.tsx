@@ -11,7 +11,7 @@ import { IconCrown, IconDownload, IconLock, IconShield } from '../../../componen
 import { ErrorState, LoadingState } from '../../../components/QueryState';
 import { QrCode } from '../../../components/QrCode';
 import { formatBytes } from '../../../lib/bytes';
-import { errorStatus } from '../../../lib/http-error';
+import { errorBodyOf, errorStatus, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
 import { openConfirm } from '../../../lib/confirm';
 import { useAddWgDevice, useRenameWgDevice, useRevokeWgDevice } from '../api/wg-devices';
@@ -146,6 +146,18 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
 }
 
 /** Locations customers knew that take no one now, and why (issue 22): instead of them vanishing from the list. */
+const UNAVAILABLE_TEXT = { off: 'setup.locationOff', retiring: 'setup.locationRetiring', full: 'setup.locationFull' } as const;
+
+/**
+ * What a failed add says: a full location (issue 22) in the customer's language, naming the place;
+ * anything else as the API said it (field messages first), as the client would have.
+ */
+export function addErrorText(err: unknown, start: WgOverview['locations'][number] | undefined, t: (key: string, o?: Record<string, string>) => string): string {
+  const body = errorBodyOf(err);
+  if (errorStatus(err) === 409 && body?.errors?.location) return start ? t('setup.wg.locationFullError', { place: `${start.city}, ${start.country}` }) : t('setup.wg.allFullError');
+  return errorText(body, t('setup.wg.addFailed'));
+}
+
 function UnavailableLocations({ locations }: { locations: WgOverview['locations'] }) {
   const { t } = useTranslation();
   const gone = locations.filter((l) => l.unavailable);
@@ -155,7 +167,7 @@ function UnavailableLocations({ locations }: { locations: WgOverview['locations'
       <Stack gap={2}>
         {gone.map((l) => (
           <Text size="sm" key={l.slug}>
-            {l.city}, {l.country}: {t(l.unavailable === 'off' ? 'setup.locationOff' : 'setup.locationRetiring')}
+            {l.city}, {l.country}: {t(UNAVAILABLE_TEXT[l.unavailable!])}
           </Text>
         ))}
       </Stack>
@@ -235,16 +247,19 @@ export function WireGuardPage() {
   }
   const full = !!data && data.devices.length >= data.limit;
 
+  // The location a new device starts on (the config shown first): its servers must have room.
+  const startSlug = data ? initialLocation(data) : null;
+  const start = data?.locations.find((l) => l.slug === startSlug);
   const onAdd = async () => {
     const deviceName = name.trim() || 'My device';
     setBusy(true);
     try {
       const keys = await generateWgKeyPair();
-      const device = await add.mutateAsync({ name: deviceName, publicKey: keys.publicKey });
+      const device = await add.mutateAsync({ name: deviceName, publicKey: keys.publicKey, ...(start ? { location: start.slug } : {}) });
       setFresh({ device, privateKey: keys.privateKey });
       setName('');
-    } catch {
-      /* the api client already showed the error */
+    } catch (err) {
+      snackbar(addErrorText(err, start, t));
     } finally {
       setBusy(false);
     }
