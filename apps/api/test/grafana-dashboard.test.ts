@@ -59,11 +59,11 @@ function exportedNames(): Set<string> {
 }
 
 /**
- * Series that are empty until there is something to count per entity (a node's stealth core, a
+ * Series that are empty until there is something to count per entity (a node's stealth core, an agent's cap before its first round, a
  * tariff with members, a job queue): the dashboard may ask for them, and they draw nothing on an
  * empty deployment. Everything else must be in the scrape from the start.
  */
-const PER_ENTITY = new Set(['warren_active_subscriptions', 'warren_job_queue_jobs', 'warren_node_stealth_up', 'warren_node_stealth_users', 'warren_node_stealth_cert_expiry_seconds', 'warren_node_stealth_info']);
+const PER_ENTITY = new Set(['warren_active_subscriptions', 'warren_job_queue_jobs', 'warren_node_stealth_up', 'warren_node_stealth_users', 'warren_node_stealth_cert_expiry_seconds', 'warren_node_stealth_info', 'warren_agent_wireguard_max_peers']);
 
 it('every warren counter and histogram has its known label sets at zero from the start, and both sides say what runs', () => {
   const empty = [...scraped.types].filter(([name, type]) => name.startsWith('warren_') && (type === 'counter' || type === 'histogram') && !scraped.sampled.has(type === 'histogram' ? `${name}_count` : name));
