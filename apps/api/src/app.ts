@@ -30,6 +30,7 @@ import { requireUser } from './plugins/auth.js';
 import { registerBrowserId } from './plugins/browser-id.js';
 import { contextOf, registerBrandResolution } from './plugins/context.js';
 import { registerErrorHandling } from './plugins/errors.js';
+import { registerRestrictedEnvelope, registerRestrictedHostGate } from './plugins/restricted-envelope.js';
 import { countRejectedWebhooks, registerHttpMetrics } from './plugins/metrics.js';
 import { isReservedPath, registerSpa } from './plugins/spa.js';
 import { zodValidatorCompiler } from './plugins/validation.js';
@@ -229,8 +230,12 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   });
   // After helmet, so that a refused Host (400) still carries the security headers.
   registerBrandResolution(app, brands);
+  // Right after the brand: a restricted host refuses a clear bearer header before anything else runs.
+  const envelopeGate = registerRestrictedHostGate(app);
   registerBrowserId(app, config.isProduction);
   await registerXsrf(app, config.appSecret, config.isProduction);
+  // After the XSRF plugin, so that the envelope's POST is checked like every other.
+  registerRestrictedEnvelope(app, envelopeGate, { bodyLimit: config.bodyLimit });
   let draining = false;
   app.decorate('drain', () => void (draining = true));
   app.decorate('draining', { getter: () => draining });

@@ -3,7 +3,7 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fontReport } from '../src/modules/billing/receipts-pdf.js';
-import { TestClient, createPaymentAs, createTestApp, mailTo, registerUser, subscriptionOf, type TestApp } from './helpers.js';
+import { TestClient, createPaymentAs, createTestApp, mailTo, registerUser, signedInCall, subscriptionOf, type TestApp } from './helpers.js';
 import { pdfText } from './pdf-text.js';
 
 // Issue 13, the customer's side: payment history, receipts (numbered per seller, PDF in the
@@ -285,7 +285,7 @@ describe('the seller on a receipt comes from the brand config', () => {
     const res = await createPaymentAs(c, { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
     const { paymentId, redirectUrl } = res.data as { paymentId: string; redirectUrl: string };
     await branded.app.inject({ method: 'POST', url: new URL(redirectUrl).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
-    const pdf = await c.get(`/api/billing/payments/${paymentId}/receipt`);
+    const pdf = await signedInCall(c, 'GET', `/api/billing/payments/${paymentId}/receipt`);
     expect(pdf.statusCode, pdf.body).toBe(200);
     return { name: pdf.headers['content-disposition'] as string, text: await pdfText(pdf.rawPayload) };
   }

@@ -205,6 +205,35 @@ export async function createPaymentAs(c: TestClient, body: Record<string, unknow
   return { statusCode: res.statusCode, body: res.body, data: res.statusCode === 200 ? JSON.parse(decryptText(key, res.body)!).data : {} };
 }
 
+export interface CallAnswer {
+  statusCode: number;
+  headers: Record<string, string | undefined>;
+  body: string;
+  rawPayload: Buffer;
+  json(): any; // eslint-disable-line @typescript-eslint/no-explicit-any
+}
+
+/**
+ * A signed-in call as the web app makes it: directly with the bearer header, or on a restricted
+ * host through the envelope (POST /api/restrictedCall, README: Restricted hosts), whose sealed
+ * answer is opened here into the call's own status, headers and body.
+ */
+export async function signedInCall(c: TestClient, method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<CallAnswer> {
+  const key = restrictedKeyByHost.get(c.host.replace(/:\d+$/, ''));
+  if (!key) {
+    const res = await c.request({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
+    return { statusCode: res.statusCode, headers: res.headers as CallAnswer['headers'], body: res.body, rawPayload: res.rawPayload, json: () => res.json() };
+  }
+  const [path, query] = url.split('?') as [string, string | undefined];
+  const call = { token: c.token, method, path, ...(query ? { query } : {}), ...(payload === undefined ? {} : { body: payload }), ...(Object.keys(headers).length ? { headers } : {}) };
+  const res = await c.post('/api/restrictedCall', encryptText(key, JSON.stringify(call)), { headers: { 'content-type': 'text/plain' }, auth: false });
+  if (res.statusCode !== 200) return { statusCode: res.statusCode, headers: res.headers as CallAnswer['headers'], body: res.body, rawPayload: res.rawPayload, json: () => res.json() };
+  const answer = JSON.parse(decryptText(key, res.body)!) as { status: number; headers: Record<string, string>; body?: string; bodyBase64?: string; rotatedToken?: string };
+  if (answer.rotatedToken) c.token = answer.rotatedToken;
+  const raw = answer.bodyBase64 !== undefined ? Buffer.from(answer.bodyBase64, 'base64') : Buffer.from(answer.body ?? '');
+  return { statusCode: answer.status, headers: answer.headers, body: raw.toString('utf8'), rawPayload: raw, json: () => JSON.parse(raw.toString('utf8')) };
+}
+
 /** The account's plan as the web app reads it (info/get), with its status. */
 export async function subscriptionOf(c: TestClient) {
   const me = await userInfo(c);

@@ -70,8 +70,8 @@ interface Route {
 
 /** Values tried for path parameters until the route accepts one as well-formed. */
 const PARAM_CANDIDATES = ['1', 'sandbox', '00000000-0000-4000-8000-000000000000', `sbx_${'0'.repeat(32)}`, 'en', 'abc'];
-/** Routes that declare a larger body limit of their own (node reports carry many peers). */
-const OWN_BODY_LIMIT = new Set(['/api/nodes/report']);
+/** Routes with their own body limit: the node report (many peers) and the restricted envelope (a sealed body at BODY_LIMIT_BYTES, base64 and all; plugins/restricted-envelope.ts). */
+const OWN_BODY_LIMIT = new Set(['/api/nodes/report', '/api/restrictedCall']);
 
 let t: TestApp;
 let app: FastifyInstance;

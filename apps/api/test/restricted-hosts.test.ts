@@ -4,7 +4,7 @@ import { RESTRICTED_PATHS } from '@warren/contract';
 import { decryptText, encryptText } from '../src/lib/secrets.js';
 import { totpCode } from '../src/lib/totp.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
-import { PASSWORD, TestClient, createTestApp, linkParams, mailTo, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import { PASSWORD, TestClient, createTestApp, linkParams, mailTo, registerUser, signedInCall, uniqueEmail, type TestApp } from './helpers.js';
 import { pathSpellings } from './route-suites.js';
 
 /**
@@ -100,11 +100,12 @@ describe('restricted hosts refuse the plain calls', () => {
     for (const key of sensitive) {
       const [method, path] = key.split(' ') as ['GET' | 'POST', string];
       const url = path.replace(/\{(\w+)\}/g, '1');
-      const res = await c.request({ method, url, ...(method === 'POST' ? { payload: { email, password: PASSWORD, token: 'x'.repeat(40), userId: 1, userID: 1, code: '123456', tariffId: 3, currency: 'USD' } } : {}) });
+      // Without a bearer header (a call with one is refused at the door on this host: restricted-envelope.test.ts), so that the route's own refusal is what answers.
+      const res = await c.request({ method, url, auth: false, ...(method === 'POST' ? { payload: { email, password: PASSWORD, token: 'x'.repeat(40), userId: 1, userID: 1, code: '123456', tariffId: 3, currency: 'USD' } } : {}) });
       (res.statusCode === 403 && res.json().message === ENCRYPTED_ONLY ? refused : answered).push(`${key} → ${res.statusCode}`);
       // Other spellings of the path reach the same route (refused) or none: never an answer with the data.
       for (const spelling of pathSpellings(url)) {
-        const other = await c.request({ method, url: spelling, ...(method === 'POST' ? { payload: { password: PASSWORD } } : {}) });
+        const other = await c.request({ method, url: spelling, auth: false, ...(method === 'POST' ? { payload: { password: PASSWORD } } : {}) });
         expect(other.statusCode, `${method} ${spelling}: ${other.body.slice(0, 200)}`).not.toBeGreaterThanOrEqual(500);
         if (other.statusCode < 300) {
           expect(String(other.headers['content-type']), `${method} ${spelling} answered`).toMatch(/^text\/html/);
@@ -142,11 +143,14 @@ describe('the restricted calls', () => {
     expect(data).toMatchObject({ provider: 'sandbox', paymentId: expect.any(String) });
     // The same attempt again (a replayed body) is the same payment: the idempotency key travels inside the body.
     expect(opened(await call(RESTRICTED_PATHS.createPayment, pay)).data.paymentId).toBe(data.paymentId);
-    // Plain JSON, no token (a bearer header does not stand in for it), or a wrong provider: refused, never a 5xx.
+    // Plain JSON, a bearer header (refused at the door on this host), no token inside, or a wrong provider: refused, never a 5xx.
     const proxy = new TestClient(t.app, { host: PROXY });
-    proxy.token = token;
     expect((await proxy.post('/api/billing/restrictedCreatePayment', { tariffId: 3, currency: 'USD', provider: 'sandbox' })).statusCode).toBe(400);
-    const noToken = await proxy.post('/api/billing/restrictedCreatePayment', sealed({ tariffId: 3, currency: 'USD', provider: 'sandbox' }), { headers: TEXT });
+    proxy.token = token;
+    const withBearer = await proxy.post('/api/billing/restrictedCreatePayment', sealed({ tariffId: 3, currency: 'USD', provider: 'sandbox' }), { headers: TEXT });
+    expect(withBearer.statusCode).toBe(403);
+    expect(withBearer.json().message).toBe(ENCRYPTED_ONLY);
+    const noToken = await proxy.post('/api/billing/restrictedCreatePayment', sealed({ tariffId: 3, currency: 'USD', provider: 'sandbox' }), { headers: TEXT, auth: false });
     expect(noToken.statusCode).toBe(422);
     expect(noToken.json().errors.token).toEqual(['The session token is required.']);
     expect((await call(RESTRICTED_PATHS.createPayment, { tariffId: 3, currency: 'USD', provider: 'bitcoin' })).statusCode).toBe(422);
@@ -260,14 +264,15 @@ describe('the restricted calls', () => {
 
   it('setNewPassword: the session (sessionToken) and the mailed link token inside the body', async () => {
     const { c, token, email, call } = await proxyUser();
-    c.token = token; // sendLink carries no data: the session alone asks for the mail
-    expect((await c.post('/api/users/setNewPassword/sendLink')).statusCode).toBe(200);
+    // sendLink carries no data: the session alone asks for the mail (through the envelope, as every other signed-in call here).
+    expect((await signedInCall(c, 'POST', '/api/users/setNewPassword/sendLink', {})).statusCode).toBe(200);
     const mailed = /\/set-new-pass\?token=([^\s&]+)/.exec((await mailTo(c, t.app, email)).map((m) => m.text).join('\n'))![1]!;
     const change = { sessionToken: token, token: decodeURIComponent(mailed), password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD };
     const mismatch = await call(RESTRICTED_PATHS.setNewPassword, { ...change, password_confirmation: 'other' }, false);
     expect(mismatch.json().errors.password_confirmation).toEqual(['The password confirmation does not match.']);
-    // Without the session inside the body (a bearer header does not stand in for it): refused.
-    expect((await c.post('/api/users/restrictedSetNewPassword', sealed({ ...change, sessionToken: undefined }), { headers: TEXT })).statusCode).toBe(422);
+    // Without the session inside the body: refused (and a bearer header is refused at the door on this host).
+    expect((await c.post('/api/users/restrictedSetNewPassword', sealed({ ...change, sessionToken: undefined }), { headers: TEXT, auth: false })).statusCode).toBe(422);
+    expect((await c.post('/api/users/restrictedSetNewPassword', sealed({ ...change, sessionToken: undefined }), { headers: TEXT })).statusCode).toBe(403);
     const res = await call(RESTRICTED_PATHS.setNewPassword, change, false);
     expect(res.statusCode, res.body).toBe(200);
     assertNothingInClear(res, [token, NEW_PASSWORD]);

@@ -70,4 +70,47 @@ export const RESTRICTED_PATHS = {
   payssionPayment: 'billing/getRestrictedPayssionPaymentData',
   cardlinkPayment: 'billing/getRestrictedCardlinkPaymentData',
   createPayment: 'billing/restrictedCreatePayment',
+  envelope: 'restrictedCall',
 } as const;
+
+/**
+ * The envelope (README: Restricted hosts): on a restricted host every other signed-in call goes
+ * through `POST /api/restrictedCall` as one encrypted body naming the plain call (method, path,
+ * query, JSON body) with the session token inside, and its answer (status, a few headers, the
+ * body, a rotated token) comes back sealed. The API runs the named call as it would run it
+ * directly on this host; a plain call with a bearer header is refused there.
+ */
+export const ENVELOPE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as const;
+/** Request headers an enveloped call may carry besides what the envelope's own request says (its Host, cookies, language). */
+export const ENVELOPE_REQUEST_HEADERS = ['idempotency-key'] as const;
+/** Answer headers that travel inside the sealed answer (the rest, and the rotated token's header, stay behind). */
+export const ENVELOPE_ANSWER_HEADERS = ['content-type', 'content-disposition', 'cache-control', 'retry-after', 'content-language'] as const;
+/**
+ * The path of an API call as the router registers it: `/api/` then segments of unreserved
+ * characters, none starting with a dot. No percent-escapes (`/%61pi/…`), no `.` or `..`
+ * segments, no empty segment, no trailing slash: one spelling per call.
+ */
+export const ENVELOPE_PATH = /^\/api(?:\/[A-Za-z0-9_~-][A-Za-z0-9._~-]{0,199})+$/;
+
+export const restrictedEnvelopeBody = z
+  .object({
+    token: sessionToken,
+    method: z.enum(ENVELOPE_METHODS, { error: 'The method is not one the envelope carries.' }),
+    path: z.string({ error: 'The path is required.' }).max(512, { error: 'The path is too long.' }).regex(ENVELOPE_PATH, { error: 'The path is not a call of this API.' }),
+    /** The query string without its `?`. */
+    query: z.string().max(4096, { error: 'The query is too long.' }).regex(/^[^#\s?][^#\s]*$/, { error: 'The query is not valid.' }).optional(),
+    /** The JSON body of a POST, PUT, PATCH or DELETE. */
+    body: z.unknown().optional(),
+    headers: z.strictObject({ 'idempotency-key': z.string().min(1).max(200).optional() }, { error: 'Only an idempotency key may travel as a header.' }).optional(),
+  })
+  .strict();
+export type RestrictedEnvelope = z.infer<typeof restrictedEnvelopeBody>;
+
+/** The sealed answer of the envelope: the named call's status, headers and body (text, or base64 when binary). */
+export interface RestrictedEnvelopeAnswer {
+  status: number;
+  headers: Partial<Record<(typeof ENVELOPE_ANSWER_HEADERS)[number], string>>;
+  body?: string;
+  bodyBase64?: string;
+  rotatedToken?: string;
+}

@@ -5,6 +5,17 @@ import { decryptText, encryptText } from '../lib/secrets.js';
 import { RequestValidationError, fieldErrorsOf } from './errors.js';
 import { findUnstorableText } from './validation.js';
 
+declare module 'fastify' {
+  interface FastifyRequest {
+    /** Run by the envelope (plugins/restricted-envelope.ts) for an encrypted call on this host, not sent by a client directly. */
+    viaEnvelope: boolean;
+  }
+  interface FastifyContextConfig {
+    /** A restricted call (its body is encrypted text): never reached through the envelope. */
+    restrictedCall?: boolean;
+  }
+}
+
 /**
  * Restricted calls: the body is encrypted text under the brand's key; plain JSON, or anything
  * that does not decrypt, is a 400. Decrypted payloads are validated like any other body.
@@ -32,11 +43,14 @@ export function decryptBody<T extends z.ZodType>(request: FastifyRequest, schema
  * preValidation hook of every plain call that carries an email, a password, a session or link
  * token, a code or a payment (or answers an email or a secret): a restricted host speaks only
  * their encrypted variants (README: Restricted hosts), so its plain calls are refused, before
- * their body is validated or their bearer header read.
+ * their body is validated or their bearer header read. The same call inside the encrypted
+ * envelope (plugins/restricted-envelope.ts) is encrypted on the wire and goes on.
  */
 export async function mainProductOnly(request: FastifyRequest): Promise<void> {
-  if (!request.brand.mainProduct) throw new ForbiddenError('This host accepts only the encrypted calls.');
+  if (!request.brand.mainProduct && !request.viaEnvelope) throw new ForbiddenError(ENCRYPTED_ONLY);
 }
+
+export const ENCRYPTED_ONLY = 'This host accepts only the encrypted calls.';
 
 export function sealAnswer(request: FastifyRequest, payload: unknown): string {
   return encryptText(request.brand.restrictedKey!, JSON.stringify(payload));
@@ -58,7 +72,7 @@ export async function signInFromBody(request: FastifyRequest, reply: FastifyRepl
   return typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
 }
 
-const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
+export const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
 
 /**
  * One restricted call: decrypts and validates the body, signs in with the token inside it when
@@ -73,7 +87,7 @@ export function restrictedRoute<S extends z.ZodType>(
   handler: (request: FastifyRequest, body: z.infer<S>, reply: FastifyReply) => Promise<Record<string, unknown>>,
 ): void {
   const status = options.status ?? 200;
-  app.post(path, { schema: { tags: options.tags, description: RESTRICTED_DOC, response: { [status]: encrypted } } }, async (request, reply) => {
+  app.post(path, { config: { restrictedCall: true }, schema: { tags: options.tags, description: RESTRICTED_DOC, response: { [status]: encrypted } } }, async (request, reply) => {
     const body = decryptBody(request, options.body);
     const rotated = options.auth ? await signInFromBody(request, reply, options.auth, (body as Record<string, unknown>)[options.sessionField ?? 'token']) : undefined;
     const answer = await handler(request, body, reply);

@@ -4,6 +4,7 @@ import { COOKIES, HTTP, XSRF_HEADER } from '@warren/contract';
 import { getCookie } from './cookies';
 import { getToken, setToken } from './token';
 import { errorText, parseErrorBody, serverErrorText, type ApiError } from './http-error';
+import { envelopeFetch } from './restricted-envelope';
 import { snackbar } from './notify';
 
 /**
@@ -48,14 +49,17 @@ export interface ClientAuth {
 
 export function createApiClient(options: Options = {}, auth: ClientAuth = {}): KyInstance {
   const bearer = auth.bearer ?? true;
-  // The same fetch ky uses (tests pass their own): the one retry after a 419 goes through it.
-  const fetchOnce: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  // The same fetch ky uses (tests pass their own): the one retry after a 419 goes through it. A
+  // client that sends the session sends it, on a restricted host, inside the encrypted envelope.
+  const plainFetch: typeof fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const fetchOnce: typeof fetch = bearer ? envelopeFetch(plainFetch) : plainFetch;
   return ky.create({
     prefixUrl: '/api',
     retry: 0,
     timeout: 30_000,
     credentials: 'same-origin',
     ...options,
+    fetch: fetchOnce,
     hooks: {
       beforeRequest: [
         (request) => {

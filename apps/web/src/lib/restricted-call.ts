@@ -2,19 +2,20 @@ import type { KyInstance } from 'ky';
 import { createApiClient, type RequestContext } from './api-client';
 import { getBrand } from './brand';
 import { decryptPayload, encryptPayload } from './restricted-crypto';
+import { usesRestrictedCalls } from './restricted-envelope';
 import { getToken, setToken } from './token';
 
-/**
+export { usesRestrictedCalls };
+
+/*
  * The restricted, encrypted calls for hosts that are not main-product (spec section 6). On such
  * a host every call that carries an email, a password, a session or link token, a code or a
  * payment goes through them (RESTRICTED_PATHS in the contract: sign-up, sign-in, the reset, the
  * verification and one-time links, the session check, the profile, the password change,
  * two-factor, account deletion and every payment). The API refuses the plain JSON calls there.
+ * Every other signed-in call goes through the envelope (lib/restricted-envelope.ts), which the
+ * api client applies by itself.
  */
-export function usesRestrictedCalls(): boolean {
-  const brand = getBrand();
-  return !brand.mainProduct && !!brand.restrictedKey;
-}
 
 /**
  * Without the bearer header: a signed-in call puts its token inside the encrypted body (the
