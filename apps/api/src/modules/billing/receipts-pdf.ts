@@ -1,63 +1,32 @@
 import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import PDFDocument from 'pdfkit';
 import { planName } from '../../mail/plan-names.js';
 import type { ReceiptData } from './receipts-repository.js';
 
 /**
- * A receipt as a PDF (pdfkit), in the customer's language. Text needs a Unicode font: Noto Sans
- * CJK (Debian's fonts-noto-cjk: Latin, Cyrillic and Chinese) first, then DejaVu Sans (Latin and
- * Cyrillic). Without a CJK font a Chinese receipt is printed in English, and without any of them
- * in English with the PDF's built-in Helvetica: never boxes instead of letters (`fontReport`).
+ * A receipt as a PDF (pdfkit), in the customer's language. The font is a dependency, not the
+ * machine's: Noto Sans SC from the npm package @expo-google-fonts/noto-sans-sc (Google Fonts'
+ * static TrueType files, SIL Open Font License 1.1), whose one face has the Latin, Cyrillic and
+ * Chinese letters the three languages need, so a receipt reads the same on every machine and
+ * `npm test` needs no font installed. pdfkit embeds only the glyphs a receipt uses (a subset).
  */
 export type ReceiptLanguage = 'en' | 'ru' | 'zh';
 
-interface FontFace {
-  file: string;
-  /** The face's PostScript name inside a font collection (.ttc). */
-  face?: string;
-}
-interface FontPair {
-  regular: FontFace;
-  bold: FontFace;
-  cjk: boolean;
-}
+const RECEIPT_LANGUAGES: ReceiptLanguage[] = ['en', 'ru', 'zh'];
+const packageFile = createRequire(import.meta.url).resolve;
+const FONT_FILES = {
+  regular: packageFile('@expo-google-fonts/noto-sans-sc/400Regular/NotoSansSC_400Regular.ttf'),
+  bold: packageFile('@expo-google-fonts/noto-sans-sc/700Bold/NotoSansSC_700Bold.ttf'),
+};
 
-const NOTO_DIRS = ['/usr/share/fonts/opentype/noto', '/usr/share/fonts/opentype/noto-cjk', '/usr/share/fonts/noto-cjk', '/usr/share/fonts/google-noto-cjk'];
-const CANDIDATES: FontPair[] = [
-  ...NOTO_DIRS.map((dir) => ({
-    regular: { file: `${dir}/NotoSansCJK-Regular.ttc`, face: 'NotoSansCJKsc-Regular' },
-    bold: { file: `${dir}/NotoSansCJK-Bold.ttc`, face: 'NotoSansCJKsc-Bold' },
-    cjk: true,
-  })),
-  { regular: { file: '/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf' }, bold: { file: '/usr/share/fonts/truetype/dejavu/DejaVuSans-Bold.ttf' }, cjk: false },
-];
+let loaded: { regular: Buffer; bold: Buffer } | undefined;
+/** The font files (10 MB each), read once per process, on the first receipt. */
+const fonts = () => (loaded ??= { regular: fs.readFileSync(FONT_FILES.regular), bold: fs.readFileSync(FONT_FILES.bold) });
 
-const loaded = new Map<FontPair, { regular: Buffer; bold: Buffer }>();
-/** The font files, read once per process. */
-function load(pair: FontPair) {
-  let bytes = loaded.get(pair);
-  if (!bytes) loaded.set(pair, (bytes = { regular: fs.readFileSync(pair.regular.file), bold: fs.readFileSync(pair.bold.file) }));
-  return bytes;
-}
-let installed: FontPair[] | undefined;
-const installedFonts = () => (installed ??= CANDIDATES.filter((c) => fs.existsSync(c.regular.file) && fs.existsSync(c.bold.file)));
-
-/**
- * The font for a language: a plain TrueType font (DejaVu) where it has the letters, as the CJK
- * collection is slow to subset (about 0.5 s a receipt against 0.1 s); the CJK font for Chinese.
- */
-function fontFor(language: ReceiptLanguage): FontPair | null {
-  const fonts = installedFonts();
-  if (language === 'zh') return fonts.find((f) => f.cjk) ?? null;
-  return fonts.find((f) => !f.cjk) ?? fonts[0] ?? null;
-}
-
-/** Which fonts receipts use here, and the languages they can print (for the logs at start and for tests). */
+/** Which fonts receipts use, and the languages they print (for tests and support). */
 export function fontReport(): { fonts: string[]; languages: ReceiptLanguage[] } {
-  const fonts = installedFonts();
-  if (!fonts.length) return { fonts: ['Helvetica (built in; no Unicode font found)'], languages: ['en'] };
-  const used = [...new Set((['en', 'zh'] as const).map(fontFor).filter((f) => f !== null).map((f) => f.regular.file))];
-  return { fonts: used, languages: fonts.some((f) => f.cjk) ? ['en', 'ru', 'zh'] : ['en', 'ru'] };
+  return { fonts: [FONT_FILES.regular, FONT_FILES.bold], languages: RECEIPT_LANGUAGES };
 }
 
 const TEXT = {
@@ -99,10 +68,8 @@ export interface ReceiptDocument {
   refundedAt: string | null;
 }
 
-/** The PDF's bytes and the language it was printed in (a Chinese receipt without a CJK font falls back to English). */
-export async function renderReceiptPdf(doc: ReceiptDocument, wanted: ReceiptLanguage): Promise<{ pdf: Buffer; language: ReceiptLanguage }> {
-  const language: ReceiptLanguage = fontReport().languages.includes(wanted) ? wanted : 'en';
-  const pair = fontFor(language);
+/** The PDF's bytes and the language it was printed in. */
+export async function renderReceiptPdf(doc: ReceiptDocument, language: ReceiptLanguage): Promise<{ pdf: Buffer; language: ReceiptLanguage }> {
   const t = TEXT[language];
   const { data } = doc;
   const plan = planName(data.tariffKey, data.tariffName, language);
@@ -116,14 +83,9 @@ export async function renderReceiptPdf(doc: ReceiptDocument, wanted: ReceiptLang
     pdf.on('end', resolve);
     pdf.on('error', reject);
   });
-  if (pair) {
-    const { regular, bold } = load(pair);
-    pdf.registerFont('body', regular, pair.regular.face);
-    pdf.registerFont('bold', bold, pair.bold.face);
-  } else {
-    pdf.registerFont('body', 'Helvetica');
-    pdf.registerFont('bold', 'Helvetica-Bold');
-  }
+  const { regular, bold } = fonts();
+  pdf.registerFont('body', regular);
+  pdf.registerFont('bold', bold);
   const left = pdf.page.margins.left;
   const width = pdf.page.width - left - pdf.page.margins.right;
 
