@@ -54,4 +54,23 @@ test.describe('the shell and pages as a paying customer sees them', { tag: '@pho
     await shots(page, info, 'billing-in-sidebar');
     await context.close();
   });
+
+  test('the header names the plan on a phone too, under the page title, inside the header', async ({ browser, payingCustomer }, info) => {
+    const context = await browser.newContext({ ...info.project.use, storageState: payingCustomer.storage });
+    const page = await context.newPage();
+    await page.goto('/dashboard');
+    const line = page.getByTestId('plan-line-header');
+    await expect(line).toBeVisible();
+    await expect(line).toContainText('1 Year');
+    await expect(line.locator('[data-status="success"]')).toBeVisible();
+    // Inside the 62 px header, not overlapping the title.
+    const header = (await page.locator('header').first().boundingBox())!;
+    const box = (await line.boundingBox())!;
+    const title = (await page.getByRole('heading', { level: 1 }).boundingBox())!;
+    expect(box.y).toBeGreaterThanOrEqual(header.y);
+    expect(box.y + box.height).toBeLessThanOrEqual(header.y + header.height);
+    expect(box.y >= title.y + title.height - 1 || box.x >= title.x + title.width - 1).toBe(true);
+    await shots(page, info, 'header-plan-line');
+    await context.close();
+  });
 });

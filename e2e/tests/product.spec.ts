@@ -90,7 +90,10 @@ test.describe('the logged-in product', () => {
       // Mobile: name and badge; the floating button is the upgrade prompt.
       await expect(dashboard.planLine).toHaveAttribute('data-trailing', 'badge');
       await expect(page.getByTestId('floating-upgrade')).toBeVisible();
-      await expect(page.getByTestId('plan-line-header')).toBeHidden();
+      // The header's plan line too, under the page title (issue 23: it was hidden below 900 px).
+      await expect(page.getByTestId('plan-line-header')).toBeVisible();
+      await expect(page.getByTestId('plan-line-header')).toContainText('Free');
+      await expect(page.getByTestId('plan-line-header').locator('[data-status="success"]')).toBeVisible();
     } else {
       // Desktop: name then Upgrade VPN (46 px on the page, 40 in the header title).
       await expect(dashboard.planLine).toHaveAttribute('data-trailing', 'upgrade');

@@ -100,14 +100,17 @@ export function AppLayout() {
               className={classes.burger}
               aria-label={t(opened ? 'shell.closeMenu' : 'shell.openMenu')}
             />
-            <Title order={1} className={classes.pageTitle}>
-              {titleKey ? t(titleKey) : ''}
-            </Title>
-            {user && (
-              <div className={classes.headerPlan}>
-                <PlanLine user={user} placement="header" />
-              </div>
-            )}
+            {/* Beside the title where there is room; under it on a phone or a narrow window (spec section 2: the plan line on mobile too). */}
+            <div className={classes.titleBlock}>
+              <Title order={1} className={classes.pageTitle}>
+                {titleKey ? t(titleKey) : ''}
+              </Title>
+              {user && (
+                <div className={classes.headerPlan}>
+                  <PlanLine user={user} placement="header" />
+                </div>
+              )}
+            </div>
           </Group>
           <Group gap={4} wrap="nowrap">
             <LanguageSwitcher compact />
