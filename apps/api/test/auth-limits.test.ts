@@ -3,7 +3,7 @@ import type { LightMyRequestResponse } from 'fastify';
 import { Redis } from 'ioredis';
 import { TOTP } from 'otpauth';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { createRedisRateLimiter } from '../src/lib/rate-limit.js';
+import { createRedisRateLimiter, storedBudgetKey } from '../src/lib/rate-limit.js';
 import { encryptText } from '../src/lib/secrets.js';
 import { PASSWORD, TestClient, createTestApp, linkParams, mailTo, registerUser, uniqueEmail, type TestApp } from './helpers.js';
 
@@ -252,7 +252,9 @@ describe.skipIf(!withRedis)('on Redis', () => {
     await new TestClient(t.app).post('/api/users/login', { email, password: 'wrong password' }, from(newIp()));
     const redis = new Redis(REDIS_URL!);
     try {
-      expect(Number(await redis.get(`${redisPrefix}:login-account:${email}`))).toBe(1);
+      // Keyed by a digest of the email, never the email (lib/rate-limit.ts).
+      expect(Number(await redis.get(`${redisPrefix}:login-account:${storedBudgetKey(email)}`))).toBe(1);
+      expect(await redis.exists(`${redisPrefix}:login-account:${email}`)).toBe(0);
     } finally {
       redis.disconnect();
     }

@@ -1,5 +1,6 @@
 import fs from 'node:fs';
 import { randomBytes } from 'node:crypto';
+import { storedBudgetKey } from '../src/lib/rate-limit.js';
 import type { FastifyInstance } from 'fastify';
 import { Redis } from 'ioredis';
 import pg from 'pg';
@@ -31,7 +32,7 @@ async function instance(): Promise<FastifyInstance> {
 
 const viaIp = { remoteAddress: clientIp };
 /** Failed sign-ins are budgeted per account and address (modules/users/limits.ts). */
-const failKey = (email: string) => `warren:rl:login-account-ip:${email}|${clientIp}`;
+const failKey = (email: string) => `warren:rl:login-account-ip:${storedBudgetKey(`${email}|${clientIp}`)}`;
 
 async function registerUser(client: TestClient, email: string) {
   const res = await client.post('/api/users/register', { email, password: PASSWORD, password_confirmation: PASSWORD }, viaIp);
@@ -51,7 +52,7 @@ describe.skipIf(!PG_URL)(`two API instances, one database, one Redis${PG_URL ? '
   afterAll(async () => {
     await Promise.allSettled([a?.close(), b?.close()]);
     if (redis) {
-      const keys = [`warren:rl:login-ip:${clientIp}`, `warren:rl:register-ip:${clientIp}`, ...emails.flatMap((e) => [failKey(e), `warren:rl:login-account:${e}`])];
+      const keys = [`warren:rl:login-ip:${storedBudgetKey(clientIp)}`, `warren:rl:register-ip:${storedBudgetKey(clientIp)}`, ...emails.flatMap((e) => [failKey(e), `warren:rl:login-account:${storedBudgetKey(e)}`])];
       await redis.del(...keys).catch(() => undefined);
       redis.disconnect();
     }

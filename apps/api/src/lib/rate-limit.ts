@@ -56,7 +56,8 @@ type Store = (rule: LimitRule) => RateLimiterAbstract;
  * a budget row (Redis key or rate_limits row) outlives an account deleted within its window; a
  * digest names nobody (issue 20: personal data must not outlive its owner).
  */
-const keyOf = (rule: LimitRule, key: string) => createHash('sha256').update(rule.address ? addressKey(key) : key).digest('base64url');
+export const storedBudgetKey = (key: string) => createHash('sha256').update(key).digest('base64url');
+const keyOf = (rule: LimitRule, key: string) => storedBudgetKey(rule.address ? addressKey(key) : key);
 
 function fromStore(store: Store): Omit<RateLimiter, 'close'> {
   return {
