@@ -5,7 +5,23 @@ import { currenciesQuery } from '../lib/billing/currencies';
 import { ipInfoQuery } from '../lib/billing/ip-info';
 import { landingPriceListQuery, searchOf } from '../lib/billing/landing-price-list';
 import { paymentMethodsQuery } from '../lib/billing/payment-methods';
-import type { ApiGet, PageData, PageOutcome } from './server-routes';
+
+/** An API answer the server render put in the page's query cache, under the key the page reads it with. */
+export interface PageData {
+  key: readonly unknown[];
+  data: unknown;
+}
+
+/** GET an API path (e.g. `/api/ip/info`) as the visitor's browser would; the answer's `data`, or undefined if it failed. */
+export type ApiGet = (path: string) => Promise<unknown>;
+
+/** What a page's answers decide before it is rendered (server-routes.tsx ServerPage.outcome). */
+export interface PageOutcome {
+  /** Another page of this site the visitor goes to instead (a discount window that has closed: /checkout); the server keeps the query. */
+  redirect?: string;
+  /** The HTML is this visitor's alone (a discount's countdown): rendered for them, not kept for others. */
+  perVisitor?: boolean;
+}
 
 /**
  * The API answers a page shows on its first screen, asked for on the server (ServerPage.data in

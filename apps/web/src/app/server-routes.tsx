@@ -9,16 +9,10 @@ import { SignUpPage } from '../features/auth/routes/SignUpPage';
 import { ForgotPassPage } from '../features/auth/routes/ForgotPassPage';
 import { IosPage } from '../features/ios/routes/IosPage';
 import { CheckoutPage } from '../features/checkout/routes/CheckoutPage';
-import { checkoutOutcome, checkoutPageData } from './server-data';
+import { type ApiGet, type PageData, type PageOutcome, checkoutOutcome, checkoutPageData } from './server-data';
 
-/** An API answer the server render put in the page's query cache, under the key the page reads it with. */
-export interface PageData {
-  key: readonly unknown[];
-  data: unknown;
-}
-
-/** GET an API path (e.g. `/api/ip/info`) as the visitor's browser would; the answer's `data`, or undefined if it failed. */
-export type ApiGet = (path: string) => Promise<unknown>;
+// The server render's data shapes live with the code that loads them (server-data.ts); entry-server.tsx takes them from here.
+export type { ApiGet, PageData, PageOutcome };
 
 export interface ServerPage {
   Component: ComponentType;
@@ -36,13 +30,6 @@ export interface ServerPage {
   data?: (pathname: string, get: ApiGet) => Promise<PageData[]>;
   /** What the page's answers decide before it is rendered (server-data.ts checkoutOutcome). */
   outcome?: (pathname: string, data: readonly PageData[]) => PageOutcome;
-}
-
-export interface PageOutcome {
-  /** Another page of this site the visitor goes to instead (a discount window that has closed: /checkout); the server keeps the query. */
-  redirect?: string;
-  /** The HTML is this visitor's alone (a discount's countdown): rendered for them, not kept for others. */
-  perVisitor?: boolean;
 }
 
 /**

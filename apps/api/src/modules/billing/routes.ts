@@ -16,11 +16,16 @@ import { CAMPAIGN_COOKIE_DAYS, languageFromTag } from '@warren/contract';
 import type { CheckoutContext } from './checkout.js';
 import { paymentHistoryRoutes } from './history-routes.js';
 import { subscriptionRoutes } from './subscription-routes.js';
-import type { BillingServices } from './index.js';
-import type { CookieToSet } from './prices.js';
+import type { CheckoutService } from './checkout.js';
+import type { HistoryService } from './history.js';
+import type { CookieToSet, PricesService } from './prices.js';
+import type { ReceiptsService } from './receipts.js';
+import type { RefundRequestService } from './refund-request.js';
+import type { RenewalsService } from './renewals.js';
 
 export interface BillingRoutesDeps {
-  billing: Pick<BillingServices, 'prices' | 'checkout' | 'history' | 'receipts' | 'refunds' | 'renewals'>;
+  /** The billing services the routes call (index.ts builds them; named by their own files, so index.ts and the routes don't import each other). */
+  billing: { prices: PricesService; checkout: CheckoutService; history: HistoryService; receipts: ReceiptsService; refunds: RefundRequestService; renewals: RenewalsService };
   /** The signed-in member when the request carries a good token; public calls say more to them. */
   optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;
   origins: BrandOrigins;

@@ -2,10 +2,10 @@ import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { envelope, setAutoRenewBody, subscriptionInfo } from '@warren/contract';
 import { userOf } from '../../plugins/auth.js';
-import type { BillingServices } from './index.js';
+import type { RenewalsService } from './renewals.js';
 
 export interface SubscriptionRoutesDeps {
-  billing: Pick<BillingServices, 'renewals'>;
+  billing: { renewals: RenewalsService };
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
 }
 
