@@ -1,17 +1,20 @@
-import { createCipheriv, createDecipheriv, randomBytes } from 'node:crypto';
+import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
 import { expect as baseExpect, test, type APIRequestContext, type Page, type Request, type Response } from '@playwright/test';
 import { BASE_URL } from '../playwright.config';
-import { PASSWORD, SignInPage, linkFromMail, uniqueEmail } from './helpers';
+import { PASSWORD, SignInPage, linkFromMail, logOut, uniqueEmail } from './helpers';
 
 /**
  * A restricted host (the proxy brand: mainProduct false, config/brands.json) sends every call
  * that carries personal or payment data encrypted under the brand key (README: Restricted
  * hosts). The browser's own requests and the answers it gets are recorded through a purchase,
- * the verification link, the profile, a password change, the SOCKS5 credentials, a reset, a sign-in, a one-time sign-in
- * link and the account's deletion, and none may carry the email, a password, a session or link
- * token or the payment's details in clear.
+ * the verification link, the profile, a password change, the SOCKS5 credentials, the dashboard (the
+ * ad blocker, a WireGuard device and its config, the payment history and a receipt, the
+ * subscription, sign-out), a reset, a sign-in, a one-time sign-in link and the account's deletion,
+ * and none may carry a bearer header, the email, a password, a session or link token, a WireGuard
+ * key or the payment's details in clear. The dashboard's calls go through the envelope
+ * (/api/restrictedCall, README: Restricted hosts).
  */
 // A long walk through many pages on a shared machine: each step may wait up to 30 s.
 const expect = baseExpect.configure({ timeout: 30_000 });
@@ -36,6 +39,12 @@ function open<T>(text: string): T {
   return JSON.parse(Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8')) as T;
 }
 
+/** A WireGuard private key's public key (X25519, as `wg pubkey` prints it). */
+function wgPublicKey(privateKey: string): string {
+  const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), Buffer.from(privateKey, 'base64')]);
+  return createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+}
+
 /** A one-time sign-in link minted the restricted way (the API, as a signed-in client of the proxy host would). */
 async function mintOnetimeLink(request: APIRequestContext, token: string): Promise<string> {
   // Node does not resolve *.localhost: the loopback address with the proxy brand's Host.
@@ -58,6 +67,7 @@ interface Recorded {
 
 interface Answered {
   path: string;
+  status: number;
   headers: string;
   body: Promise<string>;
 }
@@ -73,13 +83,13 @@ function record(page: Page, answers: Answered[] = []): Recorded[] {
   page.on('response', (r: Response) => {
     const url = new URL(r.url());
     if (url.origin !== PROXY || !url.pathname.startsWith('/api/')) return;
-    answers.push({ path: url.pathname, headers: JSON.stringify(r.headers()), body: r.text().catch(() => '') });
+    answers.push({ path: url.pathname, status: r.status(), headers: JSON.stringify(r.headers()), body: r.text().catch(() => '') });
   });
   return seen;
 }
 
 test('a restricted host sends no email, password, session or link token or payment details in clear', async ({ browser, request }, info) => {
-  test.setTimeout(300_000);
+  test.setTimeout(420_000);
   const email = uniqueEmail('restricted', info);
   const answers: Answered[] = [];
   const viewport = { viewport: info.project.use.viewport ?? undefined };
@@ -96,6 +106,7 @@ test('a restricted host sends no email, password, session or link token or payme
   await page.getByRole('radio', { name: /sandbox/i }).click();
   await page.getByTestId('pay-button').click();
   await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
+  const paymentId = /sbx_[a-f0-9]{32}/.exec(page.url())![0];
   await page.getByRole('button', { name: 'Pay', exact: true }).click();
   await expect(page).toHaveURL(/\/thank-you$/);
   const token = (await page.evaluate(() => localStorage.getItem('token')))!;
@@ -121,6 +132,41 @@ test('a restricted host sends no email, password, session or link token or payme
   await page.goto(`${PROXY}/setup/socks5-proxy`);
   const servicePassword = await page.getByTestId('service-password').inputValue();
   expect(servicePassword.length).toBeGreaterThanOrEqual(16);
+  // The dashboard, whose calls go through the envelope: the ad blocker on (a paid plan)...
+  await page.goto(`${PROXY}/dashboard`);
+  const adBlocker = page.getByRole('switch', { name: 'Ad Blocker' });
+  await expect(adBlocker).toBeAttached();
+  await expect(adBlocker).not.toBeChecked();
+  await adBlocker.focus();
+  await page.keyboard.press('Space');
+  await expect(page.getByText('Ad Blocker is turned on.')).toBeVisible();
+  await expect(adBlocker).toBeChecked();
+  await page.reload();
+  await expect(adBlocker).toBeChecked();
+  // ...a WireGuard device and its downloaded config (the key pair is made in the browser)...
+  await page.goto(`${PROXY}/setup/wg`);
+  const deviceName = 'Restricted tablet';
+  await page.getByRole('textbox', { name: 'Device name' }).fill(deviceName);
+  await page.getByTestId('add-device').click();
+  await expect(page.getByTestId('fresh-config')).toBeVisible();
+  await expect(page.getByTestId('wg-device')).toContainText(deviceName);
+  const [download] = await Promise.all([page.waitForEvent('download'), page.getByTestId('download-conf').click()]);
+  const conf = fs.readFileSync((await download.path())!, 'utf8');
+  const privateKey = /PrivateKey\s*=\s*(\S+)/.exec(conf)![1]!;
+  const devicePublicKey = wgPublicKey(privateKey);
+  // ...the payment history with its receipt and the subscription...
+  await page.goto(`${PROXY}/subscription`);
+  await expect(page.getByTestId('subscription-status')).toHaveText('Active');
+  await expect(page.getByTestId('history-row')).toHaveCount(1);
+  await expect(page.getByTestId('history-row')).toContainText('Paid');
+  const receiptDownload = page.waitForEvent('download');
+  await page.getByTestId('download-receipt').click();
+  const receipt = await receiptDownload;
+  expect(receipt.suggestedFilename()).toMatch(/^receipt-[A-Z-]+-\d{6}\.pdf$/);
+  expect(fs.readFileSync((await receipt.path())!).subarray(0, 5).toString()).toBe('%PDF-');
+  // ...and sign-out, which ends the session.
+  await logOut(page);
+  expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
   await Promise.all(answers.map((a) => a.body));
   await buyer.close();
 
@@ -183,20 +229,27 @@ test('a restricted host sends no email, password, session or link token or payme
       '/api/setup/services/restrictedGet',
     ]),
   );
-  for (const c of calls) expect(c.authorization, c.path).toBeUndefined();
+  // No request on this host carries a bearer header at all: the dashboard's went through the envelope.
+  for (const s of seen) expect(s.authorization, `${s.method} ${s.path}`).toBeUndefined();
+  expect(seen.filter((s) => s.path === '/api/restrictedCall').length).toBeGreaterThan(5);
   // None of the plain calls that carry such data was made on this host.
   const plain = [
     '/api/users/register', '/api/users/login', '/api/users/requestResetPassword', '/api/users/resetPassword', '/api/users/info/get', '/api/billing/createPayment',
     '/api/users/verifyUser', '/api/users/onetimeLogin', '/api/users/annihilation', '/api/profile', '/api/profile/password', '/api/profile/update',
-    '/api/setup/services/get', '/api/setup/stealth/get',
+    '/api/setup/services/get', '/api/setup/stealth/get', '/api/setup/wg/get', '/api/setup/wg/devices/add', '/api/setup/features/get',
+    '/api/setup/features/state', '/api/billing/payments', '/api/billing/subscription', '/api/users/logout', '/api/rewards',
   ];
-  expect(seen.filter((s) => plain.includes(s.path)).map((s) => s.path)).toEqual([]);
+  expect(seen.filter((s) => plain.includes(s.path) || /^\/api\/billing\/payments\//.test(s.path)).map((s) => s.path)).toEqual([]);
 
   // No request body or address on this host carries the data in clear. An emailed link's token is
   // in the address of the page the mail opens (README: not yet encrypted), never in an API call.
   const secrets = [email, encodeURIComponent(email), PASSWORD, CHANGED_PASSWORD, NEW_PASSWORD, token, token2, token3, '"tariffId"', '"provider"', 'idempotencyKey', 'password'];
   const linkTokens = [verifyToken, resetToken, onetimeToken];
+  // The dashboard's data: the device (its keys and name) and the payment (its id, amounts, receipt).
+  // The payment's id is in the address of the provider's page (the sandbox stands in for it), never in an API call.
+  const dashboard = [privateKey, devicePublicKey, encodeURIComponent(devicePublicKey), deviceName, 'amountMinor', 'receipt-', '%PDF'];
   for (const s of seen) {
+    if (s.path.startsWith('/api/')) for (const secret of [...dashboard, paymentId]) expect(`${s.url}\n${s.body}`.includes(secret), `${s.method} ${s.path} carries ${secret}`).toBe(false);
     for (const secret of [...secrets, ...linkTokens]) {
       expect(s.body.includes(secret), `${s.method} ${s.path} carries ${secret} in its body`).toBe(false);
       if (secret === 'password' || (linkTokens.includes(secret) && !s.path.startsWith('/api/'))) continue;
@@ -207,8 +260,15 @@ test('a restricted host sends no email, password, session or link token or payme
   expect(answers.length).toBeGreaterThan(10);
   for (const a of answers) {
     const text = `${a.headers}\n${await a.body}`;
-    for (const secret of [email, token, token2, token3, PASSWORD, CHANGED_PASSWORD, NEW_PASSWORD, servicePassword, ...linkTokens]) {
+    expect((JSON.parse(a.headers) as Record<string, string>).authorization, `the answer of ${a.path} has an Authorization header`).toBeUndefined();
+    for (const secret of [email, token, token2, token3, PASSWORD, CHANGED_PASSWORD, NEW_PASSWORD, servicePassword, ...linkTokens, ...dashboard, paymentId]) {
       expect(text.includes(secret), `the answer of ${a.path} shows ${secret}`).toBe(false);
     }
   }
+  // The data did travel, sealed: the envelope's answers, opened with the page's key, hold the device, the payment history and the receipt.
+  // (A body the browser no longer held when asked, after its page went on, reads empty.)
+  const sealedBodies = (await Promise.all(answers.filter((a) => a.path === '/api/restrictedCall' && a.status === 200).map((a) => a.body))).filter((b) => b !== '');
+  expect(sealedBodies.length).toBeGreaterThan(5);
+  const inside = sealedBodies.map((b) => JSON.stringify(open(b)));
+  for (const carried of [devicePublicKey, deviceName, 'amountMinor', 'tariffName', 'bodyBase64']) expect(inside.some((t) => t.includes(carried)), `no envelope carried ${carried}`).toBe(true);
 });

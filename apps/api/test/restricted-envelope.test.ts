@@ -165,6 +165,10 @@ describe('the dashboard through the envelope', () => {
     expect(JSON.stringify(overview.json().data)).toContain(publicKey);
     const features = await envelope(c, token, { method: 'GET', path: '/api/setup/features/get' });
     expect(features.status).toBe(200);
+    const adBlocker = (features.json().data as { items: { id: number; name: string; isEnabled: boolean }[] }).items.find((f) => /ad/i.test(f.name))!;
+    const toggled = await envelope(c, token, { method: 'POST', path: '/api/setup/features/state', body: { id: adBlocker.id, state: !adBlocker.isEnabled } });
+    expect(toggled.status, toggled.answer.body).toBe(200);
+    expect(toggled.json().data).toEqual({ id: adBlocker.id, isEnabled: !adBlocker.isEnabled });
     const payments = await envelope(c, token, { method: 'GET', path: '/api/billing/payments' });
     expect(payments.status, payments.answer.body).toBe(200);
     const items = (payments.json().data as { items: { id: string; amountMinor: number }[] }).items;
@@ -177,10 +181,15 @@ describe('the dashboard through the envelope', () => {
     expect(receipt.answer.headers['content-type']).toMatch(/^application\/pdf/);
     expect(receipt.answer.headers['content-disposition']).toMatch(/^attachment; filename="receipt-/);
     expect(Buffer.from(receipt.answer.bodyBase64!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
-    for (const r of [added, overview, features, payments, subscription, receipt]) {
+    for (const r of [added, overview, features, toggled, payments, subscription, receipt]) {
       const clear = `${JSON.stringify(r.res.headers)}\n${r.res.body}`;
       for (const secret of [token, email, publicKey, 'Laptop of Ada', paymentId, 'amountMinor', 'receipt-', 'sandbox']) expect(clear.includes(secret), `${secret} in clear`).toBe(false);
     }
+    // A captured envelope replayed is its plain call replayed: the revoked device is gone (404 inside).
+    const revoke = sealed({ token, method: 'POST', path: '/api/setup/wg/devices/revoke', body: { id: device.id } });
+    const statuses: number[] = [];
+    for (let i = 0; i < 2; i++) statuses.push((JSON.parse(decryptText(KEY, (await c.post(ENVELOPE, revoke, { headers: TEXT, auth: false })).body)!) as RestrictedEnvelopeAnswer).status);
+    expect(statuses).toEqual([200, 404]);
     // Sign-out through the envelope ends the session: the same envelope again (a replay) is a 401 inside.
     const logout = sealed({ token, method: 'POST', path: '/api/users/logout', body: {} });
     const out = await c.post(ENVELOPE, logout, { headers: TEXT, auth: false });
