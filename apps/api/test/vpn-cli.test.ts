@@ -15,9 +15,9 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function vpn(command: string, flags: Record<string, string | boolean>) {
+async function vpn(command: string, flags: Record<string, string | boolean>, positionals: string[] = []) {
   const lines: string[] = [];
-  const ctx: CliContext = { db: t.app.db, config: t.config, services: async () => t.app.services, flags, positionals: [], print: (l) => lines.push(l) };
+  const ctx: CliContext = { db: t.app.db, config: t.config, services: async () => t.app.services, flags, positionals, print: (l) => lines.push(l) };
   await commands[command]!.run(ctx);
   return lines;
 }
@@ -63,6 +63,27 @@ describe('npx warren vpn', () => {
     await expect(vpn('set-node', { node: 'de-fra-1', 'public-key': 'nope' })).rejects.toThrow(/public key/);
   });
 
+  it('drains and undrains a node (issue 22), as the console does; the list says since when and the WireGuard capacity', async () => {
+    const drainingSince = async () => (await t.app.db.query<{ d: Date | null }>(`select draining_since as d from vpn_nodes where name = 'de-fra-1'`))[0]!.d;
+    expect((await vpn('drain', {}, ['de-fra-1'])).join('\n')).toContain('Node de-fra-1 is draining');
+    const since = await drainingSince();
+    expect(since).not.toBeNull();
+    await vpn('drain', {}, ['de-fra-1']); // again: the drain keeps its start
+    expect(await drainingSince()).toEqual(since);
+    expect((await vpn('list', {})).find((l) => l.includes('de-fra-1'))).toContain(`draining-since:${new Date(since!).toISOString()}`);
+    await vpn('undrain', {}, ['de-fra-1']);
+    expect(await drainingSince()).toBeNull();
+    await vpn('set-node', { node: 'de-fra-1', draining: 'true' });
+    expect(await drainingSince()).not.toBeNull();
+    await vpn('set-node', { node: 'de-fra-1', draining: 'false' });
+    expect(await drainingSince()).toBeNull();
+    await expect(vpn('drain', {}, ['no-such-node'])).rejects.toThrow('No node named no-such-node.');
+    await expect(vpn('drain', {}, [])).rejects.toThrow('usage: npx warren vpn drain <node>');
+    await expect(vpn('set-node', { node: 'de-fra-1', draining: 'maybe' })).rejects.toThrow('--draining must be true or false');
+    await t.app.db.query(`update vpn_nodes set wg_kind = 'userspace', wg_max_peers = 65536, wg_peers = 65536, wg_refused = 12 where name = 'de-fra-1'`);
+    expect((await vpn('list', {})).find((l) => l.includes('de-fra-1'))).toContain('wg:65536/65536(go) refused:12 agent:');
+  });
+
   // Opens a new embedded database (every migration, cold): ~13 s of CPU, more on a busy CI machine.
   it('is wired into the operator CLI', { timeout: 120_000 }, async () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-cli-'));
@@ -77,6 +98,11 @@ describe('npx warren vpn', () => {
       const bad: string[] = [];
       expect(await runCli(['vpn', 'add-node', '--location', 'nowhere', '--name', 'n-1', '--endpoint', '192.0.2.1'], (l) => bad.push(l))).toBe(64);
       expect(bad.join('\n')).toContain('No location with the slug nowhere.');
+      // drain / undrain take exactly one node name; anything else is a usage error that changes nothing.
+      for (const args of [['drain'], ['drain', 'a-1', 'b-1'], ['drian', 'a-1'], ['drain', '--node', 'a-1'], ['undrain', 'a-1', '--force'], ['drain', 'nowhere-1']]) {
+        const out: string[] = [];
+        expect(await runCli(['vpn', ...args], (l) => out.push(l)), args.join(' ')).toBe(64);
+      }
     } finally {
       Object.assign(process.env, saved);
       for (const [k, v] of Object.entries(saved)) if (v === undefined) delete process.env[k];

@@ -48,6 +48,13 @@ const withAdmin =
     await friendly(() => fn(admin, ctx));
   };
 
+/** The one node name a command takes as its word (`npx warren vpn drain de-fra-1`). */
+function nodeArg(ctx: CliContext, command: string): string {
+  const [name] = ctx.positionals;
+  if (ctx.positionals.length !== 1 || !name?.trim()) throw new CliUsageError(`usage: npx warren vpn ${command} <node>`);
+  return name.trim();
+}
+
 function printToken(ctx: CliContext, node: string, token: string, port?: number) {
   ctx.print(`Node token for ${node} (shown once; only its hash is stored):`);
   ctx.print(token);
@@ -119,11 +126,31 @@ export const commands: CliGroup = {
     }),
   },
   'set-node': {
-    summary: 'change a node: enabled, endpoint, port, public key',
-    usage: '--node de-fra-1 [--enabled true|false] [--endpoint HOST] [--port N] [--public-key KEY]',
+    summary: 'change a node: enabled, draining, endpoint, port, public key',
+    usage: '--node de-fra-1 [--enabled true|false] [--draining true|false] [--endpoint HOST] [--port N] [--public-key KEY]',
     run: withAdmin(async (admin, ctx) => {
-      await admin.setNode(str(ctx, 'node')!, { enabled: bool(ctx, 'enabled'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false) });
+      await admin.setNode(str(ctx, 'node')!, {
+        enabled: bool(ctx, 'enabled'), draining: bool(ctx, 'draining'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false),
+      });
       ctx.print('Node updated.');
+    }),
+  },
+  drain: {
+    summary: 'drain a node (issue 22): no new customer gets it, its customers are told to take a new configuration; it keeps serving whoever is on it',
+    usage: '<node>',
+    run: withAdmin(async (admin, ctx) => {
+      const name = nodeArg(ctx, 'drain');
+      await admin.setNode(name, { draining: true });
+      ctx.print(`Node ${name} is draining: new configurations name another node of its location, and its customers are told to take a new one. It keeps every peer until you switch it off (set-node --node ${name} --enabled false); undrain gives it back.`);
+    }),
+  },
+  undrain: {
+    summary: 'stop draining a node: it is given to new customers again',
+    usage: '<node>',
+    run: withAdmin(async (admin, ctx) => {
+      const name = nodeArg(ctx, 'undrain');
+      await admin.setNode(name, { draining: false });
+      ctx.print(`Node ${name} is no longer draining: it is given to new customers again.`);
     }),
   },
   list: {
@@ -131,8 +158,11 @@ export const commands: CliGroup = {
     async run(ctx) {
       for (const r of await (await adminOf(ctx)).list()) {
         const seen = r.last_seen_at ? new Date(r.last_seen_at).toISOString() : 'never';
+        // WireGuard peers of the interface's cap (issue 22), and since when a node drains.
+        const wg = r.wg_max_peers === null ? 'wg:-' : `wg:${r.wg_peers ?? 0}/${r.wg_max_peers}${r.wg_kind === 'userspace' ? '(go)' : ''}${r.wg_refused ? ` refused:${r.wg_refused}` : ''}`;
+        const drain = r.draining_since ? ` draining-since:${new Date(r.draining_since).toISOString()}` : '';
         ctx.print(
-          `${r.slug.padEnd(12)} ${r.city.padEnd(16)} ${r.premium ? 'premium' : 'free   '} ${r.visible ? 'shown ' : 'hidden'}  ${r.node ? `${r.node.padEnd(16)} ${String(r.endpoint).padEnd(40)} ${r.enabled ? 'on ' : 'off'}${r.demo ? ' DEMO' : ''} token:${r.has_token ? 'yes' : 'no '} load:${r.load ?? '-'} seen:${seen} agent:${r.agent_version ?? '-'}` : '(no nodes)'}`,
+          `${r.slug.padEnd(12)} ${r.city.padEnd(16)} ${r.premium ? 'premium' : 'free   '} ${r.visible ? 'shown ' : 'hidden'}  ${r.node ? `${r.node.padEnd(16)} ${String(r.endpoint).padEnd(40)} ${r.enabled ? 'on ' : 'off'}${r.demo ? ' DEMO' : ''} token:${r.has_token ? 'yes' : 'no '} load:${r.load ?? '-'} seen:${seen} ${wg}${drain} agent:${r.agent_version ?? '-'}` : '(no nodes)'}`,
         );
       }
     },

@@ -82,9 +82,11 @@ export function locationsRepository(db: Queryable, { offerUnreported = false, hi
 
     /** Every location with each of its nodes (one row per node; a location without nodes once, node fields null), for the operator. */
     async operatorList() {
-      return db.query<{ slug: string; city: string; premium: boolean; visible: boolean; node: string | null; endpoint: string | null; enabled: boolean | null; demo: boolean | null; has_token: boolean; load: number | null; last_seen_at: Date | null; agent_version: string | null }>(
+      return db.query<{ slug: string; city: string; premium: boolean; visible: boolean; node: string | null; endpoint: string | null; enabled: boolean | null; demo: boolean | null; has_token: boolean; load: number | null; last_seen_at: Date | null; agent_version: string | null;
+        draining_since: Date | null; wg_kind: string | null; wg_max_peers: number | null; wg_peers: number | null; wg_refused: number | null }>(
         `select l.slug, l.city_en as city, l.premium, l.dash_visible as visible, n.name as node,
-                n.endpoint_host || ':' || n.listen_port as endpoint, n.enabled, n.demo, n.token_hash is not null as has_token, n.load, n.last_seen_at, n.agent_version
+                n.endpoint_host || ':' || n.listen_port as endpoint, n.enabled, n.demo, n.token_hash is not null as has_token, n.load, n.last_seen_at, n.agent_version,
+                n.draining_since, n.wg_kind, n.wg_max_peers, n.wg_peers, n.wg_refused
          from vpn_locations l left join vpn_nodes n on n.location_id = l.id order by l.slug, n.name`,
       );
     },
