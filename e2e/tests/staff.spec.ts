@@ -227,6 +227,8 @@ test.describe('operator console', () => {
       data: {
         load: 37, activePeers: 2, peers: [{ publicKey, lastHandshake: Math.floor(Date.now() / 1000) - 5, rxBytes: 10, txBytes: 20 }], agentVersion: '9.9.9-e2e', lastApplyError: 'wg: test apply error',
         stealth: { host: `${nodeName}.nodes.example.com`, port: 443, wsPath: '/e2e-path', up: true, version: '4.34.0', users: 3, certNotAfter: Date.parse('2031-05-01T12:00:00Z') },
+        // A wireguard-go interface at its cap (issue 22): 65,536 peers, 120 more refused.
+        wireguard: { kind: 'userspace', maxPeers: 65_536, peers: 65_536, refused: 120 },
       },
     });
     expect(report.status(), await report.text()).toBe(200);
@@ -244,6 +246,13 @@ test.describe('operator console', () => {
     await expect(stealthCell).toContainText('3 customers');
     await expect(stealthCell).toContainText('Certificate until May 1, 2031');
     expect(await page.content()).not.toContain(token);
+    // Its WireGuard capacity (issue 22): peers of the cap, the implementation, full, refused.
+    const capacityCell = page.getByTestId(`capacity-${nodeName}`);
+    await expect(capacityCell).toContainText('65,536 of 65,536');
+    await expect(capacityCell).toContainText('wireguard-go');
+    await expect(capacityCell.getByTestId('node-full')).toHaveText('Full');
+    await expect(capacityCell).toContainText('120 refused');
+    await expect(page.getByTestId('fleet-summary')).toContainText('WireGuard full');
     // The fleet at a glance, above every list (issue 22): versions and the apply error.
     // Other tests' nodes on this server may say the same version: one or more.
     await expect(page.getByTestId('fleet-versions')).toContainText(/9\.9\.9-e2e on \d+ nodes?/);
@@ -268,7 +277,13 @@ test.describe('operator console', () => {
     await expect(drainDialog).toContainText('No new customer gets it');
     await drainDialog.getByRole('button', { name: 'Drain', exact: true }).click();
     await expect(page.getByTestId(`node-${nodeName}`).getByTestId('node-draining')).toBeVisible();
+    await expect(page.getByTestId(`node-${nodeName}`).getByTestId('node-draining-since')).toContainText(/^since /);
     await expect(page.getByRole('button', { name: `Stop draining: ${nodeName}` })).toBeVisible();
+    // No badge of the row is cut short ("DRAINING SIN…", an empty "Full" pill): each label shows all its text.
+    for (const id of ['node-draining', 'node-full']) {
+      const label = page.getByTestId(`node-${nodeName}`).getByTestId(id).locator('.mantine-Badge-label');
+      expect(await label.evaluate((el) => el.scrollWidth - el.clientWidth), id).toBeLessThanOrEqual(1);
+    }
     await snap(page, info, 'staff-nodes-draining');
     const customerContext = await browser.newContext({ ...info.project.use, storageState: customer.storage });
     const customerPage = await customerContext.newPage();
@@ -296,6 +311,10 @@ test.describe('operator console', () => {
     await page.goto('/staff/nodes');
     await expect(page.getByTestId('fleet-summary')).toBeVisible();
     await snap(page, info, 'staff-nodes-dark');
+    await page.getByTestId('nodes-filter').fill(nodeName);
+    await expect(page.getByTestId(`node-${nodeName}`).getByTestId('node-draining')).toBeVisible();
+    a11y.push(...(await axe(page, 'nodes, draining and full, dark')));
+    await snap(page, info, 'staff-nodes-draining-dark');
     await page.goto('/staff/audit');
     await expect(page.getByTestId('audit-table')).toBeVisible();
     await snap(page, info, 'staff-audit-dark');

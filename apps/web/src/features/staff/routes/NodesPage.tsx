@@ -259,19 +259,19 @@ function WireguardCapacity({ wg }: { wg: StaffNode['wireguard'] }) {
   const num = (n: number) => n.toLocaleString(i18n.language);
   return (
     <Stack gap={2}>
-      <Group gap={4} wrap="nowrap">
-        <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
-          {t('nodes.capacityOf', { peers: num(wg.peers), max: num(wg.maxPeers) })}
-        </Text>
+      <Text size="sm" style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>
+        {t('nodes.capacityOf', { peers: num(wg.peers), max: num(wg.maxPeers) })}
+      </Text>
+      <Group gap={6} className={classes.badges}>
         {wg.full && (
           <Badge color="red" variant="light" radius="sm" title={t('nodes.fullHint', { limit: num(wg.limit) })} data-testid="node-full">
             {t('nodes.full')}
           </Badge>
         )}
+        <Text size="xs" c="dimmed">
+          {wg.kind === 'kernel' ? t('nodes.kindKernel') : t('nodes.kindUserspace')}
+        </Text>
       </Group>
-      <Text size="xs" c="dimmed">
-        {wg.kind === 'kernel' ? t('nodes.kindKernel') : t('nodes.kindUserspace')}
-      </Text>
       {wg.refused > 0 && (
         <Text size="xs" c="red" fw={600}>
           {t('nodes.refused', { count: wg.refused })}
@@ -427,7 +427,7 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                   </Text>
                 </Table.Td>
                 <Table.Td data-label={t('nodes.colStatus')} style={{ minWidth: 150 }}>
-                  <Group gap={4}>
+                  <Group gap={4} className={classes.badges}>
                     <Badge color={HEALTH_COLOR[health]} variant="light" radius="sm">
                       {t(`nodes.health.${health}`)}
                     </Badge>
@@ -437,8 +437,9 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                       </Badge>
                     )}
                     {n.enabled && n.drainingSince && (
-                      <Badge color="orange" variant="light" radius="sm" title={formatWhen(n.drainingSince, i18n.language)} data-testid="node-draining">
-                        {t('nodes.draining', { since: formatAgo(n.drainingSince, i18n.language) })}
+                      // The badge says what, the line under it since when: one long badge was cut to "DRAINING SIN…" in the table.
+                      <Badge color="orange" variant="light" radius="sm" title={t('nodes.draining', { since: formatWhen(n.drainingSince, i18n.language) })} data-testid="node-draining">
+                        {t('nodes.drainingBadge')}
                       </Badge>
                     )}
                     {n.demo && (
@@ -452,6 +453,11 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                       </Badge>
                     )}
                   </Group>
+                  {n.enabled && n.drainingSince && (
+                    <Text size="xs" c="dimmed" mt={2} data-testid="node-draining-since">
+                      {t('nodes.drainingSinceShort', { since: formatAgo(n.drainingSince, i18n.language) })}
+                    </Text>
+                  )}
                 </Table.Td>
                 <Table.Td data-label={t('nodes.colLastReport')} title={formatWhen(n.lastSeenAt, i18n.language)}>{n.lastSeenAt ? formatAgo(n.lastSeenAt, i18n.language) : t('customer.never')}</Table.Td>
                 <Table.Td data-label={t('nodes.colPeers')}>{n.lastSeenAt ? n.activePeers : '—'}</Table.Td>
