@@ -1,6 +1,6 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServerListItem, StaffLocation, WgOverview } from '@warren/contract';
+import { type ServerListItem, type StaffLocation, WG_MAX_PEERS, type WgOverview } from '@warren/contract';
 import { totpCode } from '../src/lib/totp.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { PASSWORD, TestClient, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
@@ -77,6 +77,13 @@ describe('node capacity', () => {
       expect(res.json().errors).toBeDefined();
     }
     expect((await staffNodes()).find((n) => n.name === 'cap-1')!.wireguard).toEqual({ kind: 'userspace', maxPeers: 100, peers: 10, refused: 0, limit: 95, full: false });
+    // A node saying the largest numbers the schema takes breaks no customer's page (their sum overflowed a 32-bit integer in SQL).
+    expect((await report('cap-2', 10, wg(WG_MAX_PEERS.kernel, 2 ** 31 - 1, WG_MAX_PEERS.kernel))).statusCode).toBe(200);
+    expect((await report('cap-2', 10, wg(2 ** 31 - 1))).statusCode).toBe(422);
+    const c = await customer();
+    expect((await c.get('/api/setup/wg/get')).statusCode).toBe(200);
+    expect((await staffNodes()).find((n) => n.name === 'cap-2')!.wireguard).toMatchObject({ full: true });
+    expect((await admin.get('/api/staff/locations')).statusCode).toBe(200);
     // An older agent (no capacity in its report) keeps the stored figures.
     expect((await report('cap-1', 10)).statusCode).toBe(200);
     expect((await staffNodes()).find((n) => n.name === 'cap-1')!.wireguard).toMatchObject({ peers: 10 });

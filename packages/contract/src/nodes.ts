@@ -75,7 +75,8 @@ export type WgKind = (typeof WG_KINDS)[number];
 export const nodeWireguardCapacity = z.object({
   kind: z.enum(WG_KINDS),
   maxPeers: dbInt().min(1).max(WG_MAX_PEERS.kernel),
-  peers: dbInt().min(0),
+  /** On the interface: never more than an interface can hold. */
+  peers: dbInt().min(0).max(WG_MAX_PEERS.kernel),
   refused: dbInt().min(0),
 });
 export type NodeWireguardCapacity = z.infer<typeof nodeWireguardCapacity>;

@@ -38,7 +38,7 @@ export interface LocationWithNodes extends LocationRow {
  * and nodePeerLimit() say the same for the console; a node that never reported a cap is not full.
  */
 export const nodeFullSql = (n: string, hw: string) =>
-  `(${n}.wg_max_peers is not null and (${n}.wg_refused > 0 or ${n}.wg_peers + ${n}.wg_refused >= greatest(1, (${n}.wg_max_peers::bigint * ${hw}::int) / 100)))`;
+  `(${n}.wg_max_peers is not null and (${n}.wg_refused > 0 or ${n}.wg_peers::bigint + ${n}.wg_refused >= greatest(1, (${n}.wg_max_peers::bigint * ${hw}::int) / 100)))`;
 
 const LOCATION_COLUMNS = `l.id, l.slug, l.country_code, l.country_en, l.country_ru, l.country_zh, l.city_en, l.city_ru, l.city_zh,
   l.latitude, l.longitude, l.premium, l.dash_visible`;
