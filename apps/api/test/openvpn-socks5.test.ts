@@ -147,6 +147,8 @@ describe('OpenVPN configuration files', () => {
     expect(udp.body).toMatch(/^auth-user-pass$/m);
     // A refused sign-in (lapsed plan) keeps the client trying, so a renewal reconnects it (issue 22).
     expect(udp.body).toMatch(/^auth-retry nointeract$/m);
+    // Refused tries back off to at most 30 s (OpenVPN: 300 s), so a renewed plan reconnects within about half a minute.
+    expect(udp.body).toMatch(/^connect-retry 2 30$/m);
     expect(udp.body).toMatch(/^remote-cert-tls server$/m);
     expect(udp.body).toMatch(/<ca>\n-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\n<\/ca>/);
     expect(udp.body).toMatch(/<tls-crypt>\n-----BEGIN OpenVPN Static key V1-----\n([0-9a-f]{32}\n){16}-----END OpenVPN Static key V1-----\n<\/tls-crypt>/);

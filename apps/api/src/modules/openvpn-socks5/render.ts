@@ -52,6 +52,9 @@ export function renderOvpn(o: OvpnInput): string {
   // auth-retry nointeract: a refused sign-in (a lapsed plan) does not end the client; it keeps trying
   // with the same credentials, so a renewed or regranted plan reconnects by itself instead of the
   // customer's traffic quietly leaving outside the VPN (issue 22). GUI clients manage their own retries.
-  lines.push('auth-retry nointeract', 'auth-nocache', 'verb 3', block('ca', o.ca), block('tls-crypt', o.tlsCrypt));
+  // connect-retry 2 30: OpenVPN doubles the wait after every few failed tries up to 300 s by
+  // default, so a client refused for a while came back up to 5 minutes after the renewal; capped
+  // at 30 s, it is back within about half a minute (a refused try costs the node one handshake).
+  lines.push('auth-retry nointeract', 'connect-retry 2 30', 'auth-nocache', 'verb 3', block('ca', o.ca), block('tls-crypt', o.tlsCrypt));
   return `${lines.join('\n')}\n`;
 }
