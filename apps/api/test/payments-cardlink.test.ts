@@ -117,8 +117,10 @@ describe('Cardlink', () => {
 
   it('getRestrictedCardlinkPaymentData takes an encrypted body on the proxy brand and answers encrypted', async () => {
     const { c, token } = await customer(`proxy.localhost:${port}`);
-    const plain = await c.post('/api/billing/getRestrictedCardlinkPaymentData', { tariffId: 2, currency: 'RUB', token });
+    const plain = await c.post('/api/billing/getRestrictedCardlinkPaymentData', { tariffId: 2, currency: 'RUB', token }, { auth: false });
     expect(plain.statusCode).toBe(400);
+    // With a bearer header: refused at the door on a restricted host (plugins/restricted-envelope.ts).
+    expect((await c.post('/api/billing/getRestrictedCardlinkPaymentData', { tariffId: 2, currency: 'RUB', token })).statusCode).toBe(403);
     const res = await c.post('/api/billing/getRestrictedCardlinkPaymentData', encryptText(PROXY_KEY, JSON.stringify({ tariffId: 2, currency: 'RUB', token })), {
       headers: { 'content-type': 'text/plain' },
       auth: false,

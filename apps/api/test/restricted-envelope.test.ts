@@ -46,8 +46,14 @@ async function envelope(c: TestClient, token: string, call: Call, extra: Record<
 }
 
 let t: TestApp;
+/** Every log line of this file's app, and every session and email it made: none may meet (the last test). */
+const logLines: string[] = [];
+const secretsSeen = new Set<string>();
 beforeAll(async () => {
-  t = await createTestApp({ JOBS: 'false', TRUST_PROXY: 'true', LIMIT_LOGIN_PER_IP: '100000', LIMIT_REGISTER_PER_IP: '100000', LIMIT_RESET_PER_IP: '100000' });
+  t = await createTestApp(
+    { JOBS: 'false', TRUST_PROXY: 'true', LOG_LEVEL: 'info', LIMIT_LOGIN_PER_IP: '100000', LIMIT_REGISTER_PER_IP: '100000', LIMIT_RESET_PER_IP: '100000' },
+    { logStream: { write: (line: string) => void logLines.push(line) } },
+  );
   await t.app.ready();
   await addLocation(t.app.db, { slug: 'zz-envelope', countryCode: 'ZZ', country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' }, city: { en: 'Libre', ru: 'Либре', zh: '自由城' }, latitude: 0, longitude: 0, premium: false });
   await addNode(t.app.db, { location: 'zz-envelope', name: 'zz-envelope-1', endpointHost: '198.51.100.21' });
@@ -61,6 +67,7 @@ const wgKey = () => generateKeyPairSync('x25519').publicKey.export({ format: 'de
 async function customer(host = PROXY, email = uniqueEmail('envelope')) {
   const c = new TestClient(t.app, { host });
   const { token, user } = await registerUser(c, email);
+  secretsSeen.add(token).add(email);
   return { c, token, user, email };
 }
 
@@ -284,6 +291,10 @@ describe('hostile envelopes', () => {
   it('a bearer header on the envelope itself, a forged inner mark, no XSRF token: refused before anything runs', async () => {
     const { c, token } = await customer();
     const body = sealed({ token, method: 'POST', path: '/api/users/logout', body: {} });
+    // The VPN agents' node tokens stay in their header on any host: the node API answers for itself.
+    const node = await c.get('/api/nodes/desired', { headers: { authorization: `Bearer ${'n'.repeat(43)}` }, auth: false });
+    expect(node.statusCode).toBe(401);
+    expect(node.json().message).toBe('Unknown node token.');
     c.token = token;
     const withBearer = await c.post(ENVELOPE, body, { headers: TEXT });
     expect(withBearer.statusCode).toBe(403);
@@ -355,5 +366,18 @@ describe('hostile envelopes', () => {
     const res = await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/rewards' }), { headers: TEXT, auth: false });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Restricted calls are not available on this host.');
+  });
+});
+
+describe('the logs', () => {
+  it("name the call inside an envelope under the envelope's request id, and never a session token or an email of this file", async () => {
+    const { c, token } = await customer();
+    const res = await envelope(c, token, { method: 'GET', path: '/api/setup/features/get' });
+    const id = res.res.headers['x-request-id'] as string;
+    const lines = logLines.map((l) => JSON.parse(l) as { reqId?: string; req?: { url?: string }; res?: { statusCode?: number } }).filter((l) => l.reqId === id);
+    expect(lines.map((l) => l.req?.url).filter(Boolean)).toEqual(expect.arrayContaining([ENVELOPE, '/api/setup/features/get']));
+    expect(secretsSeen.size).toBeGreaterThan(50);
+    const all = logLines.join('\n');
+    for (const secret of secretsSeen) expect(all.includes(secret), `a log line holds ${secret}`).toBe(false);
   });
 });
