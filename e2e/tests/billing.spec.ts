@@ -157,7 +157,7 @@ test.describe('billing', () => {
     await snap(page, info, 'checkout-ru');
   });
 
-  test('the discount window: at zero the page stops selling at the discount and goes to /checkout; a day later too; the server refuses the discount without a window', async ({ page }, info) => {
+  test('the discount window: at zero the page stops selling at the discount and goes to /checkout (/checkout-ru for a Russian variant); a day later too; the server refuses the discount without a window', async ({ page }, info) => {
     const checkout = new CheckoutPage(page);
     await page.clock.install({ time: new Date() });
     await checkout.open('/checkout-25?utm_source=late');
@@ -177,17 +177,24 @@ test.describe('billing', () => {
 
     // Back a day later, as the server counts: the window's cookie says the first visit was a day and
     // a minute ago (signed with the server's key, as the server writes it; the browser's clock has no
-    // say). The server sends the discounted paths to /checkout before the page is drawn (the 25 and
-    // the ru-25 share a cookie), keeping the query.
+    // say). The server sends the discounted paths to the regular checkout before the page is drawn
+    // (the 25 and the ru-25 share a cookie), keeping the query and the variant's language: a Russian
+    // visitor stays on /checkout-ru in roubles (issue 23: it was the English /checkout).
     const firstVisit = serverFirstVisit('discount25FirstVisit', Date.now() - 24 * 3600_000 - 60_000);
     await page.context().addCookies([{ name: 'discount25FirstVisit', value: firstVisit, url: BASE_URL }]);
-    for (const path of ['/checkout-25?utm_source=late', '/checkout-ru-25']) {
+    const ends = [
+      { path: '/checkout-25?utm_source=late', to: /\/checkout\?utm_source=late$/, lang: 'en', price: '$59.99' },
+      { path: '/checkout-ru-25', to: /\/checkout-ru$/, lang: 'ru', price: '₽' },
+    ];
+    for (const { path, to, lang, price } of ends) {
       const answer = await page.goto(path);
       expect(answer!.request().redirectedFrom()?.url()).toBe(`${BASE_URL}${path}`);
-      await expect(page).toHaveURL(new RegExp(`/checkout${path.includes('?') ? '\\?utm_source=late' : ''}$`));
-      await expect(page.getByTestId('plan-1-year')).toContainText('$59.99');
+      await expect(page).toHaveURL(to);
+      await expect(page.locator('html')).toHaveAttribute('lang', lang);
+      await expect(page.getByTestId('plan-1-year')).toContainText(price);
       await expect(page.getByTestId('discount-countdown')).toHaveCount(0);
     }
+    await shot(page, info, 'discount-ended-ru');
     // The 15 variants keep their own cookie: a window of their own, which the server opens with the
     // page (its countdown and discounted prices in the HTML), whatever the browser's clock says.
     const fifteen = await page.goto('/checkout-15');

@@ -99,14 +99,16 @@ describe('the server render of signed-out pages', () => {
     expect(renderPage('/checkout-ru//', brand, 'en', translations)!.appLanguage).toBe('ru');
   });
 
-  it("a discounted variant: with the server's open window, its discounted prices and the countdown, made for this visitor only; a closed window sends the visitor to /checkout", async () => {
+  it("a discounted variant: with the server's open window, its discounted prices and the countdown, made for this visitor only; a closed window sends the visitor to the regular checkout in the variant's language", async () => {
     const open = renderPage('/checkout-25', brand, 'en', translations, await checkoutData('/checkout-25', 'discount-25', 86399))!;
     expect(open.html).toContain('data-testid="discount-countdown"');
     expect(open.html).toMatch(/23:59:5\d/);
     expect(open.html).toContain('$44.99');
     expect(open.perVisitor).toBe(true);
     expect(renderOrRedirect('/checkout-25', brand, 'en', translations, await checkoutData('/checkout-25', 'default', null))).toEqual({ redirect: '/checkout' });
-    expect(renderOrRedirect('/checkout-ru-25/', brand, 'en', translations, await checkoutData('/checkout-ru-25', 'default', null))).toEqual({ redirect: '/checkout' });
+    // A Russian variant keeps its language and roubles (issue 23: it went to the English /checkout).
+    expect(renderOrRedirect('/checkout-ru-25/', brand, 'en', translations, await checkoutData('/checkout-ru-25', 'default', null))).toEqual({ redirect: '/checkout-ru' });
+    expect(renderOrRedirect('/checkout-ru-15', brand, 'en', translations, await checkoutData('/checkout-ru-15', 'default', null))).toEqual({ redirect: '/checkout-ru' });
     // Without the server's answer the page renders without prices and asks for them itself.
     const unanswered = renderPage('/checkout-25', brand, 'en', translations)!;
     expect(unanswered.html).not.toContain('discount-countdown');

@@ -6,7 +6,8 @@ import { SPECIAL_OFFER_HIDE_UNDER_S, SPECIAL_OFFER_HOURS, SPECIAL_OFFER_TARIFF_I
 /**
  * Checkout variants of the specification (section 2): the plans each shows, its price list,
  * and language/currency defaults. Discounted variants keep the offer for one day from the
- * visitor's first visit (the cookie named here), then send the visitor to /checkout.
+ * visitor's first visit (the cookie named here), then send the visitor to the regular checkout
+ * in the variant's language (checkoutAfterDiscount).
  */
 export interface CheckoutVariant {
   tariffIds: number[];
@@ -32,6 +33,19 @@ export const CHECKOUT_VARIANTS: Record<string, CheckoutVariant> = {
   '/checkout-ru-15': { tariffIds: [3, 4, 2], priceList: 'discount-15', language: 'ru', currency: 'RUB', discountCookie: 'discount15FirstVisit' },
   '/checkout-ru-25': { tariffIds: [3, 4, 2], priceList: 'discount-25', language: 'ru', currency: 'RUB', discountCookie: 'discount25FirstVisit' },
 };
+
+/**
+ * Where a discounted variant sends the visitor once its window has passed: the regular checkout
+ * with the same plans, language and currency (/checkout-ru-15 → /checkout-ru, issue 23: a
+ * Russian visitor used to land on the English /checkout); /checkout when there is none.
+ */
+export function checkoutAfterDiscount(variant: CheckoutVariant): string {
+  const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
+  const found = Object.entries(CHECKOUT_VARIANTS).find(
+    ([, v]) => !v.discountCookie && v.priceList === 'default' && v.language === variant.language && v.currency === variant.currency && same(v.tariffIds, variant.tariffIds),
+  );
+  return found?.[0] ?? '/checkout';
+}
 
 /** The discount window: open for one day from the first visit (spec section 9). */
 export function isDiscountWindowOpen(firstVisitMs: number | null, nowMs: number, windowMs = 24 * 60 * 60 * 1000): boolean {

@@ -1,4 +1,4 @@
-import { currencies, ipInfo, landingPriceList, paymentMethods } from '@warren/contract';
+import { checkoutAfterDiscount, currencies, ipInfo, landingPriceList, paymentMethods } from '@warren/contract';
 import type { z } from 'zod';
 import { checkoutVariant, serverOffer } from '../lib/billing/discount';
 import { currenciesQuery } from '../lib/billing/currencies';
@@ -70,6 +70,6 @@ export function checkoutOutcome(pathname: string, data: readonly PageData[]): Pa
   if (!variant.discountCookie) return {};
   const answer = data.find((d) => d.key[0] === 'billing' && d.key[1] === 'landingPriceList')?.data as { priceList: string; offerSecondsLeft?: number | null } | undefined;
   const offer = serverOffer(variant, answer, 0);
-  if (offer.kind === 'closed') return { redirect: '/checkout' };
+  if (offer.kind === 'closed') return { redirect: checkoutAfterDiscount(variant) };
   return offer.kind === 'open' ? { perVisitor: true } : {};
 }

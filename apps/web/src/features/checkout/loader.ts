@@ -1,3 +1,4 @@
+import { checkoutAfterDiscount } from '@warren/contract';
 import { redirect, type LoaderFunctionArgs } from 'react-router';
 import { captureCheckoutParams } from '../../lib/attribution';
 import { checkoutVariant, discountEntry } from '../../lib/billing/discount';
@@ -31,6 +32,6 @@ export function checkoutLoader({ request }: LoaderFunctionArgs): CheckoutLoaderD
   // The server rendered this page with its answer on the window: it decided (lib/server-answers.ts).
   if (takeServerPrices(url.pathname)) return { discountEndsAtMs: null };
   const entry = discountEntry(variant, variant.discountCookie ? getCookie(variant.discountCookie) : null, Date.now());
-  if (entry.kind === 'expired') throw redirect(`/checkout${url.search}`);
+  if (entry.kind === 'expired') throw redirect(`${checkoutAfterDiscount(variant)}${url.search}`);
   return { discountEndsAtMs: entry.kind === 'open' ? entry.endsAtMs : null };
 }

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { CHECKOUT_ROUTES, CHECKOUT_VARIANTS, DAY_MS } from '@warren/contract';
+import { CHECKOUT_ROUTES, CHECKOUT_VARIANTS, DAY_MS, checkoutAfterDiscount } from '@warren/contract';
 import { checkoutVariant, discountEntry, formatCountdown, parseFirstVisit, secondsUntil, serverOffer } from './discount';
 
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
@@ -59,5 +59,18 @@ describe('discount window', () => {
     expect(formatCountdown(48 * 3600 - 1)).toBe('47:59:59');
     expect(formatCountdown(61)).toBe('00:01:01');
     expect(formatCountdown(-3)).toBe('00:00:00');
+  });
+});
+
+describe('after the discount window', () => {
+  it('goes to the regular checkout with the same plans, language and currency', () => {
+    expect(checkoutAfterDiscount(CHECKOUT_VARIANTS['/checkout-ru-15']!)).toBe('/checkout-ru');
+    expect(checkoutAfterDiscount(CHECKOUT_VARIANTS['/checkout-ru-25']!)).toBe('/checkout-ru');
+    expect(checkoutAfterDiscount(CHECKOUT_VARIANTS['/checkout-15']!)).toBe('/checkout');
+    expect(checkoutAfterDiscount(CHECKOUT_VARIANTS['/checkout-25']!)).toBe('/checkout');
+    // Every discounted variant lands on a page of its own language.
+    for (const v of Object.values(CHECKOUT_VARIANTS).filter((x) => x.discountCookie)) {
+      expect(CHECKOUT_VARIANTS[checkoutAfterDiscount(v)]!.language).toBe(v.language);
+    }
   });
 });

@@ -5,7 +5,7 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import { useForm } from 'react-hook-form';
 import { Link, useLoaderData, useLocation, useNavigate } from 'react-router';
 import { useTranslation } from 'react-i18next';
-import { PASSWORD_MIN, SNACKBAR_MS, type Language } from '@warren/contract';
+import { PASSWORD_MIN, SNACKBAR_MS, checkoutAfterDiscount, type Language } from '@warren/contract';
 import { Logo } from '../../../components/Logo';
 import { LanguageSwitcher } from '../../../components/LanguageSwitcher';
 import { IconCheck, IconLock } from '../../../components/icons';
@@ -228,12 +228,13 @@ export function CheckoutPage() {
   // The discount window is the server's: its answer says how long is left, or that it is over.
   const offer = serverOffer(variant, prices.data, prices.dataUpdatedAt);
   const discountEndsAtMs = offer.kind === 'open' ? offer.endsAtMs : offer.kind === 'none' ? (loaderData?.discountEndsAtMs ?? null) : null;
-  // Spec section 2: after the window the visitor is sent to /checkout (regular prices).
+  // Spec section 2: after the window the visitor is sent to the regular checkout, in the variant's language.
+  const afterDiscount = checkoutAfterDiscount(variant);
   const endDiscount = useCallback(() => {
     if (!variant.discountCookie) return;
     snackbar(t('checkout.discountEnded'), { kind: 'info', ms: SNACKBAR_MS.paymentProcessing });
-    navigate(`/checkout${search}`, { replace: true });
-  }, [variant.discountCookie, navigate, search, t]);
+    navigate(`${afterDiscount}${search}`, { replace: true });
+  }, [variant.discountCookie, afterDiscount, navigate, search, t]);
   useEffect(() => {
     if (offer.kind === 'closed') endDiscount();
   }, [offer.kind, endDiscount]);
