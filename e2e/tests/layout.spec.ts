@@ -73,4 +73,64 @@ test.describe('the shell and pages as a paying customer sees them', { tag: '@pho
     await shots(page, info, 'header-plan-line');
     await context.close();
   });
+
+  test('nothing cut or misplaced: the payment status, location names, setup buttons, snackbars; no upsell badge on what the customer has', async ({ browser, isMobile, payingCustomer }, info) => {
+    const context = await browser.newContext({ ...info.project.use, storageState: payingCustomer.storage });
+    const page = await context.newPage();
+    /** Elements whose text is cut (an ellipsis or overflow), by their text. */
+    const cut = (selector: string) => page.locator(selector).evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+
+    // The payment history's status reads whole ("Paid", not "PA…").
+    await page.goto('/subscription');
+    await expect(page.getByTestId('history-status')).toHaveText('Paid');
+    expect(await cut('[data-testid="history-status"], [data-testid="history-status"] .mantine-Badge-label')).toEqual([]);
+    await shots(page, info, 'billing-history');
+
+    // Server locations: every one is the customer's, so no Free/Premium badge; the names are whole.
+    await page.goto('/server-locations');
+    const locations = page.getByTestId('location');
+    await expect(locations.first()).toBeVisible();
+    expect(await locations.count()).toBeGreaterThanOrEqual(30);
+    await expect(locations.getByTestId('tier-badge')).toHaveCount(0);
+    await expect(page.getByText('Johannesburg', { exact: true })).toBeVisible();
+    expect(await cut('[data-testid="location"] p')).toEqual([]);
+    await shots(page, info, 'locations-paid');
+
+    // The setup guide's buttons: the label centred in its button, with room above and below, one line or two.
+    await page.goto('/setup/downloads');
+    const buttons = page.locator('[data-testid^="client-"] a.mantine-Button-root');
+    await expect(buttons.first()).toBeVisible();
+    const offsets = await buttons.evaluateAll((els) =>
+      els.map((el) => {
+        const b = el.getBoundingClientRect();
+        // The text itself (a range), not the label's box with its padding.
+        const range = document.createRange();
+        range.selectNodeContents(el.querySelector('.mantine-Button-label')!);
+        const l = range.getBoundingClientRect();
+        return { text: el.textContent, top: l.top - b.top, bottom: b.bottom - l.bottom };
+      }),
+    );
+    expect(offsets.length).toBeGreaterThan(5);
+    for (const o of offsets) {
+      expect(Math.abs(o.top - o.bottom), `${o.text}: ${o.top} above, ${o.bottom} below`).toBeLessThanOrEqual(2);
+      expect(o.bottom, `${o.text}`).toBeGreaterThanOrEqual(4);
+    }
+    await shots(page, info, 'downloads');
+
+    // A snackbar opens under the header, never over the page title and the plan line.
+    await page.goto('/dashboard');
+    // The ad blocker's switch says so in a snackbar; switched back after, the shared customer is as before.
+    const adBlocker = page.getByRole('switch', { name: 'Ad Blocker' });
+    await expect(adBlocker).not.toBeChecked();
+    await adBlocker.focus();
+    await page.keyboard.press('Space');
+    const snack = page.locator('.mantine-Notification-root').first();
+    await expect(snack).toContainText('Ad Blocker is turned on.');
+    const header = (await page.locator('header').first().boundingBox())!;
+    expect((await snack.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
+    await page.screenshot({ path: path.join(process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots'), `${info.project.name}-snackbar.png`) });
+    await page.keyboard.press('Space');
+    await expect(adBlocker).not.toBeChecked();
+    await context.close();
+  });
 });

@@ -259,10 +259,11 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       const locations = await openLocations(page);
       expect(await locations.count()).toBeGreaterThanOrEqual(30);
       await expect(locations.and(page.locator('[data-blur="1"]'))).toHaveCount(0);
-      const premium = locations.filter({ hasText: 'Premium' });
-      expect(await premium.count()).toBeGreaterThan(0);
+      // Every location is the customer's now: no Free/Premium badge sells them what they have (issue 23).
+      await expect(locations.getByTestId('tier-badge')).toHaveCount(0);
+      await expect(locations.filter({ hasText: 'Premium' })).toHaveCount(0);
       expect(await page.locator('[class*="blurText"]').count()).toBe(0);
-      await expect(premium.first().getByRole('link', { name: 'Upgrade to unlock' })).toHaveCount(0);
+      await expect(locations.getByRole('link', { name: 'Upgrade to unlock' })).toHaveCount(0);
       await expect(page.getByText(/premium locations are waiting for you/)).toHaveCount(0);
       // No badge is squeezed by a long country name (“United Arab Emirates”).
       const squeezed = await page.locator('.mantine-Badge-label').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));

@@ -14,16 +14,16 @@ export function Flag({ code }: { code: string }) {
   );
 }
 
-/** A place on one line: its country chip, a bold name over a dimmed one (both cut short), then `children`. */
+/** A place: its country chip, a bold name over a dimmed one (a long name wraps, never "Johannesb…"), then `children`. */
 export function PlaceLabel({ code, title, subtitle, className, children }: { code: string; title: string; subtitle: string; className?: string; children?: ReactNode }) {
   return (
     <Group gap="sm" wrap="nowrap" miw={0} className={className}>
       <Flag code={code} />
       <Stack gap={0} miw={0}>
-        <Text fw={600} truncate>
+        <Text fw={600} className={classes.name}>
           {title}
         </Text>
-        <Text size="sm" c="dimmed" truncate>
+        <Text size="sm" c="dimmed" className={classes.name}>
           {subtitle}
         </Text>
       </Stack>

@@ -16,18 +16,19 @@ import classes from './locations.module.css';
 
 const loadColor = (load: number) => (load < 50 ? 'teal' : load < 80 ? 'yellow' : 'red');
 
-function LocationCard({ s }: { s: ServerListItem }) {
+/** `tiers`: the plan does not reach every location, so each says Free or Premium; a plan that reaches all shows no upsell badge. */
+function LocationCard({ s, tiers }: { s: ServerListItem; tiers: boolean }) {
   const { t } = useTranslation();
   return (
     <Card withBorder padding="md" className={s.isBlur ? classes.blurred : undefined} data-testid="location" data-blur={s.isBlur ? '1' : '0'}>
       <Group justify="space-between" wrap="nowrap" gap="sm">
         <PlaceLabel code={s.countryCode} title={s.city} subtitle={s.country} className={s.isBlur ? classes.blurText : undefined} />
-        {s.premium ? (
-          <Badge color="yellow" variant="light" leftSection={<IconCrown size={12} />} className={classes.badge}>
+        {!tiers ? null : s.premium ? (
+          <Badge color="yellow" variant="light" leftSection={<IconCrown size={12} />} className={classes.badge} data-testid="tier-badge">
             {t('setup.premium')}
           </Badge>
         ) : (
-          <Badge color="teal" variant="light" className={classes.badge}>
+          <Badge color="teal" variant="light" className={classes.badge} data-testid="tier-badge">
             {t('setup.free')}
           </Badge>
         )}
@@ -118,7 +119,7 @@ export function ServerLocationsPage() {
       ) : (
         <SimpleGrid cols={{ base: 1, sm: 2, lg: 3 }} spacing="md">
           {list.map((s) => (
-            <LocationCard key={s.id} s={s} />
+            <LocationCard key={s.id} s={s} tiers={locked > 0} />
           ))}
         </SimpleGrid>
       )}

@@ -59,7 +59,8 @@ export function PaymentHistoryCard() {
     });
 
   const status = (p: PaymentHistoryItem) => (
-    <Badge color={STATUS_COLOR[p.status]} variant="light" radius="sm">
+    // Its whole word, never "PA…": a table cell shrinks to its content's smallest width, and a badge's label allows an ellipsis.
+    <Badge color={STATUS_COLOR[p.status]} variant="light" radius="sm" miw="max-content" data-testid="history-status">
       {t(STATUS_KEY[p.status])}
     </Badge>
   );
