@@ -72,5 +72,10 @@ describe('downloads page', () => {
     expect(within(screen.getByTestId('os-2')).getByRole('link', { name: 'Get Tunnelblick' })).toHaveAttribute('href', 'https://tunnelblick.net/');
     expect(within(screen.getByTestId('os-1')).getByRole('link', { name: 'Download the WireGuard installer' })).toHaveAttribute('href', 'https://download.wireguard.com/windows-client/wireguard-installer.exe');
     expect(within(await screen.findByTestId('brand-apps')).getByTestId('app-3')).toBeInTheDocument();
+    // Linux: wg-quick needs resolvconf for the config's DNS line; the card says so and how to do without (issue 23).
+    const linuxWg = within(screen.getByTestId('os-4')).getByTestId('client-wgLinux');
+    expect(within(linuxWg).getByTestId('client-note')).toHaveTextContent(/resolvconf: command not found.*openresolv.*delete the DNS line/);
+    // Other clients have no such note.
+    expect(within(screen.getByTestId('os-1')).queryByTestId('client-note')).toBeNull();
   });
 });
