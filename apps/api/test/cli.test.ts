@@ -151,6 +151,47 @@ it('grants, lists and revokes staff roles on the database directly; each grant a
   ]);
 });
 
+it('turns the affiliate-portal flag on and off (issue 23: only SQL could), audited as the operator; bad words and unknown accounts are usage errors', { timeout: 180_000 }, async () => {
+  const spec = process.env.DATABASE_URL
+    ? ({ kind: 'postgres', url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA } as const)
+    : ({ kind: 'pglite', dataDir: path.join(dataDir, 'pglite') } as const);
+  let db = await openDatabase(spec);
+  await db.query(`insert into users (email, password_hash, brand, verified, account_status, marketing_emails) values ('partner-cli@example.com', 'x', 'warren-vpn', true, 'Active', false)`);
+  await db.close();
+  const flag = async () => {
+    const d = await openDatabase(spec);
+    const [row] = await d.query<{ on: boolean }>(`select is_post_affiliate_available as on from users where email = 'partner-cli@example.com'`);
+    await d.close();
+    return row!.on;
+  };
+  expect((await cli('affiliate', 'portal', 'partner-cli@example.com')).code).toBe(64);
+  expect((await cli('affiliate', 'portal', 'partner-cli@example.com', 'yes')).code).toBe(64);
+  expect((await cli('affiliate', 'portal', 'partner-cli@example.com', 'on', 'extra')).code).toBe(64);
+  expect((await cli('affiliate', 'portal', 'not-an-email', 'on')).code).toBe(64);
+  const unknown = await cli('affiliate', 'portal', 'nobody@example.com', 'on');
+  expect(unknown.code).toBe(64);
+  expect(unknown.out).toMatch(/No account with the email nobody@example.com/);
+  expect(await flag()).toBe(false);
+  const on = await cli('affiliate', 'portal', 'Partner-CLI@example.com', 'on');
+  expect(on.code).toBe(0);
+  expect(on.out).toMatch(/partner-cli@example.com: affiliate portal on\./);
+  expect(await flag()).toBe(true);
+  expect((await cli('affiliate', 'portal', 'partner-cli@example.com', 'on')).out).toMatch(/it already was/);
+  expect((await cli('affiliate', 'portal', 'partner-cli@example.com', 'off')).code).toBe(0);
+  expect(await flag()).toBe(false);
+  db = await openDatabase(spec);
+  // The log names the account by number (pseudonymous, as every customer action is), never its email.
+  const audit = await db.query<{ actor: string; target: string; mine: boolean; detail: Record<string, unknown> }>(
+    `select a.actor, a.target, a.target_user_id = u.id as mine, a.detail from staff_audit a, users u where a.action = 'affiliate-portal' and u.email = 'partner-cli@example.com' order by a.id`,
+  );
+  await db.close();
+  expect(audit.map((a) => [a.actor, a.mine, a.target, a.detail.enabled, a.detail.previous])).toEqual([
+    ['operator (CLI)', true, '', true, false],
+    ['operator (CLI)', true, '', true, true],
+    ['operator (CLI)', true, '', false, true],
+  ]);
+});
+
 it('announces marketing mail with a working one-click unsubscribe, only to opted-in verified users', { timeout: 180_000 }, async () => {
   const spec = process.env.DATABASE_URL
     ? ({ kind: 'postgres', url: process.env.DATABASE_URL, schema: process.env.DATABASE_SCHEMA } as const)

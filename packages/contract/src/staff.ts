@@ -94,6 +94,8 @@ export const STAFF_AUDIT_ACTIONS = [
   'location-add', 'location-update', 'node-add', 'node-update', 'node-token',
   'job-retry',
   'role-grant', 'role-revoke',
+  /** The affiliate-portal flag switched by the operator (npx warren affiliate portal); detail: { enabled, previous }. */
+  'affiliate-portal',
   /** Personal fields of earlier rows erased on purpose (account deletion, the retention of staff addresses); detail says which. */
   'pseudonymise',
 ] as const;

@@ -19,6 +19,7 @@ export { type CliCommand, type CliContext, type CliGroup, CliNotFoundError, CliR
  * when no server answers does the CLI open the database directly.
  */
 const GROUPS: Record<string, () => Promise<CliGroup>> = {
+  affiliate: async () => (await import('./affiliate.js')).commands,
   billing: async () => (await import('./billing.js')).commands,
   db: async () => (await import('./db.js')).commands,
   jobs: async () => (await import('./jobs.js')).commands,

@@ -541,6 +541,19 @@ export function staffService(deps: StaffDeps) {
       await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action: 'role-revoke', targetUserId: user.id, target: user.email, detail: { role } });
       return true;
     },
+    /**
+     * Grants or takes away the affiliate-portal flag (the spec's portal rule: the menu's affiliate
+     * link opens the brand's portal), audited as the operator like a role. `changed` is false when
+     * the account already had that value (still audited: the operator asked).
+     */
+    async setAffiliatePortal(email: string, enabled: boolean): Promise<{ userId: number; brand: string; changed: boolean }> {
+      const user = await usersRepo.findByEmail(email);
+      if (!user) throw new NotFoundError(`No account with the email ${email}.`);
+      const previous = await usersRepo.setAffiliatePortal(user.id, enabled);
+      if (previous === null) throw new NotFoundError(`No account with the email ${email}.`);
+      await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action: 'affiliate-portal', targetUserId: user.id, target: user.email, detail: { enabled, previous } });
+      return { userId: user.id, brand: user.brand, changed: previous !== enabled };
+    },
     members: () => repo.members(),
   };
 }

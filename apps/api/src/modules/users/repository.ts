@@ -44,6 +44,20 @@ export function usersRepository(db: Queryable) {
       return row;
     },
 
+    /**
+     * The affiliate-portal flag (spec: the menu's affiliate link opens the brand's portal for
+     * accounts that have it). Answers the value it had, null when no such account; one statement,
+     * so parallel switches cannot both read the old value.
+     */
+    async setAffiliatePortal(userId: number, on: boolean): Promise<boolean | null> {
+      const [row] = await db.query<{ previous: boolean }>(
+        `update users u set is_post_affiliate_available = $2 from (select id, is_post_affiliate_available as previous from users where id = $1 and deleted_at is null for update) old
+          where u.id = old.id returning old.previous`,
+        [userId, on],
+      );
+      return row ? row.previous : null;
+    },
+
     async findByEmail(email: string): Promise<UserRow | undefined> {
       const [row] = await db.query<UserRow>(
         `select ${USER_COLUMNS} from users u where lower(u.email) = lower($1) and u.deleted_at is null`,

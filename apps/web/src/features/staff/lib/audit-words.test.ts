@@ -35,6 +35,8 @@ describe('audit entries in words (issue 22)', () => {
     expect(say(entry('location-update', { enabled: false, visible: true }, 'de-fra'))).toBe('Changed the location de-fra: switched off, shown to customers');
     expect(say(entry('node-update', { draining: true }, 'fra-1'))).toMatch(/^Started draining the node fra-1/);
     expect(auditWords(entry('grant-days', { days: 3, reason: 'outage' }), 'en').reason).toBe('outage');
+    expect(say(entry('affiliate-portal', { enabled: true, previous: false }))).toBe('Turned the affiliate portal on for ann@example.com');
+    expect(say(entry('affiliate-portal', { enabled: false, previous: true }))).toBe('Turned the affiliate portal off for ann@example.com');
   });
 
   it('every action has its sentence in en, ru and zh, also with an empty detail', () => {

@@ -77,6 +77,8 @@ export function auditWords(e: StaffAuditEntry, language: string): AuditWords {
       return str(d.previous) ? say('role-change', { role: str(d.role) ?? '', previous: str(d.previous)! }) : say('role-grant', { role: str(d.role) ?? '' });
     case 'role-revoke':
       return say('role-revoke', { role: str(d.role) ?? '' });
+    case 'affiliate-portal':
+      return say(bool(d.enabled) === false ? 'affiliate-portal-off' : 'affiliate-portal-on');
     case 'pseudonymise':
       return say(num(d.userId) !== null ? 'pseudonymise-account' : 'pseudonymise-addresses', { count: num(d.rows) ?? 0 });
     default:
