@@ -74,7 +74,7 @@ test.describe('the shell and pages as a paying customer sees them', { tag: '@pho
     await context.close();
   });
 
-  test('nothing cut or misplaced: the payment status, location names, setup buttons, snackbars; no upsell badge on what the customer has', async ({ browser, isMobile, payingCustomer }, info) => {
+  test('nothing cut or misplaced: the payment status, location names, setup buttons, snackbars; no upsell badge on what the customer has', async ({ browser, payingCustomer }, info) => {
     const context = await browser.newContext({ ...info.project.use, storageState: payingCustomer.storage });
     const page = await context.newPage();
     /** Elements whose text is cut (an ellipsis or overflow), by their text. */
