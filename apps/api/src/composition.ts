@@ -150,8 +150,9 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     renewals: {
       leadDays: config.billing.renewalLeadDays,
       retryDays: config.billing.renewalRetryDays,
-      // Mail links: the member's brand's canonical origin (brands/origins.ts).
+      // Mail links: the member's brand's canonical origin (brands/origins.ts); a receipt the host the customer paid on, when trusted.
       originOf,
+      isTrustedOrigin: origins.isTrusted,
       autoRenewDefault: (id: string) => (brands.byId(id) ?? brands.all()[0]!).autoRenewDefault,
       notifyUrl: (provider: string) => `${sandboxBase()}/api/billing/webhooks/${provider}`,
     },

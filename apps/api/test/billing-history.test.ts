@@ -67,6 +67,33 @@ describe('payment history', () => {
     expect(new Date(ok!.periodEnd as string).getTime() - new Date(ok!.periodStart as string).getTime()).toBe(30 * DAY);
   });
 
+  it('the receipt mail links to the host the customer paid on, as the verification mail does (issue 23: it named the brand\'s first host, where the customer is signed out)', async () => {
+    // The customer uses the brand's second host (127.0.0.1; its first is localhost).
+    const c = new TestClient(t.app, { host: '127.0.0.1' });
+    const { user } = await registerUser(c);
+    await buy(c);
+    await t.app.settle();
+    const texts = (await mailTo(c, t.app, user.email)).map((m) => m.text);
+    const verify = texts.map((x) => /(https?:\/\/[^\s/]+)\/sign-in\?/.exec(x)?.[1]).find(Boolean);
+    const receipt = texts.map((x) => /(https?:\/\/[^\s/]+)\/subscription\b/.exec(x)?.[1]).find(Boolean);
+    expect(verify).toMatch(/^http:\/\/127\.0\.0\.1(:\d+)?$/);
+    expect(receipt).toBe(verify);
+    // A payment whose return address is no host of ours (written by hand: the checkout never makes one) links to the brand's origin instead.
+    const c2 = new TestClient(t.app, { host: '127.0.0.1' });
+    const { user: second } = await registerUser(c2);
+    const paymentId = await buy(c2);
+    await t.app.settle();
+    await t.app.db.query(`update payments set return_url = 'https://evil.example/thank-you' where public_id = $1`, [paymentId]);
+    const [row] = await t.app.db.query<Record<string, unknown>>(`select * from payments where public_id = $1`, [paymentId]);
+    await t.app.billing.renewals.sendReceipt({ ...row, public_id: `${paymentId}x` } as never);
+    await t.app.settle();
+    const all2 = await mailTo(c2, t.app, second.email);
+    const links = all2.map((m) => /(https?:\/\/[^\s/]+)\/subscription\b/.exec(m.text)?.[1]).filter(Boolean);
+    expect(links).toHaveLength(2);
+    expect(links).toContain('http://127.0.0.1');
+    expect(links.find((l) => l !== 'http://127.0.0.1')).toMatch(/^http:\/\/localhost(:\d+)?$/);
+  });
+
   it('shows a support grant without a receipt or a refund; a checkout left unpaid for a day reads expired, and a late payment still applies', async () => {
     const { c, user } = await member();
     await t.app.billing.operator.grant(user.id, '1-month');

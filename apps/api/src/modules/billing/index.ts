@@ -48,7 +48,7 @@ export interface BillingDeps {
   /** Background failures (a provider lookup after a payment). */
   log?: { error: (obj: object, msg: string) => void };
   /** Renewals (renewals.ts): mail links, the brand's auto-renew default, the lead before paid-until, the providers' notify URL. */
-  renewals: Pick<RenewalsDeps, 'originOf' | 'autoRenewDefault' | 'leadDays' | 'retryDays' | 'notifyUrl'>;
+  renewals: Pick<RenewalsDeps, 'originOf' | 'isTrustedOrigin' | 'autoRenewDefault' | 'leadDays' | 'retryDays' | 'notifyUrl'>;
 }
 
 /** Builds the billing area's services; composition.ts calls it once per process. */

@@ -33,6 +33,13 @@ export interface RenewalsDeps {
   brandName: (brandId: string) => string;
   /** The origin mail links use for a brand (PUBLIC_URL, else the brand's first host). */
   originOf: (brandId: string) => string;
+  /**
+   * An origin the server may link to (brands/origins.ts isTrusted). The receipt links to the
+   * host the customer paid on when it is one: the host their session lives on, as the
+   * verification mail's link is (issue 23: the receipt pointed at the brand's first host, and
+   * following it landed the customer signed out). Without it, every link is the brand's origin.
+   */
+  isTrustedOrigin?: (url: URL) => boolean;
   /** The brand's help centre: the refund notice's "contact support" link. */
   supportUrl: (brandId: string) => string;
   /** The brand's default for the checkout's auto-renew choice. */
@@ -115,8 +122,19 @@ export function renewalsService(deps: RenewalsDeps) {
   }
 
   /** A mail once per member, kind and period. */
-  async function notify(m: { user_id: number; email: string; language: string; brand: string }, kind: MailKind, periodKey: string, vars: Record<string, string>) {
-    const payload = { ...vars, to: m.email, language: m.language, brand: m.brand, link: `${deps.originOf(m.brand)}/subscription` };
+  /** The origin of the page a payment was made from (its return address), when the server may link there; null otherwise (a renewal has none). */
+  function paidOn(p: PaymentRow): string | null {
+    if (!p.return_url || !deps.isTrustedOrigin) return null;
+    try {
+      const url = new URL(p.return_url);
+      return deps.isTrustedOrigin(url) ? url.origin : null;
+    } catch {
+      return null;
+    }
+  }
+
+  async function notify(m: { user_id: number; email: string; language: string; brand: string }, kind: MailKind, periodKey: string, vars: Record<string, string>, origin?: string) {
+    const payload = { ...vars, to: m.email, language: m.language, brand: m.brand, link: `${origin ?? deps.originOf(m.brand)}/subscription` };
     if (!(await repo.claimNotice(m.user_id, kind, periodKey, payload))) return false;
     await deliver(m.user_id, kind, periodKey, payload);
     return true;
@@ -371,7 +389,7 @@ export function renewalsService(deps: RenewalsDeps) {
         amount: formatAmount(p.amount_minor, p.currency),
         payment: p.public_id,
         until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
-      });
+      }, paidOn(p) ?? undefined);
     },
     /**
      * The refund notice, once per payment, whichever way the money went back (the customer's
