@@ -3,7 +3,7 @@ import { expect, type Page, type TestInfo } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { test } from './users';
+import { newPayingCustomer, test } from './users';
 
 /**
  * What a paying customer met on the shell and a few pages at 1280x800 and 390x844 (issue 23,
@@ -131,6 +131,36 @@ test.describe('the shell and pages as a paying customer sees them', { tag: '@pho
     await page.screenshot({ path: path.join(process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots'), `${info.project.name}-snackbar.png`) });
     await page.keyboard.press('Space');
     await expect(adBlocker).not.toBeChecked();
+    await context.close();
+  });
+
+  test('an abandoned checkout: "Processing" while it may still be paid, "Not completed" after a day', async ({ browser, request }, info) => {
+    const customer = await newPayingCustomer(browser, info, 'abandon', request, { ...info.project.use });
+    const context = await browser.newContext({ ...info.project.use, storageState: customer.storage });
+    const page = await context.newPage();
+    // A second checkout, left at the provider's page.
+    await page.goto('/plans');
+    await page.getByTestId('plan-1-month').click();
+    await page.getByRole('radio', { name: /sandbox/i }).click();
+    await page.getByTestId('pay-button').click();
+    await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
+    await page.goto('/subscription');
+    const rows = page.getByTestId('history-row');
+    await expect(rows).toHaveCount(2);
+    await expect(rows.first()).toContainText('Processing');
+    await expect(rows.last()).toContainText('Paid');
+    // A day later the API answers 'expired' for it (apps/api/test/billing-history.test.ts ages it in the
+    // database; this server's clock cannot move): here the answer is aged in flight, only to look at the page.
+    await page.route('**/api/billing/payments', async (route) => {
+      const res = await route.fetch();
+      const body = (await res.json()) as { data: { items: { status: string }[] } };
+      for (const i of body.data.items) if (i.status === 'pending') i.status = 'expired';
+      await route.fulfill({ response: res, json: body });
+    });
+    await page.reload();
+    await expect(rows.first()).toContainText('Not completed');
+    await expect(rows.first().getByTestId('expired-note')).toContainText('once the payment provider confirms it');
+    await shots(page, info, 'billing-abandoned');
     await context.close();
   });
 });
