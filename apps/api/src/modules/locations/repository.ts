@@ -123,6 +123,23 @@ export function locationsRepository(db: Queryable, { offerUnreported = false, hi
     },
 
     /**
+     * Whether WireGuard has room (issue 22), for a device being added: per shown location (only
+     * `slug` when given) whether it has a node a configuration may name (`serving`) and one of them
+     * below its limit (`room`). One grouped read of the nodes, nothing of what listWithNodes orders
+     * by: the add path pays a few indexed rows, not the whole list.
+     */
+    async wireguardRoom(slug: string | null): Promise<{ slug: string; premium: boolean; city_en: string; country_en: string; serving: boolean; room: boolean }[]> {
+      return db.query(
+        `select l.slug, l.premium, l.city_en, l.country_en, count(n.id) > 0 as serving, coalesce(bool_or(not ${nodeFullSql('n', '$3')}), false) as room
+         from vpn_locations l
+         left join vpn_nodes n on n.location_id = l.id and n.enabled and n.draining_since is null and n.public_key is not null and (n.last_seen_at is not null or $2::bool)
+         where l.dash_visible and ($1::text is null or l.slug = $1)
+         group by l.id`,
+        [slug, offerUnreported, highWaterPercent],
+      );
+    },
+
+    /**
      * Locations with the node a new configuration names (a draining node never, nor a full one for
      * WireGuard: issue 22). With
      * `onlyVisible`, the ones customers see: shown, with a node that is real (reported, or a demo

@@ -132,13 +132,14 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
     },
   };
 
+  /** The start location (or, without one, some location the plan reaches) must have a node below its limit. */
   async function ensureRoom(access: VpnAccess, location: string | undefined): Promise<void> {
-    const reach = (await locationsRepo.listWithNodes(vpn.nodeOnlineSeconds, true)).filter((l) => mayUseLocation(access, l.premium));
+    const reach = (await locationsRepo.wireguardRoom(location ?? null)).filter((l) => mayUseLocation(access, l.premium));
     if (location !== undefined) {
       const l = reach.find((x) => x.slug === location);
       if (!l) throw new ValidationError({ location: ['Unknown location.'] });
-      if (l.wg_full && l.best_node_key === null) throw new LocationFullError(`${l.city_en}, ${l.country_en}`);
-    } else if (reach.some((l) => l.wg_full) && !reach.some((l) => l.best_node_key !== null)) {
+      if (l.serving && !l.room) throw new LocationFullError(`${l.city_en}, ${l.country_en}`);
+    } else if (reach.some((l) => l.serving && !l.room) && !reach.some((l) => l.room)) {
       throw new LocationFullError(null);
     }
   }
