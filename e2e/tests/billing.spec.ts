@@ -157,6 +157,18 @@ test.describe('billing', () => {
     await snap(page, info, 'checkout-ru');
   });
 
+  test('a visitor who leaves before the app runs is still attributed: the answer to the checkout sets the marketing cookies (issue 23)', async ({ page }) => {
+    // No script at all: what the server's answer alone keeps.
+    await page.route('**/*.js', (route) => route.abort());
+    await page.goto('/checkout-ru?clickID=e2e-click-1&utm_source=e2e%20ads&referralID=e2e_ref');
+    const cookies = Object.fromEntries((await page.context().cookies()).map((c) => [c.name, c]));
+    expect(cookies.click_id?.value).toBe('e2e-click-1');
+    expect(cookies.ref?.value).toBe('e2e_ref');
+    expect(decodeURIComponent(cookies.utm_source!.value)).toBe('e2e ads');
+    expect(cookies.click_id!.httpOnly).toBe(false);
+    expect(cookies.click_id!.expires * 1000 - Date.now()).toBeGreaterThan(364 * 86_400_000);
+  });
+
   test('the discount window: at zero the page stops selling at the discount and goes to /checkout (/checkout-ru for a Russian variant); a day later too; the server refuses the discount without a window', async ({ page }, info) => {
     const checkout = new CheckoutPage(page);
     await page.clock.install({ time: new Date() });

@@ -77,6 +77,35 @@ afterAll(async () => {
 const get = (url: string, acceptLanguage = 'ru-RU,ru;q=0.9') => t.app.inject({ method: 'GET', url, headers: { 'accept-language': acceptLanguage } });
 
 describe('signed-out pages come rendered from the server', () => {
+  it('keeps a checkout entry\'s marketing ids as cookies in its own answer, before any script runs (issue 23); bad values are left out', async () => {
+    const cookiesOf = (res: { headers: Record<string, unknown> }) => [res.headers['set-cookie'] ?? []].flat().map(String);
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/checkout?clickID=clk-42&referralID=r_7&vcommID=v1&myleadID=m.2&friendID=f9&a_aid=aff1&voluum_id=vol:3&utm_source=news%20letter&utm_campaign=%3Cscript%3E&utm_medium=cpc',
+      headers: { referer: 'https://ads.example/landing?x=1' },
+    });
+    expect(res.statusCode).toBe(200);
+    const set = cookiesOf(res);
+    for (const c of ['click_id=clk-42', 'ref=r_7', 'vcomm_id=v1', 'mylead_id=m.2', 'friend_id=f9', 'a_aid=aff1', 'vl-cid=vol%3A3', 'utm_source=news%20letter', 'utm_medium=cpc', 'referrer=https%3A%2F%2Fads.example%2Flanding%3Fx%3D1']) {
+      expect(set.find((x) => x.startsWith(`${c};`)), c).toMatch(/; Max-Age=31536000; Path=\/; SameSite=Lax$/);
+    }
+    // A campaign word with markup is not kept; nothing is HttpOnly (the app reads them) and the page is this visitor's.
+    expect(set.some((x) => x.startsWith('utm_campaign='))).toBe(false);
+    expect(set.some((x) => /HttpOnly/i.test(x) && /^(click_id|ref|utm_source)=/.test(x))).toBe(false);
+    expect(res.headers['cache-control']).toBe('private, no-cache');
+    // First touch: a referrer already kept is not replaced; our own pages are no referrer; other pages set nothing.
+    const again = await t.app.inject({ method: 'GET', url: '/checkout-ru?utm_source=x', headers: { referer: 'https://other.example/', cookie: 'referrer=https%3A%2F%2Fads.example%2F' } });
+    expect(cookiesOf(again).some((x) => x.startsWith('referrer='))).toBe(false);
+    expect(cookiesOf(again).some((x) => x.startsWith('utm_source=x;'))).toBe(true);
+    const own = await t.app.inject({ method: 'GET', url: '/checkout?clickID=a', headers: { host: 'localhost', referer: 'http://localhost/plans' } });
+    expect(cookiesOf(own).some((x) => x.startsWith('referrer='))).toBe(false);
+    const hostile = await t.app.inject({ method: 'GET', url: `/checkout?clickID=${'a'.repeat(201)}&referralID=a%0d%0aSet-Cookie:%20x=1` });
+    expect(cookiesOf(hostile).filter((x) => /^(click_id|ref|x)=/.test(x))).toEqual([]);
+    const signIn = await t.app.inject({ method: 'GET', url: '/sign-in?clickID=abc' });
+    expect(cookiesOf(signIn).some((x) => x.startsWith('click_id='))).toBe(false);
+    expect(signIn.headers['cache-control']).toBe('no-cache');
+  });
+
   it("puts the page in the root with its language, title and the request's brand, text kept as it is", async () => {
     const res = await get('/sign-in?ref=mail');
     expect(res.statusCode).toBe(200);

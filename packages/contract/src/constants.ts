@@ -65,6 +65,11 @@ export const COOKIES = {
   referrer: 'referrer',
   papAffiliateId: 'a_aid',
   ref: 'ref',
+  /** Ids the checkout entry keeps in local storage too; the entry page's answer sets these cookies before any script runs (attribution.ts). */
+  friendID: 'friend_id',
+  vcommID: 'vcomm_id',
+  myleadID: 'mylead_id',
+  clickID: 'click_id',
   isUserExist: 'isUserExist',
   discount15: 'discount15FirstVisit',
   discount25: 'discount25FirstVisit',

@@ -10,6 +10,7 @@ export * from './account-rules.js';
 export * from './routes.js';
 export * from './billing.js';
 export * from './checkout.js';
+export * from './attribution.js';
 export * from './setup.js';
 export * from './nodes.js';
 export * from './account-extras.js';

@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { COOKIES, LANGUAGES, type Language, type PublicBrand } from '@warren/contract';
+import { CAMPAIGN_COOKIE_DAYS, CHECKOUT_VARIANTS, COOKIES, LANGUAGES, type Language, type PublicBrand, entryAttribution } from '@warren/contract';
 import { firstVisitLanguage, pageHints, readRoutePreloads, translationsVersion } from './page-hints.js';
 import { escapeHtml } from '../lib/html.js';
 import { STATIC_FILES_ROUTE } from '../lib/metrics.js';
@@ -169,6 +169,25 @@ export function isReservedPath(url: string): boolean {
   return /^\/(?:api|metrics)(?:$|[^a-z0-9_-])/.test(p);
 }
 
+const CAMPAIGN_COOKIE_SECONDS = CAMPAIGN_COOKIE_DAYS * 86_400;
+
+/**
+ * A checkout entry's marketing ids and referring site, as Set-Cookie values for the page's own
+ * answer (contract attribution.ts): kept when the server answers, not once the app has loaded,
+ * so a visitor who leaves at once is attributed too (issue 23). Readable by the app, which keeps
+ * them in local storage as well; encoded, 365 days, Lax, Secure over HTTPS.
+ */
+function entryCookies(request: FastifyRequest): string[] {
+  const [pathname = '/', query = ''] = request.url.split('?');
+  if (!query || !Object.hasOwn(CHECKOUT_VARIANTS, pagePath(pathname))) return [];
+  const host = request.headers.host ?? '';
+  const referer = typeof request.headers.referer === 'string' ? request.headers.referer : '';
+  const secure = request.protocol === 'https' ? '; Secure' : '';
+  return entryAttribution(new URLSearchParams(query), referer, `${request.protocol}://${host}`, hasCookie(request.headers.cookie, COOKIES.referrer)).map(
+    ([name, value]) => `${name}=${encodeURIComponent(value)}; Max-Age=${CAMPAIGN_COOKIE_SECONDS}; Path=/; SameSite=Lax${secure}`,
+  );
+}
+
 /** `/checkout/` is the page `/checkout`, as the browser's router matches it. */
 function pagePath(pathname: string): string {
   return pathname.length > 1 ? pathname.replace(/\/+$/, '') || '/' : pathname;
@@ -267,11 +286,14 @@ export async function registerSpa(
   });
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const setCookies: string[] = [];
+    const marketing = entryCookies(request);
     const rendered = await render(request, setCookies);
+    setCookies.push(...marketing);
     if (setCookies.length) reply.header('set-cookie', setCookies);
     if ('redirect' in rendered) return reply.header('cache-control', 'no-store').redirect(rendered.redirect, 302);
     const { html } = rendered;
-    reply.type('text/html; charset=utf-8').header('cache-control', 'no-cache').header('vary', 'accept-encoding');
+    // A page that carries this visitor's marketing cookies is theirs alone.
+    reply.type('text/html; charset=utf-8').header('cache-control', marketing.length ? 'private, no-cache' : 'no-cache').header('vary', 'accept-encoding');
     // Rendered per request, so compressed per request (fast settings: it is ~20 kB with a page in it).
     const accepts = String(request.headers['accept-encoding'] ?? '');
     if (/\bbr\b/.test(accepts)) {

@@ -6,7 +6,7 @@ import { getCookie } from './cookies';
 beforeEach(() => {
   localStorage.clear();
   setBrand(FALLBACK_BRAND);
-  for (const c of ['_ga', '_ga_ABC123XYZ', 'vl-cid', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer', 'a_aid', 'ref']) document.cookie = `${c}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  for (const c of ['_ga', '_ga_ABC123XYZ', 'vl-cid', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer', 'a_aid', 'ref', 'friend_id', 'vcomm_id', 'mylead_id', 'click_id']) document.cookie = `${c}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
 });
 
 describe('attribution', () => {
@@ -26,6 +26,16 @@ describe('attribution', () => {
       utmSource: 'newsletter',
       referrer: 'https://search.example/?q=vpn',
     });
+  });
+
+  it('a visitor who left before the app ran: the ids the server kept as cookies (issue 23) are carried by sign-up and verification', () => {
+    for (const c of ['ref=r1', 'friend_id=f2', 'vcomm_id=v3', 'mylead_id=m4', 'a_aid=pap7', 'vl-cid=vol5', 'click_id=clk-6']) document.cookie = `${c}; path=/`;
+    expect(collectAttribution()).toEqual({ referralID: 'r1', friendID: 'f2', vcommID: 'v3', myLeadID: 'm4', papReferralID: 'pap7', voluumID: 'vol5', clickID: 'clk-6' });
+    expect(verifyAttribution()).toMatchObject({ clickID: 'clk-6' });
+    // What the app stored itself wins over an older cookie.
+    captureCheckoutParams(new URLSearchParams('clickID=clk-7'));
+    expect(collectAttribution()).toMatchObject({ clickID: 'clk-7' });
+    expect(getCookie('click_id')).toBe('clk-7');
   });
 
   it('ignores junk values', () => {

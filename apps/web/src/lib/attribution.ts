@@ -1,9 +1,11 @@
-import { CAMPAIGN_COOKIE_DAYS, COOKIES, STORAGE_KEYS } from '@warren/contract';
+import { ATTRIBUTION_ID_PATTERN, CAMPAIGN_COOKIE_DAYS, COOKIES, ENTRY_ID_COOKIES, STORAGE_KEYS, UTM_PATTERN, externalReferrer } from '@warren/contract';
 import { getBrand } from './brand';
 import { getCookie, setCookie } from './cookies';
 import { storage } from './storage';
 
-const ID_PATTERN = /^[\w.:@-]{1,200}$/;
+const ID_PATTERN = ATTRIBUTION_ID_PATTERN;
+
+export { externalReferrer };
 
 /** Brand script kinds that set Google Analytics' client-id cookies. */
 const ANALYTICS_KINDS = new Set(['analytics', 'tag-manager', 'web-analytics']);
@@ -46,7 +48,7 @@ export function loginAttribution(): { cid?: string; cid4?: string; voluumID?: st
 
 /** verifyUser's optional ids (spec section 7): cid, clickID, cid4. */
 export function verifyAttribution(): { cid?: string; cid4?: string; clickID?: string } {
-  const clickID = storage.get(STORAGE_KEYS.clickID);
+  const clickID = storage.get(STORAGE_KEYS.clickID) ?? getCookie(COOKIES.clickID);
   return { ...clientIds(), ...(clickID && ID_PATTERN.test(clickID) ? { clickID } : {}) };
 }
 
@@ -54,12 +56,13 @@ export function verifyAttribution(): { cid?: string; cid4?: string; clickID?: st
 export function collectAttribution(): Record<string, string> {
   const out: Record<string, string | null | undefined> = {
     ...clientIds(),
-    referralID: storage.get(STORAGE_KEYS.referralID),
-    friendID: storage.get(STORAGE_KEYS.friendID),
-    clickID: storage.get(STORAGE_KEYS.clickID),
-    vcommID: storage.get(STORAGE_KEYS.vcommID),
-    myLeadID: storage.get(STORAGE_KEYS.myleadID),
-    papReferralID: storage.get(STORAGE_KEYS.papReferralID),
+    // Local storage, or the cookie the entry page's answer set before the app ran (a visitor who left at once).
+    referralID: storage.get(STORAGE_KEYS.referralID) ?? getCookie(COOKIES.ref),
+    friendID: storage.get(STORAGE_KEYS.friendID) ?? getCookie(COOKIES.friendID),
+    clickID: storage.get(STORAGE_KEYS.clickID) ?? getCookie(COOKIES.clickID),
+    vcommID: storage.get(STORAGE_KEYS.vcommID) ?? getCookie(COOKIES.vcommID),
+    myLeadID: storage.get(STORAGE_KEYS.myleadID) ?? getCookie(COOKIES.myleadID),
+    papReferralID: storage.get(STORAGE_KEYS.papReferralID) ?? getCookie(COOKIES.papAffiliateId),
     voluumID: storage.get(STORAGE_KEYS.voluumID) ?? getCookie(COOKIES.voluumCid),
     utmSource: getCookie(COOKIES.utmSource),
     utmMedium: getCookie(COOKIES.utmMedium),
@@ -74,7 +77,6 @@ export function collectAttribution(): Record<string, string> {
 }
 
 
-const UTM_PATTERN = /^[^\u0000-\u001f<>"']{1,200}$/;
 
 /**
  * Checkout entry (spec section 3): referralID, a_aid (as papReferralID), friendID, vcommID,
@@ -102,12 +104,8 @@ export function captureCheckoutParams(search: URLSearchParams, documentReferrer 
     const value = valid(param);
     if (value) storage.set(key, value);
   }
-  const cookies: Array<[string, string]> = [
-    ['voluum_id', COOKIES.voluumCid],
-    ['a_aid', COOKIES.papAffiliateId],
-    ['referralID', COOKIES.ref],
-  ];
-  for (const [param, cookie] of cookies) {
+  // The same cookies the server sets with its answer to the entry page (contract attribution.ts).
+  for (const [param, cookie] of ENTRY_ID_COOKIES) {
     const value = valid(param);
     if (value) setCookie(cookie, value, CAMPAIGN_COOKIE_DAYS);
   }
@@ -125,15 +123,3 @@ export function captureCheckoutParams(search: URLSearchParams, documentReferrer 
   return valid('referralID');
 }
 
-/** The referring page when it is another site (http/https only, at most 2048 characters). */
-export function externalReferrer(referrer: string, ownOrigin: string): string | null {
-  if (!referrer) return null;
-  try {
-    const url = new URL(referrer);
-    if (url.protocol !== 'http:' && url.protocol !== 'https:') return null;
-    if (ownOrigin && url.origin === ownOrigin) return null;
-    return url.href.slice(0, 2048);
-  } catch {
-    return null;
-  }
-}
