@@ -8,6 +8,7 @@ import { recommendedLocation } from '../locations/recommend.js';
 import type { LocationsRepository } from '../locations/repository.js';
 import type { UserRow } from '../users/index.js';
 import { addressesOf } from './addresses.js';
+import { roomVerdict } from './room.js';
 import { type DeviceRow, wireguardRepository } from './repository.js';
 
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
@@ -132,16 +133,12 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
     },
   };
 
-  /** The start location (or, without one, some location the plan reaches) must have a node below its limit. */
+  /** The start location (or, without one, some location the plan reaches) must have a node below its limit (room.ts). */
   async function ensureRoom(access: VpnAccess, location: string | undefined): Promise<void> {
-    const reach = (await locationsRepo.wireguardRoom(location ?? null)).filter((l) => mayUseLocation(access, l.premium));
-    if (location !== undefined) {
-      const l = reach.find((x) => x.slug === location);
-      if (!l) throw new ValidationError({ location: ['Unknown location.'] });
-      if (l.serving && !l.room) throw new LocationFullError(`${l.city_en}, ${l.country_en}`);
-    } else if (reach.some((l) => l.serving && !l.room) && !reach.some((l) => l.room)) {
-      throw new LocationFullError(null);
-    }
+    const verdict = roomVerdict(await locationsRepo.wireguardRoom(location ?? null), access, location);
+    if (verdict.ok) return;
+    if (verdict.why === 'unknown-location') throw new ValidationError({ location: ['Unknown location.'] });
+    throw new LocationFullError(verdict.place);
   }
 
   async function allocate(r: ReturnType<typeof wireguardRepository>, userId: number, name: string, publicKey: string): Promise<DeviceRow> {
