@@ -128,6 +128,10 @@ test.describe('the shell and pages as a paying customer sees them', { tag: '@pho
     await expect(snack).toContainText('Ad Blocker is turned on.');
     const header = (await page.locator('header').first().boundingBox())!;
     expect((await snack.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
+    // No snackbar container spreads over the page (one stretched from the header to the bottom took every click).
+    const containers = await page.locator('.mantine-Notifications-root').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    expect(Math.max(...containers)).toBeLessThan(300);
+    await expect(adBlocker).toBeEnabled();
     await page.screenshot({ path: path.join(process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots'), `${info.project.name}-snackbar.png`) });
     await page.keyboard.press('Space');
     await expect(adBlocker).not.toBeChecked();
