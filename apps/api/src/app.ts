@@ -286,7 +286,7 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   // itself (app.inject), which cannot run while routes are still being registered (issue 20).
   if (config.jobs) app.addHook('onReady', async () => services.jobs.startWorkers({ deliverSandbox, log: app.log }));
 
-  const sendIndex = await registerSpa(app, config.webDistDir, brandOf);
+  const sendIndex = await registerSpa(app, config.webDistDir, brandOf, { secureCookies: config.isProduction });
   app.setNotFoundHandler((request, reply) => {
     if (sendIndex && request.method === 'GET' && !isReservedPath(request.url)) {
       return sendIndex(request, reply);

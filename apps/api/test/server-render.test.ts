@@ -106,6 +106,19 @@ describe('signed-out pages come rendered from the server', () => {
     expect(signIn.headers['cache-control']).toBe('no-cache');
   });
 
+  it('marks those cookies Secure in production, where the request itself is plain HTTP behind the TLS proxy', async () => {
+    const prod = await createTestApp({ JOBS: 'false', NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' }, {}, (config) => {
+      config.webDistDir = dist;
+    });
+    try {
+      const res = await prod.app.inject({ method: 'GET', url: '/checkout?clickID=clk-9' });
+      const set = [res.headers['set-cookie'] ?? []].flat().map(String);
+      expect(set.find((x) => x.startsWith('click_id=clk-9;'))).toMatch(/; SameSite=Lax; Secure$/);
+    } finally {
+      await prod.close();
+    }
+  });
+
   it("puts the page in the root with its language, title and the request's brand, text kept as it is", async () => {
     const res = await get('/sign-in?ref=mail');
     expect(res.statusCode).toBe(200);

@@ -175,14 +175,16 @@ const CAMPAIGN_COOKIE_SECONDS = CAMPAIGN_COOKIE_DAYS * 86_400;
  * A checkout entry's marketing ids and referring site, as Set-Cookie values for the page's own
  * answer (contract attribution.ts): kept when the server answers, not once the app has loaded,
  * so a visitor who leaves at once is attributed too (issue 23). Readable by the app, which keeps
- * them in local storage as well; encoded, 365 days, Lax, Secure over HTTPS.
+ * them in local storage as well; encoded, 365 days, Lax, Secure in production (as every cookie of
+ * the API: behind the README's nginx the request itself is plain HTTP, X-Forwarded-Proto is never
+ * read) and over HTTPS.
  */
-function entryCookies(request: FastifyRequest): string[] {
+function entryCookies(request: FastifyRequest, secureCookies: boolean): string[] {
   const [pathname = '/', query = ''] = request.url.split('?');
   if (!query || !Object.hasOwn(CHECKOUT_VARIANTS, pagePath(pathname))) return [];
   const host = request.headers.host ?? '';
   const referer = typeof request.headers.referer === 'string' ? request.headers.referer : '';
-  const secure = request.protocol === 'https' ? '; Secure' : '';
+  const secure = secureCookies || request.protocol === 'https' ? '; Secure' : '';
   return entryAttribution(new URLSearchParams(query), referer, `${request.protocol}://${host}`, hasCookie(request.headers.cookie, COOKIES.referrer)).map(
     ([name, value]) => `${name}=${encodeURIComponent(value)}; Max-Age=${CAMPAIGN_COOKIE_SECONDS}; Path=/; SameSite=Lax${secure}`,
   );
@@ -207,6 +209,7 @@ export async function registerSpa(
   app: FastifyInstance,
   distDir: string,
   brandOf: (r: FastifyRequest) => PublicBrand,
+  { secureCookies }: { secureCookies: boolean },
 ): Promise<((request: FastifyRequest, reply: FastifyReply) => Promise<FastifyReply>) | undefined> {
   const indexFile = path.join(distDir, 'index.html');
   if (!fs.existsSync(indexFile)) {
@@ -286,7 +289,7 @@ export async function registerSpa(
   });
   const sendPage = async (request: FastifyRequest, reply: FastifyReply) => {
     const setCookies: string[] = [];
-    const marketing = entryCookies(request);
+    const marketing = entryCookies(request, secureCookies);
     const rendered = await render(request, setCookies);
     setCookies.push(...marketing);
     if (setCookies.length) reply.header('set-cookie', setCookies);
