@@ -271,6 +271,20 @@ test.describe('operator console', () => {
     await page.keyboard.press('Escape');
     await expect(disableNode).toBeFocused();
 
+    // Full (issue 22): the customer's WireGuard page lists the location with why, OpenVPN still serves there.
+    {
+      const customerContext = await browser.newContext({ ...info.project.use, storageState: customer.storage });
+      const customerPage = await customerContext.newPage();
+      await customerPage.goto('/setup/wg');
+      await expect(customerPage.getByTestId('wg-unavailable-locations')).toContainText('Leipzig, Germany: Its WireGuard servers are full right now: choose another location (OpenVPN still works there).');
+      a11y.push(...(await axe(customerPage, 'wg, location full')));
+      await snap(customerPage, info, 'wg-location-full');
+      await customerPage.emulateMedia({ colorScheme: 'dark' });
+      await snap(customerPage, info, 'wg-location-full-dark');
+      if (isMobile) expect(await customerPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      await customerContext.close();
+    }
+
     // Drain it (issue 22): no new customers; its customers are told on their setup page.
     await page.getByRole('button', { name: `Drain: ${nodeName}` }).click();
     const drainDialog = page.getByRole('dialog', { name: `Drain node ${nodeName}?` });
