@@ -381,3 +381,35 @@ describe('the logs', () => {
     for (const secret of secretsSeen) expect(all.includes(secret), `a log line holds ${secret}`).toBe(false);
   });
 });
+
+describe('in production', () => {
+  it('works with the production cookies (__Host- names, Secure): a signed-in read through the envelope, a plain one refused', async () => {
+    const prod = await createTestApp({ JOBS: 'false', NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' });
+    try {
+      const c = new TestClient(prod.app, { host: PROXY });
+      const email = uniqueEmail('envelope-prod');
+      const { token } = await registerUser(c, email);
+      expect(Object.keys(c.cookies)).toContain('__Host-warren-xsrf-key');
+      const res = await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/users/info/get' }), { headers: TEXT, auth: false });
+      expect(res.statusCode, res.body).toBe(200);
+      const answer = JSON.parse(decryptText(KEY, res.body)!) as RestrictedEnvelopeAnswer;
+      expect(answer.status, answer.body).toBe(200);
+      expect(answer.body).toContain(email);
+      // A change through the envelope passes the production XSRF check with the browser's own cookies.
+      const open = async (r: { statusCode: number; body: string }) => {
+        expect(r.statusCode, r.body).toBe(200);
+        return JSON.parse(decryptText(KEY, r.body)!) as RestrictedEnvelopeAnswer;
+      };
+      const plain = await c.get('/api/users/info/get');
+      expect(plain.statusCode).toBe(403);
+      expect(plain.json().message).toBe(ENCRYPTED_ONLY);
+      // A change through the envelope passes the production XSRF check with the browser's own cookies: sign-out.
+      const out = await open(await c.post(ENVELOPE, sealed({ token, method: 'POST', path: '/api/users/logout' }), { headers: TEXT, auth: false }));
+      expect(out.status, out.body).toBeLessThan(300);
+      const after = await open(await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/users/info/get' }), { headers: TEXT, auth: false }));
+      expect(after.status).toBe(401);
+    } finally {
+      await prod.close();
+    }
+  });
+});
