@@ -77,9 +77,15 @@ describe('npx warren vpn', () => {
     expect(await drainingSince()).not.toBeNull();
     await vpn('set-node', { node: 'de-fra-1', draining: 'false' });
     expect(await drainingSince()).toBeNull();
+    // Each change is in the staff audit log as the console's would be, by "operator (CLI)"; a refused one writes nothing.
+    const rows = await t.app.db.query<{ actor: string; action: string; target: string; detail: Record<string, unknown> }>(
+      `select actor, action, target, detail from staff_audit where action = 'node-update' and target = 'de-fra-1' and detail ? 'draining' order by id`,
+    );
+    expect(rows.map((r) => [r.actor, r.detail.draining])).toEqual([['operator (CLI)', true], ['operator (CLI)', true], ['operator (CLI)', false], ['operator (CLI)', true], ['operator (CLI)', false]]);
     await expect(vpn('drain', {}, ['no-such-node'])).rejects.toThrow('No node named no-such-node.');
     await expect(vpn('drain', {}, [])).rejects.toThrow('usage: npx warren vpn drain <node>');
     await expect(vpn('set-node', { node: 'de-fra-1', draining: 'maybe' })).rejects.toThrow('--draining must be true or false');
+    expect((await t.app.db.query(`select 1 from staff_audit where action = 'node-update' and target in ('de-fra-1', 'no-such-node') and detail ? 'draining'`)).length).toBe(5);
     await t.app.db.query(`update vpn_nodes set wg_kind = 'userspace', wg_max_peers = 65536, wg_peers = 65536, wg_refused = 12 where name = 'de-fra-1'`);
     expect((await vpn('list', {})).find((l) => l.includes('de-fra-1'))).toContain('wg:65536/65536(go) refused:12 agent:');
   });

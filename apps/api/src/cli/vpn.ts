@@ -7,6 +7,7 @@ import { type CliContext, type CliGroup, CliUsageError } from './command.js';
  */
 /** The operator's actions from the composition root, the same the API's VPN area uses. */
 const adminOf = async (ctx: CliContext) => (await ctx.services()).vpn.admin;
+type Services = Awaited<ReturnType<CliContext['services']>>;
 
 const str = (ctx: CliContext, name: string, required = true): string | undefined => {
   const v = ctx.flags[name];
@@ -40,13 +41,23 @@ async function friendly<T>(fn: () => Promise<T>): Promise<T> {
   }
 }
 
-/** A command on the operator's actions, its validation and "not found" errors as usage errors. */
+type AuditCli = (action: Parameters<Services['staff']['auditCliVpnChange']>[0], target: string, detail?: Record<string, unknown>) => Promise<void>;
+
+/**
+ * A command on the operator's actions, its validation and "not found" errors as usage errors.
+ * What it changed is written to the staff audit log as "operator (CLI)" (`audit`), as the
+ * console's same change is.
+ */
 const withAdmin =
-  (fn: (admin: Awaited<ReturnType<typeof adminOf>>, ctx: CliContext) => Promise<void>) =>
+  (fn: (admin: Awaited<ReturnType<typeof adminOf>>, ctx: CliContext, audit: AuditCli) => Promise<void>) =>
   async (ctx: CliContext): Promise<void> => {
-    const admin = await adminOf(ctx);
-    await friendly(() => fn(admin, ctx));
+    const services = await ctx.services();
+    const audit: AuditCli = (action, target, detail) => services.staff.auditCliVpnChange(action, target, detail);
+    await friendly(() => fn(services.vpn.admin, ctx, audit));
   };
+
+/** The fields a change named (undefined ones left out), for its audit row. */
+const named = (patch: Record<string, unknown>) => Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
 
 /** The one node name a command takes as its word (`npx warren vpn drain de-fra-1`). */
 function nodeArg(ctx: CliContext, command: string): string {
@@ -77,7 +88,7 @@ export const commands: CliGroup = {
   'add-location': {
     summary: 'add a server location',
     usage: '--slug de-fra --country-code DE --country Germany --city Frankfurt --lat 50.11 --lon 8.68 [--country-ru … --country-zh … --city-ru … --city-zh …] [--free] [--hidden]',
-    run: withAdmin(async (admin, ctx) => {
+    run: withAdmin(async (admin, ctx, audit) => {
       const country = str(ctx, 'country')!;
       const city = str(ctx, 'city')!;
       const { id } = await admin.addLocation({
@@ -90,13 +101,14 @@ export const commands: CliGroup = {
         premium: !bool(ctx, 'free'),
         dashVisible: !bool(ctx, 'hidden'),
       });
+      await audit('location-add', str(ctx, 'slug')!, { countryCode: str(ctx, 'country-code')!.toUpperCase(), city, premium: !bool(ctx, 'free'), visible: !bool(ctx, 'hidden') });
       ctx.print(`Location ${str(ctx, 'slug')} added (id ${id}). Add a node to it with \`npx warren vpn add-node --location ${str(ctx, 'slug')} …\`.`);
     }),
   },
   'add-node': {
     summary: 'add a node (VPN server) to a location and print its token',
     usage: '--location de-fra --name de-fra-2 --endpoint 203.0.113.10 [--port 51820] [--public-key KEY]',
-    run: withAdmin(async (admin, ctx) => {
+    run: withAdmin(async (admin, ctx, audit) => {
       const name = str(ctx, 'name')!;
       const listenPort = num(ctx, 'port', false) ?? 51820;
       const { token } = await admin.addNode({
@@ -106,50 +118,59 @@ export const commands: CliGroup = {
         listenPort,
         publicKey: str(ctx, 'public-key', false),
       });
+      await audit('node-add', name, { location: str(ctx, 'location')!, endpointHost: str(ctx, 'endpoint')!, listenPort });
       printToken(ctx, name, token, listenPort);
     }),
   },
   'node-token': {
     summary: "issue a new token for a node (the old one stops working)",
     usage: '--node de-fra-1',
-    run: withAdmin(async (admin, ctx) => {
+    run: withAdmin(async (admin, ctx, audit) => {
       const name = str(ctx, 'node')!;
-      printToken(ctx, name, await admin.issueNodeToken(name));
+      const token = await admin.issueNodeToken(name);
+      await audit('node-token', name);
+      printToken(ctx, name, token);
     }),
   },
   'set-location': {
     summary: 'change a location: premium or free, shown or hidden',
     usage: '--slug de-fra [--premium true|false] [--visible true|false]',
-    run: withAdmin(async (admin, ctx) => {
-      await admin.setLocation(str(ctx, 'slug')!, { premium: bool(ctx, 'premium'), dashVisible: bool(ctx, 'visible') });
+    run: withAdmin(async (admin, ctx, audit) => {
+      const patch = { premium: bool(ctx, 'premium'), dashVisible: bool(ctx, 'visible') };
+      await admin.setLocation(str(ctx, 'slug')!, patch);
+      await audit('location-update', str(ctx, 'slug')!, named(patch));
       ctx.print('Location updated; nodes pick the change up on their next poll.');
     }),
   },
   'set-node': {
     summary: 'change a node: enabled, draining, endpoint, port, public key',
     usage: '--node de-fra-1 [--enabled true|false] [--draining true|false] [--endpoint HOST] [--port N] [--public-key KEY]',
-    run: withAdmin(async (admin, ctx) => {
-      await admin.setNode(str(ctx, 'node')!, {
+    run: withAdmin(async (admin, ctx, audit) => {
+      const patch = {
         enabled: bool(ctx, 'enabled'), draining: bool(ctx, 'draining'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false),
-      });
+      };
+      await admin.setNode(str(ctx, 'node')!, patch);
+      await audit('node-update', str(ctx, 'node')!, named(patch));
       ctx.print('Node updated.');
     }),
   },
   drain: {
     summary: 'drain a node (issue 22): no new customer gets it, its customers are told to take a new configuration; it keeps serving whoever is on it',
     usage: '<node>',
-    run: withAdmin(async (admin, ctx) => {
+    run: withAdmin(async (admin, ctx, audit) => {
       const name = nodeArg(ctx, 'drain');
       await admin.setNode(name, { draining: true });
+      await audit('node-update', name, { draining: true });
       ctx.print(`Node ${name} is draining: new configurations name another node of its location, and its customers are told to take a new one. It keeps every peer until you switch it off (set-node --node ${name} --enabled false); undrain gives it back.`);
     }),
   },
   undrain: {
     summary: 'stop draining a node: it is given to new customers again',
     usage: '<node>',
-    run: withAdmin(async (admin, ctx) => {
+    run: withAdmin(async (admin, ctx, audit) => {
       const name = nodeArg(ctx, 'undrain');
       await admin.setNode(name, { draining: false });
+      await audit('node-update', name, { draining: false });
       ctx.print(`Node ${name} is no longer draining: it is given to new customers again.`);
     }),
   },

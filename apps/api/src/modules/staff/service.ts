@@ -546,6 +546,14 @@ export function staffService(deps: StaffDeps) {
      * link opens the brand's portal), audited as the operator like a role. `changed` is false when
      * the account already had that value (still audited: the operator asked).
      */
+    /**
+     * An operator's change to locations and nodes from the CLI (`npx warren vpn …`), audited as the
+     * console's same change is, with "operator (CLI)" as its actor: a node drained or switched off
+     * from a shell shows in the console's audit log like one done there.
+     */
+    async auditCliVpnChange(action: Extract<StaffAuditAction, 'location-add' | 'location-update' | 'node-add' | 'node-update' | 'node-token'>, target: string, detail: Record<string, unknown> = {}): Promise<void> {
+      await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action, targetUserId: null, target, detail });
+    },
     async setAffiliatePortal(email: string, enabled: boolean): Promise<{ userId: number; brand: string; changed: boolean }> {
       const user = await usersRepo.findByEmail(email);
       if (!user) throw new NotFoundError(`No account with the email ${email}.`);
