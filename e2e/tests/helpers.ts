@@ -1,3 +1,4 @@
+import AxeBuilder from '@axe-core/playwright';
 import { expect, type APIRequestContext, type Page, type TestInfo, type WorkerInfo } from '@playwright/test';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -84,4 +85,28 @@ export async function logOut(page: Page) {
   await page.getByRole('button', { name: 'Account menu' }).click();
   await page.getByRole('menuitem', { name: 'Log out' }).click();
   await expect(page).toHaveURL(/\/auth$/);
+}
+
+/** WCAG 2.2 AA violations (axe, the rules of a11y.spec.ts) on the page as it is now: rule and first target. */
+async function axeNow(page: Page): Promise<string[]> {
+  await page.evaluate(() => document.fonts.ready);
+  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
+}
+
+/**
+ * Light and dark screens of the page as it is now, kept outside the repository for a look (in
+ * `dir`), each without an axe violation; the page is left light.
+ */
+export async function lightAndDarkShots(page: Page, info: TestInfo, name: string, dir: string): Promise<void> {
+  fs.mkdirSync(dir, { recursive: true });
+  const shot = (suffix: string) => page.screenshot({ path: path.join(dir, `${info.project.name}-${name}-${suffix}.png`), fullPage: true });
+  await shot('light');
+  expect(await axeNow(page), `${name} light`).toEqual([]);
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
+  await shot('dark');
+  expect(await axeNow(page), `${name} dark`).toEqual([]);
+  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
+  await page.emulateMedia({ colorScheme: 'light' });
 }

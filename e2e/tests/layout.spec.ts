@@ -1,37 +1,11 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, type Page, type TestInfo } from '@playwright/test';
-import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
+import { lightAndDarkShots } from './helpers';
 import { newPayingCustomer, test } from './users';
 
-/**
- * What a paying customer met on the shell and a few pages at 1280x800 and 390x844 (issue 23,
- * "Trips"): where billing is, the header's plan line on a phone, labels cut or misplaced.
- * Screens go to $LAYOUT_SHOTS_DIR or the temp dir, light and dark, each audited by axe.
- */
-async function shot(page: Page, info: TestInfo, name: string) {
-  const dir = process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots');
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${info.project.name}-${name}.png`), fullPage: true });
-}
-
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(() => document.fonts.ready);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
-}
-
-async function shots(page: Page, info: TestInfo, name: string) {
-  await shot(page, info, `${name}-light`);
-  expect(await axe(page), `${name} light`).toEqual([]);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
-  await shot(page, info, `${name}-dark`);
-  expect(await axe(page), `${name} dark`).toEqual([]);
-  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+/** Light and dark screens, each audited by axe: $LAYOUT_SHOTS_DIR or the temp dir. */
+const shots = (page: Page, info: TestInfo, name: string) => lightAndDarkShots(page, info, name, process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots'));
 
 test.describe('the shell and pages as a paying customer sees them', { tag: '@phone' }, () => {
   test('billing is in the sidebar (the drawer on a phone): plan, payments and receipts in one place', async ({ browser, isMobile, payingCustomer }, info) => {

@@ -1,35 +1,19 @@
-import AxeBuilder from '@axe-core/playwright';
 import { expect, test, type Page, type TestInfo } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { PASSWORD, linkFromMail, uniqueEmail } from './helpers';
+import { PASSWORD, lightAndDarkShots, linkFromMail, uniqueEmail } from './helpers';
 
-/** Screens of this spec, kept outside the repository for a look: $SUBSCRIPTION_SHOTS_DIR or the temp dir. */
+const SHOTS = process.env.SUBSCRIPTION_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-subscription-shots');
+
+/** One screen of this spec, kept outside the repository for a look. */
 async function shot(page: Page, info: TestInfo, name: string) {
-  const dir = process.env.SUBSCRIPTION_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-subscription-shots');
-  fs.mkdirSync(dir, { recursive: true });
-  await page.screenshot({ path: path.join(dir, `${info.project.name}-${name}.png`), fullPage: true });
+  fs.mkdirSync(SHOTS, { recursive: true });
+  await page.screenshot({ path: path.join(SHOTS, `${info.project.name}-${name}.png`), fullPage: true });
 }
 
-/** WCAG 2.2 AA violations (axe, the rules of a11y.spec.ts) on the page as it is now: rule and first target. */
-async function axe(page: Page): Promise<string[]> {
-  await page.evaluate(() => document.fonts.ready);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
-  return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
-}
-
-/** Light and dark screens of the page as it is now, each without an axe violation (a11y.spec.ts audits /subscription only for a renewing customer). */
-async function shots(page: Page, info: TestInfo, name: string) {
-  await shot(page, info, `${name}-light`);
-  expect(await axe(page), `${name} light`).toEqual([]);
-  await page.emulateMedia({ colorScheme: 'dark' });
-  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
-  await shot(page, info, `${name}-dark`);
-  expect(await axe(page), `${name} dark`).toEqual([]);
-  await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
-  await page.emulateMedia({ colorScheme: 'light' });
-}
+/** Light and dark screens, each audited by axe (a11y.spec.ts audits /subscription only for a renewing customer). */
+const shots = (page: Page, info: TestInfo, name: string) => lightAndDarkShots(page, info, name, SHOTS);
 
 /**
  * A visitor buys a plan with the sandbox's test card and verifies: the 1-month plan at /checkout,
