@@ -79,6 +79,16 @@ export default defineConfig({
     stdout: 'ignore',
     stderr: 'pipe',
     // Every browser test signs up from 127.0.0.1: lift the per-IP budgets a real deployment keeps.
-    env: { PORT: String(PORT), HOST: '127.0.0.1', APP_SECRET: E2E_APP_SECRET, DATA_DIR: dataDir, NODE_ENV: 'test', LOG_LEVEL: 'warn', LIMIT_LOGIN_PER_IP: '10000', LIMIT_REGISTER_PER_IP: '10000', LIMIT_RESET_PER_IP: '10000' },
+    env: {
+      PORT: String(PORT),
+      HOST: '127.0.0.1',
+      APP_SECRET: E2E_APP_SECRET,
+      DATA_DIR: dataDir,
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'warn',
+      LIMIT_LOGIN_PER_IP: '10000',
+      LIMIT_REGISTER_PER_IP: '10000',
+      LIMIT_RESET_PER_IP: '10000',
+    },
   },
 });

@@ -31,7 +31,8 @@ function newestMtime(target) {
   const stat = fs.statSync(target);
   if (!stat.isDirectory()) return stat.mtimeMs;
   let newest = stat.mtimeMs;
-  for (const entry of fs.readdirSync(target, { recursive: true })) newest = Math.max(newest, fs.statSync(path.join(target, String(entry))).mtimeMs);
+  for (const entry of fs.readdirSync(target, { recursive: true }))
+    newest = Math.max(newest, fs.statSync(path.join(target, String(entry))).mtimeMs);
   return newest;
 }
 const oldest = (files) => Math.min(...files.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0)));
@@ -44,19 +45,37 @@ export const isStale = (part) => {
 const externalPackages = {
   name: 'external-packages',
   setup(b) {
-    b.onResolve({ filter: /^[^./]/ }, (args) => (args.path.startsWith('@warren/') ? undefined : { path: args.path, external: true }));
+    b.onResolve({ filter: /^[^./]/ }, (args) =>
+      args.path.startsWith('@warren/') ? undefined : { path: args.path, external: true },
+    );
   },
 };
 
 const build = async (options) => (await import('esbuild')).build(options);
-const common = { bundle: true, platform: 'node', format: 'esm', target: 'node24', sourcemap: 'linked', logLevel: 'warning', legalComments: 'none' };
+const common = {
+  bundle: true,
+  platform: 'node',
+  format: 'esm',
+  target: 'node24',
+  sourcemap: 'linked',
+  logLevel: 'warning',
+  legalComments: 'none',
+};
 
 /** The commit being built, for the server's start-up line (apps/api/src/lib/build-info.ts); WARREN_COMMIT wins (a build from an export without .git). */
 function commitOfBuild() {
   if (process.env.WARREN_COMMIT) return process.env.WARREN_COMMIT;
   try {
-    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
-    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+    const commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
+    const dirty = execFileSync('git', ['status', '--porcelain', '--untracked-files=no'], {
+      cwd: root,
+      encoding: 'utf8',
+      stdio: ['ignore', 'pipe', 'ignore'],
+    }).trim();
     return dirty ? `${commit}-modified` : commit;
   } catch {
     return '';
@@ -86,7 +105,11 @@ export function agentVersion() {
   let commit = process.env.WARREN_COMMIT?.trim().slice(0, 12);
   if (!commit) {
     try {
-      commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: root, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'] }).trim();
+      commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+        cwd: root,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+      }).trim();
     } catch {
       commit = 'unknown';
     }
@@ -104,7 +127,9 @@ export async function buildAgent(dist = path.join(agent, 'dist')) {
     outfile,
     define: { __WARREN_AGENT_VERSION__: JSON.stringify(agentVersion()) },
     // Bundled CommonJS dependencies may call require(); give the ESM bundle one.
-    banner: { js: "#!/usr/bin/env node\nimport { createRequire as __warrenRequire } from 'node:module';\nconst require = __warrenRequire(import.meta.url);" },
+    banner: {
+      js: "#!/usr/bin/env node\nimport { createRequire as __warrenRequire } from 'node:module';\nconst require = __warrenRequire(import.meta.url);",
+    },
   });
   fs.chmodSync(outfile, 0o755);
   fs.mkdirSync(path.join(dist, 'openvpn'), { recursive: true });

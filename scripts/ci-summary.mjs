@@ -25,11 +25,15 @@ function failedTitles(report) {
         for (const t of spec.tests ?? []) {
           if (t.status === 'unexpected') {
             const err = t.results?.at(-1)?.error?.message ?? '';
-            titles.push(`${[...trail, spec.title].join(' › ')} [${t.projectName}] — ${err.split('\n')[0].slice(0, 200)}`);
+            titles.push(
+              `${[...trail, spec.title].join(' › ')} [${t.projectName}] — ${err.split('\n')[0].slice(0, 200)}`,
+            );
           } else if (t.status === 'flaky') {
             // Passed on CI's one retry: counted as passed, but named, so a flaky test is seen and fixed.
             const err = t.results?.[0]?.error?.message ?? '';
-            titles.push(`FLAKY (passed on retry) ${[...trail, spec.title].join(' › ')} [${t.projectName}] — ${err.split('\n')[0].slice(0, 200)}`);
+            titles.push(
+              `FLAKY (passed on retry) ${[...trail, spec.title].join(' › ')} [${t.projectName}] — ${err.split('\n')[0].slice(0, 200)}`,
+            );
           }
         }
       }
@@ -68,7 +72,10 @@ for (const name of expected) {
   const silentFailure = f === 0 && exitCode !== '0';
   if (silentFailure) f = 1;
   console.log(`${name}: ${p} passed, ${f} failed, ${s} skipped`);
-  if (silentFailure) console.log(`  failed: the suite exited ${exitCode} with no failed test (an unhandled error or a crash: see its log)`);
+  if (silentFailure)
+    console.log(
+      `  failed: the suite exited ${exitCode} with no failed test (an unhandled error or a crash: see its log)`,
+    );
   for (const title of failedTitles(r)) console.log(title.startsWith('FLAKY') ? `  ${title}` : `  failed: ${title}`);
   passed += p;
   failed += f;

@@ -31,10 +31,17 @@ if (!builtAt || Math.max(...sources.map(newestMtime), newestMtime(contract)) > b
   const vite = path.join(root, 'node_modules/vite/bin/vite.js');
   execFileSync(process.execPath, [vite, 'build', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
   // The signed-out pages' server render (the README's "How the web app loads").
-  execFileSync(process.execPath, [vite, 'build', '--ssr', 'src/entry-server.tsx', '--outDir', 'dist-ssr', '--logLevel', 'warn'], { cwd: web, stdio: 'inherit' });
+  execFileSync(
+    process.execPath,
+    [vite, 'build', '--ssr', 'src/entry-server.tsx', '--outDir', 'dist-ssr', '--logLevel', 'warn'],
+    { cwd: web, stdio: 'inherit' },
+  );
 }
 await ensureBuilt('api', (line) => console.log(line));
 
-const server = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], { stdio: 'inherit', env: process.env });
+const server = spawn(process.execPath, [path.join(root, 'apps/api/dist/server.js')], {
+  stdio: 'inherit',
+  env: process.env,
+});
 for (const signal of ['SIGINT', 'SIGTERM']) process.on(signal, () => server.kill(signal));
 server.on('exit', (code, signal) => process.exit(code ?? (signal ? 1 : 0)));

@@ -22,7 +22,32 @@ const mantine = (components: string[], withCore = false) =>
   );
 /** What every first screen shows: inputs, buttons, text, cards, alerts. */
 const UI_CORE = mantine(
-  ['Box', 'Input', 'InputBase', 'TextInput', 'PasswordInput', 'NativeSelect', 'Card', 'Alert', 'Group', 'Stack', 'Button', 'Title', 'Text', 'Anchor', 'ActionIcon', 'CloseButton', 'UnstyledButton', 'Paper', 'Loader', 'Center', 'Flex', 'Transition', 'Portal', 'VisuallyHidden'],
+  [
+    'Box',
+    'Input',
+    'InputBase',
+    'TextInput',
+    'PasswordInput',
+    'NativeSelect',
+    'Card',
+    'Alert',
+    'Group',
+    'Stack',
+    'Button',
+    'Title',
+    'Text',
+    'Anchor',
+    'ActionIcon',
+    'CloseButton',
+    'UnstyledButton',
+    'Paper',
+    'Loader',
+    'Center',
+    'Flex',
+    'Transition',
+    'Portal',
+    'VisuallyHidden',
+  ],
   true,
 );
 /** The app's own pieces of every first screen: the logo, the language select, the icons. */
@@ -53,7 +78,10 @@ function mantineStableIds(): Plugin {
       return null;
     },
     buildEnd(error) {
-      if (clientBuild && !error && !replaced) this.error("mantine-stable-ids: @mantine/hooks no longer imports './use-id/use-id.mjs' from esm/index.mjs; point the plugin at its new place");
+      if (clientBuild && !error && !replaced)
+        this.error(
+          "mantine-stable-ids: @mantine/hooks no longer imports './use-id/use-id.mjs' from esm/index.mjs; point the plugin at its new place",
+        );
     },
   };
 }

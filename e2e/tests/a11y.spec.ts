@@ -46,7 +46,10 @@ function summary(violations: Violations) {
       const why = n.failureSummary?.split('\n')[1]?.trim() ?? v.help;
       if (!seen.has(why)) seen.set(why, n.target.join(' '));
     }
-    return `${v.id} (${v.impact}, ${v.nodes.length}): ${[...seen].slice(0, 6).map(([why, where]) => `${where} — ${why}`).join(' | ')}`;
+    return `${v.id} (${v.impact}, ${v.nodes.length}): ${[...seen]
+      .slice(0, 6)
+      .map(([why, where]) => `${where} — ${why}`)
+      .join(' | ')}`;
   });
 }
 
@@ -54,14 +57,19 @@ function summary(violations: Violations) {
 async function settled(page: Page) {
   await page.waitForLoadState('load');
   await expect(page.locator('#root h1, #root h2, #root form').first()).toBeVisible({ timeout: 15_000 });
-  await expect(page.locator('.mantine-Skeleton-root[data-visible], .mantine-Loader-root, [aria-busy="true"]')).toHaveCount(0, { timeout: 15_000 });
+  await expect(
+    page.locator('.mantine-Skeleton-root[data-visible], .mantine-Loader-root, [aria-busy="true"]'),
+  ).toHaveCount(0, { timeout: 15_000 });
   await page.evaluate(() => document.fonts.ready);
 }
 
 /** The violations on this page as readable lines (empty when it passes). */
 async function violations(page: Page, label: string): Promise<string[]> {
   await settled(page);
-  const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(TAGS).analyze();
+  const result = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .withTags(TAGS)
+    .analyze();
   return summary(result.violations).map((line) => `${label} (${new URL(page.url()).pathname}): ${line}`);
 }
 
@@ -77,27 +85,47 @@ async function auditAll(page: Page, paths: string[], label: string): Promise<str
 
 test.describe('accessibility (axe, WCAG 2.2 AA)', { tag: '@phone' }, () => {
   test('the router gives this spec its pages', () => {
-    expect(allPages.filter((p) => p.signedIn).map((p) => p.path)).toEqual(expect.arrayContaining(['/dashboard', '/server-locations', '/profile']));
-    expect(allPages.filter((p) => !p.signedIn).map((p) => p.path)).toEqual(expect.arrayContaining(['/', '/sign-up', '/checkout', '/checkout-ru-15', '/ios-download']));
+    expect(allPages.filter((p) => p.signedIn).map((p) => p.path)).toEqual(
+      expect.arrayContaining(['/dashboard', '/server-locations', '/profile']),
+    );
+    expect(allPages.filter((p) => !p.signedIn).map((p) => p.path)).toEqual(
+      expect.arrayContaining(['/', '/sign-up', '/checkout', '/checkout-ru-15', '/ios-download']),
+    );
   });
 
   test('signed-out and iOS pages', async ({ page, isMobile }) => {
-    const paths = pagesFor(isMobile, false).filter((p) => !CHECKOUT_VARIANTS[p.path]).map((p) => p.path);
+    const paths = pagesFor(isMobile, false)
+      .filter((p) => !CHECKOUT_VARIANTS[p.path])
+      .map((p) => p.path);
     test.setTimeout(budget(paths.length));
     expect(await auditAll(page, paths, 'signed out')).toEqual([]);
   });
 
   test('checkout variants', async ({ page, isMobile }) => {
-    const paths = pagesFor(isMobile, false).filter((p) => CHECKOUT_VARIANTS[p.path]).map((p) => p.path);
+    const paths = pagesFor(isMobile, false)
+      .filter((p) => CHECKOUT_VARIANTS[p.path])
+      .map((p) => p.path);
     test.setTimeout(budget(paths.length));
     expect(await auditAll(page, paths, 'signed out')).toEqual([]);
   });
 
   /** Every signed-in page as this user (the worker's free user or paying customer, users.ts). */
-  async function auditSignedIn(browser: Browser, info: TestInfo, isMobile: boolean, storageState: Storage, who: string) {
+  async function auditSignedIn(
+    browser: Browser,
+    info: TestInfo,
+    isMobile: boolean,
+    storageState: Storage,
+    who: string,
+  ) {
     const context = await browser.newContext({ ...info.project.use, storageState });
     const page = await context.newPage();
-    expect(await auditAll(page, pagesFor(isMobile, true).map((p) => p.path), who)).toEqual([]);
+    expect(
+      await auditAll(
+        page,
+        pagesFor(isMobile, true).map((p) => p.path),
+        who,
+      ),
+    ).toEqual([]);
     await context.close();
   }
 
@@ -111,7 +139,11 @@ test.describe('accessibility (axe, WCAG 2.2 AA)', { tag: '@phone' }, () => {
     await auditSignedIn(browser, info, isMobile, payingCustomer.storage, 'paying');
   });
 
-  test('open: user menu, drawer (phone), upgrade dialog', async ({ browser, isMobile, freeUser: storageState }, info) => {
+  test('open: user menu, drawer (phone), upgrade dialog', async ({
+    browser,
+    isMobile,
+    freeUser: storageState,
+  }, info) => {
     test.setTimeout(budget(3));
     const found: string[] = [];
 
@@ -163,12 +195,20 @@ test.describe('accessibility (axe, WCAG 2.2 AA)', { tag: '@phone' }, () => {
     // Dark: the system's setting, no stored choice.
     const dark = await browser.newContext({ ...info.project.use, storageState, colorScheme: 'dark' });
     const d = await dark.newPage();
-    const darkPages = isMobile ? ['/dashboard', '/server-locations', '/profile'] : ['/dashboard', '/server-locations', '/setup/wg', '/setup/socks5-proxy', '/plans', '/profile'];
+    const darkPages = isMobile
+      ? ['/dashboard', '/server-locations', '/profile']
+      : ['/dashboard', '/server-locations', '/setup/wg', '/setup/socks5-proxy', '/plans', '/profile'];
     found.push(...(await auditAll(d, darkPages, 'dark')));
     await dark.close();
     const darkGuest = await browser.newContext({ ...info.project.use, colorScheme: 'dark' });
     const dg = await darkGuest.newPage();
-    found.push(...(await auditAll(dg, isMobile ? ['/sign-in', '/checkout'] : ['/sign-in', '/sign-up', '/checkout', '/ios-download'], 'dark signed out')));
+    found.push(
+      ...(await auditAll(
+        dg,
+        isMobile ? ['/sign-in', '/checkout'] : ['/sign-in', '/sign-up', '/checkout', '/ios-download'],
+        'dark signed out',
+      )),
+    );
     await darkGuest.close();
 
     expect(found).toEqual([]);

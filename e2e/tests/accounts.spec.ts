@@ -3,64 +3,71 @@ import { PASSWORD, SignInPage, SignUpPage, linkFromMail, logOut, snap, uniqueEma
 import { BASE_URL } from '../playwright.config';
 
 test.describe('accounts', () => {
-  test('sign up, verify by the emailed link, sign in, land on the dashboard', { tag: '@phone' }, async ({ page, request }, info) => {
-    const email = uniqueEmail('signup', info);
-    const signUp = new SignUpPage(page);
-    await signUp.open();
-    await expect(page).toHaveTitle('Warren VPN | Create account');
-    await snap(page, info, 'sign-up');
-    await signUp.fill('Ada Lovelace', email, PASSWORD);
-    await signUp.submit();
+  test(
+    'sign up, verify by the emailed link, sign in, land on the dashboard',
+    { tag: '@phone' },
+    async ({ page, request }, info) => {
+      const email = uniqueEmail('signup', info);
+      const signUp = new SignUpPage(page);
+      await signUp.open();
+      await expect(page).toHaveTitle('Warren VPN | Create account');
+      await snap(page, info, 'sign-up');
+      await signUp.fill('Ada Lovelace', email, PASSWORD);
+      await signUp.submit();
 
-    // A new user is unverified: sign-up lands on /plans with the resend prompt.
-    await expect(page).toHaveURL(/\/plans$/);
-    await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
-    await expect(page).toHaveTitle('Warren VPN | Prices & Plans');
-    await snap(page, info, 'plans-unverified');
+      // A new user is unverified: sign-up lands on /plans with the resend prompt.
+      await expect(page).toHaveURL(/\/plans$/);
+      await expect(page.getByRole('button', { name: 'Resend Email' })).toBeVisible();
+      await expect(page).toHaveTitle('Warren VPN | Prices & Plans');
+      await snap(page, info, 'plans-unverified');
 
-    // Guarded pages send an unverified user back to /plans with the catalogue message.
-    await page.goto('/dashboard');
-    await expect(page).toHaveURL(/\/plans$/);
-    await expect(page.getByText("You haven't verified your email yet.", { exact: false })).toBeVisible();
+      // Guarded pages send an unverified user back to /plans with the catalogue message.
+      await page.goto('/dashboard');
+      await expect(page).toHaveURL(/\/plans$/);
+      await expect(page.getByText("You haven't verified your email yet.", { exact: false })).toBeVisible();
 
-    await logOut(page);
+      await logOut(page);
 
-    const link = await linkFromMail(request, email, '/sign-in');
-    expect(link).toMatch(/^\/sign-in\?userId=\d+&token=/);
-    await page.goto(link);
-    await expect(page.getByText("You've been succesfully verified, please login.")).toBeVisible();
-    await snap(page, info, 'sign-in-verified');
+      const link = await linkFromMail(request, email, '/sign-in');
+      expect(link).toMatch(/^\/sign-in\?userId=\d+&token=/);
+      await page.goto(link);
+      await expect(page.getByText("You've been succesfully verified, please login.")).toBeVisible();
+      await snap(page, info, 'sign-in-verified');
 
-    await new SignInPage(page).signIn(email, PASSWORD);
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByTestId('dashboard-email')).toHaveText(email);
-    await expect(page.getByTestId('account-status')).toContainText('Active');
-    await expect(page.getByTestId('account-status').locator('[data-status="success"]')).toBeVisible();
-    await expect(page).toHaveTitle('Warren VPN | Account Dashboard');
-    await snap(page, info, 'dashboard');
+      await new SignInPage(page).signIn(email, PASSWORD);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect(page.getByTestId('dashboard-email')).toHaveText(email);
+      await expect(page.getByTestId('account-status')).toContainText('Active');
+      await expect(page.getByTestId('account-status').locator('[data-status="success"]')).toBeVisible();
+      await expect(page).toHaveTitle('Warren VPN | Account Dashboard');
+      await snap(page, info, 'dashboard');
 
-    // Logged-in users visiting an auth page go to the dashboard.
-    await page.goto('/sign-in');
-    await expect(page).toHaveURL(/\/dashboard$/);
+      // Logged-in users visiting an auth page go to the dashboard.
+      await page.goto('/sign-in');
+      await expect(page).toHaveURL(/\/dashboard$/);
 
-    if (info.project.name === 'mobile') {
-      const menu = page.getByRole('navigation', { name: 'Main menu' });
-      await expect(menu).not.toBeInViewport();
-      await page.getByRole('button', { name: 'Open menu' }).click();
-      await expect(menu.getByRole('link', { name: 'Server locations' })).toBeInViewport();
-      await snap(page, info, 'menu-open');
-      await menu.getByRole('link', { name: 'Server locations' }).click();
-      await expect(page).toHaveURL(/\/server-locations$/);
-      await expect(menu).not.toBeInViewport();
-    } else {
-      await page.getByRole('button', { name: 'Account menu' }).click();
-      await expect(page.getByRole('menu')).toContainText(email);
-      await snap(page, info, 'user-menu');
-      await page.keyboard.press('Escape');
-    }
-  });
+      if (info.project.name === 'mobile') {
+        const menu = page.getByRole('navigation', { name: 'Main menu' });
+        await expect(menu).not.toBeInViewport();
+        await page.getByRole('button', { name: 'Open menu' }).click();
+        await expect(menu.getByRole('link', { name: 'Server locations' })).toBeInViewport();
+        await snap(page, info, 'menu-open');
+        await menu.getByRole('link', { name: 'Server locations' }).click();
+        await expect(page).toHaveURL(/\/server-locations$/);
+        await expect(menu).not.toBeInViewport();
+      } else {
+        await page.getByRole('button', { name: 'Account menu' }).click();
+        await expect(page.getByRole('menu')).toContainText(email);
+        await snap(page, info, 'user-menu');
+        await page.keyboard.press('Escape');
+      }
+    },
+  );
 
-  test('the verification link opened while logged in verifies on /plans and goes to the dashboard', async ({ page, request }, info) => {
+  test('the verification link opened while logged in verifies on /plans and goes to the dashboard', async ({
+    page,
+    request,
+  }, info) => {
     const email = uniqueEmail('plans-verify', info);
     const signUp = new SignUpPage(page);
     await signUp.open();
@@ -152,7 +159,8 @@ test.describe('proxy brand', () => {
   test('shows Proxy in the title and signs up through the restricted call', async ({ page }, info) => {
     const restricted: string[] = [];
     page.on('request', (r) => {
-      if (r.url().includes('/api/users/restricted')) restricted.push(`${r.method()} ${new URL(r.url()).pathname} ${r.headers()['content-type'] ?? ''}`);
+      if (r.url().includes('/api/users/restricted'))
+        restricted.push(`${r.method()} ${new URL(r.url()).pathname} ${r.headers()['content-type'] ?? ''}`);
     });
     await page.goto(`${PROXY}/sign-up`);
     await expect(page).toHaveTitle(/Proxy/);
@@ -177,8 +185,15 @@ test.describe('proxy brand', () => {
 });
 
 test.describe('signed-out pages come rendered from the server', () => {
-  test('sign-in shows before any script runs, in the browser language, its form waiting for the app', async ({ browser }, info) => {
-    const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, locale: 'ru-RU', viewport: info.project.use.viewport ?? undefined });
+  test('sign-in shows before any script runs, in the browser language, its form waiting for the app', async ({
+    browser,
+  }, info) => {
+    const context = await browser.newContext({
+      baseURL: BASE_URL,
+      javaScriptEnabled: false,
+      locale: 'ru-RU',
+      viewport: info.project.use.viewport ?? undefined,
+    });
     const page = await context.newPage();
     await page.goto('/sign-in');
     await expect(page).toHaveTitle('Warren VPN | Вход');
@@ -197,25 +212,42 @@ test.describe('signed-out pages come rendered from the server', () => {
       const removed: string[] = [];
       (window as unknown as { removedFromRoot: string[] }).removedFromRoot = removed;
       new MutationObserver((records) => {
-        for (const r of records) if ((r.target as Element).id === 'root') for (const n of r.removedNodes) removed.push(n.nodeName);
+        for (const r of records)
+          if ((r.target as Element).id === 'root') for (const n of r.removedNodes) removed.push(n.nodeName);
       }).observe(document, { childList: true, subtree: true });
     });
     for (const path of ['/sign-in', '/sign-up', '/forgot-pass']) {
       await page.goto(path);
       // Enabled once the app has taken the page over.
       await expect(page.getByRole('button', { name: /^(Sign in|Create account|Send reset link)$/ })).toBeEnabled();
-      expect(await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot)).toEqual([]);
+      expect(await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot)).toEqual(
+        [],
+      );
     }
     // The iOS pages (no form): React has attached itself to the server's heading, and nothing was replaced.
-    for (const path of ['/ios-download', '/ios-download-ru', '/ios-update-ru', '/checkout', '/checkout-ru', '/checkout-lifetime']) {
+    for (const path of [
+      '/ios-download',
+      '/ios-download-ru',
+      '/ios-update-ru',
+      '/checkout',
+      '/checkout-ru',
+      '/checkout-lifetime',
+    ]) {
       await page.goto(path);
-      await page.waitForFunction(() => Object.keys(document.querySelector('#root h1') ?? {}).some((k) => k.startsWith('__reactFiber')));
-      expect(await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot), path).toEqual([]);
+      await page.waitForFunction(() =>
+        Object.keys(document.querySelector('#root h1') ?? {}).some((k) => k.startsWith('__reactFiber')),
+      );
+      expect(
+        await page.evaluate(() => (window as unknown as { removedFromRoot: string[] }).removedFromRoot),
+        path,
+      ).toEqual([]);
     }
     expect(errors).toEqual([]);
   });
 
-  test('a server-rendered page asks for its code only after its first paint, and keeps its element ids when the app takes over', async ({ page }) => {
+  test('a server-rendered page asks for its code only after its first paint, and keeps its element ids when the app takes over', async ({
+    page,
+  }) => {
     await page.addInitScript(() => {
       const changes: string[] = [];
       (window as unknown as { idChanges: string[] }).idChanges = changes;
@@ -228,7 +260,12 @@ test.describe('signed-out pages come rendered from the server', () => {
       await expect(page.getByRole('textbox', { name: 'Email' })).toBeEnabled();
       const { fcp, firstScript } = await page.evaluate(() => ({
         fcp: performance.getEntriesByName('first-contentful-paint')[0]?.startTime ?? Number.NaN,
-        firstScript: Math.min(...performance.getEntriesByType('resource').filter((r) => /\/assets\/.+\.js$/.test(r.name)).map((r) => r.startTime)),
+        firstScript: Math.min(
+          ...performance
+            .getEntriesByType('resource')
+            .filter((r) => /\/assets\/.+\.js$/.test(r.name))
+            .map((r) => r.startTime),
+        ),
       }));
       // public/boot.js waits for the paint: the page's HTML, styles and images had the link to themselves.
       expect(firstScript, path).toBeGreaterThan(fcp);
@@ -237,8 +274,15 @@ test.describe('signed-out pages come rendered from the server', () => {
     }
   });
 
-  test('a checkout shows its prices before any script runs, in the currency of the visitor\'s country, its form waiting for the app', async ({ browser }, info) => {
-    const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, locale: 'en-US', viewport: info.project.use.viewport ?? undefined });
+  test("a checkout shows its prices before any script runs, in the currency of the visitor's country, its form waiting for the app", async ({
+    browser,
+  }, info) => {
+    const context = await browser.newContext({
+      baseURL: BASE_URL,
+      javaScriptEnabled: false,
+      locale: 'en-US',
+      viewport: info.project.use.viewport ?? undefined,
+    });
     const page = await context.newPage();
     await page.goto('/checkout');
     // 127.0.0.1 is the server's default country (US): dollars.
@@ -252,8 +296,15 @@ test.describe('signed-out pages come rendered from the server', () => {
     await context.close();
   });
 
-  test('the iOS pages show before any script runs, the -ru ones in Russian whatever the browser language', async ({ browser }, info) => {
-    const context = await browser.newContext({ baseURL: BASE_URL, javaScriptEnabled: false, locale: 'en-US', viewport: info.project.use.viewport ?? undefined });
+  test('the iOS pages show before any script runs, the -ru ones in Russian whatever the browser language', async ({
+    browser,
+  }, info) => {
+    const context = await browser.newContext({
+      baseURL: BASE_URL,
+      javaScriptEnabled: false,
+      locale: 'en-US',
+      viewport: info.project.use.viewport ?? undefined,
+    });
     const page = await context.newPage();
     await page.goto('/ios-download');
     await expect(page).toHaveTitle('Warren VPN | VPN for iPhone and iPad');

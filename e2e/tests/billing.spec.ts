@@ -54,97 +54,109 @@ async function sandboxPress(page: Page, button: 'Pay' | 'Decline', amount?: stri
 }
 
 test.describe('billing', () => {
-  test('a visitor on /checkout-15 buys the 1-month plan with the sandbox; the dashboard shows it and the special offer', { tag: '@phone' }, async ({ page, request }, info) => {
-    const email = uniqueEmail('buy15', info);
-    const checkout = new CheckoutPage(page);
-    await checkout.open('/checkout-15?referralID=e2e-ref&utm_source=e2e&voluum_id=vol-e2e&clickID=clk-e2e-1');
-    await expect(page).toHaveTitle('Warren VPN | Checkout');
-    // The discounted variant counts down the one-day window from the first visit.
-    await expect(page.getByTestId('discount-countdown')).toContainText(/23:59:\d\d/);
-    // Marketing parameters were captured on entry.
-    expect(await page.evaluate(() => localStorage.getItem('referralID'))).toBe('e2e-ref');
-    expect(await page.evaluate(() => localStorage.getItem('clickID'))).toBe('clk-e2e-1');
-    const cookies = await page.context().cookies();
-    expect(cookies.find((c) => c.name === 'vl-cid')?.value).toBe('vol-e2e');
-    expect(cookies.find((c) => c.name === 'utm_source')?.value).toBe('e2e');
-    // The server started the window: `<first visit ms>.<signature>`.
-    const firstVisit = cookies.find((c) => c.name === 'discount15FirstVisit')?.value ?? '';
-    expect(firstVisit).toMatch(/^\d{13}\.[A-Za-z0-9_-]{43}$/);
-    expect(Number(firstVisit.split('.')[0])).toBeGreaterThan(Date.now() - 60_000);
-    // The discount list: 1 month at 11.04 instead of 12.99.
-    await expect(page.getByTestId('plan-1-month')).toContainText('$11.04');
-    await expect(page.getByTestId('plan-1-month')).toContainText('$12.99');
-    await snap(page, info, 'checkout');
+  test(
+    'a visitor on /checkout-15 buys the 1-month plan with the sandbox; the dashboard shows it and the special offer',
+    { tag: '@phone' },
+    async ({ page, request }, info) => {
+      const email = uniqueEmail('buy15', info);
+      const checkout = new CheckoutPage(page);
+      await checkout.open('/checkout-15?referralID=e2e-ref&utm_source=e2e&voluum_id=vol-e2e&clickID=clk-e2e-1');
+      await expect(page).toHaveTitle('Warren VPN | Checkout');
+      // The discounted variant counts down the one-day window from the first visit.
+      await expect(page.getByTestId('discount-countdown')).toContainText(/23:59:\d\d/);
+      // Marketing parameters were captured on entry.
+      expect(await page.evaluate(() => localStorage.getItem('referralID'))).toBe('e2e-ref');
+      expect(await page.evaluate(() => localStorage.getItem('clickID'))).toBe('clk-e2e-1');
+      const cookies = await page.context().cookies();
+      expect(cookies.find((c) => c.name === 'vl-cid')?.value).toBe('vol-e2e');
+      expect(cookies.find((c) => c.name === 'utm_source')?.value).toBe('e2e');
+      // The server started the window: `<first visit ms>.<signature>`.
+      const firstVisit = cookies.find((c) => c.name === 'discount15FirstVisit')?.value ?? '';
+      expect(firstVisit).toMatch(/^\d{13}\.[A-Za-z0-9_-]{43}$/);
+      expect(Number(firstVisit.split('.')[0])).toBeGreaterThan(Date.now() - 60_000);
+      // The discount list: 1 month at 11.04 instead of 12.99.
+      await expect(page.getByTestId('plan-1-month')).toContainText('$11.04');
+      await expect(page.getByTestId('plan-1-month')).toContainText('$12.99');
+      await snap(page, info, 'checkout');
 
-    await checkout.choosePlan('1-month');
-    await checkout.account(email);
-    await checkout.chooseSandbox();
-    await expect(page.getByTestId('checkout-total')).toHaveText('$11.04');
-    // The sign-up carries the tracker's click id (the postback's {clickID}, apps/api/test/postbacks.test.ts).
-    const sent: unknown[] = [];
-    await page.route('**/api/users/register', async (route) => {
-      const body = route.request().postDataBuffer();
-      sent.push(body ? JSON.parse(body.toString('utf8')) : null);
-      await route.continue();
-    });
-    await checkout.pay();
-    await expect.poll(() => sent.length).toBeGreaterThan(0);
-    expect(sent[0]).toMatchObject({ clickID: 'clk-e2e-1', voluumID: 'vol-e2e', referralID: 'e2e-ref', utmSource: 'e2e' });
+      await checkout.choosePlan('1-month');
+      await checkout.account(email);
+      await checkout.chooseSandbox();
+      await expect(page.getByTestId('checkout-total')).toHaveText('$11.04');
+      // The sign-up carries the tracker's click id (the postback's {clickID}, apps/api/test/postbacks.test.ts).
+      const sent: unknown[] = [];
+      await page.route('**/api/users/register', async (route) => {
+        const body = route.request().postDataBuffer();
+        sent.push(body ? JSON.parse(body.toString('utf8')) : null);
+        await route.continue();
+      });
+      await checkout.pay();
+      await expect.poll(() => sent.length).toBeGreaterThan(0);
+      expect(sent[0]).toMatchObject({
+        clickID: 'clk-e2e-1',
+        voluumID: 'vol-e2e',
+        referralID: 'e2e-ref',
+        utmSource: 'e2e',
+      });
 
-    await sandboxPress(page, 'Pay', '11.04 USD');
-    await expect(page).toHaveURL(/\/thank-you$/);
-    await expect(page.getByRole('heading', { name: 'Payment successful. Welcome aboard!' })).toBeVisible();
-    await expect(page.getByTestId('thank-you-plan')).toHaveText('1 Month');
-    await expect(page.getByTestId('thank-you-expiry')).not.toHaveText('Never expires');
-    // Paid but the email is not confirmed yet: said by plan name, with a way to resend the mail.
-    await expect(page.getByTestId('confirm-email')).toContainText(`Your 1 Month plan is paid. Confirm ${email}`);
-    await expect(page.getByTestId('confirm-email').getByRole('button', { name: 'Resend Email' })).toBeVisible();
-    await expect(page.getByText('7-day money-back guarantee').first()).toBeVisible();
-    // No offer banner on /thank-you.
-    await expect(page.getByTestId('special-offer-banner')).toHaveCount(0);
-    await snap(page, info, 'thank-you');
+      await sandboxPress(page, 'Pay', '11.04 USD');
+      await expect(page).toHaveURL(/\/thank-you$/);
+      await expect(page.getByRole('heading', { name: 'Payment successful. Welcome aboard!' })).toBeVisible();
+      await expect(page.getByTestId('thank-you-plan')).toHaveText('1 Month');
+      await expect(page.getByTestId('thank-you-expiry')).not.toHaveText('Never expires');
+      // Paid but the email is not confirmed yet: said by plan name, with a way to resend the mail.
+      await expect(page.getByTestId('confirm-email')).toContainText(`Your 1 Month plan is paid. Confirm ${email}`);
+      await expect(page.getByTestId('confirm-email').getByRole('button', { name: 'Resend Email' })).toBeVisible();
+      await expect(page.getByText('7-day money-back guarantee').first()).toBeVisible();
+      // No offer banner on /thank-you.
+      await expect(page.getByTestId('special-offer-banner')).toHaveCount(0);
+      await snap(page, info, 'thank-you');
 
-    // The one-step account still confirms its email before the dashboard opens.
-    const link = await linkFromMail(request, email, '/sign-in');
-    await page.goto(link);
-    await expect(page).toHaveURL(/\/dashboard$/);
-    await expect(page.getByTestId('plan-name')).toHaveText('1 Month');
-    await expect(page.getByTestId('account-status')).toContainText('Active');
+      // The one-step account still confirms its email before the dashboard opens.
+      const link = await linkFromMail(request, email, '/sign-in');
+      await page.goto(link);
+      await expect(page).toHaveURL(/\/dashboard$/);
+      await expect(page.getByTestId('plan-name')).toHaveText('1 Month');
+      await expect(page.getByTestId('account-status')).toContainText('Active');
 
-    const banner = page.getByTestId('special-offer-banner');
-    await expect(banner).toBeVisible();
-    await expect(page.getByTestId('special-offer-countdown')).toHaveText(/^47:5\d:\d\d$/);
-    const first = await page.getByTestId('special-offer-countdown').textContent();
-    await expect(page.getByTestId('special-offer-countdown')).not.toHaveText(first!, { timeout: 3000 });
-    if (info.project.name === 'desktop') {
-      await expect(banner).toContainText('Get a year of VPN with an exclusive new member deal: 47 hours left');
-    } else {
-      await expect(banner).toContainText('Exclusive deal: 1 year');
-    }
-    // The page's top padding grows by the banner's height.
-    const mainTop = await page.locator('main').first().evaluate((el) => parseFloat(getComputedStyle(el).paddingTop));
-    const bannerHeight = await banner.evaluate((el) => el.getBoundingClientRect().height);
-    expect(mainTop).toBe(62 + bannerHeight);
-    await snap(page, info, 'dashboard-offer');
+      const banner = page.getByTestId('special-offer-banner');
+      await expect(banner).toBeVisible();
+      await expect(page.getByTestId('special-offer-countdown')).toHaveText(/^47:5\d:\d\d$/);
+      const first = await page.getByTestId('special-offer-countdown').textContent();
+      await expect(page.getByTestId('special-offer-countdown')).not.toHaveText(first!, { timeout: 3000 });
+      if (info.project.name === 'desktop') {
+        await expect(banner).toContainText('Get a year of VPN with an exclusive new member deal: 47 hours left');
+      } else {
+        await expect(banner).toContainText('Exclusive deal: 1 year');
+      }
+      // The page's top padding grows by the banner's height.
+      const mainTop = await page
+        .locator('main')
+        .first()
+        .evaluate((el) => parseFloat(getComputedStyle(el).paddingTop));
+      const bannerHeight = await banner.evaluate((el) => el.getBoundingClientRect().height);
+      expect(mainTop).toBe(62 + bannerHeight);
+      await snap(page, info, 'dashboard-offer');
 
-    await page.goto('/plans');
-    await expect(page.getByTestId('current-plan')).toContainText('1 Month');
-    await expect(page.getByTestId('plan-1-year')).toBeVisible();
-    await snap(page, info, 'plans');
+      await page.goto('/plans');
+      await expect(page.getByTestId('current-plan')).toContainText('1 Month');
+      await expect(page.getByTestId('plan-1-year')).toBeVisible();
+      await snap(page, info, 'plans');
 
-    await banner.getByRole('link', { name: 'View Deal' }).click();
-    await expect(page).toHaveURL(/\/special-plan$/);
-    await expect(page.getByRole('heading', { name: 'A full year of VPN at an exclusive price' })).toBeVisible();
-    await expect(page.getByTestId('special-plan-countdown')).toContainText(/Ends in 47:/);
-    await snap(page, info, 'special-plan');
+      await banner.getByRole('link', { name: 'View Deal' }).click();
+      await expect(page).toHaveURL(/\/special-plan$/);
+      await expect(page.getByRole('heading', { name: 'A full year of VPN at an exclusive price' })).toBeVisible();
+      await expect(page.getByTestId('special-plan-countdown')).toContainText(/Ends in 47:/);
+      await snap(page, info, 'special-plan');
 
-    // Closed: gone, and it stays closed for this payment.
-    await banner.getByRole('button', { name: 'Close the offer' }).click();
-    await expect(banner).toHaveCount(0);
-    await page.reload();
-    await expect(page.getByRole('heading', { name: 'A full year of VPN at an exclusive price' })).toBeVisible();
-    await expect(page.getByTestId('special-offer-banner')).toHaveCount(0);
-  });
+      // Closed: gone, and it stays closed for this payment.
+      await banner.getByRole('button', { name: 'Close the offer' }).click();
+      await expect(banner).toHaveCount(0);
+      await page.reload();
+      await expect(page.getByRole('heading', { name: 'A full year of VPN at an exclusive price' })).toBeVisible();
+      await expect(page.getByTestId('special-offer-banner')).toHaveCount(0);
+    },
+  );
 
   test('the Russian checkout speaks Russian and prices in roubles', async ({ page }, info) => {
     await page.goto('/checkout-ru');
@@ -157,7 +169,9 @@ test.describe('billing', () => {
     await snap(page, info, 'checkout-ru');
   });
 
-  test('a visitor who leaves before the app runs is still attributed: the answer to the checkout sets the marketing cookies (issue 23)', async ({ page }) => {
+  test('a visitor who leaves before the app runs is still attributed: the answer to the checkout sets the marketing cookies (issue 23)', async ({
+    page,
+  }) => {
     // No script at all: what the server's answer alone keeps.
     await page.route('**/*.js', (route) => route.abort());
     await page.goto('/checkout-ru?clickID=e2e-click-1&utm_source=e2e%20ads&referralID=e2e_ref');
@@ -169,7 +183,9 @@ test.describe('billing', () => {
     expect(cookies.click_id!.expires * 1000 - Date.now()).toBeGreaterThan(364 * 86_400_000);
   });
 
-  test('the discount window: at zero the page stops selling at the discount and goes to /checkout (/checkout-ru for a Russian variant); a day later too; the server refuses the discount without a window', async ({ page }, info) => {
+  test('the discount window: at zero the page stops selling at the discount and goes to /checkout (/checkout-ru for a Russian variant); a day later too; the server refuses the discount without a window', async ({
+    page,
+  }, info) => {
     const checkout = new CheckoutPage(page);
     await page.clock.install({ time: new Date() });
     await checkout.open('/checkout-25?utm_source=late');
@@ -234,7 +250,9 @@ test.describe('billing', () => {
     expect((await refused.json()).message).toMatch(/one day from your first visit/);
   });
 
-  test('a visitor who came through a referral link (a stored referralID) gets the prices with the page: the app does not ask for them again', async ({ page }) => {
+  test('a visitor who came through a referral link (a stored referralID) gets the prices with the page: the app does not ask for them again', async ({
+    page,
+  }) => {
     const checkout = new CheckoutPage(page);
     await checkout.open('/checkout-lite?referralID=e2e-ref-prices');
     expect(await page.evaluate(() => localStorage.getItem('referralID'))).toBe('e2e-ref-prices');
@@ -254,7 +272,10 @@ test.describe('billing', () => {
     expect(new URL(asked[0]!).searchParams.get('referralID')).toBe('e2e-ref-prices');
   });
 
-  test('a paying member who abandons a payment at the provider (Back, closed tab) keeps the dashboard', async ({ page, request }, info) => {
+  test('a paying member who abandons a payment at the provider (Back, closed tab) keeps the dashboard', async ({
+    page,
+    request,
+  }, info) => {
     const email = uniqueEmail('abandon', info);
     const checkout = new CheckoutPage(page);
     await checkout.open('/checkout');
@@ -300,7 +321,9 @@ test.describe('billing', () => {
     await expect(other.getByTestId('plan-name')).toHaveText('1 Month');
   });
 
-  test('"Confirming your payment…" ends after the stated 2 minutes with the outcome and a way to try again', async ({ page }, info) => {
+  test('"Confirming your payment…" ends after the stated 2 minutes with the outcome and a way to try again', async ({
+    page,
+  }, info) => {
     const email = uniqueEmail('confirm', info);
     const checkout = new CheckoutPage(page);
     await page.clock.install({ time: new Date() });
@@ -354,7 +377,9 @@ test.describe('billing', () => {
     // mobile emulation in CI); the waiting page keeps polling and shows the outcome.
     const declined = await page.request.post(providerPage, { form: { outcome: 'decline' } });
     expect(declined.ok()).toBe(true);
-    await expect(page.getByTestId('confirm-failed')).toContainText('Your payment did not go through', { timeout: 15_000 });
+    await expect(page.getByTestId('confirm-failed')).toContainText('Your payment did not go through', {
+      timeout: 15_000,
+    });
     await page.getByTestId('try-again').click();
     await expect(page).toHaveURL(/\/plans$/);
   });
@@ -381,7 +406,9 @@ test.describe('billing', () => {
     // A failed provider return straight to /plans resets and says so.
     await page.goto('/plans?redirect_status=failed');
     await expect(page).toHaveURL(/\/plans$/);
-    await expect(page.getByText('Your payment did not go through. No money was taken; you can try again.')).toBeVisible();
+    await expect(
+      page.getByText('Your payment did not go through. No money was taken; you can try again.'),
+    ).toBeVisible();
 
     // Signed out, the same email on the checkout is asked for its password, then pays.
     await logOut(page);
@@ -425,7 +452,9 @@ test.describe('billing', () => {
     // $59.99 a year is $5.00 a month; with the code $41.99 is $3.50.
     await expect(page.getByTestId('plan-1-year')).toContainText('$3.50');
     await page.getByTestId('plan-1-month').click();
-    await expect(page.getByTestId('promo-status')).toHaveText('Code YEAR30 does not apply to 1 Month. Choose a plan it covers to use it.');
+    await expect(page.getByTestId('promo-status')).toHaveText(
+      'Code YEAR30 does not apply to 1 Month. Choose a plan it covers to use it.',
+    );
     await shot(page, info, 'plans-promo-other-plan');
     await page.getByTestId('plan-1-year').click();
     await expect(page.getByTestId('promo-status')).toHaveText('Code YEAR30 applied: 30% off');

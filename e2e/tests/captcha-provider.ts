@@ -55,7 +55,9 @@ export class FakeTurnstile {
         const success = codes.length === 0;
         if (success) this.redeemed.add(response);
         this.verifications.push({ response, success, codes });
-        const answer = success ? { success, challenge_ts: new Date().toISOString(), hostname: '127.0.0.1', 'error-codes': [] } : { success, 'error-codes': codes };
+        const answer = success
+          ? { success, challenge_ts: new Date().toISOString(), hostname: '127.0.0.1', 'error-codes': [] }
+          : { success, 'error-codes': codes };
         res.writeHead(200, { 'content-type': 'application/json' }).end(JSON.stringify(answer));
       });
     });
@@ -76,7 +78,8 @@ export class FakeTurnstile {
 
   private answer(route: Route) {
     const url = new URL(route.request().url());
-    if (url.pathname === '/turnstile/v0/api.js') return route.fulfill({ status: 200, contentType: 'text/javascript', body: WIDGET_SCRIPT });
+    if (url.pathname === '/turnstile/v0/api.js')
+      return route.fulfill({ status: 200, contentType: 'text/javascript', body: WIDGET_SCRIPT });
     if (url.pathname === '/double/frame') {
       const widget = url.searchParams.get('widget') ?? '';
       const ok = url.searchParams.get('sitekey') === this.siteKey;
@@ -162,11 +165,16 @@ export class CaptchaServer {
       stdio: ['ignore', 'ignore', 'pipe'],
     });
     this.child.stderr!.on('data', (c: Buffer) => (this.stderr += c.toString()));
-    const exited = new Promise<never>((_, reject) => this.child!.once('exit', (code) => reject(new Error(`the captcha server exited (${code}): ${this.stderr}`))));
+    const exited = new Promise<never>((_, reject) =>
+      this.child!.once('exit', (code) => reject(new Error(`the captcha server exited (${code}): ${this.stderr}`))),
+    );
     // Ready when its health check answers (the same wait as playwright.config's webServer).
     const ready = (async () => {
-      for (const end = Date.now() + 60_000; Date.now() < end; ) {
-        const ok = await fetch(`${this.baseURL}/api/health`).then((r) => r.ok, () => false);
+      for (const end = Date.now() + 60_000; Date.now() < end;) {
+        const ok = await fetch(`${this.baseURL}/api/health`).then(
+          (r) => r.ok,
+          () => false,
+        );
         if (ok) return;
         await new Promise((r) => setTimeout(r, 200));
       }

@@ -1,4 +1,11 @@
-import { expect, test, type APIRequestContext, type Browser, type BrowserContextOptions, type Page } from '@playwright/test';
+import {
+  expect,
+  test,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContextOptions,
+  type Page,
+} from '@playwright/test';
 import { CaptchaServer, FakeTurnstile } from './captcha-provider';
 import fs from 'node:fs';
 import path from 'node:path';
@@ -23,7 +30,12 @@ test.beforeAll(async ({ playwright }, info) => {
   test.skip(info.project.name !== 'desktop', 'one captcha server: the desktop project runs this file');
   test.setTimeout(120_000);
   const verifyUrl = await provider.start();
-  await server.start({ CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: provider.secret, CAPTCHA_SITE_KEY: provider.siteKey, CAPTCHA_VERIFY_URL: verifyUrl });
+  await server.start({
+    CAPTCHA_PROVIDER: 'turnstile',
+    CAPTCHA_SECRET: provider.secret,
+    CAPTCHA_SITE_KEY: provider.siteKey,
+    CAPTCHA_VERIFY_URL: verifyUrl,
+  });
   request = await playwright.request.newContext({ baseURL: server.baseURL });
 });
 
@@ -61,7 +73,9 @@ async function buyAtCheckout(page: Page, email: string) {
   await page.getByTestId('pay-button').click();
 }
 
-test('a visitor buys at /checkout: the sign-up and the payment each bring a token of their own', async ({ browser }, info) => {
+test('a visitor buys at /checkout: the sign-up and the payment each bring a token of their own', async ({
+  browser,
+}, info) => {
   const page = await open(browser);
   const sent = recordTokens(page);
   const email = uniqueEmail('captcha-buyer', info);
@@ -76,7 +90,8 @@ test('a visitor buys at /checkout: the sign-up and the payment each bring a toke
   for (const t of tokens) expect(provider.issued.has(String(t)), String(t)).toBe(true);
   expect(new Set(tokens).size).toBe(2);
   // The server redeemed each with the provider, once.
-  for (const t of tokens) expect(provider.verifications.filter((v) => v.response === t)).toEqual([{ response: t, success: true, codes: [] }]);
+  for (const t of tokens)
+    expect(provider.verifications.filter((v) => v.response === t)).toEqual([{ response: t, success: true, codes: [] }]);
 
   // An attacker replays the payment's token: the provider has seen it, the API says so (422, not a 5xx).
   const token = (await page.evaluate(() => localStorage.getItem('token')))!;
@@ -87,7 +102,11 @@ test('a visitor buys at /checkout: the sign-up and the payment each bring a toke
   });
   expect(replay.status()).toBe(422);
   expect((await replay.json()).errors['g-recaptcha-response']).toEqual(['The captcha check failed. Please try again.']);
-  expect(provider.verifications.at(-1)).toMatchObject({ response: tokens[1], success: false, codes: ['timeout-or-duplicate'] });
+  expect(provider.verifications.at(-1)).toMatchObject({
+    response: tokens[1],
+    success: false,
+    codes: ['timeout-or-duplicate'],
+  });
   await page.context().close();
 });
 
@@ -122,20 +141,33 @@ test('sign-up, sign-in, the reset request and a payment on /plans each pass the 
   await new SignInPage(page).signIn(email, 'a-brand-new-pass-2');
   await expect(page).toHaveURL(/\/plans$/);
 
-  const needing = sent.filter((s) => /\/api\/(users\/(register|login|requestResetPassword)|billing\/createPayment)$/.test(s.path));
-  expect(needing.map((s) => s.path)).toEqual(['/api/users/register', '/api/billing/createPayment', '/api/users/requestResetPassword', '/api/users/login']);
+  const needing = sent.filter((s) =>
+    /\/api\/(users\/(register|login|requestResetPassword)|billing\/createPayment)$/.test(s.path),
+  );
+  expect(needing.map((s) => s.path)).toEqual([
+    '/api/users/register',
+    '/api/billing/createPayment',
+    '/api/users/requestResetPassword',
+    '/api/users/login',
+  ]);
   for (const s of needing) expect(provider.redeemed.has(String(s.token)), s.path).toBe(true);
   expect(new Set(needing.map((s) => s.token)).size).toBe(needing.length);
   await page.context().close();
 });
 
-test('the provider down: the buyer is told so, nothing breaks, and the next try goes through', async ({ browser }, info) => {
+test('the provider down: the buyer is told so, nothing breaks, and the next try goes through', async ({
+  browser,
+}, info) => {
   const page = await open(browser);
   const email = uniqueEmail('captcha-down', info);
   provider.down = true;
   try {
     await buyAtCheckout(page, email);
-    await expect(page.getByText('The security check could not be loaded or reached. Check your connection and try again in a few minutes.')).toBeVisible();
+    await expect(
+      page.getByText(
+        'The security check could not be loaded or reached. Check your connection and try again in a few minutes.',
+      ),
+    ).toBeVisible();
     await expect(page).toHaveURL(/\/checkout$/);
   } finally {
     provider.down = false;
@@ -151,7 +183,9 @@ test("the provider's script blocked: the checkout says why instead of waiting", 
   await context.route('https://challenges.cloudflare.com/**', (route) => route.abort('connectionrefused'));
   const page = await context.newPage();
   await page.goto('/checkout');
-  await expect(page.getByTestId('captcha-status')).toHaveText('The security check could not be loaded or reached. Check your connection and try again in a few minutes.');
+  await expect(page.getByTestId('captcha-status')).toHaveText(
+    'The security check could not be loaded or reached. Check your connection and try again in a few minutes.',
+  );
   await page.getByRole('textbox', { name: 'Email' }).fill(uniqueEmail('captcha-blocked', info));
   await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
   await page.getByRole('radio', { name: /sandbox/i }).click();
@@ -165,14 +199,26 @@ test('screenshots: the checkout with the captcha widget, phone and desktop, ligh
   test.setTimeout(240_000);
   fs.mkdirSync(SCREENSHOTS, { recursive: true });
   for (const colorScheme of ['light', 'dark'] as const) {
-    for (const [name, viewport, mobile] of [['desktop', { width: 1280, height: 800 }, false], ['phone', { width: 390, height: 844 }, true]] as const) {
-      const page = await open(browser, { colorScheme, viewport, isMobile: mobile, hasTouch: mobile, deviceScaleFactor: mobile ? 2 : 1 });
+    for (const [name, viewport, mobile] of [
+      ['desktop', { width: 1280, height: 800 }, false],
+      ['phone', { width: 390, height: 844 }, true],
+    ] as const) {
+      const page = await open(browser, {
+        colorScheme,
+        viewport,
+        isMobile: mobile,
+        hasTouch: mobile,
+        deviceScaleFactor: mobile ? 2 : 1,
+      });
       await page.goto('/checkout');
       await expect(page.frameLocator('[data-testid="captcha"] iframe').getByText('Success!')).toBeVisible();
       // The widget fits the page: no sideways scrolling on the phone.
       expect(await page.evaluate(() => document.documentElement.scrollWidth <= window.innerWidth)).toBe(true);
       // Not snap(): the page never goes network-idle with the double's iframe in it; the widget has said Success above.
-      await page.screenshot({ path: path.join(SCREENSHOTS, `captcha-${name}-${colorScheme}-checkout.png`), fullPage: true });
+      await page.screenshot({
+        path: path.join(SCREENSHOTS, `captcha-${name}-${colorScheme}-checkout.png`),
+        fullPage: true,
+      });
       // A full-page capture of an emulated phone leaves the provider's iframe blank: the widget in view as well.
       await page.getByTestId('pay-button').scrollIntoViewIfNeeded();
       await page.screenshot({ path: path.join(SCREENSHOTS, `captcha-${name}-${colorScheme}-checkout-widget.png`) });

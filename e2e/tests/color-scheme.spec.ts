@@ -13,7 +13,9 @@ const red = (rgb: string) => Number(/\d+/.exec(rgb)?.[0] ?? NaN);
 test.describe('colour scheme', () => {
   test.skip(({ isMobile }) => isMobile, 'one project is enough: nothing here depends on the viewport');
 
-  test('a dark system gets a dark page before the app starts; a stored choice wins over the system', async ({ browser }) => {
+  test('a dark system gets a dark page before the app starts; a stored choice wins over the system', async ({
+    browser,
+  }) => {
     const context = await browser.newContext({ colorScheme: 'dark' });
     const page = await context.newPage();
     // The app's code never arrives: what shows is the server's HTML and color-scheme.js.

@@ -73,7 +73,10 @@ test.describe('console', () => {
     expect(problems).toEqual([]);
   });
 
-  test('the dashboard and the other logged-in pages: no warning, no error, every preload used', async ({ browser, freeUser: storageState }) => {
+  test('the dashboard and the other logged-in pages: no warning, no error, every preload used', async ({
+    browser,
+    freeUser: storageState,
+  }) => {
     test.setTimeout(180_000);
     const problems: string[] = [];
     for (const p of allPages.filter((x) => x.signedIn)) {

@@ -25,7 +25,10 @@ async function covered(page: Page): Promise<string[]> {
       const r: Box = el.getBoundingClientRect();
       if (r.width === 0 || r.height === 0 || getComputedStyle(el).visibility === 'hidden') continue;
       const overlaps = r.x < f.right && r.x + r.width > f.left && r.y < f.bottom && r.y + r.height > f.top;
-      if (overlaps) out.push(`${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 40)}" at y=${Math.round(r.y)}..${Math.round(r.y + r.height)}, button at ${Math.round(f.top)}..${Math.round(f.bottom)}`);
+      if (overlaps)
+        out.push(
+          `${el.tagName.toLowerCase()} "${(el.textContent || el.getAttribute('aria-label') || '').trim().slice(0, 40)}" at y=${Math.round(r.y)}..${Math.round(r.y + r.height)}, button at ${Math.round(f.top)}..${Math.round(f.bottom)}`,
+        );
     }
     return out;
   });
@@ -34,10 +37,21 @@ async function covered(page: Page): Promise<string[]> {
 test.describe('floating upgrade button', { tag: '@phone' }, () => {
   test.skip(({ isMobile }) => !isMobile, 'the floating button shows on phones and tablets only');
 
-  test('never covers an action on any logged-in page, scrolled to the bottom', async ({ browser, freeUser: storageState }, info) => {
+  test('never covers an action on any logged-in page, scrolled to the bottom', async ({
+    browser,
+    freeUser: storageState,
+  }, info) => {
     test.setTimeout(180_000);
     const { viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, baseURL } = info.project.use;
-    const context = await browser.newContext({ viewport, userAgent, deviceScaleFactor, isMobile, hasTouch, baseURL, storageState });
+    const context = await browser.newContext({
+      viewport,
+      userAgent,
+      deviceScaleFactor,
+      isMobile,
+      hasTouch,
+      baseURL,
+      storageState,
+    });
     const page = await context.newPage();
     const problems: string[] = [];
     let checked = 0;
@@ -45,12 +59,16 @@ test.describe('floating upgrade button', { tag: '@phone' }, () => {
       await page.goto(p.path);
       // Pages a free user may not open send them on (/plans has no floating button, spec section 2).
       await page.waitForLoadState('networkidle');
-      await expect(page.locator('.mantine-Skeleton-root[data-visible], .mantine-Loader-root, [aria-busy="true"]')).toHaveCount(0);
+      await expect(
+        page.locator('.mantine-Skeleton-root[data-visible], .mantine-Loader-root, [aria-busy="true"]'),
+      ).toHaveCount(0);
       const button = page.getByTestId('floating-upgrade');
       if (!(await button.isVisible())) continue;
       checked++;
       await page.evaluate(() => window.scrollTo(0, document.documentElement.scrollHeight));
-      await page.waitForFunction(() => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight - 1);
+      await page.waitForFunction(
+        () => Math.ceil(window.scrollY + window.innerHeight) >= document.documentElement.scrollHeight - 1,
+      );
       problems.push(...(await covered(page)).map((line) => `${new URL(page.url()).pathname}: ${line}`));
     }
     // The rule is only tested if the button showed somewhere (the dashboard at least).

@@ -90,7 +90,9 @@ export async function logOut(page: Page) {
 /** WCAG 2.2 AA violations (axe, the rules of a11y.spec.ts) on the page as it is now: rule and first target. */
 async function axeNow(page: Page): Promise<string[]> {
   await page.evaluate(() => document.fonts.ready);
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
   return result.violations.map((v) => `${v.id}: ${v.nodes[0]?.target.join(' ')}`);
 }
 
@@ -100,7 +102,8 @@ async function axeNow(page: Page): Promise<string[]> {
  */
 export async function lightAndDarkShots(page: Page, info: TestInfo, name: string, dir: string): Promise<void> {
   fs.mkdirSync(dir, { recursive: true });
-  const shot = (suffix: string) => page.screenshot({ path: path.join(dir, `${info.project.name}-${name}-${suffix}.png`), fullPage: true });
+  const shot = (suffix: string) =>
+    page.screenshot({ path: path.join(dir, `${info.project.name}-${name}-${suffix}.png`), fullPage: true });
   await shot('light');
   expect(await axeNow(page), `${name} light`).toEqual([]);
   await page.emulateMedia({ colorScheme: 'dark' });

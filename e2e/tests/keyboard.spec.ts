@@ -9,7 +9,8 @@ import { test } from './users';
 test.describe('keyboard', () => {
   test.skip(({ isMobile }) => isMobile, 'the phone project has no keyboard; the drawer is tested at 1000 px here');
 
-  const focused = (page: Page) => page.evaluate(() => document.activeElement?.closest('[id]')?.id ?? document.activeElement?.tagName);
+  const focused = (page: Page) =>
+    page.evaluate(() => document.activeElement?.closest('[id]')?.id ?? document.activeElement?.tagName);
 
   test('skip link, drawer, user menu and the upgrade dialog work from the keyboard', async ({ browser, freeUser }) => {
     test.setTimeout(90_000);
@@ -90,7 +91,9 @@ test.describe('keyboard', () => {
       const skip = page.getByTestId('skip-link');
       await expect(skip, path).toBeFocused();
       await expect(skip, path).toBeInViewport();
-      await expect(skip, path).toHaveAccessibleName(path.endsWith('-ru') ? 'Перейти к содержимому' : 'Skip to main content');
+      await expect(skip, path).toHaveAccessibleName(
+        path.endsWith('-ru') ? 'Перейти к содержимому' : 'Skip to main content',
+      );
       await page.keyboard.press('Enter');
       await expect(page.locator('main'), path).toBeFocused();
       // The next Tab goes on into the page, not back to the header.

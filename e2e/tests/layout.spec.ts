@@ -5,10 +5,15 @@ import { lightAndDarkShots } from './helpers';
 import { newPayingCustomer, test } from './users';
 
 /** Light and dark screens, each audited by axe: $LAYOUT_SHOTS_DIR or the temp dir. */
-const shots = (page: Page, info: TestInfo, name: string) => lightAndDarkShots(page, info, name, process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots'));
+const shots = (page: Page, info: TestInfo, name: string) =>
+  lightAndDarkShots(page, info, name, process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots'));
 
 test.describe('the shell and pages as a paying customer sees them', { tag: '@phone' }, () => {
-  test('billing is in the sidebar (the drawer on a phone): plan, payments and receipts in one place', async ({ browser, isMobile, payingCustomer }, info) => {
+  test('billing is in the sidebar (the drawer on a phone): plan, payments and receipts in one place', async ({
+    browser,
+    isMobile,
+    payingCustomer,
+  }, info) => {
     const context = await browser.newContext({ ...info.project.use, storageState: payingCustomer.storage });
     const page = await context.newPage();
     await page.goto('/dashboard');
@@ -29,7 +34,10 @@ test.describe('the shell and pages as a paying customer sees them', { tag: '@pho
     await context.close();
   });
 
-  test('the header names the plan on a phone too, under the page title, inside the header', async ({ browser, payingCustomer }, info) => {
+  test('the header names the plan on a phone too, under the page title, inside the header', async ({
+    browser,
+    payingCustomer,
+  }, info) => {
     const context = await browser.newContext({ ...info.project.use, storageState: payingCustomer.storage });
     const page = await context.newPage();
     await page.goto('/dashboard');
@@ -48,16 +56,24 @@ test.describe('the shell and pages as a paying customer sees them', { tag: '@pho
     await context.close();
   });
 
-  test('nothing cut or misplaced: the payment status, location names, setup buttons, snackbars; no upsell badge on what the customer has', async ({ browser, payingCustomer }, info) => {
+  test('nothing cut or misplaced: the payment status, location names, setup buttons, snackbars; no upsell badge on what the customer has', async ({
+    browser,
+    payingCustomer,
+  }, info) => {
     const context = await browser.newContext({ ...info.project.use, storageState: payingCustomer.storage });
     const page = await context.newPage();
     /** Elements whose text is cut (an ellipsis or overflow), by their text. */
-    const cut = (selector: string) => page.locator(selector).evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
+    const cut = (selector: string) =>
+      page
+        .locator(selector)
+        .evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth + 1).map((el) => el.textContent));
 
     // The payment history's status reads whole ("Paid", not "PA…").
     await page.goto('/subscription');
     await expect(page.getByTestId('history-status')).toHaveText('Paid');
-    expect(await cut('[data-testid="history-status"], [data-testid="history-status"] .mantine-Badge-label')).toEqual([]);
+    expect(await cut('[data-testid="history-status"], [data-testid="history-status"] .mantine-Badge-label')).toEqual(
+      [],
+    );
     await shots(page, info, 'billing-history');
 
     // Server locations: every one is the customer's, so no Free/Premium badge; the names are whole.
@@ -103,16 +119,26 @@ test.describe('the shell and pages as a paying customer sees them', { tag: '@pho
     const header = (await page.locator('header').first().boundingBox())!;
     expect((await snack.boundingBox())!.y).toBeGreaterThanOrEqual(header.y + header.height);
     // No snackbar container spreads over the page (one stretched from the header to the bottom took every click).
-    const containers = await page.locator('.mantine-Notifications-root').evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
+    const containers = await page
+      .locator('.mantine-Notifications-root')
+      .evaluateAll((els) => els.map((el) => el.getBoundingClientRect().height));
     expect(Math.max(...containers)).toBeLessThan(300);
     await expect(adBlocker).toBeEnabled();
-    await page.screenshot({ path: path.join(process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots'), `${info.project.name}-snackbar.png`) });
+    await page.screenshot({
+      path: path.join(
+        process.env.LAYOUT_SHOTS_DIR ?? path.join(os.tmpdir(), 'warren-layout-shots'),
+        `${info.project.name}-snackbar.png`,
+      ),
+    });
     await page.keyboard.press('Space');
     await expect(adBlocker).not.toBeChecked();
     await context.close();
   });
 
-  test('an abandoned checkout: "Processing" while it may still be paid, "Not completed" after a day', async ({ browser, request }, info) => {
+  test('an abandoned checkout: "Processing" while it may still be paid, "Not completed" after a day', async ({
+    browser,
+    request,
+  }, info) => {
     const customer = await newPayingCustomer(browser, info, 'abandon', request, { ...info.project.use });
     const context = await browser.newContext({ ...info.project.use, storageState: customer.storage });
     const page = await context.newPage();

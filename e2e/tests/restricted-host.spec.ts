@@ -1,7 +1,14 @@
 import { createCipheriv, createDecipheriv, createPrivateKey, createPublicKey, randomBytes } from 'node:crypto';
 import fs from 'node:fs';
 import path from 'node:path';
-import { expect as baseExpect, test, type APIRequestContext, type Page, type Request, type Response } from '@playwright/test';
+import {
+  expect as baseExpect,
+  test,
+  type APIRequestContext,
+  type Page,
+  type Request,
+  type Response,
+} from '@playwright/test';
 import { BASE_URL } from '../playwright.config';
 import { PASSWORD, SignInPage, linkFromMail, logOut, uniqueEmail } from './helpers';
 
@@ -21,9 +28,11 @@ const expect = baseExpect.configure({ timeout: 30_000 });
 const PROXY = `http://proxy.localhost:${new URL(BASE_URL).port}`;
 const CHANGED_PASSWORD = 'a-changed-pass-3';
 const NEW_PASSWORD = 'a-brand-new-pass-2';
-const KEY = (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../config/brands.json'), 'utf8')) as { brands: { hosts: string[]; restrictedKey: string | null }[] }).brands.find((b) =>
-  b.hosts.includes('proxy.localhost'),
-)!.restrictedKey!;
+const KEY = (
+  JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../config/brands.json'), 'utf8')) as {
+    brands: { hosts: string[]; restrictedKey: string | null }[];
+  }
+).brands.find((b) => b.hosts.includes('proxy.localhost'))!.restrictedKey!;
 
 /** The API's text format: base64(iv || AES-256-GCM ciphertext || tag) under the brand key. */
 function seal(payload: unknown): string {
@@ -36,13 +45,21 @@ function open<T>(text: string): T {
   const raw = Buffer.from(text, 'base64');
   const decipher = createDecipheriv('aes-256-gcm', Buffer.from(KEY, 'base64'), raw.subarray(0, 12));
   decipher.setAuthTag(raw.subarray(raw.length - 16));
-  return JSON.parse(Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8')) as T;
+  return JSON.parse(
+    Buffer.concat([decipher.update(raw.subarray(12, raw.length - 16)), decipher.final()]).toString('utf8'),
+  ) as T;
 }
 
 /** A WireGuard private key's public key (X25519, as `wg pubkey` prints it). */
 function wgPublicKey(privateKey: string): string {
-  const pkcs8 = Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), Buffer.from(privateKey, 'base64')]);
-  return createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' })).export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+  const pkcs8 = Buffer.concat([
+    Buffer.from('302e020100300506032b656e04220420', 'hex'),
+    Buffer.from(privateKey, 'base64'),
+  ]);
+  return createPublicKey(createPrivateKey({ key: pkcs8, format: 'der', type: 'pkcs8' }))
+    .export({ format: 'der', type: 'spki' })
+    .subarray(-32)
+    .toString('base64');
 }
 
 /** A one-time sign-in link minted the restricted way (the API, as a signed-in client of the proxy host would). */
@@ -51,7 +68,10 @@ async function mintOnetimeLink(request: APIRequestContext, token: string): Promi
   const headers = { host: new URL(PROXY).host };
   await request.get(`${BASE_URL}/api/brand`, { headers }); // the XSRF cookie, kept by the request context
   const xsrf = (await request.storageState()).cookies.find((c) => c.name === 'XSRF-TOKEN')!.value;
-  const res = await request.post(`${BASE_URL}/api/users/restrictedOnetimeLinkByPromo`, { data: seal({ token }), headers: { ...headers, 'content-type': 'text/plain', 'x-xsrf-token': decodeURIComponent(xsrf) } });
+  const res = await request.post(`${BASE_URL}/api/users/restrictedOnetimeLinkByPromo`, {
+    data: seal({ token }),
+    headers: { ...headers, 'content-type': 'text/plain', 'x-xsrf-token': decodeURIComponent(xsrf) },
+  });
   expect(res.status(), await res.text()).toBe(200);
   const url = new URL(open<{ data: { url: string } }>(await res.text()).data.url);
   return `${url.pathname}${url.search}`;
@@ -77,18 +97,32 @@ function record(page: Page, answers: Answered[] = []): Recorded[] {
   page.on('request', (r: Request) => {
     const url = new URL(r.url());
     if (url.origin !== PROXY) return;
-    seen.push({ method: r.method(), path: url.pathname, url: r.url(), authorization: r.headers().authorization, body: r.postData() ?? '' });
+    seen.push({
+      method: r.method(),
+      path: url.pathname,
+      url: r.url(),
+      authorization: r.headers().authorization,
+      body: r.postData() ?? '',
+    });
   });
   // The API's answers on this host: their headers and bodies (a rotated token, the email, a secret).
   page.on('response', (r: Response) => {
     const url = new URL(r.url());
     if (url.origin !== PROXY || !url.pathname.startsWith('/api/')) return;
-    answers.push({ path: url.pathname, status: r.status(), headers: JSON.stringify(r.headers()), body: r.text().catch(() => '') });
+    answers.push({
+      path: url.pathname,
+      status: r.status(),
+      headers: JSON.stringify(r.headers()),
+      body: r.text().catch(() => ''),
+    });
   });
   return seen;
 }
 
-test('a restricted host sends no email, password, session or link token or payment details in clear', async ({ browser, request }, info) => {
+test('a restricted host sends no email, password, session or link token or payment details in clear', async ({
+  browser,
+  request,
+}, info) => {
   test.setTimeout(420_000);
   const email = uniqueEmail('restricted', info);
   const answers: Answered[] = [];
@@ -163,7 +197,12 @@ test('a restricted host sends no email, password, session or link token or payme
   await page.getByTestId('download-receipt').click();
   const receipt = await receiptDownload;
   expect(receipt.suggestedFilename()).toMatch(/^receipt-[A-Z-]+-\d{6}\.pdf$/);
-  expect(fs.readFileSync((await receipt.path())!).subarray(0, 5).toString()).toBe('%PDF-');
+  expect(
+    fs
+      .readFileSync((await receipt.path())!)
+      .subarray(0, 5)
+      .toString(),
+  ).toBe('%PDF-');
   // ...and sign-out, which ends the session.
   await logOut(page);
   expect(await page.evaluate(() => localStorage.getItem('token'))).toBeNull();
@@ -234,22 +273,65 @@ test('a restricted host sends no email, password, session or link token or payme
   expect(seen.filter((s) => s.path === '/api/restrictedCall').length).toBeGreaterThan(5);
   // None of the plain calls that carry such data was made on this host.
   const plain = [
-    '/api/users/register', '/api/users/login', '/api/users/requestResetPassword', '/api/users/resetPassword', '/api/users/info/get', '/api/billing/createPayment',
-    '/api/users/verifyUser', '/api/users/onetimeLogin', '/api/users/annihilation', '/api/profile', '/api/profile/password', '/api/profile/update',
-    '/api/setup/services/get', '/api/setup/stealth/get', '/api/setup/wg/get', '/api/setup/wg/devices/add', '/api/setup/features/get',
-    '/api/setup/features/state', '/api/billing/payments', '/api/billing/subscription', '/api/users/logout', '/api/rewards',
+    '/api/users/register',
+    '/api/users/login',
+    '/api/users/requestResetPassword',
+    '/api/users/resetPassword',
+    '/api/users/info/get',
+    '/api/billing/createPayment',
+    '/api/users/verifyUser',
+    '/api/users/onetimeLogin',
+    '/api/users/annihilation',
+    '/api/profile',
+    '/api/profile/password',
+    '/api/profile/update',
+    '/api/setup/services/get',
+    '/api/setup/stealth/get',
+    '/api/setup/wg/get',
+    '/api/setup/wg/devices/add',
+    '/api/setup/features/get',
+    '/api/setup/features/state',
+    '/api/billing/payments',
+    '/api/billing/subscription',
+    '/api/users/logout',
+    '/api/rewards',
   ];
-  expect(seen.filter((s) => plain.includes(s.path) || /^\/api\/billing\/payments\//.test(s.path)).map((s) => s.path)).toEqual([]);
+  expect(
+    seen.filter((s) => plain.includes(s.path) || /^\/api\/billing\/payments\//.test(s.path)).map((s) => s.path),
+  ).toEqual([]);
 
   // No request body or address on this host carries the data in clear. An emailed link's token is
   // in the address of the page the mail opens (README: not yet encrypted), never in an API call.
-  const secrets = [email, encodeURIComponent(email), PASSWORD, CHANGED_PASSWORD, NEW_PASSWORD, token, token2, token3, '"tariffId"', '"provider"', 'idempotencyKey', 'password'];
+  const secrets = [
+    email,
+    encodeURIComponent(email),
+    PASSWORD,
+    CHANGED_PASSWORD,
+    NEW_PASSWORD,
+    token,
+    token2,
+    token3,
+    '"tariffId"',
+    '"provider"',
+    'idempotencyKey',
+    'password',
+  ];
   const linkTokens = [verifyToken, resetToken, onetimeToken];
   // The dashboard's data: the device (its keys and name) and the payment (its id, amounts, receipt).
   // The payment's id is in the address of the provider's page (the sandbox stands in for it), never in an API call.
-  const dashboard = [privateKey, devicePublicKey, encodeURIComponent(devicePublicKey), deviceName, 'amountMinor', 'receipt-', '%PDF'];
+  const dashboard = [
+    privateKey,
+    devicePublicKey,
+    encodeURIComponent(devicePublicKey),
+    deviceName,
+    'amountMinor',
+    'receipt-',
+    '%PDF',
+  ];
   for (const s of seen) {
-    if (s.path.startsWith('/api/')) for (const secret of [...dashboard, paymentId]) expect(`${s.url}\n${s.body}`.includes(secret), `${s.method} ${s.path} carries ${secret}`).toBe(false);
+    if (s.path.startsWith('/api/'))
+      for (const secret of [...dashboard, paymentId])
+        expect(`${s.url}\n${s.body}`.includes(secret), `${s.method} ${s.path} carries ${secret}`).toBe(false);
     for (const secret of [...secrets, ...linkTokens]) {
       expect(s.body.includes(secret), `${s.method} ${s.path} carries ${secret} in its body`).toBe(false);
       if (secret === 'password' || (linkTokens.includes(secret) && !s.path.startsWith('/api/'))) continue;
@@ -260,15 +342,36 @@ test('a restricted host sends no email, password, session or link token or payme
   expect(answers.length).toBeGreaterThan(10);
   for (const a of answers) {
     const text = `${a.headers}\n${await a.body}`;
-    expect((JSON.parse(a.headers) as Record<string, string>).authorization, `the answer of ${a.path} has an Authorization header`).toBeUndefined();
-    for (const secret of [email, token, token2, token3, PASSWORD, CHANGED_PASSWORD, NEW_PASSWORD, servicePassword, ...linkTokens, ...dashboard, paymentId]) {
+    expect(
+      (JSON.parse(a.headers) as Record<string, string>).authorization,
+      `the answer of ${a.path} has an Authorization header`,
+    ).toBeUndefined();
+    for (const secret of [
+      email,
+      token,
+      token2,
+      token3,
+      PASSWORD,
+      CHANGED_PASSWORD,
+      NEW_PASSWORD,
+      servicePassword,
+      ...linkTokens,
+      ...dashboard,
+      paymentId,
+    ]) {
       expect(text.includes(secret), `the answer of ${a.path} shows ${secret}`).toBe(false);
     }
   }
   // The data did travel, sealed: the envelope's answers, opened with the page's key, hold the device, the payment history and the receipt.
   // (A body the browser no longer held when asked, after its page went on, reads empty.)
-  const sealedBodies = (await Promise.all(answers.filter((a) => a.path === '/api/restrictedCall' && a.status === 200).map((a) => a.body))).filter((b) => b !== '');
+  const sealedBodies = (
+    await Promise.all(answers.filter((a) => a.path === '/api/restrictedCall' && a.status === 200).map((a) => a.body))
+  ).filter((b) => b !== '');
   expect(sealedBodies.length).toBeGreaterThan(5);
   const inside = sealedBodies.map((b) => JSON.stringify(open(b)));
-  for (const carried of [devicePublicKey, deviceName, 'amountMinor', 'tariffName', 'bodyBase64']) expect(inside.some((t) => t.includes(carried)), `no envelope carried ${carried}`).toBe(true);
+  for (const carried of [devicePublicKey, deviceName, 'amountMinor', 'tariffName', 'bodyBase64'])
+    expect(
+      inside.some((t) => t.includes(carried)),
+      `no envelope carried ${carried}`,
+    ).toBe(true);
 });

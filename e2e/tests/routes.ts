@@ -37,7 +37,11 @@ function walk(routes: RouteObject[], base: string, signedIn: boolean, out: AppPa
         if (!value) throw new Error(`routes.ts: no example value for :${name} in ${full}`);
         return value;
       });
-      out.push({ path: filled || '/', signedIn: shell, titleKey: (r.handle as { titleKey?: string } | undefined)?.titleKey });
+      out.push({
+        path: filled || '/',
+        signedIn: shell,
+        titleKey: (r.handle as { titleKey?: string } | undefined)?.titleKey,
+      });
     }
   }
   return out;

@@ -17,23 +17,55 @@ const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..')
 const run = promisify(execFile);
 
 async function axe(page: Page, what: string) {
-  const result = await new AxeBuilder({ page }).options({ resultTypes: ['violations'] }).withTags(TAGS).analyze();
-  expect(result.violations.map((v) => `${what}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual([]);
+  const result = await new AxeBuilder({ page })
+    .options({ resultTypes: ['violations'] })
+    .withTags(TAGS)
+    .analyze();
+  expect(result.violations.map((v) => `${what}: ${v.id} ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`)).toEqual(
+    [],
+  );
 }
 
 /** A node in Berlin that reports a stealth core (`npx warren vpn add-node` on the running server, then the agent's report). */
 async function stealthNode(request: APIRequestContext, info: TestInfo): Promise<string> {
   const name = `e2e-stealth-${info.project.name}-${Math.floor(Math.random() * 1e6)}`;
   const host = `${name}.stealth.example.net`;
-  const { stdout } = await run(process.execPath, [path.join(repo, 'apps/api/dist/cli.js'), 'vpn', 'add-node', '--location', 'de-ber', '--name', name, '--endpoint', host], {
-    env: { ...process.env, DATA_DIR: process.env.WARREN_E2E_DATA_DIR },
-    cwd: repo,
-  });
+  const { stdout } = await run(
+    process.execPath,
+    [
+      path.join(repo, 'apps/api/dist/cli.js'),
+      'vpn',
+      'add-node',
+      '--location',
+      'de-ber',
+      '--name',
+      name,
+      '--endpoint',
+      host,
+    ],
+    {
+      env: { ...process.env, DATA_DIR: process.env.WARREN_E2E_DATA_DIR },
+      cwd: repo,
+    },
+  );
   const token = /\b(wn_[A-Za-z0-9_-]+)/.exec(stdout)?.[1];
   expect(token, stdout).toBeTruthy();
   const res = await request.post('/api/nodes/report', {
     headers: { authorization: `Bearer ${token}` },
-    data: { load: 5, activePeers: 0, peers: [], stealth: { host, port: 443, wsPath: '/e2e-ws', up: true, version: '4.34.0', users: 0, certNotAfter: Date.now() + 60 * 86_400_000 } },
+    data: {
+      load: 5,
+      activePeers: 0,
+      peers: [],
+      stealth: {
+        host,
+        port: 443,
+        wsPath: '/e2e-ws',
+        up: true,
+        version: '4.34.0',
+        users: 0,
+        certNotAfter: Date.now() + 60 * 86_400_000,
+      },
+    },
   });
   expect(res.status()).toBe(200);
   return host;
@@ -64,63 +96,75 @@ test.describe('stealth page', () => {
     await snap(page, info, 'stealth-free');
   });
 
-  test('a paying user imports one URL: QR code, copy, Add to app, per-location links; a reset kills the old URL', { tag: '@phone' }, async ({ page, request }, info) => {
-    const host = await stealthNode(request, info);
-    const email = uniqueEmail('stealth-paid', info);
-    await page.goto('/checkout');
-    await page.getByTestId('plan-1-year').click();
-    await page.getByRole('textbox', { name: 'Email' }).fill(email);
-    await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
-    await page.getByRole('radio', { name: /sandbox/i }).click();
-    await page.getByTestId('pay-button').click();
-    await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}\?lang=en$/);
-    await page.getByRole('button', { name: 'Pay', exact: true }).click();
-    await expect(page).toHaveURL(/\/thank-you$/);
-    await page.goto(await linkFromMail(request, email, '/sign-in'));
-    await expect(page).toHaveURL(/\/dashboard$/);
+  test(
+    'a paying user imports one URL: QR code, copy, Add to app, per-location links; a reset kills the old URL',
+    { tag: '@phone' },
+    async ({ page, request }, info) => {
+      const host = await stealthNode(request, info);
+      const email = uniqueEmail('stealth-paid', info);
+      await page.goto('/checkout');
+      await page.getByTestId('plan-1-year').click();
+      await page.getByRole('textbox', { name: 'Email' }).fill(email);
+      await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+      await page.getByRole('radio', { name: /sandbox/i }).click();
+      await page.getByTestId('pay-button').click();
+      await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}\?lang=en$/);
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await expect(page).toHaveURL(/\/thank-you$/);
+      await page.goto(await linkFromMail(request, email, '/sign-in'));
+      await expect(page).toHaveURL(/\/dashboard$/);
 
-    await page.goto('/setup/stealth');
-    const url = await page.getByTestId('stealth-subscription-url').inputValue();
-    expect(url).toMatch(/^http:\/\/[^/]+\/api\/sub\/[A-Za-z0-9_-]{43}$/);
-    await expect(page.getByTestId('stealth-subscription-qr')).toBeVisible();
-    // The visitor's own platform first (the phone project is an iPhone, the desktop one Linux).
-    const mine = info.project.name === 'mobile' ? 'ios' : 'linux';
-    await expect(page.getByTestId(/^stealth-platform-/).first()).toHaveAttribute('data-testid', `stealth-platform-${mine}`);
-    await expect(page.getByTestId('stealth-add-ios-streisand')).toHaveAttribute('href', `streisand://import/${url}#Warren%20VPN`);
+      await page.goto('/setup/stealth');
+      const url = await page.getByTestId('stealth-subscription-url').inputValue();
+      expect(url).toMatch(/^http:\/\/[^/]+\/api\/sub\/[A-Za-z0-9_-]{43}$/);
+      await expect(page.getByTestId('stealth-subscription-qr')).toBeVisible();
+      // The visitor's own platform first (the phone project is an iPhone, the desktop one Linux).
+      const mine = info.project.name === 'mobile' ? 'ios' : 'linux';
+      await expect(page.getByTestId(/^stealth-platform-/).first()).toHaveAttribute(
+        'data-testid',
+        `stealth-platform-${mine}`,
+      );
+      await expect(page.getByTestId('stealth-add-ios-streisand')).toHaveAttribute(
+        'href',
+        `streisand://import/${url}#Warren%20VPN`,
+      );
 
-    // The subscription the app fetches: the same links the page shows, through the node that reported.
-    const sub = await request.get(new URL(url).pathname);
-    expect(sub.status()).toBe(200);
-    expect(sub.headers()['subscription-userinfo']).toMatch(/^upload=0; download=0; total=0; expire=\d+$/);
-    const links = Buffer.from(await sub.text(), 'base64').toString('utf8').split('\n');
-    const vless = links.find((l) => l.startsWith('vless://') && l.includes(`@${host}:443`));
-    expect(vless, links.join('\n')).toBeTruthy();
-    const berlin = page.getByTestId('stealth-location').filter({ hasText: 'Germany, Berlin' });
-    await expect(berlin.getByTestId('stealth-link-de-ber-vless')).toHaveValue(vless!);
-    await expect(berlin.getByTestId('stealth-link-de-ber-trojan')).toHaveValue(/^trojan:\/\//);
-    await berlin.getByText('Show QR code').first().click();
-    await expect(berlin.getByRole('img', { name: /QR code of Warren VPN · Germany, Berlin · VLESS/ })).toBeVisible();
+      // The subscription the app fetches: the same links the page shows, through the node that reported.
+      const sub = await request.get(new URL(url).pathname);
+      expect(sub.status()).toBe(200);
+      expect(sub.headers()['subscription-userinfo']).toMatch(/^upload=0; download=0; total=0; expire=\d+$/);
+      const links = Buffer.from(await sub.text(), 'base64')
+        .toString('utf8')
+        .split('\n');
+      const vless = links.find((l) => l.startsWith('vless://') && l.includes(`@${host}:443`));
+      expect(vless, links.join('\n')).toBeTruthy();
+      const berlin = page.getByTestId('stealth-location').filter({ hasText: 'Germany, Berlin' });
+      await expect(berlin.getByTestId('stealth-link-de-ber-vless')).toHaveValue(vless!);
+      await expect(berlin.getByTestId('stealth-link-de-ber-trojan')).toHaveValue(/^trojan:\/\//);
+      await berlin.getByText('Show QR code').first().click();
+      await expect(berlin.getByRole('img', { name: /QR code of Warren VPN · Germany, Berlin · VLESS/ })).toBeVisible();
 
-    await axe(page, 'paid');
-    await snap(page, info, 'stealth-paid');
-    // Dark: the system's setting (no stored choice), as the a11y suite does.
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.reload();
-    await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
-    await expect(page.getByTestId('stealth-subscription-qr')).toBeVisible();
-    await axe(page, 'paid dark');
-    await snap(page, info, 'stealth-paid-dark');
-    await page.emulateMedia({ colorScheme: 'light' });
-    await page.reload();
-    await expect(page.getByTestId('stealth-subscription-url')).toHaveValue(url);
+      await axe(page, 'paid');
+      await snap(page, info, 'stealth-paid');
+      // Dark: the system's setting (no stored choice), as the a11y suite does.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.reload();
+      await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+      await expect(page.getByTestId('stealth-subscription-qr')).toBeVisible();
+      await axe(page, 'paid dark');
+      await snap(page, info, 'stealth-paid-dark');
+      await page.emulateMedia({ colorScheme: 'light' });
+      await page.reload();
+      await expect(page.getByTestId('stealth-subscription-url')).toHaveValue(url);
 
-    // Reset: a new URL at once, the old one is gone.
-    await page.getByTestId('stealth-reset').click();
-    await page.getByTestId('confirm-stealth-reset').click();
-    await expect(page.getByText('New link ready. Add it to your apps again.')).toBeVisible();
-    await expect(page.getByTestId('stealth-subscription-url')).not.toHaveValue(url);
-    expect((await request.get(new URL(url).pathname)).status()).toBe(404);
-    const fresh = await page.getByTestId('stealth-subscription-url').inputValue();
-    expect((await request.get(new URL(fresh).pathname)).status()).toBe(200);
-  });
+      // Reset: a new URL at once, the old one is gone.
+      await page.getByTestId('stealth-reset').click();
+      await page.getByTestId('confirm-stealth-reset').click();
+      await expect(page.getByText('New link ready. Add it to your apps again.')).toBeVisible();
+      await expect(page.getByTestId('stealth-subscription-url')).not.toHaveValue(url);
+      expect((await request.get(new URL(url).pathname)).status()).toBe(404);
+      const fresh = await page.getByTestId('stealth-subscription-url').inputValue();
+      expect((await request.get(new URL(fresh).pathname)).status()).toBe(200);
+    },
+  );
 });

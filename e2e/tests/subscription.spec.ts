@@ -20,7 +20,12 @@ const shots = (page: Page, info: TestInfo, name: string) => lightAndDarkShots(pa
  * renewing (the default) or with "Renew automatically" switched off; or the lifetime plan at
  * /checkout-lifetime, the checkout variant that sells it (no renewal to choose).
  */
-async function customer(page: Page, info: TestInfo, request: Parameters<typeof linkFromMail>[0], kind: 'renewing' | 'cancelled' | 'lifetime' = 'renewing') {
+async function customer(
+  page: Page,
+  info: TestInfo,
+  request: Parameters<typeof linkFromMail>[0],
+  kind: 'renewing' | 'cancelled' | 'lifetime' = 'renewing',
+) {
   const email = uniqueEmail('subscription', info);
   await page.goto(kind === 'lifetime' ? '/checkout-lifetime' : '/checkout');
   // The server-rendered form waits for the app's take-over; a click on a plan before it is lost.
@@ -48,73 +53,80 @@ async function customer(page: Page, info: TestInfo, request: Parameters<typeof l
 }
 
 test.describe('subscription page', () => {
-  test('a renewing customer turns auto-renew off and on, downloads a receipt and asks for a refund', { tag: '@phone' }, async ({ page, request }, info) => {
-    await customer(page, info, request);
+  test(
+    'a renewing customer turns auto-renew off and on, downloads a receipt and asks for a refund',
+    { tag: '@phone' },
+    async ({ page, request }, info) => {
+      await customer(page, info, request);
 
-    // From the profile page's link.
-    await page.goto('/profile');
-    await page.getByTestId('profile-subscription-link').click();
-    await expect(page).toHaveURL(/\/subscription$/);
-    const card = page.getByTestId('subscription-card');
-    await expect(card.getByRole('heading', { name: '1 Month' })).toBeVisible();
-    await expect(page.getByTestId('subscription-status')).toHaveText('Active');
-    await expect(page.getByTestId('auto-renew-state')).toContainText('On');
-    await expect(page.getByTestId('next-charge')).toContainText('$12.99');
-    await expect(page.getByTestId('payment-method')).not.toContainText('No saved payment method');
-    const row = page.getByTestId('history-row');
-    await expect(row).toHaveCount(1);
-    await expect(row).toContainText('Payment: 1 Month');
-    await expect(row).toContainText('Paid');
-    await shot(page, info, 'subscription-light');
+      // From the profile page's link.
+      await page.goto('/profile');
+      await page.getByTestId('profile-subscription-link').click();
+      await expect(page).toHaveURL(/\/subscription$/);
+      const card = page.getByTestId('subscription-card');
+      await expect(card.getByRole('heading', { name: '1 Month' })).toBeVisible();
+      await expect(page.getByTestId('subscription-status')).toHaveText('Active');
+      await expect(page.getByTestId('auto-renew-state')).toContainText('On');
+      await expect(page.getByTestId('next-charge')).toContainText('$12.99');
+      await expect(page.getByTestId('payment-method')).not.toContainText('No saved payment method');
+      const row = page.getByTestId('history-row');
+      await expect(row).toHaveCount(1);
+      await expect(row).toContainText('Payment: 1 Month');
+      await expect(row).toContainText('Paid');
+      await shot(page, info, 'subscription-light');
 
-    // Off, after a confirmation that says what happens.
-    await page.getByTestId('auto-renew-off').click();
-    const dialog = page.getByRole('dialog');
-    await expect(dialog).toContainText('Your plan will not be charged again');
-    await shot(page, info, 'subscription-confirm-off');
-    await page.getByTestId('confirm-auto-renew-off').click();
-    await expect(page.getByTestId('auto-renew-state')).toContainText('Off');
-    await expect(page.getByTestId('next-charge')).toHaveCount(0);
-    // And on again.
-    await page.getByTestId('auto-renew-on').click();
-    await expect(page.getByRole('dialog')).toContainText('until you turn auto-renew off');
-    await page.getByTestId('confirm-auto-renew-on').click();
-    await expect(page.getByTestId('auto-renew-state')).toContainText('On');
-    // The choice is the server's, not the page's: it survives a reload.
-    await page.reload();
-    await expect(page.getByTestId('auto-renew-state')).toContainText('On');
+      // Off, after a confirmation that says what happens.
+      await page.getByTestId('auto-renew-off').click();
+      const dialog = page.getByRole('dialog');
+      await expect(dialog).toContainText('Your plan will not be charged again');
+      await shot(page, info, 'subscription-confirm-off');
+      await page.getByTestId('confirm-auto-renew-off').click();
+      await expect(page.getByTestId('auto-renew-state')).toContainText('Off');
+      await expect(page.getByTestId('next-charge')).toHaveCount(0);
+      // And on again.
+      await page.getByTestId('auto-renew-on').click();
+      await expect(page.getByRole('dialog')).toContainText('until you turn auto-renew off');
+      await page.getByTestId('confirm-auto-renew-on').click();
+      await expect(page.getByTestId('auto-renew-state')).toContainText('On');
+      // The choice is the server's, not the page's: it survives a reload.
+      await page.reload();
+      await expect(page.getByTestId('auto-renew-state')).toContainText('On');
 
-    // The receipt: a PDF under the server's numbered file name.
-    const downloading = page.waitForEvent('download');
-    await page.getByTestId('download-receipt').click();
-    const download = await downloading;
-    expect(download.suggestedFilename()).toMatch(/^receipt-WRN-\d{6}\.pdf$/);
-    const file = await download.path();
-    expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
+      // The receipt: a PDF under the server's numbered file name.
+      const downloading = page.waitForEvent('download');
+      await page.getByTestId('download-receipt').click();
+      const download = await downloading;
+      expect(download.suggestedFilename()).toMatch(/^receipt-WRN-\d{6}\.pdf$/);
+      const file = await download.path();
+      expect(fs.readFileSync(file).subarray(0, 5).toString()).toBe('%PDF-');
 
-    // Dark.
-    await page.emulateMedia({ colorScheme: 'dark' });
-    await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
-    await shot(page, info, 'subscription-dark');
-    await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
-    await page.emulateMedia({ colorScheme: 'light' });
+      // Dark.
+      await page.emulateMedia({ colorScheme: 'dark' });
+      await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'dark'));
+      await shot(page, info, 'subscription-dark');
+      await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
+      await page.emulateMedia({ colorScheme: 'light' });
 
-    // The money back, after a confirmation naming the amount and the period.
-    await page.getByTestId('ask-refund').click();
-    await expect(page.getByRole('dialog')).toContainText('$12.99 goes back');
-    await shot(page, info, 'subscription-confirm-refund');
-    await page.getByTestId('confirm-refund').click();
-    await expect(page.getByTestId('history-row')).toHaveCount(2);
-    await expect(page.getByTestId('history-row').first()).toContainText('Refund: 1 Month');
-    await expect(page.getByTestId('ask-refund')).toHaveCount(0);
-    // The plan followed at once: the month went back, nothing paid is left.
-    await expect(page.getByTestId('subscription-status')).not.toHaveText('Active');
-    await expect(page.getByTestId('auto-renew-off')).toHaveCount(0);
-    await expect(page.getByTestId('subscription-card').getByRole('link', { name: 'See plans' })).toBeVisible();
-    await shot(page, info, 'subscription-refunded');
-  });
+      // The money back, after a confirmation naming the amount and the period.
+      await page.getByTestId('ask-refund').click();
+      await expect(page.getByRole('dialog')).toContainText('$12.99 goes back');
+      await shot(page, info, 'subscription-confirm-refund');
+      await page.getByTestId('confirm-refund').click();
+      await expect(page.getByTestId('history-row')).toHaveCount(2);
+      await expect(page.getByTestId('history-row').first()).toContainText('Refund: 1 Month');
+      await expect(page.getByTestId('ask-refund')).toHaveCount(0);
+      // The plan followed at once: the month went back, nothing paid is left.
+      await expect(page.getByTestId('subscription-status')).not.toHaveText('Active');
+      await expect(page.getByTestId('auto-renew-off')).toHaveCount(0);
+      await expect(page.getByTestId('subscription-card').getByRole('link', { name: 'See plans' })).toBeVisible();
+      await shot(page, info, 'subscription-refunded');
+    },
+  );
 
-  test('a customer who bought with renewal switched off: auto-renew off, the plan ends on its date, no next charge, and why it cannot be turned on', async ({ page, request }, info) => {
+  test('a customer who bought with renewal switched off: auto-renew off, the plan ends on its date, no next charge, and why it cannot be turned on', async ({
+    page,
+    request,
+  }, info) => {
     await customer(page, info, request, 'cancelled');
     await page.goto('/subscription');
     const card = page.getByTestId('subscription-card');
@@ -124,8 +136,16 @@ test.describe('subscription page', () => {
     // The date the plan ends: about a month from now, named as an end, not a renewal.
     const ends = page.getByTestId('paid-until');
     await expect(ends).toContainText('Ends on');
-    const until = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString('en-US', { day: 'numeric', month: 'long', year: 'numeric' });
-    const dayBefore = new Date(Date.now() + 29 * 86_400_000).toLocaleDateString('en-US', { day: 'numeric', month: 'long', year: 'numeric' });
+    const until = new Date(Date.now() + 30 * 86_400_000).toLocaleDateString('en-US', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
+    const dayBefore = new Date(Date.now() + 29 * 86_400_000).toLocaleDateString('en-US', {
+      day: 'numeric',
+      month: 'long',
+      year: 'numeric',
+    });
     await expect(ends).toContainText(new RegExp(`${until}|${dayBefore}`));
     await expect(page.getByTestId('ends-note')).toContainText('not be charged again');
     await expect(page.getByTestId('renews-on')).toHaveCount(0);
@@ -138,7 +158,10 @@ test.describe('subscription page', () => {
     // The API agrees: turning it on anyway is refused, and nothing changed.
     const token = await page.evaluate(() => localStorage.getItem('token'));
     const xsrf = (await page.context().cookies()).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
-    const on = await page.request.post('/api/billing/subscription/autoRenew', { headers: { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf }, data: { enabled: true } });
+    const on = await page.request.post('/api/billing/subscription/autoRenew', {
+      headers: { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf },
+      data: { enabled: true },
+    });
     expect(on.status()).toBe(409);
     await page.reload();
     await expect(page.getByTestId('auto-renew-state')).toContainText('Off');
@@ -156,14 +179,25 @@ test.describe('subscription page', () => {
     await shot(page, info, 'subscription-cancelled-zh');
   });
 
-  test('a lifetime customer (bought at /checkout-lifetime): never renews, no auto-renew control, no next charge', async ({ page, request }, info) => {
+  test('a lifetime customer (bought at /checkout-lifetime): never renews, no auto-renew control, no next charge', async ({
+    page,
+    request,
+  }, info) => {
     await customer(page, info, request, 'lifetime');
     await page.goto('/subscription');
     const card = page.getByTestId('subscription-card');
     await expect(card.getByRole('heading', { name: 'Lifetime' })).toBeVisible();
     await expect(page.getByTestId('subscription-status')).toHaveText('Active');
     await expect(card).toContainText('it never ends and is never charged again');
-    for (const id of ['auto-renew-state', 'auto-renew-off', 'auto-renew-on', 'cannot-renew', 'renews-on', 'next-charge', 'paid-until']) {
+    for (const id of [
+      'auto-renew-state',
+      'auto-renew-off',
+      'auto-renew-on',
+      'cannot-renew',
+      'renews-on',
+      'next-charge',
+      'paid-until',
+    ]) {
       await expect(page.getByTestId(id), id).toHaveCount(0);
     }
     await expect(card.getByRole('link', { name: 'See plans' })).toHaveCount(0);

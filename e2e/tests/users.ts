@@ -1,4 +1,12 @@
-import { test as base, expect, type APIRequestContext, type Browser, type BrowserContextOptions, type TestInfo, type WorkerInfo } from '@playwright/test';
+import {
+  test as base,
+  expect,
+  type APIRequestContext,
+  type Browser,
+  type BrowserContextOptions,
+  type TestInfo,
+  type WorkerInfo,
+} from '@playwright/test';
 import { PASSWORD, SignUpPage, linkFromMail, uniqueEmail } from './helpers';
 
 export type Storage = Exclude<BrowserContextOptions['storageState'], undefined>;
@@ -8,7 +16,12 @@ export type Storage = Exclude<BrowserContextOptions['storageState'], undefined>;
  * customer does; each returns the browser storage (the session lives in local storage) to open
  * more pages as that user.
  */
-export async function newFreeUser(browser: Browser, info: TestInfo | WorkerInfo, request: APIRequestContext, options: BrowserContextOptions = {}): Promise<Storage> {
+export async function newFreeUser(
+  browser: Browser,
+  info: TestInfo | WorkerInfo,
+  request: APIRequestContext,
+  options: BrowserContextOptions = {},
+): Promise<Storage> {
   const context = await browser.newContext(options);
   const page = await context.newPage();
   const email = uniqueEmail('a11y-free', info);

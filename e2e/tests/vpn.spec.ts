@@ -17,7 +17,9 @@ async function newVerifiedUser(page: Page, request: Parameters<typeof linkFromMa
 
 /** axe (WCAG 2.0-2.2 A and AA, as a11y.spec.ts) on the page as it is now: the rule ids that fail. */
 async function axeViolations(page: Page): Promise<string[]> {
-  const result = await new AxeBuilder({ page }).withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa']).analyze();
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
   return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
 }
 
@@ -64,7 +66,10 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       await expect(firstBlurred.getByText('Premium', { exact: true })).toBeVisible();
       await expect(firstBlurred.locator('.mantine-Badge-root svg')).toBeVisible();
       await expect(firstBlurred.getByRole('link', { name: 'Upgrade to unlock' })).toBeVisible();
-      const filter = await firstBlurred.locator('div[class*="blurText"]').first().evaluate((el) => getComputedStyle(el).filter);
+      const filter = await firstBlurred
+        .locator('div[class*="blurText"]')
+        .first()
+        .evaluate((el) => getComputedStyle(el).filter);
       expect(filter).toContain('blur');
       // Free locations show their name plainly, a Free badge and their load.
       const firstOpen = open.first();
@@ -100,7 +105,9 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
     });
 
     await test.step('/setup shows the official clients for the visitor’s OS, /setup/downloads every system', async () => {
-      const systems = page.waitForResponse((r) => r.url().endsWith('/api/dashboard/operationSystems') && r.status() === 200);
+      const systems = page.waitForResponse(
+        (r) => r.url().endsWith('/api/dashboard/operationSystems') && r.status() === 200,
+      );
       await page.goto('/setup');
       await systems;
       const guide = page.getByTestId('setup-guide');
@@ -111,7 +118,9 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       await expect(guide.getByText('Your device')).toBeVisible();
       const wg = guide.getByTestId(mobile ? 'client-wgIos' : 'client-wgLinux');
       await expect(wg.getByRole('listitem')).toHaveCount(3);
-      await expect(wg.getByRole('link', { name: mobile ? 'Get WireGuard on the App Store' : 'Get WireGuard (wireguard-tools)' })).toHaveAttribute(
+      await expect(
+        wg.getByRole('link', { name: mobile ? 'Get WireGuard on the App Store' : 'Get WireGuard (wireguard-tools)' }),
+      ).toHaveAttribute(
         'href',
         mobile ? 'https://apps.apple.com/us/app/wireguard/id1441195209' : 'https://www.wireguard.com/install/',
       );
@@ -121,9 +130,16 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       await page.getByRole('link', { name: 'All downloads' }).click();
       await expect(page).toHaveURL(/\/setup\/downloads$/);
       for (const id of [1, 2, 3, 4, 7, 8]) await expect(page.getByTestId(`os-${id}`)).toBeVisible();
-      await expect(page.getByTestId('os-1').getByRole('link', { name: 'Download the WireGuard installer' })).toHaveAttribute('href', 'https://download.wireguard.com/windows-client/wireguard-installer.exe');
-      await expect(page.getByTestId('os-2').getByRole('link', { name: 'Get Tunnelblick' })).toHaveAttribute('href', 'https://tunnelblick.net/');
-      await expect(page.getByTestId('os-7').getByRole('link', { name: 'Get WireGuard on Google Play' })).toHaveAttribute('href', 'https://play.google.com/store/apps/details?id=com.wireguard.android');
+      await expect(
+        page.getByTestId('os-1').getByRole('link', { name: 'Download the WireGuard installer' }),
+      ).toHaveAttribute('href', 'https://download.wireguard.com/windows-client/wireguard-installer.exe');
+      await expect(page.getByTestId('os-2').getByRole('link', { name: 'Get Tunnelblick' })).toHaveAttribute(
+        'href',
+        'https://tunnelblick.net/',
+      );
+      await expect(
+        page.getByTestId('os-7').getByRole('link', { name: 'Get WireGuard on Google Play' }),
+      ).toHaveAttribute('href', 'https://play.google.com/store/apps/details?id=com.wireguard.android');
       // Warren ships no apps of its own: nothing from a placeholder host.
       await expect(page.getByTestId('brand-apps')).toHaveCount(0);
       await expect(page.locator('a[href*=".example"]')).toHaveCount(0);
@@ -179,17 +195,23 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       if (info.project.name === 'mobile') {
         await expect(downloadButton).toHaveText('Download config for the WireGuard app');
         expect(qrBox.y).toBeGreaterThan(buttonBox.y + buttonBox.height);
-        await expect(fresh.getByText('Setting up another device? Scan this code with its WireGuard app.')).toBeVisible();
+        await expect(
+          fresh.getByText('Setting up another device? Scan this code with its WireGuard app.'),
+        ).toBeVisible();
       } else {
         await expect(downloadButton).toHaveText('Download .conf');
         expect(qrBox.x).toBeGreaterThan(buttonBox.x + buttonBox.width);
         expect(qrBox.y).toBeLessThan(buttonBox.y + buttonBox.height);
         expect(qrBox.width).toBeGreaterThanOrEqual(200);
       }
-      await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(100);
+      await expect
+        .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(100);
       expect(await axeViolations(page)).toEqual([]);
       await checkDark(page, info, 'vpn-wg-fresh');
-      await expect.poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth)).toBeGreaterThan(100);
+      await expect
+        .poll(() => qr.evaluate((img: HTMLImageElement) => img.complete && img.naturalWidth))
+        .toBeGreaterThan(100);
       const box = (await qr.boundingBox())!;
       expect(box.width).toBeGreaterThanOrEqual(150);
       expect(box.x).toBeGreaterThanOrEqual(0);
@@ -199,7 +221,8 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       await fresh.getByRole('button', { name: 'Show configuration' }).click();
       const text = page.getByTestId('config-text');
       await expect(text).toBeVisible();
-      for (const part of ['[Interface]', 'PrivateKey', 'Address', '[Peer]', 'PublicKey', 'Endpoint', 'AllowedIPs']) await expect(text).toContainText(part);
+      for (const part of ['[Interface]', 'PrivateKey', 'Address', '[Peer]', 'PublicKey', 'Endpoint', 'AllowedIPs'])
+        await expect(text).toContainText(part);
       const shown = (await text.textContent())!;
       expect(shown).toMatch(/PrivateKey\s*=\s*[A-Za-z0-9+/]{43}=/);
       expect(shown).toMatch(/Endpoint\s*=\s*\S+:\d+/);
@@ -210,7 +233,12 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       // Another free location: the endpoint changes, the private key stays.
       const first = await location.inputValue();
       await location.click();
-      await page.getByRole('listbox', { name: 'Location' }).getByRole('option').filter({ hasNotText: first }).first().click();
+      await page
+        .getByRole('listbox', { name: 'Location' })
+        .getByRole('option')
+        .filter({ hasNotText: first })
+        .first()
+        .click();
       await expect(location).not.toHaveValue(first);
       await expect(text).not.toHaveText(shown);
       const other = (await text.textContent())!;
@@ -229,9 +257,17 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       expect(conf).toContain('[Peer]');
       expect(conf).toContain(shown.match(/PrivateKey\s*=\s*(\S+)/)![1]);
       // And the zip of every location.
-      const [zip] = await Promise.all([page.waitForEvent('download'), fresh.getByRole('button', { name: 'All locations (.zip)' }).click()]);
+      const [zip] = await Promise.all([
+        page.waitForEvent('download'),
+        fresh.getByRole('button', { name: 'All locations (.zip)' }).click(),
+      ]);
       expect(zip.suggestedFilename()).toMatch(/\.zip$/);
-      expect(fs.readFileSync((await zip.path())!).subarray(0, 2).toString()).toBe('PK');
+      expect(
+        fs
+          .readFileSync((await zip.path())!)
+          .subarray(0, 2)
+          .toString(),
+      ).toBe('PK');
 
       // Revoke: confirm in the modal, the device and its config are gone.
       await device.getByTestId('revoke').click();
@@ -266,7 +302,9 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       await expect(locations.getByRole('link', { name: 'Upgrade to unlock' })).toHaveCount(0);
       await expect(page.getByText(/premium locations are waiting for you/)).toHaveCount(0);
       // No badge is squeezed by a long country name (“United Arab Emirates”).
-      const squeezed = await page.locator('.mantine-Badge-label').evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
+      const squeezed = await page
+        .locator('.mantine-Badge-label')
+        .evaluateAll((els) => els.filter((el) => el.scrollWidth > el.clientWidth).map((el) => el.textContent));
       expect(squeezed).toEqual([]);
       await snap(page, info, 'vpn-server-locations-paid');
 

@@ -8,15 +8,21 @@ import fs from 'node:fs';
  */
 export function run(cmd: string, args: string[], opts: { input?: string; timeoutMs?: number } = {}): Promise<string> {
   return new Promise((resolve, reject) => {
-    const child = execFile(cmd, args, { timeout: opts.timeoutMs ?? 20_000, maxBuffer: 64 * 1024 * 1024 }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${String(stderr || err.message).trim()}`));
-      else resolve(stdout);
-    });
+    const child = execFile(
+      cmd,
+      args,
+      { timeout: opts.timeoutMs ?? 20_000, maxBuffer: 64 * 1024 * 1024 },
+      (err, stdout, stderr) => {
+        if (err) reject(new Error(`${cmd} ${args.join(' ')}: ${String(stderr || err.message).trim()}`));
+        else resolve(stdout);
+      },
+    );
     if (opts.input !== undefined) child.stdin!.end(opts.input);
   });
 }
 
-export const inNs = (ns: string, cmd: string, args: string[], opts?: { input?: string; timeoutMs?: number }) => run('ip', ['netns', 'exec', ns, cmd, ...args], opts);
+export const inNs = (ns: string, cmd: string, args: string[], opts?: { input?: string; timeoutMs?: number }) =>
+  run('ip', ['netns', 'exec', ns, cmd, ...args], opts);
 
 export interface Background {
   child: ChildProcess;
@@ -25,7 +31,13 @@ export interface Background {
 }
 
 /** Starts a process and resolves once a line of its output matches `ready` (or fails at the deadline). */
-export function background(cmd: string, args: string[], ready: RegExp | null, deadlineMs = 20_000, env?: NodeJS.ProcessEnv): Promise<Background> {
+export function background(
+  cmd: string,
+  args: string[],
+  ready: RegExp | null,
+  deadlineMs = 20_000,
+  env?: NodeJS.ProcessEnv,
+): Promise<Background> {
   const child = spawn(cmd, args, { stdio: ['ignore', 'pipe', 'pipe'], env: env ?? process.env });
   let out = '';
   const stop = () =>
@@ -62,7 +74,12 @@ export function background(cmd: string, args: string[], ready: RegExp | null, de
 }
 
 /** Polls `check` until it returns a value, or throws after the deadline. */
-export async function until<T>(what: string, check: () => Promise<T | undefined | false>, deadlineMs: number, everyMs = 100): Promise<T> {
+export async function until<T>(
+  what: string,
+  check: () => Promise<T | undefined | false>,
+  deadlineMs: number,
+  everyMs = 100,
+): Promise<T> {
   const end = Date.now() + deadlineMs;
   let last: unknown;
   for (;;) {
@@ -72,7 +89,8 @@ export async function until<T>(what: string, check: () => Promise<T | undefined 
     } catch (err) {
       last = err;
     }
-    if (Date.now() > end) throw new Error(`${what}: not within ${deadlineMs} ms${last ? ` (last error: ${(last as Error).message})` : ''}`);
+    if (Date.now() > end)
+      throw new Error(`${what}: not within ${deadlineMs} ms${last ? ` (last error: ${(last as Error).message})` : ''}`);
     await new Promise((r) => setTimeout(r, everyMs));
   }
 }
@@ -107,14 +125,17 @@ export async function setupNode(ns: string, args: string[]): Promise<{ output: s
 export async function stopWireguardGo(ns: string, iface: string): Promise<void> {
   await run('ip', ['-n', ns, 'link', 'delete', iface]).catch(() => undefined);
   const pids = () =>
-    fs.readdirSync('/proc').filter((d) => /^\d+$/.test(d)).filter((pid) => {
-      try {
-        const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
-        return argv.some((a) => a.endsWith('wireguard-go')) && argv.includes(iface);
-      } catch {
-        return false;
-      }
-    });
+    fs
+      .readdirSync('/proc')
+      .filter((d) => /^\d+$/.test(d))
+      .filter((pid) => {
+        try {
+          const argv = fs.readFileSync(`/proc/${pid}/cmdline`, 'utf8').split('\0');
+          return argv.some((a) => a.endsWith('wireguard-go')) && argv.includes(iface);
+        } catch {
+          return false;
+        }
+      });
   for (const pid of pids()) {
     try {
       process.kill(Number(pid), 'SIGTERM');

@@ -49,7 +49,10 @@ const log: string[] = [];
 const usersDir = () => path.join(tmp, 'agent', 'services', 'users');
 const nodeEntry = (username: string) => {
   try {
-    return JSON.parse(fs.readFileSync(path.join(usersDir(), `${username}.json`), 'utf8')) as { adblock: boolean; verifier: string };
+    return JSON.parse(fs.readFileSync(path.join(usersDir(), `${username}.json`), 'utf8')) as {
+      adblock: boolean;
+      verifier: string;
+    };
   } catch {
     return undefined;
   }
@@ -58,17 +61,31 @@ const nodeEntry = (username: string) => {
 beforeAll(async () => {
   const missing: string[] = [];
   if (process.getuid?.() !== 0) missing.push('root (network namespaces)');
-  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']], ['openvpn', ['--version']], ['dnsmasq', ['--version']], ['curl', ['--version']], ['nft', ['--version']]] as const) {
+  for (const [tool, args] of [
+    ['ip', ['-V']],
+    ['wg', ['--version']],
+    ['wireguard-go', ['--version']],
+    ['openvpn', ['--version']],
+    ['dnsmasq', ['--version']],
+    ['curl', ['--version']],
+    ['nft', ['--version']],
+  ] as const) {
     if (!(await hasTool(tool, [...args]))) missing.push(tool);
   }
   if (!fs.existsSync('/dev/net/tun')) missing.push('/dev/net/tun');
-  if (missing.length) throw new Error(`The services test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go openvpn dnsmasq-base curl nftables)`);
+  if (missing.length)
+    throw new Error(
+      `The services test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go openvpn dnsmasq-base curl nftables)`,
+    );
 
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-services-'));
   await run('ip', ['netns', 'add', NS_SRV]);
   await run('ip', ['netns', 'add', NS_CLI]);
   await run('ip', ['-n', NS_SRV, 'link', 'add', VETH_SRV, 'type', 'veth', 'peer', 'name', VETH_CLI, 'netns', NS_CLI]);
-  for (const [ns, dev, addr] of [[NS_SRV, VETH_SRV, NODE_IP], [NS_CLI, VETH_CLI, CLIENT_IP]] as const) {
+  for (const [ns, dev, addr] of [
+    [NS_SRV, VETH_SRV, NODE_IP],
+    [NS_CLI, VETH_CLI, CLIENT_IP],
+  ] as const) {
     await run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
     await run('ip', ['-n', ns, 'address', 'add', `${addr}/30`, 'dev', dev]);
     await run('ip', ['-n', ns, 'link', 'set', dev, 'up']);
@@ -82,8 +99,23 @@ beforeAll(async () => {
   procs.push(
     await background(
       'ip',
-      ['netns', 'exec', NS_SRV, 'dnsmasq', '--keep-in-foreground', '--conf-file=/dev/null', '--log-facility=-', '--no-hosts', '--no-resolv', '--bind-interfaces', `--listen-address=${ZONE_DNS_IP}`,
-        '--pid-file=', '--user=root', `--address=/page.warren.test/${WEB_IP}`, `--address=/ads.warren.test/${WEB_IP}`],
+      [
+        'netns',
+        'exec',
+        NS_SRV,
+        'dnsmasq',
+        '--keep-in-foreground',
+        '--conf-file=/dev/null',
+        '--log-facility=-',
+        '--no-hosts',
+        '--no-resolv',
+        '--bind-interfaces',
+        `--listen-address=${ZONE_DNS_IP}`,
+        '--pid-file=',
+        '--user=root',
+        `--address=/page.warren.test/${WEB_IP}`,
+        `--address=/ads.warren.test/${WEB_IP}`,
+      ],
       /started, version/,
     ),
   );
@@ -93,33 +125,73 @@ beforeAll(async () => {
   const socket = path.join(tmp, 'api.sock');
   await t.app.listen({ path: socket });
   await addLocation(t.app.db, {
-    slug: 'zz-svc', countryCode: 'ZZ', country: { en: 'Services Lab', ru: 'Лаборатория', zh: '实验室' }, city: { en: 'Namespace', ru: 'Неймспейс', zh: '命名空间' },
-    latitude: 0, longitude: 0, premium: true,
+    slug: 'zz-svc',
+    countryCode: 'ZZ',
+    country: { en: 'Services Lab', ru: 'Лаборатория', zh: '实验室' },
+    city: { en: 'Namespace', ru: 'Неймспейс', zh: '命名空间' },
+    latitude: 0,
+    longitude: 0,
+    premium: true,
   });
   const { token } = await addNode(t.app.db, { location: 'zz-svc', name: 'zz-svc-1', endpointHost: NODE_IP });
 
   // The node, with the one command the README gives (WireGuard, OpenVPN, SOCKS5 and the resolvers),
   // then the agent started as setup said.
   const setup = await setupNode(NS_SRV, [
-    '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_WG, '--services', 'openvpn,socks,dns', '--dns-upstream', ZONE_DNS_IP,
-    '--blocklist', path.join(tmp, 'blocklist.txt'), '--etc-dir', path.join(tmp, 'etc'), '--state-dir', path.join(tmp, 'agent'), '--systemd-dir', path.join(tmp, 'systemd'),
-    '--sysctl-dir', path.join(tmp, 'sysctl'),
+    '--api-socket',
+    socket,
+    '--token-file',
+    writeToken(tmp, token),
+    '--interface',
+    IF_WG,
+    '--services',
+    'openvpn,socks,dns',
+    '--dns-upstream',
+    ZONE_DNS_IP,
+    '--blocklist',
+    path.join(tmp, 'blocklist.txt'),
+    '--etc-dir',
+    path.join(tmp, 'etc'),
+    '--state-dir',
+    path.join(tmp, 'agent'),
+    '--systemd-dir',
+    path.join(tmp, 'systemd'),
+    '--sysctl-dir',
+    path.join(tmp, 'sysctl'),
   ]);
   expect(setup.output).toMatch(/^nat .*changed/m);
   const [node, ...agentArgs] = setup.start;
-  agent = await background('ip', ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '5', '--wait', '25'], /"msg":"applied"/, 60_000);
+  agent = await background(
+    'ip',
+    ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '5', '--wait', '25'],
+    /"msg":"applied"/,
+    60_000,
+  );
 
   // A user who registers and pays through the sandbox, then opens the OpenVPN page.
   user = new TestClient(t.app);
   await registerUser(user);
-  const pay = await user.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+  const pay = await user.post('/api/billing/createPayment', {
+    tariffId: 3,
+    currency: 'USD',
+    provider: 'sandbox',
+    returnPath: '/thank-you',
+  });
   expect(pay.statusCode, pay.body).toBe(200);
   const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-  const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  const done = await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${sandboxId}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
   expect(done.statusCode).toBeLessThan(400);
   const o = (await user.get('/api/setup/services/get')).json().data as ServicesOverview;
   expect(o).toMatchObject({ access: 'paid', socksAvailable: true });
-  expect(o.locations.find((l) => l.slug === 'zz-svc')).toMatchObject({ available: true, nodes: [{ host: NODE_IP, udpPort: 1194, tcpPort: 443, socksPort: 1080 }] });
+  expect(o.locations.find((l) => l.slug === 'zz-svc')).toMatchObject({
+    available: true,
+    nodes: [{ host: NODE_IP, udpPort: 1194, tcpPort: 443, socksPort: 1080 }],
+  });
   creds = o.credentials;
   await until('credentials on the node', async () => nodeEntry(creds.username), 10_000);
 }, 120_000);
@@ -143,12 +215,34 @@ async function download(protocol: 'udp' | 'tcp'): Promise<string> {
 }
 
 /** Runs the Debian openvpn client in the client namespace; resolves with its output once it is up or refused. */
-async function connect(ovpn: string, c: ServiceCredentials): Promise<{ ok: boolean; pushedDns?: string; proc: Background; ms: number }> {
+async function connect(
+  ovpn: string,
+  c: ServiceCredentials,
+): Promise<{ ok: boolean; pushedDns?: string; proc: Background; ms: number }> {
   const auth = path.join(tmp, `auth-${Math.random().toString(36).slice(2)}.txt`);
   fs.writeFileSync(auth, `${c.username}\n${c.password}\n`, { mode: 0o600 });
   const started = Date.now();
-  const proc = await background('ip', ['netns', 'exec', NS_CLI, 'openvpn', '--config', ovpn, '--auth-user-pass', auth, '--auth-retry', 'none', '--verb', '3'], /Initialization Sequence Completed|AUTH_FAILED/, 30_000).catch(
-    (err: Error) => ({ output: () => err.message, stop: async () => undefined, child: undefined }) as unknown as Background,
+  const proc = await background(
+    'ip',
+    [
+      'netns',
+      'exec',
+      NS_CLI,
+      'openvpn',
+      '--config',
+      ovpn,
+      '--auth-user-pass',
+      auth,
+      '--auth-retry',
+      'none',
+      '--verb',
+      '3',
+    ],
+    /Initialization Sequence Completed|AUTH_FAILED/,
+    30_000,
+  ).catch(
+    (err: Error) =>
+      ({ output: () => err.message, stop: async () => undefined, child: undefined }) as unknown as Background,
   );
   const out = proc.output();
   const ok = out.includes('Initialization Sequence Completed');
@@ -171,7 +265,19 @@ async function resolveInClient(server: string, name: string): Promise<string> {
 /** curl --socks5-hostname user:pass@node:1080, as the issue writes it. Body on success, else `curl exit N`. */
 async function curlSocks(c: ServiceCredentials, host: string): Promise<string> {
   try {
-    return await inNs(NS_CLI, 'curl', ['-sS', '--max-time', '8', '--socks5-hostname', `${c.username}:${c.password}@${NODE_IP}:1080`, `http://${host}:${PAGE_PORT}/`], { timeoutMs: 15_000 });
+    return await inNs(
+      NS_CLI,
+      'curl',
+      [
+        '-sS',
+        '--max-time',
+        '8',
+        '--socks5-hostname',
+        `${c.username}:${c.password}@${NODE_IP}:1080`,
+        `http://${host}:${PAGE_PORT}/`,
+      ],
+      { timeoutMs: 15_000 },
+    );
   } catch (err) {
     return `curl failed: ${(err as Error).message.slice(-200)}`;
   }
@@ -181,7 +287,11 @@ async function setAdblock(on: boolean): Promise<void> {
   const res = await user.post('/api/setup/features/state', { id: 1, state: on });
   expect(res.statusCode, res.body).toBe(200);
   const since = Date.now();
-  await until(`ad blocker ${on ? 'on' : 'off'} on the node`, async () => nodeEntry(creds.username)?.adblock === on, 10_000);
+  await until(
+    `ad blocker ${on ? 'on' : 'off'} on the node`,
+    async () => nodeEntry(creds.username)?.adblock === on,
+    10_000,
+  );
   log.push(`ad blocker ${on ? 'on' : 'off'} → on the node after ${Date.now() - since} ms`);
 }
 
@@ -191,7 +301,14 @@ describe('OpenVPN through a real node', () => {
     try {
       expect(c.ok, c.proc.output().slice(-2000)).toBe(true);
       log.push(`openvpn udp connected in ${c.ms} ms`);
-      expect(await until('page through the OpenVPN tunnel', async () => (await fetchInClient(`http://${WEB_IP}:${PAGE_PORT}/`))?.includes(NONCE), 10_000, 200)).toBe(true);
+      expect(
+        await until(
+          'page through the OpenVPN tunnel',
+          async () => (await fetchInClient(`http://${WEB_IP}:${PAGE_PORT}/`))?.includes(NONCE),
+          10_000,
+          200,
+        ),
+      ).toBe(true);
       // Ad blocker off: the plain resolver is pushed and resolves everything.
       expect(c.pushedDns).toBe(DNS_PLAIN);
       expect(await resolveInClient(DNS_PLAIN, 'ads.warren.test')).toBe(WEB_IP);
@@ -205,7 +322,14 @@ describe('OpenVPN through a real node', () => {
     try {
       expect(c.ok, c.proc.output().slice(-2000)).toBe(true);
       log.push(`openvpn tcp connected in ${c.ms} ms`);
-      expect(await until('page through the TCP tunnel', async () => (await fetchInClient(`http://${WEB_IP}:${PAGE_PORT}/`))?.includes(NONCE), 10_000, 200)).toBe(true);
+      expect(
+        await until(
+          'page through the TCP tunnel',
+          async () => (await fetchInClient(`http://${WEB_IP}:${PAGE_PORT}/`))?.includes(NONCE),
+          10_000,
+          200,
+        ),
+      ).toBe(true);
     } finally {
       await c.proc.stop();
     }
@@ -213,7 +337,11 @@ describe('OpenVPN through a real node', () => {
 
   it('refuses wrong credentials and the account password', async () => {
     const ovpn = await download('udp');
-    for (const bad of [{ ...creds, password: `${creds.password}x` }, { ...creds, password: 'correct horse battery' }, { username: 'wnosuchuser1', password: creds.password }]) {
+    for (const bad of [
+      { ...creds, password: `${creds.password}x` },
+      { ...creds, password: 'correct horse battery' },
+      { username: 'wnosuchuser1', password: creds.password },
+    ]) {
       const c = await connect(ovpn, bad);
       await c.proc.stop();
       expect(c.ok).toBe(false);
@@ -226,7 +354,9 @@ describe('SOCKS5 through a real node', () => {
   it('fetches a page with curl --socks5-hostname, and refuses wrong credentials', async () => {
     expect(await curlSocks(creds, 'page.warren.test')).toBe(NONCE);
     expect(await curlSocks({ ...creds, password: 'wrong-password-000000' }, 'page.warren.test')).toMatch(/curl failed/);
-    expect(await curlSocks({ username: 'wnosuchuser1', password: creds.password }, 'page.warren.test')).toMatch(/curl failed/);
+    expect(await curlSocks({ username: 'wnosuchuser1', password: creds.password }, 'page.warren.test')).toMatch(
+      /curl failed/,
+    );
   });
 
   it('refuses the old password after a reset (revoked), and takes the new one', async () => {
@@ -235,7 +365,12 @@ describe('SOCKS5 through a real node', () => {
     expect(res.statusCode).toBe(200);
     creds = res.json().data as ServiceCredentials;
     const since = Date.now();
-    await until('old password refused', async () => (await curlSocks(old, 'page.warren.test')).includes('curl failed'), 10_000, 250);
+    await until(
+      'old password refused',
+      async () => (await curlSocks(old, 'page.warren.test')).includes('curl failed'),
+      10_000,
+      250,
+    );
     log.push(`socks5: old password refused ${Date.now() - since} ms after the reset`);
     expect(await curlSocks(creds, 'page.warren.test')).toBe(NONCE);
   });
@@ -273,7 +408,10 @@ describe('ad blocker', () => {
 
 describe('subscription', () => {
   it('a lapsed subscription is refused by OpenVPN and SOCKS5', async () => {
-    await t.app.db.query(`update users set subscription_expires_at = now() - interval '1 second' where id = (select user_id from service_credentials where username = $1)`, [creds.username]);
+    await t.app.db.query(
+      `update users set subscription_expires_at = now() - interval '1 second' where id = (select user_id from service_credentials where username = $1)`,
+      [creds.username],
+    );
     const since = Date.now();
     await until('service user removed from the node', async () => nodeEntry(creds.username) === undefined, 10_000);
     log.push(`lapsed → removed from the node after ${Date.now() - since} ms`);
@@ -289,11 +427,34 @@ describe('subscription', () => {
     // runs with the file's own settings (no --auth-retry override).
     const auth = path.join(tmp, 'auth-retry.txt');
     fs.writeFileSync(auth, `${creds.username}\n${creds.password}\n`, { mode: 0o600 });
-    const proc = await background('ip', ['netns', 'exec', NS_CLI, 'openvpn', '--config', path.join(tmp, 'client-tcp.ovpn'), '--auth-user-pass', auth, '--verb', '3'], /AUTH_FAILED/, 30_000);
+    const proc = await background(
+      'ip',
+      [
+        'netns',
+        'exec',
+        NS_CLI,
+        'openvpn',
+        '--config',
+        path.join(tmp, 'client-tcp.ovpn'),
+        '--auth-user-pass',
+        auth,
+        '--verb',
+        '3',
+      ],
+      /AUTH_FAILED/,
+      30_000,
+    );
     try {
-      await t.app.db.query(`update users set subscription_expires_at = now() + interval '30 days' where id = (select user_id from service_credentials where username = $1)`, [creds.username]);
+      await t.app.db.query(
+        `update users set subscription_expires_at = now() + interval '30 days' where id = (select user_id from service_credentials where username = $1)`,
+        [creds.username],
+      );
       const since = Date.now();
-      await until('the refused client connected after the renewal', async () => proc.output().includes('Initialization Sequence Completed'), 45_000);
+      await until(
+        'the refused client connected after the renewal',
+        async () => proc.output().includes('Initialization Sequence Completed'),
+        45_000,
+      );
       log.push(`renewed → the refused TCP client reconnected by itself after ${Date.now() - since} ms`);
       expect(proc.child?.exitCode ?? null).toBeNull();
     } finally {

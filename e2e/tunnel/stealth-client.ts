@@ -15,7 +15,9 @@ export function clientConfigFromLink(link: string, socksPort: number): Record<st
   const protocol = u.protocol.slice(0, -1);
   if (protocol !== 'vless' && protocol !== 'trojan') throw new Error(`not a vless or trojan link: ${protocol}`);
   // An app honours these; a link asking to skip verification must never exist.
-  for (const k of ['allowInsecure', 'insecure', 'skip-cert-verify']) if (q.has(k) && q.get(k) !== '0' && q.get(k) !== 'false') throw new Error(`the link asks to skip verification (${k})`);
+  for (const k of ['allowInsecure', 'insecure', 'skip-cert-verify'])
+    if (q.has(k) && q.get(k) !== '0' && q.get(k) !== 'false')
+      throw new Error(`the link asks to skip verification (${k})`);
   if ((q.get('security') ?? (protocol === 'trojan' ? 'tls' : 'none')) !== 'tls') throw new Error('the link is not TLS');
   const address = u.hostname;
   const port = Number(u.port || 443);
@@ -24,14 +26,15 @@ export function clientConfigFromLink(link: string, socksPort: number): Record<st
   const tlsSettings: Record<string, unknown> = { serverName: q.get('sni') || address, allowInsecure: false };
   if (q.get('alpn')) tlsSettings.alpn = q.get('alpn')!.split(',');
   const streamSettings: Record<string, unknown> = { network, security: 'tls', tlsSettings };
-  if (network === 'ws') streamSettings.wsSettings = { path: q.get('path') ?? '/', headers: { Host: q.get('host') || address } };
-  const settings = protocol === 'vless'
-    ? { vnext: [{ address, port, users: [{ id: secret, encryption: q.get('encryption') ?? 'none' }] }] }
-    : { servers: [{ address, port, password: secret }] };
+  if (network === 'ws')
+    streamSettings.wsSettings = { path: q.get('path') ?? '/', headers: { Host: q.get('host') || address } };
+  const settings =
+    protocol === 'vless'
+      ? { vnext: [{ address, port, users: [{ id: secret, encryption: q.get('encryption') ?? 'none' }] }] }
+      : { servers: [{ address, port, password: secret }] };
   return {
     log: { loglevel: 'warning' },
     inbounds: [{ listen: '127.0.0.1', port: socksPort, protocol: 'socks', settings: { udp: false } }],
     outbounds: [{ protocol, settings, streamSettings }],
   };
 }
-

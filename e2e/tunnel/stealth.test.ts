@@ -65,10 +65,55 @@ function writeToken(dir: string, token: string): string {
 /** A CA of the test's own and a certificate for HOST from it (openssl); apps trust the CA, never skip verification. */
 async function makeCertificates(dir: string): Promise<{ ca: string; cert: string; key: string }> {
   const f = (n: string) => path.join(dir, n);
-  await run('openssl', ['req', '-x509', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', f('ca.key'), '-out', f('ca.crt'), '-days', '2', '-subj', '/CN=Test Root']);
-  await run('openssl', ['req', '-newkey', 'ec', '-pkeyopt', 'ec_paramgen_curve:P-256', '-nodes', '-keyout', f('node.key'), '-out', f('node.csr'), '-subj', `/CN=${HOST}`]);
+  await run('openssl', [
+    'req',
+    '-x509',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    f('ca.key'),
+    '-out',
+    f('ca.crt'),
+    '-days',
+    '2',
+    '-subj',
+    '/CN=Test Root',
+  ]);
+  await run('openssl', [
+    'req',
+    '-newkey',
+    'ec',
+    '-pkeyopt',
+    'ec_paramgen_curve:P-256',
+    '-nodes',
+    '-keyout',
+    f('node.key'),
+    '-out',
+    f('node.csr'),
+    '-subj',
+    `/CN=${HOST}`,
+  ]);
   fs.writeFileSync(f('ext'), `subjectAltName=DNS:${HOST}\n`);
-  await run('openssl', ['x509', '-req', '-in', f('node.csr'), '-CA', f('ca.crt'), '-CAkey', f('ca.key'), '-CAcreateserial', '-out', f('node.crt'), '-days', '2', '-extfile', f('ext')]);
+  await run('openssl', [
+    'x509',
+    '-req',
+    '-in',
+    f('node.csr'),
+    '-CA',
+    f('ca.crt'),
+    '-CAkey',
+    f('ca.key'),
+    '-CAcreateserial',
+    '-out',
+    f('node.crt'),
+    '-days',
+    '2',
+    '-extfile',
+    f('ext'),
+  ]);
   fs.chmodSync(f('node.key'), 0o600);
   return { ca: f('ca.crt'), cert: f('node.crt'), key: f('node.key') };
 }
@@ -98,7 +143,9 @@ const CENSOR_NFT = `table inet censor {
 `;
 
 async function censorCounters(): Promise<Record<string, number>> {
-  const j = JSON.parse(await inNs(NS_CEN, 'nft', ['-j', 'list', 'counters', 'table', 'inet', 'censor'])) as { nftables: { counter?: { name: string; packets: number } }[] };
+  const j = JSON.parse(await inNs(NS_CEN, 'nft', ['-j', 'list', 'counters', 'table', 'inet', 'censor'])) as {
+    nftables: { counter?: { name: string; packets: number } }[];
+  };
   const out: Record<string, number> = {};
   for (const e of j.nftables) if (e.counter) out[e.counter.name] = e.counter.packets;
   // TLS ClientHellos naming a blocklisted host (iptables' string match; nftables has none).
@@ -113,10 +160,23 @@ const mark = (what: string) => log.push(`${what}: +${Date.now() - T0} ms`);
 beforeAll(async () => {
   const missing: string[] = [];
   if (process.getuid?.() !== 0) missing.push('root (network namespaces)');
-  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']], ['openvpn', ['--version']], ['curl', ['--version']], ['nft', ['--version']], ['iptables', ['--version']], ['v2ray', ['-version']], ['openssl', ['version']]] as const) {
+  for (const [tool, args] of [
+    ['ip', ['-V']],
+    ['wg', ['--version']],
+    ['wireguard-go', ['--version']],
+    ['openvpn', ['--version']],
+    ['curl', ['--version']],
+    ['nft', ['--version']],
+    ['iptables', ['--version']],
+    ['v2ray', ['-version']],
+    ['openssl', ['version']],
+  ] as const) {
     if (!(await hasTool(tool, [...args]))) missing.push(tool);
   }
-  if (missing.length) throw new Error(`The stealth test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go openvpn curl nftables iptables v2ray openssl)`);
+  if (missing.length)
+    throw new Error(
+      `The stealth test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go openvpn curl nftables iptables v2ray openssl)`,
+    );
 
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-stealth-'));
   const certs = await makeCertificates(tmp);
@@ -127,7 +187,12 @@ beforeAll(async () => {
   }
   await run('ip', ['-n', NS_CLI, 'link', 'add', V_CLI[0]!, 'type', 'veth', 'peer', 'name', V_CLI[1]!, 'netns', NS_CEN]);
   await run('ip', ['-n', NS_SRV, 'link', 'add', V_SRV[0]!, 'type', 'veth', 'peer', 'name', V_SRV[1]!, 'netns', NS_CEN]);
-  for (const [ns, dev, addr] of [[NS_CLI, V_CLI[0]!, CLIENT_IP], [NS_CEN, V_CLI[1]!, CEN_CLI_IP], [NS_CEN, V_SRV[1]!, CEN_SRV_IP], [NS_SRV, V_SRV[0]!, NODE_IP]] as const) {
+  for (const [ns, dev, addr] of [
+    [NS_CLI, V_CLI[0]!, CLIENT_IP],
+    [NS_CEN, V_CLI[1]!, CEN_CLI_IP],
+    [NS_CEN, V_SRV[1]!, CEN_SRV_IP],
+    [NS_SRV, V_SRV[0]!, NODE_IP],
+  ] as const) {
     await run('ip', ['-n', ns, 'address', 'add', `${addr}/30`, 'dev', dev]);
     await run('ip', ['-n', ns, 'link', 'set', dev, 'up']);
   }
@@ -135,7 +200,24 @@ beforeAll(async () => {
   await run('ip', ['-n', NS_SRV, 'route', 'add', `${CLIENT_IP}/32`, 'via', CEN_SRV_IP]);
   await inNs(NS_CEN, 'sysctl', ['-qw', 'net.ipv4.ip_forward=1']);
   await inNs(NS_CEN, 'nft', ['-f', '-'], { input: CENSOR_NFT });
-  await inNs(NS_CEN, 'iptables', ['-A', 'FORWARD', '-p', 'tcp', '-m', 'u32', '--u32', '0>>22&0x3C@12>>26&0x3C@0>>24=0x16', '-m', 'string', '--string', BLOCKED_HOST, '--algo', 'bm', '-j', 'DROP']);
+  await inNs(NS_CEN, 'iptables', [
+    '-A',
+    'FORWARD',
+    '-p',
+    'tcp',
+    '-m',
+    'u32',
+    '--u32',
+    '0>>22&0x3C@12>>26&0x3C@0>>24=0x16',
+    '-m',
+    'string',
+    '--string',
+    BLOCKED_HOST,
+    '--algo',
+    'bm',
+    '-j',
+    'DROP',
+  ]);
   // The client resolves the node's name as its DNS would (ip netns exec mounts this over /etc/hosts).
   fs.mkdirSync(`/etc/netns/${NS_CLI}`, { recursive: true });
   fs.writeFileSync(`/etc/netns/${NS_CLI}/hosts`, `127.0.0.1 localhost\n${NODE_IP} ${HOST} ${BLOCKED_HOST}\n`);
@@ -156,17 +238,49 @@ beforeAll(async () => {
   const socket = path.join(tmp, 'api.sock');
   await t.app.listen({ path: socket });
   await addLocation(t.app.db, {
-    slug: 'zz-st', countryCode: 'ZZ', country: { en: 'Stealth Lab', ru: 'Лаборатория', zh: '实验室' }, city: { en: 'Censored', ru: 'Цензура', zh: '审查' }, latitude: 0, longitude: 0, premium: true,
+    slug: 'zz-st',
+    countryCode: 'ZZ',
+    country: { en: 'Stealth Lab', ru: 'Лаборатория', zh: '实验室' },
+    city: { en: 'Censored', ru: 'Цензура', zh: '审查' },
+    latitude: 0,
+    longitude: 0,
+    premium: true,
   });
-  const { token } = await addNode(t.app.db, { location: 'zz-st', name: 'zz-st-1', endpointHost: NODE_IP, listenPort: WG_PORT });
+  const { token } = await addNode(t.app.db, {
+    location: 'zz-st',
+    name: 'zz-st-1',
+    endpointHost: NODE_IP,
+    listenPort: WG_PORT,
+  });
   // OpenVPN's TCP server defaults to 443 as well: on a node with stealth it moves (README: Stealth).
   await t.app.db.query(`update vpn_nodes set openvpn_tcp_port = 1194 where name = 'zz-st-1'`);
 
   // The node as the README says: one setup command, then the core and the agent as it printed.
   setupArgs = [
-    '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_WG, '--port', String(WG_PORT), '--services', 'openvpn,socks',
-    '--stealth-host', HOST, '--stealth-cert', certs.cert, '--stealth-key', certs.key,
-    '--etc-dir', path.join(tmp, 'etc'), '--state-dir', path.join(tmp, 'agent'), '--systemd-dir', path.join(tmp, 'systemd'), '--sysctl-dir', path.join(tmp, 'sysctl'),
+    '--api-socket',
+    socket,
+    '--token-file',
+    writeToken(tmp, token),
+    '--interface',
+    IF_WG,
+    '--port',
+    String(WG_PORT),
+    '--services',
+    'openvpn,socks',
+    '--stealth-host',
+    HOST,
+    '--stealth-cert',
+    certs.cert,
+    '--stealth-key',
+    certs.key,
+    '--etc-dir',
+    path.join(tmp, 'etc'),
+    '--state-dir',
+    path.join(tmp, 'agent'),
+    '--systemd-dir',
+    path.join(tmp, 'systemd'),
+    '--sysctl-dir',
+    path.join(tmp, 'sysctl'),
   ];
   const setup = await setupNode(NS_SRV, setupArgs);
   mark('setup');
@@ -175,9 +289,16 @@ beforeAll(async () => {
   expect(coreLine).toBeDefined();
   coreCommand = ['netns', 'exec', NS_SRV, ...coreLine!];
   core = await background('ip', coreCommand, /V2Ray \S+ started/, 20_000);
-  restartWatcher = watchRestartTrigger(/^WARREN_STEALTH_RESTART_FILE=(.+)$/m.exec(fs.readFileSync(path.join(tmp, 'etc', 'agent.env'), 'utf8'))![1]!);
+  restartWatcher = watchRestartTrigger(
+    /^WARREN_STEALTH_RESTART_FILE=(.+)$/m.exec(fs.readFileSync(path.join(tmp, 'etc', 'agent.env'), 'utf8'))![1]!,
+  );
   const [node, ...agentArgs] = setup.start;
-  agent = await background('ip', ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '2', '--wait', '25'], /"msg":"stealth users loaded"/, 60_000);
+  agent = await background(
+    'ip',
+    ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '2', '--wait', '25'],
+    /"msg":"stealth users loaded"/,
+    60_000,
+  );
   mark('core and agent up');
 }, 120_000);
 
@@ -220,10 +341,20 @@ function watchRestartTrigger(file: string): fs.FSWatcher {
 async function payingUser(): Promise<TestClient> {
   const user = new TestClient(t.app);
   await registerUser(user);
-  const pay = await user.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+  const pay = await user.post('/api/billing/createPayment', {
+    tariffId: 3,
+    currency: 'USD',
+    provider: 'sandbox',
+    returnPath: '/thank-you',
+  });
   expect(pay.statusCode, pay.body).toBe(200);
   const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-  const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  const done = await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${sandboxId}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
   expect(done.statusCode).toBeLessThan(400);
   return user;
 }
@@ -245,7 +376,13 @@ async function startClient(link: string): Promise<{ port: number; proc: Backgrou
   const port = nextSocks++;
   const file = path.join(tmp, `client-${port}.json`);
   fs.writeFileSync(file, JSON.stringify(clientConfigFromLink(link, port)), { mode: 0o600 });
-  const proc = await background('ip', ['netns', 'exec', NS_CLI, 'v2ray', '-config', file], /V2Ray \S+ started/, 15_000, { ...process.env, SSL_CERT_FILE: caFile });
+  const proc = await background(
+    'ip',
+    ['netns', 'exec', NS_CLI, 'v2ray', '-config', file],
+    /V2Ray \S+ started/,
+    15_000,
+    { ...process.env, SSL_CERT_FILE: caFile },
+  );
   clients.push(proc);
   return { port, proc };
 }
@@ -253,7 +390,19 @@ async function startClient(link: string): Promise<{ port: number; proc: Backgrou
 /** The page beyond the node through a client's local SOCKS port (the app's proxy); the body, or undefined. */
 async function viaClient(port: number, urlPath = '/', timeoutS = 3): Promise<string | undefined> {
   try {
-    return await inNs(NS_CLI, 'curl', ['-sS', '--max-time', String(timeoutS), '--socks5-hostname', `127.0.0.1:${port}`, `http://${WEB_IP}:${PAGE_PORT}${urlPath}`], { timeoutMs: timeoutS * 1000 + 5000 });
+    return await inNs(
+      NS_CLI,
+      'curl',
+      [
+        '-sS',
+        '--max-time',
+        String(timeoutS),
+        '--socks5-hostname',
+        `127.0.0.1:${port}`,
+        `http://${WEB_IP}:${PAGE_PORT}${urlPath}`,
+      ],
+      { timeoutMs: timeoutS * 1000 + 5000 },
+    );
   } catch {
     return undefined;
   }
@@ -295,11 +444,22 @@ describe('the censor', () => {
     const device = res.json().data.device as WgDevice;
     const o = (await user.get('/api/setup/wg/get')).json().data as WgOverview;
     const loc = o.locations.find((l) => l.slug === 'zz-st')!;
-    await until('node key reported', async () => (await user.get('/api/setup/wg/get')).json().data.locations.find((l: { slug: string }) => l.slug === 'zz-st')?.publicKey, 10_000);
+    await until(
+      'node key reported',
+      async () =>
+        (await user.get('/api/setup/wg/get')).json().data.locations.find((l: { slug: string }) => l.slug === 'zz-st')
+          ?.publicKey,
+      10_000,
+    );
     const fresh = (await user.get('/api/setup/wg/get')).json().data as WgOverview;
     const conf = renderWgConfig({
-      privateKey: privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('base64'), addresses: [device.ipv4, device.ipv6], dns: o.dns,
-      serverPublicKey: fresh.locations.find((l) => l.slug === 'zz-st')!.publicKey!, endpoint: loc.endpoint!, allowedIps: o.allowedIps, title: 'x',
+      privateKey: privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('base64'),
+      addresses: [device.ipv4, device.ipv6],
+      dns: o.dns,
+      serverPublicKey: fresh.locations.find((l) => l.slug === 'zz-st')!.publicKey!,
+      endpoint: loc.endpoint!,
+      allowedIps: o.allowedIps,
+      title: 'x',
     });
     procs.push(await background('ip', ['netns', 'exec', NS_CLI, 'wireguard-go', '-f', IF_WGC], null));
     await until('client interface', () => inNs(NS_CLI, 'wg', ['show', IF_WGC]).then(() => true), 10_000);
@@ -310,12 +470,24 @@ describe('the censor', () => {
     await inNs(NS_CLI, 'ip', ['link', 'set', IF_WGC, 'up']);
     await inNs(NS_CLI, 'ip', ['route', 'replace', '10.64.0.0/10', 'dev', IF_WGC]);
     await inNs(NS_CLI, 'ping', ['-c', '1', '-W', '1', '10.64.0.1']).catch(() => undefined);
-    await until('WireGuard initiation dropped by the censor', async () => (await censorCounters()).wireguard! >= 1, 10_000);
-    expect((await inNs(NS_SRV, 'wg', ['show', IF_WG, 'latest-handshakes'])).split('\n').filter(Boolean).every((l) => l.trim().endsWith('\t0'))).toBe(true);
+    await until(
+      'WireGuard initiation dropped by the censor',
+      async () => (await censorCounters()).wireguard! >= 1,
+      10_000,
+    );
+    expect(
+      (await inNs(NS_SRV, 'wg', ['show', IF_WG, 'latest-handshakes']))
+        .split('\n')
+        .filter(Boolean)
+        .every((l) => l.trim().endsWith('\t0')),
+    ).toBe(true);
 
     // OpenVPN (the files the customer downloads, their credentials), SOCKS5 and an HTTP proxy
     // request, side by side: the first packet of each never arrives.
-    const creds = (await user.get('/api/setup/services/get')).json().data.credentials as { username: string; password: string };
+    const creds = (await user.get('/api/setup/services/get')).json().data.credentials as {
+      username: string;
+      password: string;
+    };
     const auth = path.join(tmp, 'auth.txt');
     fs.writeFileSync(auth, `${creds.username}\n${creds.password}\n`, { mode: 0o600 });
     const openvpn = async (protocol: 'udp' | 'tcp') => {
@@ -323,15 +495,26 @@ describe('the censor', () => {
       expect(ovpn.statusCode, ovpn.body).toBe(200);
       const f = path.join(tmp, `client-${protocol}.ovpn`);
       fs.writeFileSync(f, ovpn.body, { mode: 0o600 });
-      const c = await background('ip', ['netns', 'exec', NS_CLI, 'openvpn', '--config', f, '--auth-user-pass', auth, '--verb', '3'], null);
+      const c = await background(
+        'ip',
+        ['netns', 'exec', NS_CLI, 'openvpn', '--config', f, '--auth-user-pass', auth, '--verb', '3'],
+        null,
+      );
       try {
-        await until(`OpenVPN ${protocol} reset dropped by the censor`, async () => (await censorCounters())[`openvpn_${protocol}`]! >= 1, 10_000);
+        await until(
+          `OpenVPN ${protocol} reset dropped by the censor`,
+          async () => (await censorCounters())[`openvpn_${protocol}`]! >= 1,
+          10_000,
+        );
         expect(c.output()).not.toContain('Initialization Sequence Completed');
       } finally {
         await c.stop();
       }
     };
-    const failing = (args: string[]) => inNs(NS_CLI, 'curl', ['-sS', '--max-time', '1.5', ...args, `http://${WEB_IP}:${PAGE_PORT}/`]).catch((e: Error) => `failed: ${e.message}`);
+    const failing = (args: string[]) =>
+      inNs(NS_CLI, 'curl', ['-sS', '--max-time', '1.5', ...args, `http://${WEB_IP}:${PAGE_PORT}/`]).catch(
+        (e: Error) => `failed: ${e.message}`,
+      );
     const [, , socks, proxy] = await Promise.all([
       openvpn('udp'),
       openvpn('tcp'),
@@ -349,15 +532,32 @@ describe('the censor', () => {
   it('lets ordinary TLS through, but not TLS naming a blocklisted host', async () => {
     const ok = await inNs(NS_CLI, 'curl', ['-sS', '--max-time', '3', '--cacert', caFile, `https://${HOST}:${PORT}/`]);
     expect(ok).toContain('Alder &amp; Loam');
-    const blocked = await inNs(NS_CLI, 'curl', ['-sS', '--max-time', '1.5', '-k', `https://${BLOCKED_HOST}:${PORT}/`]).catch((e: Error) => `failed: ${e.message}`);
+    const blocked = await inNs(NS_CLI, 'curl', [
+      '-sS',
+      '--max-time',
+      '1.5',
+      '-k',
+      `https://${BLOCKED_HOST}:${PORT}/`,
+    ]).catch((e: Error) => `failed: ${e.message}`);
     expect(blocked).toMatch(/^failed/);
-    expect((await censorCounters()).blocked_sni, `${blocked}\n${await inNs(NS_CEN, 'iptables', ['-L', 'FORWARD', '-v', '-x', '-n'])}`).toBeGreaterThanOrEqual(1);
+    expect(
+      (await censorCounters()).blocked_sni,
+      `${blocked}\n${await inNs(NS_CEN, 'iptables', ['-L', 'FORWARD', '-v', '-x', '-n'])}`,
+    ).toBeGreaterThanOrEqual(1);
   });
 });
 
 describe('an active probe of the node', () => {
   it('gets an ordinary website over TLS (with the CA) and over plain HTTP, and nothing that names a VPN', async () => {
-    const tls = await inNs(NS_CLI, 'curl', ['-sS', '-i', '--max-time', '3', '--cacert', caFile, `https://${HOST}:${PORT}/`]);
+    const tls = await inNs(NS_CLI, 'curl', [
+      '-sS',
+      '-i',
+      '--max-time',
+      '3',
+      '--cacert',
+      caFile,
+      `https://${HOST}:${PORT}/`,
+    ]);
     expect(tls).toMatch(/^HTTP\/1\.1 200 OK/);
     expect(tls).toMatch(/^server: nginx/im);
     const plain = await inNs(NS_CLI, 'curl', ['-sS', '-i', '--max-time', '3', `http://${NODE_IP}/`]);
@@ -366,13 +566,24 @@ describe('an active probe of the node', () => {
       expect(body).toContain('Alder &amp; Loam');
       expect(body).not.toMatch(/vpn|warren|v2ray|trojan|vless|proxy/i);
     }
-    const other = await inNs(NS_CLI, 'curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', '--max-time', '3', '--cacert', caFile, `https://${HOST}:${PORT}/admin`]);
+    const other = await inNs(NS_CLI, 'curl', [
+      '-sS',
+      '-o',
+      '/dev/null',
+      '-w',
+      '%{http_code}',
+      '--max-time',
+      '3',
+      '--cacert',
+      caFile,
+      `https://${HOST}:${PORT}/admin`,
+    ]);
     expect(other).toBe('404');
   });
 });
 
 describe('setup with stealth', () => {
-  it('a second run changes nothing (the WebSocket path is kept); the units it wrote, the core\'s among them, are ones systemd accepts', async () => {
+  it("a second run changes nothing (the WebSocket path is kept); the units it wrote, the core's among them, are ones systemd accepts", async () => {
     const pathBefore = fs.readFileSync(path.join(tmp, 'etc', 'stealth-ws-path'), 'utf8');
     const again = await setupNode(NS_SRV, setupArgs);
     expect(again.output).toContain('nothing to change');
@@ -381,7 +592,11 @@ describe('setup with stealth', () => {
     if (await hasTool('systemd-analyze', ['--version'])) {
       const units = fs.readdirSync(path.join(tmp, 'systemd')).map((f) => path.join(tmp, 'systemd', f));
       expect(units.map((u) => path.basename(u)).sort()).toContain('warren-stealth.service');
-      const verdict = await new Promise<string>((resolve) => execFile('systemd-analyze', ['verify', ...units], (err, _out, stderr) => resolve(`${err ? `exit ${err.code} ` : ''}${stderr}`.trim())));
+      const verdict = await new Promise<string>((resolve) =>
+        execFile('systemd-analyze', ['verify', ...units], (err, _out, stderr) =>
+          resolve(`${err ? `exit ${err.code} ` : ''}${stderr}`.trim()),
+        ),
+      );
       expect(verdict).toBe('');
     } else log.push('systemd-analyze not installed: units not verified');
   });
@@ -395,15 +610,25 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
 
   beforeAll(async () => {
     user = await payingUser();
-    links = await until('links in the subscription', async () => {
-      const l = await subscription(user);
-      return l.some((x) => x.startsWith('vless://')) && l.some((x) => x.startsWith('trojan://')) ? l : undefined;
-    }, 10_000, 250);
+    links = await until(
+      'links in the subscription',
+      async () => {
+        const l = await subscription(user);
+        return l.some((x) => x.startsWith('vless://')) && l.some((x) => x.startsWith('trojan://')) ? l : undefined;
+      },
+      10_000,
+      250,
+    );
     log.push(`subscription: ${links.map((l) => l.replace(/\/\/[^@]+@/, '//…@')).join(' | ')}`);
     const since = Date.now();
     vless = await startClient(linkOf(links, 'vless'));
     trojan = await startClient(linkOf(links, 'trojan'));
-    await until('the customer usable on the node (VLESS)', async () => (await viaClient(vless.port, '/', 1))?.includes(NONCE), 10_000, 100);
+    await until(
+      'the customer usable on the node (VLESS)',
+      async () => (await viaClient(vless.port, '/', 1))?.includes(NONCE),
+      10_000,
+      100,
+    );
     log.push(`stealth: paid → page through VLESS in ${Date.now() - since} ms (clients started in it)`);
   });
 
@@ -423,12 +648,42 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
     const script = `const s = require('node:net').connect(${PORT}, ${JSON.stringify(NODE_IP)}, () => s.write(require('node:crypto').randomBytes(300)));
       let n = 0; s.on('data', (d) => (n += d.length)); s.on('error', () => {}); s.on('close', () => process.stdout.write(String(n))); setTimeout(() => s.destroy(), 2000);`;
     const wsPath = new URL(linkOf(links, 'vless')).searchParams.get('path')!;
-    const viaProxy = (target: string) => inNs(NS_CLI, 'curl', ['-sS', '--max-time', '2', '--socks5-hostname', `127.0.0.1:${trojan.port}`, `http://${target}/`]).catch((e: Error) => `failed: ${e.message}`);
+    const viaProxy = (target: string) =>
+      inNs(NS_CLI, 'curl', [
+        '-sS',
+        '--max-time',
+        '2',
+        '--socks5-hostname',
+        `127.0.0.1:${trojan.port}`,
+        `http://${target}/`,
+      ]).catch((e: Error) => `failed: ${e.message}`);
     const [random, wrong, ws, ...loopback] = await Promise.all([
       inNs(NS_CLI, process.execPath, ['-e', script], { timeoutMs: 10_000 }),
-      inNs(NS_CLI, 'curl', ['-sS', '--max-time', '3', '--cacert', caFile, '--resolve', `other.example.test:${PORT}:${NODE_IP}`, `https://other.example.test:${PORT}/`]).catch((e: Error) => e.message),
-      inNs(NS_CLI, 'curl', ['-sS', '-o', '/dev/null', '-w', '%{http_code}', '--max-time', '3', '--cacert', caFile, `https://${HOST}:${PORT}${wsPath}`]),
-      viaProxy('127.0.0.1:10080'), viaProxy('localhost:10080'), viaProxy('127.0.0.1:10085'),
+      inNs(NS_CLI, 'curl', [
+        '-sS',
+        '--max-time',
+        '3',
+        '--cacert',
+        caFile,
+        '--resolve',
+        `other.example.test:${PORT}:${NODE_IP}`,
+        `https://other.example.test:${PORT}/`,
+      ]).catch((e: Error) => e.message),
+      inNs(NS_CLI, 'curl', [
+        '-sS',
+        '-o',
+        '/dev/null',
+        '-w',
+        '%{http_code}',
+        '--max-time',
+        '3',
+        '--cacert',
+        caFile,
+        `https://${HOST}:${PORT}${wsPath}`,
+      ]),
+      viaProxy('127.0.0.1:10080'),
+      viaProxy('localhost:10080'),
+      viaProxy('127.0.0.1:10085'),
     ]);
     expect(random).toBe('0');
     expect(wrong).toMatch(/certificate|SSL/i);
@@ -437,20 +692,43 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
   });
 
   it('an open connection of one customer survives another being added and removed', async () => {
-    const streamer = spawn('ip', ['netns', 'exec', NS_CLI, 'curl', '-sS', '-N', '--max-time', '40', '--socks5-hostname', `127.0.0.1:${trojan.port}`, `http://${WEB_IP}:${PAGE_PORT}/stream`], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const streamer = spawn(
+      'ip',
+      [
+        'netns',
+        'exec',
+        NS_CLI,
+        'curl',
+        '-sS',
+        '-N',
+        '--max-time',
+        '40',
+        '--socks5-hostname',
+        `127.0.0.1:${trojan.port}`,
+        `http://${WEB_IP}:${PAGE_PORT}/stream`,
+      ],
+      { stdio: ['ignore', 'pipe', 'pipe'] },
+    );
     let got = '';
     streamer.stdout!.on('data', (c: Buffer) => (got += c.toString()));
     const exited = new Promise<number | null>((r) => (streamer as ChildProcess).once('exit', (code) => r(code)));
     await until('stream started', async () => got.includes('line 1'), 10_000, 50);
     const other = await payingUser();
-    const otherLinks = await until('second customer in the subscription', async () => {
-      const l = await subscription(other);
-      return l.some((x) => x.startsWith('trojan://')) ? l : undefined;
-    }, 10_000, 250);
+    const otherLinks = await until(
+      'second customer in the subscription',
+      async () => {
+        const l = await subscription(other);
+        return l.some((x) => x.startsWith('trojan://')) ? l : undefined;
+      },
+      10_000,
+      250,
+    );
     const b = await startClient(linkOf(otherLinks, 'trojan'));
     await until('second customer usable', async () => (await viaClient(b.port, '/', 1))?.includes(NONCE), 10_000, 100);
     const otherId = ((await other.get('/api/users/info/get')).json().data as { id: number }).id;
-    await t.app.db.query(`update users set subscription_expires_at = now() - interval '1 second' where id = $1`, [otherId]);
+    await t.app.db.query(`update users set subscription_expires_at = now() - interval '1 second' where id = $1`, [
+      otherId,
+    ]);
     expect(await timeUntilStops(b.port, Date.now())).toBeLessThan(STOP_WITHIN_MS);
     await inNs(NS_SRV, 'curl', ['-sS', '--max-time', '3', `http://${WEB_IP}:${PAGE_PORT}/end`]);
     expect(await exited).toBe(0);
@@ -472,7 +750,12 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
     links = await subscription(user);
     vless = await startClient(linkOf(links, 'vless'));
     trojan = await startClient(linkOf(links, 'trojan'));
-    await until('new VLESS link works', async () => (await viaClient(vless.port, '/', 1))?.includes(NONCE), 10_000, 100);
+    await until(
+      'new VLESS link works',
+      async () => (await viaClient(vless.port, '/', 1))?.includes(NONCE),
+      10_000,
+      100,
+    );
     expect(await viaClient(trojan.port)).toBe(NONCE);
   });
 
@@ -490,7 +773,9 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
 
   it('a lapsed plan stops stealth traffic within 5 s', async () => {
     const me = (await user.get('/api/users/info/get')).json().data as { id: number };
-    await t.app.db.query(`update users set subscription_expires_at = now() - interval '1 second' where id = $1`, [me.id]);
+    await t.app.db.query(`update users set subscription_expires_at = now() - interval '1 second' where id = $1`, [
+      me.id,
+    ]);
     const since = Date.now();
     const [v, tr] = await Promise.all([timeUntilStops(vless.port, since), timeUntilStops(trojan.port, since)]);
     log.push(`stealth lapse: VLESS stopped after ${v} ms, Trojan after ${tr} ms`);
@@ -501,23 +786,51 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
 
 /** A download that never ends by itself (a numbered line every 100 ms) through a client's SOCKS port, as an app's open connection. */
 function openStream(port: number) {
-  const child = spawn('ip', ['netns', 'exec', NS_CLI, 'curl', '-sS', '-N', '--max-time', '60', '--socks5-hostname', `127.0.0.1:${port}`, `http://${WEB_IP}:${PAGE_PORT}/stream`], { stdio: ['ignore', 'pipe', 'pipe'] });
+  const child = spawn(
+    'ip',
+    [
+      'netns',
+      'exec',
+      NS_CLI,
+      'curl',
+      '-sS',
+      '-N',
+      '--max-time',
+      '60',
+      '--socks5-hostname',
+      `127.0.0.1:${port}`,
+      `http://${WEB_IP}:${PAGE_PORT}/stream`,
+    ],
+    { stdio: ['ignore', 'pipe', 'pipe'] },
+  );
   let got = '';
   child.stdout!.on('data', (c: Buffer) => (got += c.toString()));
   const exited = new Promise<number>((r) => child.once('exit', () => r(Date.now())));
   /** When it ended, or Infinity when it still runs after `ms`. */
-  const endedWithin = (ms: number) => Promise.race([exited, new Promise<number>((r) => setTimeout(() => r(Infinity), ms).unref())]);
+  const endedWithin = (ms: number) =>
+    Promise.race([exited, new Promise<number>((r) => setTimeout(() => r(Infinity), ms).unref())]);
   return { child, got: () => got, endedWithin };
 }
 
 describe('when access ends on a connection already open', () => {
   it("the ended customer's streaming download stops within 5 s; another customer's open connection is cut by the core's restart and their app is usable again", async () => {
     const [a, b] = [await payingUser(), await payingUser()];
-    const both = (l: string[]) => (l.some((x) => x.startsWith('vless://')) && l.some((x) => x.startsWith('trojan://')) ? l : undefined);
+    const both = (l: string[]) =>
+      l.some((x) => x.startsWith('vless://')) && l.some((x) => x.startsWith('trojan://')) ? l : undefined;
     const linksA = await until('A in the subscription', async () => both(await subscription(a)), 10_000, 250);
     const linksB = await until('B in the subscription', async () => both(await subscription(b)), 10_000, 250);
-    const [av, at, bt] = [await startClient(linkOf(linksA, 'vless')), await startClient(linkOf(linksA, 'trojan')), await startClient(linkOf(linksB, 'trojan'))];
-    for (const c of [av, at, bt]) await until('customer usable on the node', async () => (await viaClient(c.port, '/', 1))?.includes(NONCE), 10_000, 100);
+    const [av, at, bt] = [
+      await startClient(linkOf(linksA, 'vless')),
+      await startClient(linkOf(linksA, 'trojan')),
+      await startClient(linkOf(linksB, 'trojan')),
+    ];
+    for (const c of [av, at, bt])
+      await until(
+        'customer usable on the node',
+        async () => (await viaClient(c.port, '/', 1))?.includes(NONCE),
+        10_000,
+        100,
+      );
     const streams = [openStream(av.port), openStream(at.port), openStream(bt.port)];
     try {
       await until('three downloads running', async () => streams.every((s) => s.got().includes('line 2')), 10_000, 50);
@@ -526,18 +839,36 @@ describe('when access ends on a connection already open', () => {
       const res = await a.post('/api/setup/stealth/reset');
       expect(res.statusCode, res.body).toBe(200);
       const since = Date.now();
-      const [vlessEnd, trojanEnd] = await Promise.all([streams[0]!.endedWithin(STOP_WITHIN_MS + 10_000), streams[1]!.endedWithin(STOP_WITHIN_MS + 10_000)]);
-      log.push(`open connections after a reset: VLESS download stopped after ${vlessEnd - since} ms, Trojan after ${trojanEnd - since} ms`);
+      const [vlessEnd, trojanEnd] = await Promise.all([
+        streams[0]!.endedWithin(STOP_WITHIN_MS + 10_000),
+        streams[1]!.endedWithin(STOP_WITHIN_MS + 10_000),
+      ]);
+      log.push(
+        `open connections after a reset: VLESS download stopped after ${vlessEnd - since} ms, Trojan after ${trojanEnd - since} ms`,
+      );
       expect(vlessEnd - since).toBeLessThan(STOP_WITHIN_MS);
       expect(trojanEnd - since).toBeLessThan(STOP_WITHIN_MS);
       expect(coreRestarts.length).toBe(restartsBefore + 1);
-      expect(agent!.output()).toMatch(/stealth: restarting the core: 1 customer\(s\) whose access ended still have open connections/);
+      expect(agent!.output()).toMatch(
+        /stealth: restarting the core: 1 customer\(s\) whose access ended still have open connections/,
+      );
       // B's download went with the restart; B's app opens a new connection and is served again.
       const cut = await streams[2]!.endedWithin(10_000);
       expect(cut).toBeLessThan(Infinity);
-      const back = await until("B's app usable again", async () => ((await viaClient(bt.port, '/', 1))?.includes(NONCE) ? Date.now() : undefined), 15_000, 50);
-      log.push(`another customer's open download was cut ${cut - since} ms after the reset; their app was usable again ${back - cut} ms after the cut (the core restarted at +${coreRestarts.at(-1)! - since} ms)`);
-      await until('the agent loaded everyone again', async () => /restarted as asked.*"interruptedMs":\d+/.test(agent!.output()), 10_000);
+      const back = await until(
+        "B's app usable again",
+        async () => ((await viaClient(bt.port, '/', 1))?.includes(NONCE) ? Date.now() : undefined),
+        15_000,
+        50,
+      );
+      log.push(
+        `another customer's open download was cut ${cut - since} ms after the reset; their app was usable again ${back - cut} ms after the cut (the core restarted at +${coreRestarts.at(-1)! - since} ms)`,
+      );
+      await until(
+        'the agent loaded everyone again',
+        async () => /restarted as asked.*"interruptedMs":\d+/.test(agent!.output()),
+        10_000,
+      );
       log.push(`agent: ${/\{[^\n]*restarted as asked[^\n]*\}/.exec(agent!.output())?.[0]}`);
     } finally {
       for (const s of streams) s.child.kill('SIGTERM');

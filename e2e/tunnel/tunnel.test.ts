@@ -79,14 +79,22 @@ async function fetchThroughTunnel(host: string, timeoutMs = 700): Promise<string
 
 /** Brings the client interface up with a config file as a user downloads it (wg-quick's Address/DNS handled here). */
 async function useConfig(conf: string): Promise<void> {
-  const address = /^Address = (.+)$/m.exec(conf)![1]!.split(',').map((s) => s.trim());
+  const address = /^Address = (.+)$/m
+    .exec(conf)![1]!
+    .split(',')
+    .map((s) => s.trim());
   const stripped = conf.replace(/^(Address|DNS) = .*\n/gm, '');
   const file = path.join(tmp, 'client.conf');
   fs.writeFileSync(file, stripped, { mode: 0o600 });
   await inNs(NS_CLI, 'wg', ['setconf', IF_CLI, file]);
   await inNs(NS_CLI, 'ip', ['address', 'flush', 'dev', IF_CLI]);
   // nodad: the address is usable at once (no duplicate-address-detection delay on a point-to-point tunnel).
-  for (const a of address) await inNs(NS_CLI, 'ip', a.includes(':') ? ['-6', 'address', 'add', a, 'dev', IF_CLI, 'nodad'] : ['address', 'add', a, 'dev', IF_CLI]);
+  for (const a of address)
+    await inNs(
+      NS_CLI,
+      'ip',
+      a.includes(':') ? ['-6', 'address', 'add', a, 'dev', IF_CLI, 'nodad'] : ['address', 'add', a, 'dev', IF_CLI],
+    );
   await inNs(NS_CLI, 'ip', ['link', 'set', IF_CLI, 'up']);
   // Only the VPN's own ranges go through the tunnel here; the underlay stays on the veth.
   await inNs(NS_CLI, 'ip', ['route', 'replace', '10.64.0.0/10', 'dev', IF_CLI]);
@@ -135,16 +143,29 @@ let location: WgOverview['locations'][number];
 beforeAll(async () => {
   const missing: string[] = [];
   if (process.getuid?.() !== 0) missing.push('root (network namespaces)');
-  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']], ['nft', ['--version']], ['dnsmasq', ['--version']]] as const) if (!(await hasTool(tool, [...args]))) missing.push(tool);
+  for (const [tool, args] of [
+    ['ip', ['-V']],
+    ['wg', ['--version']],
+    ['wireguard-go', ['--version']],
+    ['nft', ['--version']],
+    ['dnsmasq', ['--version']],
+  ] as const)
+    if (!(await hasTool(tool, [...args]))) missing.push(tool);
   if (!fs.existsSync('/dev/net/tun')) missing.push('/dev/net/tun');
-  if (missing.length) throw new Error(`The tunnel test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go nftables dnsmasq-base)`);
+  if (missing.length)
+    throw new Error(
+      `The tunnel test needs: ${missing.join(', ')} (apt-get install -y iproute2 wireguard-tools wireguard-go nftables dnsmasq-base)`,
+    );
 
   tmp = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-tunnel-'));
   // Namespaces and the veth between them; addresses exist only inside.
   await run('ip', ['netns', 'add', NS_SRV]);
   await run('ip', ['netns', 'add', NS_CLI]);
   await run('ip', ['-n', NS_SRV, 'link', 'add', VETH_SRV, 'type', 'veth', 'peer', 'name', VETH_CLI, 'netns', NS_CLI]);
-  for (const [ns, dev, addr] of [[NS_SRV, VETH_SRV, UNDERLAY_SRV], [NS_CLI, VETH_CLI, UNDERLAY_CLI]] as const) {
+  for (const [ns, dev, addr] of [
+    [NS_SRV, VETH_SRV, UNDERLAY_SRV],
+    [NS_CLI, VETH_CLI, UNDERLAY_CLI],
+  ] as const) {
     await run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
     await run('ip', ['-n', ns, 'address', 'add', `${addr}/30`, 'dev', dev]);
     await run('ip', ['-n', ns, 'link', 'set', dev, 'up']);
@@ -153,8 +174,24 @@ beforeAll(async () => {
   // The "internet" beyond the node: a third namespace that knows no route to the VPN's pools, so a
   // page there answers a client only through the node's forwarding and NAT.
   await run('ip', ['netns', 'add', NS_NET]);
-  await run('ip', ['-n', NS_SRV, 'link', 'add', VETH_NET_SRV, 'type', 'veth', 'peer', 'name', VETH_NET, 'netns', NS_NET]);
-  for (const [ns, dev, a4, a6] of [[NS_SRV, VETH_NET_SRV, NET_SRV4, NET_SRV6], [NS_NET, VETH_NET, NET_WEB4, NET_WEB6]] as const) {
+  await run('ip', [
+    '-n',
+    NS_SRV,
+    'link',
+    'add',
+    VETH_NET_SRV,
+    'type',
+    'veth',
+    'peer',
+    'name',
+    VETH_NET,
+    'netns',
+    NS_NET,
+  ]);
+  for (const [ns, dev, a4, a6] of [
+    [NS_SRV, VETH_NET_SRV, NET_SRV4, NET_SRV6],
+    [NS_NET, VETH_NET, NET_WEB4, NET_WEB6],
+  ] as const) {
     await run('ip', ['-n', ns, 'link', 'set', 'lo', 'up']);
     await run('ip', ['-n', ns, 'address', 'add', `${a4}/30`, 'dev', dev]);
     await run('ip', ['-n', ns, '-6', 'address', 'add', `${a6}/64`, 'dev', dev, 'nodad']);
@@ -169,8 +206,22 @@ beforeAll(async () => {
   await run('ip', ['-n', NS_SRV, 'address', 'add', `${ZONE_DNS_IP}/32`, 'dev', 'lo']);
   zoneDns = await background(
     'ip',
-    ['netns', 'exec', NS_SRV, 'dnsmasq', '--keep-in-foreground', '--conf-file=/dev/null', '--log-facility=-', '--no-hosts', '--no-resolv', '--bind-interfaces', `--listen-address=${ZONE_DNS_IP}`,
-      '--pid-file=', '--user=root', `--address=/page.warren.test/${NET_WEB4}`],
+    [
+      'netns',
+      'exec',
+      NS_SRV,
+      'dnsmasq',
+      '--keep-in-foreground',
+      '--conf-file=/dev/null',
+      '--log-facility=-',
+      '--no-hosts',
+      '--no-resolv',
+      '--bind-interfaces',
+      `--listen-address=${ZONE_DNS_IP}`,
+      '--pid-file=',
+      '--user=root',
+      `--address=/page.warren.test/${NET_WEB4}`,
+    ],
     /started, version/,
   );
 
@@ -179,14 +230,44 @@ beforeAll(async () => {
   const socket = path.join(tmp, 'api.sock');
   await t.app.listen({ path: socket });
   await addLocation(t.app.db, {
-    slug: 'zz-lab', countryCode: 'ZZ', country: { en: 'Tunnel Lab', ru: 'Лаборатория', zh: '实验室' }, city: { en: 'Namespace', ru: 'Неймспейс', zh: '命名空间' },
-    latitude: 0, longitude: 0, premium: true,
+    slug: 'zz-lab',
+    countryCode: 'ZZ',
+    country: { en: 'Tunnel Lab', ru: 'Лаборатория', zh: '实验室' },
+    city: { en: 'Namespace', ru: 'Неймспейс', zh: '命名空间' },
+    latitude: 0,
+    longitude: 0,
+    premium: true,
   });
-  const { token } = await addNode(t.app.db, { location: 'zz-lab', name: 'zz-lab-1', endpointHost: UNDERLAY_SRV, listenPort: WG_PORT });
+  const { token } = await addNode(t.app.db, {
+    location: 'zz-lab',
+    name: 'zz-lab-1',
+    endpointHost: UNDERLAY_SRV,
+    listenPort: WG_PORT,
+  });
 
   // The node, as the README says: the token in its file, then one command (WireGuard and the resolver).
-  setupArgs = ['--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF_SRV, '--port', String(WG_PORT), '--services', 'dns', '--dns-upstream', ZONE_DNS_IP,
-    '--etc-dir', path.join(tmp, 'etc'), '--state-dir', path.join(tmp, 'agent'), '--systemd-dir', path.join(tmp, 'systemd'), '--sysctl-dir', path.join(tmp, 'sysctl')];
+  setupArgs = [
+    '--api-socket',
+    socket,
+    '--token-file',
+    writeToken(tmp, token),
+    '--interface',
+    IF_SRV,
+    '--port',
+    String(WG_PORT),
+    '--services',
+    'dns',
+    '--dns-upstream',
+    ZONE_DNS_IP,
+    '--etc-dir',
+    path.join(tmp, 'etc'),
+    '--state-dir',
+    path.join(tmp, 'agent'),
+    '--systemd-dir',
+    path.join(tmp, 'systemd'),
+    '--sysctl-dir',
+    path.join(tmp, 'sysctl'),
+  ];
   const setup = await setupNode(NS_SRV, setupArgs);
   log.push(`setup (first run):\n${setup.output}`);
   expect(setup.output).toMatch(/^interface\s+changed: create/m);
@@ -194,9 +275,21 @@ beforeAll(async () => {
   const serverPublicKey = (await inNs(NS_SRV, 'wg', ['show', IF_SRV, 'public-key'])).trim();
   // Started as setup said, with the test's shorter intervals.
   const [node, ...agentArgs] = setup.start;
-  agent = await background('ip', ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '2', '--wait', '25'], /"msg":"applied"/, 30_000);
+  agent = await background(
+    'ip',
+    ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '2', '--wait', '25'],
+    /"msg":"applied"/,
+    30_000,
+  );
   // The agent reports the interface's key and port: configs handed out must carry them.
-  await until('node key reported by the agent', async () => (await t.app.db.query<{ public_key: string | null }>(`select public_key from vpn_nodes where name = 'zz-lab-1'`))[0]?.public_key === serverPublicKey, 10_000);
+  await until(
+    'node key reported by the agent',
+    async () =>
+      (
+        await t.app.db.query<{ public_key: string | null }>(`select public_key from vpn_nodes where name = 'zz-lab-1'`)
+      )[0]?.public_key === serverPublicKey,
+    10_000,
+  );
 
   // The page, reachable only on the server's tunnel addresses.
   const pageScript = `const http = require('node:http');
@@ -207,10 +300,20 @@ beforeAll(async () => {
   // A user who registers and pays through the API (sandbox provider: the hosted page, then a signed webhook).
   user = new TestClient(t.app);
   await registerUser(user);
-  const pay = await user.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+  const pay = await user.post('/api/billing/createPayment', {
+    tariffId: 3,
+    currency: 'USD',
+    provider: 'sandbox',
+    returnPath: '/thank-you',
+  });
   expect(pay.statusCode, pay.body).toBe(200);
   const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-  const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  const done = await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${sandboxId}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
   expect(done.statusCode).toBeLessThan(400);
   const me = (await user.get('/api/users/info/get')).json().data;
   expect(me).toMatchObject({ accountStatus: 'Active', subscriptionData: { tariffKey: '1-year' } });
@@ -226,7 +329,7 @@ afterAll(async () => {
   for (const ns of [NS_CLI, NS_SRV, NS_NET]) await run('ip', ['netns', 'delete', ns]).catch(() => undefined);
   await t?.close();
   if (tmp) fs.rmSync(tmp, { recursive: true, force: true });
-  console.log(log.filter((l) => process.env.TUNNEL_DEBUG || !l.startsWith("agent output")).join("\n"));
+  console.log(log.filter((l) => process.env.TUNNEL_DEBUG || !l.startsWith('agent output')).join('\n'));
 });
 
 /** The user's side, as the web page does it: key pair made locally, public key to the API, config built from the overview. */
@@ -256,26 +359,59 @@ describe('WireGuard tunnel through a real node', () => {
     expect(conf).toContain(`DNS = ${GATEWAY4}, ${GATEWAY6}`);
     await useConfig(conf);
     // The page beyond the node sees the node's address, not the client's: masqueraded, IPv4 and IPv6.
-    const seen4 = await until('internet page through the tunnel (IPv4)', async () => fetchThroughTunnel(NET_WEB4, 1000), 10_000, 100);
+    const seen4 = await until(
+      'internet page through the tunnel (IPv4)',
+      async () => fetchThroughTunnel(NET_WEB4, 1000),
+      10_000,
+      100,
+    );
     expect(seen4.replace(/^::ffff:/, '')).toBe(NET_SRV4);
-    expect(await until('internet page through the tunnel (IPv6)', async () => fetchThroughTunnel(NET_WEB6, 1000), 5000, 100)).toBe(NET_SRV6);
+    expect(
+      await until('internet page through the tunnel (IPv6)', async () => fetchThroughTunnel(NET_WEB6, 1000), 5000, 100),
+    ).toBe(NET_SRV6);
     // The resolver on the gateway addresses, which the config names as its DNS.
-    expect(await until('name resolved by the node (IPv4 resolver)', async () => (await resolveInClient(GATEWAY4, 'page.warren.test')) === NET_WEB4, 5000, 200)).toBe(true);
+    expect(
+      await until(
+        'name resolved by the node (IPv4 resolver)',
+        async () => (await resolveInClient(GATEWAY4, 'page.warren.test')) === NET_WEB4,
+        5000,
+        200,
+      ),
+    ).toBe(true);
     expect(await resolveInClient(GATEWAY6, 'page.warren.test')).toBe(NET_WEB4);
   });
 
   it('carries traffic for a paying user, and stops within 5 s of revoking the device', async () => {
     const { device, conf } = await newDevice('Laptop');
     await useConfig(conf);
-    const first = await until('page through the tunnel (IPv4)', async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE), 10_000, 50);
+    const first = await until(
+      'page through the tunnel (IPv4)',
+      async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE),
+      10_000,
+      50,
+    );
     expect(first).toBe(true);
-    expect(await until('page through the tunnel (IPv6)', async () => (await fetchThroughTunnel(GATEWAY6))?.includes(NONCE), 5000, 50)).toBe(true);
+    expect(
+      await until(
+        'page through the tunnel (IPv6)',
+        async () => (await fetchThroughTunnel(GATEWAY6))?.includes(NONCE),
+        5000,
+        50,
+      ),
+    ).toBe(true);
 
     // The node reports the handshake and transfer; the user sees them.
-    const seen = await until('handshake reported to the API', async () => {
-      const d = ((await user.get('/api/setup/wg/get')).json().data as WgOverview).devices.find((x) => x.id === device.id);
-      return d?.lastHandshakeAt && d.rxBytes > 0 ? d : undefined;
-    }, 10_000, 250);
+    const seen = await until(
+      'handshake reported to the API',
+      async () => {
+        const d = ((await user.get('/api/setup/wg/get')).json().data as WgOverview).devices.find(
+          (x) => x.id === device.id,
+        );
+        return d?.lastHandshakeAt && d.rxBytes > 0 ? d : undefined;
+      },
+      10_000,
+      250,
+    );
     expect(seen.txBytes).toBeGreaterThan(0);
 
     const revokedAt = Date.now();
@@ -289,7 +425,12 @@ describe('WireGuard tunnel through a real node', () => {
   it('stops carrying traffic within 5 s of the subscription running out', async () => {
     const { device, conf } = await newDevice('Phone');
     await useConfig(conf);
-    await until('page through the tunnel with the new device', async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE), 10_000, 50);
+    await until(
+      'page through the tunnel with the new device',
+      async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE),
+      10_000,
+      50,
+    );
 
     // Time passes: the paid year ends in 2 seconds (billing's expiry job is not needed for access to end).
     const [{ ends }] = (await t.app.db.query<{ ends: number }>(
@@ -328,7 +469,11 @@ describe('WireGuard tunnel through a real node', () => {
     if (await hasTool('systemd-analyze', ['--version'])) {
       const units = fs.readdirSync(path.join(tmp, 'systemd')).map((f) => path.join(tmp, 'systemd', f));
       expect(units).toHaveLength(3);
-      const verdict = await new Promise<string>((resolve) => execFile('systemd-analyze', ['verify', ...units], (err, _out, stderr) => resolve(`${err ? `exit ${err.code} ` : ''}${stderr}`.trim())));
+      const verdict = await new Promise<string>((resolve) =>
+        execFile('systemd-analyze', ['verify', ...units], (err, _out, stderr) =>
+          resolve(`${err ? `exit ${err.code} ` : ''}${stderr}`.trim()),
+        ),
+      );
       expect(verdict).toBe('');
     } else log.push('systemd-analyze not installed: units not verified');
 
@@ -337,7 +482,10 @@ describe('WireGuard tunnel through a real node', () => {
     await inNs(NS_SRV, 'ip', ['-6', 'address', 'del', `${GATEWAY6}/48`, 'dev', IF_SRV]);
     const repair = await setupNode(NS_SRV, setupArgs);
     log.push(`setup after a change by hand:\n${repair.output}`);
-    expect(repair.output.match(/^.*changed:.*$/gm)).toEqual([expect.stringMatching(/^gateway addresses /), expect.stringMatching(/^nat /)]);
+    expect(repair.output.match(/^.*changed:.*$/gm)).toEqual([
+      expect.stringMatching(/^gateway addresses /),
+      expect.stringMatching(/^nat /),
+    ]);
     expect(await inNs(NS_SRV, 'nft', ['list', 'table', 'inet', 'warren'])).toBe(table);
     expect(await iface()).toEqual(before);
   });

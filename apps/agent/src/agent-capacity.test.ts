@@ -13,7 +13,18 @@ import type { Dump } from './wg/dump.js';
  */
 const key = (i: number) => Buffer.alloc(32, i + 1).toString('base64');
 const peer = (i: number) => ({ publicKey: key(i), allowedIps: [`10.64.0.${i + 2}/32`], owner: i });
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
+const answer = (a: Partial<DesiredState>): DesiredState => ({
+  node: { id: 1, name: 'n' },
+  version: 1,
+  evaluatedAt: 1000,
+  nextCheckAt: null,
+  full: true,
+  changedOwners: [],
+  peers: [],
+  serviceUsers: [],
+  stealthUsers: [],
+  ...a,
+});
 
 class FakeApi implements AgentApi {
   answers: DesiredState[] = [];
@@ -41,23 +52,38 @@ class LimitedWg implements AgentWg {
   sets: string[][] = [];
   syncs = 0;
   failures = 0;
-  constructor(private readonly hardLimit: number, private readonly announced?: number) {}
+  constructor(
+    private readonly hardLimit: number,
+    private readonly announced?: number,
+  ) {}
   async limits() {
     return { kind: 'userspace' as const, maxPeers: this.announced ?? this.hardLimit };
   }
   private add(k: string, ips: string[]) {
     if (!this.held.has(k) && this.held.size >= this.hardLimit) {
       this.failures++;
-      throw new Error('wg syncconf failed: Unable to modify interface: Invalid argument (failed to create new peer: too many peers)');
+      throw new Error(
+        'wg syncconf failed: Unable to modify interface: Invalid argument (failed to create new peer: too many peers)',
+      );
     }
     this.held.set(k, ips);
   }
   async dump(): Promise<Dump> {
-    return { iface: { publicKey: key(99), listenPort: 51820, fwmark: 'off' }, peers: [...this.held.keys()].map((publicKey) => ({ publicKey, allowedIps: [], latestHandshake: 0, rxBytes: 0, txBytes: 0, persistentKeepalive: 0 })) };
+    return {
+      iface: { publicKey: key(99), listenPort: 51820, fwmark: 'off' },
+      peers: [...this.held.keys()].map((publicKey) => ({
+        publicKey,
+        allowedIps: [],
+        latestHandshake: 0,
+        rxBytes: 0,
+        txBytes: 0,
+        persistentKeepalive: 0,
+      })),
+    };
   }
   async set(args: string[]) {
     this.sets.push(args);
-    for (let i = 2; i < args.length; ) {
+    for (let i = 2; i < args.length;) {
       const k = args[i + 1]!;
       if (args[i + 2] === 'remove') {
         this.held.delete(k);
@@ -102,7 +128,10 @@ describe('a node with more desired peers than its interface holds', () => {
     expect(await agent.syncOnce()).toEqual({ mode: 'none', changes: 0, version: 2 });
     // The periodic full state: the same three stay, still no failure.
     api.answers.push(answer({ version: 3, peers: [0, 1, 2, 3, 4, 5].map(peer) }));
-    const fullAgain = await (async () => ((agent as unknown as { needFull: boolean }).needFull = true, agent.syncOnce()))();
+    const fullAgain = await (async () => (
+      ((agent as unknown as { needFull: boolean }).needFull = true),
+      agent.syncOnce()
+    ))();
     expect(fullAgain.mode).toBe('syncconf');
     expect([...wg.held.keys()]).toEqual([0, 1, 2].map(key));
     expect(lines.filter((l) => l.level === 'warn')).toHaveLength(1);
@@ -111,7 +140,17 @@ describe('a node with more desired peers than its interface holds', () => {
     // A device is revoked: its place goes to the oldest refused one, in the same wg set.
     api.answers.push(answer({ version: 4, full: false, changedOwners: [1], peers: [] }));
     expect(await agent.syncOnce()).toMatchObject({ mode: 'set', changes: 2 });
-    expect(wg.sets.at(-1)).toEqual(['set', 'wgcap0', 'peer', key(1), 'remove', 'peer', key(3), 'allowed-ips', '10.64.0.5/32']);
+    expect(wg.sets.at(-1)).toEqual([
+      'set',
+      'wgcap0',
+      'peer',
+      key(1),
+      'remove',
+      'peer',
+      key(3),
+      'allowed-ips',
+      '10.64.0.5/32',
+    ]);
     expect(agent.state.refused).toBe(2); // 4 and 5 wait
     await agent.reportOnce();
     expect(api.reports[1]!.wireguard).toEqual({ kind: 'userspace', maxPeers: 3, peers: 3, refused: 2 });
@@ -153,10 +192,13 @@ describe('a node with more desired peers than its interface holds', () => {
     expect(wg.syncs).toBe(5);
     expect(agent.state).toMatchObject({ refused: 2, maxPeers: 3 });
     await agent.reportOnce();
-    expect(api.reports[0]).toMatchObject({ wireguard: { kind: 'userspace', maxPeers: 3, peers: 3, refused: 2 }, lastApplyError: null });
+    expect(api.reports[0]).toMatchObject({
+      wireguard: { kind: 'userspace', maxPeers: 3, peers: 3, refused: 2 },
+      lastApplyError: null,
+    });
   });
 
-  it('the operator\'s --max-peers below the implementation\'s cap holds', async () => {
+  it("the operator's --max-peers below the implementation's cap holds", async () => {
     const api = new FakeApi();
     const wg = new LimitedWg(65_536);
     const agent = new Agent(api, wg, { ...options, maxPeers: 2 });
@@ -205,8 +247,12 @@ describe('isPeerCapError', () => {
   it('knows the interface is full from what wg says, "Invalid argument" only at wireguard-go\'s cap', () => {
     expect(isPeerCapError('wg set failed: Unable to modify interface: Invalid argument', 65_536)).toBe(true);
     expect(isPeerCapError('wg set failed: Unable to modify interface: Invalid argument', 1200)).toBe(false);
-    expect(isPeerCapError('wg syncconf failed: Command failed: wg syncconf wg0 /x (killed by SIGPIPE)', 65_536)).toBe(true);
-    expect(isPeerCapError('wg syncconf failed: Unable to modify interface: Cannot allocate memory', 1_048_576)).toBe(true);
+    expect(isPeerCapError('wg syncconf failed: Command failed: wg syncconf wg0 /x (killed by SIGPIPE)', 65_536)).toBe(
+      true,
+    );
+    expect(isPeerCapError('wg syncconf failed: Unable to modify interface: Cannot allocate memory', 1_048_576)).toBe(
+      true,
+    );
     expect(isPeerCapError('wg set failed: Unable to modify interface: No such device', 10)).toBe(false);
   });
 });

@@ -9,9 +9,28 @@ import { diffPeers } from './wg/diff.js';
 import type { Dump } from './wg/dump.js';
 import { REPORTED_KEY_FILE, readReportedKey } from './wg/reported-key.js';
 
-const K = ['xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=', 'gN65BkIKy1eCE9pP1wdc8ROUtkHLF2PfAqYdyYBz6EA='] as const;
-const peer = (i: number, owner = i) => ({ publicKey: K[i]!, allowedIps: [`10.64.0.${i + 2}/32`, `fd77:6172:7265::${i + 2}/128`], owner });
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
+const K = [
+  'xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=',
+  'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0=',
+  'gN65BkIKy1eCE9pP1wdc8ROUtkHLF2PfAqYdyYBz6EA=',
+] as const;
+const peer = (i: number, owner = i) => ({
+  publicKey: K[i]!,
+  allowedIps: [`10.64.0.${i + 2}/32`, `fd77:6172:7265::${i + 2}/128`],
+  owner,
+});
+const answer = (a: Partial<DesiredState>): DesiredState => ({
+  node: { id: 1, name: 'n' },
+  version: 1,
+  evaluatedAt: 1000,
+  nextCheckAt: null,
+  full: true,
+  changedOwners: [],
+  peers: [],
+  serviceUsers: [],
+  stealthUsers: [],
+  ...a,
+});
 
 class FakeApi implements AgentApi {
   answers: (DesiredState | Error)[] = [];
@@ -63,8 +82,12 @@ describe('desired state', () => {
   });
 
   it('rejects a whole answer when one peer is malformed', () => {
-    expect(() => nextDesired(null, answer({ peers: [peer(0), { ...peer(1), publicKey: 'nope' }] }))).toThrow(InvalidStateError);
-    expect(() => nextDesired(null, answer({ peers: [{ ...peer(1), allowedIps: ['10.0.0.1/32\npeer x remove'] }] }))).toThrow(InvalidStateError);
+    expect(() => nextDesired(null, answer({ peers: [peer(0), { ...peer(1), publicKey: 'nope' }] }))).toThrow(
+      InvalidStateError,
+    );
+    expect(() =>
+      nextDesired(null, answer({ peers: [{ ...peer(1), allowedIps: ['10.0.0.1/32\npeer x remove'] }] })),
+    ).toThrow(InvalidStateError);
     expect(() => nextDesired(null, answer({ full: false, peers: [] }))).toThrow(/without a base/);
   });
 });
@@ -78,12 +101,21 @@ describe('desired state applied in place (PeerState)', () => {
   })();
 
   it('ends where nextDesired ends and answers the same diff, delta after delta', () => {
-    let pure = nextDesired(null, answer({ peers: keys.slice(0, 20).map((k, i) => ({ publicKey: k, allowedIps: [`10.64.0.${i + 2}/32`], owner: i % 7 })) }));
+    let pure = nextDesired(
+      null,
+      answer({
+        peers: keys.slice(0, 20).map((k, i) => ({ publicKey: k, allowedIps: [`10.64.0.${i + 2}/32`], owner: i % 7 })),
+      }),
+    );
     const state = new PeerState(new Map(pure));
     for (let round = 0; round < 300; round++) {
       const owners = Array.from({ length: 1 + rnd(3) }, () => rnd(9));
       // Peers of changed owners, sometimes a key moving from another owner, sometimes new addresses.
-      const peers = Array.from({ length: rnd(4) }, () => ({ publicKey: keys[rnd(keys.length)]!, allowedIps: [`10.64.${rnd(2)}.${2 + rnd(50)}/32`], owner: owners[rnd(owners.length)]! }));
+      const peers = Array.from({ length: rnd(4) }, () => ({
+        publicKey: keys[rnd(keys.length)]!,
+        allowedIps: [`10.64.${rnd(2)}.${2 + rnd(50)}/32`],
+        owner: owners[rnd(owners.length)]!,
+      }));
       const delta = answer({ full: false, changedOwners: owners, peers });
       const next = nextDesired(pure, delta);
       const expected = diffPeers(pure, next);
@@ -96,7 +128,11 @@ describe('desired state applied in place (PeerState)', () => {
 
   it('changes nothing when a delta is malformed', () => {
     const state = new PeerState(nextDesired(null, answer({ peers: [peer(0), peer(1)] })));
-    expect(() => state.applyDelta(answer({ full: false, changedOwners: [0, 1], peers: [peer(2), { ...peer(1), publicKey: 'nope' }] }))).toThrow(InvalidStateError);
+    expect(() =>
+      state.applyDelta(
+        answer({ full: false, changedOwners: [0, 1], peers: [peer(2), { ...peer(1), publicKey: 'nope' }] }),
+      ),
+    ).toThrow(InvalidStateError);
     expect([...state.peers.keys()]).toEqual([K[0], K[1]]);
   });
 });
@@ -143,7 +179,9 @@ describe('agent', () => {
     const agent = new Agent(api, wg, options);
     api.answers.push(answer({ version: 1, peers: [peer(0)] }));
     await agent.syncOnce();
-    api.answers.push(answer({ version: 2, full: false, changedOwners: [0, 1], peers: [peer(1), { ...peer(2), publicKey: 'bad' }] }));
+    api.answers.push(
+      answer({ version: 2, full: false, changedOwners: [0, 1], peers: [peer(1), { ...peer(2), publicKey: 'bad' }] }),
+    );
     await expect(agent.syncOnce()).rejects.toThrow(InvalidStateError);
     api.answers.push(new Error('ECONNREFUSED'));
     await expect(agent.syncOnce()).rejects.toThrow('ECONNREFUSED');
@@ -151,14 +189,30 @@ describe('agent', () => {
     expect(agent.state).toMatchObject({ version: 1, peers: 1 });
     api.answers.push(answer({ version: 3, full: false, changedOwners: [0, 1], peers: [peer(1)] }));
     await agent.syncOnce();
-    expect(wg.calls[0]).toEqual(['set', 'wgt0', 'peer', K[0], 'remove', 'peer', K[1], 'allowed-ips', peer(1).allowedIps.join(',')]);
+    expect(wg.calls[0]).toEqual([
+      'set',
+      'wgt0',
+      'peer',
+      K[0],
+      'remove',
+      'peer',
+      K[1],
+      'allowed-ips',
+      peer(1).allowedIps.join(','),
+    ]);
   });
 
   it('uses syncconf for large deltas and for the periodic resync', async () => {
     let now = 0;
     const api = new FakeApi();
     const wg = new FakeWg();
-    const agent = new Agent(api, wg, options, () => {}, () => now);
+    const agent = new Agent(
+      api,
+      wg,
+      options,
+      () => {},
+      () => now,
+    );
     api.answers.push(answer({ version: 1 }));
     await agent.syncOnce();
     api.answers.push(answer({ version: 2, full: false, changedOwners: [0, 1, 2], peers: [peer(0), peer(1), peer(2)] }));
@@ -174,8 +228,21 @@ describe('agent', () => {
     const api = new FakeApi();
     const wg = new FakeWg();
     const now = 1_700_000_000_000;
-    const agent = new Agent(api, wg, { ...options, capacity: 2 }, () => {}, () => now);
-    const p = (i: number, hs: number, rx: number) => ({ publicKey: K[i]!, allowedIps: [], latestHandshake: hs, rxBytes: rx, txBytes: 1, persistentKeepalive: 0 });
+    const agent = new Agent(
+      api,
+      wg,
+      { ...options, capacity: 2 },
+      () => {},
+      () => now,
+    );
+    const p = (i: number, hs: number, rx: number) => ({
+      publicKey: K[i]!,
+      allowedIps: [],
+      latestHandshake: hs,
+      rxBytes: rx,
+      txBytes: 1,
+      persistentKeepalive: 0,
+    });
     wg.dumpValue.peers = [p(0, now / 1000 - 10, 5), p(1, 0, 0), p(2, now / 1000 - 1000, 7)];
     await agent.reportOnce();
     expect(api.reports[0]).toMatchObject({ publicKey: K[0], listenPort: 51820, activePeers: 1 });
@@ -183,7 +250,9 @@ describe('agent', () => {
     expect(api.reports[0]!.peers.map((x) => x.publicKey)).toEqual([K[0], K[2]]);
     wg.dumpValue.peers = [p(0, now / 1000 - 10, 6), p(1, 0, 0), p(2, now / 1000 - 1000, 7)];
     await agent.reportOnce();
-    expect(api.reports[1]!.peers).toEqual([{ publicKey: K[0], lastHandshake: now / 1000 - 10, rxBytes: 6, txBytes: 1 }]);
+    expect(api.reports[1]!.peers).toEqual([
+      { publicKey: K[0], lastHandshake: now / 1000 - 10, rxBytes: 6, txBytes: 1 },
+    ]);
   });
 
   it('reports its version and the last apply error, cleared once an apply succeeds (the operator console shows both)', async () => {

@@ -115,7 +115,13 @@ export class Agent {
   ) {}
 
   get state() {
-    return { version: this.version, peers: this.desired?.size ?? 0, failures: this.failures, refused: this.budget?.refused.size ?? 0, maxPeers: this.limits?.maxPeers };
+    return {
+      version: this.version,
+      peers: this.desired?.size ?? 0,
+      failures: this.failures,
+      refused: this.budget?.refused.size ?? 0,
+      maxPeers: this.limits?.maxPeers,
+    };
   }
 
   /** One round: fetch (full or long-poll delta), then apply. */
@@ -140,7 +146,10 @@ export class Agent {
       if (answer.full || this.desired === null || !this.appliedKnown) {
         // A full answer (or an interface in an unknown state): the whole set, one syncconf.
         next = new PeerState(nextDesired(null, answer));
-        changes = this.desired && this.appliedKnown ? diffSize(diffPeers(this.budget?.applied ?? this.desired.peers, next.peers)) : next.size;
+        changes =
+          this.desired && this.appliedKnown
+            ? diffSize(diffPeers(this.budget?.applied ?? this.desired.peers, next.peers))
+            : next.size;
         const before = this.appliedKnown ? (this.budget?.applied ?? this.desired?.peers) : undefined;
         this.appliedKnown = false;
         this.desired = next;
@@ -180,7 +189,9 @@ export class Agent {
     } catch (err) {
       this.needFull = true;
       // One line, bounded: what `wg`/the services said (no client addresses exist here to leak).
-      this.lastApplyError = String((err as Error)?.message ?? err).replace(/\s+/g, ' ').slice(0, 500);
+      this.lastApplyError = String((err as Error)?.message ?? err)
+        .replace(/\s+/g, ' ')
+        .slice(0, 500);
       observer?.applyFailed();
       await this.learnCap(this.lastApplyError);
       throw err;
@@ -191,7 +202,15 @@ export class Agent {
     observer?.synced(Date.now(), next.size, answer.version);
     this.version = answer.version;
     this.at = answer.evaluatedAt;
-    if (mode !== 'none') this.log('info', 'applied', { version: answer.version, full: answer.full, mode, changes, peers: next.size, ms: this.now() - started });
+    if (mode !== 'none')
+      this.log('info', 'applied', {
+        version: answer.version,
+        full: answer.full,
+        mode,
+        changes,
+        peers: next.size,
+        ms: this.now() - started,
+      });
     return { mode, changes, version: answer.version };
   }
 
@@ -200,7 +219,9 @@ export class Agent {
     const nowS = Math.floor(this.now() / 1000);
     const active = dump.peers.filter((p) => p.latestHandshake > 0 && nowS - p.latestHandshake < ACTIVE_WINDOW_S).length;
     const sig = (p: Dump['peers'][number]) => `${p.latestHandshake}:${p.rxBytes}:${p.txBytes}`;
-    const changed = dump.peers.filter((p) => p.latestHandshake > 0 && this.lastReported.get(p.publicKey) !== sig(p)).slice(0, MAX_REPORTED_PEERS);
+    const changed = dump.peers
+      .filter((p) => p.latestHandshake > 0 && this.lastReported.get(p.publicKey) !== sig(p))
+      .slice(0, MAX_REPORTED_PEERS);
     const parts: Partial<NodeReport>[] = [];
     for (const part of this.o.reportParts ?? []) parts.push(await part.collect());
     const report: NodeReport = {
@@ -211,8 +232,22 @@ export class Agent {
       activePeers: active,
       ...(this.o.version ? { agentVersion: this.o.version.slice(0, 64) } : {}),
       ...(this.lastApplyError !== undefined ? { lastApplyError: this.lastApplyError } : {}),
-      ...(this.limits ? { wireguard: { kind: this.limits.kind, maxPeers: this.limits.maxPeers, peers: dump.peers.length, refused: this.budget?.refused.size ?? 0 } } : {}),
-      peers: changed.map((p) => ({ publicKey: p.publicKey, lastHandshake: p.latestHandshake, rxBytes: p.rxBytes, txBytes: p.txBytes })),
+      ...(this.limits
+        ? {
+            wireguard: {
+              kind: this.limits.kind,
+              maxPeers: this.limits.maxPeers,
+              peers: dump.peers.length,
+              refused: this.budget?.refused.size ?? 0,
+            },
+          }
+        : {}),
+      peers: changed.map((p) => ({
+        publicKey: p.publicKey,
+        lastHandshake: p.latestHandshake,
+        rxBytes: p.rxBytes,
+        txBytes: p.txBytes,
+      })),
     };
     this.o.observer?.reported(active);
     if (report.wireguard) this.o.observer?.capacity?.(report.wireguard);
@@ -263,7 +298,11 @@ export class Agent {
         if (this.stopped) break;
         this.failures++;
         const delay = backoffMs(this.failures);
-        this.log(this.failures > 3 ? 'error' : 'warn', 'sync failed', { error: (err as Error).message, retryInMs: delay, failures: this.failures });
+        this.log(this.failures > 3 ? 'error' : 'warn', 'sync failed', {
+          error: (err as Error).message,
+          retryInMs: delay,
+          failures: this.failures,
+        });
         await this.sleep(delay);
       }
     }
@@ -277,7 +316,8 @@ export class Agent {
       const max = Math.min(found?.maxPeers ?? Infinity, this.o.maxPeers ?? Infinity);
       if (Number.isFinite(max)) this.limits = { kind: found?.kind ?? 'kernel', maxPeers: max };
     }
-    if (this.learnedCap !== undefined && this.learnedCap < (this.limits?.maxPeers ?? Infinity)) this.limits = { kind: this.limits?.kind ?? 'kernel', maxPeers: this.learnedCap };
+    if (this.learnedCap !== undefined && this.learnedCap < (this.limits?.maxPeers ?? Infinity))
+      this.limits = { kind: this.limits?.kind ?? 'kernel', maxPeers: this.learnedCap };
     return this.limits?.maxPeers ?? Infinity;
   }
 
@@ -294,9 +334,18 @@ export class Agent {
     } catch {
       return;
     }
-    if (!isPeerCapError(error, held) || held <= 0 || held >= this.desired.size || held >= (this.limits?.maxPeers ?? Infinity)) return;
+    if (
+      !isPeerCapError(error, held) ||
+      held <= 0 ||
+      held >= this.desired.size ||
+      held >= (this.limits?.maxPeers ?? Infinity)
+    )
+      return;
     this.learnedCap = held;
-    this.log('error', 'the interface refused peers beyond its capacity; holding at most what it took from now on', { maxPeers: held, desired: this.desired.size });
+    this.log('error', 'the interface refused peers beyond its capacity; holding at most what it took from now on', {
+      maxPeers: held,
+      desired: this.desired.size,
+    });
   }
 
   private refusedLogged = 0;
@@ -304,8 +353,13 @@ export class Agent {
   private noteRefused(): void {
     const refused = this.budget?.refused.size ?? 0;
     if (refused > 0 && this.refusedLogged === 0)
-      this.log('warn', 'more peers desired than the interface holds: the rest are refused until there is room', { maxPeers: this.limits?.maxPeers, kind: this.limits?.kind, refused });
-    else if (refused === 0 && this.refusedLogged > 0) this.log('info', 'every desired peer fits on the interface again', { maxPeers: this.limits?.maxPeers });
+      this.log('warn', 'more peers desired than the interface holds: the rest are refused until there is room', {
+        maxPeers: this.limits?.maxPeers,
+        kind: this.limits?.kind,
+        refused,
+      });
+    else if (refused === 0 && this.refusedLogged > 0)
+      this.log('info', 'every desired peer fits on the interface again', { maxPeers: this.limits?.maxPeers });
     this.refusedLogged = refused;
   }
 

@@ -1,6 +1,13 @@
 import http from 'node:http';
 import https from 'node:https';
-import { type DesiredState, NODE_PATHS, type NodeReport, desiredState, envelope, nodeReportResult } from '@warren/contract';
+import {
+  type DesiredState,
+  NODE_PATHS,
+  type NodeReport,
+  desiredState,
+  envelope,
+  nodeReportResult,
+} from '@warren/contract';
 import { NodeToken } from './token.js';
 
 /**
@@ -8,7 +15,10 @@ import { NodeToken } from './token.js';
  * unix socket (`--api-socket`) when it runs on the same machine.
  */
 export class ApiError extends Error {
-  constructor(message: string, readonly status?: number) {
+  constructor(
+    message: string,
+    readonly status?: number,
+  ) {
     super(message);
   }
 }
@@ -41,7 +51,12 @@ export class ApiClient {
     if (q.at !== undefined) params.set('at', String(q.at));
     if (q.wait) params.set('wait', String(q.wait));
     const qs = params.toString();
-    const body = await this.request('GET', `${NODE_PATHS.desired}${qs ? `?${qs}` : ''}`, undefined, ((q.wait ?? 0) + 15) * 1000);
+    const body = await this.request(
+      'GET',
+      `${NODE_PATHS.desired}${qs ? `?${qs}` : ''}`,
+      undefined,
+      ((q.wait ?? 0) + 15) * 1000,
+    );
     const parsed = desiredEnvelope.safeParse(body);
     if (!parsed.success) throw new ApiError(`unexpected desired-state answer: ${parsed.error.issues[0]?.message}`);
     return parsed.data.data;
@@ -60,7 +75,12 @@ export class ApiClient {
   }
 
   /** A 401 with a token file that now holds another token (a new one issued): the call once more with it. */
-  private async request(method: 'GET' | 'POST', pathAndQuery: string, payload: unknown, timeoutMs: number): Promise<unknown> {
+  private async request(
+    method: 'GET' | 'POST',
+    pathAndQuery: string,
+    payload: unknown,
+    timeoutMs: number,
+  ): Promise<unknown> {
     const used = this.token.value;
     try {
       return await this.send(method, pathAndQuery, payload, timeoutMs, used);
@@ -75,8 +95,17 @@ export class ApiClient {
     }
   }
 
-  private send(method: 'GET' | 'POST', pathAndQuery: string, payload: unknown, timeoutMs: number, token: string): Promise<unknown> {
-    const url = new URL(pathAndQuery.replace(/^\//, ''), this.base.href.endsWith('/') ? this.base : `${this.base.href}/`);
+  private send(
+    method: 'GET' | 'POST',
+    pathAndQuery: string,
+    payload: unknown,
+    timeoutMs: number,
+    token: string,
+  ): Promise<unknown> {
+    const url = new URL(
+      pathAndQuery.replace(/^\//, ''),
+      this.base.href.endsWith('/') ? this.base : `${this.base.href}/`,
+    );
     const data = payload === undefined ? undefined : Buffer.from(JSON.stringify(payload));
     const lib = url.protocol === 'https:' ? https : http;
     return new Promise((resolve, reject) => {

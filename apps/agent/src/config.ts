@@ -84,7 +84,9 @@ export function takeEnvFile(argv: string[], load: (file: string) => void = (f) =
     try {
       load(file);
     } catch (err) {
-      throw new AgentConfigError(`Invalid agent configuration:\n  - cannot read --env-file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      throw new AgentConfigError(
+        `Invalid agent configuration:\n  - cannot read --env-file ${file} (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+      );
     }
   }
   return rest;
@@ -92,16 +94,30 @@ export function takeEnvFile(argv: string[], load: (file: string) => void = (f) =
 
 export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process.env): AgentConfig | 'help' {
   if (argv.some((a) => a === '--token' || a.startsWith('--token='))) {
-    throw new AgentConfigError('Invalid agent configuration:\n  - --token is gone: a command line is visible to every user (ps). Put the token in a file (mode 600) and pass --token-file, or use the default ' + DEFAULT_TOKEN_FILE);
+    throw new AgentConfigError(
+      'Invalid agent configuration:\n  - --token is gone: a command line is visible to every user (ps). Put the token in a file (mode 600) and pass --token-file, or use the default ' +
+        DEFAULT_TOKEN_FILE,
+    );
   }
   const { values } = parseArgs({
     args: argv,
     strict: true,
     options: {
-      api: { type: 'string' }, 'api-socket': { type: 'string' }, 'token-file': { type: 'string' }, metrics: { type: 'string' },
-      interface: { type: 'string' }, wg: { type: 'string' }, 'state-dir': { type: 'string' }, wait: { type: 'string' },
-      'report-interval': { type: 'string' }, 'resync-interval': { type: 'string' }, capacity: { type: 'string' },
-      'max-set-changes': { type: 'string' }, 'max-peers': { type: 'string' }, 'log-level': { type: 'string' }, help: { type: 'boolean', short: 'h' },
+      api: { type: 'string' },
+      'api-socket': { type: 'string' },
+      'token-file': { type: 'string' },
+      metrics: { type: 'string' },
+      interface: { type: 'string' },
+      wg: { type: 'string' },
+      'state-dir': { type: 'string' },
+      wait: { type: 'string' },
+      'report-interval': { type: 'string' },
+      'resync-interval': { type: 'string' },
+      capacity: { type: 'string' },
+      'max-set-changes': { type: 'string' },
+      'max-peers': { type: 'string' },
+      'log-level': { type: 'string' },
+      help: { type: 'boolean', short: 'h' },
     },
   });
   if (values.help) return 'help';
@@ -113,7 +129,9 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
     if (!Number.isInteger(n) || n < min || n > max) problems.push(`${name} must be an integer in ${min}..${max}`);
     return n;
   };
-  const apiUrl = pick(values.api, 'WARREN_API_URL') ?? (pick(values['api-socket'], 'WARREN_API_SOCKET') ? 'http://localhost' : undefined);
+  const apiUrl =
+    pick(values.api, 'WARREN_API_URL') ??
+    (pick(values['api-socket'], 'WARREN_API_SOCKET') ? 'http://localhost' : undefined);
   if (!apiUrl) problems.push('--api (WARREN_API_URL) is required');
   else if (!/^https?:\/\//.test(apiUrl)) problems.push('--api must be an http:// or https:// URL');
   // The token: from a file by default (--token-file, WARREN_NODE_TOKEN_FILE, else DEFAULT_TOKEN_FILE); WARREN_NODE_TOKEN for containers.
@@ -137,26 +155,47 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
   const metrics = metricsValue ? parseListen(metricsValue) : undefined;
   if (metricsValue && !metrics) problems.push('--metrics must be PORT, HOST:PORT or [IPv6]:PORT');
   const iface = pick(values.interface, 'WARREN_WG_INTERFACE') ?? 'wg0';
-  if (!/^[A-Za-z0-9_.-]{1,15}$/.test(iface)) problems.push('--interface must be a valid interface name (up to 15 characters)');
+  if (!/^[A-Za-z0-9_.-]{1,15}$/.test(iface))
+    problems.push('--interface must be a valid interface name (up to 15 characters)');
   const logLevel = pick(values['log-level'], 'WARREN_LOG_LEVEL') ?? 'info';
-  if (!['debug', 'info', 'warn', 'error'].includes(logLevel)) problems.push('--log-level must be debug, info, warn or error');
+  if (!['debug', 'info', 'warn', 'error'].includes(logLevel))
+    problems.push('--log-level must be debug, info, warn or error');
   const config: AgentConfig = {
     apiUrl: apiUrl ?? '',
     apiSocket: pick(values['api-socket'], 'WARREN_API_SOCKET'),
     token: token ?? '',
     iface,
     wgBin: pick(values.wg, 'WARREN_WG_BIN') ?? 'wg',
-    stateDir: path.resolve(pick(values['state-dir'], 'WARREN_STATE_DIR') ?? (process.getuid?.() === 0 ? '/var/lib/warren-agent' : path.join(os.tmpdir(), 'warren-agent'))),
+    stateDir: path.resolve(
+      pick(values['state-dir'], 'WARREN_STATE_DIR') ??
+        (process.getuid?.() === 0 ? '/var/lib/warren-agent' : path.join(os.tmpdir(), 'warren-agent')),
+    ),
     waitS: int(pick(values.wait, 'WARREN_WAIT_S'), '--wait', 25, 0, NODE_MAX_WAIT_S),
-    reportIntervalS: int(pick(values['report-interval'], 'WARREN_REPORT_INTERVAL_S'), '--report-interval', NODE_REPORT_INTERVAL_S, 1, 3600),
-    resyncIntervalS: int(pick(values['resync-interval'], 'WARREN_RESYNC_INTERVAL_S'), '--resync-interval', 300, 5, 86_400),
+    reportIntervalS: int(
+      pick(values['report-interval'], 'WARREN_REPORT_INTERVAL_S'),
+      '--report-interval',
+      NODE_REPORT_INTERVAL_S,
+      1,
+      3600,
+    ),
+    resyncIntervalS: int(
+      pick(values['resync-interval'], 'WARREN_RESYNC_INTERVAL_S'),
+      '--resync-interval',
+      300,
+      5,
+      86_400,
+    ),
     capacity: int(pick(values.capacity, 'WARREN_CAPACITY'), '--capacity', 1000, 1, 10_000_000),
     maxSetChanges: int(pick(values['max-set-changes'], 'WARREN_MAX_SET_CHANGES'), '--max-set-changes', 500, 1, 100_000),
-    maxPeers: pick(values['max-peers'], 'WARREN_MAX_PEERS') === undefined ? undefined : int(pick(values['max-peers'], 'WARREN_MAX_PEERS'), '--max-peers', 0, 1, 1 << 20),
+    maxPeers:
+      pick(values['max-peers'], 'WARREN_MAX_PEERS') === undefined
+        ? undefined
+        : int(pick(values['max-peers'], 'WARREN_MAX_PEERS'), '--max-peers', 0, 1, 1 << 20),
     logLevel: logLevel as AgentConfig['logLevel'],
     tokenFile,
     metrics,
   };
-  if (problems.length) throw new AgentConfigError(`Invalid agent configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  if (problems.length)
+    throw new AgentConfigError(`Invalid agent configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return config;
 }

@@ -43,7 +43,8 @@ async function main(): Promise<void> {
   }
   const min = LEVELS[config.logLevel];
   const log: Log = (level, msg, fields = {}) => {
-    if (LEVELS[level] >= min) process.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields })}\n`);
+    if (LEVELS[level] >= min)
+      process.stdout.write(`${JSON.stringify({ t: new Date().toISOString(), level, msg, ...fields })}\n`);
   };
   // A token file others can read is a token others can use: say so (the agent still starts).
   if (config.tokenFile && (fs.statSync(config.tokenFile).mode & 0o077) !== 0)
@@ -51,13 +52,32 @@ async function main(): Promise<void> {
   const metrics = config.metrics ? createAgentMetrics({ defaults: true }) : undefined;
   // Re-read from its file when the API refuses it: a new token (npx warren vpn node-token) needs no restart.
   const token = new NodeToken(config.token, config.tokenFile);
-  const api = new ApiClient({ baseUrl: config.apiUrl, socketPath: config.apiSocket, token, onNewToken: () => log('info', 'the API refused the node token; using the new one from the token file', { tokenFile: config.tokenFile }) });
+  const api = new ApiClient({
+    baseUrl: config.apiUrl,
+    socketPath: config.apiSocket,
+    token,
+    onNewToken: () =>
+      log('info', 'the API refused the node token; using the new one from the token file', {
+        tokenFile: config.tokenFile,
+      }),
+  });
   const wg = new Wg(config.iface, execWg(config.wgBin), config.stateDir);
   // OpenVPN, SOCKS5 and resolvers, when WARREN_SERVICES lists them (services/config.ts).
   let services: NodeServicesRuntime | undefined;
   try {
     const sc = loadServicesConfig(config.stateDir);
-    if (sc) services = new NodeServicesRuntime(sc, { apiUrl: config.apiUrl, apiSocket: config.apiSocket, get token() { return token.value; } }, log);
+    if (sc)
+      services = new NodeServicesRuntime(
+        sc,
+        {
+          apiUrl: config.apiUrl,
+          apiSocket: config.apiSocket,
+          get token() {
+            return token.value;
+          },
+        },
+        log,
+      );
   } catch (err) {
     console.error(`Invalid services configuration: ${(err as Error).message}`);
     process.exit(64);
@@ -72,8 +92,21 @@ async function main(): Promise<void> {
     process.exit(64);
   }
   const appliers = [...(services ? [services.apply] : []), ...(stealth ? [stealth.apply] : [])];
-  if (metrics && services?.socksSessions() !== undefined) metrics.sessions('socks5', () => services?.socksSessions() ?? 0);
-  const agent = new Agent(api, wg, { ...config, stateDir: config.stateDir, appliers, reportParts: stealth ? [stealth] : [], observer: metrics?.observer, version: AGENT_VERSION }, log);
+  if (metrics && services?.socksSessions() !== undefined)
+    metrics.sessions('socks5', () => services?.socksSessions() ?? 0);
+  const agent = new Agent(
+    api,
+    wg,
+    {
+      ...config,
+      stateDir: config.stateDir,
+      appliers,
+      reportParts: stealth ? [stealth] : [],
+      observer: metrics?.observer,
+      version: AGENT_VERSION,
+    },
+    log,
+  );
   let metricsServer: Awaited<ReturnType<typeof startMetricsServer>> | undefined;
   if (metrics && config.metrics) {
     try {
@@ -90,18 +123,21 @@ async function main(): Promise<void> {
   };
   process.on('SIGTERM', () => stop('SIGTERM'));
   process.on('SIGINT', () => stop('SIGINT'));
-  log('info', 'started', { api: config.apiSocket ? `unix:${config.apiSocket}` : config.apiUrl, interface: config.iface });
+  log('info', 'started', {
+    api: config.apiSocket ? `unix:${config.apiSocket}` : config.apiUrl,
+    interface: config.iface,
+  });
   (services ? services.start() : Promise.resolve())
     .then(() => stealth?.start())
     .then(() => agent.run())
     .finally(() => Promise.all([services?.stop(), stealth?.stop(), metricsServer?.close()]))
     .then(
-    () => process.exit(0),
-    (err) => {
-      log('error', 'crashed', { error: (err as Error).message });
-      process.exit(1);
-    },
-  );
+      () => process.exit(0),
+      (err) => {
+        log('error', 'crashed', { error: (err as Error).message });
+        process.exit(1);
+      },
+    );
 }
 
 void main();

@@ -11,7 +11,18 @@ import type { Dump } from './wg/dump.js';
 
 const K = ['xTIBA5rboUvnH4htodjb6e697QjLERt1NAB4mZqp8Dg=', 'TrMvSoP4jYQlY6RIzBgbssQqY3vxI2Pi+y71lOWWXX0='] as const;
 const peer = (i: number) => ({ publicKey: K[i]!, allowedIps: [`10.64.0.${i + 2}/32`], owner: i });
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
+const answer = (a: Partial<DesiredState>): DesiredState => ({
+  node: { id: 1, name: 'n' },
+  version: 1,
+  evaluatedAt: 1000,
+  nextCheckAt: null,
+  full: true,
+  changedOwners: [],
+  peers: [],
+  serviceUsers: [],
+  stealthUsers: [],
+  ...a,
+});
 
 class ScriptedApi implements AgentApi {
   answers: (DesiredState | Error)[] = [];
@@ -65,7 +76,14 @@ describe('agent metrics', () => {
     };
     const api = new ScriptedApi();
     const wg = new ScriptedWg();
-    const agent = new Agent(api, wg, { waitS: 25, reportIntervalS: 30, resyncIntervalS: 300, capacity: 100, maxSetChanges: 10, observer: metrics.observer });
+    const agent = new Agent(api, wg, {
+      waitS: 25,
+      reportIntervalS: 30,
+      resyncIntervalS: 300,
+      capacity: 100,
+      maxSetChanges: 10,
+      observer: metrics.observer,
+    });
 
     let text = await scrape();
     expect(value(text, 'warren_agent_last_sync_timestamp_seconds')).toBe(0);
@@ -73,7 +91,10 @@ describe('agent metrics', () => {
 
     // A full state (syncconf), then a delta (wg set).
     const before = Date.now() / 1000;
-    api.answers.push(answer({ version: 5, peers: [peer(0)] }), answer({ version: 6, full: false, changedOwners: [1], peers: [peer(1)] }));
+    api.answers.push(
+      answer({ version: 5, peers: [peer(0)] }),
+      answer({ version: 6, full: false, changedOwners: [1], peers: [peer(1)] }),
+    );
     await agent.syncOnce();
     await agent.syncOnce();
     text = await scrape();
@@ -109,7 +130,19 @@ describe('agent metrics', () => {
     // A report with one active peer (handshake a minute ago) and the API back.
     api.reportFails = false;
     const nowS = Math.floor(Date.now() / 1000);
-    wg.dumpValue = { ...wg.dumpValue, peers: [{ publicKey: K[0], allowedIps: ['10.64.0.2/32'], latestHandshake: nowS - 60, rxBytes: 1, txBytes: 2, persistentKeepalive: 0 }] };
+    wg.dumpValue = {
+      ...wg.dumpValue,
+      peers: [
+        {
+          publicKey: K[0],
+          allowedIps: ['10.64.0.2/32'],
+          latestHandshake: nowS - 60,
+          rxBytes: 1,
+          txBytes: 2,
+          persistentKeepalive: 0,
+        },
+      ],
+    };
     await agent.reportOnce();
     text = await scrape();
     expect(value(text, 'warren_agent_active_peers')).toBe(1);
@@ -118,7 +151,10 @@ describe('agent metrics', () => {
   });
 
   it('serves GET /metrics only', async () => {
-    const server = await startMetricsServer(createAgentMetrics({ defaults: true }).registry, { host: '127.0.0.1', port: 0 });
+    const server = await startMetricsServer(createAgentMetrics({ defaults: true }).registry, {
+      host: '127.0.0.1',
+      port: 0,
+    });
     closers.push(server.close);
     const base = `http://127.0.0.1:${server.port}`;
     const text = await (await fetch(`${base}/metrics`)).text();
@@ -141,25 +177,38 @@ describe('agent configuration', () => {
     expect(() => loadAgentConfig([...base, '--token', 'secret'], {})).toThrow(/--token is gone.*--token-file/s);
     expect(() => loadAgentConfig([...base, '--token=secret'], {})).toThrow(AgentConfigError);
     // For containers the environment may hold it; a named file wins.
-    expect(loadAgentConfig(base, { WARREN_NODE_TOKEN: 'from-env' })).toMatchObject({ token: 'from-env', tokenFile: undefined });
-    expect(loadAgentConfig(base, { WARREN_NODE_TOKEN: 'from-env', WARREN_NODE_TOKEN_FILE: tokenFile })).toMatchObject({ token: 'node-token-value' });
+    expect(loadAgentConfig(base, { WARREN_NODE_TOKEN: 'from-env' })).toMatchObject({
+      token: 'from-env',
+      tokenFile: undefined,
+    });
+    expect(loadAgentConfig(base, { WARREN_NODE_TOKEN: 'from-env', WARREN_NODE_TOKEN_FILE: tokenFile })).toMatchObject({
+      token: 'node-token-value',
+    });
   });
 
   it('looks for the token in the documented default file', () => {
     if (fs.existsSync(DEFAULT_TOKEN_FILE)) return; // a real node: nothing to learn here
     expect(() => loadAgentConfig(base, {})).toThrow(`write it to ${DEFAULT_TOKEN_FILE}`);
-    expect(() => loadAgentConfig([...base, '--token-file', path.join(dir, 'missing')], {})).toThrow(/cannot read the token file .*missing \(ENOENT\)/);
+    expect(() => loadAgentConfig([...base, '--token-file', path.join(dir, 'missing')], {})).toThrow(
+      /cannot read the token file .*missing \(ENOENT\)/,
+    );
     fs.writeFileSync(path.join(dir, 'empty'), '\n');
     expect(() => loadAgentConfig([...base, '--token-file', path.join(dir, 'empty')], {})).toThrow(/is empty/);
   });
 
   it('serves metrics only when asked, on 127.0.0.1 unless a host is given', () => {
     expect(loadAgentConfig([...base, '--token-file', tokenFile], {})).toMatchObject({ metrics: undefined });
-    expect(loadAgentConfig([...base, '--token-file', tokenFile, '--metrics', '9465'], {})).toMatchObject({ metrics: { host: '127.0.0.1', port: 9465 } });
-    expect(loadAgentConfig([...base, '--token-file', tokenFile], { WARREN_METRICS_LISTEN: '10.0.0.5:9100' })).toMatchObject({ metrics: { host: '10.0.0.5', port: 9100 } });
+    expect(loadAgentConfig([...base, '--token-file', tokenFile, '--metrics', '9465'], {})).toMatchObject({
+      metrics: { host: '127.0.0.1', port: 9465 },
+    });
+    expect(
+      loadAgentConfig([...base, '--token-file', tokenFile], { WARREN_METRICS_LISTEN: '10.0.0.5:9100' }),
+    ).toMatchObject({ metrics: { host: '10.0.0.5', port: 9100 } });
     expect(parseListen('[::1]:9465')).toEqual({ host: '::1', port: 9465 });
     for (const bad of ['', 'x', '99999', 'host:', ':9465x', 'a b:1']) expect(parseListen(bad), bad).toBeUndefined();
-    expect(() => loadAgentConfig([...base, '--token-file', tokenFile, '--metrics', 'nope'], {})).toThrow(/--metrics must be/);
+    expect(() => loadAgentConfig([...base, '--token-file', tokenFile, '--metrics', 'nope'], {})).toThrow(
+      /--metrics must be/,
+    );
   });
 });
 
@@ -169,9 +218,26 @@ describe('per-node figures (issue 22)', () => {
     expect(buildLabels('0.1.0+abcdef123456')).toEqual({ version: '0.1.0', commit: 'abcdef123456' });
     expect(buildLabels('0.1.0')).toEqual({ version: '0.1.0', commit: 'unknown' });
     const now = 1_000_000;
-    expect([0, now - 5, now - 600, now - 7200, now - 200_000].map((h) => handshakeAge(h, now))).toEqual(['never', 'under_3m', 'under_1h', 'under_1d', 'older']);
-    expect(wireguardSummary([{ latestHandshake: now - 5, rxBytes: 10, txBytes: 20 }, { latestHandshake: 0, rxBytes: 0, txBytes: 0 }, { latestHandshake: now - 4000, rxBytes: 1, txBytes: 2 }], now)).toEqual({
-      byAge: { under_3m: 1, under_1h: 0, under_1d: 1, older: 0, never: 1 }, rx: 11, tx: 22,
+    expect([0, now - 5, now - 600, now - 7200, now - 200_000].map((h) => handshakeAge(h, now))).toEqual([
+      'never',
+      'under_3m',
+      'under_1h',
+      'under_1d',
+      'older',
+    ]);
+    expect(
+      wireguardSummary(
+        [
+          { latestHandshake: now - 5, rxBytes: 10, txBytes: 20 },
+          { latestHandshake: 0, rxBytes: 0, txBytes: 0 },
+          { latestHandshake: now - 4000, rxBytes: 1, txBytes: 2 },
+        ],
+        now,
+      ),
+    ).toEqual({
+      byAge: { under_3m: 1, under_1h: 0, under_1d: 1, older: 0, never: 1 },
+      rx: 11,
+      tx: 22,
     });
   });
 

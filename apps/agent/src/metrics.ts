@@ -7,7 +7,9 @@ import { AGENT_VERSION } from './version.js';
 /** warren_agent_build_info's labels from the agent's version, `0.1.0+<commit>` (version.ts). */
 export function buildLabels(version: string): { version: string; commit: string } {
   const plus = version.indexOf('+');
-  return plus < 0 ? { version, commit: 'unknown' } : { version: version.slice(0, plus), commit: version.slice(plus + 1) || 'unknown' };
+  return plus < 0
+    ? { version, commit: 'unknown' }
+    : { version: version.slice(0, plus), commit: version.slice(plus + 1) || 'unknown' };
 }
 
 /** Handshake ages the node's peers are counted in (warren_agent_wireguard_peers): a fixed set, so series exist from the start. */
@@ -26,7 +28,10 @@ export function handshakeAge(latestHandshake: number, nowS: number): HandshakeAg
 }
 
 /** The peers of a dump by handshake age, and the bytes they moved (the interface's counters, which start again when a peer is re-added). */
-export function wireguardSummary(peers: readonly { latestHandshake: number; rxBytes: number; txBytes: number }[], nowS: number) {
+export function wireguardSummary(
+  peers: readonly { latestHandshake: number; rxBytes: number; txBytes: number }[],
+  nowS: number,
+) {
   const byAge = Object.fromEntries(HANDSHAKE_AGES.map((a) => [a, 0])) as Record<HandshakeAge, number>;
   let rx = 0;
   let tx = 0;
@@ -45,8 +50,16 @@ export function wireguardSummary(peers: readonly { latestHandshake: number; rxBy
 export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
   const registry = new Registry();
   if (opts.defaults) collectDefaultMetrics({ register: registry, eventLoopMonitoringPrecision: 10 });
-  const peers = new Gauge({ name: 'warren_agent_peers', help: 'WireGuard peers the interface was last set to', registers: [registry] });
-  const activePeers = new Gauge({ name: 'warren_agent_active_peers', help: 'Peers with a handshake in the last 3 minutes (last report)', registers: [registry] });
+  const peers = new Gauge({
+    name: 'warren_agent_peers',
+    help: 'WireGuard peers the interface was last set to',
+    registers: [registry],
+  });
+  const activePeers = new Gauge({
+    name: 'warren_agent_active_peers',
+    help: 'Peers with a handshake in the last 3 minutes (last report)',
+    registers: [registry],
+  });
   const applyDuration = new Histogram({
     name: 'warren_agent_apply_duration_seconds',
     help: 'Time to apply a desired state to the interface and services, by mode (set: one wg set; syncconf: a full wg syncconf)',
@@ -54,12 +67,38 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
     buckets: [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10],
     registers: [registry],
   });
-  const applyFailures = new Counter({ name: 'warren_agent_apply_failures_total', help: 'Desired states that failed to apply (wg or a service); the next round is a full syncconf', registers: [registry] });
-  const lastSync = new Gauge({ name: 'warren_agent_last_sync_timestamp_seconds', help: 'Unix time of the last round that fetched and applied the desired state', registers: [registry] });
-  const apiUp = new Gauge({ name: 'warren_agent_api_up', help: '1 when the last call to the API succeeded, 0 when it failed', registers: [registry] });
-  const apiFailures = new Counter({ name: 'warren_agent_api_failures_total', help: 'Calls to the API that failed (network, timeout, non-2xx), by call', labelNames: ['call'] as const, registers: [registry] });
-  const version = new Gauge({ name: 'warren_agent_desired_version', help: "The API change-log version last applied", registers: [registry] });
-  new Gauge({ name: 'warren_agent_build_info', help: "What is running: the agent's version and the commit it was built from (value 1)", labelNames: ['version', 'commit'] as const, registers: [registry] }).set(buildLabels(AGENT_VERSION), 1);
+  const applyFailures = new Counter({
+    name: 'warren_agent_apply_failures_total',
+    help: 'Desired states that failed to apply (wg or a service); the next round is a full syncconf',
+    registers: [registry],
+  });
+  const lastSync = new Gauge({
+    name: 'warren_agent_last_sync_timestamp_seconds',
+    help: 'Unix time of the last round that fetched and applied the desired state',
+    registers: [registry],
+  });
+  const apiUp = new Gauge({
+    name: 'warren_agent_api_up',
+    help: '1 when the last call to the API succeeded, 0 when it failed',
+    registers: [registry],
+  });
+  const apiFailures = new Counter({
+    name: 'warren_agent_api_failures_total',
+    help: 'Calls to the API that failed (network, timeout, non-2xx), by call',
+    labelNames: ['call'] as const,
+    registers: [registry],
+  });
+  const version = new Gauge({
+    name: 'warren_agent_desired_version',
+    help: 'The API change-log version last applied',
+    registers: [registry],
+  });
+  new Gauge({
+    name: 'warren_agent_build_info',
+    help: "What is running: the agent's version and the commit it was built from (value 1)",
+    labelNames: ['version', 'commit'] as const,
+    registers: [registry],
+  }).set(buildLabels(AGENT_VERSION), 1);
   const wgPeers = new Gauge({
     name: 'warren_agent_wireguard_peers',
     help: "The interface's peers by the age of their latest handshake (under_3m, under_1h, under_1d, older, never), at the last report",
@@ -78,7 +117,11 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
     labelNames: ['kind'] as const,
     registers: [registry],
   });
-  const wgRefused = new Gauge({ name: 'warren_agent_wireguard_refused_peers', help: 'Desired peers left off the interface for want of room (0 when all fit), at the last report', registers: [registry] });
+  const wgRefused = new Gauge({
+    name: 'warren_agent_wireguard_refused_peers',
+    help: 'Desired peers left off the interface for want of room (0 when all fit), at the last report',
+    registers: [registry],
+  });
   /** Live sessions by protocol: WireGuard's are the peers with a handshake in the last 3 minutes; others come from their servers when they run here. */
   const sessionSources = new Map<SessionProtocol, () => number>();
   let wgActive = 0;
@@ -153,7 +196,10 @@ export function parseListen(value: string): { host: string; port: number } | und
 }
 
 /** Serves `GET /metrics` (Prometheus text format) and nothing else. */
-export async function startMetricsServer(registry: Registry, listen: { host: string; port: number }): Promise<{ port: number; close(): Promise<void> }> {
+export async function startMetricsServer(
+  registry: Registry,
+  listen: { host: string; port: number },
+): Promise<{ port: number; close(): Promise<void> }> {
   const server = http.createServer((req, res) => {
     const path = (req.url ?? '').split('?')[0];
     const send = (status: number, body: string, type = 'text/plain; charset=utf-8') => {

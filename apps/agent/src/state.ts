@@ -4,7 +4,8 @@ import type { PeerDiff } from './wg/diff.js';
 /** The peers a node should have, by public key. */
 export type DesiredPeers = Map<string, { allowedIps: string[]; owner: number }>;
 
-const CIDR = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(?:3[0-2]|[12]?\d)|[0-9a-fA-F:]{2,39}\/(?:12[0-8]|1[01]\d|[1-9]?\d))$/;
+const CIDR =
+  /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)(?:\.(?:25[0-5]|2[0-4]\d|1?\d?\d)){3}\/(?:3[0-2]|[12]?\d)|[0-9a-fA-F:]{2,39}\/(?:12[0-8]|1[01]\d|[1-9]?\d))$/;
 
 export class InvalidStateError extends Error {}
 
@@ -31,8 +32,10 @@ export function nextDesired(current: DesiredPeers | null, answer: DesiredState):
 /** Every peer of an answer well-formed, or an InvalidStateError naming the first that is not. */
 function validatePeers(answer: DesiredState): void {
   for (const p of answer.peers) {
-    if (!isWgKey(p.publicKey)) throw new InvalidStateError(`invalid peer key ${JSON.stringify(p.publicKey).slice(0, 60)}`);
-    if (!p.allowedIps.length || !p.allowedIps.every((ip) => CIDR.test(ip))) throw new InvalidStateError(`invalid allowed IPs for ${p.publicKey}`);
+    if (!isWgKey(p.publicKey))
+      throw new InvalidStateError(`invalid peer key ${JSON.stringify(p.publicKey).slice(0, 60)}`);
+    if (!p.allowedIps.length || !p.allowedIps.every((ip) => CIDR.test(ip)))
+      throw new InvalidStateError(`invalid allowed IPs for ${p.publicKey}`);
   }
 }
 
@@ -94,7 +97,8 @@ export class PeerState {
       const have = this.peers.get(p.publicKey);
       if (!have) d.add.push({ publicKey: p.publicKey, allowedIps: [...p.allowedIps] });
       else {
-        if (!sameIps(have.allowedIps, p.allowedIps)) d.update.push({ publicKey: p.publicKey, allowedIps: [...p.allowedIps] });
+        if (!sameIps(have.allowedIps, p.allowedIps))
+          d.update.push({ publicKey: p.publicKey, allowedIps: [...p.allowedIps] });
         if (have.owner !== p.owner) this.unindex(have.owner, p.publicKey);
       }
       this.peers.set(p.publicKey, { allowedIps: p.allowedIps, owner: p.owner });

@@ -45,7 +45,11 @@ describe('the node token', () => {
     fs.writeFileSync(file, 'token-one\n', { mode: 0o600 });
     const token = new NodeToken('token-one', file);
     let told = 0;
-    const api = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token, onNewToken: () => told++ });
+    const api = new ApiClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      token,
+      onNewToken: () => told++,
+    });
     expect(await api.report(report)).toBe(0);
 
     // The operator issues a new token (npx warren vpn node-token): the old one is refused at once.
@@ -76,7 +80,10 @@ describe('the node token', () => {
   });
 
   it('a token given without a file (WARREN_NODE_TOKEN) cannot change: the 401 is the answer', async () => {
-    const api = new ApiClient({ baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`, token: 'stale' });
+    const api = new ApiClient({
+      baseUrl: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+      token: 'stale',
+    });
     await expect(api.report(report)).rejects.toBeInstanceOf(ApiError);
     const fixed = new NodeToken('stale');
     expect(fixed.reload()).toBe(false);

@@ -15,11 +15,18 @@ function fromCheckout(): string {
   const { version } = JSON.parse(fs.readFileSync(path.join(dir, 'package.json'), 'utf8')) as { version: string };
   let commit = 'unknown';
   try {
-    commit = execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'ignore'], timeout: 5000 }).trim() || commit;
+    commit =
+      execFileSync('git', ['rev-parse', '--short=12', 'HEAD'], {
+        cwd: dir,
+        encoding: 'utf8',
+        stdio: ['ignore', 'pipe', 'ignore'],
+        timeout: 5000,
+      }).trim() || commit;
   } catch {
     /* not a git checkout */
   }
   return `${version}+${commit}`;
 }
 
-export const AGENT_VERSION: string = typeof __WARREN_AGENT_VERSION__ === 'string' ? __WARREN_AGENT_VERSION__ : fromCheckout();
+export const AGENT_VERSION: string =
+  typeof __WARREN_AGENT_VERSION__ === 'string' ? __WARREN_AGENT_VERSION__ : fromCheckout();

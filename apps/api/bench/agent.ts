@@ -50,7 +50,9 @@ export interface AgentBenchResult {
 
 const exec = (cmd: string, args: string[]) =>
   new Promise<string>((resolve, reject) =>
-    execFile(cmd, args, { maxBuffer: 256 * 1024 * 1024, timeout: 120_000 }, (err, out, errOut) => (err ? reject(new Error(`${cmd} ${args.slice(0, 6).join(' ')}: ${errOut || err.message}`)) : resolve(out))),
+    execFile(cmd, args, { maxBuffer: 256 * 1024 * 1024, timeout: 120_000 }, (err, out, errOut) =>
+      err ? reject(new Error(`${cmd} ${args.slice(0, 6).join(' ')}: ${errOut || err.message}`)) : resolve(out),
+    ),
   );
 const median = (xs: number[]) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)]!;
 const percentile = (xs: number[], p: number) => {
@@ -59,12 +61,19 @@ const percentile = (xs: number[], p: number) => {
 };
 function wgKeyPair() {
   const { publicKey, privateKey } = generateKeyPairSync('x25519');
-  return { pub: publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64'), priv: privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('base64') };
+  return {
+    pub: publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64'),
+    priv: privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('base64'),
+  };
 }
 
 async function missingTools(): Promise<string | undefined> {
   if (process.getuid?.() !== 0) return 'needs root (network namespace)';
-  for (const [tool, args] of [['ip', ['-V']], ['wg', ['--version']], ['wireguard-go', ['--version']]] as const) {
+  for (const [tool, args] of [
+    ['ip', ['-V']],
+    ['wg', ['--version']],
+    ['wireguard-go', ['--version']],
+  ] as const) {
     try {
       await exec(tool, [...args]);
     } catch {
@@ -75,12 +84,21 @@ async function missingTools(): Promise<string | undefined> {
   return undefined;
 }
 
-export async function benchAgent(opts: { peers?: number; changes?: number; rounds?: number; log?: (s: string) => void } = {}): Promise<AgentBenchResult> {
+export async function benchAgent(
+  opts: { peers?: number; changes?: number; rounds?: number; log?: (s: string) => void } = {},
+): Promise<AgentBenchResult> {
   const PEERS = opts.peers ?? Number(process.env.BENCH_AGENT_PEERS ?? 10_000);
   const CHANGES = opts.changes ?? Number(process.env.BENCH_AGENT_CHANGES ?? 100);
   const ROUNDS = opts.rounds ?? Number(process.env.BENCH_AGENT_ROUNDS ?? 5);
   const log = opts.log ?? ((s: string) => process.stdout.write(s));
-  const empty = { peers: PEERS, changes: CHANGES, latencyMs: { p50: NaN, p99: NaN, max: NaN }, fullFromEmpty: { agentMs: NaN, rawMs: NaN, ratio: NaN }, fullInSync: { agentMs: NaN, rawMs: NaN, ratio: NaN }, initialApplyMs: NaN };
+  const empty = {
+    peers: PEERS,
+    changes: CHANGES,
+    latencyMs: { p50: NaN, p99: NaN, max: NaN },
+    fullFromEmpty: { agentMs: NaN, rawMs: NaN, ratio: NaN },
+    fullInSync: { agentMs: NaN, rawMs: NaN, ratio: NaN },
+    initialApplyMs: NaN,
+  };
   const missing = await missingTools();
   if (missing) return { ...empty, skipped: missing };
 
@@ -95,7 +113,7 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
     await exec('ip', ['netns', 'add', NS]);
     const wgo = spawn('ip', ['netns', 'exec', NS, 'wireguard-go', '-f', IF], { stdio: 'ignore' });
     children.push(wgo);
-    for (const end = Date.now() + 10_000; ; ) {
+    for (const end = Date.now() + 10_000; ;) {
       try {
         await exec('ip', ['netns', 'exec', NS, 'wg', 'show', IF]);
         break;
@@ -105,13 +123,36 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
       }
     }
     fs.writeFileSync(path.join(tmp, 'if.key'), wgKeyPair().priv, { mode: 0o600 });
-    await exec('ip', ['netns', 'exec', NS, 'wg', 'set', IF, 'private-key', path.join(tmp, 'if.key'), 'listen-port', '51820']);
+    await exec('ip', [
+      'netns',
+      'exec',
+      NS,
+      'wg',
+      'set',
+      IF,
+      'private-key',
+      path.join(tmp, 'if.key'),
+      'listen-port',
+      '51820',
+    ]);
 
     // --- the API with PEERS paid devices on one premium node --------------------------------------
     const socket = path.join(tmp, 'api.sock');
     await t.app.listen({ path: socket });
-    await addLocation(t.app.db, { slug: 'bench-lab', countryCode: 'ZZ', country: { en: 'Bench', ru: 'Bench', zh: 'Bench' }, city: { en: 'Lab', ru: 'Lab', zh: 'Lab' }, latitude: 0, longitude: 0, premium: true });
-    const { token } = await addNode(t.app.db, { location: 'bench-lab', name: 'bench-lab-1', endpointHost: '192.0.2.1' });
+    await addLocation(t.app.db, {
+      slug: 'bench-lab',
+      countryCode: 'ZZ',
+      country: { en: 'Bench', ru: 'Bench', zh: 'Bench' },
+      city: { en: 'Lab', ru: 'Lab', zh: 'Lab' },
+      latitude: 0,
+      longitude: 0,
+      premium: true,
+    });
+    const { token } = await addNode(t.app.db, {
+      location: 'bench-lab',
+      name: 'bench-lab-1',
+      endpointHost: '192.0.2.1',
+    });
     log(`agent bench: seeding ${PEERS} devices…`);
     const keys = Array.from({ length: PEERS }, () => wgKeyPair().pub);
     await t.app.db.query(
@@ -129,8 +170,29 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
     // --- the agent, as in production: a child process in the namespace -------------------------
     const agentLines: { at: number; line: Record<string, unknown> }[] = [];
     const waiters: { test: (l: Record<string, unknown>) => boolean; resolve: (at: number) => void }[] = [];
-    const agentProc = spawn('ip', ['netns', 'exec', NS, process.execPath, path.resolve(import.meta.dirname, '../../agent/bin/warren-agent.mjs'),
-      '--api-socket', socket, '--token-file', writeToken(tmp, token), '--interface', IF, '--state-dir', path.join(tmp, 'agent'), '--resync-interval', '86400', '--report-interval', '3600'], { stdio: ['ignore', 'pipe', 'inherit'] });
+    const agentProc = spawn(
+      'ip',
+      [
+        'netns',
+        'exec',
+        NS,
+        process.execPath,
+        path.resolve(import.meta.dirname, '../../agent/bin/warren-agent.mjs'),
+        '--api-socket',
+        socket,
+        '--token-file',
+        writeToken(tmp, token),
+        '--interface',
+        IF,
+        '--state-dir',
+        path.join(tmp, 'agent'),
+        '--resync-interval',
+        '86400',
+        '--report-interval',
+        '3600',
+      ],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
     children.push(agentProc);
     let buf = '';
     agentProc.stdout!.on('data', (chunk: Buffer) => {
@@ -143,10 +205,11 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
         try {
           const line = JSON.parse(raw) as Record<string, unknown>;
           agentLines.push({ at, line });
-          for (const w of [...waiters]) if (w.test(line)) {
-            waiters.splice(waiters.indexOf(w), 1);
-            w.resolve(at);
-          }
+          for (const w of [...waiters])
+            if (w.test(line)) {
+              waiters.splice(waiters.indexOf(w), 1);
+              w.resolve(at);
+            }
         } catch {
           /* not a log line */
         }
@@ -165,7 +228,10 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
     // --- 1. latency of 100 changes --------------------------------------------------------------
     const user = new TestClient(t.app);
     const { user: u } = await registerUser(user, `bench-owner-${id}@bench.invalid`);
-    await t.app.db.query(`update users set verified = true, account_status = 'Active', tariff_key = 'lifetime', tariff_name = 'Lifetime' where id = $1`, [u.id]);
+    await t.app.db.query(
+      `update users set verified = true, account_status = 'Active', tariff_key = 'lifetime', tariff_name = 'Lifetime' where id = $1`,
+      [u.id],
+    );
     // Let the agent see the owner's plan change before measuring.
     await nextLine((l) => l.msg === 'applied' || l.msg === 'noop', 3000).catch(() => undefined);
     const latencies: number[] = [];
@@ -182,7 +248,11 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
     const present = new Set((await exec('ip', ['netns', 'exec', NS, 'wg', 'show', IF, 'peers'])).split('\n'));
     const absent = added.filter((k) => !present.has(k));
     if (absent.length) throw new Error(`${absent.length} added peers are not on the interface`);
-    const latencyMs = { p50: Math.round(percentile(latencies, 50)), p99: Math.round(percentile(latencies, 99)), max: Math.round(Math.max(...latencies)) };
+    const latencyMs = {
+      p50: Math.round(percentile(latencies, 50)),
+      p99: Math.round(percentile(latencies, 99)),
+      max: Math.round(Math.max(...latencies)),
+    };
     agentProc.kill('SIGTERM');
     await new Promise((r) => agentProc.once('exit', r));
 
@@ -197,7 +267,13 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
     const emptyFile = path.join(tmp, 'empty.conf');
     fs.writeFileSync(emptyFile, renderConfig(interfaceLines(await run(['showconf', IF])), new Map()), { mode: 0o600 });
     const agentCycle = async () => {
-      const agent = new Agent(api, wg, { waitS: 0, reportIntervalS: 3600, resyncIntervalS: 86_400, capacity: 1000, maxSetChanges: 500 });
+      const agent = new Agent(api, wg, {
+        waitS: 0,
+        reportIntervalS: 3600,
+        resyncIntervalS: 86_400,
+        capacity: 1000,
+        maxSetChanges: 500,
+      });
       const t0 = performance.now();
       await agent.syncOnce();
       return performance.now() - t0;
@@ -208,7 +284,8 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
       return performance.now() - t0;
     };
     const measure = async (fromEmpty: boolean) => {
-      const a: number[] = [], b: number[] = [];
+      const a: number[] = [],
+        b: number[] = [];
       for (let i = 0; i < ROUNDS + 1; i++) {
         for (const side of i % 2 ? ['raw', 'agent'] : ['agent', 'raw']) {
           if (fromEmpty) await run(['syncconf', IF, emptyFile]);
@@ -218,7 +295,8 @@ export async function benchAgent(opts: { peers?: number; changes?: number; round
         }
         log('.');
       }
-      const agentMs = Math.round(median(a)), rawMs = Math.round(median(b));
+      const agentMs = Math.round(median(a)),
+        rawMs = Math.round(median(b));
       return { agentMs, rawMs, ratio: Math.round((median(a) / median(b)) * 100) / 100 };
     };
     const fullFromEmpty = await measure(true);
@@ -240,13 +318,25 @@ export interface DeltaCpuResult {
 }
 
 /** The agent's CPU per one-account delta at `peers` peers, without an interface (see 3. above). */
-export async function benchAgentDeltaCpu(peers: number, deltas = Number(process.env.BENCH_AGENT_DELTAS ?? 200)): Promise<DeltaCpuResult> {
+export async function benchAgentDeltaCpu(
+  peers: number,
+  deltas = Number(process.env.BENCH_AGENT_DELTAS ?? 200),
+): Promise<DeltaCpuResult> {
   const key = () => randomBytes(32).toString('base64');
-  const ips = (i: number) => [`10.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}/32`, `fd77:6172:7265::${i.toString(16)}/128`];
+  const ips = (i: number) => [
+    `10.${64 + ((i >> 16) & 63)}.${(i >> 8) & 255}.${i & 255}/32`,
+    `fd77:6172:7265::${i.toString(16)}/128`,
+  ];
   const full: DesiredState = {
-    node: { id: 1, name: 'bench' }, version: 1, evaluatedAt: 1, nextCheckAt: null, full: true, changedOwners: [],
+    node: { id: 1, name: 'bench' },
+    version: 1,
+    evaluatedAt: 1,
+    nextCheckAt: null,
+    full: true,
+    changedOwners: [],
     peers: Array.from({ length: peers }, (_, i) => ({ publicKey: key(), allowedIps: ips(i + 1), owner: i + 1 })),
-    serviceUsers: [], stealthUsers: [],
+    serviceUsers: [],
+    stealthUsers: [],
   };
   let version = 1;
   let next: DesiredState = full;
@@ -255,14 +345,32 @@ export async function benchAgentDeltaCpu(peers: number, deltas = Number(process.
     report: async () => 0,
   };
   let calls = 0;
-  const wg = { iface: 'wgbench', dump: async () => ({ iface: {}, peers: [] }), set: async () => void calls++, syncconf: async () => void calls++ };
-  const agent = new Agent(api, wg as never, { waitS: 25, reportIntervalS: 3600, resyncIntervalS: 86_400, capacity: peers * 2, maxSetChanges: 500 });
+  const wg = {
+    iface: 'wgbench',
+    dump: async () => ({ iface: {}, peers: [] }),
+    set: async () => void calls++,
+    syncconf: async () => void calls++,
+  };
+  const agent = new Agent(api, wg as never, {
+    waitS: 25,
+    reportIntervalS: 3600,
+    resyncIntervalS: 86_400,
+    capacity: peers * 2,
+    maxSetChanges: 500,
+  });
   await agent.syncOnce();
   const owner = peers + 1;
   const cpu: number[] = [];
   for (let i = 0; i < deltas; i++) {
     // One account: a device added (even rounds), then the account's devices gone (odd rounds).
-    next = { ...full, full: false, version: ++version, evaluatedAt: version, changedOwners: [owner], peers: i % 2 === 0 ? [{ publicKey: key(), allowedIps: ips(peers + 1), owner }] : [] };
+    next = {
+      ...full,
+      full: false,
+      version: ++version,
+      evaluatedAt: version,
+      changedOwners: [owner],
+      peers: i % 2 === 0 ? [{ publicKey: key(), allowedIps: ips(peers + 1), owner }] : [],
+    };
     const before = process.cpuUsage();
     const r = await agent.syncOnce();
     const used = process.cpuUsage(before);
@@ -271,11 +379,18 @@ export async function benchAgentDeltaCpu(peers: number, deltas = Number(process.
   }
   if (calls !== deltas + 1) throw new Error(`wg calls: ${calls}`);
   const round = (n: number) => Math.round(n * 10) / 10;
-  return { peers, deltas, cpuMs: { p50: round(percentile(cpu, 50)), p99: round(percentile(cpu, 99)), max: round(Math.max(...cpu)) } };
+  return {
+    peers,
+    deltas,
+    cpuMs: { p50: round(percentile(cpu, 50)), p99: round(percentile(cpu, 99)), max: round(Math.max(...cpu)) },
+  };
 }
 
 export function formatDeltaCpu(r: DeltaCpuResult): string {
-  const target = r.peers >= 100_000 && r.peers < 200_000 ? ` (target p99 < 100 ms at 100k: ${r.cpuMs.p99 < 100 ? 'ok' : 'OVER TARGET'})` : '';
+  const target =
+    r.peers >= 100_000 && r.peers < 200_000
+      ? ` (target p99 < 100 ms at 100k: ${r.cpuMs.p99 < 100 ? 'ok' : 'OVER TARGET'})`
+      : '';
   return `agent: CPU per one-account delta with ${r.peers} peers (no interface), ${r.deltas} deltas: p50 ${r.cpuMs.p50} ms, p99 ${r.cpuMs.p99} ms, max ${r.cpuMs.max} ms${target}`;
 }
 
@@ -292,5 +407,6 @@ export function formatAgentBench(r: AgentBenchResult): string {
 
 runIfMain(import.meta.filename, 'agent', async () => {
   console.log(formatAgentBench(await benchAgent()));
-  for (const n of (process.env.BENCH_AGENT_DELTA_PEERS ?? '10000,100000,300000').split(',').map(Number)) console.log(formatDeltaCpu(await benchAgentDeltaCpu(n)));
+  for (const n of (process.env.BENCH_AGENT_DELTA_PEERS ?? '10000,100000,300000').split(',').map(Number))
+    console.log(formatDeltaCpu(await benchAgentDeltaCpu(n)));
 });

@@ -30,7 +30,10 @@ interface Side {
 async function load(opts: Parameters<typeof autocannon>[0], label: string): Promise<number> {
   const r = await autocannon({ duration: SECONDS, connections: CONNECTIONS, ...opts });
   const bad = r.non2xx + r.errors + r.timeouts;
-  if (bad > 0) throw new Error(`${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts out of ${r.requests.total}`);
+  if (bad > 0)
+    throw new Error(
+      `${label}: ${r.non2xx} non-2xx, ${r.errors} errors, ${r.timeouts} timeouts out of ${r.requests.total}`,
+    );
   return r.requests.total / SECONDS;
 }
 
@@ -50,7 +53,10 @@ async function compare(a: Side, b: Side): Promise<{ a: number[]; b: number[] }> 
 
 async function main() {
   const started = performance.now();
-  const child: ChildProcess = fork(path.join(import.meta.dirname, 'servers.ts'), [], { execArgv: ['--import', 'tsx'], stdio: ['ignore', 'inherit', 'inherit', 'ipc'] });
+  const child: ChildProcess = fork(path.join(import.meta.dirname, 'servers.ts'), [], {
+    execArgv: ['--import', 'tsx'],
+    stdio: ['ignore', 'inherit', 'inherit', 'ipc'],
+  });
   const kill = () => child.exitCode === null && child.kill('SIGKILL');
   process.on('exit', kill);
   const ready = await new Promise<Ready>((resolve, reject) => {
@@ -67,42 +73,94 @@ async function main() {
   const loginBody = JSON.stringify({ email: ready.email, password: ready.password });
   const loginHeaders = { 'content-type': 'application/json', cookie: ready.cookie, 'x-xsrf-token': ready.xsrf };
 
-  console.log(`Warren API bench · ${ready.database} · ${ROUNDS} rounds × ${SECONDS} s per side · ${CONNECTIONS} connections (login ${LOGIN_CONNECTIONS}) · Node ${process.version}`);
+  console.log(
+    `Warren API bench · ${ready.database} · ${ROUNDS} rounds × ${SECONDS} s per side · ${CONNECTIONS} connections (login ${LOGIN_CONNECTIONS}) · Node ${process.version}`,
+  );
   const rows: { name: string; a: string; b: string; ma: number; mb: number; target: number; unit: string }[] = [];
 
   const health = await compare(
     { name: 'full', run: () => load({ url: `${ready.full}/api/health` }, 'GET /api/health') },
     { name: 'bare', run: () => load({ url: `${ready.bare}/hello` }, 'bare hello') },
   );
-  rows.push({ name: '(a) GET /api/health, full app vs bare Fastify hello-world', a: 'full', b: 'bare', ma: median(health.a), mb: median(health.b), target: 0.6, unit: 'req/s' });
+  rows.push({
+    name: '(a) GET /api/health, full app vs bare Fastify hello-world',
+    a: 'full',
+    b: 'bare',
+    ma: median(health.a),
+    mb: median(health.b),
+    target: 0.6,
+    unit: 'req/s',
+  });
 
   const info = await compare(
-    { name: 'full', run: () => load({ url: `${ready.full}/api/users/info/get`, headers: authHeaders }, 'GET /api/users/info/get') },
+    {
+      name: 'full',
+      run: () => load({ url: `${ready.full}/api/users/info/get`, headers: authHeaders }, 'GET /api/users/info/get'),
+    },
     { name: 'bare', run: () => load({ url: `${ready.bare}/user/${ready.userId}` }, 'bare select by id') },
   );
-  rows.push({ name: '(b) GET /api/users/info/get (bearer) vs bare primary-key select', a: 'full', b: 'bare', ma: median(info.a), mb: median(info.b), target: 0.5, unit: 'req/s' });
+  rows.push({
+    name: '(b) GET /api/users/info/get (bearer) vs bare primary-key select',
+    a: 'full',
+    b: 'bare',
+    ma: median(info.a),
+    mb: median(info.b),
+    target: 0.5,
+    unit: 'req/s',
+  });
 
   const login = await compare(
-    { name: 'login', run: () => load({ url: `${ready.full}/api/users/login`, method: 'POST', body: loginBody, headers: loginHeaders, connections: LOGIN_CONNECTIONS }, 'POST /api/users/login') },
+    {
+      name: 'login',
+      run: () =>
+        load(
+          {
+            url: `${ready.full}/api/users/login`,
+            method: 'POST',
+            body: loginBody,
+            headers: loginHeaders,
+            connections: LOGIN_CONNECTIONS,
+          },
+          'POST /api/users/login',
+        ),
+    },
     { name: 'argon2', run: () => argon2PerSecond(LOGIN_CONNECTIONS) },
   );
-  rows.push({ name: '(c) POST /api/users/login vs raw argon2id verify in-process', a: 'login', b: 'verify', ma: median(login.a), mb: median(login.b), target: 0.8, unit: '/s' });
+  rows.push({
+    name: '(c) POST /api/users/login vs raw argon2id verify in-process',
+    a: 'login',
+    b: 'verify',
+    ma: median(login.a),
+    mb: median(login.b),
+    target: 0.8,
+    unit: '/s',
+  });
   process.stdout.write('\n\n');
 
   const fmt = (n: number) => n.toFixed(n < 100 ? 1 : 0).padStart(8);
-  console.log(`${'comparison'.padEnd(64)} ${'A median'.padStart(12)} ${'B median'.padStart(12)}  ratio  target  result`);
+  console.log(
+    `${'comparison'.padEnd(64)} ${'A median'.padStart(12)} ${'B median'.padStart(12)}  ratio  target  result`,
+  );
   let below = 0;
   for (const r of rows) {
     const ratio = r.ma / r.mb;
     const pass = ratio >= r.target;
     if (!pass) below++;
-    console.log(`${r.name.padEnd(64)} ${fmt(r.ma)} ${r.unit.padEnd(5)}${fmt(r.mb)} ${r.unit.padEnd(5)} ${ratio.toFixed(2).padStart(5)}  >=${r.target.toFixed(1)}  ${pass ? 'PASS' : 'BELOW'}`);
+    console.log(
+      `${r.name.padEnd(64)} ${fmt(r.ma)} ${r.unit.padEnd(5)}${fmt(r.mb)} ${r.unit.padEnd(5)} ${ratio.toFixed(2).padStart(5)}  >=${r.target.toFixed(1)}  ${pass ? 'PASS' : 'BELOW'}`,
+    );
   }
   console.log('\nrounds (A | B):');
-  for (const [name, s] of [['(a)', health], ['(b)', info], ['(c)', login]] as const) {
+  for (const [name, s] of [
+    ['(a)', health],
+    ['(b)', info],
+    ['(c)', login],
+  ] as const) {
     console.log(`  ${name} ${s.a.map((x) => x.toFixed(0)).join(' ')} | ${s.b.map((x) => x.toFixed(0)).join(' ')}`);
   }
-  console.log(`\n${below === 0 ? 'PASS' : 'BELOW'}: ${rows.length - below}/${rows.length} comparisons meet their target (${((performance.now() - started) / 1000).toFixed(0)} s)`);
+  console.log(
+    `\n${below === 0 ? 'PASS' : 'BELOW'}: ${rows.length - below}/${rows.length} comparisons meet their target (${((performance.now() - started) / 1000).toFixed(0)} s)`,
+  );
 
   child.send({ type: 'close' });
   await new Promise((resolve) => child.once('exit', resolve));

@@ -99,7 +99,18 @@ async function main() {
     }
   });
 
-  const ready: Ready = { type: 'ready', full, bare: bareUrl, token, xsrf, cookie, userId: user.id, email, password, database: app.db.kind };
+  const ready: Ready = {
+    type: 'ready',
+    full,
+    bare: bareUrl,
+    token,
+    xsrf,
+    cookie,
+    userId: user.id,
+    email,
+    password,
+    database: app.db.kind,
+  };
   process.send!(ready);
 }
 

@@ -82,7 +82,20 @@ export interface AppDeps {
  * mail page's address): logs outlive an account's deletion. A parameter is known by its decoded
  * name, as the query parser reads it: `%73ig=` is `sig=`.
  */
-const SECRET_PARAMS = new Set(['token', 't', 'password', 'code', 'otp', 'secret', 'key', 'sig', 'signature', 'q', 'email', 'to']);
+const SECRET_PARAMS = new Set([
+  'token',
+  't',
+  'password',
+  'code',
+  'otp',
+  'secret',
+  'key',
+  'sig',
+  'signature',
+  'q',
+  'email',
+  'to',
+]);
 function redactQuery(rest: string): string {
   return rest.replace(/([?&#])([^&#=]*)=([^&#]*)/g, (all, sep: string, key: string) => {
     let name = key;
@@ -108,7 +121,8 @@ function redactPath(path: string): string {
   } catch {
     // A malformed escape: judge the raw text.
   }
-  if (!SECRET_PATH.test(decoded.replace(/\/{2,}/g, '/')) && !SECRET_PATH.test(path.replace(/\/{2,}/g, '/'))) return path;
+  if (!SECRET_PATH.test(decoded.replace(/\/{2,}/g, '/')) && !SECRET_PATH.test(path.replace(/\/{2,}/g, '/')))
+    return path;
   const at = path.search(/\/(?:s|%73)(?:u|%75)(?:b|%62)(?:\/|%2f)/i);
   return at >= 0 ? `${path.slice(0, at)}/sub/[redacted]` : '[redacted]';
 }
@@ -130,7 +144,15 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     logger: {
       level: config.logLevel,
       ...(overrides.logStream ? { stream: overrides.logStream } : {}),
-      redact: { paths: ['req.headers.authorization', 'req.headers.cookie', 'res.headers["set-cookie"]', 'res.headers.authorization'], remove: true },
+      redact: {
+        paths: [
+          'req.headers.authorization',
+          'req.headers.cookie',
+          'res.headers["set-cookie"]',
+          'res.headers.authorization',
+        ],
+        remove: true,
+      },
       serializers: {
         req: (req: FastifyRequest) => ({ method: req.method, url: redactUrl(req.url), host: req.headers?.host }),
       },
@@ -148,7 +170,9 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     // Raised before routing (malformed URL, over-long parameter): the one `{ message }` shape, without echoing the URL.
     frameworkErrors: (err, _request, reply) => {
       const tooLong = err.code === 'FST_ERR_MAX_PARAM_LENGTH';
-      void (reply as FastifyReply).status(tooLong ? 414 : 400).send({ message: tooLong ? 'The URL is too long.' : 'Malformed URL.' });
+      void (reply as FastifyReply)
+        .status(tooLong ? 414 : 400)
+        .send({ message: tooLong ? 'The URL is too long.' : 'Malformed URL.' });
     },
   });
 
@@ -156,13 +180,21 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   const routeList: RegisteredRoute[] = [];
   app.decorate('routeList', routeList);
   app.addHook('onRoute', (route) => {
-    const schema = route.schema as { hide?: boolean; body?: unknown; querystring?: unknown; params?: unknown } | undefined;
+    const schema = route.schema as
+      { hide?: boolean; body?: unknown; querystring?: unknown; params?: unknown } | undefined;
     const request = schema && { body: schema.body, querystring: schema.querystring, params: schema.params };
-    for (const method of [route.method].flat()) routeList.push({ method, url: route.url, hidden: !!schema?.hide, schema: request });
+    for (const method of [route.method].flat())
+      routeList.push({ method, url: route.url, hidden: !!schema?.hide, schema: request });
   });
 
   // Every service comes from the composition root (composition.ts), as for the CLI.
-  const services: Services = await buildServices(config, { db, mailer: overrides.mailer, limiter: overrides.limiter, log: app.log, testHooks: overrides.testHooks });
+  const services: Services = await buildServices(config, {
+    db,
+    mailer: overrides.mailer,
+    limiter: overrides.limiter,
+    log: app.log,
+    testHooks: overrides.testHooks,
+  });
   const { brands, origins, captcha, geo, users, billing, providers, sandbox } = services;
   // Before anything is served: sealed data under a secret this configuration lacks is a start-up error naming the setting, never a 500 later.
   await services.secrets.check();
@@ -186,7 +218,11 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   await app.register(fastifyCookie);
   await app.register(fastifySwagger, {
     openapi: {
-      info: { title: 'Warren API', version: '0.1.0', description: 'Accounts, billing, setup and the VPN control plane.' },
+      info: {
+        title: 'Warren API',
+        version: '0.1.0',
+        description: 'Accounts, billing, setup and the VPN control plane.',
+      },
       components: { securitySchemes: { bearer: { type: 'http', scheme: 'bearer' } } },
     },
     transform: jsonSchemaTransform,
@@ -195,12 +231,15 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   if (config.apiDocs) await app.register(fastifySwaggerUi, { routePrefix: '/api/docs', staticCSP: true });
 
   // Security headers on every answer (helmet), with the Content-Security-Policy of the Host's brand.
-  const captchaHosts = new Map<string, string[]>([
-    ['none', []],
-    ['recaptcha', ['https://www.google.com', 'https://www.gstatic.com']],
-    ['turnstile', ['https://challenges.cloudflare.com']],
-  ]).get(config.captcha.provider) ?? [];
-  const scriptHostsOf = (host: string | undefined) => [...new Set(brands.forHost(host).scripts.map((s) => new URL(s.src).origin))];
+  const captchaHosts =
+    new Map<string, string[]>([
+      ['none', []],
+      ['recaptcha', ['https://www.google.com', 'https://www.gstatic.com']],
+      ['turnstile', ['https://challenges.cloudflare.com']],
+    ]).get(config.captcha.provider) ?? [];
+  const scriptHostsOf = (host: string | undefined) => [
+    ...new Set(brands.forHost(host).scripts.map((s) => new URL(s.src).origin)),
+  ];
   await app.register(fastifyHelmet, {
     contentSecurityPolicy: {
       useDefaults: false,
@@ -259,28 +298,57 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     return token ? (await users.authenticate(token).catch(() => undefined))?.user : undefined;
   };
 
-  await app.register(systemRoutes, { db, mailer: services.mailer, devTools: !config.isProduction, brandOf, healthCacheMs: config.healthCacheMs, draining: () => draining });
+  await app.register(systemRoutes, {
+    db,
+    mailer: services.mailer,
+    devTools: !config.isProduction,
+    brandOf,
+    healthCacheMs: config.healthCacheMs,
+    draining: () => draining,
+  });
   await app.register(usersRoutes, { users, origins, captcha, auth });
   await app.register(vpnModule, { vpn: services.vpn, auth, countryOf: (ip: string) => geo.country(ip) });
   await app.register(openvpnSocks5Module, { openvpnSocks5: services.vpn.openvpnSocks5, pki: services.vpn.pki, auth });
   await app.register(stealthModule, { stealth: services.stealth, auth });
 
   await app.register(featuresRoutes, { features: services.features, auth });
-  await app.register(profileRoutes, { profiles: services.profiles, auth, context: (request) => contextOf(request, origins) });
+  await app.register(profileRoutes, {
+    profiles: services.profiles,
+    auth,
+    context: (request) => contextOf(request, origins),
+  });
   await app.register(affiliateRoutes, { affiliate: services.affiliate, origins, auth, optionalUser });
   await app.register(rewardsRoutes, { rewards: services.rewards, origins, auth });
   await app.register(geoRoutes, { geo, currencyFor: billing.prices.currencyFor });
 
   // The sandbox notifies us through the full HTTP stack (routing, raw body, signature check), as a provider would.
   const deliverSandbox = async (body: string, signature: string) =>
-    (await app.inject({ method: 'POST', url: '/api/billing/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body })).statusCode;
+    (
+      await app.inject({
+        method: 'POST',
+        url: '/api/billing/webhooks/sandbox',
+        headers: { 'content-type': 'application/json', 'sandbox-signature': signature },
+        payload: body,
+      })
+    ).statusCode;
   app.decorate('billing', billing);
   await app.register(billingRoutes, {
-    billing, optionalUser, origins, captcha, geo, auth, secureCookies: config.isProduction,
+    billing,
+    optionalUser,
+    origins,
+    captcha,
+    geo,
+    auth,
+    secureCookies: config.isProduction,
     availableProviders: Object.keys(providers) as PaymentProviderId[],
   });
   await app.register(staffModule, { staff: services.staff, secureCookies: config.isProduction });
-  await app.register(webhookRoutes, { reconciliation: countRejectedWebhooks(billing.reconciliation, services.metrics), sandbox, deliverSandbox, providerIds: new Set(Object.keys(providers)) });
+  await app.register(webhookRoutes, {
+    reconciliation: countRejectedWebhooks(billing.reconciliation, services.metrics),
+    sandbox,
+    deliverSandbox,
+    providerIds: new Set(Object.keys(providers)),
+  });
   // Scheduled and retried jobs (pg-boss; modules/billing/jobs.ts); stopped by services.close().
   // Started once the app is ready: a job due at start (a sandbox webhook) goes through the app
   // itself (app.inject), which cannot run while routes are still being registered (issue 20).

@@ -7,10 +7,21 @@ import { createCaptchaVerifier } from './lib/captcha.js';
 import { createGeoIp } from './lib/geoip.js';
 import { keyringOf } from './lib/keyring.js';
 import { createMetrics, initialiseKnownLabels, sqlOperation } from './lib/metrics.js';
-import { type RateLimiter, createDatabaseRateLimiter, createMemoryRateLimiter, createRedisRateLimiter } from './lib/rate-limit.js';
+import {
+  type RateLimiter,
+  createDatabaseRateLimiter,
+  createMemoryRateLimiter,
+  createRedisRateLimiter,
+} from './lib/rate-limit.js';
 import { type Mailer, createMailer, withMailLog } from './mail/mailer.js';
 import { affiliateService, eraseAffiliateData } from './modules/affiliate/index.js';
-import { type BillingTestHooks, billingErasure, billingServices, jobEngine, readCatalogue } from './modules/billing/index.js';
+import {
+  type BillingTestHooks,
+  billingErasure,
+  billingServices,
+  jobEngine,
+  readCatalogue,
+} from './modules/billing/index.js';
 import { eraseFeatureSwitches, featuresService } from './modules/features/index.js';
 import { eraseServiceCredentials, eraseWireguardData, vpnServices } from './modules/nodes/index.js';
 import { profileService } from './modules/profile/index.js';
@@ -29,7 +40,11 @@ export interface ServiceDeps {
   mailer?: Mailer;
   limiter?: RateLimiter;
   /** Where background failures and a lost Redis are reported (the app's logger; the CLI prints nothing). */
-  log?: { warn: (obj: object, msg: string) => void; error: (obj: object, msg: string) => void; info?: (obj: object, msg: string) => void };
+  log?: {
+    warn: (obj: object, msg: string) => void;
+    error: (obj: object, msg: string) => void;
+    info?: (obj: object, msg: string) => void;
+  };
   /** Test-only seams (test/crash.test.ts); production passes none. */
   testHooks?: { billing?: BillingTestHooks };
 }
@@ -44,7 +59,11 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   const { db } = deps;
   const brands: BrandRegistry = loadBrandRegistry(config.brandsFile);
   // Where every link the server writes points (brands/origins.ts): the registry and the configuration, never a request's Host.
-  const origins = brandOrigins(brands, { publicUrl: config.publicUrl, isProduction: config.isProduction, port: config.port });
+  const origins = brandOrigins(brands, {
+    publicUrl: config.publicUrl,
+    isProduction: config.isProduction,
+    port: config.port,
+  });
   // Links in mails, the console and the stealth subscription URL: the member's brand's canonical origin.
   const originOf = (id: string) => origins.canonical(brands.byId(id) ?? brands.all()[0]!);
   // Every mail to an account is logged (kind and time) for the operator console's customer view; a mail
@@ -53,7 +72,11 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     metrics.mailsRefused.inc();
     deps.log?.error({ err }, 'mail with a foreign link refused');
   });
-  const mailer = withMailLog(guarded, (to, kind) => logMail(db, to, kind), (err) => deps.log?.warn({ err }, 'mail log failed'));
+  const mailer = withMailLog(
+    guarded,
+    (to, kind) => logMail(db, to, kind),
+    (err) => deps.log?.warn({ err }, 'mail log failed'),
+  );
   // Sign-in, reset and sign-up budgets are one budget over every instance (README: Faults): Redis when
   // set, else PostgreSQL's rate_limits table, which is also where Redis's counts go while it is
   // unreachable. Only the embedded database (one process by construction) counts in memory.
@@ -63,7 +86,13 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     (config.redisUrl
       ? createRedisRateLimiter(
           config.redisUrl,
-          (err) => deps.log?.warn({ err }, db.kind === 'postgres' ? 'Redis unreachable: rate limits counted in the database' : 'Redis unreachable: rate limits counted in this instance only'),
+          (err) =>
+            deps.log?.warn(
+              { err },
+              db.kind === 'postgres'
+                ? 'Redis unreachable: rate limits counted in the database'
+                : 'Redis unreachable: rate limits counted in this instance only',
+            ),
           undefined,
           shared,
         )
@@ -90,12 +119,22 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     jobQueues: config.jobs
       ? async () =>
           (await (await jobs.boss()).getQueues()).flatMap((q) =>
-            (['ready', 'deferred', 'blocked', 'active', 'failed'] as const).map((state) => ({ queue: q.name, state, count: Number(q[`${state}Count`] ?? 0) })),
+            (['ready', 'deferred', 'blocked', 'active', 'failed'] as const).map((state) => ({
+              queue: q.name,
+              state,
+              count: Number(q[`${state}Count`] ?? 0),
+            })),
           )
       : undefined,
     // The stealth cores as the nodes last reported them (read at scrape time, after vpn below is built).
     stealthNodes: async () =>
-      (await vpn.stealthNodes.nodeGauges()).map((n) => ({ node: n.node, up: n.up, version: n.version, users: n.users, certNotAfterS: n.cert_not_after_s })),
+      (await vpn.stealthNodes.nodeGauges()).map((n) => ({
+        node: n.node,
+        up: n.up,
+        version: n.version,
+        users: n.users,
+        certNotAfterS: n.cert_not_after_s,
+      })),
     nodeStates: () => vpn.nodes.states(),
   });
   const stopObservingQueries = db.observeQueries((sql, seconds, ok) =>
@@ -110,7 +149,9 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   initialiseKnownLabels(metrics, {
     brands: brands.all().map((b) => b.id),
     providers: Object.keys(providers),
-    renewalProviders: Object.entries(providers).filter(([, p]) => p?.chargeSaved).map(([id]) => id),
+    renewalProviders: Object.entries(providers)
+      .filter(([, p]) => p?.chargeSaved)
+      .map(([id]) => id),
   });
 
   // APP_SECRET, OPENVPN_CA_SECRET and the replaced ones (lib/keyring.ts): what seals and signs, and what still opens.
@@ -120,7 +161,16 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   // Account deletion: every area's part in one transaction (README: the data map), then the providers and the outbox forget.
   const erasure = accountErasure({
     db,
-    parts: [eraseWireguardData, eraseServiceCredentials, eraseFeatureSwitches, eraseAffiliateData, eraseRewardsData, eraseStaffData, eraseStealthData, billingErasure(providers)],
+    parts: [
+      eraseWireguardData,
+      eraseServiceCredentials,
+      eraseFeatureSwitches,
+      eraseAffiliateData,
+      eraseRewardsData,
+      eraseStaffData,
+      eraseStealthData,
+      billingErasure(providers),
+    ],
     forgetMail: mailer.forget ? (email) => mailer.forget!(email) : undefined,
     log: deps.log,
   });
@@ -159,18 +209,45 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
   });
 
   // The job engine (pg-boss on this database): renewals, mails, postbacks, sandbox webhooks. Started lazily; app.ts starts its workers when JOBS is on.
-  const jobs = jobEngine({ db, database: config.database, renewals: billing.renewals, reconciliation: billing.reconciliation, sandbox, renewConcurrency: config.renewConcurrency });
+  const jobs = jobEngine({
+    db,
+    database: config.database,
+    renewals: billing.renewals,
+    reconciliation: billing.reconciliation,
+    sandbox,
+    renewConcurrency: config.renewConcurrency,
+  });
 
   const vpn = vpnServices({ db, vpn: config.vpn, keys, log: deps.log });
 
   // Stealth protocols (issue 21): credentials, links and the subscription URL; the nodes' side lives in the VPN area.
   const stealth = stealthService({
-    db, keys: vpn.stealthKeys, limiter, originOf, brandName, onlineSeconds: config.vpn.nodeOnlineSeconds, published: () => vpn.nodes.publish(),
+    db,
+    keys: vpn.stealthKeys,
+    limiter,
+    originOf,
+    brandName,
+    onlineSeconds: config.vpn.nodeOnlineSeconds,
+    published: () => vpn.nodes.publish(),
   });
   // The operator console (issue 15): the same billing, VPN and job services as the CLI's.
   const staff = staffService({
-    db, keys, limiter, brands, users, erasure, billing, vpn, stealth, jobs, moneyBackDays: config.billing.moneyBackDays, loginPerIp: config.perIpLimits.login, metrics, log: deps.log,
-    originOf, security,
+    db,
+    keys,
+    limiter,
+    brands,
+    users,
+    erasure,
+    billing,
+    vpn,
+    stealth,
+    jobs,
+    moneyBackDays: config.billing.moneyBackDays,
+    loginPerIp: config.perIpLimits.login,
+    metrics,
+    log: deps.log,
+    originOf,
+    security,
   });
 
   return {

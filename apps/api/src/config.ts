@@ -39,7 +39,10 @@ const schema = z
       .string()
       .regex(/^postgres(ql)?:\/\//, 'must be a postgres:// URL')
       .optional(),
-    DATABASE_SCHEMA: z.string().regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier').optional(),
+    DATABASE_SCHEMA: z
+      .string()
+      .regex(/^[a-z_][a-z0-9_]*$/, 'must be a lower-case SQL identifier')
+      .optional(),
     PUBLIC_URL: z.url().optional(),
     APP_SECRET: z.string().min(32, 'must be at least 32 characters').optional(),
     /** Encrypts the OpenVPN CA key, node keys and service passwords at rest; defaults to APP_SECRET. */
@@ -56,7 +59,10 @@ const schema = z
       .default([]),
     LOG_LEVEL: z.enum(['fatal', 'error', 'warn', 'info', 'debug', 'trace', 'silent']).default('info'),
     BRANDS_FILE: z.string().optional(),
-    MAIL_URL: z.string().regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL').optional(),
+    MAIL_URL: z
+      .string()
+      .regex(/^smtps?:\/\//, 'must be an smtp:// or smtps:// URL')
+      .optional(),
     MAIL_FROM: z.string().default('Warren <no-reply@warren.localhost>'),
     MAIL_IGNORE_TLS: bool.default(false),
     CAPTCHA_PROVIDER: z.enum(['none', 'recaptcha', 'turnstile']).optional(),
@@ -64,10 +70,17 @@ const schema = z
     CAPTCHA_SITE_KEY: z.string().optional(),
     CAPTCHA_VERIFY_URL: z.url().optional(),
     ALLOW_NO_CAPTCHA_IN_PRODUCTION: bool.default(false),
-    REDIS_URL: z.string().regex(/^rediss?:\/\//, 'must be a redis:// URL').optional(),
+    REDIS_URL: z
+      .string()
+      .regex(/^rediss?:\/\//, 'must be a redis:// URL')
+      .optional(),
     TRUST_PROXY: bool.default(false),
     TOKEN_TTL_DAYS: z.coerce.number().int().min(1).max(365).default(30),
-    TOKEN_ROTATE_AFTER_MINUTES: z.coerce.number().int().min(1).default(24 * 60),
+    TOKEN_ROTATE_AFTER_MINUTES: z.coerce
+      .number()
+      .int()
+      .min(1)
+      .default(24 * 60),
     TOKEN_GRACE_SECONDS: z.coerce.number().int().min(0).max(3600).default(60),
     BODY_LIMIT_BYTES: z.coerce.number().int().min(1024).max(10_485_760).default(65_536),
     TEST_ACCOUNT_SUFFIXES: z.string().default('@test.warren.invalid'),
@@ -75,9 +88,15 @@ const schema = z
     SANDBOX_PAYMENTS: bool.optional(),
     /** Serve the OpenAPI document and its UI at /api/docs (default: everywhere but production). */
     API_DOCS: bool.optional(),
-    STRIPE_SECRET_KEY: z.string().regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_…)').optional(),
+    STRIPE_SECRET_KEY: z
+      .string()
+      .regex(/^(sk|rk)_/, 'must be a Stripe secret key (sk_…)')
+      .optional(),
     STRIPE_PUBLISHABLE_KEY: z.string().regex(/^pk_/, 'must be a Stripe publishable key (pk_…)').optional(),
-    STRIPE_WEBHOOK_SECRET: z.string().regex(/^whsec_/, 'must be a Stripe webhook secret (whsec_…)').optional(),
+    STRIPE_WEBHOOK_SECRET: z
+      .string()
+      .regex(/^whsec_/, 'must be a Stripe webhook secret (whsec_…)')
+      .optional(),
     STRIPE_API_URL: z.url().optional(),
     PAYSSION_API_KEY: z.string().min(1).optional(),
     PAYSSION_SECRET_KEY: z.string().min(1).optional(),
@@ -87,15 +106,28 @@ const schema = z
     CARDLINK_API_URL: z.url().default('https://cardlink.link'),
     POSTBACK_URLS: z.string().default(''),
     GEOIP_MMDB: z.string().optional(),
-    DEFAULT_COUNTRY: z.string().regex(/^[A-Z]{2}$/, 'must be a 2-letter country code').default('US'),
+    DEFAULT_COUNTRY: z
+      .string()
+      .regex(/^[A-Z]{2}$/, 'must be a 2-letter country code')
+      .default('US'),
     MONEY_BACK_DAYS: z.coerce.number().int().min(0).max(90).default(7),
     RENEWAL_LEAD_DAYS: z.coerce.number().int().min(1).max(14).default(3),
     /** Days after a refused renewal was due that it is tried again, ascending (each before the plan ends: below the lead). */
     RENEWAL_RETRY_DAYS: z
       .string()
       .default('1,2')
-      .transform((v) => v.split(',').map((d) => d.trim()).filter(Boolean).map(Number))
-      .refine((days) => days.length <= 10 && days.every((d, i) => Number.isInteger(d) && d >= 1 && (i === 0 || d > days[i - 1]!)), 'must be ascending whole days, e.g. 1,2'),
+      .transform((v) =>
+        v
+          .split(',')
+          .map((d) => d.trim())
+          .filter(Boolean)
+          .map(Number),
+      )
+      .refine(
+        (days) =>
+          days.length <= 10 && days.every((d, i) => Number.isInteger(d) && d >= 1 && (i === 0 || d > days[i - 1]!)),
+        'must be ascending whole days, e.g. 1,2',
+      ),
     JOBS: bool.default(true),
     JOBS_RENEW_CONCURRENCY: z.coerce.number().int().min(1).max(5).default(4),
     LIMIT_LOGIN_PER_IP: z.coerce.number().int().min(1).default(60),
@@ -119,8 +151,14 @@ const schema = z
     // The VPN area.
     WG_DEVICE_LIMIT_FREE: z.coerce.number().int().min(0).max(1000).default(1),
     WG_DEVICE_LIMIT_PAID: z.coerce.number().int().min(0).max(1000).default(10),
-    WG_IPV4_POOL: z.string().default(V4_POOL).check(poolCheck((v) => parsePools(v, V6_POOL))),
-    WG_IPV6_POOL: z.string().default(V6_POOL).check(poolCheck((v) => parsePools(V4_POOL, v))),
+    WG_IPV4_POOL: z
+      .string()
+      .default(V4_POOL)
+      .check(poolCheck((v) => parsePools(v, V6_POOL))),
+    WG_IPV6_POOL: z
+      .string()
+      .default(V6_POOL)
+      .check(poolCheck((v) => parsePools(V4_POOL, v))),
     /** Resolvers pushed in configs; default: the node itself (each node runs a resolver on its tunnel address). */
     WG_DNS: z.string().optional(),
     WG_ALLOWED_IPS: z.string().default('0.0.0.0/0, ::/0'),
@@ -135,7 +173,11 @@ const schema = z
   })
   .superRefine((c, ctx) => {
     if (c.SHUTDOWN_DELAY_MS !== undefined && c.SHUTDOWN_DELAY_MS >= c.SHUTDOWN_GRACE_MS)
-      ctx.addIssue({ code: 'custom', path: ['SHUTDOWN_DELAY_MS'], message: 'must be shorter than SHUTDOWN_GRACE_MS (the whole shutdown)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['SHUTDOWN_DELAY_MS'],
+        message: 'must be shorter than SHUTDOWN_GRACE_MS (the whole shutdown)',
+      });
     try {
       parsePools(c.WG_IPV4_POOL, c.WG_IPV6_POOL); // the two together (each alone was checked on its field)
     } catch (err) {
@@ -145,50 +187,101 @@ const schema = z
       if (!c.APP_SECRET) ctx.addIssue({ code: 'custom', path: ['APP_SECRET'], message: 'is required in production' });
     }
     // A secret in use listed as replaced is a rotation half done (APP_SECRET not changed, or changed back).
-    for (const [name, value] of [['APP_SECRET', c.APP_SECRET], ['OPENVPN_CA_SECRET', c.OPENVPN_CA_SECRET]] as const) {
+    for (const [name, value] of [
+      ['APP_SECRET', c.APP_SECRET],
+      ['OPENVPN_CA_SECRET', c.OPENVPN_CA_SECRET],
+    ] as const) {
       if (value && c.APP_SECRET_PREVIOUS.includes(value))
-        ctx.addIssue({ code: 'custom', path: ['APP_SECRET_PREVIOUS'], message: `holds the current ${name}: list only the secrets it replaced` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['APP_SECRET_PREVIOUS'],
+          message: `holds the current ${name}: list only the secrets it replaced`,
+        });
     }
     if (c.APP_SECRET_PREVIOUS.length && !c.APP_SECRET)
-      ctx.addIssue({ code: 'custom', path: ['APP_SECRET_PREVIOUS'], message: 'needs APP_SECRET (the secret that replaced them)' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['APP_SECRET_PREVIOUS'],
+        message: 'needs APP_SECRET (the secret that replaced them)',
+      });
     if (c.NODE_ENV === 'production') {
       const provider = c.CAPTCHA_PROVIDER ?? 'none';
       if (provider === 'none' && !c.ALLOW_NO_CAPTCHA_IN_PRODUCTION)
         ctx.addIssue({
           code: 'custom',
           path: ['CAPTCHA_PROVIDER'],
-          message: 'is none in production; set recaptcha or turnstile, or ALLOW_NO_CAPTCHA_IN_PRODUCTION=true to run without one',
+          message:
+            'is none in production; set recaptcha or turnstile, or ALLOW_NO_CAPTCHA_IN_PRODUCTION=true to run without one',
         });
       // The sandbox's hosted page has a Pay button that takes no money: in production it would give plans away.
       if (c.SANDBOX_PAYMENTS === true)
-        ctx.addIssue({ code: 'custom', path: ['SANDBOX_PAYMENTS'], message: 'cannot be true in production: the sandbox provider takes no money (configure Stripe, Payssion or Cardlink)' });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['SANDBOX_PAYMENTS'],
+          message:
+            'cannot be true in production: the sandbox provider takes no money (configure Stripe, Payssion or Cardlink)',
+        });
     }
     // A retry on or after the plan's end never runs (renewals stop when the plan ends): refuse a schedule that promises one.
     const late = c.RENEWAL_RETRY_DAYS.find((d) => d >= c.RENEWAL_LEAD_DAYS);
     if (late !== undefined)
-      ctx.addIssue({ code: 'custom', path: ['RENEWAL_RETRY_DAYS'], message: `has ${late}, not before the plan ends (RENEWAL_LEAD_DAYS is ${c.RENEWAL_LEAD_DAYS}): every retry must be fewer days after the renewal than the lead` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['RENEWAL_RETRY_DAYS'],
+        message: `has ${late}, not before the plan ends (RENEWAL_LEAD_DAYS is ${c.RENEWAL_LEAD_DAYS}): every retry must be fewer days after the renewal than the lead`,
+      });
     const stripeKeys = [c.STRIPE_SECRET_KEY, c.STRIPE_PUBLISHABLE_KEY, c.STRIPE_WEBHOOK_SECRET].filter(Boolean).length;
     if (stripeKeys > 0 && stripeKeys < 3)
-      ctx.addIssue({ code: 'custom', path: ['STRIPE_SECRET_KEY'], message: 'Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['STRIPE_SECRET_KEY'],
+        message: 'Stripe needs STRIPE_SECRET_KEY, STRIPE_PUBLISHABLE_KEY and STRIPE_WEBHOOK_SECRET together',
+      });
     if (!!c.PAYSSION_API_KEY !== !!c.PAYSSION_SECRET_KEY)
-      ctx.addIssue({ code: 'custom', path: ['PAYSSION_SECRET_KEY'], message: 'Payssion needs PAYSSION_API_KEY and PAYSSION_SECRET_KEY together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['PAYSSION_SECRET_KEY'],
+        message: 'Payssion needs PAYSSION_API_KEY and PAYSSION_SECRET_KEY together',
+      });
     if (!!c.CARDLINK_API_TOKEN !== !!c.CARDLINK_SHOP_ID)
-      ctx.addIssue({ code: 'custom', path: ['CARDLINK_SHOP_ID'], message: 'Cardlink needs CARDLINK_API_TOKEN and CARDLINK_SHOP_ID together' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CARDLINK_SHOP_ID'],
+        message: 'Cardlink needs CARDLINK_API_TOKEN and CARDLINK_SHOP_ID together',
+      });
     // Metrics name routes, plans and payment figures: beyond this machine only with a credential.
     if (c.METRICS_PORT !== undefined && !LOOPBACK.has(c.METRICS_HOST) && !c.METRICS_TOKEN_FILE)
-      ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: `is required when METRICS_HOST (${c.METRICS_HOST}) is not a loopback address` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['METRICS_TOKEN_FILE'],
+        message: `is required when METRICS_HOST (${c.METRICS_HOST}) is not a loopback address`,
+      });
     if (c.METRICS_TOKEN_FILE) {
       let token = '';
       try {
         token = fs.readFileSync(path.resolve(c.METRICS_TOKEN_FILE), 'utf8').trim();
       } catch (err) {
-        ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})` });
+        ctx.addIssue({
+          code: 'custom',
+          path: ['METRICS_TOKEN_FILE'],
+          message: `cannot be read (${(err as NodeJS.ErrnoException).code ?? 'error'})`,
+        });
       }
-      if (token && token.length < 16) ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: 'must hold a token of at least 16 characters' });
-      if (!token && fs.existsSync(path.resolve(c.METRICS_TOKEN_FILE))) ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: 'is empty' });
+      if (token && token.length < 16)
+        ctx.addIssue({
+          code: 'custom',
+          path: ['METRICS_TOKEN_FILE'],
+          message: 'must hold a token of at least 16 characters',
+        });
+      if (!token && fs.existsSync(path.resolve(c.METRICS_TOKEN_FILE)))
+        ctx.addIssue({ code: 'custom', path: ['METRICS_TOKEN_FILE'], message: 'is empty' });
     }
     if (c.CAPTCHA_PROVIDER && c.CAPTCHA_PROVIDER !== 'none' && !c.CAPTCHA_SECRET)
-      ctx.addIssue({ code: 'custom', path: ['CAPTCHA_SECRET'], message: `is required with CAPTCHA_PROVIDER=${c.CAPTCHA_PROVIDER}` });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['CAPTCHA_SECRET'],
+        message: `is required with CAPTCHA_PROVIDER=${c.CAPTCHA_PROVIDER}`,
+      });
   });
 
 export type Env = z.infer<typeof schema>;
@@ -230,7 +323,8 @@ export interface Config {
   admin?: { socket: string; tokenFile: string };
   dataDir: string;
   /** `memory://` keeps PGlite in memory (tests). */
-  database: { kind: 'pglite'; dataDir: string; templateFile?: string } | { kind: 'postgres'; url: string; schema?: string };
+  database:
+    { kind: 'pglite'; dataDir: string; templateFile?: string } | { kind: 'postgres'; url: string; schema?: string };
   publicUrl?: string;
   appSecret: string;
   /** OPENVPN_CA_SECRET, else the app secret. */
@@ -299,7 +393,10 @@ export function adminChannelOf(source: NodeJS.ProcessEnv = process.env): Config[
   const dataDir = path.resolve(source.DATA_DIR || './data');
   const socket = source.ADMIN_SOCKET || undefined;
   if (socket === 'off') return undefined;
-  return { socket: socket ? path.resolve(socket) : path.join(dataDir, 'admin.sock'), tokenFile: path.join(dataDir, 'admin.token') };
+  return {
+    socket: socket ? path.resolve(socket) : path.join(dataDir, 'admin.sock'),
+    tokenFile: path.join(dataDir, 'admin.token'),
+  };
 }
 
 /** Reads and validates the environment; throws ConfigError listing every bad variable. */
@@ -345,17 +442,28 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
       graceMs: e.TOKEN_GRACE_SECONDS * 1000,
     },
     bodyLimit: e.BODY_LIMIT_BYTES,
-    testAccountSuffixes: e.TEST_ACCOUNT_SUFFIXES.split(',').map((s) => s.trim()).filter(Boolean),
+    testAccountSuffixes: e.TEST_ACCOUNT_SUFFIXES.split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     webDistDir: path.join(repoRoot, 'apps/web/dist'),
     billing: {
       catalogueFile: e.CATALOGUE_FILE ? path.resolve(e.CATALOGUE_FILE) : path.join(repoRoot, 'config/catalogue.json'),
       // The sandbox takes no money; it is on by default everywhere but production.
       sandbox: e.SANDBOX_PAYMENTS ?? e.NODE_ENV !== 'production',
       stripe: e.STRIPE_SECRET_KEY
-        ? { secretKey: e.STRIPE_SECRET_KEY, publishableKey: e.STRIPE_PUBLISHABLE_KEY!, webhookSecret: e.STRIPE_WEBHOOK_SECRET!, apiUrl: e.STRIPE_API_URL }
+        ? {
+            secretKey: e.STRIPE_SECRET_KEY,
+            publishableKey: e.STRIPE_PUBLISHABLE_KEY!,
+            webhookSecret: e.STRIPE_WEBHOOK_SECRET!,
+            apiUrl: e.STRIPE_API_URL,
+          }
         : undefined,
-      payssion: e.PAYSSION_API_KEY ? { apiKey: e.PAYSSION_API_KEY, secretKey: e.PAYSSION_SECRET_KEY!, apiUrl: e.PAYSSION_API_URL } : undefined,
-      cardlink: e.CARDLINK_API_TOKEN ? { apiToken: e.CARDLINK_API_TOKEN, shopId: e.CARDLINK_SHOP_ID!, apiUrl: e.CARDLINK_API_URL } : undefined,
+      payssion: e.PAYSSION_API_KEY
+        ? { apiKey: e.PAYSSION_API_KEY, secretKey: e.PAYSSION_SECRET_KEY!, apiUrl: e.PAYSSION_API_URL }
+        : undefined,
+      cardlink: e.CARDLINK_API_TOKEN
+        ? { apiToken: e.CARDLINK_API_TOKEN, shopId: e.CARDLINK_SHOP_ID!, apiUrl: e.CARDLINK_API_URL }
+        : undefined,
       postbackUrls: e.POSTBACK_URLS.split(/\s+/).filter(Boolean),
       moneyBackDays: e.MONEY_BACK_DAYS,
       renewalLeadDays: e.RENEWAL_LEAD_DAYS,
@@ -367,11 +475,20 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
     apiDocs: e.API_DOCS ?? e.NODE_ENV !== 'production',
     perIpLimits: { login: e.LIMIT_LOGIN_PER_IP, register: e.LIMIT_REGISTER_PER_IP, reset: e.LIMIT_RESET_PER_IP },
     healthCacheMs: e.HEALTH_CACHE_MS,
-    shutdown: { delayMs: e.SHUTDOWN_DELAY_MS ?? (e.NODE_ENV === 'production' ? 5000 : 0), graceMs: e.SHUTDOWN_GRACE_MS },
+    shutdown: {
+      delayMs: e.SHUTDOWN_DELAY_MS ?? (e.NODE_ENV === 'production' ? 5000 : 0),
+      graceMs: e.SHUTDOWN_GRACE_MS,
+    },
     metrics:
       e.METRICS_PORT === undefined
         ? undefined
-        : { host: e.METRICS_HOST, port: e.METRICS_PORT, token: e.METRICS_TOKEN_FILE ? fs.readFileSync(path.resolve(e.METRICS_TOKEN_FILE), 'utf8').trim() : undefined },
+        : {
+            host: e.METRICS_HOST,
+            port: e.METRICS_PORT,
+            token: e.METRICS_TOKEN_FILE
+              ? fs.readFileSync(path.resolve(e.METRICS_TOKEN_FILE), 'utf8').trim()
+              : undefined,
+          },
     rewardDays: e.REWARD_DAYS,
     affiliateCommissionPercent: e.AFFILIATE_COMMISSION_PERCENT,
     vpn: vpnSettings(e),
@@ -379,7 +496,11 @@ export function loadConfig(source: NodeJS.ProcessEnv = process.env, overrides: P
   return { ...config, ...overrides };
 }
 
-const list = (s: string) => s.split(',').map((x) => x.trim()).filter(Boolean);
+const list = (s: string) =>
+  s
+    .split(',')
+    .map((x) => x.trim())
+    .filter(Boolean);
 function vpnSettings(e: Env): VpnConfig {
   const pools = parsePools(e.WG_IPV4_POOL, e.WG_IPV6_POOL); // validated above
   return {

@@ -17,11 +17,19 @@ describe('affiliate and rewards', () => {
     expect(stats0).toMatchObject({ clicks: 0, signups: 0, payingReferrals: 0, commissionPercent: 25 });
     const code = stats0.referralId as string;
     expect(stats0.link).toContain(`referralID=${code}`);
-    await new TestClient(t.app).post('/api/affiliate/session/create', { url: `http://localhost/checkout?referralID=${code}`, referralID: code });
+    await new TestClient(t.app).post('/api/affiliate/session/create', {
+      url: `http://localhost/checkout?referralID=${code}`,
+      referralID: code,
+    });
     const { c: referred } = await signedUpClient(t.app, { referralID: code });
     await payWithSandbox(t.app, referred, 2);
     const stats = (await partner.get('/api/affiliate/stats')).json().data;
-    expect(stats).toMatchObject({ clicks: 1, signups: 1, payingReferrals: 1, earnings: [{ currency: 'USD', amount: Math.floor((1299 * 25) / 100) }] });
+    expect(stats).toMatchObject({
+      clicks: 1,
+      signups: 1,
+      payingReferrals: 1,
+      earnings: [{ currency: 'USD', amount: Math.floor((1299 * 25) / 100) }],
+    });
   });
 
   it('gives both friends free days when the invited friend pays for the first time, once', async () => {
@@ -39,7 +47,9 @@ describe('affiliate and rewards', () => {
     expect(inviterSub.tariffKey).toBe('1-month');
     expect(Math.abs(new Date(inviterSub.expiresAt).getTime() - (Date.now() + 14 * 86_400_000))).toBeLessThan(60_000);
     const friendSub = (await friend.get('/api/users/info/get')).json().data.subscriptionData;
-    expect(Math.abs(new Date(friendSub.expiresAt).getTime() - (Date.now() + (60 + 14) * 86_400_000))).toBeLessThan(60_000);
+    expect(Math.abs(new Date(friendSub.expiresAt).getTime() - (Date.now() + (60 + 14) * 86_400_000))).toBeLessThan(
+      60_000,
+    );
     expect((await friend.get('/api/rewards')).json().data.ledger[0].reason).toBe('invited-by-friend');
     void inviterUser;
   });

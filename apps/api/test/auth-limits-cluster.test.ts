@@ -41,7 +41,11 @@ const N = 60;
 async function signedUp() {
   const email = uniqueEmail('authcl');
   const c = new TestClient(a);
-  const res = await c.post('/api/users/register', { email, password: PASSWORD, password_confirmation: PASSWORD }, from(newIp()));
+  const res = await c.post(
+    '/api/users/register',
+    { email, password: PASSWORD, password_confirmation: PASSWORD },
+    from(newIp()),
+  );
   expect(res.statusCode, res.body).toBe(201);
   c.token = res.json().data.token;
   return { c, email, userId: res.json().data.user.id as number };
@@ -66,7 +70,15 @@ describe.skipIf(!PG_URL)('issue 11 limits on two instances sharing Redis', () =>
   it(`${N} parallel sign-ins from one address over both instances: at most 10 evaluated`, async () => {
     const { email } = await signedUp();
     const ip = newIp();
-    const rs = await Promise.all(Array.from({ length: N }, (_, i) => new TestClient(on(i)).post('/api/users/login', { email, password: i === 39 ? PASSWORD : 'wrong password' }, from(ip))));
+    const rs = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        new TestClient(on(i)).post(
+          '/api/users/login',
+          { email, password: i === 39 ? PASSWORD : 'wrong password' },
+          from(ip),
+        ),
+      ),
+    );
     const evaluated = count(rs, 422) + count(rs, 200);
     expect(evaluated).toBeLessThanOrEqual(10);
     expect(count(rs, 429)).toBe(N - evaluated);
@@ -75,31 +87,83 @@ describe.skipIf(!PG_URL)('issue 11 limits on two instances sharing Redis', () =>
   it('one budget per account and /64 over both instances and both doors (issue 20): 5 customer guesses on one, 5 staff guesses on the other, then 429', async () => {
     const { email } = await signedUp();
     const net = `2001:db8:${randomBytes(2).toString('hex')}:${randomBytes(2).toString('hex')}`;
-    for (let i = 0; i < 5; i++) expect((await new TestClient(a).post('/api/users/login', { email, password: 'wrong password' }, from(`${net}::${i + 1}`))).statusCode).toBe(422);
-    for (let i = 0; i < 5; i++) expect((await new TestClient(b).post('/api/staff/session', { email, password: 'wrong password', code: '123456' }, from(`${net}::a${i}`))).statusCode).toBe(422);
-    expect((await new TestClient(a).post('/api/users/login', { email, password: PASSWORD }, from(`${net}::ff`))).statusCode).toBe(429);
-    expect((await new TestClient(b).post('/api/staff/session', { email, password: PASSWORD, code: '123456' }, from(`${net}::fe`))).statusCode).toBe(429);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (
+          await new TestClient(a).post(
+            '/api/users/login',
+            { email, password: 'wrong password' },
+            from(`${net}::${i + 1}`),
+          )
+        ).statusCode,
+      ).toBe(422);
+    for (let i = 0; i < 5; i++)
+      expect(
+        (
+          await new TestClient(b).post(
+            '/api/staff/session',
+            { email, password: 'wrong password', code: '123456' },
+            from(`${net}::a${i}`),
+          )
+        ).statusCode,
+      ).toBe(422);
+    expect(
+      (await new TestClient(a).post('/api/users/login', { email, password: PASSWORD }, from(`${net}::ff`))).statusCode,
+    ).toBe(429);
+    expect(
+      (
+        await new TestClient(b).post(
+          '/api/staff/session',
+          { email, password: PASSWORD, code: '123456' },
+          from(`${net}::fe`),
+        )
+      ).statusCode,
+    ).toBe(429);
   });
 
   it(`${N} parallel TOTP codes from ${N} addresses over both instances: at most 10 evaluated`, async () => {
     const { c, email } = await signedUp();
     const { secret } = (await c.post('/api/profile/2fa/setup')).json().data;
-    expect((await c.post('/api/profile/2fa/enable', { code: new TOTP({ secret }).generate({ timestamp: Date.now() - 30_000 }) })).statusCode).toBe(200);
-    const rs = await Promise.all(Array.from({ length: N }, (_, i) => new TestClient(on(i)).post('/api/users/login', { email, password: PASSWORD, otp: String(300000 + i) }, from(newIp()))));
+    expect(
+      (
+        await c.post('/api/profile/2fa/enable', {
+          code: new TOTP({ secret }).generate({ timestamp: Date.now() - 30_000 }),
+        })
+      ).statusCode,
+    ).toBe(200);
+    const rs = await Promise.all(
+      Array.from({ length: N }, (_, i) =>
+        new TestClient(on(i)).post(
+          '/api/users/login',
+          { email, password: PASSWORD, otp: String(300000 + i) },
+          from(newIp()),
+        ),
+      ),
+    );
     expect(count(rs, 422)).toBeLessThanOrEqual(10);
     expect(count(rs, 200)).toBe(0);
   });
 
   it('one one-time link used on both instances in parallel signs in once; minting is limited across both', async () => {
     const { c, userId } = await signedUp();
-    const minted = await Promise.all(Array.from({ length: 20 }, (_, i) => {
-      const client = Object.assign(Object.create(TestClient.prototype), c, { app: on(i) }) as TestClient;
-      return client.get('/api/users/onetimeLinkByPromo');
-    }));
+    const minted = await Promise.all(
+      Array.from({ length: 20 }, (_, i) => {
+        const client = Object.assign(Object.create(TestClient.prototype), c, { app: on(i) }) as TestClient;
+        return client.get('/api/users/onetimeLinkByPromo');
+      }),
+    );
     expect(count(minted, 200)).toBeLessThanOrEqual(5);
     // Only the newest link works; find it by trying each once, in parallel on both instances.
-    const tokens = minted.filter((r) => r.statusCode === 200).map((r) => new URL(r.json().data.url).searchParams.get('token')!);
-    const uses = await Promise.all(tokens.flatMap((token) => Array.from({ length: 10 }, (_, i) => new TestClient(on(i)).post('/api/users/onetimeLogin', { userID: userId, token }, from(newIp())))));
+    const tokens = minted
+      .filter((r) => r.statusCode === 200)
+      .map((r) => new URL(r.json().data.url).searchParams.get('token')!);
+    const uses = await Promise.all(
+      tokens.flatMap((token) =>
+        Array.from({ length: 10 }, (_, i) =>
+          new TestClient(on(i)).post('/api/users/onetimeLogin', { userID: userId, token }, from(newIp())),
+        ),
+      ),
+    );
     expect(count(uses, 200)).toBe(1);
   });
 });

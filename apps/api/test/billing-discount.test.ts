@@ -32,14 +32,20 @@ async function buyer() {
 async function visitDiscountPage(c: TestClient, list = 'discount-25', cookies: Record<string, string> = {}) {
   const res = await c.get(`/api/billing/getLandingPriceList?selectedPlan=${list}&currency=USD`, { cookies });
   expect(res.statusCode, res.body).toBe(200);
-  return { data: res.json().data, set: res.cookies.find((k) => k.name === (list === 'discount-25' ? COOKIE_25 : COOKIE_15)) };
+  return {
+    data: res.json().data,
+    set: res.cookies.find((k) => k.name === (list === 'discount-25' ? COOKIE_25 : COOKIE_15)),
+  };
 }
 
 const buyYear = (c: TestClient, cookies: Record<string, string> = {}, priceList = 'discount-25') =>
   c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', priceList }, { cookies });
 
 async function paymentsOf(userId: number) {
-  return t.app.db.query<{ amount_minor: number; price_list: string }>('select amount_minor, price_list from payments where user_id = $1', [userId]);
+  return t.app.db.query<{ amount_minor: number; price_list: string }>(
+    'select amount_minor, price_list from payments where user_id = $1',
+    [userId],
+  );
 }
 
 describe('discount windows (finding 8)', () => {
@@ -60,7 +66,11 @@ describe('discount windows (finding 8)', () => {
     const { data, set } = await visitDiscountPage(c);
     expect(data.priceList).toBe('discount-25');
     expect(data.offerSecondsLeft).toBeGreaterThan(DISCOUNT_WINDOW_MS / 1000 - 5);
-    expect(data.plans.find((p: { tariffId: number }) => p.tariffId === 3)).toMatchObject({ amount: 4499, listAmount: 5999, discountPercent: 25 });
+    expect(data.plans.find((p: { tariffId: number }) => p.tariffId === 3)).toMatchObject({
+      amount: 4499,
+      listAmount: 5999,
+      discountPercent: 25,
+    });
     expect(set).toMatchObject({ path: '/', sameSite: 'Lax' });
     expect(set!.maxAge).toBeGreaterThan(86_400);
     expect(set!.value).toMatch(/^\d{13}\.[A-Za-z0-9_-]{43}$/);
@@ -111,7 +121,9 @@ describe('discount windows (finding 8)', () => {
     vi.setSystemTime(start + DISCOUNT_WINDOW_MS - 1000);
     const late = await visitDiscountPage(c, 'discount-25', cookies);
     expect(late.data).toMatchObject({ priceList: 'discount-25', offerSecondsLeft: 1 });
-    const quote = (await c.get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=discount-25', { cookies })).json().data;
+    const quote = (
+      await c.get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=discount-25', { cookies })
+    ).json().data;
     expect(quote.amount).toBe(4499);
 
     // At zero and after: the regular price, no fresh window, and createPayment refused.
@@ -122,7 +134,11 @@ describe('discount windows (finding 8)', () => {
       expect(closed.data.priceList).toBe('default');
       expect(closed.data.offerSecondsLeft).toBeNull();
       expect(closed.data.plans.find((p: { tariffId: number }) => p.tariffId === 3).amount).toBe(5999);
-      expect((await c.get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=discount-25', { cookies })).json().data.amount).toBe(5999);
+      expect(
+        (
+          await c.get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=discount-25', { cookies })
+        ).json().data.amount,
+      ).toBe(5999);
       // The same browser, signed in again (or as another account) a day later: refused too.
       const again = await buyer();
       const res = await buyYear(again.c, cookies);
@@ -134,7 +150,9 @@ describe('discount windows (finding 8)', () => {
 
   it('a quote or a payment never starts a window; /plans/discount-25 (signed in) is held to the same window', async () => {
     const { c } = await buyer();
-    expect((await c.get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=discount-25')).json().data.amount).toBe(5999);
+    expect(
+      (await c.get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=discount-25')).json().data.amount,
+    ).toBe(5999);
     const res = await buyYear(c);
     expect(res.cookies.find((k) => k.name === COOKIE_25)).toBeUndefined();
   });
@@ -160,7 +178,11 @@ describe('discount windows in production', () => {
       SANDBOX_PAYMENTS: 'false',
     });
     try {
-      const res = await prod.app.inject({ method: 'GET', url: '/api/billing/getLandingPriceList?selectedPlan=discount-15&currency=USD', headers: { host: 'localhost' } });
+      const res = await prod.app.inject({
+        method: 'GET',
+        url: '/api/billing/getLandingPriceList?selectedPlan=discount-15&currency=USD',
+        headers: { host: 'localhost' },
+      });
       expect(res.statusCode, res.body).toBe(200);
       expect(res.cookies.find((k) => k.name === COOKIE_15)).toMatchObject({ secure: true, sameSite: 'Lax' });
     } finally {

@@ -12,7 +12,11 @@ import { TestClient, createTestApp, mailTo, registerUser, uniqueEmail, type Test
  */
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ JOBS: 'false', REWARD_DAYS: '14', POSTBACK_URLS: 'http://127.0.0.1:9/pb?click={clickID}&sum={amount}' });
+  t = await createTestApp({
+    JOBS: 'false',
+    REWARD_DAYS: '14',
+    POSTBACK_URLS: 'http://127.0.0.1:9/pb?click={clickID}&sum={amount}',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -20,18 +24,33 @@ afterAll(async () => {
 
 async function cli(command: string, flags: Record<string, string | boolean>) {
   const lines: string[] = [];
-  const ctx: CliContext = { db: t.app.db, config: t.config, services: async () => t.app.services, flags, positionals: [], print: (l) => lines.push(l) };
+  const ctx: CliContext = {
+    db: t.app.db,
+    config: t.config,
+    services: async () => t.app.services,
+    flags,
+    positionals: [],
+    print: (l) => lines.push(l),
+  };
   await billingCommands[command]!.run(ctx);
   return lines.join('\n');
 }
 
 async function pay(c: TestClient, tariffId = 2) {
-  const created = (await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })).json().data;
+  const created = (
+    await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })
+  ).json().data;
   const id = new URL(created.redirectUrl).pathname.split('/').pop();
-  await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${id}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
 }
 
-const count = async (sql: string, params: unknown[]) => ((await t.app.db.query<{ n: number }>(sql, params))[0] as { n: number }).n;
+const count = async (sql: string, params: unknown[]) =>
+  ((await t.app.db.query<{ n: number }>(sql, params))[0] as { n: number }).n;
 
 describe('a support grant', () => {
   it('gives the plan and the grant mail (no receipt); no friend reward, no postback; the first real payment then rewards both friends and posts back', async () => {
@@ -52,18 +71,23 @@ describe('a support grant', () => {
     expect(grantMail?.text).toMatch(/nothing was charged and there is no receipt/);
     expect(grantMail?.text).toMatch(/runs until \d{4}-\d{2}-\d{2}/);
     expect(mails.some((m) => /receipt/i.test(m.subject) || /thank you for your payment/i.test(m.text))).toBe(false);
-    expect(await count('select count(*)::int as n from reward_entries where friend_user_id = $1 or user_id = $1', [user.id])).toBe(0);
+    expect(
+      await count('select count(*)::int as n from reward_entries where friend_user_id = $1 or user_id = $1', [user.id]),
+    ).toBe(0);
     expect(await count('select count(*)::int as n from conversion_postbacks where user_id = $1', [user.id])).toBe(0);
 
     // The first purchase after the grant is still the first purchase.
     await pay(friend);
     await t.app.settle();
     expect((await inviter.get('/api/rewards')).json().data).toMatchObject({ totalDays: 14, invited: 1 });
-    expect((await friend.get('/api/rewards')).json().data.ledger[0]).toMatchObject({ days: 14, reason: 'invited-by-friend' });
+    expect((await friend.get('/api/rewards')).json().data.ledger[0]).toMatchObject({
+      days: 14,
+      reason: 'invited-by-friend',
+    });
     expect(await count('select count(*)::int as n from conversion_postbacks where user_id = $1', [user.id])).toBe(1);
   });
 
-  it('the CLI and the API share the composition: the grant goes through the app\'s own billing services', async () => {
+  it("the CLI and the API share the composition: the grant goes through the app's own billing services", async () => {
     expect(t.app.services.billing).toBe(t.app.billing);
     const email = uniqueEmail();
     await registerUser(new TestClient(t.app), email);

@@ -3,7 +3,16 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { fontReport } from '../src/modules/billing/receipts-pdf.js';
-import { TestClient, createPaymentAs, createTestApp, mailTo, registerUser, signedInCall, subscriptionOf, type TestApp } from './helpers.js';
+import {
+  TestClient,
+  createPaymentAs,
+  createTestApp,
+  mailTo,
+  registerUser,
+  signedInCall,
+  subscriptionOf,
+  type TestApp,
+} from './helpers.js';
 import { pdfText } from './pdf-text.js';
 
 // Issue 13, the customer's side: payment history, receipts (numbered per seller, PDF in the
@@ -28,11 +37,21 @@ async function member(language?: string) {
 
 /** Buys a plan with the sandbox's hosted page; answers the payment's public id. */
 async function buy(c: TestClient, tariffId = 2, currency = 'USD') {
-  const res = await c.post('/api/billing/createPayment', { tariffId, currency, provider: 'sandbox', returnPath: '/thank-you' });
+  const res = await c.post('/api/billing/createPayment', {
+    tariffId,
+    currency,
+    provider: 'sandbox',
+    returnPath: '/thank-you',
+  });
   expect(res.statusCode, res.body).toBe(200);
   const { paymentId, redirectUrl } = res.json().data as { paymentId: string; redirectUrl: string };
   const sandboxId = new URL(redirectUrl).pathname.split('/').pop()!;
-  const paid = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  const paid = await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${sandboxId}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
   expect(paid.statusCode).toBe(200);
   return paymentId;
 }
@@ -43,16 +62,25 @@ async function history(c: TestClient) {
   return res.json().data as { items: Record<string, unknown>[]; moneyBackDays: number };
 }
 
-
 describe('payment history', () => {
   it('lists own payments, failed attempts and refunds, newest first, with what can be done with each', async () => {
     const { c } = await member();
     expect((await history(c)).items).toEqual([]);
     const paid = await buy(c);
     // A declined attempt.
-    const res = await c.post('/api/billing/createPayment', { tariffId: 3, currency: 'EUR', provider: 'sandbox', returnPath: '/thank-you' });
+    const res = await c.post('/api/billing/createPayment', {
+      tariffId: 3,
+      currency: 'EUR',
+      provider: 'sandbox',
+      returnPath: '/thank-you',
+    });
     const declined = res.json().data as { paymentId: string; redirectUrl: string };
-    await t.app.inject({ method: 'POST', url: new URL(declined.redirectUrl).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=decline' });
+    await t.app.inject({
+      method: 'POST',
+      url: new URL(declined.redirectUrl).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=decline',
+    });
 
     const h = await history(c);
     expect(h.moneyBackDays).toBe(7);
@@ -61,13 +89,27 @@ describe('payment history', () => {
       [paid, 'purchase', 'succeeded'],
     ]);
     const [failed, ok] = h.items;
-    expect(failed).toMatchObject({ currency: 'EUR', provider: 'sandbox', receiptAvailable: false, refundAvailable: false, refundableUntil: null, periodStart: null });
-    expect(ok).toMatchObject({ amountMinor: 1299, currency: 'USD', provider: 'sandbox', tariffName: expect.any(String), receiptAvailable: true, refundAvailable: true });
+    expect(failed).toMatchObject({
+      currency: 'EUR',
+      provider: 'sandbox',
+      receiptAvailable: false,
+      refundAvailable: false,
+      refundableUntil: null,
+      periodStart: null,
+    });
+    expect(ok).toMatchObject({
+      amountMinor: 1299,
+      currency: 'USD',
+      provider: 'sandbox',
+      tariffName: expect.any(String),
+      receiptAvailable: true,
+      refundAvailable: true,
+    });
     expect(new Date(ok!.refundableUntil as string).getTime() - new Date(ok!.date as string).getTime()).toBe(7 * DAY);
     expect(new Date(ok!.periodEnd as string).getTime() - new Date(ok!.periodStart as string).getTime()).toBe(30 * DAY);
   });
 
-  it('the receipt mail links to the host the customer paid on, as the verification mail does (issue 23: it named the brand\'s first host, where the customer is signed out)', async () => {
+  it("the receipt mail links to the host the customer paid on, as the verification mail does (issue 23: it named the brand's first host, where the customer is signed out)", async () => {
     // The customer uses the brand's second host (127.0.0.1; its first is localhost).
     const c = new TestClient(t.app, { host: '127.0.0.1' });
     const { user } = await registerUser(c);
@@ -83,8 +125,12 @@ describe('payment history', () => {
     const { user: second } = await registerUser(c2);
     const paymentId = await buy(c2);
     await t.app.settle();
-    await t.app.db.query(`update payments set return_url = 'https://evil.example/thank-you' where public_id = $1`, [paymentId]);
-    const [row] = await t.app.db.query<Record<string, unknown>>(`select * from payments where public_id = $1`, [paymentId]);
+    await t.app.db.query(`update payments set return_url = 'https://evil.example/thank-you' where public_id = $1`, [
+      paymentId,
+    ]);
+    const [row] = await t.app.db.query<Record<string, unknown>>(`select * from payments where public_id = $1`, [
+      paymentId,
+    ]);
     await t.app.billing.renewals.sendReceipt({ ...row, public_id: `${paymentId}x` } as never);
     await t.app.settle();
     const all2 = await mailTo(c2, t.app, second.email);
@@ -97,26 +143,53 @@ describe('payment history', () => {
   it('shows a support grant without a receipt or a refund; a checkout left unpaid for a day reads expired, and a late payment still applies', async () => {
     const { c, user } = await member();
     await t.app.billing.operator.grant(user.id, '1-month');
-    const created = (await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' })).json().data as { paymentId: string; redirectUrl: string };
+    const created = (
+      await c.post('/api/billing/createPayment', {
+        tariffId: 2,
+        currency: 'USD',
+        provider: 'sandbox',
+        returnPath: '/thank-you',
+      })
+    ).json().data as { paymentId: string; redirectUrl: string };
     const open = created.paymentId;
     let h = await history(c);
-    expect(h.items.map((i) => [i.kind, i.status])).toEqual([['purchase', 'pending'], ['grant', 'succeeded']]);
+    expect(h.items.map((i) => [i.kind, i.status])).toEqual([
+      ['purchase', 'pending'],
+      ['grant', 'succeeded'],
+    ]);
     expect(h.items[1]).toMatchObject({ receiptAvailable: false, refundAvailable: false, amountMinor: 0 });
     // Just under a day: still open at the provider (a Stripe Checkout Session lives 24 h).
-    await t.app.db.query(`update payments set created_at = now() - interval '23 hours 59 minutes' where public_id = $1`, [open]);
+    await t.app.db.query(
+      `update payments set created_at = now() - interval '23 hours 59 minutes' where public_id = $1`,
+      [open],
+    );
     expect((await history(c)).items.find((i) => i.paymentId === open)).toMatchObject({ status: 'pending' });
     // A day: abandoned. Listed as not completed (it used to read "Processing" for a day, then vanish), nothing to do with it.
     await t.app.db.query(`update payments set created_at = now() - interval '2 days' where public_id = $1`, [open]);
     h = await history(c);
-    expect(h.items.map((i) => [i.kind, i.status])).toEqual([['grant', 'succeeded'], ['purchase', 'expired']]);
-    expect(h.items[1]).toMatchObject({ paymentId: open, receiptAvailable: false, refundAvailable: false, refundableUntil: null, periodStart: null });
+    expect(h.items.map((i) => [i.kind, i.status])).toEqual([
+      ['grant', 'succeeded'],
+      ['purchase', 'expired'],
+    ]);
+    expect(h.items[1]).toMatchObject({
+      paymentId: open,
+      receiptAvailable: false,
+      refundAvailable: false,
+      refundableUntil: null,
+      periodStart: null,
+    });
     // Only a reading: the payment is still pending in the database, nothing was written.
     const [row] = await t.app.db.query<{ status: string }>('select status from payments where public_id = $1', [open]);
     expect(row!.status).toBe('pending');
     const before = (await subscriptionOf(c)).expiresAt;
     // The provider confirms after the day (a late webhook): the payment applies once, the entry reads paid.
     const sandboxId = new URL(created.redirectUrl).pathname.split('/').pop()!;
-    const paid = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+    const paid = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/checkout/${sandboxId}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=pay',
+    });
     expect(paid.statusCode).toBe(200);
     h = await history(c);
     expect(h.items.find((i) => i.paymentId === open)).toMatchObject({ status: 'succeeded', receiptAvailable: true });
@@ -159,7 +232,10 @@ describe('receipts', () => {
   it('sends the same receipt with the receipt mail: one number, one file, from the mail and the dashboard', async () => {
     const { c, user } = await member();
     const paymentId = await buy(c);
-    const mails = (await mailTo(c, t.app, user.email)) as { subject: string; attachments?: { filename: string; contentType: string; content: string }[] }[];
+    const mails = (await mailTo(c, t.app, user.email)) as {
+      subject: string;
+      attachments?: { filename: string; contentType: string; content: string }[];
+    }[];
     const receiptMail = mails.find((m) => /receipt/i.test(m.subject));
     expect(receiptMail?.attachments).toHaveLength(1);
     const [file] = receiptMail!.attachments!;
@@ -177,7 +253,8 @@ describe('receipts', () => {
 
   it('speaks Russian and Chinese in the font the package ships (no font on the machine needed), subset small', async () => {
     expect(fontReport().languages).toEqual(['en', 'ru', 'zh']);
-    for (const f of fontReport().fonts) expect(f).toMatch(/node_modules\/@expo-google-fonts\/noto-sans-sc\/.*NotoSansSC_\d+\w+\.ttf$/);
+    for (const f of fontReport().fonts)
+      expect(f).toMatch(/node_modules\/@expo-google-fonts\/noto-sans-sc\/.*NotoSansSC_\d+\w+\.ttf$/);
     const ru = await member('ru');
     const ruText = await pdfText((await ru.c.get(`/api/billing/payments/${await buy(ru.c)}/receipt`)).rawPayload);
     expect(ruText).toContain('Квитанция WRN-');
@@ -199,20 +276,32 @@ describe('receipts', () => {
 
   it('numbers receipts without gaps per seller, once per payment, when 20 are asked for at once', async () => {
     await t.app.settle(); // earlier tests' receipt mails have issued their numbers
-    const [top] = await t.app.db.query<{ max: number | null }>(`select max(number) as max from receipts where seller_id = 'warren'`);
+    const [top] = await t.app.db.query<{ max: number | null }>(
+      `select max(number) as max from receipts where seller_id = 'warren'`,
+    );
     const buyers = await Promise.all(Array.from({ length: 10 }, () => member()));
     // The receipt mails issue these payments' receipts in the background, racing the requests below.
     const payments = await Promise.all(buyers.map(async (b) => ({ c: b.c, id: await buy(b.c) })));
     // Each payment's receipt asked for twice at the same time: 20 requests.
-    const answers = await Promise.all(payments.flatMap((p) => [p.c.get(`/api/billing/payments/${p.id}/receipt`), p.c.get(`/api/billing/payments/${p.id}/receipt`)]));
+    const answers = await Promise.all(
+      payments.flatMap((p) => [
+        p.c.get(`/api/billing/payments/${p.id}/receipt`),
+        p.c.get(`/api/billing/payments/${p.id}/receipt`),
+      ]),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(20).fill(200));
     const names = answers.map((a) => a.headers['content-disposition'] as string);
     for (let i = 0; i < 20; i += 2) expect(names[i]).toBe(names[i + 1]);
-    const numbers = names.filter((_, i) => i % 2 === 0).map((n) => Number(/WRN-(\d+)/.exec(n)![1])).sort((a, b) => a - b);
+    const numbers = names
+      .filter((_, i) => i % 2 === 0)
+      .map((n) => Number(/WRN-(\d+)/.exec(n)![1]))
+      .sort((a, b) => a - b);
     const first = (top?.max ?? 0) + 1;
     expect(numbers).toEqual(Array.from({ length: 10 }, (_, i) => first + i));
     await t.app.settle();
-    const rows = await t.app.db.query<{ n: number }>(`select count(*)::int as n from receipts where seller_id = 'warren'`);
+    const rows = await t.app.db.query<{ n: number }>(
+      `select count(*)::int as n from receipts where seller_id = 'warren'`,
+    );
     expect(rows[0]!.n).toBe(first + 9);
   });
 
@@ -222,14 +311,26 @@ describe('receipts', () => {
     const paid = await buy(a.c);
     expect((await b.c.get(`/api/billing/payments/${paid}/receipt`)).statusCode).toBe(404);
     expect((await b.c.get(`/api/billing/payments/nope/receipt`)).statusCode).toBe(404);
-    expect((await b.c.get(`/api/billing/payments/${encodeURIComponent('../x')}/receipt`)).statusCode).toBeGreaterThanOrEqual(400);
+    expect(
+      (await b.c.get(`/api/billing/payments/${encodeURIComponent('../x')}/receipt`)).statusCode,
+    ).toBeGreaterThanOrEqual(400);
     expect((await a.c.get(`/api/billing/payments/${paid}/receipt`, { auth: false })).statusCode).toBe(401);
-    const open = (await b.c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' })).json().data.paymentId;
+    const open = (
+      await b.c.post('/api/billing/createPayment', {
+        tariffId: 2,
+        currency: 'USD',
+        provider: 'sandbox',
+        returnPath: '/thank-you',
+      })
+    ).json().data.paymentId;
     const unpaid = await b.c.get(`/api/billing/payments/${open}/receipt`);
     expect(unpaid.statusCode).toBe(409);
     expect(unpaid.json().message).toMatch(/no receipt/);
     // No receipt row (and no number) was used up by the refusals.
-    const [row] = await t.app.db.query<{ n: number }>(`select count(*)::int as n from receipts r join payments p on p.id = r.payment_id where p.public_id = $1`, [open]);
+    const [row] = await t.app.db.query<{ n: number }>(
+      `select count(*)::int as n from receipts r join payments p on p.id = r.payment_id where p.public_id = $1`,
+      [open],
+    );
     expect(row!.n).toBe(0);
   });
 });
@@ -241,13 +342,18 @@ describe('money-back from the dashboard', () => {
     const second = await buy(c);
     const before = new Date((await subscriptionOf(c)).expiresAt!).getTime();
     expect((await c.get('/api/billing/subscription')).json().data.autoRenew).toBe(true);
-    const answers = await Promise.all(Array.from({ length: 5 }, () => c.post(`/api/billing/payments/${second}/refund`, {})));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => c.post(`/api/billing/payments/${second}/refund`, {})),
+    );
     const codes = answers.map((a) => a.statusCode).sort();
     expect(codes, answers.map((a) => a.body).join('\n')).toEqual([200, 409, 409, 409, 409]);
     const after = new Date((await subscriptionOf(c)).expiresAt!).getTime();
     expect(before - after).toBe(30 * DAY);
     // Asking for the money back ends the renewals too.
-    expect((await c.get('/api/billing/subscription')).json().data).toMatchObject({ status: 'active', autoRenew: false });
+    expect((await c.get('/api/billing/subscription')).json().data).toMatchObject({
+      status: 'active',
+      autoRenew: false,
+    });
     const list = answers.find((a) => a.statusCode === 200)!.json().data.items as Record<string, unknown>[];
     expect(list.map((i) => [i.paymentId, i.kind, i.status])).toEqual([
       [second, 'refund', 'refunded'],
@@ -255,13 +361,18 @@ describe('money-back from the dashboard', () => {
       [first, 'purchase', 'succeeded'],
     ]);
     // The provider gave the money back.
-    const [row] = await t.app.db.query<{ status: string }>(`select s.status from sandbox_payments s join payments p on p.provider_ref = s.id where p.public_id = $1`, [second]);
+    const [row] = await t.app.db.query<{ status: string }>(
+      `select s.status from sandbox_payments s join payments p on p.provider_ref = s.id where p.public_id = $1`,
+      [second],
+    );
     expect(row!.status).toBe('refunded');
     const again = await c.post(`/api/billing/payments/${second}/refund`, {});
     expect(again.statusCode).toBe(409);
     expect(again.json().message).toMatch(/already refunded/);
     // The receipt stays, marked refunded.
-    expect(await pdfText((await c.get(`/api/billing/payments/${second}/receipt`)).rawPayload)).toMatch(/Refunded on \d{4}-\d{2}-\d{2}/);
+    expect(await pdfText((await c.get(`/api/billing/payments/${second}/receipt`)).rawPayload)).toMatch(
+      /Refunded on \d{4}-\d{2}-\d{2}/,
+    );
   });
 
   it('a refund of the only payment returns the member to the free plan', async () => {
@@ -278,7 +389,9 @@ describe('money-back from the dashboard', () => {
     await t.app.db.query(`update payments set paid_at = now() - interval '8 days' where public_id = $1`, [paid]);
     const late = await c.post(`/api/billing/payments/${paid}/refund`, {});
     expect(late.statusCode).toBe(422);
-    expect(late.json().errors.payment[0]).toMatch(/7-day money-back window for this payment ended on \d{4}-\d{2}-\d{2}/);
+    expect(late.json().errors.payment[0]).toMatch(
+      /7-day money-back window for this payment ended on \d{4}-\d{2}-\d{2}/,
+    );
     expect((await history(c)).items[0]).toMatchObject({ refundAvailable: false });
 
     const grant = await t.app.billing.operator.grant(user.id, '1-month');
@@ -296,10 +409,17 @@ describe('money-back from the dashboard', () => {
 describe('the seller on a receipt comes from the brand config', () => {
   let branded: TestApp;
   beforeAll(async () => {
-    const registry = JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../config/brands.json'), 'utf8')) as { brands: Record<string, unknown>[] };
+    const registry = JSON.parse(
+      fs.readFileSync(path.resolve(import.meta.dirname, '../../../config/brands.json'), 'utf8'),
+    ) as { brands: Record<string, unknown>[] };
     registry.brands[0]!.seller = {
-      id: 'acme', legalName: 'ACME VPN Ltd', address: ['1 Main Street', '10115 Berlin, Germany'], taxId: 'DE123456789', email: 'billing@acme.example',
-      receiptPrefix: 'ACME', tax: { label: 'VAT', ratePercent: 19 },
+      id: 'acme',
+      legalName: 'ACME VPN Ltd',
+      address: ['1 Main Street', '10115 Berlin, Germany'],
+      taxId: 'DE123456789',
+      email: 'billing@acme.example',
+      receiptPrefix: 'ACME',
+      tax: { label: 'VAT', ratePercent: 19 },
     };
     delete registry.brands[1]!.seller;
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), 'warren-brands-')), 'brands.json');
@@ -313,9 +433,19 @@ describe('the seller on a receipt comes from the brand config', () => {
   async function receiptText(host: string) {
     const c = new TestClient(branded.app, { host });
     await registerUser(c);
-    const res = await createPaymentAs(c, { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+    const res = await createPaymentAs(c, {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'sandbox',
+      returnPath: '/thank-you',
+    });
     const { paymentId, redirectUrl } = res.data as { paymentId: string; redirectUrl: string };
-    await branded.app.inject({ method: 'POST', url: new URL(redirectUrl).pathname, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+    await branded.app.inject({
+      method: 'POST',
+      url: new URL(redirectUrl).pathname,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=pay',
+    });
     const pdf = await signedInCall(c, 'GET', `/api/billing/payments/${paymentId}/receipt`);
     expect(pdf.statusCode, pdf.body).toBe(200);
     return { name: pdf.headers['content-disposition'] as string, text: await pdfText(pdf.rawPayload) };
@@ -324,7 +454,16 @@ describe('the seller on a receipt comes from the brand config', () => {
   it('prints the legal name, address, tax id and the tax the price includes, numbered in the seller’s own sequence', async () => {
     const { name, text } = await receiptText('localhost');
     expect(name).toBe('attachment; filename="receipt-ACME-000001.pdf"');
-    for (const part of ['ACME VPN Ltd', '1 Main Street', '10115 Berlin, Germany', 'Tax ID: DE123456789', 'billing@acme.example', 'Including VAT 19%', '2.07 USD', '12.99 USD']) {
+    for (const part of [
+      'ACME VPN Ltd',
+      '1 Main Street',
+      '10115 Berlin, Germany',
+      'Tax ID: DE123456789',
+      'billing@acme.example',
+      'Including VAT 19%',
+      '2.07 USD',
+      '12.99 USD',
+    ]) {
       expect(text).toContain(part);
     }
   });

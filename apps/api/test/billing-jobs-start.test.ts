@@ -24,10 +24,20 @@ it('starts, answers and redelivers when a sandbox webhook is due at start', { ti
   const c = new TestClient(seed.app);
   await registerUser(c);
   await payWithSandbox(seed.app, c);
-  const [payment] = await seed.app.db.query<{ id: string; merchant_ref: string }>('select id, merchant_ref from sandbox_payments');
+  const [payment] = await seed.app.db.query<{ id: string; merchant_ref: string }>(
+    'select id, merchant_ref from sandbox_payments',
+  );
   // The provider's delivery was not acknowledged: one event still to send.
-  const event = { id: 'evt_due_at_start', type: 'payment.paid', created: Math.floor(Date.now() / 1000), data: { id: payment!.id, merchant_ref: payment!.merchant_ref } };
-  await seed.app.db.query(`update sandbox_payments set pending_events = $2::jsonb where id = $1`, [payment!.id, JSON.stringify([event])]);
+  const event = {
+    id: 'evt_due_at_start',
+    type: 'payment.paid',
+    created: Math.floor(Date.now() / 1000),
+    data: { id: payment!.id, merchant_ref: payment!.merchant_ref },
+  };
+  await seed.app.db.query(`update sandbox_payments set pending_events = $2::jsonb where id = $1`, [
+    payment!.id,
+    JSON.stringify([event]),
+  ]);
   const boss = await seed.app.services.jobs.boss();
   const jobId = await boss.send('sandbox-webhooks', {});
   expect(jobId).toBeTruthy();
@@ -47,6 +57,9 @@ it('starts, answers and redelivers when a sandbox webhook is due at start', { ti
     await new Promise((r) => setTimeout(r, 250));
   }
   expect(state).toBe('completed');
-  const [after] = await second.db.query<{ pending: number }>('select jsonb_array_length(pending_events) as pending from sandbox_payments where id = $1', [payment!.id]);
+  const [after] = await second.db.query<{ pending: number }>(
+    'select jsonb_array_length(pending_events) as pending from sandbox_payments where id = $1',
+    [payment!.id],
+  );
   expect(after!.pending).toBe(0);
 });

@@ -15,7 +15,10 @@ beforeAll(async () => {
   const c = new TestClient(seed.app);
   const { user } = await registerUser(c);
   lapsedId = user.id;
-  await seed.app.db.query(`update users set tariff_key = '1-month', tariff_name = '1 Month', subscription_expires_at = now() - interval '1 day' where id = $1`, [user.id]);
+  await seed.app.db.query(
+    `update users set tariff_key = '1-month', tariff_name = '1 Month', subscription_expires_at = now() - interval '1 day' where id = $1`,
+    [user.id],
+  );
   t = seed;
   // pg-boss already started without workers (an operator listed the jobs): the workers restart it with its clock.
   expect(await t.app.services.jobs.list()).toEqual([]);
@@ -36,16 +39,29 @@ async function until<T>(probe: () => Promise<T | undefined>, timeoutMs = 30_000)
   }
 }
 
-it('the workers run the pass at start: a lapsed plan returns to free and its "plan ended" mail goes once', { timeout: 60_000 }, async () => {
-  const row = await until(async () => {
-    const [u] = await t.app.db.query<{ tariff_key: string }>('select tariff_key from users where id = $1', [lapsedId]);
-    return u?.tariff_key === 'free-plan' ? u : undefined;
-  });
-  expect(row.tariff_key).toBe('free-plan');
-  const notices = await t.app.db.query<{ kind: string; sent_at: Date | null }>('select kind, sent_at from billing_notices where user_id = $1', [lapsedId]);
-  expect(notices).toEqual([expect.objectContaining({ kind: 'planEnded', sent_at: expect.any(Date) })]);
-  const jobs = await t.app.services.jobs.list({ all: true });
-  expect(jobs.some((j) => j.queue === 'billing-pass' && j.state === 'completed')).toBe(true);
-  const boss = await t.app.services.jobs.boss();
-  expect((await boss.getSchedules()).map((s) => s.name).sort()).toEqual(['billing-pass', 'postbacks', 'sandbox-webhooks']);
-});
+it(
+  'the workers run the pass at start: a lapsed plan returns to free and its "plan ended" mail goes once',
+  { timeout: 60_000 },
+  async () => {
+    const row = await until(async () => {
+      const [u] = await t.app.db.query<{ tariff_key: string }>('select tariff_key from users where id = $1', [
+        lapsedId,
+      ]);
+      return u?.tariff_key === 'free-plan' ? u : undefined;
+    });
+    expect(row.tariff_key).toBe('free-plan');
+    const notices = await t.app.db.query<{ kind: string; sent_at: Date | null }>(
+      'select kind, sent_at from billing_notices where user_id = $1',
+      [lapsedId],
+    );
+    expect(notices).toEqual([expect.objectContaining({ kind: 'planEnded', sent_at: expect.any(Date) })]);
+    const jobs = await t.app.services.jobs.list({ all: true });
+    expect(jobs.some((j) => j.queue === 'billing-pass' && j.state === 'completed')).toBe(true);
+    const boss = await t.app.services.jobs.boss();
+    expect((await boss.getSchedules()).map((s) => s.name).sort()).toEqual([
+      'billing-pass',
+      'postbacks',
+      'sandbox-webhooks',
+    ]);
+  },
+);

@@ -25,20 +25,33 @@ const pass = (asOf: Date) => t.app.services.jobs.runPass(asOf);
 async function member(language: 'zh' | 'ru') {
   const c = new TestClient(t.app);
   const { user } = await registerUser(c);
-  await t.app.db.query(`update users set verified = true, account_status = 'Active', language = $2 where id = $1`, [user.id, language]);
+  await t.app.db.query(`update users set verified = true, account_status = 'Active', language = $2 where id = $1`, [
+    user.id,
+    language,
+  ]);
   return { c, user: user as { id: number; email: string } };
 }
 
 async function buyMonthWithSandbox(c: TestClient, autoRenew: boolean) {
-  const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', autoRenew });
+  const res = await c.post('/api/billing/createPayment', {
+    tariffId: 2,
+    currency: 'USD',
+    provider: 'sandbox',
+    returnPath: '/thank-you',
+    autoRenew,
+  });
   expect(res.statusCode, res.body).toBe(200);
   const sandboxId = new URL(res.json().data.redirectUrl as string).pathname.split('/').pop()!;
-  const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  const done = await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${sandboxId}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
   expect(done.statusCode).toBe(200);
   const sub = await c.get('/api/billing/subscription');
   return sub.json().data as SubscriptionInfo;
 }
-
 
 /** The text of the member's first payment's receipt PDF, as the dashboard downloads it. */
 async function receiptText(c: TestClient) {
@@ -49,7 +62,8 @@ async function receiptText(c: TestClient) {
   return pdfText(res.rawPayload);
 }
 
-const allText = (mails: { subject: string; text: string; html: string }[]) => mails.map((m) => `${m.subject}\n${m.text}\n${m.html}`).join('\n');
+const allText = (mails: { subject: string; text: string; html: string }[]) =>
+  mails.map((m) => `${m.subject}\n${m.text}\n${m.html}`).join('\n');
 
 describe('plan names in billing mails', () => {
   it('a Chinese member: receipt, reminder and failed renewal say 1 个月, never 1 Month', async () => {
@@ -70,7 +84,10 @@ describe('plan names in billing mails', () => {
     expect(reminder[0]!.text).toContain('您的 1 个月 套餐');
 
     // The card is lost: the renewal fails once and is not tried again.
-    const [state] = await t.app.db.query<{ method_ref: string }>('select method_ref from subscription_renewals where user_id = $1', [user.id]);
+    const [state] = await t.app.db.query<{ method_ref: string }>(
+      'select method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
     await t.app.services.sandbox!.setCard(state!.method_ref, { unusable: true });
     const r = await pass(new Date(paidUntil.getTime() - 3 * DAY + 3600_000));
     expect(r.renewals).toEqual([expect.objectContaining({ outcome: 'failed' })]);

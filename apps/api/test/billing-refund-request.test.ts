@@ -16,7 +16,13 @@ let port: number;
 
 beforeAll(async () => {
   cardlink = await startFakeCardlink({ apiToken: TOKEN, shopId: SHOP });
-  t = await createTestApp({ JOBS: 'false', CARDLINK_API_TOKEN: TOKEN, CARDLINK_SHOP_ID: SHOP, CARDLINK_API_URL: cardlink.url, LIMIT_REGISTER_PER_IP: '100' });
+  t = await createTestApp({
+    JOBS: 'false',
+    CARDLINK_API_TOKEN: TOKEN,
+    CARDLINK_SHOP_ID: SHOP,
+    CARDLINK_API_URL: cardlink.url,
+    LIMIT_REGISTER_PER_IP: '100',
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
   cardlink.setResultUrl(`http://127.0.0.1:${port}/api/billing/webhooks/cardlink`);
@@ -28,7 +34,14 @@ afterAll(async () => {
 
 async function cli(command: string, flags: CliContext['flags'] = {}) {
   const lines: string[] = [];
-  const ctx: CliContext = { db: t.app.db, config: t.config, services: async () => t.app.services, flags, positionals: [], print: (l) => lines.push(l) };
+  const ctx: CliContext = {
+    db: t.app.db,
+    config: t.config,
+    services: async () => t.app.services,
+    flags,
+    positionals: [],
+    print: (l) => lines.push(l),
+  };
   await billingCommands[command]!.run(ctx);
   return lines.join('\n');
 }
@@ -55,12 +68,27 @@ async function items(c: TestClient) {
 describe('a refund request for a provider without a refund call', () => {
   it('parallel requests record one; the history and the CLI show it; the operator refund completes it and the list drops it', async () => {
     const { c, user, paymentId } = await paidWithCardlink();
-    expect((await items(c))[0]).toMatchObject({ paymentId, provider: 'cardlink', status: 'succeeded', refundAvailable: true, refundRequested: false });
+    expect((await items(c))[0]).toMatchObject({
+      paymentId,
+      provider: 'cardlink',
+      status: 'succeeded',
+      refundAvailable: true,
+      refundRequested: false,
+    });
 
-    const answers = await Promise.all(Array.from({ length: 5 }, () => c.post(`/api/billing/payments/${paymentId}/refund`, {})));
+    const answers = await Promise.all(
+      Array.from({ length: 5 }, () => c.post(`/api/billing/payments/${paymentId}/refund`, {})),
+    );
     expect(answers.map((a) => a.statusCode)).toEqual(Array(5).fill(200));
-    for (const a of answers) expect(a.json().data).toMatchObject({ outcome: 'requested', items: [{ paymentId, status: 'succeeded', refundAvailable: false, refundRequested: true }] });
-    const rows = await t.app.db.query<{ n: string | number }>('select count(*) as n from refund_requests r join payments p on p.id = r.payment_id where p.public_id = $1', [paymentId]);
+    for (const a of answers)
+      expect(a.json().data).toMatchObject({
+        outcome: 'requested',
+        items: [{ paymentId, status: 'succeeded', refundAvailable: false, refundRequested: true }],
+      });
+    const rows = await t.app.db.query<{ n: string | number }>(
+      'select count(*) as n from refund_requests r join payments p on p.id = r.payment_id where p.public_id = $1',
+      [paymentId],
+    );
     expect(Number(rows[0]!.n)).toBe(1);
     // Nothing was taken back yet: the plan stays until support refunds.
     expect((await subscriptionOf(c)).tariffKey).toBe('1-month');

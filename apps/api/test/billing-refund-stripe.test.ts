@@ -16,7 +16,11 @@ let endpoint: string;
 beforeAll(async () => {
   stripe = await startFakeStripe({ secretKey: SECRET_KEY, webhookSecret: WEBHOOK_SECRET });
   t = await createTestApp({
-    JOBS: 'false', STRIPE_SECRET_KEY: SECRET_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_test_fake_0123456789', STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET, STRIPE_API_URL: stripe.url,
+    JOBS: 'false',
+    STRIPE_SECRET_KEY: SECRET_KEY,
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake_0123456789',
+    STRIPE_WEBHOOK_SECRET: WEBHOOK_SECRET,
+    STRIPE_API_URL: stripe.url,
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   origin = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -33,7 +37,12 @@ async function paidWithStripe(flow: 'checkout' | 'embedded') {
   let paymentId: string;
   let intent: string;
   if (flow === 'checkout') {
-    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'stripe', returnPath: '/zg/paymentEvent' });
+    const res = await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'stripe',
+      returnPath: '/zg/paymentEvent',
+    });
     expect(res.statusCode, res.body).toBe(200);
     paymentId = res.json().data.paymentId;
     const session = [...stripe.sessions.values()].find((s) => s.metadata.merchant_ref === paymentId)!;
@@ -58,14 +67,18 @@ describe('money-back through Stripe', () => {
       const listed = (await c.get('/api/billing/payments')).json().data.items[0];
       expect(listed).toMatchObject({ paymentId, provider: 'stripe', refundAvailable: true });
       const before = stripe.refundCount();
-      const answers = await Promise.all(Array.from({ length: 4 }, () => c.post(`/api/billing/payments/${paymentId}/refund`, {})));
+      const answers = await Promise.all(
+        Array.from({ length: 4 }, () => c.post(`/api/billing/payments/${paymentId}/refund`, {})),
+      );
       expect(answers.map((a) => a.statusCode).sort()).toEqual([200, 409, 409, 409]);
       expect(stripe.refundCount() - before).toBe(1);
       expect((await subscriptionOf(c)).tariffKey).toBe('free-plan');
       // Stripe's own refund event arriving later changes nothing more.
       expect((await stripe.send(endpoint, stripe.refund(intent))).status).toBe(200);
       expect((await subscriptionOf(c)).tariffKey).toBe('free-plan');
-      const rows = await t.app.db.query<{ status: string }>('select status from payments where public_id = $1', [paymentId]);
+      const rows = await t.app.db.query<{ status: string }>('select status from payments where public_id = $1', [
+        paymentId,
+      ]);
       expect(rows).toEqual([{ status: 'refunded' }]);
     });
   }

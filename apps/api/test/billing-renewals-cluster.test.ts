@@ -26,7 +26,16 @@ let b: FastifyInstance;
 async function instance(): Promise<FastifyInstance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-rc-'));
   dataDirs.push(dataDir);
-  return buildApp(loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: url!, DATABASE_SCHEMA: schema, JOBS: 'false' }));
+  return buildApp(
+    loadConfig({
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'silent',
+      DATA_DIR: dataDir,
+      DATABASE_URL: url!,
+      DATABASE_SCHEMA: schema,
+      JOBS: 'false',
+    }),
+  );
 }
 
 describe.skipIf(!url)('renewals on two instances and two processes (PostgreSQL)', () => {
@@ -49,14 +58,30 @@ describe.skipIf(!url)('renewals on two instances and two processes (PostgreSQL)'
     const c = new TestClient(app);
     const { user } = await registerUser(c);
     await app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [user.id]);
-    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', autoRenew: true });
+    const res = await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'sandbox',
+      returnPath: '/thank-you',
+      autoRenew: true,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const sandboxId = new URL(res.json().data.redirectUrl as string).pathname.split('/').pop()!;
-    await app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+    await app.inject({
+      method: 'POST',
+      url: `/sandbox/checkout/${sandboxId}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=pay',
+    });
     return user.id as number;
   }
   const expiries = async (ids: number[]) =>
-    (await a.db.query<{ id: number; e: Date }>('select id, subscription_expires_at as e from users where id = any($1) order by id', [ids])).map((r) => new Date(r.e).getTime());
+    (
+      await a.db.query<{ id: number; e: Date }>(
+        'select id, subscription_expires_at as e from users where id = any($1) order by id',
+        [ids],
+      )
+    ).map((r) => new Date(r.e).getTime());
   const renewalsOf = async (ids: number[]) =>
     a.db.query<{ user_id: number; n: number; sandbox: number }>(
       `select p.user_id, count(*)::int as n, (select count(*)::int from sandbox_payments s join payments q on q.public_id = s.merchant_ref
@@ -73,11 +98,21 @@ describe.skipIf(!url)('renewals on two instances and two processes (PostgreSQL)'
     // worked directly (bypassing the queue's job ids) three times each across both instances.
     const direct = ids.slice(0, 3);
     const results = await Promise.all([
-      a.services.jobs.runPass(asOf), b.services.jobs.runPass(asOf), a.services.jobs.runPass(asOf), b.services.jobs.runPass(asOf),
-      ...direct.flatMap((id) => [a.services.billing.renewals.renewOne(id, asOf), b.services.billing.renewals.renewOne(id, asOf), b.services.billing.renewals.renewOne(id, asOf)]),
+      a.services.jobs.runPass(asOf),
+      b.services.jobs.runPass(asOf),
+      a.services.jobs.runPass(asOf),
+      b.services.jobs.runPass(asOf),
+      ...direct.flatMap((id) => [
+        a.services.billing.renewals.renewOne(id, asOf),
+        b.services.billing.renewals.renewOne(id, asOf),
+        b.services.billing.renewals.renewOne(id, asOf),
+      ]),
     ]);
     const passes = results.slice(0, 4) as Awaited<ReturnType<typeof a.services.jobs.runPass>>[];
-    const renewedByPass = passes.flatMap((r) => r.renewals).filter((r) => r.outcome === 'renewed').map((r) => r.userId);
+    const renewedByPass = passes
+      .flatMap((r) => r.renewals)
+      .filter((r) => r.outcome === 'renewed')
+      .map((r) => r.userId);
     expect(ids.slice(3).every((id) => renewedByPass.includes(id))).toBe(true);
     // And again, later the same day: nothing more.
     await Promise.all([a.services.jobs.runPass(asOf), b.services.jobs.runPass(new Date(asOf.getTime() + 3600_000))]);
@@ -85,21 +120,43 @@ describe.skipIf(!url)('renewals on two instances and two processes (PostgreSQL)'
     expect(await expiries(ids)).toEqual(before.map((e) => e + 30 * DAY));
   });
 
-  it('charges each member once when two CLI processes run renew-due --as-of at once', { timeout: 180_000 }, async () => {
-    const ids = (await a.db.query<{ user_id: number }>(`select distinct user_id from payments where kind = 'renewal'`)).map((r) => r.user_id).sort((x, y) => x - y);
-    const before = await expiries(ids);
-    const asOf = new Date(Math.max(...before) - 3 * DAY + 60_000).toISOString();
-    const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-rc-cli-'));
-    dataDirs.push(dataDir);
-    const env = { ...process.env, NODE_ENV: 'test', LOG_LEVEL: 'silent', DATA_DIR: dataDir, DATABASE_URL: url!, DATABASE_SCHEMA: schema };
-    const cli = () => run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'renew-due', '--as-of', asOf], { cwd: path.resolve(import.meta.dirname, '..'), env });
-    const [one, two] = await Promise.all([cli(), cli()]);
-    const attempts = [one.stdout, two.stdout].join('\n').match(/: renewed pay_/g) ?? [];
-    expect(attempts.length).toBe(ids.length); // each member's job worked by one of the two processes
-    expect(await renewalsOf(ids)).toEqual(ids.map((id) => ({ user_id: id, n: 2, sandbox: 2 })));
-    expect(await expiries(ids)).toEqual(before.map((e) => e + 30 * DAY));
-    const jobs = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'jobs', 'list', '--all'], { cwd: path.resolve(import.meta.dirname, '..'), env });
-    // One completed renewal job per member and period (the three renewed directly in the first period had none).
-    expect(jobs.stdout.match(/billing-renew\s+completed/g)?.length).toBe(2 * ids.length - 3);
-  });
+  it(
+    'charges each member once when two CLI processes run renew-due --as-of at once',
+    { timeout: 180_000 },
+    async () => {
+      const ids = (
+        await a.db.query<{ user_id: number }>(`select distinct user_id from payments where kind = 'renewal'`)
+      )
+        .map((r) => r.user_id)
+        .sort((x, y) => x - y);
+      const before = await expiries(ids);
+      const asOf = new Date(Math.max(...before) - 3 * DAY + 60_000).toISOString();
+      const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-rc-cli-'));
+      dataDirs.push(dataDir);
+      const env = {
+        ...process.env,
+        NODE_ENV: 'test',
+        LOG_LEVEL: 'silent',
+        DATA_DIR: dataDir,
+        DATABASE_URL: url!,
+        DATABASE_SCHEMA: schema,
+      };
+      const cli = () =>
+        run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'billing', 'renew-due', '--as-of', asOf], {
+          cwd: path.resolve(import.meta.dirname, '..'),
+          env,
+        });
+      const [one, two] = await Promise.all([cli(), cli()]);
+      const attempts = [one.stdout, two.stdout].join('\n').match(/: renewed pay_/g) ?? [];
+      expect(attempts.length).toBe(ids.length); // each member's job worked by one of the two processes
+      expect(await renewalsOf(ids)).toEqual(ids.map((id) => ({ user_id: id, n: 2, sandbox: 2 })));
+      expect(await expiries(ids)).toEqual(before.map((e) => e + 30 * DAY));
+      const jobs = await run(process.execPath, ['--import', 'tsx', 'src/cli/main.ts', 'jobs', 'list', '--all'], {
+        cwd: path.resolve(import.meta.dirname, '..'),
+        env,
+      });
+      // One completed renewal job per member and period (the three renewed directly in the first period had none).
+      expect(jobs.stdout.match(/billing-renew\s+completed/g)?.length).toBe(2 * ids.length - 3);
+    },
+  );
 });

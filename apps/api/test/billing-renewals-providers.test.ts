@@ -28,8 +28,13 @@ beforeAll(async () => {
   payssion = await startFakePayssion({ apiKey: PAYSSION_KEY, secretKey: PAYSSION_SECRET });
   t = await createTestApp({
     JOBS: 'false',
-    STRIPE_SECRET_KEY: STRIPE_KEY, STRIPE_PUBLISHABLE_KEY: 'pk_test_fake_renewals', STRIPE_WEBHOOK_SECRET: STRIPE_WHSEC, STRIPE_API_URL: stripe.url,
-    PAYSSION_API_KEY: PAYSSION_KEY, PAYSSION_SECRET_KEY: PAYSSION_SECRET, PAYSSION_API_URL: payssion.url,
+    STRIPE_SECRET_KEY: STRIPE_KEY,
+    STRIPE_PUBLISHABLE_KEY: 'pk_test_fake_renewals',
+    STRIPE_WEBHOOK_SECRET: STRIPE_WHSEC,
+    STRIPE_API_URL: stripe.url,
+    PAYSSION_API_KEY: PAYSSION_KEY,
+    PAYSSION_SECRET_KEY: PAYSSION_SECRET,
+    PAYSSION_API_URL: payssion.url,
   });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   origin = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
@@ -52,24 +57,50 @@ const renewalsOf = (userId: number) =>
     `select status, provider_ref, failure_reason, amount_minor from payments where user_id = $1 and kind = 'renewal' order by id`,
     [userId],
   );
-const passFor = async (userId: number, asOf: Date) => (await t.app.services.jobs.runPass(asOf)).renewals.filter((r) => r.userId === userId);
+const passFor = async (userId: number, asOf: Date) =>
+  (await t.app.services.jobs.runPass(asOf)).renewals.filter((r) => r.userId === userId);
 
 describe('Stripe renewals', () => {
   it('Checkout saves the card; the renewal is an off-session charge, once; a decline is retried; an expired card is never tried again', async () => {
     const { c, user } = await customer();
-    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'stripe', returnPath: '/thank-you', autoRenew: true });
+    const res = await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'stripe',
+      returnPath: '/thank-you',
+      autoRenew: true,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const session = [...stripe.sessions.values()].find((s) => s.metadata.merchant_ref === res.json().data.paymentId)!;
     // Asked Stripe to keep the card for off-session use, with a customer.
-    const created = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.form.get('client_reference_id') === res.json().data.paymentId)!;
+    const created = stripe.requests.find(
+      (r) =>
+        r.method === 'POST' &&
+        r.path === '/v1/checkout/sessions' &&
+        r.form.get('client_reference_id') === res.json().data.paymentId,
+    )!;
     expect(created.form.get('payment_intent_data[setup_future_usage]')).toBe('off_session');
     expect(created.form.get('customer_creation')).toBe('always');
-    expect((await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id))).status).toBe(200);
+    expect(
+      (await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id))).status,
+    ).toBe(200);
 
     let s = await sub(c);
-    expect(s).toMatchObject({ status: 'active', autoRenew: true, canAutoRenew: true, paymentMethod: { provider: 'stripe', label: 'Visa •••• 4242' }, nextCharge: { amountMinor: 1299, currency: 'USD' } });
-    const [state] = await t.app.db.query<{ customer_ref: string; method_ref: string }>('select customer_ref, method_ref from subscription_renewals where user_id = $1', [user.id]);
-    expect(state).toMatchObject({ customer_ref: expect.stringMatching(/^cus_/), method_ref: expect.stringMatching(/^pm_/) });
+    expect(s).toMatchObject({
+      status: 'active',
+      autoRenew: true,
+      canAutoRenew: true,
+      paymentMethod: { provider: 'stripe', label: 'Visa •••• 4242' },
+      nextCharge: { amountMinor: 1299, currency: 'USD' },
+    });
+    const [state] = await t.app.db.query<{ customer_ref: string; method_ref: string }>(
+      'select customer_ref, method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
+    expect(state).toMatchObject({
+      customer_ref: expect.stringMatching(/^cus_/),
+      method_ref: expect.stringMatching(/^pm_/),
+    });
 
     // The renewal: an off-session PaymentIntent on the saved card, with an idempotency key; twice → one.
     const paidUntil = new Date(s.paidUntil!);
@@ -77,28 +108,42 @@ describe('Stripe renewals', () => {
     const before = stripe.createdCount();
     await Promise.all([passFor(user.id, asOf), passFor(user.id, asOf)]);
     expect(stripe.createdCount() - before).toBe(1);
-    const charge = stripe.requests.filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.form.get('off_session') === 'true').at(-1)!;
+    const charge = stripe.requests
+      .filter((r) => r.method === 'POST' && r.path === '/v1/payment_intents' && r.form.get('off_session') === 'true')
+      .at(-1)!;
     expect(charge.form.get('customer')).toBe(state!.customer_ref);
     expect(charge.form.get('payment_method')).toBe(state!.method_ref);
     expect(charge.form.get('confirm')).toBe('true');
     expect(charge.form.get('amount')).toBe('1299');
     expect(charge.headers['idempotency-key']).toMatch(/^renewal_pay_/);
-    expect(await renewalsOf(user.id)).toEqual([expect.objectContaining({ status: 'succeeded', provider_ref: expect.stringMatching(/^pi_/) })]);
+    expect(await renewalsOf(user.id)).toEqual([
+      expect.objectContaining({ status: 'succeeded', provider_ref: expect.stringMatching(/^pi_/) }),
+    ]);
     s = await sub(c);
     expect(new Date(s.paidUntil!).getTime()).toBe(paidUntil.getTime() + 30 * DAY);
 
     // Declined (insufficient funds): failed attempt with Stripe's message, retried a day later.
     const next = new Date(s.paidUntil!);
     stripe.setCard(state!.method_ref, 'decline');
-    expect(await passFor(user.id, new Date(next.getTime() - 3 * DAY + 60_000))).toEqual([expect.objectContaining({ outcome: 'failed', error: 'Your card has insufficient funds.' })]);
+    expect(await passFor(user.id, new Date(next.getTime() - 3 * DAY + 60_000))).toEqual([
+      expect.objectContaining({ outcome: 'failed', error: 'Your card has insufficient funds.' }),
+    ]);
     s = await sub(c);
-    expect(s).toMatchObject({ canAutoRenew: true, autoRenew: true, lastRenewalError: 'Your card has insufficient funds.' });
+    expect(s).toMatchObject({
+      canAutoRenew: true,
+      autoRenew: true,
+      lastRenewalError: 'Your card has insufficient funds.',
+    });
     const mails = await mailTo(c, t.app, user.email);
-    expect(mails.find((m) => m.subject.includes('could not renew'))!.text).toContain('Your card has insufficient funds.');
+    expect(mails.find((m) => m.subject.includes('could not renew'))!.text).toContain(
+      'Your card has insufficient funds.',
+    );
 
     // The retry meets an expired card: reported unusable, never tried again.
     stripe.setCard(state!.method_ref, 'expired');
-    expect(await passFor(user.id, new Date(next.getTime() - 2 * DAY + 60_000))).toEqual([expect.objectContaining({ outcome: 'failed', error: 'Your card has expired.' })]);
+    expect(await passFor(user.id, new Date(next.getTime() - 2 * DAY + 60_000))).toEqual([
+      expect.objectContaining({ outcome: 'failed', error: 'Your card has expired.' }),
+    ]);
     const count = stripe.createdCount();
     expect(await passFor(user.id, new Date(next.getTime() - 60_000))).toEqual([]);
     expect(stripe.createdCount()).toBe(count);
@@ -109,25 +154,46 @@ describe('Stripe renewals', () => {
 
   it('a card whose bank asks for confirmation (SCA) fails the renewal at once, says why, keeps the card, and a later charge may pass', async () => {
     const { c, user } = await customer();
-    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'stripe', returnPath: '/thank-you', autoRenew: true });
+    const res = await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'stripe',
+      returnPath: '/thank-you',
+      autoRenew: true,
+    });
     expect(res.statusCode, res.body).toBe(200);
     const session = [...stripe.sessions.values()].find((x) => x.metadata.merchant_ref === res.json().data.paymentId)!;
-    expect((await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id))).status).toBe(200);
-    const [state] = await t.app.db.query<{ method_ref: string }>('select method_ref from subscription_renewals where user_id = $1', [user.id]);
+    expect(
+      (await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id))).status,
+    ).toBe(200);
+    const [state] = await t.app.db.query<{ method_ref: string }>(
+      'select method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
     const paidUntil = new Date((await sub(c)).paidUntil!);
 
     stripe.setCard(state!.method_ref, 'sca');
     const [first] = await passFor(user.id, new Date(paidUntil.getTime() - 3 * DAY + 60_000));
     // Not "pending" forever: nothing off-session could ever complete it.
-    expect(first).toMatchObject({ outcome: 'failed', error: expect.stringContaining('Your bank asks you to confirm this payment yourself') });
+    expect(first).toMatchObject({
+      outcome: 'failed',
+      error: expect.stringContaining('Your bank asks you to confirm this payment yourself'),
+    });
     let s = await sub(c);
-    expect(s).toMatchObject({ autoRenew: true, canAutoRenew: true, paymentMethod: { provider: 'stripe' }, lastRenewalError: expect.stringContaining('pay by hand') });
+    expect(s).toMatchObject({
+      autoRenew: true,
+      canAutoRenew: true,
+      paymentMethod: { provider: 'stripe' },
+      lastRenewalError: expect.stringContaining('pay by hand'),
+    });
     const mail = (await mailTo(c, t.app, user.email)).find((m) => m.subject.includes('could not renew'))!;
     expect(mail.text).toContain('Your bank asks you to confirm this payment yourself');
 
     // The retry a day later: the bank lets it through this time.
     stripe.setCard(state!.method_ref, 'ok');
-    expect(await passFor(user.id, new Date(paidUntil.getTime() - 2 * DAY + 60_000))).toEqual([expect.objectContaining({ outcome: 'renewed' })]);
+    expect(await passFor(user.id, new Date(paidUntil.getTime() - 2 * DAY + 60_000))).toEqual([
+      expect.objectContaining({ outcome: 'renewed' }),
+    ]);
     s = await sub(c);
     expect(new Date(s.paidUntil!).getTime()).toBe(paidUntil.getTime() + 30 * DAY);
     expect((await renewalsOf(user.id)).map((p) => p.status)).toEqual(['failed', 'succeeded']);
@@ -140,21 +206,44 @@ describe('Stripe renewals', () => {
     const pi = [...stripe.intents.values()].find((p) => p.metadata.merchant_ref === res.json().data.paymentId)!;
     expect(pi).toMatchObject({ setup_future_usage: 'off_session', customer: expect.stringMatching(/^cus_/) });
     await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.pay(pi.id));
-    expect(await sub(c)).toMatchObject({ autoRenew: true, paymentMethod: { provider: 'stripe', label: 'Visa •••• 4242' } });
+    expect(await sub(c)).toMatchObject({
+      autoRenew: true,
+      paymentMethod: { provider: 'stripe', label: 'Visa •••• 4242' },
+    });
 
     const o = await customer();
-    const off = await o.c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'stripe', returnPath: '/thank-you', autoRenew: false });
-    const created = stripe.requests.find((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions' && r.form.get('client_reference_id') === off.json().data.paymentId)!;
+    const off = await o.c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'stripe',
+      returnPath: '/thank-you',
+      autoRenew: false,
+    });
+    const created = stripe.requests.find(
+      (r) =>
+        r.method === 'POST' &&
+        r.path === '/v1/checkout/sessions' &&
+        r.form.get('client_reference_id') === off.json().data.paymentId,
+    )!;
     expect(created.form.get('payment_intent_data[setup_future_usage]')).toBeNull();
     const session = [...stripe.sessions.values()].find((s) => s.metadata.merchant_ref === off.json().data.paymentId)!;
     await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id));
-    expect(await sub(o.c)).toMatchObject({ status: 'active', autoRenew: false, canAutoRenew: false, paymentMethod: null });
+    expect(await sub(o.c)).toMatchObject({
+      status: 'active',
+      autoRenew: false,
+      canAutoRenew: false,
+      paymentMethod: null,
+    });
     // The embedded flow takes the choice in its query string.
     const q = await customer();
     const embedded = await q.c.get('/api/billing/getStripePayment?tariffId=2&currency=USD&autoRenew=false');
     expect(embedded.statusCode, embedded.body).toBe(200);
-    expect([...stripe.intents.values()].find((p) => p.metadata.merchant_ref === embedded.json().data.paymentId)).toMatchObject({ setup_future_usage: null, customer: null });
-    expect((await q.c.get('/api/billing/getStripePayment?tariffId=2&currency=USD&autoRenew=maybe')).statusCode).toBe(422);
+    expect(
+      [...stripe.intents.values()].find((p) => p.metadata.merchant_ref === embedded.json().data.paymentId),
+    ).toMatchObject({ setup_future_usage: null, customer: null });
+    expect((await q.c.get('/api/billing/getStripePayment?tariffId=2&currency=USD&autoRenew=maybe')).statusCode).toBe(
+      422,
+    );
   });
 });
 
@@ -166,7 +255,12 @@ describe('Payssion v2 renewals', () => {
     const tx = payssion.byOrder(res.json().data.paymentId)!;
     expect((await payssion.notify(tx.transaction_id, payssion.complete(tx.transaction_id))).status).toBe(200);
     let s = await sub(c);
-    expect(s).toMatchObject({ status: 'active', autoRenew: true, canAutoRenew: true, paymentMethod: { provider: 'payssionv2', label: 'Payssion' } });
+    expect(s).toMatchObject({
+      status: 'active',
+      autoRenew: true,
+      canAutoRenew: true,
+      paymentMethod: { provider: 'payssionv2', label: 'Payssion' },
+    });
 
     const paidUntil = new Date(s.paidUntil!);
     const asOf = new Date(paidUntil.getTime() - 3 * DAY + 60_000);
@@ -182,12 +276,17 @@ describe('Payssion v2 renewals', () => {
     // The customer withdrew the agreement at the provider: 440, the mandate is revoked, no retry.
     payssion.revokeMandate(tx.mandate_id!);
     const next = new Date(s.paidUntil!);
-    expect(await passFor(user.id, new Date(next.getTime() - 3 * DAY + 60_000))).toEqual([expect.objectContaining({ outcome: 'failed', error: 'The payment agreement (mandate) is no longer valid.' })]);
+    expect(await passFor(user.id, new Date(next.getTime() - 3 * DAY + 60_000))).toEqual([
+      expect.objectContaining({ outcome: 'failed', error: 'The payment agreement (mandate) is no longer valid.' }),
+    ]);
     expect(await passFor(user.id, new Date(next.getTime() - 1 * DAY))).toEqual([]);
     expect(payssion.requests.filter((r) => r.path === '/api/v2/payment/create')).toHaveLength(2);
     s = await sub(c);
     expect(s).toMatchObject({ canAutoRenew: false, autoRenew: false, paymentMethod: null });
-    const [mandate] = await t.app.db.query<{ status: string }>('select status from payment_mandates where mandate_id = $1', [tx.mandate_id]);
+    const [mandate] = await t.app.db.query<{ status: string }>(
+      'select status from payment_mandates where mandate_id = $1',
+      [tx.mandate_id],
+    );
     expect(mandate!.status).toBe('revoked');
   });
 });

@@ -34,8 +34,10 @@ async function startFake(): Promise<{ url: string; close(): Promise<void> }> {
       const form = Object.fromEntries(new URLSearchParams(body));
       calls.push({ method: req.method ?? '', contentType: String(req.headers['content-type'] ?? ''), form });
       const token = form.response ?? '';
-      const json = (status: number, payload: unknown) => res.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(payload));
-      if (token.startsWith('good-')) return json(200, { success: true, challenge_ts: new Date().toISOString(), hostname: 'localhost' });
+      const json = (status: number, payload: unknown) =>
+        res.writeHead(status, { 'content-type': 'application/json', connection: 'close' }).end(JSON.stringify(payload));
+      if (token.startsWith('good-'))
+        return json(200, { success: true, challenge_ts: new Date().toISOString(), hostname: 'localhost' });
       if (token.startsWith('once-')) {
         if (spent.has(token)) return json(200, { success: false, 'error-codes': ['timeout-or-duplicate'] });
         spent.add(token);
@@ -43,7 +45,8 @@ async function startFake(): Promise<{ url: string; close(): Promise<void> }> {
       }
       if (token.startsWith('truthy-')) return json(200, { success: 'true' });
       if (token.startsWith('http500-')) return json(500, { success: true });
-      if (token.startsWith('notjson-')) return res.writeHead(200, { 'content-type': 'text/html', connection: 'close' }).end('<html>oops</html>');
+      if (token.startsWith('notjson-'))
+        return res.writeHead(200, { 'content-type': 'text/html', connection: 'close' }).end('<html>oops</html>');
       if (token.startsWith('hangup-')) return req.socket.destroy();
       return json(200, { success: false, 'error-codes': ['invalid-input-response'] });
     });
@@ -68,7 +71,12 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
 
   beforeAll(async () => {
     fake = await startFake();
-    t = await createTestApp({ CAPTCHA_PROVIDER: provider, CAPTCHA_SECRET: secret, CAPTCHA_SITE_KEY: `${provider}-site-key`, CAPTCHA_VERIFY_URL: fake.url });
+    t = await createTestApp({
+      CAPTCHA_PROVIDER: provider,
+      CAPTCHA_SECRET: secret,
+      CAPTCHA_SITE_KEY: `${provider}-site-key`,
+      CAPTCHA_VERIFY_URL: fake.url,
+    });
   });
   afterAll(async () => {
     await Promise.allSettled([t?.close(), fake?.close()]);
@@ -82,7 +90,12 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     );
     return rows[0]!;
   };
-  const registerBody = (email: string, captcha?: string) => ({ email, password: PASSWORD, password_confirmation: PASSWORD, ...(captcha === undefined ? {} : { [FIELD]: captcha }) });
+  const registerBody = (email: string, captcha?: string) => ({
+    email,
+    password: PASSWORD,
+    password_confirmation: PASSWORD,
+    ...(captcha === undefined ? {} : { [FIELD]: captcha }),
+  });
 
   function expectCaptchaError(res: { statusCode: number; json(): unknown; body: string }, message?: string) {
     expect(res.statusCode, res.body).toBe(422);
@@ -101,7 +114,8 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     const before = await counts(t);
     const callsBefore = calls.length;
     const c = new TestClient(t.app);
-    for (const captcha of [undefined, '']) expectCaptchaError(await c.post('/api/users/register', registerBody(uniqueEmail('nocap'), captcha)));
+    for (const captcha of [undefined, ''])
+      expectCaptchaError(await c.post('/api/users/register', registerBody(uniqueEmail('nocap'), captcha)));
     expectCaptchaError(await c.post('/api/users/login', { email: uniqueEmail(), password: PASSWORD }));
     expectCaptchaError(await c.post('/api/users/requestResetPassword', { email: uniqueEmail() }));
     expect(calls.length).toBe(callsBefore);
@@ -120,7 +134,10 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     const before = await counts(t);
     const callsBefore = calls.length;
     const email = uniqueEmail('rejected');
-    expectCaptchaError(await new TestClient(t.app).post('/api/users/register', registerBody(email, `${token}-${email}`)), message);
+    expectCaptchaError(
+      await new TestClient(t.app).post('/api/users/register', registerBody(email, `${token}-${email}`)),
+      message,
+    );
     expect(calls.length).toBe(callsBefore + 1);
     await t.app.settle();
     expect(await counts(t)).toEqual(before);
@@ -129,7 +146,9 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
   it('accepts a sign-up the verifier accepts, and sent it the secret, the response and the client address as a form', async () => {
     const email = uniqueEmail('accepted');
     const response = `good-${email}`;
-    const res = await new TestClient(t.app).post('/api/users/register', registerBody(email, response), { remoteAddress: '203.0.113.7' });
+    const res = await new TestClient(t.app).post('/api/users/register', registerBody(email, response), {
+      remoteAddress: '203.0.113.7',
+    });
     expect(res.statusCode, res.body).toBe(201);
     expect(res.json().data.user.email).toBe(email);
     const call = calls.find((c) => c.form.response === response);
@@ -143,24 +162,47 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     const email = uniqueEmail('login');
     const c = new TestClient(t.app);
     expect((await c.post('/api/users/register', registerBody(email, `good-${email}`))).statusCode).toBe(201);
-    for (let i = 0; i < 11; i++) expectCaptchaError(await c.post('/api/users/login', { email, password: PASSWORD, [FIELD]: `bad-${i}` }));
+    for (let i = 0; i < 11; i++)
+      expectCaptchaError(await c.post('/api/users/login', { email, password: PASSWORD, [FIELD]: `bad-${i}` }));
     const ok = await c.post('/api/users/login', { email, password: PASSWORD, [FIELD]: `good-login-${email}` });
     expect(ok.statusCode, ok.body).toBe(200);
     expectCaptchaError(await c.post('/api/users/requestResetPassword', { email, [FIELD]: 'bad-reset' }));
-    expect((await c.post('/api/users/requestResetPassword', { email, [FIELD]: `good-reset-${email}` })).statusCode).toBe(200);
+    expect(
+      (await c.post('/api/users/requestResetPassword', { email, [FIELD]: `good-reset-${email}` })).statusCode,
+    ).toBe(200);
   });
 
   it('many addresses against one account meet the captcha on every try, not a lockout: the owner still signs in', async () => {
     const email = uniqueEmail('spread');
-    expect((await new TestClient(t.app).post('/api/users/register', registerBody(email, `good-${email}`), { remoteAddress: '198.51.100.200' })).statusCode).toBe(201);
+    expect(
+      (
+        await new TestClient(t.app).post('/api/users/register', registerBody(email, `good-${email}`), {
+          remoteAddress: '198.51.100.200',
+        })
+      ).statusCode,
+    ).toBe(201);
     // 30 wrong passwords from 30 addresses, each with a solved captcha: past the account's budget of 20.
     for (let i = 0; i < 30; i++) {
-      const res = await new TestClient(t.app).post('/api/users/login', { email, password: 'wrong password', [FIELD]: `good-${i}-${email}` }, { remoteAddress: `198.51.100.${i + 1}` });
+      const res = await new TestClient(t.app).post(
+        '/api/users/login',
+        { email, password: 'wrong password', [FIELD]: `good-${i}-${email}` },
+        { remoteAddress: `198.51.100.${i + 1}` },
+      );
       expect(res.statusCode).toBe(422);
     }
     // Without a solved captcha nothing is even evaluated; with one, the owner gets in.
-    expectCaptchaError(await new TestClient(t.app).post('/api/users/login', { email, password: PASSWORD }, { remoteAddress: '198.51.100.250' }));
-    const owner = await new TestClient(t.app).post('/api/users/login', { email, password: PASSWORD, [FIELD]: `good-owner-${email}` }, { remoteAddress: '198.51.100.250' });
+    expectCaptchaError(
+      await new TestClient(t.app).post(
+        '/api/users/login',
+        { email, password: PASSWORD },
+        { remoteAddress: '198.51.100.250' },
+      ),
+    );
+    const owner = await new TestClient(t.app).post(
+      '/api/users/login',
+      { email, password: PASSWORD, [FIELD]: `good-owner-${email}` },
+      { remoteAddress: '198.51.100.250' },
+    );
     expect(owner.statusCode, owner.body).toBe(200);
   });
 
@@ -171,8 +213,20 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     expect(reg.statusCode, reg.body).toBe(201);
     c.token = reg.json().data.token;
     const pay = (captcha?: string, key = `key-${Math.random().toString(36).slice(2, 12)}`) =>
-      c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox', idempotencyKey: key, ...(captcha === undefined ? {} : { [FIELD]: captcha }) });
-    const paymentsOf = async () => (await t.app.db.query<{ n: number }>(`select count(*)::int as n from payments p join users u on u.id = p.user_id where u.email = $1`, [email]))[0]!.n;
+      c.post('/api/billing/createPayment', {
+        tariffId: 3,
+        currency: 'USD',
+        provider: 'sandbox',
+        idempotencyKey: key,
+        ...(captcha === undefined ? {} : { [FIELD]: captcha }),
+      });
+    const paymentsOf = async () =>
+      (
+        await t.app.db.query<{ n: number }>(
+          `select count(*)::int as n from payments p join users u on u.id = p.user_id where u.email = $1`,
+          [email],
+        )
+      )[0]!.n;
 
     expectCaptchaError(await pay(), CAPTCHA_FAILED_MESSAGE);
     // The sign-up's token does not pay: it was spent.
@@ -183,7 +237,10 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     const first = await pay(token);
     expect(first.statusCode, first.body).toBe(200);
     expectCaptchaError(await pay(token), CAPTCHA_FAILED_MESSAGE);
-    expectCaptchaError(await c.get(`/api/billing/getStripePayment?tariffId=3&currency=USD&${FIELD}=${token}`), CAPTCHA_FAILED_MESSAGE);
+    expectCaptchaError(
+      await c.get(`/api/billing/getStripePayment?tariffId=3&currency=USD&${FIELD}=${token}`),
+      CAPTCHA_FAILED_MESSAGE,
+    );
     expect(await paymentsOf()).toBe(1);
 
     // Two payments at once with one token: the provider accepts it once.
@@ -201,8 +258,13 @@ describe.each(['recaptcha', 'turnstile'] as const)('captcha provider %s', (provi
     await fake.close();
     const before = await counts(t);
     const c = new TestClient(t.app);
-    expectCaptchaError(await c.post('/api/users/register', registerBody(uniqueEmail('down'), 'good-but-nobody-listens')), CAPTCHA_UNAVAILABLE_MESSAGE);
-    expectCaptchaError(await c.post('/api/users/login', { email: uniqueEmail(), password: PASSWORD, [FIELD]: 'good-x' }));
+    expectCaptchaError(
+      await c.post('/api/users/register', registerBody(uniqueEmail('down'), 'good-but-nobody-listens')),
+      CAPTCHA_UNAVAILABLE_MESSAGE,
+    );
+    expectCaptchaError(
+      await c.post('/api/users/login', { email: uniqueEmail(), password: PASSWORD, [FIELD]: 'good-x' }),
+    );
     expectCaptchaError(await c.post('/api/users/requestResetPassword', { email: uniqueEmail(), [FIELD]: 'good-y' }));
     await t.app.settle();
     expect(await counts(t)).toEqual(before);

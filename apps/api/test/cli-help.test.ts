@@ -5,7 +5,11 @@ import { runCli } from '../src/cli/index.js';
 async function cli(...args: string[]) {
   const lines: string[] = [];
   const notes: string[] = [];
-  const code = await runCli(args, (l) => lines.push(l), (l) => notes.push(l));
+  const code = await runCli(
+    args,
+    (l) => lines.push(l),
+    (l) => notes.push(l),
+  );
   return { code, out: lines.join('\n'), notes };
 }
 

@@ -69,7 +69,10 @@ describe('loadConfig', () => {
     expect(c.database).toEqual({ kind: 'postgres', url: 'postgresql://u:p@db:5432/warren', schema: 'tenant_1' });
     expect(c.redisUrl).toBe('rediss://cache:6380');
     expect(c.mail.ignoreTls).toBe(true);
-    expect(c.captcha).toMatchObject({ provider: 'turnstile', verifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify' });
+    expect(c.captcha).toMatchObject({
+      provider: 'turnstile',
+      verifyUrl: 'https://challenges.cloudflare.com/turnstile/v0/siteverify',
+    });
     expect(c.port).toBe(0);
     expect(c.publicUrl).toBe('https://app.example.com');
     expect(c.testAccountSuffixes).toEqual(['@a.test', '@b.test']);
@@ -114,17 +117,28 @@ describe('loadConfig', () => {
 
   it('tries a refused renewal again only on days before the plan ends', () => {
     expect(loadConfig({}).billing.renewalRetryDays).toEqual([1, 2]);
-    expect(loadConfig({ RENEWAL_LEAD_DAYS: '6', RENEWAL_RETRY_DAYS: '1,3,5' }).billing.renewalRetryDays).toEqual([1, 3, 5]);
-    expect(problemsOf({ RENEWAL_RETRY_DAYS: '1,3' }).join('\n')).toMatch(/RENEWAL_RETRY_DAYS.*has 3, not before the plan ends/);
+    expect(loadConfig({ RENEWAL_LEAD_DAYS: '6', RENEWAL_RETRY_DAYS: '1,3,5' }).billing.renewalRetryDays).toEqual([
+      1, 3, 5,
+    ]);
+    expect(problemsOf({ RENEWAL_RETRY_DAYS: '1,3' }).join('\n')).toMatch(
+      /RENEWAL_RETRY_DAYS.*has 3, not before the plan ends/,
+    );
     expect(problemsOf({ RENEWAL_RETRY_DAYS: '2,1' }).join('\n')).toMatch(/RENEWAL_RETRY_DAYS.*ascending/);
     expect(problemsOf({ RENEWAL_RETRY_DAYS: 'soon' }).join('\n')).toMatch(/RENEWAL_RETRY_DAYS/);
   });
 
   it('drains for 5 s on SIGTERM in production, not elsewhere, always within the grace', () => {
     expect(loadConfig({}).shutdown).toEqual({ delayMs: 0, graceMs: 25_000 });
-    expect(loadConfig({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' }).shutdown).toEqual({ delayMs: 5000, graceMs: 25_000 });
-    expect(loadConfig({ SHUTDOWN_DELAY_MS: '2000', SHUTDOWN_GRACE_MS: '10000' }).shutdown).toEqual({ delayMs: 2000, graceMs: 10_000 });
-    expect(problemsOf({ SHUTDOWN_DELAY_MS: '30000' }).join('\n')).toMatch(/SHUTDOWN_DELAY_MS.*shorter than SHUTDOWN_GRACE_MS/);
+    expect(
+      loadConfig({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' }).shutdown,
+    ).toEqual({ delayMs: 5000, graceMs: 25_000 });
+    expect(loadConfig({ SHUTDOWN_DELAY_MS: '2000', SHUTDOWN_GRACE_MS: '10000' }).shutdown).toEqual({
+      delayMs: 2000,
+      graceMs: 10_000,
+    });
+    expect(problemsOf({ SHUTDOWN_DELAY_MS: '30000' }).join('\n')).toMatch(
+      /SHUTDOWN_DELAY_MS.*shorter than SHUTDOWN_GRACE_MS/,
+    );
     expect(problemsOf({ SHUTDOWN_GRACE_MS: 'soon' }).join('\n')).toMatch(/SHUTDOWN_GRACE_MS/);
   });
 
@@ -137,16 +151,34 @@ describe('loadConfig', () => {
     const problems = problemsOf({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET });
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^CAPTCHA_PROVIDER: .*ALLOW_NO_CAPTCHA_IN_PRODUCTION=true/);
-    expect(problemsOf({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, CAPTCHA_PROVIDER: 'none' })[0]).toMatch(/^CAPTCHA_PROVIDER:/);
-    expect(problemsOf({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'false' })[0]).toMatch(/^CAPTCHA_PROVIDER:/);
-    const allowed = loadConfig({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' });
+    expect(problemsOf({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, CAPTCHA_PROVIDER: 'none' })[0]).toMatch(
+      /^CAPTCHA_PROVIDER:/,
+    );
+    expect(
+      problemsOf({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'false' })[0],
+    ).toMatch(/^CAPTCHA_PROVIDER:/);
+    const allowed = loadConfig({
+      NODE_ENV: 'production',
+      APP_SECRET: PROD_SECRET,
+      ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true',
+    });
     expect(allowed).toMatchObject({ isProduction: true, appSecret: PROD_SECRET, captcha: { provider: 'none' } });
-    const withCaptcha = loadConfig({ NODE_ENV: 'production', APP_SECRET: PROD_SECRET, CAPTCHA_PROVIDER: 'recaptcha', CAPTCHA_SECRET: 's' });
-    expect(withCaptcha.captcha).toMatchObject({ provider: 'recaptcha', verifyUrl: 'https://www.google.com/recaptcha/api/siteverify' });
+    const withCaptcha = loadConfig({
+      NODE_ENV: 'production',
+      APP_SECRET: PROD_SECRET,
+      CAPTCHA_PROVIDER: 'recaptcha',
+      CAPTCHA_SECRET: 's',
+    });
+    expect(withCaptcha.captcha).toMatchObject({
+      provider: 'recaptcha',
+      verifyUrl: 'https://www.google.com/recaptcha/api/siteverify',
+    });
   });
 
   it('requires the captcha secret with a captcha provider', () => {
-    expect(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha' })).toEqual(['CAPTCHA_SECRET: is required with CAPTCHA_PROVIDER=recaptcha']);
+    expect(problemsOf({ CAPTCHA_PROVIDER: 'recaptcha' })).toEqual([
+      'CAPTCHA_SECRET: is required with CAPTCHA_PROVIDER=recaptcha',
+    ]);
   });
 
   it('makes the server exit with EX_CONFIG and the message, before touching anything', async () => {
@@ -223,7 +255,10 @@ describe('server logs', () => {
 
     // A browser-like client: XSRF cookie + header, bearer token.
     const health = await fetch(`${origin}/api/brand`);
-    const cookie = health.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+    const cookie = health.headers
+      .getSetCookie()
+      .map((c) => c.split(';')[0]!)
+      .join('; ');
     const xsrf = /XSRF-TOKEN=([^;]+)/.exec(cookie)![1]!;
     const call = async (method: string, url: string, body?: unknown, bearer?: string) => {
       const res = await fetch(`${origin}${url}`, {
@@ -247,12 +282,18 @@ describe('server logs', () => {
     const registerToken = reg.json.data.token as string;
     // The verification mail lands in the development outbox once written.
     let mails: { text: string }[] = [];
-    for (let i = 0; i < 50 && !mails.length; i++) mails = (await call('GET', `/api/dev/mail?to=${encodeURIComponent(email)}`)).json.data;
+    for (let i = 0; i < 50 && !mails.length; i++)
+      mails = (await call('GET', `/api/dev/mail?to=${encodeURIComponent(email)}`)).json.data;
     const link = /userId=(\d+)&token=([^\s&]+)/.exec(mails[0]!.text)!;
     const emailToken = decodeURIComponent(link[2]!);
-    expect((await call('POST', '/api/users/verifyUser', { userId: Number(link[1]), token: emailToken })).status).toBe(200);
+    expect((await call('POST', '/api/users/verifyUser', { userId: Number(link[1]), token: emailToken })).status).toBe(
+      200,
+    );
     // The token also passes through a URL the way the web app's link does: the log must redact it.
-    expect((await call('GET', `/api/users/info/get?token=${encodeURIComponent(emailToken)}`, undefined, registerToken)).status).toBe(200);
+    expect(
+      (await call('GET', `/api/users/info/get?token=${encodeURIComponent(emailToken)}`, undefined, registerToken))
+        .status,
+    ).toBe(200);
     expect((await call('POST', '/api/users/login', { email, password: `${password}-wrong` })).status).toBe(422);
     const login = await call('POST', '/api/users/login', { email, password });
     expect(login.status).toBe(200);
@@ -261,7 +302,9 @@ describe('server logs', () => {
     expect((await call('POST', '/api/users/logout', undefined, loginToken)).status).toBe(200);
 
     child.kill('SIGTERM');
-    const code = await new Promise<number | null>((resolve) => (child!.exitCode !== null ? resolve(child!.exitCode) : child!.once('exit', resolve)));
+    const code = await new Promise<number | null>((resolve) =>
+      child!.exitCode !== null ? resolve(child!.exitCode) : child!.once('exit', resolve),
+    );
     expect(code).toBe(0);
 
     const lines = stdout.split('\n').filter(Boolean);

@@ -76,23 +76,52 @@ describe('crash between capture and activation', () => {
     const first = await startServer(serverEnv(port), path.join(import.meta.dirname, 'fault-server.ts'));
     const c1 = await client(first.origin);
     const email = `crash.${Date.now()}@example.com`;
-    const reg = await c1.call('POST', '/api/users/register', { name: 'Crash Test', email, password: 'correct horse battery', password_confirmation: 'correct horse battery' });
+    const reg = await c1.call('POST', '/api/users/register', {
+      name: 'Crash Test',
+      email,
+      password: 'correct horse battery',
+      password_confirmation: 'correct horse battery',
+    });
     expect(reg.status).toBe(201);
     const userId = reg.json.data.user.id as number;
     c1.setToken(reg.json.data.token);
-    const created = await c1.call('POST', '/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', idempotencyKey: 'crash-test-key-1' });
+    const created = await c1.call('POST', '/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'sandbox',
+      idempotencyKey: 'crash-test-key-1',
+    });
     expect(created.status).toBe(200);
     const paymentId = created.json.data.paymentId as string;
     const sandboxId = new URL(created.json.data.redirectUrl).pathname.split('/').pop()!;
-    const press = fetch(`${first.origin}/sandbox/checkout/${sandboxId}`, { method: 'POST', headers: { 'content-type': 'application/x-www-form-urlencoded' }, body: 'outcome=pay' });
+    const press = fetch(`${first.origin}/sandbox/checkout/${sandboxId}`, {
+      method: 'POST',
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      body: 'outcome=pay',
+    });
     await expect(press).rejects.toThrow(); // the connection dies with the process
     expect(await first.exited).toEqual({ code: null, signal: 'SIGKILL' });
 
     // 2. The crash hit the window: the provider captured and we recorded its event, but nothing was applied.
     const window = await withDb(async (db) => ({
-      payment: (await db.query<{ status: string; applied: boolean }>('select status, applied from payments where public_id = $1', [paymentId]))[0],
-      user: (await db.query<{ tariff_key: string; account_status: string }>('select tariff_key, account_status from users where id = $1', [userId]))[0],
-      sandbox: (await db.query<{ status: string; pending_events: SandboxEvent[] }>('select status, pending_events from sandbox_payments where id = $1', [sandboxId]))[0]!,
+      payment: (
+        await db.query<{ status: string; applied: boolean }>(
+          'select status, applied from payments where public_id = $1',
+          [paymentId],
+        )
+      )[0],
+      user: (
+        await db.query<{ tariff_key: string; account_status: string }>(
+          'select tariff_key, account_status from users where id = $1',
+          [userId],
+        )
+      )[0],
+      sandbox: (
+        await db.query<{ status: string; pending_events: SandboxEvent[] }>(
+          'select status, pending_events from sandbox_payments where id = $1',
+          [sandboxId],
+        )
+      )[0]!,
       events: await db.query<{ event_id: string }>(`select event_id from provider_events where provider = 'sandbox'`),
     }));
     expect(window.payment).toEqual({ status: 'pending', applied: false });
@@ -109,7 +138,10 @@ describe('crash between capture and activation', () => {
     const retry = () =>
       fetch(`${second.origin}/api/billing/webhooks/sandbox`, {
         method: 'POST',
-        headers: { 'content-type': 'application/json', 'sandbox-signature': signSandbox(secret, body, Math.floor(Date.now() / 1000)) },
+        headers: {
+          'content-type': 'application/json',
+          'sandbox-signature': signSandbox(secret, body, Math.floor(Date.now() / 1000)),
+        },
         body,
       });
     expect((await retry()).status).toBe(200);
@@ -123,7 +155,9 @@ describe('crash between capture and activation', () => {
     expect(Math.abs(expires - (Date.now() + 30 * 86_400_000))).toBeLessThan(120_000);
     // More retries (the provider does not know we applied it) change nothing.
     expect((await retry()).status).toBe(200);
-    expect((await c2.call('GET', '/api/users/info/get')).json.data.subscriptionData.expiresAt).toBe(me.subscriptionData.expiresAt);
+    expect((await c2.call('GET', '/api/users/info/get')).json.data.subscriptionData.expiresAt).toBe(
+      me.subscriptionData.expiresAt,
+    );
     const plan = (await c2.call('GET', '/api/billing/getPlanInfo')).json.data;
     expect(plan.payments).toHaveLength(1);
     expect(plan.payments[0]).toMatchObject({ id: paymentId, status: 'succeeded' });
@@ -131,8 +165,14 @@ describe('crash between capture and activation', () => {
     second.proc.kill('SIGTERM');
     expect((await second.exited).code).toBe(0);
     const after = await withDb(async (db) => ({
-      payments: await db.query<{ status: string; applied: boolean }>('select status, applied from payments where user_id = $1', [userId]),
-      events: await db.query<{ n: number }>(`select count(*)::int as n from provider_events where provider = 'sandbox' and event_id = $1`, [event.id]),
+      payments: await db.query<{ status: string; applied: boolean }>(
+        'select status, applied from payments where user_id = $1',
+        [userId],
+      ),
+      events: await db.query<{ n: number }>(
+        `select count(*)::int as n from provider_events where provider = 'sandbox' and event_id = $1`,
+        [event.id],
+      ),
     }));
     expect(after.payments).toEqual([{ status: 'succeeded', applied: true }]);
     expect(after.events).toEqual([{ n: 1 }]);

@@ -20,7 +20,8 @@ const canSwitch = process.getuid?.() === 0 && nobody !== undefined && spawnSync(
 const why = canSwitch ? '' : ' (SKIPPED: needs root and setpriv to act as the user nobody)';
 
 /** Runs a command as `nobody` (no supplementary groups); its exit status and error text. */
-const asNobody = (...cmd: string[]) => spawnSync('setpriv', [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', ...cmd], { encoding: 'utf8' });
+const asNobody = (...cmd: string[]) =>
+  spawnSync('setpriv', [`--reuid=${nobody}`, `--regid=${nobody}`, '--clear-groups', ...cmd], { encoding: 'utf8' });
 
 const base = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-perm-'));
 // The parent is open to all, as /var/lib or a home directory may be: only DATA_DIR's own modes protect it.
@@ -94,39 +95,50 @@ function whatNobodyReads(mailFile: string): string[] {
 }
 
 describe('DATA_DIR is private whatever the umask', () => {
-  it.skipIf(!canSwitch)(`keeps the database and the outbox from other local users, and tightens a loosened DATA_DIR at start with a warning${why}`, { timeout: 180_000 }, async () => {
-    // A server started with umask 000 (every file it creates would be open to all).
-    running = await startServer(env(await freePort()), undefined, { umask: 0o000 });
-    const c = await httpClient(running.origin);
-    const email = `perm.${Date.now()}@example.com`;
-    const password = 'correct horse battery';
-    expect((await c.call('POST', '/api/users/register', { email, password, password_confirmation: password })).status).toBe(201);
-    expect((await c.call('POST', '/api/users/requestResetPassword', { email })).status).toBeLessThan(300);
-    const outbox = path.join(dataDir, 'outbox');
-    const mailFile = await until(async () => {
-      const mails = fs.existsSync(outbox) ? fs.readdirSync(outbox).filter((f) => f.endsWith('.json')).map((f) => path.join(outbox, f)) : [];
-      return mails.find((f) => fs.readFileSync(f, 'utf8').includes('reset-password'));
-    }, 'the reset mail');
+  it.skipIf(!canSwitch)(
+    `keeps the database and the outbox from other local users, and tightens a loosened DATA_DIR at start with a warning${why}`,
+    { timeout: 180_000 },
+    async () => {
+      // A server started with umask 000 (every file it creates would be open to all).
+      running = await startServer(env(await freePort()), undefined, { umask: 0o000 });
+      const c = await httpClient(running.origin);
+      const email = `perm.${Date.now()}@example.com`;
+      const password = 'correct horse battery';
+      expect(
+        (await c.call('POST', '/api/users/register', { email, password, password_confirmation: password })).status,
+      ).toBe(201);
+      expect((await c.call('POST', '/api/users/requestResetPassword', { email })).status).toBeLessThan(300);
+      const outbox = path.join(dataDir, 'outbox');
+      const mailFile = await until(async () => {
+        const mails = fs.existsSync(outbox)
+          ? fs
+              .readdirSync(outbox)
+              .filter((f) => f.endsWith('.json'))
+              .map((f) => path.join(outbox, f))
+          : [];
+        return mails.find((f) => fs.readFileSync(f, 'utf8').includes('reset-password'));
+      }, 'the reset mail');
 
-    expect(openToOthers()).toEqual([]);
-    expect(whatNobodyReads(mailFile)).toEqual([]);
-    // The probe itself works: nobody reads what is open to it.
-    const probe = path.join(base, 'open.txt');
-    fs.writeFileSync(probe, 'x', { mode: 0o644 });
-    fs.chmodSync(probe, 0o644);
-    expect(asNobody('cat', probe).status).toBe(0);
-    expect(running.output()).not.toMatch(/was open to other users/);
-    await stop(running);
+      expect(openToOthers()).toEqual([]);
+      expect(whatNobodyReads(mailFile)).toEqual([]);
+      // The probe itself works: nobody reads what is open to it.
+      const probe = path.join(base, 'open.txt');
+      fs.writeFileSync(probe, 'x', { mode: 0o644 });
+      fs.chmodSync(probe, 0o644);
+      expect(asNobody('cat', probe).status).toBe(0);
+      expect(running.output()).not.toMatch(/was open to other users/);
+      await stop(running);
 
-    // Someone loosens everything (a restore from a backup, a careless chmod); the next start says so and fixes it.
-    fs.chmodSync(dataDir, 0o777);
-    for (const { file, st } of walk(dataDir)) fs.chmodSync(file, st.isDirectory() ? 0o777 : 0o666);
-    expect(asNobody('cat', mailFile).status).toBe(0);
-    running = await startServer(env(await freePort()), undefined, { umask: 0o000 });
-    const warning = /"level":40,.*"msg":"(DATA_DIR [^"]* was open to other users[^"]*)"/.exec(running.output());
-    expect(warning?.[1]).toMatch(/tightened to 0700 \(directories\) and 0600 \(files\)/);
-    expect(openToOthers()).toEqual([]);
-    expect(whatNobodyReads(mailFile)).toEqual([]);
-    await stop(running);
-  });
+      // Someone loosens everything (a restore from a backup, a careless chmod); the next start says so and fixes it.
+      fs.chmodSync(dataDir, 0o777);
+      for (const { file, st } of walk(dataDir)) fs.chmodSync(file, st.isDirectory() ? 0o777 : 0o666);
+      expect(asNobody('cat', mailFile).status).toBe(0);
+      running = await startServer(env(await freePort()), undefined, { umask: 0o000 });
+      const warning = /"level":40,.*"msg":"(DATA_DIR [^"]* was open to other users[^"]*)"/.exec(running.output());
+      expect(warning?.[1]).toMatch(/tightened to 0700 \(directories\) and 0600 \(files\)/);
+      expect(openToOthers()).toEqual([]);
+      expect(whatNobodyReads(mailFile)).toEqual([]);
+      await stop(running);
+    },
+  );
 });

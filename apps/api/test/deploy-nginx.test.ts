@@ -36,7 +36,9 @@ const freePort = () =>
 
 const run = (cmd: string, args: string[]) =>
   new Promise<{ code: number; out: string }>((resolve) =>
-    execFile(cmd, args, (err, stdout, stderr) => resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` })),
+    execFile(cmd, args, (err, stdout, stderr) =>
+      resolve({ code: err ? Number(err.code ?? 1) : 0, out: `${stdout}${stderr}` }),
+    ),
   );
 
 interface Answer {
@@ -56,7 +58,9 @@ describe.skipIf(!hasNginx && !process.env.CI)('deploy/nginx-warren.conf in front
 
   beforeAll(async () => {
     expect(hasNginx, 'nginx is missing: .ci/run installs nginx-light').toBe(true);
-    const registry = JSON.parse(fs.readFileSync(path.join(repoRoot, 'config/brands.json'), 'utf8')) as { brands: { hosts: string[] }[] };
+    const registry = JSON.parse(fs.readFileSync(path.join(repoRoot, 'config/brands.json'), 'utf8')) as {
+      brands: { hosts: string[] }[];
+    };
     registry.brands[0]!.hosts = ['vpn.example.com'];
     registry.brands[1]!.hosts = ['proxy.example.com'];
     fs.writeFileSync(path.join(dir, 'brands.json'), JSON.stringify(registry));
@@ -69,8 +73,27 @@ describe.skipIf(!hasNginx && !process.env.CI)('deploy/nginx-warren.conf in front
     const apiPort = (t.app.server.address() as net.AddressInfo).port;
     [httpPort, httpsPort] = [await freePort(), await freePort()];
 
-    execFileSync('openssl', ['req', '-x509', '-newkey', 'rsa:2048', '-nodes', '-days', '2', '-subj', '/CN=vpn.example.com', '-addext', 'subjectAltName=DNS:vpn.example.com,DNS:proxy.example.com',
-      '-keyout', path.join(dir, 'privkey.pem'), '-out', path.join(dir, 'fullchain.pem')], { stdio: 'ignore' });
+    execFileSync(
+      'openssl',
+      [
+        'req',
+        '-x509',
+        '-newkey',
+        'rsa:2048',
+        '-nodes',
+        '-days',
+        '2',
+        '-subj',
+        '/CN=vpn.example.com',
+        '-addext',
+        'subjectAltName=DNS:vpn.example.com,DNS:proxy.example.com',
+        '-keyout',
+        path.join(dir, 'privkey.pem'),
+        '-out',
+        path.join(dir, 'fullchain.pem'),
+      ],
+      { stdio: 'ignore' },
+    );
     const ours = site
       .replaceAll('/etc/letsencrypt/live/vpn.example.com/', `${dir}/`)
       .replaceAll('http://127.0.0.1:8080', `http://127.0.0.1:${apiPort}`)
@@ -83,8 +106,17 @@ describe.skipIf(!hasNginx && !process.env.CI)('deploy/nginx-warren.conf in front
     // The main file Debian's nginx.conf would be, reduced to what a test needs (its own pid, logs, temp dirs).
     fs.writeFileSync(
       path.join(dir, 'nginx.conf'),
-      [`pid ${dir}/nginx.pid;`, `error_log ${dir}/logs/error.log;`, 'events {}', 'http {', '  access_log off;',
-        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path ${dir}/${k};`), `  include ${dir}/site.conf;`, '}', ''].join('\n'),
+      [
+        `pid ${dir}/nginx.pid;`,
+        `error_log ${dir}/logs/error.log;`,
+        'events {}',
+        'http {',
+        '  access_log off;',
+        ...['client_body', 'proxy', 'fastcgi', 'uwsgi', 'scgi'].map((k) => `  ${k}_temp_path ${dir}/${k};`),
+        `  include ${dir}/site.conf;`,
+        '}',
+        '',
+      ].join('\n'),
     );
     const check = await run('nginx', ['-t', '-p', dir, '-c', path.join(dir, 'nginx.conf')]);
     expect(check.out, 'nginx -t refuses the example').toMatch(/test is successful/);
@@ -100,7 +132,10 @@ describe.skipIf(!hasNginx && !process.env.CI)('deploy/nginx-warren.conf in front
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
-  function over(tls: boolean, opts: { host: string; sni?: string; path?: string; headers?: Record<string, string>; json?: unknown }): Promise<Answer> {
+  function over(
+    tls: boolean,
+    opts: { host: string; sni?: string; path?: string; headers?: Record<string, string>; json?: unknown },
+  ): Promise<Answer> {
     return new Promise((resolve, reject) => {
       const body = opts.json === undefined ? undefined : JSON.stringify(opts.json);
       const options = {
@@ -108,7 +143,11 @@ describe.skipIf(!hasNginx && !process.env.CI)('deploy/nginx-warren.conf in front
         port: tls ? httpsPort : httpPort,
         method: body === undefined ? 'GET' : 'POST',
         path: opts.path ?? '/api/health',
-        headers: { host: opts.host, ...(body === undefined ? {} : { 'content-type': 'application/json' }), ...opts.headers },
+        headers: {
+          host: opts.host,
+          ...(body === undefined ? {} : { 'content-type': 'application/json' }),
+          ...opts.headers,
+        },
         ...(tls ? { servername: opts.sni ?? opts.host, ca: fs.readFileSync(path.join(dir, 'fullchain.pem')) } : {}),
       };
       const req = (tls ? https : http).request(options, (res) => {
@@ -142,14 +181,21 @@ describe.skipIf(!hasNginx && !process.env.CI)('deploy/nginx-warren.conf in front
   it('never passes on another host: an unknown name gets no TLS handshake, a forged Host no answer', async () => {
     await expect(over(true, { host: 'evil.example', sni: 'evil.example' })).rejects.toThrow();
     // The right certificate name, then a Host nginx does not serve (the account-takeover shape of issue 20).
-    await expect(over(true, { host: 'vpn.example.com@evil.example', sni: 'vpn.example.com' })).rejects.toThrow(/socket hang up|ECONNRESET/);
-    await expect(over(true, { host: 'evil.example', sni: 'vpn.example.com' })).rejects.toThrow(/socket hang up|ECONNRESET/);
+    await expect(over(true, { host: 'vpn.example.com@evil.example', sni: 'vpn.example.com' })).rejects.toThrow(
+      /socket hang up|ECONNRESET/,
+    );
+    await expect(over(true, { host: 'evil.example', sni: 'vpn.example.com' })).rejects.toThrow(
+      /socket hang up|ECONNRESET/,
+    );
     await expect(over(false, { host: 'evil.example' })).rejects.toThrow(/socket hang up|ECONNRESET/);
     expect([...seenIp.keys()]).toEqual([]);
   });
 
   it("gives the API the client's own address: an X-Forwarded-For the client sends is dropped", async () => {
-    const res = await over(true, { host: 'vpn.example.com', headers: { 'x-forwarded-for': '203.0.113.9', 'x-test-marker': 'spoof' } });
+    const res = await over(true, {
+      host: 'vpn.example.com',
+      headers: { 'x-forwarded-for': '203.0.113.9', 'x-test-marker': 'spoof' },
+    });
     expect(res.status).toBe(200);
     expect(seenIp.get('spoof')).toBe('127.0.0.1');
   });

@@ -27,7 +27,11 @@ const hasAnalyze = (() => {
 function verify(text: string, name = 'warren-api.service'): Promise<string> {
   const file = path.join(tmp, name);
   fs.writeFileSync(file, text.replaceAll('/usr/bin/node', process.execPath));
-  return new Promise((resolve) => execFile('systemd-analyze', ['verify', file], (err, _out, stderr) => resolve(`${err ? `exit ${err.code} ` : ''}${stderr}`.trim())));
+  return new Promise((resolve) =>
+    execFile('systemd-analyze', ['verify', file], (err, _out, stderr) =>
+      resolve(`${err ? `exit ${err.code} ` : ''}${stderr}`.trim()),
+    ),
+  );
 }
 
 /** The unit's [Service] settings, each key with every value it was given. */
@@ -48,7 +52,13 @@ describe('deploy/warren-api.service', () => {
     expect(hasAnalyze, 'systemd-analyze is missing: .ci/run installs the systemd package').toBe(true);
     expect(await verify(text)).toBe('');
     // The check can fail: a misspelt key, a bad value and a program that is not there are each reported.
-    const broken = await verify(text.replace('ProtectSystem=strict', 'ProtectSystem=strictest').replace('NoNewPrivileges=yes', 'NoNewPrivilege=yes').replace('/usr/bin/node', '/usr/bin/nodejs-missing'), 'broken.service');
+    const broken = await verify(
+      text
+        .replace('ProtectSystem=strict', 'ProtectSystem=strictest')
+        .replace('NoNewPrivileges=yes', 'NoNewPrivilege=yes')
+        .replace('/usr/bin/node', '/usr/bin/nodejs-missing'),
+      'broken.service',
+    );
     expect(broken).toMatch(/protect system value/i);
     expect(broken).toMatch(/Unknown key 'NoNewPrivilege'/);
     expect(broken).toMatch(/nodejs-missing is not executable/);

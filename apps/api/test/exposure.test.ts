@@ -27,12 +27,22 @@ afterAll(async () => {
 describe('finding 9: provider names from the URL', () => {
   it('an unknown provider, or one named after an Object.prototype key, is a 404, never a 500', async () => {
     for (const name of ['constructor', 'tostring', 'valueof', 'hasownproperty', 'proto', 'nosuchprovider']) {
-      const res = await dev.app.inject({ method: 'POST', url: `/api/billing/webhooks/${name}`, headers: { 'content-type': 'application/json' }, payload: '{}' });
+      const res = await dev.app.inject({
+        method: 'POST',
+        url: `/api/billing/webhooks/${name}`,
+        headers: { 'content-type': 'application/json' },
+        payload: '{}',
+      });
       expect(res.statusCode, `${name}: ${res.body}`).toBe(404);
       expect(res.json()).toEqual({ message: expect.any(String) });
     }
     // Fastify's own names for the prototype: the path pattern refuses `__proto__` (422), the router never reaches a lookup.
-    const proto = await dev.app.inject({ method: 'POST', url: '/api/billing/webhooks/__proto__', headers: { 'content-type': 'application/json' }, payload: '{}' });
+    const proto = await dev.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhooks/__proto__',
+      headers: { 'content-type': 'application/json' },
+      payload: '{}',
+    });
     expect(proto.statusCode).toBeLessThan(500);
   });
 
@@ -58,12 +68,19 @@ describe('finding 10: production headers and exposure', () => {
   it('keeps the security headers on every answer, with the per-brand CSP and the captcha hosts', async () => {
     // Two brands with third-party scripts of their own: each host's CSP allows its brand's hosts only.
     const file = path.join(dev.dataDir, 'brands.json');
-    const registry = JSON.parse(fs.readFileSync(dev.config.brandsFile, 'utf8')) as { brands: { hosts: string[]; scripts: { kind: string; src: string }[] }[] };
+    const registry = JSON.parse(fs.readFileSync(dev.config.brandsFile, 'utf8')) as {
+      brands: { hosts: string[]; scripts: { kind: string; src: string }[] }[];
+    };
     registry.brands[0]!.scripts = [{ kind: 'analytics', src: 'https://analytics.one.example/a.js' }];
     registry.brands[1]!.scripts = [{ kind: 'help-chat', src: 'https://chat.two.example/c.js' }];
     fs.writeFileSync(file, JSON.stringify(registry));
     // With a captcha provider too: its hosts join script-src and frame-src.
-    const branded = await createTestApp({ BRANDS_FILE: file, CAPTCHA_PROVIDER: 'turnstile', CAPTCHA_SECRET: 's', CAPTCHA_SITE_KEY: 'k' });
+    const branded = await createTestApp({
+      BRANDS_FILE: file,
+      CAPTCHA_PROVIDER: 'turnstile',
+      CAPTCHA_SECRET: 's',
+      CAPTCHA_SITE_KEY: 'k',
+    });
     try {
       for (const url of ['/api/brand', `/sandbox/checkout/sbx_${'0'.repeat(32)}`]) {
         const res = await branded.app.inject({ method: 'GET', url, headers: { host: registry.brands[0]!.hosts[0]! } });
@@ -74,14 +91,26 @@ describe('finding 10: production headers and exposure', () => {
           'x-request-id': expect.any(String),
         });
         const csp = String(res.headers['content-security-policy']);
-        for (const directive of ["default-src 'self'", "frame-ancestors 'none'", "object-src 'none'", "base-uri 'self'", "form-action 'self'", "style-src 'self' 'unsafe-inline'"]) expect(csp, url).toContain(directive);
+        for (const directive of [
+          "default-src 'self'",
+          "frame-ancestors 'none'",
+          "object-src 'none'",
+          "base-uri 'self'",
+          "form-action 'self'",
+          "style-src 'self' 'unsafe-inline'",
+        ])
+          expect(csp, url).toContain(directive);
         expect(/script-src ([^;]*)/.exec(csp)![1], url).toContain('https://analytics.one.example');
         expect(/connect-src ([^;]*)/.exec(csp)![1], url).toContain('https://analytics.one.example');
         expect(csp, url).not.toContain('chat.two.example');
         expect(/script-src ([^;]*)/.exec(csp)![1], url).toContain('https://challenges.cloudflare.com');
         expect(/frame-src ([^;]*)/.exec(csp)![1], url).toContain('https://challenges.cloudflare.com');
       }
-      const other = await branded.app.inject({ method: 'GET', url: '/api/brand', headers: { host: registry.brands[1]!.hosts[0]! } });
+      const other = await branded.app.inject({
+        method: 'GET',
+        url: '/api/brand',
+        headers: { host: registry.brands[1]!.hosts[0]! },
+      });
       const csp = String(other.headers['content-security-policy']);
       expect(/script-src ([^;]*)/.exec(csp)![1]).toContain('https://chat.two.example');
       expect(csp).not.toContain('analytics.one.example');
@@ -100,7 +129,9 @@ describe('finding 10: production headers and exposure', () => {
       const res = await docs.app.inject({ method: 'GET', url: '/api/docs', headers: { host: 'localhost' } });
       expect(res.statusCode).toBe(200);
       expect(String(res.headers['content-security-policy'])).toMatch(/script-src/);
-      expect((await docs.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: 'localhost' } })).statusCode).toBe(200);
+      expect(
+        (await docs.app.inject({ method: 'GET', url: '/api/docs/json', headers: { host: 'localhost' } })).statusCode,
+      ).toBe(200);
     } finally {
       await docs.close();
     }
@@ -129,7 +160,9 @@ describe('finding 10: return URLs are a registered origin plus a one-slash path'
   it('accepts paths and the registered origins on the same scheme and port', () => {
     expect(safeReturnUrl('/thank-you?x=1', origin, known)?.href).toBe('http://localhost:8080/thank-you?x=1');
     expect(safeReturnUrl('http://localhost:8080/plans', origin, known)?.href).toBe('http://localhost:8080/plans');
-    expect(safeReturnUrl('http://proxy.localhost:8080/plans', origin, known)?.href).toBe('http://proxy.localhost:8080/plans');
+    expect(safeReturnUrl('http://proxy.localhost:8080/plans', origin, known)?.href).toBe(
+      'http://proxy.localhost:8080/plans',
+    );
     expect(safeReturnUrl('https://localhost/x', 'https://localhost', known)?.href).toBe('https://localhost/x');
     expect(safeReturnUrl('https://localhost:443/x', 'https://localhost', known)?.href).toBe('https://localhost/x');
   });

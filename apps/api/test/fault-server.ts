@@ -7,5 +7,7 @@ import { loadConfig } from '../src/config.js';
  * before the payment is applied. Production (server.ts) passes no test hooks.
  */
 const config = loadConfig();
-const app = await buildApp(config, { testHooks: { billing: { afterCapture: () => process.kill(process.pid, 'SIGKILL') } } });
+const app = await buildApp(config, {
+  testHooks: { billing: { afterCapture: () => process.kill(process.pid, 'SIGKILL') } },
+});
 await app.listen({ host: config.host, port: config.port });

@@ -22,7 +22,9 @@ describe('features', () => {
     expect(on.json()).toEqual({ result: true, data: { id: 1, isEnabled: true } });
     expect((await c.get('/api/setup/features/get')).json().data.items[0].isEnabled).toBe(true);
     // The state is stored per user for the nodes.
-    const [row] = await t.app.db.query<{ enabled: boolean }>('select enabled from user_features where user_id = $1', [user.id]);
+    const [row] = await t.app.db.query<{ enabled: boolean }>('select enabled from user_features where user_id = $1', [
+      user.id,
+    ]);
     expect(row?.enabled).toBe(true);
     expect((await c.post('/api/setup/features/state', { id: 99, state: true })).statusCode).toBe(404);
     expect((await c.post('/api/setup/features/state', { id: 1, state: 'yes' })).statusCode).toBe(422);

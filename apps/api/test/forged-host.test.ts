@@ -39,7 +39,14 @@ const FOREIGN: { host: string; headers?: Record<string, string> }[] = [
   { host: 'evil.example' },
   { host: 'evil.example:18441' },
   { host: 'localhost.evil.example' },
-  { host: 'localhost', headers: { 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'https://evil.example/#', forwarded: 'host=evil.example;proto=https' } },
+  {
+    host: 'localhost',
+    headers: {
+      'x-forwarded-host': 'evil.example',
+      'x-forwarded-proto': 'https://evil.example/#',
+      forwarded: 'host=evil.example;proto=https',
+    },
+  },
 ];
 const EVIL = /evil/i;
 
@@ -47,13 +54,32 @@ let t: TestApp;
 let outbox: string;
 const outboxMails = () =>
   fs.existsSync(outbox)
-    ? fs.readdirSync(outbox).filter((f) => f.endsWith('.json')).map((f) => JSON.parse(fs.readFileSync(path.join(outbox, f), 'utf8')) as { to: string; subject: string; text: string; html: string; headers?: Record<string, string> })
+    ? fs
+        .readdirSync(outbox)
+        .filter((f) => f.endsWith('.json'))
+        .map(
+          (f) =>
+            JSON.parse(fs.readFileSync(path.join(outbox, f), 'utf8')) as {
+              to: string;
+              subject: string;
+              text: string;
+              html: string;
+              headers?: Record<string, string>;
+            },
+        )
     : [];
-const refusedMails = async () => (await t.app.services.metrics.mailsRefused.get()).values.reduce((n, v) => n + v.value, 0);
+const refusedMails = async () =>
+  (await t.app.services.metrics.mailsRefused.get()).values.reduce((n, v) => n + v.value, 0);
 
 beforeAll(async () => {
   // TRUST_PROXY on: forwarded headers would be believed if anything read them for links.
-  t = await createTestApp({ JOBS: 'false', TRUST_PROXY: 'true', LIMIT_REGISTER_PER_IP: '100000', LIMIT_RESET_PER_IP: '100000', LIMIT_LOGIN_PER_IP: '100000' });
+  t = await createTestApp({
+    JOBS: 'false',
+    TRUST_PROXY: 'true',
+    LIMIT_REGISTER_PER_IP: '100000',
+    LIMIT_RESET_PER_IP: '100000',
+    LIMIT_LOGIN_PER_IP: '100000',
+  });
   outbox = path.join(t.dataDir, 'outbox');
 });
 afterAll(async () => {
@@ -62,7 +88,8 @@ afterAll(async () => {
 
 function assertNoEvil(res: LightMyRequestResponse, what: string) {
   expect(res.statusCode, `${what}: ${res.body.slice(0, 200)}`).toBeLessThan(500);
-  for (const [name, value] of Object.entries(res.headers)) expect(EVIL.test(String(value)), `${what}: header ${name}: ${String(value)}`).toBe(false);
+  for (const [name, value] of Object.entries(res.headers))
+    expect(EVIL.test(String(value)), `${what}: header ${name}: ${String(value)}`).toBe(false);
   expect(EVIL.test(res.body), `${what}: body ${res.body.slice(0, 300)}`).toBe(false);
 }
 
@@ -72,7 +99,22 @@ describe('parsing the Host header', () => {
     expect(parseHost('[::1]:443')).toEqual({ hostname: '[::1]', port: 443 });
     expect(parseHost('proxy.localhost')).toEqual({ hostname: 'proxy.localhost' });
     expect(parseHost('127.0.0.1:1')).toEqual({ hostname: '127.0.0.1', port: 1 });
-    for (const bad of [...MALFORMED, '', ' ', '.localhost', 'local..host', '[::1', '[zz::1]', '[::1]:', 'localhost:8080:80', 'localhost%2f', 'a'.repeat(300), 'localhost\u0000', 'localhost:+80', 'localhost:0x50'])
+    for (const bad of [
+      ...MALFORMED,
+      '',
+      ' ',
+      '.localhost',
+      'local..host',
+      '[::1',
+      '[zz::1]',
+      '[::1]:',
+      'localhost:8080:80',
+      'localhost%2f',
+      'a'.repeat(300),
+      'localhost\u0000',
+      'localhost:+80',
+      'localhost:0x50',
+    ])
       expect(parseHost(bad), JSON.stringify(bad)).toBeNull();
   });
 });
@@ -82,19 +124,30 @@ describe('hostile Hosts against every route', () => {
     await t.app.ready();
     const bodies = new Map(openApiOperations(t.app).map((op) => [`${op.method} ${op.url}`, op.bodySchema]));
     const seen = new Set<string>();
-    const routes = t.app.routeList.filter((r) => r.method !== 'HEAD' && !seen.has(`${r.method} ${r.url}`) && !!seen.add(`${r.method} ${r.url}`));
+    const routes = t.app.routeList.filter(
+      (r) => r.method !== 'HEAD' && !seen.has(`${r.method} ${r.url}`) && !!seen.add(`${r.method} ${r.url}`),
+    );
     expect(routes.length).toBeGreaterThan(50);
     for (const route of routes) {
       // A member of its own per route (a route may sign out or delete the account), with a plausible body:
       // the reset, resend and sign-up calls must get as far as mailing.
       const c = new TestClient(t.app);
       const { user } = await registerUser(c);
-      const body = route.method === 'GET' ? undefined : JSON.stringify(plausible(bodies.get(`${route.method} ${route.url}`), user.email));
+      const body =
+        route.method === 'GET'
+          ? undefined
+          : JSON.stringify(plausible(bodies.get(`${route.method} ${route.url}`), user.email));
       const send = (host: string, extra: Record<string, string> = {}) =>
         t.app.inject({
           method: route.method as InjectOptions['method'],
           url: fillParams(route.url),
-          headers: { host, authorization: `Bearer ${c.token}`, 'x-xsrf-token': c.xsrf!, ...(body ? { 'content-type': 'application/json' } : {}), ...extra },
+          headers: {
+            host,
+            authorization: `Bearer ${c.token}`,
+            'x-xsrf-token': c.xsrf!,
+            ...(body ? { 'content-type': 'application/json' } : {}),
+            ...extra,
+          },
           cookies: c.cookies,
           ...(body ? { payload: body } : {}),
         });
@@ -103,7 +156,11 @@ describe('hostile Hosts against every route', () => {
         assertNoEvil(res, `${route.method} ${route.url} Host ${JSON.stringify(host)}`);
         expect(res.statusCode, `${route.method} ${route.url} Host ${JSON.stringify(host)}`).toBe(400);
       }
-      for (const { host, headers } of FOREIGN) assertNoEvil(await send(host, headers), `${route.method} ${route.url} Host ${host} ${JSON.stringify(headers ?? {})}`);
+      for (const { host, headers } of FOREIGN)
+        assertNoEvil(
+          await send(host, headers),
+          `${route.method} ${route.url} Host ${host} ${JSON.stringify(headers ?? {})}`,
+        );
     }
     await t.app.settle();
     const mails = outboxMails();
@@ -115,12 +172,21 @@ describe('hostile Hosts against every route', () => {
 
 /** A body the route may accept: every property of its schema with a value of its type (emails: the member's). */
 function plausible(schema: { properties?: Record<string, unknown> } | undefined, email: string): unknown {
-  type S = { type?: string | string[]; format?: string; enum?: unknown[]; properties?: Record<string, S>; anyOf?: S[]; minimum?: number; minLength?: number };
+  type S = {
+    type?: string | string[];
+    format?: string;
+    enum?: unknown[];
+    properties?: Record<string, S>;
+    anyOf?: S[];
+    minimum?: number;
+    minLength?: number;
+  };
   const value = (name: string, s: S): unknown => {
     if (s.anyOf?.length) return value(name, s.anyOf[0]!);
     if (s.enum?.length) return s.enum[0];
     const type = [s.type].flat()[0];
-    if (type === 'object') return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, value(k, v)]));
+    if (type === 'object')
+      return Object.fromEntries(Object.entries(s.properties ?? {}).map(([k, v]) => [k, value(k, v)]));
     if (type === 'integer' || type === 'number') return s.minimum ?? 1;
     if (type === 'boolean') return true;
     if (type === 'array') return [];
@@ -150,7 +216,11 @@ describe('the flows that mail, with hostile Hosts', () => {
       const c = new TestClient(t.app, { host });
       const hostile = { headers: headers ?? {} };
       const email = uniqueEmail('host');
-      const reg = await c.post('/api/users/register', { name: 'Host Test', email, password: PASSWORD, password_confirmation: PASSWORD }, hostile);
+      const reg = await c.post(
+        '/api/users/register',
+        { name: 'Host Test', email, password: PASSWORD, password_confirmation: PASSWORD },
+        hostile,
+      );
       expect(reg.statusCode, reg.body).toBe(201);
       c.token = reg.json().data.token;
       expect((await c.post('/api/users/resendVerification', undefined, hostile)).statusCode).toBe(200);
@@ -160,13 +230,22 @@ describe('the flows that mail, with hostile Hosts', () => {
       expect(new URL(onetime.json().data.url).origin).toBe(origin);
       for (const path of ['/api/affiliate/stats', '/api/rewards']) assertNoEvil(await c.get(path, hostile), path);
       await t.app.db.query(`update users set verified = true, account_status = 'Active' where email = $1`, [email]);
-      const pay = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' }, hostile);
+      const pay = await c.post(
+        '/api/billing/createPayment',
+        { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' },
+        hostile,
+      );
       expect(pay.statusCode, pay.body).toBe(200);
       assertNoEvil(pay, 'createPayment');
       const redirect = new URL(pay.json().data.redirectUrl as string);
       const page = await t.app.inject({ method: 'GET', url: redirect.pathname, headers: { host, ...headers } });
       assertNoEvil(page, 'sandbox page');
-      const done = await t.app.inject({ method: 'POST', url: redirect.pathname, headers: { host, ...headers, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+      const done = await t.app.inject({
+        method: 'POST',
+        url: redirect.pathname,
+        headers: { host, ...headers, 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'outcome=pay',
+      });
       assertNoEvil(done, 'sandbox pay');
       const { mails, links } = await linksTo(email);
       expect(mails.map((m) => m.subject).join(' | ')).toMatch(/confirm|verify/i);
@@ -191,14 +270,21 @@ describe('the flows that mail, with hostile Hosts', () => {
         s.on('error', reject);
       });
     const body = JSON.stringify({ email });
-    for (const target of ['http://evil.example/api/users/requestResetPassword', 'http://localhost:18441@evil.example/api/users/requestResetPassword']) {
-      const res = await raw(`POST ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+    for (const target of [
+      'http://evil.example/api/users/requestResetPassword',
+      'http://localhost:18441@evil.example/api/users/requestResetPassword',
+    ]) {
+      const res = await raw(
+        `POST ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
       expect(res).toMatch(/^HTTP\/1\.1 [1-4]\d\d/);
       expect(EVIL.test(res.replace(/^[^\r]*\r\n/, '')), res).toBe(false);
     }
     // Also what app.inject cannot send: an empty Host.
     for (const host of [...MALFORMED.slice(0, 6), '']) {
-      const res = await raw(`POST /api/users/requestResetPassword HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`);
+      const res = await raw(
+        `POST /api/users/requestResetPassword HTTP/1.1\r\nHost: ${host}\r\nContent-Type: application/json\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+      );
       expect(res, host).toMatch(/^HTTP\/1\.1 400/);
     }
     const { links } = await linksTo(email);
@@ -209,23 +295,55 @@ describe('the flows that mail, with hostile Hosts', () => {
 describe('in production with PUBLIC_URL', () => {
   it('every link goes to PUBLIC_URL, whatever the Host, also a registered one with another port', async () => {
     const prod = await createTestApp({
-      NODE_ENV: 'production', APP_SECRET: 'a'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true', PUBLIC_URL: 'https://vpn.example.com', JOBS: 'false',
-      SANDBOX_PAYMENTS: 'false', LIMIT_RESET_PER_IP: '1000', LIMIT_REGISTER_PER_IP: '1000',
+      NODE_ENV: 'production',
+      APP_SECRET: 'a'.repeat(40),
+      ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true',
+      PUBLIC_URL: 'https://vpn.example.com',
+      JOBS: 'false',
+      SANDBOX_PAYMENTS: 'false',
+      LIMIT_RESET_PER_IP: '1000',
+      LIMIT_REGISTER_PER_IP: '1000',
     });
     try {
       const dir = path.join(prod.dataDir, 'outbox');
-      for (const host of ['localhost:18441', 'localhost', '127.0.0.1:6666', 'evil.example', 'localhost:18441@evil.example', 'localhost:80#@evil.example', '[::1]@evil.example']) {
+      for (const host of [
+        'localhost:18441',
+        'localhost',
+        '127.0.0.1:6666',
+        'evil.example',
+        'localhost:18441@evil.example',
+        'localhost:80#@evil.example',
+        '[::1]@evil.example',
+      ]) {
         const c = new TestClient(prod.app, { host: 'localhost' });
         const email = uniqueEmail('prod');
         await registerUser(c, email);
-        const res = await prod.app.inject({ method: 'POST', url: '/api/users/requestResetPassword', headers: { host, 'x-xsrf-token': c.xsrf!, 'content-type': 'application/json', 'x-forwarded-host': 'evil.example', 'x-forwarded-proto': 'http' }, cookies: c.cookies, payload: { email } });
+        const res = await prod.app.inject({
+          method: 'POST',
+          url: '/api/users/requestResetPassword',
+          headers: {
+            host,
+            'x-xsrf-token': c.xsrf!,
+            'content-type': 'application/json',
+            'x-forwarded-host': 'evil.example',
+            'x-forwarded-proto': 'http',
+          },
+          cookies: c.cookies,
+          payload: { email },
+        });
         expect(res.statusCode, `${host}: ${res.body}`).toBe(parseHost(host) ? 200 : 400);
         const onetime = await c.request({ method: 'GET', url: '/api/users/onetimeLinkByPromo', headers: { host } });
         if (parseHost(host)) expect(new URL(onetime.json().data.url).origin).toBe('https://vpn.example.com');
         await prod.app.settle();
-        const mails = fs.readdirSync(dir).map((f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string; html: string }).filter((m) => m.to === email);
+        const mails = fs
+          .readdirSync(dir)
+          .map(
+            (f) => JSON.parse(fs.readFileSync(path.join(dir, f), 'utf8')) as { to: string; text: string; html: string },
+          )
+          .filter((m) => m.to === email);
         expect(mails.length).toBeGreaterThanOrEqual(parseHost(host) ? 2 : 1);
-        for (const link of mails.flatMap((m) => linksOf(m))) expect(new URL(link).origin, `${host}: ${link}`).toBe('https://vpn.example.com');
+        for (const link of mails.flatMap((m) => linksOf(m)))
+          expect(new URL(link).origin, `${host}: ${link}`).toBe('https://vpn.example.com');
       }
     } finally {
       await prod.close();

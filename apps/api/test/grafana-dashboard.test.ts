@@ -63,19 +63,42 @@ function exportedNames(): Set<string> {
  * tariff with members, a job queue): the dashboard may ask for them, and they draw nothing on an
  * empty deployment. Everything else must be in the scrape from the start.
  */
-const PER_ENTITY = new Set(['warren_active_subscriptions', 'warren_job_queue_jobs', 'warren_node_stealth_up', 'warren_node_stealth_users', 'warren_node_stealth_cert_expiry_seconds', 'warren_node_stealth_info', 'warren_agent_wireguard_max_peers']);
+const PER_ENTITY = new Set([
+  'warren_active_subscriptions',
+  'warren_job_queue_jobs',
+  'warren_node_stealth_up',
+  'warren_node_stealth_users',
+  'warren_node_stealth_cert_expiry_seconds',
+  'warren_node_stealth_info',
+  'warren_agent_wireguard_max_peers',
+]);
 
 it('every warren counter and histogram has its known label sets at zero from the start, and both sides say what runs', () => {
-  const empty = [...scraped.types].filter(([name, type]) => name.startsWith('warren_') && (type === 'counter' || type === 'histogram') && !scraped.sampled.has(type === 'histogram' ? `${name}_count` : name));
+  const empty = [...scraped.types].filter(
+    ([name, type]) =>
+      name.startsWith('warren_') &&
+      (type === 'counter' || type === 'histogram') &&
+      !scraped.sampled.has(type === 'histogram' ? `${name}_count` : name),
+  );
   expect(empty.map(([n]) => n)).toEqual([]);
-  for (const n of ['warren_build_info', 'warren_agent_build_info', 'warren_nodes', 'warren_nodes_draining', 'warren_agent_sessions', 'warren_agent_wireguard_peers', 'warren_agent_wireguard_transfer_bytes']) {
+  for (const n of [
+    'warren_build_info',
+    'warren_agent_build_info',
+    'warren_nodes',
+    'warren_nodes_draining',
+    'warren_agent_sessions',
+    'warren_agent_wireguard_peers',
+    'warren_agent_wireguard_transfer_bytes',
+  ]) {
     expect(scraped.sampled.has(n), n).toBe(true);
   }
 });
 
 /** ops/grafana/warren.json asks only for series the API and the agent really export. */
 it('the Grafana dashboard uses only series a real scrape of the API and the agent holds', () => {
-  const dashboard = JSON.parse(fs.readFileSync(path.join(ops, 'grafana/warren.json'), 'utf8')) as { panels: { title: string; targets?: { expr: string }[] }[] };
+  const dashboard = JSON.parse(fs.readFileSync(path.join(ops, 'grafana/warren.json'), 'utf8')) as {
+    panels: { title: string; targets?: { expr: string }[] }[];
+  };
   const exported = exportedNames();
   const exprs = dashboard.panels.flatMap((p) => (p.targets ?? []).map((t) => ({ panel: p.title, expr: t.expr })));
   expect(exprs.length).toBeGreaterThan(20);

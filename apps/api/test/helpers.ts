@@ -34,7 +34,8 @@ export async function createTestApp(
     ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } : {}),
     ...env,
   });
-  if (!pgUrl && !env.DATABASE_URL) config.database = { kind: 'pglite', dataDir: 'memory://', templateFile: process.env.WARREN_PGLITE_TEMPLATE };
+  if (!pgUrl && !env.DATABASE_URL)
+    config.database = { kind: 'pglite', dataDir: 'memory://', templateFile: process.env.WARREN_PGLITE_TEMPLATE };
   adjust?.(config);
   const app = await buildApp(config, overrides);
   return {
@@ -64,7 +65,12 @@ export const REDIS_TEST_URL = process.env.REDIS_TEST_URL ?? process.env.TEST_RED
  * behind a load balancer; built purely from configuration. Its data dir goes into `dataDirs`
  * for the caller to remove.
  */
-export async function sharedInstance(opts: { schema: string; dataDirs: string[]; env?: Record<string, string>; overrides?: Partial<AppDeps> }): Promise<FastifyInstance> {
+export async function sharedInstance(opts: {
+  schema: string;
+  dataDirs: string[];
+  env?: Record<string, string>;
+  overrides?: Partial<AppDeps>;
+}): Promise<FastifyInstance> {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-shared-'));
   opts.dataDirs.push(dataDir);
   const config = loadConfig({
@@ -133,7 +139,12 @@ export class TestClient {
   }
 
   async primeXsrf(): Promise<void> {
-    const res = await this.app.inject({ method: 'GET', url: '/api/brand', headers: { host: this.opts.host ?? 'localhost' }, cookies: this.cookies });
+    const res = await this.app.inject({
+      method: 'GET',
+      url: '/api/brand',
+      headers: { host: this.opts.host ?? 'localhost' },
+      cookies: this.cookies,
+    });
     this.keepCookies(res);
     if (!this.xsrf) throw new Error('no XSRF cookie');
   }
@@ -156,19 +167,25 @@ export function uniqueEmail(prefix = 'user'): string {
 
 /** Restricted brands' keys by host (config/brands.json): their hosts take only the encrypted sign-up (spec section 6). */
 const restrictedKeyByHost = new Map<string, string>(
-  (JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../config/brands.json'), 'utf8')) as { brands: { hosts: string[]; restrictedKey: string | null }[] }).brands.flatMap((b) =>
-    b.restrictedKey ? b.hosts.map((h) => [h, b.restrictedKey!] as [string, string]) : [],
-  ),
+  (
+    JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, '../../../config/brands.json'), 'utf8')) as {
+      brands: { hosts: string[]; restrictedKey: string | null }[];
+    }
+  ).brands.flatMap((b) => (b.restrictedKey ? b.hosts.map((h) => [h, b.restrictedKey!] as [string, string]) : [])),
 );
 
 export async function registerUser(client: TestClient, email = uniqueEmail(), extra: Record<string, unknown> = {}) {
   const payload = { name: 'Test User', email, password: PASSWORD, password_confirmation: PASSWORD, ...extra };
   const key = restrictedKeyByHost.get(client.host.replace(/:\d+$/, ''));
   const res = key
-    ? await client.post('/api/users/restrictedRegister', encryptText(key, JSON.stringify(payload)), { headers: { 'content-type': 'text/plain' } })
+    ? await client.post('/api/users/restrictedRegister', encryptText(key, JSON.stringify(payload)), {
+        headers: { 'content-type': 'text/plain' },
+      })
     : await client.post('/api/users/register', payload);
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  const body = (key ? JSON.parse(decryptText(key, res.body)!) : res.json()) as { data: { user: { id: number; email: string }; token: string } };
+  const body = (key ? JSON.parse(decryptText(key, res.body)!) : res.json()) as {
+    data: { user: { id: number; email: string }; token: string };
+  };
   client.token = body.data.token;
   return body.data;
 }
@@ -189,20 +206,34 @@ export function linkParams(text: string, pathName: string): { userId: number; to
 export async function userInfo(c: TestClient): Promise<Record<string, unknown>> {
   const key = restrictedKeyByHost.get(c.host.replace(/:\d+$/, ''));
   if (!key) return (await c.get('/api/users/info/get')).json().data;
-  const res = await c.post('/api/users/restrictedUserCheck', encryptText(key, JSON.stringify({ token: c.token })), { headers: { 'content-type': 'text/plain' }, auth: false });
+  const res = await c.post('/api/users/restrictedUserCheck', encryptText(key, JSON.stringify({ token: c.token })), {
+    headers: { 'content-type': 'text/plain' },
+    auth: false,
+  });
   if (res.statusCode !== 200) throw new Error(`restrictedUserCheck failed: ${res.statusCode} ${res.body}`);
   return JSON.parse(decryptText(key, res.body)!).data.user;
 }
 
 /** createPayment as the web app sends it: plain JSON, or restrictedCreatePayment (encrypted, the token inside) on a restricted host. */
-export async function createPaymentAs(c: TestClient, body: Record<string, unknown>): Promise<{ statusCode: number; body: string; data: Record<string, unknown> }> {
+export async function createPaymentAs(
+  c: TestClient,
+  body: Record<string, unknown>,
+): Promise<{ statusCode: number; body: string; data: Record<string, unknown> }> {
   const key = restrictedKeyByHost.get(c.host.replace(/:\d+$/, ''));
   if (!key) {
     const res = await c.post('/api/billing/createPayment', body);
     return { statusCode: res.statusCode, body: res.body, data: res.statusCode === 200 ? res.json().data : {} };
   }
-  const res = await c.post('/api/billing/restrictedCreatePayment', encryptText(key, JSON.stringify({ ...body, token: c.token })), { headers: { 'content-type': 'text/plain' }, auth: false });
-  return { statusCode: res.statusCode, body: res.body, data: res.statusCode === 200 ? JSON.parse(decryptText(key, res.body)!).data : {} };
+  const res = await c.post(
+    '/api/billing/restrictedCreatePayment',
+    encryptText(key, JSON.stringify({ ...body, token: c.token })),
+    { headers: { 'content-type': 'text/plain' }, auth: false },
+  );
+  return {
+    statusCode: res.statusCode,
+    body: res.body,
+    data: res.statusCode === 200 ? JSON.parse(decryptText(key, res.body)!).data : {},
+  };
 }
 
 export interface CallAnswer {
@@ -218,26 +249,76 @@ export interface CallAnswer {
  * host through the envelope (POST /api/restrictedCall, README: Restricted hosts), whose sealed
  * answer is opened here into the call's own status, headers and body.
  */
-export async function signedInCall(c: TestClient, method: 'GET' | 'POST', url: string, payload?: unknown, headers: Record<string, string> = {}): Promise<CallAnswer> {
+export async function signedInCall(
+  c: TestClient,
+  method: 'GET' | 'POST',
+  url: string,
+  payload?: unknown,
+  headers: Record<string, string> = {},
+): Promise<CallAnswer> {
   const key = restrictedKeyByHost.get(c.host.replace(/:\d+$/, ''));
   if (!key) {
-    const res = await c.request({ method, url, headers, ...(payload === undefined ? {} : { payload: payload as object }) });
-    return { statusCode: res.statusCode, headers: res.headers as CallAnswer['headers'], body: res.body, rawPayload: res.rawPayload, json: () => res.json() };
+    const res = await c.request({
+      method,
+      url,
+      headers,
+      ...(payload === undefined ? {} : { payload: payload as object }),
+    });
+    return {
+      statusCode: res.statusCode,
+      headers: res.headers as CallAnswer['headers'],
+      body: res.body,
+      rawPayload: res.rawPayload,
+      json: () => res.json(),
+    };
   }
   const [path, query] = url.split('?') as [string, string | undefined];
-  const call = { token: c.token, method, path, ...(query ? { query } : {}), ...(payload === undefined ? {} : { body: payload }), ...(Object.keys(headers).length ? { headers } : {}) };
-  const res = await c.post('/api/restrictedCall', encryptText(key, JSON.stringify(call)), { headers: { 'content-type': 'text/plain' }, auth: false });
-  if (res.statusCode !== 200) return { statusCode: res.statusCode, headers: res.headers as CallAnswer['headers'], body: res.body, rawPayload: res.rawPayload, json: () => res.json() };
-  const answer = JSON.parse(decryptText(key, res.body)!) as { status: number; headers: Record<string, string>; body?: string; bodyBase64?: string; rotatedToken?: string };
+  const call = {
+    token: c.token,
+    method,
+    path,
+    ...(query ? { query } : {}),
+    ...(payload === undefined ? {} : { body: payload }),
+    ...(Object.keys(headers).length ? { headers } : {}),
+  };
+  const res = await c.post('/api/restrictedCall', encryptText(key, JSON.stringify(call)), {
+    headers: { 'content-type': 'text/plain' },
+    auth: false,
+  });
+  if (res.statusCode !== 200)
+    return {
+      statusCode: res.statusCode,
+      headers: res.headers as CallAnswer['headers'],
+      body: res.body,
+      rawPayload: res.rawPayload,
+      json: () => res.json(),
+    };
+  const answer = JSON.parse(decryptText(key, res.body)!) as {
+    status: number;
+    headers: Record<string, string>;
+    body?: string;
+    bodyBase64?: string;
+    rotatedToken?: string;
+  };
   if (answer.rotatedToken) c.token = answer.rotatedToken;
-  const raw = answer.bodyBase64 !== undefined ? Buffer.from(answer.bodyBase64, 'base64') : Buffer.from(answer.body ?? '');
-  return { statusCode: answer.status, headers: answer.headers, body: raw.toString('utf8'), rawPayload: raw, json: () => JSON.parse(raw.toString('utf8')) };
+  const raw =
+    answer.bodyBase64 !== undefined ? Buffer.from(answer.bodyBase64, 'base64') : Buffer.from(answer.body ?? '');
+  return {
+    statusCode: answer.status,
+    headers: answer.headers,
+    body: raw.toString('utf8'),
+    rawPayload: raw,
+    json: () => JSON.parse(raw.toString('utf8')),
+  };
 }
 
 /** The account's plan as the web app reads it (info/get), with its status. */
 export async function subscriptionOf(c: TestClient) {
   const me = await userInfo(c);
-  return { ...(me.subscriptionData as { tariffKey: string; tariffName: string; expiresAt: string | null }), accountStatus: me.accountStatus as string };
+  return {
+    ...(me.subscriptionData as { tariffKey: string; tariffName: string; expiresAt: string | null }),
+    accountStatus: me.accountStatus as string,
+  };
 }
 
 /** A freshly signed-up member and the client signed in as them. */
@@ -249,7 +330,14 @@ export async function signedUpClient(app: FastifyInstance, extra: Record<string,
 
 /** Buys a plan with the sandbox provider and presses Pay on its hosted page. */
 export async function payWithSandbox(app: FastifyInstance, c: TestClient, tariffId = 2) {
-  const created = (await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })).json().data;
+  const created = (
+    await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })
+  ).json().data;
   const id = new URL(created.redirectUrl).pathname.split('/').pop();
-  await app.inject({ method: 'POST', url: `/sandbox/checkout/${id}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  await app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${id}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
 }

@@ -7,7 +7,15 @@ import { loadBrandRegistry } from '../src/brands/registry.js';
 import { encryptText } from '../src/lib/secrets.js';
 import { FORM_BODY_ROUTES } from '../src/plugins/xsrf.js';
 import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
-import { BOUNDARY_JSON, BOUNDARY_TEXT, numberSlots, outOfRange, toJsonSchema, unboundedNumber, withValueAt } from './number-boundaries.js';
+import {
+  BOUNDARY_JSON,
+  BOUNDARY_TEXT,
+  numberSlots,
+  outOfRange,
+  toJsonSchema,
+  unboundedNumber,
+  withValueAt,
+} from './number-boundaries.js';
 import { openApiOperations, snapshot } from './route-suites.js';
 
 /**
@@ -82,7 +90,11 @@ let xsrf: string;
 let jar: Record<string, string>;
 let restrictedKeys: string[];
 const NUM_RUNS = Number(process.env.HOSTILE_RUNS ?? 20);
-const SEED = process.env.HOSTILE_SEED ? Number(process.env.HOSTILE_SEED) : process.env.HOSTILE_RUNS ? undefined : 20261123;
+const SEED = process.env.HOSTILE_SEED
+  ? Number(process.env.HOSTILE_SEED)
+  : process.env.HOSTILE_RUNS
+    ? undefined
+    : 20261123;
 
 function headersFor(opts: { auth?: string | null; xsrf?: boolean; host?: string; contentType?: string } = {}) {
   const h: Record<string, string> = { host: opts.host ?? 'localhost' };
@@ -96,12 +108,26 @@ function headersFor(opts: { auth?: string | null; xsrf?: boolean; host?: string;
 /** Set when a state-changing call was accepted (2xx): well-typed odd values are legitimate data. */
 let acceptedWrite = false;
 
-async function send(route: Route, opts: { payload?: string | Buffer; query?: string; auth?: string | null; xsrf?: boolean; host?: string; contentType?: string; rawHeaders?: Record<string, string> }) {
+async function send(
+  route: Route,
+  opts: {
+    payload?: string | Buffer;
+    query?: string;
+    auth?: string | null;
+    xsrf?: boolean;
+    host?: string;
+    contentType?: string;
+    rawHeaders?: Record<string, string>;
+  },
+) {
   const hasBody = opts.payload !== undefined;
   const res = await app.inject({
     method: route.method as InjectOptions['method'],
     url: route.url + (opts.query ? `?${opts.query}` : ''),
-    headers: { ...headersFor({ ...opts, contentType: opts.contentType ?? (hasBody ? 'application/json' : undefined) }), ...opts.rawHeaders },
+    headers: {
+      ...headersFor({ ...opts, contentType: opts.contentType ?? (hasBody ? 'application/json' : undefined) }),
+      ...opts.rawHeaders,
+    },
     cookies: opts.xsrf === false ? {} : jar,
     ...(hasBody ? { payload: opts.payload } : {}),
   });
@@ -109,13 +135,25 @@ async function send(route: Route, opts: { payload?: string | Buffer; query?: str
   return res;
 }
 
-const LEAKS = [/\n\s+at\s/, /\bat .+:\d+:\d+/, /node_modules/, /\/work\//, /apps\/api/, /\.ts:\d+/, /file:\/\//, /"stack"/, /\bSELECT\b|\bINSERT\b|\bUPDATE\b/i, /pglite|postgres|drizzle|\bpg\b/i];
+const LEAKS = [
+  /\n\s+at\s/,
+  /\bat .+:\d+:\d+/,
+  /node_modules/,
+  /\/work\//,
+  /apps\/api/,
+  /\.ts:\d+/,
+  /file:\/\//,
+  /"stack"/,
+  /\bSELECT\b|\bINSERT\b|\bUPDATE\b/i,
+  /pglite|postgres|drizzle|\bpg\b/i,
+];
 
 /** The error contract: `{ message, errors? }`, field messages as string arrays, nothing internal. */
 function assertErrorBody(res: LightMyRequestResponse, what: string) {
   // Pages for people outside /api (the sandbox's hosted checkout) answer their errors as HTML.
   if (!String(res.raw.req.url).startsWith('/api/') && String(res.headers['content-type']).startsWith('text/html')) {
-    for (const re of LEAKS.slice(0, 8)) expect(re.test(res.body), `${what}: leaks ${re} in ${res.body.slice(0, 300)}`).toBe(false);
+    for (const re of LEAKS.slice(0, 8))
+      expect(re.test(res.body), `${what}: leaks ${re} in ${res.body.slice(0, 300)}`).toBe(false);
     return;
   }
   let body: Record<string, unknown>;
@@ -126,7 +164,10 @@ function assertErrorBody(res: LightMyRequestResponse, what: string) {
   }
   expect(typeof body, what).toBe('object');
   expect(typeof body.message, `${what}: message`).toBe('string');
-  expect(Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'), `${what}: extra keys`).toEqual([]);
+  expect(
+    Object.keys(body).filter((k) => k !== 'message' && k !== 'errors'),
+    `${what}: extra keys`,
+  ).toEqual([]);
   if (body.errors !== undefined) {
     expect(typeof body.errors, what).toBe('object');
     for (const [field, messages] of Object.entries(body.errors as Record<string, unknown>)) {
@@ -213,7 +254,12 @@ function maybeValid(schema: JsonSchema, value: unknown): boolean {
       case 'integer':
       case 'number':
         // z.coerce.number() turns '12', true, [3] and null into numbers
-        return value === null || typeof value === 'boolean' || (typeof value !== 'object' && Number.isFinite(Number(value))) || (Array.isArray(value) && value.length <= 1);
+        return (
+          value === null ||
+          typeof value === 'boolean' ||
+          (typeof value !== 'object' && Number.isFinite(Number(value))) ||
+          (Array.isArray(value) && value.length <= 1)
+        );
       case 'boolean':
         return typeof value === 'boolean';
       case 'null':
@@ -224,7 +270,9 @@ function maybeValid(schema: JsonSchema, value: unknown): boolean {
         if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
         const v = value as Record<string, unknown>;
         if ((schema.required ?? []).some((k) => !(k in v))) return false;
-        return Object.entries(schema.properties ?? {}).every(([k, s]) => !(k in v) || v[k] === undefined || maybeValid(s, v[k]));
+        return Object.entries(schema.properties ?? {}).every(
+          ([k, s]) => !(k in v) || v[k] === undefined || maybeValid(s, v[k]),
+        );
       }
       default:
         return true;
@@ -232,7 +280,22 @@ function maybeValid(schema: JsonSchema, value: unknown): boolean {
   });
 }
 
-const WRONG_TYPE_CANDIDATES: unknown[] = [0, 7, -1, 1.5, true, false, null, {}, [], ['a', 'b'], { a: 1 }, 'abc', '', [[]]];
+const WRONG_TYPE_CANDIDATES: unknown[] = [
+  0,
+  7,
+  -1,
+  1.5,
+  true,
+  false,
+  null,
+  {},
+  [],
+  ['a', 'b'],
+  { a: 1 },
+  'abc',
+  '',
+  [[]],
+];
 
 function plausible(key: string, s: JsonSchema): fc.Arbitrary<unknown> {
   if (s.enum) return fc.constantFrom(...s.enum);
@@ -256,7 +319,13 @@ function breakers(schema: JsonSchema): fc.Arbitrary<(o: Record<string, unknown>)
     if (wrong.length) out.push(fc.constantFrom(...wrong).map((v) => (o) => void (o[key] = v)));
     if (s.maxLength !== undefined) {
       const max = s.maxLength;
-      out.push(fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.constantFrom('x', 'é', '😀')).map(([n, ch]) => (o) => void (o[key] = ch.repeat(max + n))));
+      out.push(
+        fc.tuple(fc.integer({ min: 1, max: 2000 }), fc.constantFrom('x', 'é', '😀')).map(
+          ([n, ch]) =>
+            (o) =>
+              void (o[key] = ch.repeat(max + n)),
+        ),
+      );
     }
     if (s.minLength !== undefined && s.minLength > 0) out.push(fc.constant((o) => void (o[key] = '')));
     if ((typesOf(s).includes('integer') || typesOf(s).includes('number')) && s.maximum !== undefined) {
@@ -270,9 +339,13 @@ function breakers(schema: JsonSchema): fc.Arbitrary<(o: Record<string, unknown>)
 
 function invalidBody(schema: JsonSchema): fc.Arbitrary<unknown> {
   const props = Object.entries(schema.properties ?? {});
-  const base = fc.record(Object.fromEntries(props.map(([k, s]) => [k, fc.oneof(plausible(k, s), anyValue)])), { requiredKeys: [] });
+  const base = fc.record(Object.fromEntries(props.map(([k, s]) => [k, fc.oneof(plausible(k, s), anyValue)])), {
+    requiredKeys: [],
+  });
   const extras = fc.dictionary(
-    fc.string({ maxLength: 12 }).filter((k) => !(k in (schema.properties ?? {})) && k !== '__proto__' && k !== 'constructor'),
+    fc
+      .string({ maxLength: 12 })
+      .filter((k) => !(k in (schema.properties ?? {})) && k !== '__proto__' && k !== 'constructor'),
     anyValue,
     { maxKeys: 4 },
   );
@@ -292,7 +365,8 @@ function invalidBody(schema: JsonSchema): fc.Arbitrary<unknown> {
 function hasHardViolation(schema: JsonSchema, o: Record<string, unknown>): boolean {
   return Object.entries(schema.properties ?? {}).some(([k, s]) => {
     const v = o[k];
-    if (typeof v === 'string') return (s.maxLength !== undefined && v.length > s.maxLength) || (!!s.minLength && v.trim().length < s.minLength);
+    if (typeof v === 'string')
+      return (s.maxLength !== undefined && v.length > s.maxLength) || (!!s.minLength && v.trim().length < s.minLength);
     if (typeof v === 'number' && s.maximum !== undefined) return v > s.maximum;
     return false;
   });
@@ -300,27 +374,40 @@ function hasHardViolation(schema: JsonSchema, o: Record<string, unknown>): boole
 
 /** A query string that breaks one parameter (missing, too long, repeated) among hostile others. */
 function invalidQuery(params: QueryParam[]): fc.Arbitrary<string> {
-  const qsValue = fc.oneof(hostileString.filter((s) => s.length <= 200 && !s.includes('\u0000')), fc.constantFrom('', '%', '%zz', '[]', 'a&b=c'));
+  const qsValue = fc.oneof(
+    hostileString.filter((s) => s.length <= 200 && !s.includes('\u0000')),
+    fc.constantFrom('', '%', '%zz', '[]', 'a&b=c'),
+  );
   const breakersQ: fc.Arbitrary<(q: [string, string][]) => void>[] = [];
   for (const p of params) {
     if (p.required) breakersQ.push(fc.constant((q) => void q.splice(0, q.length, ...q.filter(([k]) => k !== p.name))));
     if (p.schema.maxLength !== undefined) {
       const max = p.schema.maxLength;
-      breakersQ.push(fc.integer({ min: 1, max: 5000 }).map((n) => (q) => {
-        const rest = q.filter(([k]) => k !== p.name);
-        q.splice(0, q.length, ...rest, [p.name, 'q'.repeat(max + n)]);
-      }));
+      breakersQ.push(
+        fc.integer({ min: 1, max: 5000 }).map((n) => (q) => {
+          const rest = q.filter(([k]) => k !== p.name);
+          q.splice(0, q.length, ...rest, [p.name, 'q'.repeat(max + n)]);
+        }),
+      );
     }
-    if (p.schema.minLength) breakersQ.push(fc.constantFrom('', '   ').map((v) => (q) => {
-      const rest = q.filter(([k]) => k !== p.name);
-      q.splice(0, q.length, ...rest, [p.name, v]);
-    }));
-    breakersQ.push(fc.tuple(qsValue, qsValue).map(([a, b]) => (q) => {
-      const rest = q.filter(([k]) => k !== p.name);
-      q.splice(0, q.length, ...rest, [p.name, a || 'a'], [p.name, b || 'b']);
-    }));
+    if (p.schema.minLength)
+      breakersQ.push(
+        fc.constantFrom('', '   ').map((v) => (q) => {
+          const rest = q.filter(([k]) => k !== p.name);
+          q.splice(0, q.length, ...rest, [p.name, v]);
+        }),
+      );
+    breakersQ.push(
+      fc.tuple(qsValue, qsValue).map(([a, b]) => (q) => {
+        const rest = q.filter(([k]) => k !== p.name);
+        q.splice(0, q.length, ...rest, [p.name, a || 'a'], [p.name, b || 'b']);
+      }),
+    );
   }
-  const base = fc.array(fc.tuple(fc.oneof(fc.constantFrom(...params.map((p) => p.name)), fc.string({ maxLength: 8 })), qsValue), { maxLength: 4 });
+  const base = fc.array(
+    fc.tuple(fc.oneof(fc.constantFrom(...params.map((p) => p.name)), fc.string({ maxLength: 8 })), qsValue),
+    { maxLength: 4 },
+  );
   return fc.tuple(base, fc.oneof(...breakersQ)).map(([pairs, breakIt]) => {
     // unique names in the base so that only the breaker repeats a parameter
     const seen = new Set<string>();
@@ -348,7 +435,9 @@ beforeAll(async () => {
   token = client.token!;
   xsrf = client.xsrf!;
   jar = { ...client.cookies };
-  restrictedKeys = loadBrandRegistry(t.config.brandsFile).all().flatMap((b) => (b.restrictedKey ? [b.restrictedKey] : []));
+  restrictedKeys = loadBrandRegistry(t.config.brandsFile)
+    .all()
+    .flatMap((b) => (b.restrictedKey ? [b.restrictedKey] : []));
 
   const operations = new Map(openApiOperations(app).map((op) => [`${op.method} ${op.url}`, op]));
   const isStaticFile = (url: string) => {
@@ -358,8 +447,14 @@ beforeAll(async () => {
   const seen = new Set<string>();
   const table = app.routeList.filter(
     (r) =>
-      r.method !== 'HEAD' && r.method !== 'OPTIONS' && r.url !== '/' && !r.url.startsWith('/api/docs') && !r.url.includes('*') && !isStaticFile(r.url) &&
-      !seen.has(`${r.method} ${r.url}`) && !!seen.add(`${r.method} ${r.url}`),
+      r.method !== 'HEAD' &&
+      r.method !== 'OPTIONS' &&
+      r.url !== '/' &&
+      !r.url.startsWith('/api/docs') &&
+      !r.url.includes('*') &&
+      !isStaticFile(r.url) &&
+      !seen.has(`${r.method} ${r.url}`) &&
+      !!seen.add(`${r.method} ${r.url}`),
   );
   // Every operation of the OpenAPI document is among them.
   for (const key of operations.keys()) expect(seen, `${key} from the OpenAPI document`).toContain(key);
@@ -367,10 +462,15 @@ beforeAll(async () => {
   for (const r of table) {
     const op = operations.get(`${r.method} ${r.url}`);
     const body = op?.bodySchema as JsonSchema | undefined;
-    const queryParams = (op?.parameters ?? []).filter((p) => p.in === 'query').map((p) => ({ name: p.name, required: !!p.required, schema: p.schema as JsonSchema }));
+    const queryParams = (op?.parameters ?? [])
+      .filter((p) => p.in === 'query')
+      .map((p) => ({ name: p.name, required: !!p.required, schema: p.schema as JsonSchema }));
     const pathParams = [...r.url.matchAll(/:(\w+)/g)].map((m) => m[1]!);
     const probeOf = (url: string, opts: Parameters<typeof send>[1] = {}) =>
-      send({ method: r.method, url, mode: 'open' }, { auth: null, ...(r.method !== 'GET' ? { payload: '{}' } : {}), ...opts });
+      send(
+        { method: r.method, url, mode: 'open' },
+        { auth: null, ...(r.method !== 'GET' ? { payload: '{}' } : {}), ...opts },
+      );
     // Fill path parameters with the first candidate the route does not reject as malformed.
     let url = r.url;
     for (const name of pathParams) {
@@ -391,7 +491,17 @@ beforeAll(async () => {
     else if (r.method !== 'GET' && probe.statusCode >= 400 && probe.statusCode < 500) mode = 'body';
     else mode = 'open';
     const xsrfProtected = r.method !== 'GET' && (await probeOf(url, { xsrf: false })).statusCode === 419;
-    routes.push({ method: r.method, url, path: r.url, params: pathParams, body, query: queryParams.length ? queryParams : undefined, mode, xsrfProtected, schemas: r.schema });
+    routes.push({
+      method: r.method,
+      url,
+      path: r.url,
+      params: pathParams,
+      body,
+      query: queryParams.length ? queryParams : undefined,
+      mode,
+      xsrfProtected,
+      schemas: r.schema,
+    });
   }
 }, 60_000);
 
@@ -413,7 +523,9 @@ describe('hostile input, every route', () => {
       'GET /api/health': 'open',
     });
     expect(routes.length).toBeGreaterThanOrEqual(18);
-    expect(routes.filter((r) => r.url.startsWith('/api/docs') || r.url.startsWith('/assets/')).map((r) => r.url)).toEqual([]);
+    expect(
+      routes.filter((r) => r.url.startsWith('/api/docs') || r.url.startsWith('/assets/')).map((r) => r.url),
+    ).toEqual([]);
     // Sibling routes that share a prefix are whole paths, not a prefix plus a segment.
     expect(byUrl['POST /api/profile/sessions/revokeOthers']).toBeDefined();
   });
@@ -424,24 +536,31 @@ describe('hostile input, every route', () => {
     for (const route of routes) {
       const seen = new Set<number>();
       statuses.set(`${route.method} ${route.url}`, seen);
-      const what = (x: unknown) => `${route.method} ${route.url} (${route.mode}) with ${JSON.stringify(x)?.slice(0, 300)}`;
+      const what = (x: unknown) =>
+        `${route.method} ${route.url} (${route.mode}) with ${JSON.stringify(x)?.slice(0, 300)}`;
       const host = fc.constantFrom('localhost', 'proxy.localhost', 'attacker.example', '[::1]');
-      let property: fc.IAsyncPropertyWithHooks<[unknown, string, string?]> | fc.IAsyncPropertyWithHooks<[unknown, string]>;
+      let property:
+        fc.IAsyncPropertyWithHooks<[unknown, string, string?]> | fc.IAsyncPropertyWithHooks<[unknown, string]>;
       switch (route.mode) {
         case 'body': {
           const schema = route.body;
           const value = schema ? invalidBody(schema) : fc.anything();
           // Bodies the route cannot describe (encrypted text) also get well-encrypted garbage.
           const encrypted = fc.boolean();
-          property = fc.asyncProperty(fc.tuple(value, encrypted), host, fc.option(fc.constantFrom(...restrictedKeys), { nil: undefined }), async ([v, enc], h, key) => {
-            const json = JSON.stringify(v) ?? '';
-            const res =
-              !schema && enc && key
-                ? await send(route, { payload: encryptText(key, json), contentType: 'text/plain', host: h })
-                : await send(route, { payload: json, host: h });
-            seen.add(res.statusCode);
-            assertRefused(res, what(v));
-          });
+          property = fc.asyncProperty(
+            fc.tuple(value, encrypted),
+            host,
+            fc.option(fc.constantFrom(...restrictedKeys), { nil: undefined }),
+            async ([v, enc], h, key) => {
+              const json = JSON.stringify(v) ?? '';
+              const res =
+                !schema && enc && key
+                  ? await send(route, { payload: encryptText(key, json), contentType: 'text/plain', host: h })
+                  : await send(route, { payload: json, host: h });
+              seen.add(res.statusCode);
+              assertRefused(res, what(v));
+            },
+          );
           break;
         }
         case 'query':
@@ -453,29 +572,54 @@ describe('hostile input, every route', () => {
           break;
         case 'auth':
           property = fc.asyncProperty(fc.tuple(bogusToken, fc.anything()), host, async ([bogus, v], h) => {
-            const res = await send(route, { auth: bogus, host: h, ...(route.method !== 'GET' ? { payload: JSON.stringify(v) ?? '{}' } : { query: new URLSearchParams({ x: JSON.stringify(v) ?? "" }).toString() }) });
+            const res = await send(route, {
+              auth: bogus,
+              host: h,
+              ...(route.method !== 'GET'
+                ? { payload: JSON.stringify(v) ?? '{}' }
+                : { query: new URLSearchParams({ x: JSON.stringify(v) ?? '' }).toString() }),
+            });
             seen.add(res.statusCode);
             assertRefused(res, what([bogus, v]));
           });
           break;
         case 'open':
-          property = fc.asyncProperty(fc.dictionary(fc.string({ maxLength: 10 }), hostileString.filter((s) => !s.includes('\u0000')), { maxKeys: 5 }), host, async (q, h) => {
-            const res = await send(route, { query: new URLSearchParams(q).toString(), host: h, auth: null, ...(route.method !== 'GET' ? { payload: '{}' } : {}) });
-            seen.add(res.statusCode);
-            assertHarmless(res, what(q));
-          });
+          property = fc.asyncProperty(
+            fc.dictionary(
+              fc.string({ maxLength: 10 }),
+              hostileString.filter((s) => !s.includes('\u0000')),
+              { maxKeys: 5 },
+            ),
+            host,
+            async (q, h) => {
+              const res = await send(route, {
+                query: new URLSearchParams(q).toString(),
+                host: h,
+                auth: null,
+                ...(route.method !== 'GET' ? { payload: '{}' } : {}),
+              });
+              seen.add(res.statusCode);
+              assertHarmless(res, what(q));
+            },
+          );
           break;
       }
       const started = performance.now();
       await fc.assert(property, { numRuns: NUM_RUNS, ...(SEED !== undefined ? { seed: SEED } : {}) });
-      if (process.env.HOSTILE_TIMING) console.log(`${route.mode.padEnd(5)} ${(performance.now() - started).toFixed(0).padStart(6)} ms ${route.method} ${route.url} ${[...seen].join(",")}`);
+      if (process.env.HOSTILE_TIMING)
+        console.log(
+          `${route.mode.padEnd(5)} ${(performance.now() - started).toFixed(0).padStart(6)} ms ${route.method} ${route.url} ${[...seen].join(',')}`,
+        );
     }
     expect(await counts()).toEqual(before);
     // The validation layer was actually reached: bodies and queries were refused as such (422 / 400), not only by XSRF.
     for (const route of routes.filter((r) => r.mode === 'body' || r.mode === 'query')) {
       const seen = statuses.get(`${route.method} ${route.url}`)!;
       expect(seen.has(419), `${route.url} answered 419`).toBe(false);
-      expect([...seen].some((s) => s === 422 || s === 400), `${route.url}: ${[...seen]}`).toBe(true);
+      expect(
+        [...seen].some((s) => s === 422 || s === 400),
+        `${route.url}: ${[...seen]}`,
+      ).toBe(true);
     }
     // And the token used throughout still works.
     expect((await send({ method: 'GET', url: '/api/users/info/get', mode: 'auth' }, {})).statusCode).toBe(200);
@@ -505,33 +649,111 @@ describe('hostile input, every route', () => {
 
       if (route.method !== 'GET') {
         const defaultLimit = !OWN_BODY_LIMIT.has(route.path ?? route.url);
-        assertRefused(await send(route, { payload: JSON.stringify({ email: MB }), auth }), `${route.url} 1 MB JSON`, defaultLimit ? 413 : undefined);
-        assertRefused(await send(route, { payload: MB, contentType: 'text/plain', auth }), `${route.url} 1 MB text`, defaultLimit ? 413 : undefined);
-        assertRefused(await send(route, { payload: `"${'b'.repeat(65_536)}"`, auth }), `${route.url} just over BODY_LIMIT_BYTES`, defaultLimit ? 413 : undefined);
+        assertRefused(
+          await send(route, { payload: JSON.stringify({ email: MB }), auth }),
+          `${route.url} 1 MB JSON`,
+          defaultLimit ? 413 : undefined,
+        );
+        assertRefused(
+          await send(route, { payload: MB, contentType: 'text/plain', auth }),
+          `${route.url} 1 MB text`,
+          defaultLimit ? 413 : undefined,
+        );
+        assertRefused(
+          await send(route, { payload: `"${'b'.repeat(65_536)}"`, auth }),
+          `${route.url} just over BODY_LIMIT_BYTES`,
+          defaultLimit ? 413 : undefined,
+        );
         check(await send(route, { payload: '{"email":', auth }), 'malformed JSON', 400);
         check(await send(route, { payload: '{"a":1,}', auth }), 'trailing comma', 400);
         check(await send(route, { payload: "{'a':1}", auth }), 'single quotes', 400);
         check(await send(route, { payload: '', auth }), 'empty JSON body', 400);
         check(await send(route, { payload: '{"__proto__":{"x":1}}', auth }), '__proto__', 400);
         check(await send(route, { payload: '{"a":{"__proto__":{"isAdmin":true}}}', auth }), 'nested __proto__', 400);
-        check(await send(route, { payload: '{"constructor":{"prototype":{"x":1}}}', auth }), 'constructor.prototype', 400);
+        check(
+          await send(route, { payload: '{"constructor":{"prototype":{"x":1}}}', auth }),
+          'constructor.prototype',
+          400,
+        );
         check(await send(route, { payload: '<a>1</a>', contentType: 'application/xml', auth }), 'xml', 415);
         // HTML-form bodies: 415 unless the route takes them (then a form lacking the required fields is refused like JSON).
-        const form = await send(route, { payload: '__proto__=x&constructor=y&x=1&x=2', contentType: 'application/x-www-form-urlencoded', auth });
-        if (FORM_BODY_ROUTES.has(`${route.method} ${route.path}`)) checkBody(form, 'form', Object.fromEntries([['__proto__', 'x'], ['constructor', 'y'], ['x', ['1', '2']]]));
+        const form = await send(route, {
+          payload: '__proto__=x&constructor=y&x=1&x=2',
+          contentType: 'application/x-www-form-urlencoded',
+          auth,
+        });
+        if (FORM_BODY_ROUTES.has(`${route.method} ${route.path}`))
+          checkBody(
+            form,
+            'form',
+            Object.fromEntries([
+              ['__proto__', 'x'],
+              ['constructor', 'y'],
+              ['x', ['1', '2']],
+            ]),
+          );
         else assertRefused(form, `${route.url} form`, 415);
-        assertRefused(await send(route, { payload: 'a=1', contentType: 'Application/X-WWW-Form-Urlencoded ; charset=utf-8', auth }), `${route.url} form, odd spelling`, FORM_BODY_ROUTES.has(`${route.method} ${route.path}`) ? undefined : 415);
+        assertRefused(
+          await send(route, { payload: 'a=1', contentType: 'Application/X-WWW-Form-Urlencoded ; charset=utf-8', auth }),
+          `${route.url} form, odd spelling`,
+          FORM_BODY_ROUTES.has(`${route.method} ${route.path}`) ? undefined : 415,
+        );
         // Deep JSON: nesting far beyond any schema, within the body limit.
         check(await send(route, { payload: '['.repeat(20_000) + ']'.repeat(20_000), auth }), 'deep array', 422);
-        checkBody(await send(route, { payload: '{"a":'.repeat(6_000) + '1' + '}'.repeat(6_000), auth }), 'deep object', { a: {} }, 422);
-        check(await send(route, { payload: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--', contentType: 'multipart/form-data; boundary=x', auth }), 'multipart', 415);
-        check(await send(route, { payload: Buffer.from([0xff, 0xfe, 0x00, 0x7b]), contentType: 'application/octet-stream', auth }), 'binary', 415);
-        checkBody(await send(route, { payload: Buffer.from('{"email":"\xff\xfe"}', 'latin1'), auth }), 'invalid UTF-8', { email: '\ufffd\ufffd' });
-        checkBody(await send(route, { payload: '{}', contentType: 'application/json; charset=utf-16', auth }), 'odd charset', {});
-        assertRefused(await send(route, { payload: '{}', xsrf: false }), `${route.url} without XSRF`, route.xsrfProtected ? 419 : undefined);
-        assertRefused(await send(route, { payload: '{}', rawHeaders: { 'x-xsrf-token': 'forged.value' } }), `${route.url} forged XSRF`, route.xsrfProtected ? 419 : undefined);
+        checkBody(
+          await send(route, { payload: '{"a":'.repeat(6_000) + '1' + '}'.repeat(6_000), auth }),
+          'deep object',
+          { a: {} },
+          422,
+        );
+        check(
+          await send(route, {
+            payload: '--x\r\nContent-Disposition: form-data; name="a"\r\n\r\n1\r\n--x--',
+            contentType: 'multipart/form-data; boundary=x',
+            auth,
+          }),
+          'multipart',
+          415,
+        );
+        check(
+          await send(route, {
+            payload: Buffer.from([0xff, 0xfe, 0x00, 0x7b]),
+            contentType: 'application/octet-stream',
+            auth,
+          }),
+          'binary',
+          415,
+        );
+        checkBody(
+          await send(route, { payload: Buffer.from('{"email":"\xff\xfe"}', 'latin1'), auth }),
+          'invalid UTF-8',
+          { email: '\ufffd\ufffd' },
+        );
+        checkBody(
+          await send(route, { payload: '{}', contentType: 'application/json; charset=utf-16', auth }),
+          'odd charset',
+          {},
+        );
+        assertRefused(
+          await send(route, { payload: '{}', xsrf: false }),
+          `${route.url} without XSRF`,
+          route.xsrfProtected ? 419 : undefined,
+        );
+        assertRefused(
+          await send(route, { payload: '{}', rawHeaders: { 'x-xsrf-token': 'forged.value' } }),
+          `${route.url} forged XSRF`,
+          route.xsrfProtected ? 419 : undefined,
+        );
         // Odd authorization headers: other schemes, empty, huge, and a token with spaces.
-        for (const authorization of ['Basic YWRtaW46YWRtaW4=', 'Bearer', 'Bearer  ', `Bearer ${'x'.repeat(8_000)}`, `Bearer ${token} extra`, 'Bearer a\tb', `Token ${token}`]) {
+        for (const authorization of [
+          'Basic YWRtaW46YWRtaW4=',
+          'Bearer',
+          'Bearer  ',
+          `Bearer ${'x'.repeat(8_000)}`,
+          `Bearer ${token} extra`,
+          'Bearer a\tb',
+          `Token ${token}`,
+        ]) {
           const res = await send(route, { payload: '{}', auth: null, rawHeaders: { authorization } });
           if (route.mode === 'open') assertHarmless(res, `${route.url} authorization ${authorization.slice(0, 20)}`);
           else assertRefused(res, `${route.url} authorization ${authorization.slice(0, 20)}`);
@@ -540,7 +762,16 @@ describe('hostile input, every route', () => {
 
       // Hostile path parameters.
       for (const name of route.params ?? []) {
-        for (const value of ["'%20or%201=1--", '%00', 'x'.repeat(250), '..%2F..%2Fetc%2Fpasswd', '%E0%A4%A', '%F0%9F%98%80', '-1', '99999999999999999999']) {
+        for (const value of [
+          "'%20or%201=1--",
+          '%00',
+          'x'.repeat(250),
+          '..%2F..%2Fetc%2Fpasswd',
+          '%E0%A4%A',
+          '%F0%9F%98%80',
+          '-1',
+          '99999999999999999999',
+        ]) {
           const segments = route.url.split('/');
           segments[route.path!.split('/').indexOf(`:${name}`)] = value;
           const url = segments.join('/');
@@ -556,7 +787,10 @@ describe('hostile input, every route', () => {
         for (const odd of ODD_STRINGS) bodies.push(Object.fromEntries(props.map((p) => [p, odd])));
         bodies.push(Object.fromEntries(props.map((p) => [p, { $gt: '' }])));
         bodies.push(Object.fromEntries(props.map((p) => [p, ['a', 'b']])));
-        bodies.push({ ...Object.fromEntries(props.map((p) => [p, 'x'])), ...(route.body.required?.length ? { [route.body.required[0]!]: undefined } : {}) });
+        bodies.push({
+          ...Object.fromEntries(props.map((p) => [p, 'x'])),
+          ...(route.body.required?.length ? { [route.body.required[0]!]: undefined } : {}),
+        });
       }
       if (route.method !== 'GET') {
         for (const b of bodies) {
@@ -568,20 +802,42 @@ describe('hostile input, every route', () => {
 
       // Queries that name no parameter of the route, or repeat unknown ones: harmless at worst.
       // They go with a wrong token so that an authenticated route cannot act on them.
-      const generic = ['a=1&a=2', `q=${'x'.repeat(100_000)}`, 'to=%00', 'to=%ZZ', '__proto__[x]=1', 'constructor[prototype][x]=1', "to=' or 1=1--", 'promocode[]=1', 'to[a]=1'];
+      const generic = [
+        'a=1&a=2',
+        `q=${'x'.repeat(100_000)}`,
+        'to=%00',
+        'to=%ZZ',
+        '__proto__[x]=1',
+        'constructor[prototype][x]=1',
+        "to=' or 1=1--",
+        'promocode[]=1',
+        'to[a]=1',
+      ];
       for (const q of generic) {
-        const res = await send(route, { query: q, auth: route.mode === 'open' ? null : 'not-a-real-token-but-long-enough-1234', ...(route.method !== 'GET' ? { payload: '[]' } : {}) });
+        const res = await send(route, {
+          query: q,
+          auth: route.mode === 'open' ? null : 'not-a-real-token-but-long-enough-1234',
+          ...(route.method !== 'GET' ? { payload: '[]' } : {}),
+        });
         if (route.mode === 'open' || route.mode === 'query') assertHarmless(res, `${route.url}?${q.slice(0, 60)}`);
         else assertRefused(res, `${route.method} ${route.url}?${q.slice(0, 60)}`);
       }
       // Queries that break a declared parameter: refused, with the valid token.
       for (const p of route.query ?? []) {
-        for (const q of [`${p.name}=1&${p.name}=2`, `${p.name}=${'y'.repeat((p.schema.maxLength ?? 1000) + 1)}`, `${p.name}=a&${p.name}=%00&${p.name}=`]) {
-          assertRefused(await send(route, { query: q, ...(route.method !== 'GET' ? { payload: '{}' } : {}) }), `${route.method} ${route.url}?${q.slice(0, 60)}`);
+        for (const q of [
+          `${p.name}=1&${p.name}=2`,
+          `${p.name}=${'y'.repeat((p.schema.maxLength ?? 1000) + 1)}`,
+          `${p.name}=a&${p.name}=%00&${p.name}=`,
+        ]) {
+          assertRefused(
+            await send(route, { query: q, ...(route.method !== 'GET' ? { payload: '{}' } : {}) }),
+            `${route.method} ${route.url}?${q.slice(0, 60)}`,
+          );
         }
       }
       const after = await counts();
-      if (!acceptedWrite) expect(after, `${route.method} ${route.url} refused everything yet changed rows`).toEqual(before);
+      if (!acceptedWrite)
+        expect(after, `${route.method} ${route.url} refused everything yet changed rows`).toEqual(before);
       before = after;
     }
   }, 90_000);
@@ -593,8 +849,14 @@ describe('hostile input, every route', () => {
     let fields = 0;
     let before = await counts();
     for (const route of routes) {
-      const schemas = { body: toJsonSchema(route.schemas?.body), query: toJsonSchema(route.schemas?.querystring), params: toJsonSchema(route.schemas?.params) };
-      const slots = (['body', 'query', 'params'] as const).flatMap((where) => (schemas[where] ? numberSlots(schemas[where]).map((slot) => ({ where, ...slot })) : []));
+      const schemas = {
+        body: toJsonSchema(route.schemas?.body),
+        query: toJsonSchema(route.schemas?.querystring),
+        params: toJsonSchema(route.schemas?.params),
+      };
+      const slots = (['body', 'query', 'params'] as const).flatMap((where) =>
+        schemas[where] ? numberSlots(schemas[where]).map((slot) => ({ where, ...slot })) : [],
+      );
       if (!slots.length) continue;
       acceptedWrite = false;
       for (const slot of slots) {
@@ -609,11 +871,16 @@ describe('hostile input, every route', () => {
           if (slot.where === 'body') {
             const parsed: unknown = JSON.parse(raw);
             n = typeof parsed === 'number' ? parsed : Number(parsed);
-            const payload = JSON.stringify(withValueAt(schemas.body!, slot.path, MARKER)).replace(JSON.stringify(MARKER), raw);
+            const payload = JSON.stringify(withValueAt(schemas.body!, slot.path, MARKER)).replace(
+              JSON.stringify(MARKER),
+              raw,
+            );
             res = await send(route, { payload });
           } else if (slot.where === 'query') {
             n = Number(raw);
-            const query = new URLSearchParams(withValueAt(schemas.query!, slot.path, raw) as Record<string, string>).toString();
+            const query = new URLSearchParams(
+              withValueAt(schemas.query!, slot.path, raw) as Record<string, string>,
+            ).toString();
             res = await send(route, { query, ...(route.method !== 'GET' ? { payload: '{}' } : {}) });
           } else {
             n = Number(raw);
@@ -629,7 +896,8 @@ describe('hostile input, every route', () => {
         }
       }
       const after = await counts();
-      if (!acceptedWrite) expect(after, `${route.method} ${route.url} refused everything yet changed rows`).toEqual(before);
+      if (!acceptedWrite)
+        expect(after, `${route.method} ${route.url} refused everything yet changed rows`).toEqual(before);
       before = after;
     }
     // The suite reached the fields the finding was about, and more.
@@ -643,7 +911,9 @@ describe('hostile input, every route', () => {
     for (const email of ["x'--@example.com", "o'reilly+1=1@example.com", 'a@example.com']) {
       const res = await c.post('/api/users/login', { email, password: "' or 1=1--" });
       assertRefused(res, `login ${email}`, 422);
-      const reset = await c.post('/api/users/requestResetPassword', { email: `${email.split('@')[0]}' or '1'='1@example.com` });
+      const reset = await c.post('/api/users/requestResetPassword', {
+        email: `${email.split('@')[0]}' or '1'='1@example.com`,
+      });
       expect(reset.statusCode).toBeLessThan(500);
     }
     await app.settle();
@@ -655,9 +925,33 @@ describe('hostile input, every route', () => {
     const { user } = await registerUser(c);
     const before = await counts();
     const cases: [string, Record<string, unknown>][] = [
-      ['/api/users/register', { name: 'nul\u0000name', email: `nul.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery' }],
-      ['/api/users/register', { name: 'lone \ud800 surrogate', email: `sur.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery' }],
-      ['/api/users/register', { email: `ref.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery', referralID: 'r\u0000' }],
+      [
+        '/api/users/register',
+        {
+          name: 'nul\u0000name',
+          email: `nul.${Date.now()}@example.com`,
+          password: 'correct horse battery',
+          password_confirmation: 'correct horse battery',
+        },
+      ],
+      [
+        '/api/users/register',
+        {
+          name: 'lone \ud800 surrogate',
+          email: `sur.${Date.now()}@example.com`,
+          password: 'correct horse battery',
+          password_confirmation: 'correct horse battery',
+        },
+      ],
+      [
+        '/api/users/register',
+        {
+          email: `ref.${Date.now()}@example.com`,
+          password: 'correct horse battery',
+          password_confirmation: 'correct horse battery',
+          referralID: 'r\u0000',
+        },
+      ],
       ['/api/users/session/set', { sessionID: 'sess\u0000ion' }],
       ['/api/users/session/set', { sessionID: 'sess \udc00 ion' }],
       ['/api/users/session/set', { sessionID: 'ok', voluumID: '\u0000' }],
@@ -671,8 +965,20 @@ describe('hostile input, every route', () => {
     // The encrypted calls decode their own body: same rule after decryption.
     const [key] = restrictedKeys;
     const proxy = new TestClient(app, { host: 'proxy.localhost' });
-    const sealed = encryptText(key!, JSON.stringify({ name: 'n\u0000', email: `enc.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery' }));
-    assertRefused(await proxy.post('/api/users/restrictedRegister', sealed, { headers: { 'content-type': 'text/plain' } }), 'restrictedRegister with NUL', 422);
+    const sealed = encryptText(
+      key!,
+      JSON.stringify({
+        name: 'n\u0000',
+        email: `enc.${Date.now()}@example.com`,
+        password: 'correct horse battery',
+        password_confirmation: 'correct horse battery',
+      }),
+    );
+    assertRefused(
+      await proxy.post('/api/users/restrictedRegister', sealed, { headers: { 'content-type': 'text/plain' } }),
+      'restrictedRegister with NUL',
+      422,
+    );
     expect(await counts()).toEqual(before);
   });
 });

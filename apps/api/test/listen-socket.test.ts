@@ -33,7 +33,15 @@ afterAll(async () => {
 function start(dataDir: string) {
   const proc = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
     cwd: repoRoot,
-    env: { PATH: process.env.PATH ?? '', NODE_ENV: 'test', LOG_LEVEL: 'info', DATA_DIR: dataDir, JOBS: 'false', LISTEN_SOCKET: socket, ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } : {}) },
+    env: {
+      PATH: process.env.PATH ?? '',
+      NODE_ENV: 'test',
+      LOG_LEVEL: 'info',
+      DATA_DIR: dataDir,
+      JOBS: 'false',
+      LISTEN_SOCKET: socket,
+      ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema } : {}),
+    },
     stdio: ['ignore', 'pipe', 'pipe'],
   });
   procs.push(proc);
@@ -62,28 +70,36 @@ const get = (urlPath: string) =>
       .on('error', reject);
   });
 
-it('serves on LISTEN_SOCKET, where the agent reaches it; a stale socket file is replaced, a live one refused', { timeout: 180_000 }, async () => {
-  // A stale socket file: a listener killed without cleanup leaves it behind.
-  const holder = spawn(process.execPath, ['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`], { stdio: ['ignore', 'pipe', 'inherit'] });
-  procs.push(holder);
-  await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
-  holder.kill('SIGKILL');
-  await new Promise((resolve) => holder.once('exit', resolve));
-  expect(fs.statSync(socket).isSocket()).toBe(true);
+it(
+  'serves on LISTEN_SOCKET, where the agent reaches it; a stale socket file is replaced, a live one refused',
+  { timeout: 180_000 },
+  async () => {
+    // A stale socket file: a listener killed without cleanup leaves it behind.
+    const holder = spawn(
+      process.execPath,
+      ['-e', `require('node:net').createServer().listen(${JSON.stringify(socket)}, () => console.log('up'))`],
+      { stdio: ['ignore', 'pipe', 'inherit'] },
+    );
+    procs.push(holder);
+    await new Promise<void>((resolve) => holder.stdout!.once('data', () => resolve()));
+    holder.kill('SIGKILL');
+    await new Promise((resolve) => holder.once('exit', resolve));
+    expect(fs.statSync(socket).isSocket()).toBe(true);
 
-  const server = start(path.join(dir, 'data'));
-  await server.listening;
-  expect(fs.statSync(socket).mode & 0o777).toBe(0o660);
-  expect((await get('/api/health')).status).toBe(200);
-  // The agent's client over the socket: a wrong node token is refused by the API itself (401), so the path works end to end.
-  const client = new ApiClient({ baseUrl: 'http://localhost', socketPath: socket, token: 'not-a-node-token' });
-  await expect(client.desired({})).rejects.toMatchObject({ status: 401 });
+    const server = start(path.join(dir, 'data'));
+    await server.listening;
+    expect(fs.statSync(socket).mode & 0o777).toBe(0o660);
+    expect((await get('/api/health')).status).toBe(200);
+    // The agent's client over the socket: a wrong node token is refused by the API itself (401), so the path works end to end.
+    const client = new ApiClient({ baseUrl: 'http://localhost', socketPath: socket, token: 'not-a-node-token' });
+    await expect(client.desired({})).rejects.toMatchObject({ status: 401 });
 
-  // A second server on the same socket is refused while the first one answers.
-  const second = start(path.join(dir, 'data-2'));
-  await expect(second.listening).rejects.toThrow(/is in use by another server/);
-  expect((await get('/api/health')).status).toBe(200);
+    // A second server on the same socket is refused while the first one answers.
+    const second = start(path.join(dir, 'data-2'));
+    await expect(second.listening).rejects.toThrow(/is in use by another server/);
+    expect((await get('/api/health')).status).toBe(200);
 
-  server.proc.kill('SIGTERM');
-  expect(await server.exited).toBe(0);
-});
+    server.proc.kill('SIGTERM');
+    expect(await server.exited).toBe(0);
+  },
+);

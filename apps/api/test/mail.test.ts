@@ -38,7 +38,10 @@ function decodeWords(value: string): string {
   });
 }
 function qpBytes(s: string): Buffer {
-  return Buffer.from(s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))), 'latin1');
+  return Buffer.from(
+    s.replace(/=\r?\n/g, '').replace(/=([0-9A-F]{2})/gi, (_, h: string) => String.fromCharCode(parseInt(h, 16))),
+    'latin1',
+  );
 }
 function parseMime(raw: string): Mime {
   const split = /\r?\n\r?\n/.exec(raw);
@@ -64,7 +67,12 @@ function parseMime(raw: string): Mime {
     return mime;
   }
   const encoding = (headers['content-transfer-encoding'] ?? '7bit').toLowerCase();
-  const bytes = encoding === 'base64' ? Buffer.from(body.replace(/\s+/g, ''), 'base64') : encoding === 'quoted-printable' ? qpBytes(body) : Buffer.from(body, 'latin1');
+  const bytes =
+    encoding === 'base64'
+      ? Buffer.from(body.replace(/\s+/g, ''), 'base64')
+      : encoding === 'quoted-printable'
+        ? qpBytes(body)
+        : Buffer.from(body, 'latin1');
   mime.body = bytes.toString('utf8').replace(/\r?\n$/, '');
   if (type.startsWith('text/html')) mime.html = mime.body;
   else if (type.startsWith('text/plain')) mime.text = mime.body;
@@ -96,7 +104,11 @@ beforeAll(async () => {
     smtp.listen(0, '127.0.0.1', () => resolve());
   });
   const { port } = smtp.server.address() as AddressInfo;
-  t = await createTestApp({ MAIL_URL: `smtp://127.0.0.1:${port}`, MAIL_IGNORE_TLS: 'true', MAIL_FROM: 'Warren <no-reply@warren.test>' });
+  t = await createTestApp({
+    MAIL_URL: `smtp://127.0.0.1:${port}`,
+    MAIL_IGNORE_TLS: 'true',
+    MAIL_FROM: 'Warren <no-reply@warren.test>',
+  });
 });
 
 afterAll(async () => {
@@ -113,13 +125,25 @@ async function mailsTo(email: string) {
 }
 
 async function register(client: TestClient, email: string, extra: Record<string, unknown> = {}) {
-  const res = await client.post('/api/users/register', { name: 'Mail Tester', email, password: PASSWORD, password_confirmation: PASSWORD, ...extra });
+  const res = await client.post('/api/users/register', {
+    name: 'Mail Tester',
+    email,
+    password: PASSWORD,
+    password_confirmation: PASSWORD,
+    ...extra,
+  });
   expect(res.statusCode, res.body).toBe(201);
   return res.json().data as { user: { id: number }; token: string };
 }
 
 function expectNoSecret(mail: { raw: Buffer; mime: Mime; subject: string }, secret: string) {
-  const everything = [mail.raw.toString('latin1'), mail.raw.toString('utf8'), mail.subject, mail.mime.text ?? '', mail.mime.html ?? ''].join('\n');
+  const everything = [
+    mail.raw.toString('latin1'),
+    mail.raw.toString('utf8'),
+    mail.subject,
+    mail.mime.text ?? '',
+    mail.mime.html ?? '',
+  ].join('\n');
   expect(everything).not.toContain(secret);
   expect(everything).not.toContain(Buffer.from(secret).toString('base64'));
 }
@@ -148,7 +172,9 @@ describe('mail over real SMTP', () => {
     expect(link.userId).toBe(user.id);
     expect(mail.mime.text).toContain(`http://localhost/sign-in?userId=${user.id}&token=`);
     // The HTML part carries the same link (attribute-escaped).
-    expect(mail.mime.html).toContain(`http://localhost/sign-in?userId=${user.id}&amp;token=${encodeURIComponent(link.token)}`);
+    expect(mail.mime.html).toContain(
+      `http://localhost/sign-in?userId=${user.id}&amp;token=${encodeURIComponent(link.token)}`,
+    );
     expectNoSecret(mail, PASSWORD);
     // The link is real: it verifies the account.
     const verified = await client.post('/api/users/verifyUser', { userId: link.userId, token: link.token });
@@ -159,19 +185,22 @@ describe('mail over real SMTP', () => {
   it.each([
     ['ru', 'Подтвердите email для Warren VPN', 'Ссылка действует 48 часов', 'Подтвердить email'],
     ['zh', '确认您的 Warren VPN 邮箱', '链接 48 小时内有效', '确认邮箱'],
-  ])('writes the verification mail in %s for a user who signed up in it', async (language, subject, bodyText, button) => {
-    const email = uniqueEmail(`smtp-${language}`);
-    await register(new TestClient(t.app), email, { language });
-    const [mail, ...more] = await mailsTo(email);
-    expect(more).toHaveLength(0);
-    expect(mail!.subject).toBe(subject);
-    expect(mail!.mime.text).toContain(bodyText);
-    expect(mail!.mime.html).toContain(`lang="${language}"`);
-    expect(mail!.mime.html).toContain(button);
-    expect(mail!.mime.html).not.toContain('Confirm email');
-    linkParams(mail!.mime.text!, '/sign-in');
-    expectNoSecret(mail!, PASSWORD);
-  });
+  ])(
+    'writes the verification mail in %s for a user who signed up in it',
+    async (language, subject, bodyText, button) => {
+      const email = uniqueEmail(`smtp-${language}`);
+      await register(new TestClient(t.app), email, { language });
+      const [mail, ...more] = await mailsTo(email);
+      expect(more).toHaveLength(0);
+      expect(mail!.subject).toBe(subject);
+      expect(mail!.mime.text).toContain(bodyText);
+      expect(mail!.mime.html).toContain(`lang="${language}"`);
+      expect(mail!.mime.html).toContain(button);
+      expect(mail!.mime.html).not.toContain('Confirm email');
+      linkParams(mail!.mime.text!, '/sign-in');
+      expectNoSecret(mail!, PASSWORD);
+    },
+  );
 
   it('sends the reset mail in the account language and the changed-password notice without either password', async () => {
     const client = new TestClient(t.app);
@@ -182,11 +211,18 @@ describe('mail over real SMTP', () => {
     expect(reset, 'reset mail').toBeDefined();
     const { userId, token } = linkParams(reset!.mime.text!, '/reset-password');
     const newPassword = 'another horse battery 42';
-    const res = await client.post('/api/users/resetPassword', { userId, token, password: newPassword, password_confirmation: newPassword });
+    const res = await client.post('/api/users/resetPassword', {
+      userId,
+      token,
+      password: newPassword,
+      password_confirmation: newPassword,
+    });
     expect(res.statusCode).toBe(200);
     const all = await mailsTo(email);
     // Each mail goes out on its own connection, so arrival order is not guaranteed.
-    expect(all.map((m) => m.subject).sort()).toEqual(['Подтвердите email для Warren VPN', 'Сброс пароля Warren VPN', 'Пароль Warren VPN изменён'].sort());
+    expect(all.map((m) => m.subject).sort()).toEqual(
+      ['Подтвердите email для Warren VPN', 'Сброс пароля Warren VPN', 'Пароль Warren VPN изменён'].sort(),
+    );
     for (const m of all) {
       expectNoSecret(m, PASSWORD);
       expectNoSecret(m, newPassword);
@@ -207,7 +243,9 @@ describe('the development outbox', () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-outbox-'));
     const mailer = createMailer({ from: 'Warren <no-reply@warren.localhost>', ignoreTls: false, outboxDir: dir });
     const body = 'x'.repeat(200_000); // large enough that a write takes several chunks
-    const writes = Array.from({ length: 40 }, (_, i) => mailer.send({ to: 'reader@example.com', subject: `#${i}`, text: body, html: body }));
+    const writes = Array.from({ length: 40 }, (_, i) =>
+      mailer.send({ to: 'reader@example.com', subject: `#${i}`, text: body, html: body }),
+    );
     let done = false;
     const all = Promise.all(writes).then(() => (done = true));
     let reads = 0;

@@ -47,21 +47,38 @@ describe('the metrics listener', () => {
     const health = () => t.app.inject({ method: 'GET', url: '/api/health' });
     for (let i = 0; i < 3; i++) expect((await health()).statusCode).toBe(200);
     // A parameterised route: the label is its pattern, whatever the id.
-    for (const id of ['1', '987654', 'abc']) await t.app.inject({ method: 'GET', url: `/sandbox/checkout/sbx_${id.padEnd(32, '0')}` });
+    for (const id of ['1', '987654', 'abc'])
+      await t.app.inject({ method: 'GET', url: `/sandbox/checkout/sbx_${id.padEnd(32, '0')}` });
     // Unknown URLs (a scanner) must not create series: they share one label.
     const before = series((await scrape()).text, 'warren_http_requests_total').length;
-    await Promise.all(Array.from({ length: 50 }, (_, i) => t.app.inject({ method: 'GET', url: `/api/nope-${i}-${Math.random()}` })));
-    await Promise.all(Array.from({ length: 20 }, (_, i) => t.app.inject({ method: 'GET', url: `/wp-admin/${i}.php?x=${i}` })));
+    await Promise.all(
+      Array.from({ length: 50 }, (_, i) => t.app.inject({ method: 'GET', url: `/api/nope-${i}-${Math.random()}` })),
+    );
+    await Promise.all(
+      Array.from({ length: 20 }, (_, i) => t.app.inject({ method: 'GET', url: `/wp-admin/${i}.php?x=${i}` })),
+    );
     await t.app.inject({ method: 'PROPFIND' as 'GET', url: '/api/health' });
 
     const { status, type, text } = await scrape();
     expect(status).toBe(200);
     expect(type).toMatch(/^text\/plain; version=0\.0\.4/);
     expect(sample(text, 'warren_http_requests_total', { method: 'GET', route: '/api/health', status: '200' })).toBe(3);
-    expect(sample(text, 'warren_http_request_duration_seconds_count', { method: 'GET', route: '/api/health', status: '200' })).toBe(3);
-    expect(sample(text, 'warren_http_request_duration_seconds_bucket', { route: '/api/health', status: '200', le: '+Inf' })).toBe(3);
-    expect(sample(text, 'warren_http_request_duration_seconds_sum', { route: '/api/health', status: '200' })).toBeGreaterThan(0);
-    expect(sample(text, 'warren_http_requests_total', { method: 'GET', route: '/sandbox/checkout/:id', status: '404' })).toBe(3);
+    expect(
+      sample(text, 'warren_http_request_duration_seconds_count', {
+        method: 'GET',
+        route: '/api/health',
+        status: '200',
+      }),
+    ).toBe(3);
+    expect(
+      sample(text, 'warren_http_request_duration_seconds_bucket', { route: '/api/health', status: '200', le: '+Inf' }),
+    ).toBe(3);
+    expect(
+      sample(text, 'warren_http_request_duration_seconds_sum', { route: '/api/health', status: '200' }),
+    ).toBeGreaterThan(0);
+    expect(
+      sample(text, 'warren_http_requests_total', { method: 'GET', route: '/sandbox/checkout/:id', status: '404' }),
+    ).toBe(3);
     // /api/nope-* are 404s; /wp-admin/* may be the web app's page (200) when it is built: all under one label.
     const unmatched = series(text, 'warren_http_requests_total').filter((l) => l.includes('route="unmatched"'));
     expect(unmatched.reduce((n, l) => n + Number(l.split(' ').pop()), 0)).toBeGreaterThanOrEqual(71);
@@ -73,8 +90,12 @@ describe('the metrics listener', () => {
 
   it('times database queries, and shows event-loop lag and process figures', async () => {
     const { text } = await scrape();
-    expect(sample(text, 'warren_db_query_duration_seconds_count', { operation: 'select', outcome: 'ok' })).toBeGreaterThan(0);
-    expect(sample(text, 'warren_db_query_duration_seconds_bucket', { operation: 'select', outcome: 'ok', le: '+Inf' })).toBeGreaterThan(0);
+    expect(
+      sample(text, 'warren_db_query_duration_seconds_count', { operation: 'select', outcome: 'ok' }),
+    ).toBeGreaterThan(0);
+    expect(
+      sample(text, 'warren_db_query_duration_seconds_bucket', { operation: 'select', outcome: 'ok', le: '+Inf' }),
+    ).toBeGreaterThan(0);
     expect(sample(text, 'nodejs_eventloop_lag_seconds')).toBeGreaterThanOrEqual(0);
     expect(sample(text, 'process_resident_memory_bytes')).toBeGreaterThan(0);
     // A failing query is counted as an error, and no SQL text ever becomes a label.
@@ -95,13 +116,28 @@ describe('the metrics listener', () => {
     // The same link again verifies nothing new.
     await c.post('/api/users/verifyUser', { userId, token });
 
-    const pay = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+    const pay = await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'sandbox',
+      returnPath: '/thank-you',
+    });
     expect(pay.statusCode, pay.body).toBe(200);
     const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-    const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+    const done = await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/checkout/${sandboxId}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=pay',
+    });
     expect(done.statusCode).toBe(200);
     // A forged webhook (no valid signature) is refused and counted.
-    const forged = await t.app.inject({ method: 'POST', url: '/api/billing/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': 't=1,v1=00' }, payload: '{"id":"evt_x"}' });
+    const forged = await t.app.inject({
+      method: 'POST',
+      url: '/api/billing/webhooks/sandbox',
+      headers: { 'content-type': 'application/json', 'sandbox-signature': 't=1,v1=00' },
+      payload: '{"id":"evt_x"}',
+    });
     expect(forged.statusCode).toBe(400);
 
     const { text } = await scrape();
@@ -110,7 +146,13 @@ describe('the metrics listener', () => {
     expect(sample(text, 'warren_payments_total', { provider: 'sandbox', outcome: 'applied' })).toBe(1);
     expect(sample(text, 'warren_webhooks_rejected_total', { provider: 'sandbox' })).toBe(1);
     expect(sample(text, 'warren_active_subscriptions', { tariff: '1-month' })).toBe(1);
-    expect(sample(text, 'warren_http_requests_total', { method: 'POST', route: '/api/billing/webhooks/:provider', status: '400' })).toBe(1);
+    expect(
+      sample(text, 'warren_http_requests_total', {
+        method: 'POST',
+        route: '/api/billing/webhooks/:provider',
+        status: '400',
+      }),
+    ).toBe(1);
   });
 
   it('still answers a scrape while the database is down, without the figures it cannot read', async () => {
@@ -124,7 +166,9 @@ describe('the metrics listener', () => {
       expect(status).toBe(200);
       expect(text).toContain('# TYPE warren_active_subscriptions gauge');
       expect(sample(text, 'warren_active_subscriptions', { tariff: '1-month' })).toBeUndefined();
-      expect(sample(text, 'warren_http_requests_total', { method: 'GET', route: '/api/health', status: '200' })).toBe(3);
+      expect(sample(text, 'warren_http_requests_total', { method: 'GET', route: '/api/health', status: '200' })).toBe(
+        3,
+      );
     } finally {
       db.query = original;
     }
@@ -137,14 +181,26 @@ describe('the metrics listener', () => {
     const { user } = await registerUser(c);
     await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [user.id]);
     const checkout = async (outcome: 'pay' | 'decline', extra: Record<string, unknown> = {}) => {
-      const pay = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', ...extra });
+      const pay = await c.post('/api/billing/createPayment', {
+        tariffId: 2,
+        currency: 'USD',
+        provider: 'sandbox',
+        returnPath: '/thank-you',
+        ...extra,
+      });
       expect(pay.statusCode, pay.body).toBe(200);
       const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-      const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: `outcome=${outcome}` });
+      const done = await t.app.inject({
+        method: 'POST',
+        url: `/sandbox/checkout/${sandboxId}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: `outcome=${outcome}`,
+      });
       expect(done.statusCode).toBe(200);
     };
     const before = (await scrape()).text;
-    const count = (text: string, name: string, outcome: string) => sample(text, name, { provider: 'sandbox', outcome }) ?? 0;
+    const count = (text: string, name: string, outcome: string) =>
+      sample(text, name, { provider: 'sandbox', outcome }) ?? 0;
     await checkout('decline');
     await checkout('pay', { autoRenew: true });
 
@@ -153,24 +209,40 @@ describe('the metrics listener', () => {
     const due = new Date(paidUntil.getTime() - 3 * DAY + 60_000);
     expect((await renewals.renewOne(user.id, due)).outcome).toBe('renewed');
     expect((await renewals.renewOne(user.id, due)).outcome).toBe('not-due');
-    const [state] = await t.app.db.query<{ method_ref: string }>('select method_ref from subscription_renewals where user_id = $1', [user.id]);
+    const [state] = await t.app.db.query<{ method_ref: string }>(
+      'select method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
     await t.app.services.sandbox!.setCard(state!.method_ref, { declineNext: true });
     const due2 = new Date(paidUntil.getTime() + 27 * DAY + 60_000);
     expect((await renewals.renewOne(user.id, due2)).outcome).toBe('failed');
 
-    const [first] = await t.app.db.query<{ public_id: string }>(`select public_id from payments where user_id = $1 and status = 'succeeded' and kind = 'purchase'`, [user.id]);
+    const [first] = await t.app.db.query<{ public_id: string }>(
+      `select public_id from payments where user_id = $1 and status = 'succeeded' and kind = 'purchase'`,
+      [user.id],
+    );
     expect((await c.post(`/api/billing/payments/${first!.public_id}/refund`, {})).statusCode).toBe(200);
 
     const after = (await scrape()).text;
     expect(count(after, 'warren_payments_total', 'failed') - count(before, 'warren_payments_total', 'failed')).toBe(2); // the declined checkout and the declined renewal
-    expect(count(after, 'warren_payments_total', 'refunded') - count(before, 'warren_payments_total', 'refunded')).toBe(1);
-    expect(count(after, 'warren_payments_total', 'applied') - count(before, 'warren_payments_total', 'applied')).toBe(2); // the purchase and the renewal
-    expect(count(after, 'warren_renewals_total', 'renewed') - count(before, 'warren_renewals_total', 'renewed')).toBe(1);
+    expect(count(after, 'warren_payments_total', 'refunded') - count(before, 'warren_payments_total', 'refunded')).toBe(
+      1,
+    );
+    expect(count(after, 'warren_payments_total', 'applied') - count(before, 'warren_payments_total', 'applied')).toBe(
+      2,
+    ); // the purchase and the renewal
+    expect(count(after, 'warren_renewals_total', 'renewed') - count(before, 'warren_renewals_total', 'renewed')).toBe(
+      1,
+    );
     expect(count(after, 'warren_renewals_total', 'failed') - count(before, 'warren_renewals_total', 'failed')).toBe(1);
   });
 
   it('asks for the bearer token when one is configured, and serves nothing else', async () => {
-    const secured = await startMetricsListener(t.app.services.metrics, { host: '127.0.0.1', port: 0, token: 'a-long-scrape-token-123' });
+    const secured = await startMetricsListener(t.app.services.metrics, {
+      host: '127.0.0.1',
+      port: 0,
+      token: 'a-long-scrape-token-123',
+    });
     try {
       expect((await scrape(secured.port)).status).toBe(401);
       expect((await scrape(secured.port, { authorization: 'Bearer a-long-scrape-token-12' })).status).toBe(401);
@@ -195,7 +267,10 @@ describe('job queues', () => {
       const { status, text } = await scrape(l.port);
       expect(status).toBe(200);
       for (const queue of ['billing-pass', 'billing-renew', 'postbacks'])
-        for (const state of ['ready', 'active', 'failed']) expect(sample(text, 'warren_job_queue_jobs', { queue, state }), `${queue} ${state}`).toBeGreaterThanOrEqual(0);
+        for (const state of ['ready', 'active', 'failed'])
+          expect(sample(text, 'warren_job_queue_jobs', { queue, state }), `${queue} ${state}`).toBeGreaterThanOrEqual(
+            0,
+          );
     } finally {
       await l.close();
       await withJobs.close();
@@ -207,9 +282,20 @@ describe('job queues', () => {
 
 describe('the public port', () => {
   it('refuses /metrics however it is spelt', async () => {
-    for (const url of ['/metrics', '/metrics/', '/metrics?x=1', '/%6detrics', '/METRICS', '/api/../metrics', '/./metrics']) {
+    for (const url of [
+      '/metrics',
+      '/metrics/',
+      '/metrics?x=1',
+      '/%6detrics',
+      '/METRICS',
+      '/api/../metrics',
+      '/./metrics',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
-      expect(res.statusCode === 404 || res.headers['content-type']?.toString().startsWith('text/html'), `${url}: ${res.statusCode}`).toBe(true);
+      expect(
+        res.statusCode === 404 || res.headers['content-type']?.toString().startsWith('text/html'),
+        `${url}: ${res.statusCode}`,
+      ).toBe(true);
       expect(res.body, url).not.toMatch(/warren_|# HELP|process_cpu/);
     }
     expect((await t.app.inject({ method: 'GET', url: '/metrics' })).statusCode).toBe(404);
@@ -220,15 +306,32 @@ describe('configuration', () => {
   const base = { NODE_ENV: 'test', DATA_DIR: os.tmpdir() };
   it('is off unless METRICS_PORT is set, and never off-machine without a token', () => {
     expect(loadConfig(base).metrics).toBeUndefined();
-    expect(loadConfig({ ...base, METRICS_PORT: '9464' }).metrics).toEqual({ host: '127.0.0.1', port: 9464, token: undefined });
-    expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toThrow(/METRICS_TOKEN_FILE: is required when METRICS_HOST/);
-    expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_TOKEN_FILE: '/nonexistent/token' })).toThrow(ConfigError);
+    expect(loadConfig({ ...base, METRICS_PORT: '9464' }).metrics).toEqual({
+      host: '127.0.0.1',
+      port: 9464,
+      token: undefined,
+    });
+    expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0' })).toThrow(
+      /METRICS_TOKEN_FILE: is required when METRICS_HOST/,
+    );
+    expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_TOKEN_FILE: '/nonexistent/token' })).toThrow(
+      ConfigError,
+    );
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-metrics-'));
     try {
       fs.writeFileSync(path.join(dir, 'short'), 'short\n');
-      expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_TOKEN_FILE: path.join(dir, 'short') })).toThrow(/at least 16/);
+      expect(() => loadConfig({ ...base, METRICS_PORT: '9464', METRICS_TOKEN_FILE: path.join(dir, 'short') })).toThrow(
+        /at least 16/,
+      );
       fs.writeFileSync(path.join(dir, 'token'), 'a-long-scrape-token-123\n');
-      expect(loadConfig({ ...base, METRICS_PORT: '9464', METRICS_HOST: '0.0.0.0', METRICS_TOKEN_FILE: path.join(dir, 'token') }).metrics).toEqual({
+      expect(
+        loadConfig({
+          ...base,
+          METRICS_PORT: '9464',
+          METRICS_HOST: '0.0.0.0',
+          METRICS_TOKEN_FILE: path.join(dir, 'token'),
+        }).metrics,
+      ).toEqual({
         host: '0.0.0.0',
         port: 9464,
         token: 'a-long-scrape-token-123',

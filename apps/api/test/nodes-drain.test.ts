@@ -28,7 +28,8 @@ async function staffSession(role: 'admin' | 'support'): Promise<TestClient> {
   const email = uniqueEmail(`drain-${role}`);
   await registerUser(customer, email);
   const secret = (await customer.post('/api/profile/2fa/setup')).json().data.secret;
-  const codes = (await customer.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) })).json().data.recoveryCodes as string[];
+  const codes = (await customer.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) })).json()
+    .data.recoveryCodes as string[];
   await t.app.services.staff.grantRole(email, role);
   const browser = new TestClient(t.app);
   const res = await browser.post('/api/staff/session', { email, password: PASSWORD, code: codes[0] });
@@ -38,12 +39,21 @@ async function staffSession(role: 'admin' | 'support'): Promise<TestClient> {
 
 async function report(node: string, load: number, peers: { publicKey: string; lastHandshake: number }[] = []) {
   const res = await t.app.inject({
-    method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${tokens[node]}` },
+    method: 'POST',
+    url: '/api/nodes/report',
+    headers: { authorization: `Bearer ${tokens[node]}` },
     payload: { load, activePeers: peers.length, peers: peers.map((p) => ({ ...p, rxBytes: 1, txBytes: 1 })) },
   });
   expect(res.statusCode, res.body).toBe(200);
 }
-const desired = async (node: string) => (await t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: { authorization: `Bearer ${tokens[node]}` } })).json().data as DesiredState;
+const desired = async (node: string) =>
+  (
+    await t.app.inject({
+      method: 'GET',
+      url: '/api/nodes/desired',
+      headers: { authorization: `Bearer ${tokens[node]}` },
+    })
+  ).json().data as DesiredState;
 
 async function customer() {
   const c = new TestClient(t.app);
@@ -51,20 +61,35 @@ async function customer() {
   await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [user.id]);
   return c;
 }
-const wgLocation = async (c: TestClient) => ((await c.get('/api/setup/wg/get')).json().data as WgOverview).locations.find((l) => l.slug === 'dr-test');
+const wgLocation = async (c: TestClient) =>
+  ((await c.get('/api/setup/wg/get')).json().data as WgOverview).locations.find((l) => l.slug === 'dr-test');
 const devices = async (c: TestClient) => ((await c.get('/api/setup/wg/get')).json().data as WgOverview).devices;
-const serverItem = async (c: TestClient) => ((await c.get('/api/setup/servers/get?langCode=ru')).json().data.serverList as ServerListItem[]).find((s) => s.countryCode === 'XD');
-const patch = (c: TestClient, url: string, body: unknown) => c.request({ method: 'PATCH', url, payload: body as object });
+const serverItem = async (c: TestClient) =>
+  ((await c.get('/api/setup/servers/get?langCode=ru')).json().data.serverList as ServerListItem[]).find(
+    (s) => s.countryCode === 'XD',
+  );
+const patch = (c: TestClient, url: string, body: unknown) =>
+  c.request({ method: 'PATCH', url, payload: body as object });
 const patchNode = (c: TestClient, name: string, body: unknown) => patch(c, `/api/staff/nodes/${name}`, body);
 
 beforeAll(async () => {
   t = await createTestApp();
   await addLocation(t.app.db, {
-    slug: 'dr-test', countryCode: 'XD', country: { en: 'Drainland', ru: 'Дренландия', zh: '排水国' }, city: { en: 'Drainville', ru: 'Дренвиль', zh: '排水城' },
-    latitude: 10, longitude: 10, premium: false,
+    slug: 'dr-test',
+    countryCode: 'XD',
+    country: { en: 'Drainland', ru: 'Дренландия', zh: '排水国' },
+    city: { en: 'Drainville', ru: 'Дренвиль', zh: '排水城' },
+    latitude: 10,
+    longitude: 10,
+    premium: false,
   });
-  for (const [name, host] of [['dr-1', '198.51.100.11'], ['dr-2', '198.51.100.12']] as const) {
-    tokens[name] = (await addNode(t.app.db, { location: 'dr-test', name, endpointHost: host, publicKey: wgKey() })).token;
+  for (const [name, host] of [
+    ['dr-1', '198.51.100.11'],
+    ['dr-2', '198.51.100.12'],
+  ] as const) {
+    tokens[name] = (
+      await addNode(t.app.db, { location: 'dr-test', name, endpointHost: host, publicKey: wgKey() })
+    ).token;
   }
   await report('dr-1', 10);
   await report('dr-2', 60);
@@ -77,8 +102,9 @@ afterAll(async () => {
 describe('draining a node', () => {
   it('gives it to no new configuration, tells its customers, keeps serving them; undrain gives it back', async () => {
     const c = await customer();
-    expect((await wgLocation(c))).toMatchObject({ available: true, endpoint: '198.51.100.11:51820', unavailable: null });
-    const device = (await c.post('/api/setup/wg/devices/add', { name: 'Phone', publicKey: wgKey() })).json().data.device as WgDevice;
+    expect(await wgLocation(c)).toMatchObject({ available: true, endpoint: '198.51.100.11:51820', unavailable: null });
+    const device = (await c.post('/api/setup/wg/devices/add', { name: 'Phone', publicKey: wgKey() })).json().data
+      .device as WgDevice;
     await report('dr-1', 10, [{ publicKey: device.publicKey, lastHandshake: Math.floor(Date.now() / 1000) - 5 }]);
     expect((await devices(c))[0]!.serverRetiring).toBeNull();
 
@@ -95,14 +121,22 @@ describe('draining a node', () => {
     expect(Date.parse(since)).toBeGreaterThan(Date.now() - 60_000);
     // Asked again (a double click, a second admin): the drain keeps its start.
     expect((await patchNode(admin, 'dr-1', { draining: true })).json().data.drainingSince).toBe(since);
-    const [audit] = await t.app.db.query<{ detail: Record<string, unknown> }>(`select detail from staff_audit where action = 'node-update' and target = 'dr-1' order by id desc limit 1`);
+    const [audit] = await t.app.db.query<{ detail: Record<string, unknown> }>(
+      `select detail from staff_audit where action = 'node-update' and target = 'dr-1' order by id desc limit 1`,
+    );
     expect(audit!.detail).toEqual({ draining: true });
 
     // The next configuration names the other node of the location; this device is told to move.
     expect(await wgLocation(c)).toMatchObject({ available: true, endpoint: '198.51.100.12:51820', unavailable: null });
-    expect((await devices(c))[0]!.serverRetiring).toEqual({ country: 'Drainland', city: 'Drainville', why: 'retiring' });
+    expect((await devices(c))[0]!.serverRetiring).toEqual({
+      country: 'Drainland',
+      city: 'Drainville',
+      why: 'retiring',
+    });
     // OpenVPN's remotes leave it out too.
-    const services = (await c.get('/api/setup/services/get')).json().data as { locations: { slug: string; nodes: { host: string }[] }[] };
+    const services = (await c.get('/api/setup/services/get')).json().data as {
+      locations: { slug: string; nodes: { host: string }[] }[];
+    };
     expect(services.locations.find((l) => l.slug === 'dr-test')?.nodes.map((n) => n.host)).toEqual(['198.51.100.12']);
     // The draining node still carries the peer: whoever is on it stays connected.
     expect((await desired('dr-1')).peers.map((p) => p.publicKey)).toContain(device.publicKey);
@@ -122,13 +156,17 @@ describe('draining a node', () => {
 
   it('a switched-off location stays on the customer lists with why; its customers are told', async () => {
     const c = await customer();
-    const device = (await c.post('/api/setup/wg/devices/add', { name: 'Laptop', publicKey: wgKey() })).json().data.device as WgDevice;
+    const device = (await c.post('/api/setup/wg/devices/add', { name: 'Laptop', publicKey: wgKey() })).json().data
+      .device as WgDevice;
     await report('dr-2', 60, [{ publicKey: device.publicKey, lastHandshake: Math.floor(Date.now() / 1000) - 5 }]);
     const off = await patch(admin, '/api/staff/locations/dr-test', { enabled: false });
     expect(off.statusCode, off.body).toBe(200);
     expect(await serverItem(c)).toMatchObject({ unavailable: 'off' });
     expect(await wgLocation(c)).toMatchObject({ available: false, endpoint: null, unavailable: 'off' });
-    expect((await devices(c)).find((d) => d.id === device.id)!.serverRetiring).toMatchObject({ city: 'Drainville', why: 'off' });
+    expect((await devices(c)).find((d) => d.id === device.id)!.serverRetiring).toMatchObject({
+      city: 'Drainville',
+      why: 'off',
+    });
     await patch(admin, '/api/staff/locations/dr-test', { enabled: true });
     expect(await serverItem(c)).toMatchObject({ unavailable: null });
   });

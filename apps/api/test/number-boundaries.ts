@@ -9,7 +9,6 @@ import { z } from 'zod';
  * text (so `-0` and `1e309` arrive as written).
  */
 
-
 /** A JSON Schema node as zod writes it (draft 2020-12). */
 export interface NumberSchema {
   type?: string | string[];
@@ -63,7 +62,9 @@ export const BOUNDARY_JSON = [
   '" 1"',
   '""',
 ];
-export const BOUNDARY_TEXT = [...new Set(BOUNDARY_JSON.map((v) => (v.startsWith('"') ? (JSON.parse(v) as string) : v)))];
+export const BOUNDARY_TEXT = [
+  ...new Set(BOUNDARY_JSON.map((v) => (v.startsWith('"') ? (JSON.parse(v) as string) : v))),
+];
 
 const types = (s: NumberSchema) => (Array.isArray(s.type) ? s.type : s.type ? [s.type] : []);
 export const isNumberSchema = (s: NumberSchema) => types(s).some((t) => t === 'integer' || t === 'number');
@@ -75,19 +76,36 @@ export function toJsonSchema(schema: unknown): NumberSchema | undefined {
 }
 
 /** Every number field of a schema, with its path (array items at index 0). */
-export function numberSlots(schema: NumberSchema, path: (string | number)[] = [], depth = 0): { path: (string | number)[]; schema: NumberSchema }[] {
+export function numberSlots(
+  schema: NumberSchema,
+  path: (string | number)[] = [],
+  depth = 0,
+): { path: (string | number)[]; schema: NumberSchema }[] {
   if (depth > 8) return [];
   const out: { path: (string | number)[]; schema: NumberSchema }[] = [];
   const options = schema.anyOf ?? schema.oneOf;
   // A union is one field: `true | 0 | 1` takes 0 although its `const: 1` option does not.
   if (isNumberSchema(schema) || options?.some(isNumberSchema)) out.push({ path, schema });
   for (const option of options ?? []) if (!isNumberSchema(option)) out.push(...numberSlots(option, path, depth + 1));
-  for (const [key, child] of Object.entries(schema.properties ?? {})) out.push(...numberSlots(child, [...path, key], depth + 1));
+  for (const [key, child] of Object.entries(schema.properties ?? {}))
+    out.push(...numberSlots(child, [...path, key], depth + 1));
   if (schema.items) out.push(...numberSlots(schema.items, [...path, 0], depth + 1));
   return out;
 }
 
-const STRING_CANDIDATES = ['Test device', 'a', 'user@example.com', 'sandbox', 'USD', 'US', 'en', 'de-frankfurt', '00000000-0000-4000-8000-000000000000', 'abcdefghijklmnop', '123456'];
+const STRING_CANDIDATES = [
+  'Test device',
+  'a',
+  'user@example.com',
+  'sandbox',
+  'USD',
+  'US',
+  'en',
+  'de-frankfurt',
+  '00000000-0000-4000-8000-000000000000',
+  'abcdefghijklmnop',
+  '123456',
+];
 
 /** A value the schema probably accepts, so that the number under test is what the route meets. */
 export function sampleOf(s: NumberSchema): unknown {
@@ -107,7 +125,10 @@ export function sampleOf(s: NumberSchema): unknown {
       return true;
     case 'string': {
       const fits = (v: string) =>
-        v.length >= (s.minLength ?? 0) && v.length <= (s.maxLength ?? Infinity) && (!s.pattern || new RegExp(s.pattern, 'u').test(v)) && (s.format !== 'email' || v.includes('@'));
+        v.length >= (s.minLength ?? 0) &&
+        v.length <= (s.maxLength ?? Infinity) &&
+        (!s.pattern || new RegExp(s.pattern, 'u').test(v)) &&
+        (s.format !== 'email' || v.includes('@'));
       return STRING_CANDIDATES.find(fits) ?? 'a'.repeat(Math.max(s.minLength ?? 1, 1));
     }
     case 'array':
@@ -161,6 +182,7 @@ export function unboundedNumber(s: NumberSchema): string | undefined {
   if (min === undefined || max === undefined) return `no ${min === undefined ? 'minimum' : 'maximum'}`;
   if (!types(s).includes('integer')) return undefined;
   const [lo, hi] = s.format === 'int64' ? [-Number.MAX_SAFE_INTEGER, Number.MAX_SAFE_INTEGER] : [INT4_MIN, INT4_MAX];
-  if (min < lo || max > hi) return `${min}..${max} does not fit ${s.format === 'int64' ? 'a safe integer' : 'an int4 column (a bigint column is declared with dbBigint)'}`;
+  if (min < lo || max > hi)
+    return `${min}..${max} does not fit ${s.format === 'int64' ? 'a safe integer' : 'an int4 column (a bigint column is declared with dbBigint)'}`;
   return undefined;
 }

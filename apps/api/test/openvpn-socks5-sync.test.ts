@@ -18,17 +18,42 @@ let loopError: unknown;
 const received: NodeServiceUser[] = [];
 
 const desired = async (token: string, q: Record<string, number>) => {
-  const res = await t.app.inject({ method: 'GET', url: '/api/nodes/desired', query: Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)])), headers: { authorization: `Bearer ${token}` } });
+  const res = await t.app.inject({
+    method: 'GET',
+    url: '/api/nodes/desired',
+    query: Object.fromEntries(Object.entries(q).map(([k, v]) => [k, String(v)])),
+    headers: { authorization: `Bearer ${token}` },
+  });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as DesiredState;
 };
-const report = (token: string) => t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${token}` }, payload: { load: 5, activePeers: 0, peers: [] } });
+const report = (token: string) =>
+  t.app.inject({
+    method: 'POST',
+    url: '/api/nodes/report',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { load: 5, activePeers: 0, peers: [] },
+  });
 
 beforeAll(async () => {
   t = await createTestApp({ JOBS: 'false' });
   // Only our nodes count as reporting: the seeded demo nodes never report.
-  await t.app.services.vpn.admin.addLocation({ slug: 'zz-sync', countryCode: 'NO', country: { en: 'Norway', ru: 'Norway', zh: 'Norway' }, city: { en: 'Oslo', ru: 'Oslo', zh: 'Oslo' }, latitude: 59.9, longitude: 10.7, premium: false, dashVisible: true });
-  const { token } = await t.app.services.vpn.admin.addNode({ location: 'zz-sync', name: 'zz-sync-1', endpointHost: '198.51.100.61', listenPort: 51820 });
+  await t.app.services.vpn.admin.addLocation({
+    slug: 'zz-sync',
+    countryCode: 'NO',
+    country: { en: 'Norway', ru: 'Norway', zh: 'Norway' },
+    city: { en: 'Oslo', ru: 'Oslo', zh: 'Oslo' },
+    latitude: 59.9,
+    longitude: 10.7,
+    premium: false,
+    dashVisible: true,
+  });
+  const { token } = await t.app.services.vpn.admin.addNode({
+    location: 'zz-sync',
+    name: 'zz-sync-1',
+    endpointHost: '198.51.100.61',
+    listenPort: 51820,
+  });
   expect((await report(token)).statusCode).toBe(200);
   // The agent's loop as apps/agent does it: a full state, then long polls naming the version it applied.
   const first = await desired(token, {});
@@ -67,44 +92,60 @@ afterAll(async () => {
 async function paidCustomer() {
   const c = new TestClient(t.app);
   const { user } = await registerUser(c);
-  await t.app.db.query(`update users set account_status = 'Active', verified = true, tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + interval '1 year' where id = $1`, [user.id]);
+  await t.app.db.query(
+    `update users set account_status = 'Active', verified = true, tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + interval '1 year' where id = $1`,
+    [user.id],
+  );
   return { c, id: user.id };
 }
 const lastFor = (owner: number) => received.filter((u) => u.owner === owner).at(-1);
 
-it('shows new credentials only once the reporting node has them, and a reset only once the node has the new password', { timeout: 60_000 }, async () => {
-  const { c, id } = await paidCustomer();
-  const started = Date.now();
-  const res = await c.get('/api/setup/services/get');
-  expect(res.statusCode).toBe(200);
-  const { credentials } = (res.json() as { data: ServicesOverview }).data;
-  // At the moment the API answers, the node already holds a verifier for exactly this password.
-  const atAnswer = lastFor(id);
-  expect(atAnswer?.username).toBe(credentials.username);
-  expect(await checkVerifier(atAnswer!.verifier, credentials.password)).toBe(true);
-  expect(Date.now() - started).toBeLessThan(SYNC_WAIT_MS);
+it(
+  'shows new credentials only once the reporting node has them, and a reset only once the node has the new password',
+  { timeout: 60_000 },
+  async () => {
+    const { c, id } = await paidCustomer();
+    const started = Date.now();
+    const res = await c.get('/api/setup/services/get');
+    expect(res.statusCode).toBe(200);
+    const { credentials } = (res.json() as { data: ServicesOverview }).data;
+    // At the moment the API answers, the node already holds a verifier for exactly this password.
+    const atAnswer = lastFor(id);
+    expect(atAnswer?.username).toBe(credentials.username);
+    expect(await checkVerifier(atAnswer!.verifier, credentials.password)).toBe(true);
+    expect(Date.now() - started).toBeLessThan(SYNC_WAIT_MS);
 
-  const reset = await c.post('/api/setup/services/credentials/reset');
-  expect(reset.statusCode, reset.body).toBe(200);
-  const fresh = (reset.json() as { data: { username: string; password: string } }).data;
-  expect(fresh.password).not.toBe(credentials.password);
-  const afterReset = lastFor(id)!;
-  expect(await checkVerifier(afterReset.verifier, fresh.password)).toBe(true);
-  expect(await checkVerifier(afterReset.verifier, credentials.password)).toBe(false);
-});
+    const reset = await c.post('/api/setup/services/credentials/reset');
+    expect(reset.statusCode, reset.body).toBe(200);
+    const fresh = (reset.json() as { data: { username: string; password: string } }).data;
+    expect(fresh.password).not.toBe(credentials.password);
+    const afterReset = lastFor(id)!;
+    expect(await checkVerifier(afterReset.verifier, fresh.password)).toBe(true);
+    expect(await checkVerifier(afterReset.verifier, credentials.password)).toBe(false);
+  },
+);
 
-it('does not hold the customer longer than the bound when a reporting node does not apply', { timeout: 60_000 }, async () => {
-  const { token } = await t.app.services.vpn.admin.addNode({ location: 'zz-sync', name: 'zz-sync-stuck', endpointHost: '198.51.100.62', listenPort: 51820 });
-  expect((await report(token)).statusCode).toBe(200); // it reports, but never polls: it applies nothing
-  const { c, id } = await paidCustomer();
-  const started = Date.now();
-  const res = await c.get('/api/setup/services/get');
-  const elapsed = Date.now() - started;
-  expect(res.statusCode).toBe(200);
-  expect(elapsed).toBeGreaterThanOrEqual(SYNC_WAIT_MS);
-  expect(elapsed).toBeLessThan(SYNC_WAIT_MS + 5000);
-  // The node that does poll has it all the same.
-  const { credentials } = (res.json() as { data: ServicesOverview }).data;
-  expect(await checkVerifier(lastFor(id)!.verifier, credentials.password)).toBe(true);
-  await t.app.services.vpn.admin.setNode('zz-sync-stuck', { enabled: false });
-});
+it(
+  'does not hold the customer longer than the bound when a reporting node does not apply',
+  { timeout: 60_000 },
+  async () => {
+    const { token } = await t.app.services.vpn.admin.addNode({
+      location: 'zz-sync',
+      name: 'zz-sync-stuck',
+      endpointHost: '198.51.100.62',
+      listenPort: 51820,
+    });
+    expect((await report(token)).statusCode).toBe(200); // it reports, but never polls: it applies nothing
+    const { c, id } = await paidCustomer();
+    const started = Date.now();
+    const res = await c.get('/api/setup/services/get');
+    const elapsed = Date.now() - started;
+    expect(res.statusCode).toBe(200);
+    expect(elapsed).toBeGreaterThanOrEqual(SYNC_WAIT_MS);
+    expect(elapsed).toBeLessThan(SYNC_WAIT_MS + 5000);
+    // The node that does poll has it all the same.
+    const { credentials } = (res.json() as { data: ServicesOverview }).data;
+    expect(await checkVerifier(lastFor(id)!.verifier, credentials.password)).toBe(true);
+    await t.app.services.vpn.admin.setNode('zz-sync-stuck', { enabled: false });
+  },
+);

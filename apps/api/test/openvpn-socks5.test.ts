@@ -18,10 +18,29 @@ beforeAll(async () => {
   // No job engine: its lapse pass returns a lapsed plan to free at any moment, and the access rule
   // below is checked as of the lapse itself (the pass is tested in billing-renewals.test.ts).
   t = await createTestApp({ JOBS: 'false' });
-  await addLocation(t.app.db, { slug: 'zz-free', countryCode: 'ZZ', country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' }, city: { en: 'Libre', ru: 'Либре', zh: '自由城' }, latitude: 0, longitude: 0, premium: false });
-  await addLocation(t.app.db, { slug: 'zz-paid', countryCode: 'ZZ', country: { en: 'Paidland', ru: 'Пэйдленд', zh: '付费国' }, city: { en: 'Crown', ru: 'Краун', zh: '皇冠城' }, latitude: 0, longitude: 0, premium: true });
-  freeNodeToken = (await addNode(t.app.db, { location: 'zz-free', name: 'zz-free-1', endpointHost: '198.51.100.10' })).token;
-  paidNodeToken = (await addNode(t.app.db, { location: 'zz-paid', name: 'zz-paid-1', endpointHost: 'paid-1.example.net' })).token;
+  await addLocation(t.app.db, {
+    slug: 'zz-free',
+    countryCode: 'ZZ',
+    country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' },
+    city: { en: 'Libre', ru: 'Либре', zh: '自由城' },
+    latitude: 0,
+    longitude: 0,
+    premium: false,
+  });
+  await addLocation(t.app.db, {
+    slug: 'zz-paid',
+    countryCode: 'ZZ',
+    country: { en: 'Paidland', ru: 'Пэйдленд', zh: '付费国' },
+    city: { en: 'Crown', ru: 'Краун', zh: '皇冠城' },
+    latitude: 0,
+    longitude: 0,
+    premium: true,
+  });
+  freeNodeToken = (await addNode(t.app.db, { location: 'zz-free', name: 'zz-free-1', endpointHost: '198.51.100.10' }))
+    .token;
+  paidNodeToken = (
+    await addNode(t.app.db, { location: 'zz-paid', name: 'zz-paid-1', endpointHost: 'paid-1.example.net' })
+  ).token;
   await addNode(t.app.db, { location: 'zz-paid', name: 'zz-paid-2', endpointHost: 'paid-2.example.net' });
 });
 afterAll(async () => {
@@ -30,13 +49,20 @@ afterAll(async () => {
 
 async function user(plan: 'free' | 'paid' | 'lapsed' = 'free') {
   const c = new TestClient(t.app);
-  const res = await c.post('/api/users/register', { name: 'Test User', email: uniqueEmail('svc'), password: PASSWORD, password_confirmation: PASSWORD }, { remoteAddress: `10.8.${++ip >> 8}.${ip & 255}` });
+  const res = await c.post(
+    '/api/users/register',
+    { name: 'Test User', email: uniqueEmail('svc'), password: PASSWORD, password_confirmation: PASSWORD },
+    { remoteAddress: `10.8.${++ip >> 8}.${ip & 255}` },
+  );
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   const id = res.json().data.user.id as number;
   c.token = res.json().data.token;
   await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [id]);
   if (plan !== 'free') {
-    await t.app.db.query(`update users set tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + ($2::text)::interval where id = $1`, [id, plan === 'paid' ? '1 year' : '-1 day']);
+    await t.app.db.query(
+      `update users set tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + ($2::text)::interval where id = $1`,
+      [id, plan === 'paid' ? '1 year' : '-1 day'],
+    );
   }
   return { c, id };
 }
@@ -46,7 +72,10 @@ const overview = async (c: TestClient) => {
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as ServicesOverview;
 };
-const desired = async (token: string) => (await t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: { authorization: `Bearer ${token}` } })).json().data as DesiredState;
+const desired = async (token: string) =>
+  (
+    await t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: { authorization: `Bearer ${token}` } })
+  ).json().data as DesiredState;
 const config = (c: TestClient, q: string) => c.get(`/api/setup/openvpn/config?${q}`);
 
 describe('service credentials', () => {
@@ -62,7 +91,10 @@ describe('service credentials', () => {
     const other = await overview(b.c);
     expect(other.credentials.username).not.toBe(first.credentials.username);
     // B's reset changes B's password only: the call has no account parameter to aim at A with.
-    const reset = await b.c.post('/api/setup/services/credentials/reset', { userId: a.id, username: first.credentials.username });
+    const reset = await b.c.post('/api/setup/services/credentials/reset', {
+      userId: a.id,
+      username: first.credentials.username,
+    });
     expect(reset.statusCode).toBe(200);
     expect(reset.json().data.username).toBe(other.credentials.username);
     expect((await overview(a.c)).credentials).toEqual(first.credentials);
@@ -71,7 +103,10 @@ describe('service credentials', () => {
     expect((await new TestClient(t.app).get('/api/setup/services/get')).statusCode).toBe(401);
     expect((await new TestClient(t.app).post('/api/setup/services/credentials/reset')).statusCode).toBe(401);
     // The XSRF rule holds for the reset like for every other write.
-    expect((await a.c.post('/api/setup/services/credentials/reset', undefined, { headers: { 'x-xsrf-token': 'wrong' } })).statusCode).toBe(419);
+    expect(
+      (await a.c.post('/api/setup/services/credentials/reset', undefined, { headers: { 'x-xsrf-token': 'wrong' } }))
+        .statusCode,
+    ).toBe(419);
   });
 
   it('reach nodes only as a verifier; a reset makes the old password fail there', async () => {
@@ -89,7 +124,13 @@ describe('service credentials', () => {
     expect(after.username).toBe(before.username);
     expect(after.password).not.toBe(before.password);
     // A delta for exactly this account, with the new verifier.
-    const delta = (await t.app.inject({ method: 'GET', url: `/api/nodes/desired?since=${since}&at=${at}`, headers: { authorization: `Bearer ${paidNodeToken}` } })).json().data as DesiredState;
+    const delta = (
+      await t.app.inject({
+        method: 'GET',
+        url: `/api/nodes/desired?since=${since}&at=${at}`,
+        headers: { authorization: `Bearer ${paidNodeToken}` },
+      })
+    ).json().data as DesiredState;
     expect(delta.full).toBe(false);
     expect(delta.changedOwners).toContain(a.id);
     const updated = delta.serviceUsers.find((u) => u.owner === a.id)!;
@@ -123,7 +164,10 @@ describe('OpenVPN configuration files', () => {
     expect(o).toMatchObject({ access: 'free', socksAvailable: false });
     const freeLoc = o.locations.find((l) => l.slug === 'zz-free')!;
     const paidLoc = o.locations.find((l) => l.slug === 'zz-paid')!;
-    expect(freeLoc).toMatchObject({ available: true, nodes: [{ host: '198.51.100.10', udpPort: 1194, tcpPort: 443, socksPort: 1080 }] });
+    expect(freeLoc).toMatchObject({
+      available: true,
+      nodes: [{ host: '198.51.100.10', udpPort: 1194, tcpPort: 443, socksPort: 1080 }],
+    });
     expect(paidLoc).toMatchObject({ available: false, nodes: [] });
 
     expect((await config(free.c, 'location=zz-free&protocol=udp')).statusCode).toBe(200);
@@ -151,7 +195,9 @@ describe('OpenVPN configuration files', () => {
     expect(udp.body).toMatch(/^connect-retry 2 30$/m);
     expect(udp.body).toMatch(/^remote-cert-tls server$/m);
     expect(udp.body).toMatch(/<ca>\n-----BEGIN CERTIFICATE-----[\s\S]+-----END CERTIFICATE-----\n<\/ca>/);
-    expect(udp.body).toMatch(/<tls-crypt>\n-----BEGIN OpenVPN Static key V1-----\n([0-9a-f]{32}\n){16}-----END OpenVPN Static key V1-----\n<\/tls-crypt>/);
+    expect(udp.body).toMatch(
+      /<tls-crypt>\n-----BEGIN OpenVPN Static key V1-----\n([0-9a-f]{32}\n){16}-----END OpenVPN Static key V1-----\n<\/tls-crypt>/,
+    );
     expect(udp.body).not.toContain('PRIVATE KEY');
 
     const tcp = await config(paid.c, 'location=zz-paid&protocol=tcp');
@@ -173,13 +219,20 @@ describe('OpenVPN configuration files', () => {
     const base = { title: 'X', protocol: 'udp' as const, ca: 'CA', tlsCrypt: 'K', variant: 'default' as const };
     expect(() => renderOvpn({ ...base, remotes: [{ host: 'a.example\nscript-security 3', port: 1194 }] })).toThrow();
     expect(() => renderOvpn({ ...base, remotes: [] })).toThrow();
-    expect(renderOvpn({ ...base, title: 'A\nup /bin/sh', remotes: [{ host: 'a.example', port: 1 }] })).not.toMatch(/^up /m);
+    expect(renderOvpn({ ...base, title: 'A\nup /bin/sh', remotes: [{ host: 'a.example', port: 1 }] })).not.toMatch(
+      /^up /m,
+    );
   });
 });
 
 describe('PKI and the node side', () => {
   it('gives each node its own certificate, signed by the CA, for TLS servers; only with its token', async () => {
-    const get = (token?: string) => t.app.inject({ method: 'GET', url: '/api/nodes/services', headers: token ? { authorization: `Bearer ${token}` } : {} });
+    const get = (token?: string) =>
+      t.app.inject({
+        method: 'GET',
+        url: '/api/nodes/services',
+        headers: token ? { authorization: `Bearer ${token}` } : {},
+      });
     expect((await get()).statusCode).toBe(401);
     expect((await get('wn_not-a-node')).statusCode).toBe(401);
     const a = (await get(freeNodeToken)).json().data as NodeServices;
@@ -204,12 +257,16 @@ describe('PKI and the node side', () => {
   });
 
   it('keeps private keys encrypted at rest, and refuses to start with another secret', async () => {
-    const [row] = await t.app.db.query<{ ca_key_enc: string; tls_crypt_enc: string }>('select ca_key_enc, tls_crypt_enc from openvpn_pki');
+    const [row] = await t.app.db.query<{ ca_key_enc: string; tls_crypt_enc: string }>(
+      'select ca_key_enc, tls_crypt_enc from openvpn_pki',
+    );
     expect(row!.ca_key_enc).not.toContain('PRIVATE KEY');
     expect(row!.tls_crypt_enc).not.toContain('Static key');
     const [node] = await t.app.db.query<{ key_enc: string }>('select key_enc from openvpn_node_certs limit 1');
     expect(node!.key_enc).not.toContain('PRIVATE KEY');
     const another = 'another-secret-that-is-long-enough-to-pass';
-    await expect(pkiStore(t.app.db, keyring({ app: another, ca: another, previous: [] })).ensureCa()).rejects.toThrow(PkiSecretError);
+    await expect(pkiStore(t.app.db, keyring({ app: another, ca: another, previous: [] })).ensureCa()).rejects.toThrow(
+      PkiSecretError,
+    );
   });
 });

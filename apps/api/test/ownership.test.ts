@@ -1,6 +1,15 @@
 import { generateKeyPairSync } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient, createTestApp, linkParams, mailTo, registerUser, uniqueEmail, PASSWORD, type TestApp } from './helpers.js';
+import {
+  TestClient,
+  createTestApp,
+  linkParams,
+  mailTo,
+  registerUser,
+  uniqueEmail,
+  PASSWORD,
+  type TestApp,
+} from './helpers.js';
 import { openApiOperations, rowsOf, SAFE_METHODS } from './route-suites.js';
 
 /**
@@ -17,20 +26,44 @@ const ID_FIELD = /(^id$|Id$|ID$|^token$|^idempotencyKey$|^publicKey$)/;
 /** Routes that take an id-like field that is not somebody's record, with the reason. */
 const EXEMPT = new Map<string, string>([
   ['POST /api/users/login', 'voluumID is attribution the browser reports about itself'],
-  ['POST /api/users/register', 'referral, friend and click ids are public codes or attribution about the new account itself'],
+  [
+    'POST /api/users/register',
+    'referral, friend and click ids are public codes or attribution about the new account itself',
+  ],
   ['POST /api/users/session/set', "sessionID/voluumID are the caller's own attribution, stored on the caller"],
   ['POST /api/setup/features/state', 'a feature id of the public catalogue; the state is stored per signed-in user'],
   ['GET /api/billing/getLandingPriceList', 'referralID is a public referral code'],
   ['GET /api/billing/getGuestPriceData', 'tariffId is the public catalogue'],
   ['POST /api/affiliate/session/create', 'referralID is a public referral code'],
   ['POST /api/nodes/report', "a node reports its own public key, authenticated by the node's token"],
-  ['GET /api/sub/:secret', 'the stealth subscription: the 256-bit secret in the path is the credential (apps fetch it without a session), not a record id; a session changes nothing (stealth.test.ts: unknown, rotated and other accounts\' secrets)'],
-  ['POST /api/billing/webhooks/:provider', 'a provider name, not a record; the notification is verified by its signature'],
-  ['GET /sandbox/checkout/:id', "the sandbox provider's hosted page: the unguessable payment id is the capability, as at a real provider"],
-  ['POST /sandbox/checkout/:id', "the sandbox provider's hosted page: the unguessable payment id is the capability, as at a real provider"],
-  ['GET /api/billing/getStripePayment', 'Stripe is not configured in this suite; idempotency keys are scoped per user by the same service code as createPayment (covered)'],
-  ['POST /api/billing/getPayssionPaymentData', 'Payssion is not configured in this suite; same idempotency scoping as createPayment (covered)'],
-  ['POST /api/billing/getPayssionV2MandateOrDoPayment', 'Payssion is not configured in this suite; same idempotency scoping as createPayment (covered)'],
+  [
+    'GET /api/sub/:secret',
+    "the stealth subscription: the 256-bit secret in the path is the credential (apps fetch it without a session), not a record id; a session changes nothing (stealth.test.ts: unknown, rotated and other accounts' secrets)",
+  ],
+  [
+    'POST /api/billing/webhooks/:provider',
+    'a provider name, not a record; the notification is verified by its signature',
+  ],
+  [
+    'GET /sandbox/checkout/:id',
+    "the sandbox provider's hosted page: the unguessable payment id is the capability, as at a real provider",
+  ],
+  [
+    'POST /sandbox/checkout/:id',
+    "the sandbox provider's hosted page: the unguessable payment id is the capability, as at a real provider",
+  ],
+  [
+    'GET /api/billing/getStripePayment',
+    'Stripe is not configured in this suite; idempotency keys are scoped per user by the same service code as createPayment (covered)',
+  ],
+  [
+    'POST /api/billing/getPayssionPaymentData',
+    'Payssion is not configured in this suite; same idempotency scoping as createPayment (covered)',
+  ],
+  [
+    'POST /api/billing/getPayssionV2MandateOrDoPayment',
+    'Payssion is not configured in this suite; same idempotency scoping as createPayment (covered)',
+  ],
 ]);
 
 let t: TestApp;
@@ -38,10 +71,18 @@ let a: TestClient;
 let b: TestClient;
 let aId: number;
 let bEmail: string;
-const wgKey = () => generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+const wgKey = () =>
+  generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 
 /** A's records, made through the API. */
-const A: { deviceId?: number; publicKey?: string; sessionId?: number; paymentId?: string; resetToken?: string; idempotencyKey: string } = { idempotencyKey: 'owner-a-key-123456' };
+const A: {
+  deviceId?: number;
+  publicKey?: string;
+  sessionId?: number;
+  paymentId?: string;
+  resetToken?: string;
+  idempotencyKey: string;
+} = { idempotencyKey: 'owner-a-key-123456' };
 
 beforeAll(async () => {
   t = await createTestApp();
@@ -60,7 +101,13 @@ beforeAll(async () => {
   expect((await a2.post('/api/users/login', { email: aEmail, password: PASSWORD })).statusCode).toBe(200);
   const sessions = (await a.get('/api/profile/sessions')).json().data.items as { id: number; current: boolean }[];
   A.sessionId = sessions.find((s) => !s.current)!.id;
-  const payment = await a.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', idempotencyKey: A.idempotencyKey });
+  const payment = await a.post('/api/billing/createPayment', {
+    tariffId: 2,
+    currency: 'USD',
+    provider: 'sandbox',
+    returnPath: '/thank-you',
+    idempotencyKey: A.idempotencyKey,
+  });
   expect(payment.statusCode, payment.body).toBe(200);
   A.paymentId = payment.json().data.paymentId;
 
@@ -88,24 +135,48 @@ async function bTokens() {
 }
 
 /** Each covered route: B's call with A's id; `expected` is what B must get. */
-type Case = { body: Record<string, unknown>; expected: number[]; check?: (res: { statusCode: number; body: string }) => void };
+type Case = {
+  body: Record<string, unknown>;
+  expected: number[];
+  check?: (res: { statusCode: number; body: string }) => void;
+};
 const COVERED: Record<string, (tokens: Awaited<ReturnType<typeof bTokens>>) => Case[]> = {
   'POST /api/setup/wg/devices/rename': () => [{ body: { id: A.deviceId, name: 'pwned' }, expected: [404] }],
   'POST /api/setup/wg/devices/revoke': () => [{ body: { id: A.deviceId }, expected: [404] }],
   // Another account may not register A's WireGuard key: the node would route A's tunnel to B's peer.
-  'POST /api/setup/wg/devices/add': () => [{ body: { name: 'same key', publicKey: A.publicKey }, expected: [409, 422] }],
+  'POST /api/setup/wg/devices/add': () => [
+    { body: { name: 'same key', publicKey: A.publicKey }, expected: [409, 422] },
+  ],
   'POST /api/profile/sessions/revoke': () => [{ body: { id: A.sessionId }, expected: [404] }],
-  'POST /api/users/resetPassword': (tk) => [{ body: { userId: aId, token: tk.reset, password: 'taken over 123', password_confirmation: 'taken over 123' }, expected: [404, 422] }],
+  'POST /api/users/resetPassword': (tk) => [
+    {
+      body: { userId: aId, token: tk.reset, password: 'taken over 123', password_confirmation: 'taken over 123' },
+      expected: [404, 422],
+    },
+  ],
   'POST /api/users/verifyUser': (tk) => [{ body: { userId: aId, token: tk.verify }, expected: [404, 422] }],
   'POST /api/users/onetimeLogin': (tk) => [{ body: { userID: aId, token: tk.onetime }, expected: [404, 422] }],
   // Answers 200 whatever it is given (no account probing); what matters is that nothing of A's moves.
-  'POST /api/users/resendVerificationByLink': (tk) => [{ body: { userId: aId, token: tk.verify }, expected: [200, 404, 422] }],
+  'POST /api/users/resendVerificationByLink': (tk) => [
+    { body: { userId: aId, token: tk.verify }, expected: [200, 404, 422] },
+  ],
   // A reset token issued to A, presented on B's session: refused, and neither password changes.
-  'POST /api/users/setNewPassword': () => [{ body: { token: A.resetToken, password: 'taken over 123', password_confirmation: 'taken over 123' }, expected: [403, 404, 422] }],
+  'POST /api/users/setNewPassword': () => [
+    {
+      body: { token: A.resetToken, password: 'taken over 123', password_confirmation: 'taken over 123' },
+      expected: [403, 404, 422],
+    },
+  ],
   // An idempotency key A used: B gets a payment of B's own (or a refusal), never A's.
   'POST /api/billing/createPayment': () => [
     {
-      body: { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', idempotencyKey: A.idempotencyKey },
+      body: {
+        tariffId: 2,
+        currency: 'USD',
+        provider: 'sandbox',
+        returnPath: '/thank-you',
+        idempotencyKey: A.idempotencyKey,
+      },
       expected: [200, 409, 422],
       check: (res) => expect(res.body).not.toContain(A.paymentId!),
     },
@@ -126,10 +197,12 @@ const COVERED: Record<string, (tokens: Awaited<ReturnType<typeof bTokens>>) => C
   'POST /api/staff/customers/:id/delete': () => staffCase({ id: aId, reason: 'delete A' }),
   'GET /api/staff/audit': () => staffCase({ targetUserId: aId }),
   'PATCH /api/staff/locations/:slug': () => staffCase({ slug: 'de-frankfurt', premium: false }),
-  'POST /api/staff/nodes': () => staffCase({ location: 'de-frankfurt', name: 'b-node', endpointHost: 'b.example.net', publicKey: A.publicKey }),
+  'POST /api/staff/nodes': () =>
+    staffCase({ location: 'de-frankfurt', name: 'b-node', endpointHost: 'b.example.net', publicKey: A.publicKey }),
   'PATCH /api/staff/nodes/:name': () => staffCase({ name: 'de-frankfurt-1', enabled: false }),
   'POST /api/staff/nodes/:name/token': () => staffCase({ name: 'de-frankfurt-1' }),
-  'POST /api/staff/jobs/:queue/:id/retry': () => staffCase({ queue: 'billing-renew', id: '00000000-0000-4000-8000-000000000000' }),
+  'POST /api/staff/jobs/:queue/:id/retry': () =>
+    staffCase({ queue: 'billing-renew', id: '00000000-0000-4000-8000-000000000000' }),
 };
 /** A staff route called with B's customer token (well-formed, so the answer is about the credential): 401. */
 function staffCase(body: Record<string, unknown>): Case[] {
@@ -144,7 +217,9 @@ describe('ownership matrix: user B with user A ids', () => {
       if (fields.some((f) => ID_FIELD.test(f)) || op.url.includes(':')) detected.add(`${op.method} ${op.url}`);
     }
     // Routes left out of the OpenAPI document still show their path parameters.
-    for (const r of t.app.routeList) if (r.url.includes(':') && r.method !== 'HEAD' && !r.url.startsWith('/api/docs')) detected.add(`${r.method} ${r.url}`);
+    for (const r of t.app.routeList)
+      if (r.url.includes(':') && r.method !== 'HEAD' && !r.url.startsWith('/api/docs'))
+        detected.add(`${r.method} ${r.url}`);
     const unaccounted = [...detected].filter((k) => !(k in COVERED) && !EXEMPT.has(k));
     expect(unaccounted, 'routes that take an id: add a case to COVERED or a reason to EXEMPT').toEqual([]);
     const stale = [...Object.keys(COVERED), ...EXEMPT.keys()].filter((k) => !detected.has(k));
@@ -169,7 +244,8 @@ describe('ownership matrix: user B with user A ids', () => {
         const res = SAFE_METHODS.has(method)
           ? await b.get(`${url}?${new URLSearchParams(body as Record<string, string>)}`)
           : await b.request({ method: method as 'POST', url, payload: body });
-        if (!c.expected.includes(res.statusCode)) failures.push(`${key} ${JSON.stringify(c.body)}: ${res.statusCode} ${res.body.slice(0, 160)}`);
+        if (!c.expected.includes(res.statusCode))
+          failures.push(`${key} ${JSON.stringify(c.body)}: ${res.statusCode} ${res.body.slice(0, 160)}`);
         c.check?.(res);
         const after = await rowsOf(t.app, aId);
         if (JSON.stringify(after) !== JSON.stringify(before)) failures.push(`${key}: changed A's rows`);
@@ -180,7 +256,9 @@ describe('ownership matrix: user B with user A ids', () => {
     // A is still whole: signed in, device and second session in place.
     const devices = (await a.get('/api/setup/wg/get')).json().data.devices as { id: number; name: string }[];
     expect(devices).toEqual([expect.objectContaining({ id: A.deviceId, name: 'A laptop' })]);
-    expect(((await a.get('/api/profile/sessions')).json().data.items as { id: number }[]).map((s) => s.id)).toContain(A.sessionId);
+    expect(((await a.get('/api/profile/sessions')).json().data.items as { id: number }[]).map((s) => s.id)).toContain(
+      A.sessionId,
+    );
   }, 30_000);
 
   it('the matrix does test something: A with the same calls succeeds', async () => {

@@ -17,7 +17,12 @@ let port: number;
 
 beforeAll(async () => {
   cardlink = await startFakeCardlink({ apiToken: TOKEN, shopId: SHOP });
-  t = await createTestApp({ JOBS: 'false', CARDLINK_API_TOKEN: TOKEN, CARDLINK_SHOP_ID: SHOP, CARDLINK_API_URL: cardlink.url });
+  t = await createTestApp({
+    JOBS: 'false',
+    CARDLINK_API_TOKEN: TOKEN,
+    CARDLINK_SHOP_ID: SHOP,
+    CARDLINK_API_URL: cardlink.url,
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   port = (t.app.server.address() as AddressInfo).port;
   // Cardlink's Result URL is set once in the shop's settings.
@@ -35,30 +40,61 @@ async function customer(host = `127.0.0.1:${port}`) {
 }
 const subscription = subscriptionOf;
 async function checkout(c: TestClient, body: Record<string, unknown> = {}) {
-  const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'RUB', provider: 'cardlink', ...body });
+  const res = await c.post('/api/billing/createPayment', {
+    tariffId: 2,
+    currency: 'RUB',
+    provider: 'cardlink',
+    ...body,
+  });
   expect(res.statusCode, res.body).toBe(200);
   const data = res.json().data as { paymentId: string; redirectUrl: string };
   return { data, bill: [...cardlink.bills.values()].find((b) => b.order_id === data.paymentId)! };
 }
 const paymentRow = async (publicId: string) =>
-  (await t.app.db.query<{ status: string; applied: boolean; provider_ref: string }>('select status, applied, provider_ref from payments where public_id = $1', [publicId]))[0]!;
+  (
+    await t.app.db.query<{ status: string; applied: boolean; provider_ref: string }>(
+      'select status, applied, provider_ref from payments where public_id = $1',
+      [publicId],
+    )
+  )[0]!;
 const days = (iso: string | null) => Math.round((new Date(iso!).getTime() - Date.now()) / 86_400_000);
 
 describe('Cardlink', () => {
   it('creates a bill; the signed SUCCESS postback activates the plan and is answered OK', async () => {
     const { c } = await customer();
     const { data, bill } = await checkout(c);
-    expect(bill).toMatchObject({ amount: '999.00', currency_in: 'RUB', custom: data.paymentId, shop_id: SHOP, status: 'NEW' });
+    expect(bill).toMatchObject({
+      amount: '999.00',
+      currency_in: 'RUB',
+      custom: data.paymentId,
+      shop_id: SHOP,
+      status: 'NEW',
+    });
     expect(data.redirectUrl).toBe(`${cardlink.url}/link/${bill.id}/page`);
-    const create = cardlink.requests.find((r) => r.path === '/api/v1/bill/create' && r.form.get('order_id') === data.paymentId)!;
-    expect(Object.fromEntries(create.form)).toMatchObject({ type: 'normal', payer_pays_commission: '0', name: expect.any(String), description: expect.any(String) });
+    const create = cardlink.requests.find(
+      (r) => r.path === '/api/v1/bill/create' && r.form.get('order_id') === data.paymentId,
+    )!;
+    expect(Object.fromEntries(create.form)).toMatchObject({
+      type: 'normal',
+      payer_pays_commission: '0',
+      name: expect.any(String),
+      description: expect.any(String),
+    });
     expect((await paymentRow(data.paymentId)).provider_ref).toBe(bill.id);
 
     const res = await cardlink.postback(cardlink.pay(bill.id));
     expect(res).toEqual({ status: 200, body: 'OK' });
     expect(await subscription(c)).toMatchObject({ tariffKey: '1-month', accountStatus: 'Active' });
     expect(await paymentRow(data.paymentId)).toMatchObject({ status: 'succeeded', applied: true });
-    expect(cardlink.requests.some((r) => r.method === 'GET' && r.path === '/api/v1/bill/status' && r.query.get('id') === bill.id && r.headers.authorization === `Bearer ${TOKEN}`)).toBe(true);
+    expect(
+      cardlink.requests.some(
+        (r) =>
+          r.method === 'GET' &&
+          r.path === '/api/v1/bill/status' &&
+          r.query.get('id') === bill.id &&
+          r.headers.authorization === `Bearer ${TOKEN}`,
+      ),
+    ).toBe(true);
   });
 
   it('an unsigned, wrongly signed or tampered postback is a 400 with no side effects', async () => {
@@ -117,16 +153,31 @@ describe('Cardlink', () => {
 
   it('getRestrictedCardlinkPaymentData takes an encrypted body on the proxy brand and answers encrypted', async () => {
     const { c, token } = await customer(`proxy.localhost:${port}`);
-    const plain = await c.post('/api/billing/getRestrictedCardlinkPaymentData', { tariffId: 2, currency: 'RUB', token }, { auth: false });
+    const plain = await c.post(
+      '/api/billing/getRestrictedCardlinkPaymentData',
+      { tariffId: 2, currency: 'RUB', token },
+      { auth: false },
+    );
     expect(plain.statusCode).toBe(400);
     // With a bearer header: refused at the door on a restricted host (plugins/restricted-envelope.ts).
-    expect((await c.post('/api/billing/getRestrictedCardlinkPaymentData', { tariffId: 2, currency: 'RUB', token })).statusCode).toBe(403);
-    const res = await c.post('/api/billing/getRestrictedCardlinkPaymentData', encryptText(PROXY_KEY, JSON.stringify({ tariffId: 2, currency: 'RUB', token })), {
-      headers: { 'content-type': 'text/plain' },
-      auth: false,
-    });
+    expect(
+      (await c.post('/api/billing/getRestrictedCardlinkPaymentData', { tariffId: 2, currency: 'RUB', token }))
+        .statusCode,
+    ).toBe(403);
+    const res = await c.post(
+      '/api/billing/getRestrictedCardlinkPaymentData',
+      encryptText(PROXY_KEY, JSON.stringify({ tariffId: 2, currency: 'RUB', token })),
+      {
+        headers: { 'content-type': 'text/plain' },
+        auth: false,
+      },
+    );
     expect(res.statusCode, res.body).toBe(200);
-    const data = JSON.parse(decryptText(PROXY_KEY, res.body)!).data as { paymentId: string; provider: string; redirectUrl: string };
+    const data = JSON.parse(decryptText(PROXY_KEY, res.body)!).data as {
+      paymentId: string;
+      provider: string;
+      redirectUrl: string;
+    };
     expect(data.provider).toBe('cardlink');
     const bill = [...cardlink.bills.values()].find((b) => b.order_id === data.paymentId)!;
     expect(data.redirectUrl).toBe(`${cardlink.url}/link/${bill.id}/page`);
@@ -140,7 +191,16 @@ describe('Cardlink', () => {
     const provider = cardlinkProvider({ apiToken: 'revoked-token', shopId: SHOP, apiUrl: cardlink.url }, t.app.db);
     const before = cardlink.createdCount();
     const err = await provider
-      .create({ merchantRef: 'pay_revoked', amountMinor: 99900, currency: 'RUB', description: '1 month', customerEmail: 'a@example.com', idempotencyKey: 'k', returnUrl: 'http://localhost/', notifyUrl: 'http://localhost/' })
+      .create({
+        merchantRef: 'pay_revoked',
+        amountMinor: 99900,
+        currency: 'RUB',
+        description: '1 month',
+        customerEmail: 'a@example.com',
+        idempotencyKey: 'k',
+        returnUrl: 'http://localhost/',
+        notifyUrl: 'http://localhost/',
+      })
       .catch((e: unknown) => e);
     expect(err).toBeInstanceOf(ProviderUnavailable);
     expect((err as ProviderUnavailable).status).toBe(503);

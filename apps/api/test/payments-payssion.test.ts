@@ -13,7 +13,12 @@ let origin: string;
 
 beforeAll(async () => {
   payssion = await startFakePayssion({ apiKey: API_KEY, secretKey: SECRET });
-  t = await createTestApp({ JOBS: 'false', PAYSSION_API_KEY: API_KEY, PAYSSION_SECRET_KEY: SECRET, PAYSSION_API_URL: payssion.url });
+  t = await createTestApp({
+    JOBS: 'false',
+    PAYSSION_API_KEY: API_KEY,
+    PAYSSION_SECRET_KEY: SECRET,
+    PAYSSION_API_URL: payssion.url,
+  });
   await t.app.listen({ port: 0, host: '127.0.0.1' });
   origin = `127.0.0.1:${(t.app.server.address() as AddressInfo).port}`;
 });
@@ -29,14 +34,23 @@ async function customer() {
 }
 const subscription = subscriptionOf;
 type Created = { paymentId: string; redirectUrl?: string; status?: string; amount: number };
-async function checkout(c: TestClient, body: Record<string, unknown> = {}, path = '/api/billing/getPayssionPaymentData') {
+async function checkout(
+  c: TestClient,
+  body: Record<string, unknown> = {},
+  path = '/api/billing/getPayssionPaymentData',
+) {
   const res = await c.post(path, { tariffId: 2, currency: 'USD', ...body });
   expect(res.statusCode, res.body).toBe(200);
   const data = res.json().data as Created;
   return { data, tx: payssion.byOrder(data.paymentId)! };
 }
 const paymentRow = async (publicId: string) =>
-  (await t.app.db.query<{ status: string; applied: boolean; provider_ref: string }>('select status, applied, provider_ref from payments where public_id = $1', [publicId]))[0]!;
+  (
+    await t.app.db.query<{ status: string; applied: boolean; provider_ref: string }>(
+      'select status, applied, provider_ref from payments where public_id = $1',
+      [publicId],
+    )
+  )[0]!;
 const days = (iso: string | null) => Math.round((new Date(iso!).getTime() - Date.now()) / 86_400_000);
 
 describe('Payssion v1', () => {
@@ -45,8 +59,13 @@ describe('Payssion v1', () => {
     const { data, tx } = await checkout(c, { type: 'alipay_cn' });
     expect(data.redirectUrl).toBe(`${payssion.url}/pay/${tx.transaction_id}`);
     expect(tx).toMatchObject({
-      pm_id: 'alipay_cn', amount: '12.99', currency: 'USD', order_id: data.paymentId, payer_email: user.email,
-      notify_url: `http://${origin}/api/billing/webhooks/payssion`, state: 'pending',
+      pm_id: 'alipay_cn',
+      amount: '12.99',
+      currency: 'USD',
+      order_id: data.paymentId,
+      payer_email: user.email,
+      notify_url: `http://${origin}/api/billing/webhooks/payssion`,
+      state: 'pending',
     });
     expect(tx.return_url.startsWith(`http://${origin}/`)).toBe(true);
     expect((await paymentRow(data.paymentId)).provider_ref).toBe(tx.transaction_id);
@@ -57,7 +76,11 @@ describe('Payssion v1', () => {
     expect(days((await subscription(c)).expiresAt)).toBe(30);
     expect(await paymentRow(data.paymentId)).toMatchObject({ status: 'succeeded', applied: true });
     // The state was re-derived with the details call.
-    expect(payssion.requests.some((r) => r.path === '/api/v1/payment/details' && r.form.get('transaction_id') === tx.transaction_id)).toBe(true);
+    expect(
+      payssion.requests.some(
+        (r) => r.path === '/api/v1/payment/details' && r.form.get('transaction_id') === tx.transaction_id,
+      ),
+    ).toBe(true);
   });
 
   it('defaults pm_id to payssion_test', async () => {
@@ -103,7 +126,9 @@ describe('Payssion v1', () => {
     expect(burst.map((r) => r.status)).toEqual(Array(10).fill(200));
     expect((await subscription(c)).expiresAt).toBe(once);
     expect(days(once)).toBe(30);
-    expect((await payssion.notify(tx.transaction_id, payssion.complete(tx.transaction_id, 'refunded'))).status).toBe(200);
+    expect((await payssion.notify(tx.transaction_id, payssion.complete(tx.transaction_id, 'refunded'))).status).toBe(
+      200,
+    );
     expect((await subscription(c)).tariffKey).toBe('free-plan');
   });
 
@@ -111,7 +136,14 @@ describe('Payssion v1', () => {
     const { c } = await customer();
     const before = payssion.createdCount();
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'payssion', idempotencyKey: 'payssion-same-key-1' })),
+      Array.from({ length: 20 }, () =>
+        c.post('/api/billing/createPayment', {
+          tariffId: 3,
+          currency: 'USD',
+          provider: 'payssion',
+          idempotencyKey: 'payssion-same-key-1',
+        }),
+      ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect(new Set(results.map((r) => r.json().data.redirectUrl)).size).toBe(1);
@@ -125,12 +157,20 @@ describe('Payssion v1', () => {
     await t.app.db.query(`delete from provider_checkouts where merchant_ref = $1`, [data.paymentId]);
     const before = payssion.createdCount();
     // Still open at Payssion: we cannot show its page again, and we do not open a second one.
-    const open = await c.post('/api/billing/getPayssionPaymentData', { tariffId: 2, currency: 'USD', idempotencyKey: key });
+    const open = await c.post('/api/billing/getPayssionPaymentData', {
+      tariffId: 2,
+      currency: 'USD',
+      idempotencyKey: key,
+    });
     expect(open.statusCode).toBe(409);
     expect(payssion.createdCount()).toBe(before);
     // Paid meanwhile: the retry answers the same payment and still creates nothing.
     payssion.complete(tx.transaction_id);
-    const paid = await c.post('/api/billing/getPayssionPaymentData', { tariffId: 2, currency: 'USD', idempotencyKey: key });
+    const paid = await c.post('/api/billing/getPayssionPaymentData', {
+      tariffId: 2,
+      currency: 'USD',
+      idempotencyKey: key,
+    });
     expect(paid.statusCode, paid.body).toBe(200);
     expect(paid.json().data.paymentId).toBe(data.paymentId);
     expect(payssion.createdCount()).toBe(before);
@@ -138,7 +178,11 @@ describe('Payssion v1', () => {
 
   it('a refused method is a 400 on the type field; an unreachable Payssion is a 503 that leaks nothing', async () => {
     const { c } = await customer();
-    const refused = await c.post('/api/billing/getPayssionPaymentData', { tariffId: 2, currency: 'USD', type: 'unknown_method' });
+    const refused = await c.post('/api/billing/getPayssionPaymentData', {
+      tariffId: 2,
+      currency: 'USD',
+      type: 'unknown_method',
+    });
     expect(refused.statusCode).toBe(400);
     expect(refused.json().errors.type).toBeDefined();
     payssion.setDown(true);
@@ -155,18 +199,27 @@ describe('Payssion v1', () => {
 
 describe('Payssion v2 mandates', () => {
   const mandatesOf = async (userId: number) =>
-    t.app.db.query<{ mandate_id: string; status: string }>(`select mandate_id, status from payment_mandates where user_id = $1 order by id`, [userId]);
+    t.app.db.query<{ mandate_id: string; status: string }>(
+      `select mandate_id, status from payment_mandates where user_id = $1 order by id`,
+      [userId],
+    );
 
   it('first payment creates a mandate on a hosted page; the next is charged directly; a revoked mandate asks again', async () => {
     const { c, user } = await customer();
     const first = await checkout(c, {}, '/api/billing/getPayssionV2MandateOrDoPayment');
     expect(first.data.redirectUrl).toBe(`${payssion.url}/mandate/${first.tx.mandate_id}`);
     expect(await mandatesOf(user.id)).toEqual([{ mandate_id: first.tx.mandate_id, status: 'pending' }]);
-    expect((await payssion.notify(first.tx.transaction_id, payssion.complete(first.tx.transaction_id))).status).toBe(200);
+    expect((await payssion.notify(first.tx.transaction_id, payssion.complete(first.tx.transaction_id))).status).toBe(
+      200,
+    );
     expect(days((await subscription(c)).expiresAt)).toBe(30);
     expect(await mandatesOf(user.id)).toEqual([{ mandate_id: first.tx.mandate_id, status: 'active' }]);
     // Only provider ids are stored: no card data columns at all.
-    const columns = (await t.app.db.query<{ column_name: string }>(`select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'payment_mandates'`)).map((r) => r.column_name);
+    const columns = (
+      await t.app.db.query<{ column_name: string }>(
+        `select column_name from information_schema.columns where table_schema = current_schema() and table_name = 'payment_mandates'`,
+      )
+    ).map((r) => r.column_name);
     expect(columns.sort()).toEqual(['created_at', 'id', 'mandate_id', 'provider', 'status', 'updated_at', 'user_id']);
 
     const charges = payssion.directCharges();
@@ -175,7 +228,9 @@ describe('Payssion v2 mandates', () => {
     expect(second.data.status).toBe('succeeded');
     expect(payssion.directCharges()).toBe(charges + 1);
     expect(second.tx.mandate_id).toBe(first.tx.mandate_id);
-    expect((await payssion.notify(second.tx.transaction_id, payssion.notification(second.tx.transaction_id))).status).toBe(200);
+    expect(
+      (await payssion.notify(second.tx.transaction_id, payssion.notification(second.tx.transaction_id))).status,
+    ).toBe(200);
     expect(days((await subscription(c)).expiresAt)).toBe(60);
 
     payssion.revokeMandate(first.tx.mandate_id!);

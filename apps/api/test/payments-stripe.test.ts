@@ -44,9 +44,19 @@ async function checkout(c: TestClient) {
   return { data, pi };
 }
 const paymentRow = async (publicId: string) =>
-  (await t.app.db.query<{ status: string; applied: boolean; provider_ref: string }>('select status, applied, provider_ref from payments where public_id = $1', [publicId]))[0]!;
+  (
+    await t.app.db.query<{ status: string; applied: boolean; provider_ref: string }>(
+      'select status, applied, provider_ref from payments where public_id = $1',
+      [publicId],
+    )
+  )[0]!;
 const eventsOf = async (publicId: string) =>
-  ((await t.app.db.query<{ n: number }>('select count(*)::int as n from provider_events e join payments p on p.id = e.payment_id where p.public_id = $1', [publicId]))[0]!).n;
+  (
+    await t.app.db.query<{ n: number }>(
+      'select count(*)::int as n from provider_events e join payments p on p.id = e.payment_id where p.public_id = $1',
+      [publicId],
+    )
+  )[0]!.n;
 
 describe('Stripe', () => {
   it('getStripePayment creates a PaymentIntent; the signed payment_intent.succeeded webhook activates the plan', async () => {
@@ -65,12 +75,24 @@ describe('Stripe', () => {
     expect(Math.abs(new Date(sub.expiresAt!).getTime() - (Date.now() + 30 * 86_400_000))).toBeLessThan(60_000);
     expect(await paymentRow(data.paymentId)).toMatchObject({ status: 'succeeded', applied: true });
     // The state was re-read from Stripe (GET with expand), not taken from the body.
-    expect(stripe.requests.some((r) => r.method === 'GET' && r.path === `/v1/payment_intents/${pi.id}` && [...r.query.values()].includes('latest_charge'))).toBe(true);
+    expect(
+      stripe.requests.some(
+        (r) =>
+          r.method === 'GET' &&
+          r.path === `/v1/payment_intents/${pi.id}` &&
+          [...r.query.values()].includes('latest_charge'),
+      ),
+    ).toBe(true);
   });
 
   it('createPayment sends the browser to Stripe Checkout; checkout.session.completed activates the plan, a refund takes it back', async () => {
     const { c } = await customer();
-    const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'stripe', returnPath: '/zg/paymentEvent' });
+    const res = await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'stripe',
+      returnPath: '/zg/paymentEvent',
+    });
     expect(res.statusCode, res.body).toBe(200);
     const data = res.json().data as { paymentId: string; redirectUrl: string };
     const session = [...stripe.sessions.values()].find((s) => s.metadata.merchant_ref === data.paymentId)!;
@@ -109,7 +131,11 @@ describe('Stripe', () => {
     expect(await paymentRow(data.paymentId)).toMatchObject({ status: 'pending', applied: false });
     expect(await eventsOf(data.paymentId)).toBe(0);
     // A signed event without data.object (hand-made, or an unknown shape) is a clear 400, not a 500.
-    for (const odd of [{ id: 'evt_x', object: 'event', type: 'payment_intent.succeeded', data: {} }, { id: 'evt_y', object: 'event', type: 'charge.refunded' }, { id: 'evt_z', object: 'event', type: 'x', data: { object: null } }]) {
+    for (const odd of [
+      { id: 'evt_x', object: 'event', type: 'payment_intent.succeeded', data: {} },
+      { id: 'evt_y', object: 'event', type: 'charge.refunded' },
+      { id: 'evt_z', object: 'event', type: 'x', data: { object: null } },
+    ]) {
       const body = JSON.stringify(odd);
       const res = await stripe.send(endpoint, body, stripe.signature(body));
       expect(res.status, res.body).toBe(400);
@@ -141,7 +167,9 @@ describe('Stripe', () => {
     expect((await stripe.send(endpoint, succeeded)).status).toBe(200);
     expect(await paymentRow(data.paymentId)).toMatchObject({ status: 'refunded', applied: false });
     expect((await subscription(c)).tariffKey).toBe('free-plan');
-    const [u] = await t.app.db.query<{ account_status: string }>('select account_status from users where id = $1', [user.id]);
+    const [u] = await t.app.db.query<{ account_status: string }>('select account_status from users where id = $1', [
+      user.id,
+    ]);
     expect(u!.account_status).not.toBe('Active');
   });
 
@@ -149,20 +177,34 @@ describe('Stripe', () => {
     const { c } = await customer();
     const before = stripe.createdCount();
     const results = await Promise.all(
-      Array.from({ length: 20 }, () => c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'stripe', idempotencyKey: 'stripe-same-key-1' })),
+      Array.from({ length: 20 }, () =>
+        c.post('/api/billing/createPayment', {
+          tariffId: 3,
+          currency: 'USD',
+          provider: 'stripe',
+          idempotencyKey: 'stripe-same-key-1',
+        }),
+      ),
     );
     expect(results.map((r) => r.statusCode)).toEqual(Array(20).fill(200));
     expect(new Set(results.map((r) => r.json().data.paymentId)).size).toBe(1);
     expect(new Set(results.map((r) => r.json().data.clientSecret)).size).toBe(1);
     expect(stripe.createdCount() - before).toBe(1);
     // Stripe saw the key on every call that reached it: the repeats were idempotent replays.
-    const keyed = stripe.requests.filter((r) => r.method === 'POST' && r.headers['idempotency-key'] === results[0]!.json().data.paymentId);
+    const keyed = stripe.requests.filter(
+      (r) => r.method === 'POST' && r.headers['idempotency-key'] === results[0]!.json().data.paymentId,
+    );
     expect(keyed.length).toBeGreaterThanOrEqual(1);
   });
 
   it('a webhook for a payment that is not ours is acknowledged and changes nothing', async () => {
     const pi = { id: 'pi_not_ours', object: 'payment_intent', metadata: {} };
-    const payload = JSON.stringify({ id: 'evt_not_ours', object: 'event', type: 'payment_intent.succeeded', data: { object: pi } });
+    const payload = JSON.stringify({
+      id: 'evt_not_ours',
+      object: 'event',
+      type: 'payment_intent.succeeded',
+      data: { object: pi },
+    });
     expect((await stripe.send(endpoint, payload)).status).toBe(200);
   });
 });

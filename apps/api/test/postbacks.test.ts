@@ -11,7 +11,10 @@ let answers: number[];
 beforeAll(async () => {
   answers = [];
   tracker = await startFake(() => ({ status: answers.shift() ?? 200, text: 'tracked' }));
-  t = await createTestApp({ JOBS: 'false', POSTBACK_URLS: `${tracker.url}/pb?click={clickID}&v={voluumID}&amount={amount}` });
+  t = await createTestApp({
+    JOBS: 'false',
+    POSTBACK_URLS: `${tracker.url}/pb?click={clickID}&v={voluumID}&amount={amount}`,
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -22,7 +25,12 @@ async function payWithSandbox(c: TestClient) {
   const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox' });
   expect(res.statusCode, res.body).toBe(200);
   const sandboxId = new URL(res.json().data.redirectUrl).pathname.split('/').pop()!;
-  const done = await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  const done = await t.app.inject({
+    method: 'POST',
+    url: `/sandbox/checkout/${sandboxId}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
   expect(done.body).toContain('redirect_status=succeeded');
   await t.app.settle(); // postbacks are queued in the background after the payment applies
 }
@@ -35,10 +43,16 @@ describe('conversion postbacks', () => {
     const { user } = await registerUser(c, undefined, { clickID, voluumID });
     await payWithSandbox(c);
 
-    const rows = () => t.app.db.query<{ id: number; url: string; status: string; attempts: number }>('select id, url, status, attempts from conversion_postbacks where user_id = $1', [user.id]);
+    const rows = () =>
+      t.app.db.query<{ id: number; url: string; status: string; attempts: number }>(
+        'select id, url, status, attempts from conversion_postbacks where user_id = $1',
+        [user.id],
+      );
     const queued = await rows();
     expect(queued).toHaveLength(1);
-    expect(queued[0]!.url).toBe(`${tracker.url}/pb?click=${encodeURIComponent(clickID)}&v=${encodeURIComponent(voluumID)}&amount=12.99`);
+    expect(queued[0]!.url).toBe(
+      `${tracker.url}/pb?click=${encodeURIComponent(clickID)}&v=${encodeURIComponent(voluumID)}&amount=12.99`,
+    );
     expect(queued[0]).toMatchObject({ status: 'pending', attempts: 0 });
 
     // The tracker is down once: the attempt is recorded and the postback waits for its backoff.
@@ -46,7 +60,10 @@ describe('conversion postbacks', () => {
     expect(await sendDuePostbacks(t.app.db)).toBe(1);
     expect(tracker.requests).toHaveLength(1);
     expect(await rows()).toMatchObject([{ status: 'pending', attempts: 1 }]);
-    const [{ wait }] = (await t.app.db.query<{ wait: number }>('select extract(epoch from next_attempt_at - now())::float as wait from conversion_postbacks where id = $1', [queued[0]!.id])) as [{ wait: number }];
+    const [{ wait }] = (await t.app.db.query<{ wait: number }>(
+      'select extract(epoch from next_attempt_at - now())::float as wait from conversion_postbacks where id = $1',
+      [queued[0]!.id],
+    )) as [{ wait: number }];
     expect(wait).toBeGreaterThan(20);
     expect(await sendDuePostbacks(t.app.db)).toBe(0); // not due yet
     expect(tracker.requests).toHaveLength(1);
@@ -54,7 +71,10 @@ describe('conversion postbacks', () => {
     await t.app.db.query('update conversion_postbacks set next_attempt_at = now() where id = $1', [queued[0]!.id]);
     expect(await sendDuePostbacks(t.app.db)).toBe(1);
     expect(await rows()).toMatchObject([{ status: 'sent', attempts: 2 }]);
-    const attempts = await t.app.db.query<{ status_code: number | null; error: string | null }>('select status_code, error from postback_attempts where postback_id = $1 order by id', [queued[0]!.id]);
+    const attempts = await t.app.db.query<{ status_code: number | null; error: string | null }>(
+      'select status_code, error from postback_attempts where postback_id = $1 order by id',
+      [queued[0]!.id],
+    );
     expect(attempts).toEqual([
       { status_code: 500, error: 'HTTP 500' },
       { status_code: 200, error: null },
@@ -78,21 +98,40 @@ describe('conversion postbacks', () => {
     const { user } = await registerUser(c);
     await payWithSandbox(c);
     await payWithSandbox(c);
-    const rows = await t.app.db.query<{ url: string }>('select url from conversion_postbacks where user_id = $1', [user.id]);
+    const rows = await t.app.db.query<{ url: string }>('select url from conversion_postbacks where user_id = $1', [
+      user.id,
+    ]);
     expect(rows.map((r) => r.url)).toEqual([`${tracker.url}/pb?click=&v=&amount=12.99`]);
   });
 
   it('{clickID}, {cid} and {cid4} reach the postback: the ids a sign-up carried (clickID from a checkout link, cid/cid4 the analytics client ids)', async () => {
-    const other = await createTestApp({ JOBS: 'false', POSTBACK_URLS: `${tracker.url}/cv?click={clickID}&cid={cid}&cid4={cid4}&sum={amount}&cur={currency}` });
+    const other = await createTestApp({
+      JOBS: 'false',
+      POSTBACK_URLS: `${tracker.url}/cv?click={clickID}&cid={cid}&cid4={cid4}&sum={amount}&cur={currency}`,
+    });
     try {
       const c = new TestClient(other.app);
-      const { user } = await registerUser(c, undefined, { clickID: 'clk-42', cid: '1234567890.1700000000', cid4: '1700000001' });
+      const { user } = await registerUser(c, undefined, {
+        clickID: 'clk-42',
+        cid: '1234567890.1700000000',
+        cid4: '1700000001',
+      });
       const res = await c.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox' });
       const sandboxId = new URL(res.json().data.redirectUrl).pathname.split('/').pop()!;
-      await other.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+      await other.app.inject({
+        method: 'POST',
+        url: `/sandbox/checkout/${sandboxId}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'outcome=pay',
+      });
       await other.app.settle();
-      const rows = await other.app.db.query<{ url: string }>('select url from conversion_postbacks where user_id = $1', [user.id]);
-      expect(rows.map((r) => r.url)).toEqual([`${tracker.url}/cv?click=clk-42&cid=1234567890.1700000000&cid4=1700000001&sum=59.99&cur=USD`]);
+      const rows = await other.app.db.query<{ url: string }>(
+        'select url from conversion_postbacks where user_id = $1',
+        [user.id],
+      );
+      expect(rows.map((r) => r.url)).toEqual([
+        `${tracker.url}/cv?click=clk-42&cid=1234567890.1700000000&cid4=1700000001&sum=59.99&cur=USD`,
+      ]);
     } finally {
       await other.close();
     }

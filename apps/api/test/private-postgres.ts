@@ -36,7 +36,8 @@ export async function privatePostgres(): Promise<PrivatePostgres> {
   await asOwner(path.join(PG_BIN, 'initdb'), ['-D', data, '-A', 'trust', '-U', 'postgres', '--no-sync', '-E', 'UTF8']);
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c full_page_writes=off -c max_connections=60`;
-  const ctl = (...args: string[]) => asOwner(path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), ...args]);
+  const ctl = (...args: string[]) =>
+    asOwner(path.join(PG_BIN, 'pg_ctl'), ['-D', data, '-l', path.join(dir, 'log'), ...args]);
   const pg = {
     url: `postgres://postgres@127.0.0.1:${port}/postgres`,
     port,

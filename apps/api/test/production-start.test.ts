@@ -103,12 +103,17 @@ describe('the start-up line', () => {
     expect(report.summary.database).toBe(`embedded PGlite in ${path.join(tmp, 'dev', 'pglite')}`);
     expect(report.summary.mail).toBe(`outbox in ${path.join(tmp, 'dev', 'outbox')} (not sent)`);
     expect(report.summary.payments).toEqual(['sandbox']);
-    expect(report.summary.brands).toEqual(['warren-vpn http://localhost:8080', 'warren-proxy http://proxy.localhost:8080']);
+    expect(report.summary.brands).toEqual([
+      'warren-vpn http://localhost:8080',
+      'warren-proxy http://proxy.localhost:8080',
+    ]);
     expect(report).toMatchObject({ refusals: [], warnings: [] });
   });
 
   it('carries the version of apps/api/package.json', () => {
-    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'apps/api/package.json'), 'utf8')) as { version: string };
+    const pkg = JSON.parse(fs.readFileSync(path.join(repoRoot, 'apps/api/package.json'), 'utf8')) as {
+      version: string;
+    };
     expect(buildInfo().version).toBe(pkg.version);
   });
 });
@@ -116,53 +121,113 @@ describe('the start-up line', () => {
 describe('production refuses what would harm customers silently', () => {
   it.each<[string, Record<string, string | undefined>, RegExp]>([
     ['mail kept in the local outbox', { MAIL_URL: undefined }, /^MAIL_URL is unset: mail would go to the local outbox/],
-    ['the stock sender on warren.localhost', { MAIL_FROM: undefined }, /^MAIL_FROM \(Warren <no-reply@warren\.localhost>\) is not an address on a real domain/],
-    ['a brand origin on a reserved name', { BRANDS_FILE: 'example' }, /^brand acme-vpn: its links .* would point at https:\/\/vpn\.example\.com/],
-    ['a brand origin on a loopback address', { BRANDS_FILE: 'loopback' }, /^brand acme-vpn: .* https:\/\/127\.0\.0\.1:8443/],
-    ['Stripe test-mode keys', { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' }, /^Stripe has test-mode keys/],
-    ["Payssion's sandbox", { PAYSSION_API_URL: 'https://sandbox.payssion.com' }, /^PAYSSION_API_URL is Payssion's sandbox/],
+    [
+      'the stock sender on warren.localhost',
+      { MAIL_FROM: undefined },
+      /^MAIL_FROM \(Warren <no-reply@warren\.localhost>\) is not an address on a real domain/,
+    ],
+    [
+      'a brand origin on a reserved name',
+      { BRANDS_FILE: 'example' },
+      /^brand acme-vpn: its links .* would point at https:\/\/vpn\.example\.com/,
+    ],
+    [
+      'a brand origin on a loopback address',
+      { BRANDS_FILE: 'loopback' },
+      /^brand acme-vpn: .* https:\/\/127\.0\.0\.1:8443/,
+    ],
+    [
+      'Stripe test-mode keys',
+      { STRIPE_SECRET_KEY: 'sk_test_abc', STRIPE_PUBLISHABLE_KEY: 'pk_test_abc' },
+      /^Stripe has test-mode keys/,
+    ],
+    [
+      "Payssion's sandbox",
+      { PAYSSION_API_URL: 'https://sandbox.payssion.com' },
+      /^PAYSSION_API_URL is Payssion's sandbox/,
+    ],
   ])('%s', (_name, change, expected) => {
     const env: Record<string, string | undefined> = { ...production(), ...change };
-    if (change.BRANDS_FILE === 'example') env.BRANDS_FILE = brandsFile('example', { hosts: ['vpn.example.com'], origin: undefined });
-    if (change.BRANDS_FILE === 'loopback') env.BRANDS_FILE = brandsFile('loopback', { origin: 'https://127.0.0.1:8443' });
+    if (change.BRANDS_FILE === 'example')
+      env.BRANDS_FILE = brandsFile('example', { hosts: ['vpn.example.com'], origin: undefined });
+    if (change.BRANDS_FILE === 'loopback')
+      env.BRANDS_FILE = brandsFile('loopback', { origin: 'https://127.0.0.1:8443' });
     const report = reportOf(env);
     expect(report.refusals).toEqual([expect.stringMatching(expected)]);
   });
 
   it('the stock brand file: links to https://localhost and https://proxy.localhost', () => {
     expect(reportOf({ ...production(), BRANDS_FILE: undefined }).refusals).toEqual([
-      expect.stringMatching(/^brand warren-vpn: its links \(mails, receipts, payment return URLs\) would point at https:\/\/localhost, which no customer can reach/),
+      expect.stringMatching(
+        /^brand warren-vpn: its links \(mails, receipts, payment return URLs\) would point at https:\/\/localhost, which no customer can reach/,
+      ),
       expect.stringMatching(/^brand warren-proxy: .* https:\/\/proxy\.localhost, /),
     ]);
   });
 
   it('PUBLIC_URL gives the stock brand a real origin (and the proxy brand still points at proxy.localhost)', () => {
     const report = reportOf({ ...production(), BRANDS_FILE: undefined, PUBLIC_URL: 'https://vpn.acme-privacy.com' });
-    expect(report.summary.brands).toEqual(['warren-vpn https://vpn.acme-privacy.com', 'warren-proxy https://proxy.localhost']);
+    expect(report.summary.brands).toEqual([
+      'warren-vpn https://vpn.acme-privacy.com',
+      'warren-proxy https://proxy.localhost',
+    ]);
     expect(report.refusals).toEqual([expect.stringMatching(/^brand warren-proxy: .* https:\/\/proxy\.localhost/)]);
     // The stock help-centre link is a placeholder: warned, not refused.
-    expect(report.warnings).toEqual([expect.stringMatching(/^brand warren-vpn: helpCenterUrl https:\/\/help\.warren\.example\/ is a placeholder/), expect.stringMatching(/^brand warren-proxy: helpCenterUrl/)]);
+    expect(report.warnings).toEqual([
+      expect.stringMatching(/^brand warren-vpn: helpCenterUrl https:\/\/help\.warren\.example\/ is a placeholder/),
+      expect.stringMatching(/^brand warren-proxy: helpCenterUrl/),
+    ]);
   });
 });
 
 describe('production warns about what is visible or may be meant', () => {
   it.each<[string, Record<string, string | undefined>, RegExp]>([
-    ['no payment provider', { STRIPE_SECRET_KEY: undefined, STRIPE_PUBLISHABLE_KEY: undefined, STRIPE_WEBHOOK_SECRET: undefined, PAYSSION_API_KEY: undefined, PAYSSION_SECRET_KEY: undefined, CARDLINK_API_TOKEN: undefined, CARDLINK_SHOP_ID: undefined }, /^no payment provider is configured/],
+    [
+      'no payment provider',
+      {
+        STRIPE_SECRET_KEY: undefined,
+        STRIPE_PUBLISHABLE_KEY: undefined,
+        STRIPE_WEBHOOK_SECRET: undefined,
+        PAYSSION_API_KEY: undefined,
+        PAYSSION_SECRET_KEY: undefined,
+        CARDLINK_API_TOKEN: undefined,
+        CARDLINK_SHOP_ID: undefined,
+      },
+      /^no payment provider is configured/,
+    ],
     ['no trusted proxy', { TRUST_PROXY: undefined }, /^TRUST_PROXY is off/],
-    ['links over plain http', { BRANDS_FILE: 'http' }, /^brand acme-vpn: links point at http:\/\/vpn\.acme-privacy\.com over plain http/],
+    [
+      'links over plain http',
+      { BRANDS_FILE: 'http' },
+      /^brand acme-vpn: links point at http:\/\/vpn\.acme-privacy\.com over plain http/,
+    ],
   ])('%s', (_name, change, expected) => {
     const env: Record<string, string | undefined> = { ...production(), ...change };
     if (change.BRANDS_FILE === 'http') env.BRANDS_FILE = brandsFile('http', { origin: 'http://vpn.acme-privacy.com' });
     const report = reportOf(env);
     expect(report.refusals).toEqual([]);
     expect(report.warnings).toEqual([expect.stringMatching(expected)]);
-    if (change.STRIPE_SECRET_KEY === undefined && 'STRIPE_SECRET_KEY' in change) expect(report.summary.payments).toEqual([]);
+    if (change.STRIPE_SECRET_KEY === undefined && 'STRIPE_SECRET_KEY' in change)
+      expect(report.summary.payments).toEqual([]);
   });
 
   it('knows a placeholder host from a real one', () => {
-    for (const h of ['localhost', 'proxy.localhost', '127.0.0.1', '[::1]', 'vpn.example', 'example.com', 'shop.example.org', 'a.test', 'x.invalid', 'box.local', '0.0.0.0'])
+    for (const h of [
+      'localhost',
+      'proxy.localhost',
+      '127.0.0.1',
+      '[::1]',
+      'vpn.example',
+      'example.com',
+      'shop.example.org',
+      'a.test',
+      'x.invalid',
+      'box.local',
+      '0.0.0.0',
+    ])
       expect(isPlaceholderHost(h), h).toBe(true);
-    for (const h of ['vpn.acme-privacy.com', 'examples.com', 'testing.io', '203.0.113.7', 'localhost.acme.com']) expect(isPlaceholderHost(h), h).toBe(false);
+    for (const h of ['vpn.acme-privacy.com', 'examples.com', 'testing.io', '203.0.113.7', 'localhost.acme.com'])
+      expect(isPlaceholderHost(h), h).toBe(false);
   });
 });
 
@@ -202,21 +267,31 @@ describe('the server in production', () => {
     const dataDir = fs.mkdtempSync(path.join(tmp, 'servers', 'ok-'));
     const server = await startServer(env(dataDir, { TRUST_PROXY: undefined }));
     try {
-      const lines = server.output().split('\n').filter((l) => l.startsWith('{')).map((l) => JSON.parse(l) as Record<string, unknown>);
+      const lines = server
+        .output()
+        .split('\n')
+        .filter((l) => l.startsWith('{'))
+        .map((l) => JSON.parse(l) as Record<string, unknown>);
       const starting = lines.filter((l) => l.msg === 'warren starting');
       expect(starting).toHaveLength(1);
       expect(starting[0]).toMatchObject({
         level: 30,
         version: buildInfo().version,
         env: 'production',
-        database: pgUrl ? expect.stringMatching(new RegExp(`^PostgreSQL .* schema ${schema}$`)) : `embedded PGlite in ${path.join(dataDir, 'pglite')}`,
+        database: pgUrl
+          ? expect.stringMatching(new RegExp(`^PostgreSQL .* schema ${schema}$`))
+          : `embedded PGlite in ${path.join(dataDir, 'pglite')}`,
         mail: 'smtps://127.0.0.1:9 from Acme VPN <no-reply@acme-privacy.com>',
         payments: ['stripe (live)', 'payssion', 'cardlink'],
         brands: ['acme-vpn https://vpn.acme-privacy.com'],
       });
-      expect(lines.findIndex((l) => l.msg === 'warren starting')).toBeLessThan(lines.findIndex((l) => String(l.msg).startsWith('Server listening')));
+      expect(lines.findIndex((l) => l.msg === 'warren starting')).toBeLessThan(
+        lines.findIndex((l) => String(l.msg).startsWith('Server listening')),
+      );
       // The one thing wrong here is said loudly, once.
-      expect(lines.filter((l) => String(l.msg).startsWith('PRODUCTION WARNING: TRUST_PROXY is off'))).toEqual([expect.objectContaining({ level: 40 })]);
+      expect(lines.filter((l) => String(l.msg).startsWith('PRODUCTION WARNING: TRUST_PROXY is off'))).toEqual([
+        expect.objectContaining({ level: 40 }),
+      ]);
       for (const [name, secret] of Object.entries(SECRETS)) expect(server.output(), name).not.toContain(secret);
     } finally {
       server.proc.kill('SIGTERM');
@@ -227,7 +302,11 @@ describe('the server in production', () => {
   // One process for every refusal (a start under tsx takes seconds on a loaded machine): each is listed.
   it('refuses to start with mail to the outbox and the stock brand file: exit 78, every reason, nothing written', async () => {
     const dataDir = fs.mkdtempSync(path.join(tmp, 'servers', 'refused-'));
-    const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], { cwd: repoRoot, env: env(dataDir, { MAIL_URL: undefined, BRANDS_FILE: undefined }), stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', serverEntry], {
+      cwd: repoRoot,
+      env: env(dataDir, { MAIL_URL: undefined, BRANDS_FILE: undefined }),
+      stdio: ['ignore', 'pipe', 'pipe'],
+    });
     let out = '';
     child.stdout!.on('data', (c: Buffer) => (out += c.toString()));
     child.stderr!.on('data', (c: Buffer) => (out += c.toString()));

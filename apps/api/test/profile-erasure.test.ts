@@ -5,7 +5,18 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { hashToken } from '../src/lib/secrets.js';
 import { totpCode } from '../src/lib/totp.js';
 import { normaliseRecoveryCode } from '../src/modules/users/second-factor.js';
-import { PASSWORD, TestClient, createTestApp, linkParams, mailTo, payWithSandbox, registerUser, signedUpClient, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  PASSWORD,
+  TestClient,
+  createTestApp,
+  linkParams,
+  mailTo,
+  payWithSandbox,
+  registerUser,
+  signedUpClient,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 
 /**
  * Account deletion (issue 20, finding 4; README "Personal data: the data map"): an account used in
@@ -20,14 +31,18 @@ import { PASSWORD, TestClient, createTestApp, linkParams, mailTo, payWithSandbox
 let t: TestApp;
 const logLines: string[] = [];
 beforeAll(async () => {
-  t = await createTestApp({ JOBS: 'false', LOG_LEVEL: 'trace', REWARD_DAYS: '14' }, { logStream: { write: (line: string) => void logLines.push(line) } });
+  t = await createTestApp(
+    { JOBS: 'false', LOG_LEVEL: 'trace', REWARD_DAYS: '14' },
+    { logStream: { write: (line: string) => void logLines.push(line) } },
+  );
 }, 60_000);
 afterAll(async () => {
   await t?.close();
 });
 
 const DAY = 86_400_000;
-const wgKey = () => generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+const wgKey = () =>
+  generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 const ok = <R extends { statusCode: number; body: string }>(res: R, status = 200): R => {
   expect(res.statusCode, res.body).toBe(status);
   return res;
@@ -49,7 +64,10 @@ interface Hit {
 }
 
 /** Every base table of the app's schemas (its own and the job engine's), every column cast to text. */
-async function searchDatabase(needles: string[], userId: number): Promise<{ hits: Hit[]; idRefs: string[]; tables: number }> {
+async function searchDatabase(
+  needles: string[],
+  userId: number,
+): Promise<{ hits: Hit[]; idRefs: string[]; tables: number }> {
   const db = t.app.db;
   const schemas = await db.query<{ s: string }>(
     `select schema_name as s from information_schema.schemata
@@ -68,11 +86,23 @@ async function searchDatabase(needles: string[], userId: number): Promise<{ hits
   const lowered = needles.map((n) => `%${n.toLowerCase().replace(/[\\%_]/g, (m) => `\\${m}`)}%`);
   for (const c of columns) {
     const col = `${q(c.table_schema)}.${q(c.table_name)}`;
-    const rows = await db.query<{ v: string }>(`select ${q(c.column_name)}::text as v from ${col} where lower(${q(c.column_name)}::text) like any($1::text[])`, [lowered]);
-    for (const r of rows) for (const n of needles) if (r.v.toLowerCase().includes(n.toLowerCase())) hits.push({ where: `${c.table_name}.${c.column_name}`, needle: n });
-    const isUserRef = c.column_name === 'user_id' || c.column_name.endsWith('_user_id') || (c.table_name === 'users' && c.column_name === 'id');
+    const rows = await db.query<{ v: string }>(
+      `select ${q(c.column_name)}::text as v from ${col} where lower(${q(c.column_name)}::text) like any($1::text[])`,
+      [lowered],
+    );
+    for (const r of rows)
+      for (const n of needles)
+        if (r.v.toLowerCase().includes(n.toLowerCase()))
+          hits.push({ where: `${c.table_name}.${c.column_name}`, needle: n });
+    const isUserRef =
+      c.column_name === 'user_id' ||
+      c.column_name.endsWith('_user_id') ||
+      (c.table_name === 'users' && c.column_name === 'id');
     if (isUserRef && c.table_schema === schemas.find((s) => !s.s.endsWith('_jobs') && s.s !== 'pgboss')?.s) {
-      const [n] = await db.query<{ n: number }>(`select count(*)::int as n from ${col} where ${q(c.column_name)}::text = $1`, [String(userId)]);
+      const [n] = await db.query<{ n: number }>(
+        `select count(*)::int as n from ${col} where ${q(c.column_name)}::text = $1`,
+        [String(userId)],
+      );
       if (n!.n > 0) idRefs.push(`${c.table_name}.${c.column_name}`);
     }
   }
@@ -95,7 +125,8 @@ async function staffAdmin() {
   const email = uniqueEmail('admin');
   await registerUser(c, email);
   const secret = (await c.post('/api/profile/2fa/setup')).json().data.secret as string;
-  const recovery = ok(await c.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) })).json().data.recoveryCodes as string[];
+  const recovery = ok(await c.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) })).json()
+    .data.recoveryCodes as string[];
   await t.app.services.staff.grantRole(email, 'admin');
   const browser = new TestClient(t.app);
   ok(await browser.post('/api/staff/session', { email, password: PASSWORD, code: recovery.pop() }));
@@ -127,30 +158,58 @@ async function fullyUsedAccount(admin: TestClient) {
   ok(await c.post('/api/users/verifyUser', { userId, token }));
 
   const secret = ok(await c.post('/api/profile/2fa/setup')).json().data.secret as string;
-  const recoveryCodes = ok(await c.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) })).json().data.recoveryCodes as string[];
+  const recoveryCodes = ok(
+    await c.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) }),
+  ).json().data.recoveryCodes as string[];
   const second = new TestClient(t.app, { userAgent });
-  const signedIn = ok(await second.post('/api/users/login', { email, password: PASSWORD, otp: recoveryCodes[0] })).json().data;
+  const signedIn = ok(
+    await second.post('/api/users/login', { email, password: PASSWORD, otp: recoveryCodes[0] }),
+  ).json().data;
   second.token = signedIn.token;
 
   // A monthly plan with the sandbox card kept for renewals, auto-renew on.
-  const created = ok(await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', autoRenew: true })).json().data;
+  const created = ok(
+    await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'sandbox',
+      returnPath: '/thank-you',
+      autoRenew: true,
+    }),
+  ).json().data;
   const sandboxId = new URL(created.redirectUrl as string).pathname.split('/').pop()!;
-  ok(await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' }));
+  ok(
+    await t.app.inject({
+      method: 'POST',
+      url: `/sandbox/checkout/${sandboxId}`,
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=pay',
+    }),
+  );
   const sub = ok(await c.get('/api/billing/subscription')).json().data;
   expect(sub).toMatchObject({ autoRenew: true, paymentMethod: { provider: 'sandbox' } });
   const cardLabel = sub.paymentMethod.label as string;
-  const [renewal] = await t.app.db.query<{ method_ref: string }>('select method_ref from subscription_renewals where user_id = $1', [user.id]);
+  const [renewal] = await t.app.db.query<{ method_ref: string }>(
+    'select method_ref from subscription_renewals where user_id = $1',
+    [user.id],
+  );
   const cardRef = renewal!.method_ref;
   const paymentId = ok(await c.get('/api/billing/payments')).json().data.items[0].paymentId as string;
   ok(await c.get(`/api/billing/payments/${paymentId}/receipt`));
   // The renewal reminder (a billing notice and its mail), three days before the charge.
   const paidUntil = new Date(sub.paidUntil as string);
-  expect(await t.app.services.billing.renewals.sendReminders(new Date(paidUntil.getTime() - 6 * DAY + 3600_000))).toBe(1);
+  expect(await t.app.services.billing.renewals.sendReminders(new Date(paidUntil.getTime() - 6 * DAY + 3600_000))).toBe(
+    1,
+  );
 
   const keys = [wgKey(), wgKey()];
-  for (const [i, name] of devices.entries()) ok(await c.post('/api/setup/wg/devices/add', { name, publicKey: keys[i] }), 201);
+  for (const [i, name] of devices.entries())
+    ok(await c.post('/api/setup/wg/devices/add', { name, publicKey: keys[i] }), 201);
   const services = ok(await c.get('/api/setup/services/get')).json().data;
-  const [creds] = await t.app.db.query<{ username: string }>('select username from service_credentials where user_id = $1', [user.id]);
+  const [creds] = await t.app.db.query<{ username: string }>(
+    'select username from service_credentials where user_id = $1',
+    [user.id],
+  );
   expect(creds?.username).toBeTruthy();
   ok(await c.post('/api/setup/features/state', { id: 1, state: true }));
   ok(await c.get('/api/setup/stealth/get'));
@@ -158,7 +217,10 @@ async function fullyUsedAccount(admin: TestClient) {
 
   // An affiliate partner: a click on the link, a referred member who pays.
   const referralId = ok(await c.get('/api/affiliate/stats')).json().data.referralId as string;
-  await new TestClient(t.app).post('/api/affiliate/session/create', { url: `http://localhost/checkout?referralID=${referralId}&partner=${local}`, referralID: referralId });
+  await new TestClient(t.app).post('/api/affiliate/session/create', {
+    url: `http://localhost/checkout?referralID=${referralId}&partner=${local}`,
+    referralID: referralId,
+  });
   const { c: referred } = await signedUpClient(t.app, { referralID: referralId });
   await payWithSandbox(t.app, referred, 2);
   expect(ok(await inviter.get('/api/rewards')).json().data.invited).toBe(1);
@@ -167,14 +229,30 @@ async function fullyUsedAccount(admin: TestClient) {
   const found = ok(await admin.get(`/api/staff/customers?q=${encodeURIComponent(email)}`)).json().data.items;
   expect(found.map((f: { id: number }) => f.id)).toContain(user.id);
   ok(await admin.get(`/api/staff/customers/${user.id}`));
-  ok(await admin.post(`/api/staff/customers/${user.id}/grant-days`, { days: 3, reason: `${first} ${last} <${email}> asked for goodwill days` }));
+  ok(
+    await admin.post(`/api/staff/customers/${user.id}/grant-days`, {
+      days: 3,
+      reason: `${first} ${last} <${email}> asked for goodwill days`,
+    }),
+  );
   ok(await admin.post(`/api/staff/customers/${user.id}/reset-service-credentials`, { reason: `leaked by ${email}` }));
   await t.app.settle();
 
   const tokenHashes = [c.token!, second.token!].map(hashToken);
   const needles = [
-    email, local, first, last, userAgent, ...devices, ...keys, cardRef, creds!.username, secret, referralId,
-    ...recoveryCodes.map((code) => hashToken(normaliseRecoveryCode(code))), ...tokenHashes,
+    email,
+    local,
+    first,
+    last,
+    userAgent,
+    ...devices,
+    ...keys,
+    cardRef,
+    creds!.username,
+    secret,
+    referralId,
+    ...recoveryCodes.map((code) => hashToken(normaliseRecoveryCode(code))),
+    ...tokenHashes,
   ];
   // The card's label is one every sandbox card has: it must be gone from the account's renewal (searched below).
   void services;
@@ -205,25 +283,39 @@ describe('deleting an account', () => {
     expect(await t.app.db.query('select 1 from subscription_renewals where user_id = $1', [a.user.id])).toEqual([]);
     expect(await t.app.services.sandbox!.card(a.cardRef)).toBeUndefined();
     // The receipt stays (accounting), without the buyer.
-    const receipts = await t.app.db.query<{ data: Record<string, unknown> }>('select r.data from receipts r join payments p on p.id = r.payment_id where p.user_id = $1', [a.user.id]);
+    const receipts = await t.app.db.query<{ data: Record<string, unknown> }>(
+      'select r.data from receipts r join payments p on p.id = r.payment_id where p.user_id = $1',
+      [a.user.id],
+    );
     expect(receipts).toHaveLength(1);
     expect(receipts[0]!.data).toMatchObject({ amountMinor: 1299, currency: 'USD', tariffKey: '1-month' });
     expect(JSON.stringify(receipts[0]!.data)).not.toContain('@example.com');
 
     // Every log line the server wrote during the test.
-    const logged = logLines.flatMap((line) => a.needles.filter((n) => line.toLowerCase().includes(n.toLowerCase())).map((n) => ({ n, line: line.slice(0, 300) })));
+    const logged = logLines.flatMap((line) =>
+      a.needles
+        .filter((n) => line.toLowerCase().includes(n.toLowerCase()))
+        .map((n) => ({ n, line: line.slice(0, 300) })),
+    );
     expect(logged).toEqual([]);
 
     // DATA_DIR: only the deletion confirmation (sent after the erasure) still holds the address.
-    const files = dataFiles(t.dataDir).filter((f) => a.needles.some((n) => f.text.toLowerCase().includes(n.toLowerCase())));
+    const files = dataFiles(t.dataDir).filter((f) =>
+      a.needles.some((n) => f.text.toLowerCase().includes(n.toLowerCase())),
+    );
     expect(files.map((f) => f.file)).toHaveLength(1);
     const confirmation = JSON.parse(files[0]!.text) as { to: string; subject: string; text: string };
     expect(confirmation.to).toBe(a.email);
     expect(confirmation.subject).toMatch(/deleted/i);
-    expect(a.needles.filter((n) => n !== a.email && n !== a.email.split('@')[0] && confirmation.text.toLowerCase().includes(n.toLowerCase()))).toEqual([]);
+    expect(
+      a.needles.filter(
+        (n) =>
+          n !== a.email && n !== a.email.split('@')[0] && confirmation.text.toLowerCase().includes(n.toLowerCase()),
+      ),
+    ).toEqual([]);
   }, 120_000);
 
-  it('two deletions at once erase once and mail once; a staff deletion racing the customer\'s finds nothing left', async () => {
+  it("two deletions at once erase once and mail once; a staff deletion racing the customer's finds nothing left", async () => {
     const admin = await staffAdmin();
     for (const racer of ['customer', 'staff'] as const) {
       const c = new TestClient(t.app);
@@ -232,12 +324,19 @@ describe('deleting an account', () => {
       const second = new TestClient(t.app);
       second.token = ok(await second.post('/api/users/login', { email, password: PASSWORD })).json().data.token;
       const other =
-        racer === 'customer' ? second.post('/api/users/annihilation', { password: PASSWORD }) : admin.post(`/api/staff/customers/${user.id}/delete`, { reason: 'race' });
+        racer === 'customer'
+          ? second.post('/api/users/annihilation', { password: PASSWORD })
+          : admin.post(`/api/staff/customers/${user.id}/delete`, { reason: 'race' });
       const [mine, theirs] = await Promise.all([c.post('/api/users/annihilation', { password: PASSWORD }), other]);
       const codes = [mine.statusCode, theirs.statusCode].sort();
-      expect(codes, `${racer}: ${mine.body} ${theirs.body}`).toEqual(racer === 'customer' ? [200, 401] : mine.statusCode === 200 ? [200, 404] : [200, 401]);
+      expect(codes, `${racer}: ${mine.body} ${theirs.body}`).toEqual(
+        racer === 'customer' ? [200, 401] : mine.statusCode === 200 ? [200, 404] : [200, 401],
+      );
       await t.app.settle();
-      const [row] = await t.app.db.query<{ email: string; deleted_at: Date | null }>('select email, deleted_at from users where id = $1', [user.id]);
+      const [row] = await t.app.db.query<{ email: string; deleted_at: Date | null }>(
+        'select email, deleted_at from users where id = $1',
+        [user.id],
+      );
       expect(row).toMatchObject({ email: `deleted-${user.id}@deleted.invalid` });
       // One confirmation at most (none when staff won: the console's deletion mails nothing), and no earlier mail kept.
       const mails = dataFiles(t.dataDir).filter((f) => f.text.includes(email));
@@ -249,9 +348,24 @@ describe('deleting an account', () => {
   it('a renewal charge under way when the account is deleted takes nothing: the saved card is gone before the charge', async () => {
     const c = new TestClient(t.app);
     const { user } = await registerUser(c, uniqueEmail('renewing'));
-    const created = ok(await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', autoRenew: true })).json().data;
+    const created = ok(
+      await c.post('/api/billing/createPayment', {
+        tariffId: 2,
+        currency: 'USD',
+        provider: 'sandbox',
+        returnPath: '/thank-you',
+        autoRenew: true,
+      }),
+    ).json().data;
     const sandboxId = new URL(created.redirectUrl as string).pathname.split('/').pop()!;
-    ok(await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' }));
+    ok(
+      await t.app.inject({
+        method: 'POST',
+        url: `/sandbox/checkout/${sandboxId}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'outcome=pay',
+      }),
+    );
     const sub = ok(await c.get('/api/billing/subscription')).json().data;
     expect(sub.autoRenew).toBe(true);
     const dueAt = new Date(new Date(sub.paidUntil as string).getTime() - 3 * DAY + 60_000);
@@ -277,28 +391,55 @@ describe('deleting an account', () => {
     } finally {
       sandbox.chargeSaved = charge;
     }
-    const renewals = await t.app.db.query<{ status: string }>(`select status from payments where user_id = $1 and kind = 'renewal'`, [user.id]);
+    const renewals = await t.app.db.query<{ status: string }>(
+      `select status from payments where user_id = $1 and kind = 'renewal'`,
+      [user.id],
+    );
     expect(renewals.map((p) => p.status)).toEqual(['failed']);
     // A later pass finds nothing to renew or to mail.
-    expect(await t.app.services.billing.renewals.renewOne(user.id, new Date(dueAt.getTime() + DAY))).toEqual({ outcome: 'not-due' });
+    expect(await t.app.services.billing.renewals.renewOne(user.id, new Date(dueAt.getTime() + DAY))).toEqual({
+      outcome: 'not-due',
+    });
     expect(await t.app.db.query('select 1 from billing_notices where user_id = $1', [user.id])).toEqual([]);
   }, 60_000);
 
   it('a checkout paid after the deletion does not bring back a saved card or auto-renew', async () => {
     const c = new TestClient(t.app);
     const { user } = await registerUser(c, uniqueEmail('late-payer'));
-    const created = ok(await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you', autoRenew: true })).json().data;
+    const created = ok(
+      await c.post('/api/billing/createPayment', {
+        tariffId: 2,
+        currency: 'USD',
+        provider: 'sandbox',
+        returnPath: '/thank-you',
+        autoRenew: true,
+      }),
+    ).json().data;
     const sandboxId = new URL(created.redirectUrl as string).pathname.split('/').pop()!;
     ok(await c.post('/api/users/annihilation', { password: PASSWORD }));
     // The provider's page was still open: paid after the account was gone.
-    ok(await t.app.inject({ method: 'POST', url: `/sandbox/checkout/${sandboxId}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' }));
+    ok(
+      await t.app.inject({
+        method: 'POST',
+        url: `/sandbox/checkout/${sandboxId}`,
+        headers: { 'content-type': 'application/x-www-form-urlencoded' },
+        payload: 'outcome=pay',
+      }),
+    );
     await t.app.settle();
     for (const { event } of await t.app.services.sandbox!.undelivered()) {
       const { body, signature } = t.app.services.sandbox!.signedDelivery(event);
-      await t.app.inject({ method: 'POST', url: '/api/billing/webhooks/sandbox', headers: { 'content-type': 'application/json', 'sandbox-signature': signature }, payload: body });
+      await t.app.inject({
+        method: 'POST',
+        url: '/api/billing/webhooks/sandbox',
+        headers: { 'content-type': 'application/json', 'sandbox-signature': signature },
+        payload: body,
+      });
     }
     await t.app.settle();
-    expect(await t.app.db.query<{ status: string }>('select status from payments where user_id = $1', [user.id])).toEqual([expect.objectContaining({ status: 'succeeded' })]);
+    expect(
+      await t.app.db.query<{ status: string }>('select status from payments where user_id = $1', [user.id]),
+    ).toEqual([expect.objectContaining({ status: 'succeeded' })]);
     expect(await t.app.db.query('select 1 from subscription_renewals where user_id = $1', [user.id])).toEqual([]);
     expect((await t.app.services.sandbox!.find(sandboxId))?.card_id).toBeNull();
     expect(await t.app.db.query('select 1 from billing_notices where user_id = $1', [user.id])).toEqual([]);

@@ -10,7 +10,10 @@ import { TestClient, createTestApp, registerUser, type TestApp } from './helpers
 const logLines: string[] = [];
 let t: TestApp;
 beforeAll(async () => {
-  t = await createTestApp({ JOBS: 'false', LOG_LEVEL: 'info' }, { logStream: { write: (line: string) => void logLines.push(line) } });
+  t = await createTestApp(
+    { JOBS: 'false', LOG_LEVEL: 'info' },
+    { logStream: { write: (line: string) => void logLines.push(line) } },
+  );
 });
 afterAll(async () => {
   await t?.close();
@@ -21,10 +24,21 @@ it('the unsubscribe link works and its sig never reaches the log, however the pa
   const link = new URL(t.app.services.profiles.unsubscribeLink('http://localhost', user.id));
   const sig = link.searchParams.get('sig')!;
   expect(sig.length).toBeGreaterThanOrEqual(10);
-  const spellings = [`u=${user.id}&sig=${sig}`, `u=${user.id}&%73ig=${sig}`, `u=${user.id}&%73%69%67=${encodeURIComponent(sig)}`, `sig=${sig}&u=${user.id}`];
-  for (const q of spellings) expect((await t.app.inject({ method: 'GET', url: `/unsubscribe?${q}` })).statusCode, q).toBe(200);
+  const spellings = [
+    `u=${user.id}&sig=${sig}`,
+    `u=${user.id}&%73ig=${sig}`,
+    `u=${user.id}&%73%69%67=${encodeURIComponent(sig)}`,
+    `sig=${sig}&u=${user.id}`,
+  ];
+  for (const q of spellings)
+    expect((await t.app.inject({ method: 'GET', url: `/unsubscribe?${q}` })).statusCode, q).toBe(200);
   // The parser reads the encoded names as sig: these really are the credential.
-  const done = await t.app.inject({ method: 'POST', url: `/unsubscribe?u=${user.id}&%73ig=${sig}`, headers: { 'content-type': 'application/x-www-form-urlencoded' }, payload: '' });
+  const done = await t.app.inject({
+    method: 'POST',
+    url: `/unsubscribe?u=${user.id}&%73ig=${sig}`,
+    headers: { 'content-type': 'application/x-www-form-urlencoded' },
+    payload: '',
+  });
   expect(done.body).toContain('You are unsubscribed');
   const requestLines = logLines.filter((l) => l.includes('/unsubscribe'));
   expect(requestLines.length).toBeGreaterThanOrEqual(spellings.length + 1);

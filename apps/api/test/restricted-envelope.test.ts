@@ -32,7 +32,11 @@ interface Opened {
   res: LightMyRequestResponse;
   answer: RestrictedEnvelopeAnswer;
   status: number;
-  json: () => Record<string, unknown> & { data: Record<string, unknown>; message?: string; errors?: Record<string, string[]> };
+  json: () => Record<string, unknown> & {
+    data: Record<string, unknown>;
+    message?: string;
+    errors?: Record<string, string[]>;
+  };
 }
 
 /** One call through the envelope, as the web app sends it: no bearer header, the token inside. */
@@ -51,18 +55,34 @@ const logLines: string[] = [];
 const secretsSeen = new Set<string>();
 beforeAll(async () => {
   t = await createTestApp(
-    { JOBS: 'false', TRUST_PROXY: 'true', LOG_LEVEL: 'info', LIMIT_LOGIN_PER_IP: '100000', LIMIT_REGISTER_PER_IP: '100000', LIMIT_RESET_PER_IP: '100000' },
+    {
+      JOBS: 'false',
+      TRUST_PROXY: 'true',
+      LOG_LEVEL: 'info',
+      LIMIT_LOGIN_PER_IP: '100000',
+      LIMIT_REGISTER_PER_IP: '100000',
+      LIMIT_RESET_PER_IP: '100000',
+    },
     { logStream: { write: (line: string) => void logLines.push(line) } },
   );
   await t.app.ready();
-  await addLocation(t.app.db, { slug: 'zz-envelope', countryCode: 'ZZ', country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' }, city: { en: 'Libre', ru: 'Либре', zh: '自由城' }, latitude: 0, longitude: 0, premium: false });
+  await addLocation(t.app.db, {
+    slug: 'zz-envelope',
+    countryCode: 'ZZ',
+    country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' },
+    city: { en: 'Libre', ru: 'Либре', zh: '自由城' },
+    latitude: 0,
+    longitude: 0,
+    premium: false,
+  });
   await addNode(t.app.db, { location: 'zz-envelope', name: 'zz-envelope-1', endpointHost: '198.51.100.21' });
 });
 afterAll(async () => {
   await t?.close();
 });
 
-const wgKey = () => generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+const wgKey = () =>
+  generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 
 async function customer(host = PROXY, email = uniqueEmail('envelope')) {
   const c = new TestClient(t.app, { host });
@@ -73,10 +93,19 @@ async function customer(host = PROXY, email = uniqueEmail('envelope')) {
 
 /** Pays for a plan through the sandbox (the provider's page posts its outcome), as the customer's browser would. */
 async function pay(c: TestClient, token: string) {
-  const created = await envelope(c, token, { method: 'POST', path: '/api/billing/createPayment', body: { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' } });
+  const created = await envelope(c, token, {
+    method: 'POST',
+    path: '/api/billing/createPayment',
+    body: { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' },
+  });
   expect(created.status, created.answer.body).toBe(200);
   const { redirectUrl, paymentId } = created.json().data as { redirectUrl: string; paymentId: string };
-  await t.app.inject({ method: 'POST', url: new URL(redirectUrl).pathname, headers: { host: PROXY, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+  await t.app.inject({
+    method: 'POST',
+    url: new URL(redirectUrl).pathname,
+    headers: { host: PROXY, 'content-type': 'application/x-www-form-urlencoded' },
+    payload: 'outcome=pay',
+  });
   await t.app.settle();
   return paymentId;
 }
@@ -103,7 +132,10 @@ const SAMPLE: Record<string, { query?: string; body?: () => unknown }> = {
 describe('every route on a restricted host', () => {
   it('a plain call with a bearer header is refused (403) and changes nothing; through the envelope it answers as the same call does on the main host', async () => {
     const ops = openApiOperations(t.app).filter(
-      (op) => op.url.startsWith('/api/') && !op.url.startsWith(ENVELOPE) && ![...NOT_THROUGH_ENVELOPE.keys()].some((p) => op.url.startsWith(p) || op.url === p.replace(/\/$/, '')),
+      (op) =>
+        op.url.startsWith('/api/') &&
+        !op.url.startsWith(ENVELOPE) &&
+        ![...NOT_THROUGH_ENVELOPE.keys()].some((p) => op.url.startsWith(p) || op.url === p.replace(/\/$/, '')),
     );
     const restricted = new Set(Object.values(RESTRICTED_PATHS).map((p) => `/api/${p}`));
     const customerRoutes = ops.filter((op) => !restricted.has(op.url));
@@ -121,7 +153,11 @@ describe('every route on a restricted host', () => {
       const before = await snapshot(t.app);
       plain.token = plainToken;
       for (const u of [url, ...pathSpellings(path)]) {
-        const res = await plain.request({ method: op.method as 'GET', url: u, ...(body === undefined ? {} : { payload: body as object }) });
+        const res = await plain.request({
+          method: op.method as 'GET',
+          url: u,
+          ...(body === undefined ? {} : { payload: body as object }),
+        });
         expect(res.statusCode, `${op.method} ${u}: ${res.body.slice(0, 200)}`).toBeGreaterThanOrEqual(400);
         expect(res.statusCode, `${op.method} ${u}`).toBeLessThan(500);
         if (u === url) expect(res.json(), key).toEqual({ message: ENCRYPTED_ONLY });
@@ -130,12 +166,29 @@ describe('every route on a restricted host', () => {
 
       // The same call, once directly on the main host and once through the envelope, each by a new customer.
       const main = await customer('localhost');
-      const direct = await main.c.request({ method: op.method as 'GET', url, ...(body === undefined ? {} : { payload: body as object }) });
-      const anonymous = await new TestClient(t.app).request({ method: op.method as 'GET', url, auth: false, ...(body === undefined ? {} : { payload: sample.body?.() ?? {} }) });
+      const direct = await main.c.request({
+        method: op.method as 'GET',
+        url,
+        ...(body === undefined ? {} : { payload: body as object }),
+      });
+      const anonymous = await new TestClient(t.app).request({
+        method: op.method as 'GET',
+        url,
+        auth: false,
+        ...(body === undefined ? {} : { payload: sample.body?.() ?? {} }),
+      });
       if (anonymous.statusCode === 401 && direct.statusCode !== 401) signedIn.push(key);
       const proxy = await customer();
-      const viaEnvelope = await envelope(proxy.c, proxy.token, { method: op.method, path, ...(sample.query ? { query: sample.query } : {}), ...(body === undefined ? {} : { body: sample.body?.() ?? {} }) });
-      if (viaEnvelope.status !== direct.statusCode) differ.push(`${key}: main ${direct.statusCode}, envelope ${viaEnvelope.status} ${viaEnvelope.answer.body?.slice(0, 120)}`);
+      const viaEnvelope = await envelope(proxy.c, proxy.token, {
+        method: op.method,
+        path,
+        ...(sample.query ? { query: sample.query } : {}),
+        ...(body === undefined ? {} : { body: sample.body?.() ?? {} }),
+      });
+      if (viaEnvelope.status !== direct.statusCode)
+        differ.push(
+          `${key}: main ${direct.statusCode}, envelope ${viaEnvelope.status} ${viaEnvelope.answer.body?.slice(0, 120)}`,
+        );
       else if (direct.statusCode === 200 && /json/.test(String(direct.headers['content-type']))) {
         expect(Object.keys(viaEnvelope.json()).sort(), key).toEqual(Object.keys(direct.json()).sort());
       }
@@ -147,11 +200,26 @@ describe('every route on a restricted host', () => {
     // The walk reached the signed-in calls behind their sessions (so an empty walk cannot pass).
     expect(signedIn).toEqual(
       expect.arrayContaining([
-        'GET /api/setup/wg/get', 'POST /api/setup/wg/devices/add', 'POST /api/setup/wg/devices/rename', 'POST /api/setup/wg/devices/revoke',
-        'GET /api/setup/features/get', 'POST /api/setup/features/state', 'GET /api/rewards', 'GET /api/affiliate/stats',
-        'GET /api/billing/payments', 'GET /api/billing/subscription', 'POST /api/billing/subscription/autoRenew', 'POST /api/users/logout',
-        'GET /api/profile/sessions', 'POST /api/profile/sessions/revokeOthers', 'GET /api/users/info/get', 'GET /api/profile',
-        'GET /api/setup/services/get', 'GET /api/setup/openvpn/config', 'POST /api/billing/createPayment', 'POST /api/users/annihilation',
+        'GET /api/setup/wg/get',
+        'POST /api/setup/wg/devices/add',
+        'POST /api/setup/wg/devices/rename',
+        'POST /api/setup/wg/devices/revoke',
+        'GET /api/setup/features/get',
+        'POST /api/setup/features/state',
+        'GET /api/rewards',
+        'GET /api/affiliate/stats',
+        'GET /api/billing/payments',
+        'GET /api/billing/subscription',
+        'POST /api/billing/subscription/autoRenew',
+        'POST /api/users/logout',
+        'GET /api/profile/sessions',
+        'POST /api/profile/sessions/revokeOthers',
+        'GET /api/users/info/get',
+        'GET /api/profile',
+        'GET /api/setup/services/get',
+        'GET /api/setup/openvpn/config',
+        'POST /api/billing/createPayment',
+        'POST /api/users/annihilation',
       ]),
     );
   });
@@ -163,7 +231,11 @@ describe('the dashboard through the envelope', () => {
     // A paid plan (through the envelope too): devices need an active account.
     const paymentId = await pay(c, token);
     const publicKey = wgKey();
-    const added = await envelope(c, token, { method: 'POST', path: '/api/setup/wg/devices/add', body: { name: 'Laptop of Ada', publicKey } });
+    const added = await envelope(c, token, {
+      method: 'POST',
+      path: '/api/setup/wg/devices/add',
+      body: { name: 'Laptop of Ada', publicKey },
+    });
     expect(added.status, added.answer.body).toBe(201);
     const device = added.json().data.device as { id: number; name: string };
     expect(device.name).toBe('Laptop of Ada');
@@ -172,8 +244,14 @@ describe('the dashboard through the envelope', () => {
     expect(JSON.stringify(overview.json().data)).toContain(publicKey);
     const features = await envelope(c, token, { method: 'GET', path: '/api/setup/features/get' });
     expect(features.status).toBe(200);
-    const adBlocker = (features.json().data as { items: { id: number; name: string; isEnabled: boolean }[] }).items.find((f) => /ad/i.test(f.name))!;
-    const toggled = await envelope(c, token, { method: 'POST', path: '/api/setup/features/state', body: { id: adBlocker.id, state: !adBlocker.isEnabled } });
+    const adBlocker = (
+      features.json().data as { items: { id: number; name: string; isEnabled: boolean }[] }
+    ).items.find((f) => /ad/i.test(f.name))!;
+    const toggled = await envelope(c, token, {
+      method: 'POST',
+      path: '/api/setup/features/state',
+      body: { id: adBlocker.id, state: !adBlocker.isEnabled },
+    });
     expect(toggled.status, toggled.answer.body).toBe(200);
     expect(toggled.json().data).toEqual({ id: adBlocker.id, isEnabled: !adBlocker.isEnabled });
     const payments = await envelope(c, token, { method: 'GET', path: '/api/billing/payments' });
@@ -190,12 +268,20 @@ describe('the dashboard through the envelope', () => {
     expect(Buffer.from(receipt.answer.bodyBase64!, 'base64').subarray(0, 5).toString()).toBe('%PDF-');
     for (const r of [added, overview, features, toggled, payments, subscription, receipt]) {
       const clear = `${JSON.stringify(r.res.headers)}\n${r.res.body}`;
-      for (const secret of [token, email, publicKey, 'Laptop of Ada', paymentId, 'amountMinor', 'receipt-', 'sandbox']) expect(clear.includes(secret), `${secret} in clear`).toBe(false);
+      for (const secret of [token, email, publicKey, 'Laptop of Ada', paymentId, 'amountMinor', 'receipt-', 'sandbox'])
+        expect(clear.includes(secret), `${secret} in clear`).toBe(false);
     }
     // A captured envelope replayed is its plain call replayed: the revoked device is gone (404 inside).
     const revoke = sealed({ token, method: 'POST', path: '/api/setup/wg/devices/revoke', body: { id: device.id } });
     const statuses: number[] = [];
-    for (let i = 0; i < 2; i++) statuses.push((JSON.parse(decryptText(KEY, (await c.post(ENVELOPE, revoke, { headers: TEXT, auth: false })).body)!) as RestrictedEnvelopeAnswer).status);
+    for (let i = 0; i < 2; i++)
+      statuses.push(
+        (
+          JSON.parse(
+            decryptText(KEY, (await c.post(ENVELOPE, revoke, { headers: TEXT, auth: false })).body)!,
+          ) as RestrictedEnvelopeAnswer
+        ).status,
+      );
     expect(statuses).toEqual([200, 404]);
     // Sign-out through the envelope ends the session: the same envelope again (a replay) is a 401 inside.
     const logout = sealed({ token, method: 'POST', path: '/api/users/logout', body: {} });
@@ -220,7 +306,11 @@ describe('the dashboard through the envelope', () => {
   it("keeps the client's own address (behind TRUST_PROXY): the call sees it, not the loopback", async () => {
     const { c, token } = await customer();
     // 81.2.69.160 is in the embedded country table (GB); the loopback gets the default country.
-    const direct = await t.app.inject({ method: 'GET', url: '/api/ip/info', headers: { host: 'localhost', 'x-forwarded-for': '81.2.69.160' } });
+    const direct = await t.app.inject({
+      method: 'GET',
+      url: '/api/ip/info',
+      headers: { host: 'localhost', 'x-forwarded-for': '81.2.69.160' },
+    });
     const local = await t.app.inject({ method: 'GET', url: '/api/ip/info', headers: { host: 'localhost' } });
     expect(direct.json().data.code).not.toBe(local.json().data.code);
     const res = await envelope(c, token, { method: 'GET', path: '/api/ip/info' }, { 'x-forwarded-for': '81.2.69.160' });
@@ -229,7 +319,12 @@ describe('the dashboard through the envelope', () => {
 
   it('the idempotency key travels as a header of the call: the same key is the same payment', async () => {
     const { c, token } = await customer();
-    const call = { method: 'POST', path: '/api/billing/createPayment', body: { tariffId: 3, currency: 'USD', provider: 'sandbox' }, headers: { 'idempotency-key': 'envelope-key-0001' } };
+    const call = {
+      method: 'POST',
+      path: '/api/billing/createPayment',
+      body: { tariffId: 3, currency: 'USD', provider: 'sandbox' },
+      headers: { 'idempotency-key': 'envelope-key-0001' },
+    };
     const [a, b] = await Promise.all([envelope(c, token, call), envelope(c, token, call)]);
     expect(a.status, a.answer.body).toBe(200);
     expect(b.json().data.paymentId).toBe(a.json().data.paymentId);
@@ -241,9 +336,33 @@ describe('hostile envelopes', () => {
     const { c, token } = await customer();
     const before = await snapshot(t.app);
     const badPaths = [
-      '/%61pi/profile', '/api/%70rofile', '/api/../api/profile', '/api/./profile', '/api/x/../profile', '/api//profile', '/api/profile/', '/API/profile', '/Api/profile',
-      'api/profile', '/api/profile?x=1', '/api/profile#x', '/api/profile;x=1', '\\api\\profile', '/api\\profile', 'http://evil.example/api/profile', '//evil.example/api/profile',
-      '/api/profile%00', '/api/pro file', '/dashboard', '/sandbox/checkout/x', '/unsubscribe', '/metrics', '/api', '/api/', '', 'x'.repeat(600),
+      '/%61pi/profile',
+      '/api/%70rofile',
+      '/api/../api/profile',
+      '/api/./profile',
+      '/api/x/../profile',
+      '/api//profile',
+      '/api/profile/',
+      '/API/profile',
+      '/Api/profile',
+      'api/profile',
+      '/api/profile?x=1',
+      '/api/profile#x',
+      '/api/profile;x=1',
+      '\\api\\profile',
+      '/api\\profile',
+      'http://evil.example/api/profile',
+      '//evil.example/api/profile',
+      '/api/profile%00',
+      '/api/pro file',
+      '/dashboard',
+      '/sandbox/checkout/x',
+      '/unsubscribe',
+      '/metrics',
+      '/api',
+      '/api/',
+      '',
+      'x'.repeat(600),
     ];
     for (const path of badPaths) {
       const res = await c.post(ENVELOPE, sealed({ token, method: 'GET', path }), { headers: TEXT, auth: false });
@@ -251,26 +370,51 @@ describe('hostile envelopes', () => {
       expect(Object.keys(res.json().errors)).toEqual(['path']);
     }
     const unreachable: [string, string][] = [
-      ['GET', '/api/staff/me'], ['GET', '/api/staff/customers'], ['POST', '/api/staff/session'], ['POST', '/api/staff/customers/1/delete'],
-      ['GET', '/api/nodes/desired'], ['POST', '/api/nodes/report'], ['POST', '/api/billing/webhooks/sandbox'], ['GET', '/api/dev/mail'],
-      ['GET', '/api/docs/json'], ['GET', '/api/sub/abcdef'], ['GET', '/api/health'], ['POST', ENVELOPE], ['POST', '/api/profile/restrictedGet'],
-      ['POST', '/api/users/restrictedUserCheck'], ['POST', '/api/billing/getRestrictedStripePayment'], ['GET', '/api/nope'], ['GET', '/api/staff'],
-      ['DELETE', '/api/profile'], ['PUT', '/api/users/logout'], ['GET', '/api/users/logout'],
+      ['GET', '/api/staff/me'],
+      ['GET', '/api/staff/customers'],
+      ['POST', '/api/staff/session'],
+      ['POST', '/api/staff/customers/1/delete'],
+      ['GET', '/api/nodes/desired'],
+      ['POST', '/api/nodes/report'],
+      ['POST', '/api/billing/webhooks/sandbox'],
+      ['GET', '/api/dev/mail'],
+      ['GET', '/api/docs/json'],
+      ['GET', '/api/sub/abcdef'],
+      ['GET', '/api/health'],
+      ['POST', ENVELOPE],
+      ['POST', '/api/profile/restrictedGet'],
+      ['POST', '/api/users/restrictedUserCheck'],
+      ['POST', '/api/billing/getRestrictedStripePayment'],
+      ['GET', '/api/nope'],
+      ['GET', '/api/staff'],
+      ['DELETE', '/api/profile'],
+      ['PUT', '/api/users/logout'],
+      ['GET', '/api/users/logout'],
     ];
     for (const [method, path] of unreachable) {
-      const res = await c.post(ENVELOPE, sealed({ token, method, path, ...(method === 'GET' ? {} : { body: {} }) }), { headers: TEXT, auth: false });
+      const res = await c.post(ENVELOPE, sealed({ token, method, path, ...(method === 'GET' ? {} : { body: {} }) }), {
+        headers: TEXT,
+        auth: false,
+      });
       expect(res.statusCode, `${method} ${path}: ${res.body}`).toBe(404);
       expect(res.json()).toEqual({ message: NOT_REACHED });
     }
     for (const method of ['HEAD', 'OPTIONS', 'TRACE', 'CONNECT', 'get', 'PROPFIND', '']) {
-      const res = await c.post(ENVELOPE, sealed({ token, method, path: '/api/rewards' }), { headers: TEXT, auth: false });
+      const res = await c.post(ENVELOPE, sealed({ token, method, path: '/api/rewards' }), {
+        headers: TEXT,
+        auth: false,
+      });
       expect(res.statusCode, method).toBe(422);
       expect(Object.keys(res.json().errors)).toEqual(['method']);
     }
     const shapes: [string, Record<string, unknown>, string][] = [
       ['no token', { method: 'GET', path: '/api/rewards' }, 'token'],
       ['a GET with a body', { token, method: 'GET', path: '/api/rewards', body: {} }, 'body'],
-      ['another header', { token, method: 'GET', path: '/api/rewards', headers: { authorization: 'Bearer x' } }, 'headers'],
+      [
+        'another header',
+        { token, method: 'GET', path: '/api/rewards', headers: { authorization: 'Bearer x' } },
+        'headers',
+      ],
       ['a host header', { token, method: 'GET', path: '/api/rewards', headers: { host: 'localhost' } }, 'headers'],
       ['an unknown field', { token, method: 'GET', path: '/api/rewards', url: 'http://localhost/api/staff/me' }, '_'],
       ['a query with a fragment', { token, method: 'GET', path: '/api/rewards', query: 'a=1#x' }, 'query'],
@@ -292,7 +436,10 @@ describe('hostile envelopes', () => {
     const { c, token } = await customer();
     const body = sealed({ token, method: 'POST', path: '/api/users/logout', body: {} });
     // The VPN agents' node tokens stay in their header on any host: the node API answers for itself.
-    const node = await c.get('/api/nodes/desired', { headers: { authorization: `Bearer ${'n'.repeat(43)}` }, auth: false });
+    const node = await c.get('/api/nodes/desired', {
+      headers: { authorization: `Bearer ${'n'.repeat(43)}` },
+      auth: false,
+    });
     expect(node.statusCode).toBe(401);
     expect(node.json().message).toBe('Unknown node token.');
     c.token = token;
@@ -303,7 +450,9 @@ describe('hostile envelopes', () => {
     for (const mark of ['1', 'true', 'x'.repeat(43), '']) {
       const res = await c.get('/api/rewards', { headers: { 'x-warren-envelope': mark } });
       expect(res.statusCode, mark).toBe(403);
-      expect((await c.get('/api/staff/me', { headers: { 'x-warren-envelope': mark }, auth: false })).statusCode).toBe(401);
+      expect((await c.get('/api/staff/me', { headers: { 'x-warren-envelope': mark }, auth: false })).statusCode).toBe(
+        401,
+      );
     }
     const noXsrf = await c.post(ENVELOPE, body, { headers: { ...TEXT, 'x-xsrf-token': '' }, auth: false });
     expect(noXsrf.statusCode).toBe(419);
@@ -316,9 +465,17 @@ describe('hostile envelopes', () => {
     const b = await customer();
     const receiptOf = await pay(a.c, a.token);
     await pay(b.c, b.token);
-    const added = await envelope(a.c, a.token, { method: 'POST', path: '/api/setup/wg/devices/add', body: { name: 'A phone', publicKey: wgKey() } });
+    const added = await envelope(a.c, a.token, {
+      method: 'POST',
+      path: '/api/setup/wg/devices/add',
+      body: { name: 'A phone', publicKey: wgKey() },
+    });
     const deviceId = (added.json().data.device as { id: number }).id;
-    const sessionId = ((await envelope(a.c, a.token, { method: 'GET', path: '/api/profile/sessions' })).json().data as { items: { id: number }[] }).items[0]!.id;
+    const sessionId = (
+      (await envelope(a.c, a.token, { method: 'GET', path: '/api/profile/sessions' })).json().data as {
+        items: { id: number }[];
+      }
+    ).items[0]!.id;
     const before = await snapshot(t.app);
     const tries: Call[] = [
       { method: 'POST', path: '/api/setup/wg/devices/rename', body: { id: deviceId, name: 'Mine now' } },
@@ -337,7 +494,11 @@ describe('hostile envelopes', () => {
   it('bodies over the limit: 413, for the call inside and for the envelope itself', async () => {
     const { c, token } = await customer();
     const big = 'x'.repeat(t.config.bodyLimit + 1);
-    const inner = await c.post(ENVELOPE, sealed({ token, method: 'POST', path: '/api/profile/update', body: { firstName: big } }), { headers: TEXT, auth: false });
+    const inner = await c.post(
+      ENVELOPE,
+      sealed({ token, method: 'POST', path: '/api/profile/update', body: { firstName: big } }),
+      { headers: TEXT, auth: false },
+    );
     expect(inner.statusCode).toBe(413);
     const outer = await c.post(ENVELOPE, 'A'.repeat(t.config.bodyLimit * 3), { headers: TEXT, auth: false });
     expect(outer.statusCode).toBe(413);
@@ -348,7 +509,13 @@ describe('hostile envelopes', () => {
     await pay(c, token);
     const keys = Array.from({ length: 8 }, () => wgKey());
     const all = await Promise.all([
-      ...keys.map((publicKey, i) => envelope(c, token, { method: 'POST', path: '/api/setup/wg/devices/add', body: { name: `Device ${i}`, publicKey } })),
+      ...keys.map((publicKey, i) =>
+        envelope(c, token, {
+          method: 'POST',
+          path: '/api/setup/wg/devices/add',
+          body: { name: `Device ${i}`, publicKey },
+        }),
+      ),
       ...Array.from({ length: 8 }, () => envelope(c, token, { method: 'GET', path: '/api/rewards' })),
     ]);
     all.slice(0, 8).forEach((r, i) => {
@@ -363,7 +530,10 @@ describe('hostile envelopes', () => {
   it('the main host keeps its plain signed-in calls and has no envelope', async () => {
     const { c, token } = await customer('localhost');
     expect((await c.get('/api/rewards')).statusCode).toBe(200);
-    const res = await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/rewards' }), { headers: TEXT, auth: false });
+    const res = await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/rewards' }), {
+      headers: TEXT,
+      auth: false,
+    });
     expect(res.statusCode).toBe(400);
     expect(res.json().message).toBe('Restricted calls are not available on this host.');
   });
@@ -374,8 +544,12 @@ describe('the logs', () => {
     const { c, token } = await customer();
     const res = await envelope(c, token, { method: 'GET', path: '/api/setup/features/get' });
     const id = res.res.headers['x-request-id'] as string;
-    const lines = logLines.map((l) => JSON.parse(l) as { reqId?: string; req?: { url?: string }; res?: { statusCode?: number } }).filter((l) => l.reqId === id);
-    expect(lines.map((l) => l.req?.url).filter(Boolean)).toEqual(expect.arrayContaining([ENVELOPE, '/api/setup/features/get']));
+    const lines = logLines
+      .map((l) => JSON.parse(l) as { reqId?: string; req?: { url?: string }; res?: { statusCode?: number } })
+      .filter((l) => l.reqId === id);
+    expect(lines.map((l) => l.req?.url).filter(Boolean)).toEqual(
+      expect.arrayContaining([ENVELOPE, '/api/setup/features/get']),
+    );
     expect(secretsSeen.size).toBeGreaterThan(50);
     const all = logLines.join('\n');
     for (const secret of secretsSeen) expect(all.includes(secret), `a log line holds ${secret}`).toBe(false);
@@ -384,13 +558,21 @@ describe('the logs', () => {
 
 describe('in production', () => {
   it('works with the production cookies (__Host- names, Secure): a signed-in read through the envelope, a plain one refused', async () => {
-    const prod = await createTestApp({ JOBS: 'false', NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' });
+    const prod = await createTestApp({
+      JOBS: 'false',
+      NODE_ENV: 'production',
+      APP_SECRET: 'p'.repeat(40),
+      ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true',
+    });
     try {
       const c = new TestClient(prod.app, { host: PROXY });
       const email = uniqueEmail('envelope-prod');
       const { token } = await registerUser(c, email);
       expect(Object.keys(c.cookies)).toContain('__Host-warren-xsrf-key');
-      const res = await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/users/info/get' }), { headers: TEXT, auth: false });
+      const res = await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/users/info/get' }), {
+        headers: TEXT,
+        auth: false,
+      });
       expect(res.statusCode, res.body).toBe(200);
       const answer = JSON.parse(decryptText(KEY, res.body)!) as RestrictedEnvelopeAnswer;
       expect(answer.status, answer.body).toBe(200);
@@ -404,9 +586,19 @@ describe('in production', () => {
       expect(plain.statusCode).toBe(403);
       expect(plain.json().message).toBe(ENCRYPTED_ONLY);
       // A change through the envelope passes the production XSRF check with the browser's own cookies: sign-out.
-      const out = await open(await c.post(ENVELOPE, sealed({ token, method: 'POST', path: '/api/users/logout' }), { headers: TEXT, auth: false }));
+      const out = await open(
+        await c.post(ENVELOPE, sealed({ token, method: 'POST', path: '/api/users/logout' }), {
+          headers: TEXT,
+          auth: false,
+        }),
+      );
       expect(out.status, out.body).toBeLessThan(300);
-      const after = await open(await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/users/info/get' }), { headers: TEXT, auth: false }));
+      const after = await open(
+        await c.post(ENVELOPE, sealed({ token, method: 'GET', path: '/api/users/info/get' }), {
+          headers: TEXT,
+          auth: false,
+        }),
+      );
       expect(after.status).toBe(401);
     } finally {
       await prod.close();

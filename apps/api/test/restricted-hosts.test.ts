@@ -4,7 +4,17 @@ import { RESTRICTED_PATHS } from '@warren/contract';
 import { decryptText, encryptText } from '../src/lib/secrets.js';
 import { totpCode } from '../src/lib/totp.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
-import { PASSWORD, TestClient, createTestApp, linkParams, mailTo, registerUser, signedInCall, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  PASSWORD,
+  TestClient,
+  createTestApp,
+  linkParams,
+  mailTo,
+  registerUser,
+  signedInCall,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 import { pathSpellings } from './route-suites.js';
 
 /**
@@ -16,7 +26,11 @@ import { pathSpellings } from './route-suites.js';
 const PROXY = 'proxy.localhost';
 const KEY = 'q0Hn7QmZ0nS2b1uV7H3cJm0a9w8E5r2T1y4U6i8O0pA='; // config/brands.json, brand warren-proxy
 const sealed = (payload: unknown) => encryptText(KEY, JSON.stringify(payload));
-const opened = (res: LightMyRequestResponse) => JSON.parse(decryptText(KEY, res.body)!) as Record<string, unknown> & { data: Record<string, unknown>; message?: string };
+const opened = (res: LightMyRequestResponse) =>
+  JSON.parse(decryptText(KEY, res.body)!) as Record<string, unknown> & {
+    data: Record<string, unknown>;
+    message?: string;
+  };
 const TEXT = { 'content-type': 'text/plain' };
 const NEW_PASSWORD = 'a brand new password';
 const ENCRYPTED_ONLY = 'This host accepts only the encrypted calls.';
@@ -26,7 +40,15 @@ beforeAll(async () => {
   t = await createTestApp({ JOBS: 'false', LIMIT_LOGIN_PER_IP: '1000', LIMIT_REGISTER_PER_IP: '1000' });
   await t.app.ready();
   // A free location with a node, for the OpenVPN file.
-  await addLocation(t.app.db, { slug: 'zz-restricted', countryCode: 'ZZ', country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' }, city: { en: 'Libre', ru: 'Либре', zh: '自由城' }, latitude: 0, longitude: 0, premium: false });
+  await addLocation(t.app.db, {
+    slug: 'zz-restricted',
+    countryCode: 'ZZ',
+    country: { en: 'Freeland', ru: 'Фриленд', zh: '自由国' },
+    city: { en: 'Libre', ru: 'Либре', zh: '自由城' },
+    latitude: 0,
+    longitude: 0,
+    premium: false,
+  });
   await addNode(t.app.db, { location: 'zz-restricted', name: 'zz-restricted-1', endpointHost: '198.51.100.20' });
 });
 afterAll(async () => {
@@ -62,7 +84,20 @@ describe('restricted hosts refuse the plain calls', () => {
     'POST /api/affiliate/session/create': "the referral visit's page address",
   };
   it('every plain route that takes or answers an email, password, token, code or payment is refused (403), whatever the spelling', async () => {
-    const doc = t.app.swagger() as { paths: Record<string, Record<string, { description?: string; parameters?: { name: string; in: string }[]; requestBody?: unknown; responses?: Record<string, unknown> }>> };
+    const doc = t.app.swagger() as {
+      paths: Record<
+        string,
+        Record<
+          string,
+          {
+            description?: string;
+            parameters?: { name: string; in: string }[];
+            requestBody?: unknown;
+            responses?: Record<string, unknown>;
+          }
+        >
+      >;
+    };
     const names = (schema: unknown, out = new Set<string>()): Set<string> => {
       if (schema && typeof schema === 'object') {
         const s = schema as Record<string, unknown>;
@@ -76,8 +111,18 @@ describe('restricted hosts refuse the plain calls', () => {
       for (const [m, op] of Object.entries(ops)) {
         const key = `${m.toUpperCase()} ${p}`;
         // The staff console (its own cookie session, operators only) and the nodes' API (node tokens) are not the customers' web app.
-        if (!p.startsWith('/api/') || p.startsWith('/api/staff/') || p.startsWith('/api/nodes/') || op.description?.startsWith('Body: text/plain') || EXEMPT[key]) continue;
-        const sent = [...(op.parameters ?? []).filter((q) => q.in === 'query').map((q) => q.name), ...names(op.requestBody)];
+        if (
+          !p.startsWith('/api/') ||
+          p.startsWith('/api/staff/') ||
+          p.startsWith('/api/nodes/') ||
+          op.description?.startsWith('Body: text/plain') ||
+          EXEMPT[key]
+        )
+          continue;
+        const sent = [
+          ...(op.parameters ?? []).filter((q) => q.in === 'query').map((q) => q.name),
+          ...names(op.requestBody),
+        ];
         const answered = [...names(op.responses?.['200'] ?? op.responses?.['201'])];
         if (!sent.some((f) => SENT.test(f)) && !answered.some((f) => ANSWERED.test(f))) continue;
         sensitive.push(key);
@@ -86,12 +131,31 @@ describe('restricted hosts refuse the plain calls', () => {
     // The walk found the known ones (so an empty walk cannot pass).
     expect(sensitive).toEqual(
       expect.arrayContaining([
-        'POST /api/users/login', 'POST /api/users/register', 'POST /api/users/requestResetPassword', 'POST /api/users/resetPassword',
-        'POST /api/users/verifyUser', 'POST /api/users/resendVerificationByLink', 'POST /api/users/onetimeLogin', 'GET /api/users/onetimeLinkByPromo',
-        'POST /api/users/annihilation', 'GET /api/users/info/get', 'GET /api/profile', 'POST /api/profile/update', 'POST /api/profile/password',
-        'POST /api/users/setNewPassword', 'POST /api/profile/2fa/setup', 'POST /api/profile/2fa/enable', 'POST /api/profile/2fa/disable',
-        'GET /api/setup/services/get', 'POST /api/setup/services/credentials/reset', 'GET /api/setup/stealth/get', 'POST /api/setup/stealth/reset',
-        'POST /api/billing/createPayment', 'GET /api/billing/getStripePayment', 'POST /api/billing/getPayssionPaymentData', 'POST /api/billing/getPayssionV2MandateOrDoPayment',
+        'POST /api/users/login',
+        'POST /api/users/register',
+        'POST /api/users/requestResetPassword',
+        'POST /api/users/resetPassword',
+        'POST /api/users/verifyUser',
+        'POST /api/users/resendVerificationByLink',
+        'POST /api/users/onetimeLogin',
+        'GET /api/users/onetimeLinkByPromo',
+        'POST /api/users/annihilation',
+        'GET /api/users/info/get',
+        'GET /api/profile',
+        'POST /api/profile/update',
+        'POST /api/profile/password',
+        'POST /api/users/setNewPassword',
+        'POST /api/profile/2fa/setup',
+        'POST /api/profile/2fa/enable',
+        'POST /api/profile/2fa/disable',
+        'GET /api/setup/services/get',
+        'POST /api/setup/services/credentials/reset',
+        'GET /api/setup/stealth/get',
+        'POST /api/setup/stealth/reset',
+        'POST /api/billing/createPayment',
+        'GET /api/billing/getStripePayment',
+        'POST /api/billing/getPayssionPaymentData',
+        'POST /api/billing/getPayssionV2MandateOrDoPayment',
       ]),
     );
     const { c, email } = await proxyUser();
@@ -101,11 +165,36 @@ describe('restricted hosts refuse the plain calls', () => {
       const [method, path] = key.split(' ') as ['GET' | 'POST', string];
       const url = path.replace(/\{(\w+)\}/g, '1');
       // Without a bearer header (a call with one is refused at the door on this host: restricted-envelope.test.ts), so that the route's own refusal is what answers.
-      const res = await c.request({ method, url, auth: false, ...(method === 'POST' ? { payload: { email, password: PASSWORD, token: 'x'.repeat(40), userId: 1, userID: 1, code: '123456', tariffId: 3, currency: 'USD' } } : {}) });
-      (res.statusCode === 403 && res.json().message === ENCRYPTED_ONLY ? refused : answered).push(`${key} → ${res.statusCode}`);
+      const res = await c.request({
+        method,
+        url,
+        auth: false,
+        ...(method === 'POST'
+          ? {
+              payload: {
+                email,
+                password: PASSWORD,
+                token: 'x'.repeat(40),
+                userId: 1,
+                userID: 1,
+                code: '123456',
+                tariffId: 3,
+                currency: 'USD',
+              },
+            }
+          : {}),
+      });
+      (res.statusCode === 403 && res.json().message === ENCRYPTED_ONLY ? refused : answered).push(
+        `${key} → ${res.statusCode}`,
+      );
       // Other spellings of the path reach the same route (refused) or none: never an answer with the data.
       for (const spelling of pathSpellings(url)) {
-        const other = await c.request({ method, url: spelling, auth: false, ...(method === 'POST' ? { payload: { password: PASSWORD } } : {}) });
+        const other = await c.request({
+          method,
+          url: spelling,
+          auth: false,
+          ...(method === 'POST' ? { payload: { password: PASSWORD } } : {}),
+        });
         expect(other.statusCode, `${method} ${spelling}: ${other.body.slice(0, 200)}`).not.toBeGreaterThanOrEqual(500);
         if (other.statusCode < 300) {
           expect(String(other.headers['content-type']), `${method} ${spelling} answered`).toMatch(/^text\/html/);
@@ -121,7 +210,9 @@ describe('restricted hosts refuse the plain calls', () => {
     await registerUser(main);
     expect((await main.get('/api/users/info/get')).statusCode).toBe(200);
     expect((await main.get('/api/profile')).statusCode).toBe(200);
-    expect((await main.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox' })).statusCode).toBe(200);
+    expect(
+      (await main.post('/api/billing/createPayment', { tariffId: 3, currency: 'USD', provider: 'sandbox' })).statusCode,
+    ).toBe(200);
   });
 });
 
@@ -145,15 +236,28 @@ describe('the restricted calls', () => {
     expect(opened(await call(RESTRICTED_PATHS.createPayment, pay)).data.paymentId).toBe(data.paymentId);
     // Plain JSON, a bearer header (refused at the door on this host), no token inside, or a wrong provider: refused, never a 5xx.
     const proxy = new TestClient(t.app, { host: PROXY });
-    expect((await proxy.post('/api/billing/restrictedCreatePayment', { tariffId: 3, currency: 'USD', provider: 'sandbox' })).statusCode).toBe(400);
+    expect(
+      (await proxy.post('/api/billing/restrictedCreatePayment', { tariffId: 3, currency: 'USD', provider: 'sandbox' }))
+        .statusCode,
+    ).toBe(400);
     proxy.token = token;
-    const withBearer = await proxy.post('/api/billing/restrictedCreatePayment', sealed({ tariffId: 3, currency: 'USD', provider: 'sandbox' }), { headers: TEXT });
+    const withBearer = await proxy.post(
+      '/api/billing/restrictedCreatePayment',
+      sealed({ tariffId: 3, currency: 'USD', provider: 'sandbox' }),
+      { headers: TEXT },
+    );
     expect(withBearer.statusCode).toBe(403);
     expect(withBearer.json().message).toBe(ENCRYPTED_ONLY);
-    const noToken = await proxy.post('/api/billing/restrictedCreatePayment', sealed({ tariffId: 3, currency: 'USD', provider: 'sandbox' }), { headers: TEXT, auth: false });
+    const noToken = await proxy.post(
+      '/api/billing/restrictedCreatePayment',
+      sealed({ tariffId: 3, currency: 'USD', provider: 'sandbox' }),
+      { headers: TEXT, auth: false },
+    );
     expect(noToken.statusCode).toBe(422);
     expect(noToken.json().errors.token).toEqual(['The session token is required.']);
-    expect((await call(RESTRICTED_PATHS.createPayment, { tariffId: 3, currency: 'USD', provider: 'bitcoin' })).statusCode).toBe(422);
+    expect(
+      (await call(RESTRICTED_PATHS.createPayment, { tariffId: 3, currency: 'USD', provider: 'bitcoin' })).statusCode,
+    ).toBe(422);
   });
 
   it('restrictedResetPassword sets the new password from the emailed link; the link works once', async () => {
@@ -161,7 +265,12 @@ describe('the restricted calls', () => {
     expect((await call(RESTRICTED_PATHS.requestResetPassword, { email }, false)).statusCode).toBe(200);
     const mail = (await mailTo(c, t.app, email)).find((m) => m.text.includes('/reset-password?'))!;
     const link = linkParams(mail.text, '/reset-password');
-    const body = { userId: link.userId, token: link.token, password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD };
+    const body = {
+      userId: link.userId,
+      token: link.token,
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    };
     const res = await call(RESTRICTED_PATHS.resetPassword, body, false);
     expect(res.statusCode, res.body).toBe(200);
     expect(opened(res).message).toBe('Password updated successfully');
@@ -196,7 +305,9 @@ describe('the restricted calls', () => {
     expect((await call(RESTRICTED_PATHS.userCheck)).statusCode).toBe(200);
     expect((await call(RESTRICTED_PATHS.login, { email, password: PASSWORD }, false)).statusCode).toBe(422);
     // The captured body again: its current password is no longer right.
-    expect((await c.post('/api/profile/restrictedPassword', body, { headers: TEXT, auth: false })).statusCode).toBe(422);
+    expect((await c.post('/api/profile/restrictedPassword', body, { headers: TEXT, auth: false })).statusCode).toBe(
+      422,
+    );
     expect((await call(RESTRICTED_PATHS.login, { email, password: NEW_PASSWORD }, false)).statusCode).toBe(200);
     expect((await mailTo(c, t.app, email)).some((m) => /password/i.test(m.subject))).toBe(true);
   });
@@ -208,20 +319,30 @@ describe('the restricted calls', () => {
     const resend = await call(RESTRICTED_PATHS.resendVerificationByLink, link, false);
     expect(resend.statusCode, resend.body).toBe(200);
     assertNothingInClear(resend, [link.token]);
-    const fresh = (await mailTo(c, t.app, email)).filter((m) => m.text.includes('/sign-in?userId=')).map((m) => linkParams(m.text, '/sign-in')).find((l) => l.token !== link.token)!;
+    const fresh = (await mailTo(c, t.app, email))
+      .filter((m) => m.text.includes('/sign-in?userId='))
+      .map((m) => linkParams(m.text, '/sign-in'))
+      .find((l) => l.token !== link.token)!;
     // Eight tabs open the same link at once: one verifies, the others hear it was already done.
     const body = sealed({ userId: fresh.userId, token: fresh.token, clickID: 'click-1' });
-    const all = await Promise.all(Array.from({ length: 8 }, () => c.post('/api/users/restrictedVerifyUser', body, { headers: TEXT, auth: false })));
+    const all = await Promise.all(
+      Array.from({ length: 8 }, () => c.post('/api/users/restrictedVerifyUser', body, { headers: TEXT, auth: false })),
+    );
     const statuses = all.map((r) => r.statusCode).sort();
     expect(statuses.filter((s) => s === 200)).toHaveLength(1);
-    expect(statuses.every((s) => s === 200 || s === 409), statuses.join()).toBe(true);
+    expect(
+      statuses.every((s) => s === 200 || s === 409),
+      statuses.join(),
+    ).toBe(true);
     const ok = all.find((r) => r.statusCode === 200)!;
     assertNothingInClear(ok, [email, fresh.token]);
     expect(opened(ok).data.user).toMatchObject({ id: user.id, email, verified: 1 });
     // The superseded link and a made-up one: refused with the link's message.
     const stale = await call(RESTRICTED_PATHS.verifyUser, link, false);
     expect([409, 422]).toContain(stale.statusCode);
-    expect((await call(RESTRICTED_PATHS.verifyUser, { userId: user.id, token: 'z'.repeat(32) }, false)).statusCode).toBe(422);
+    expect(
+      (await call(RESTRICTED_PATHS.verifyUser, { userId: user.id, token: 'z'.repeat(32) }, false)).statusCode,
+    ).toBe(422);
   });
 
   it('a one-time sign-in link: minted and used encrypted, once, even in parallel', async () => {
@@ -233,16 +354,28 @@ describe('the restricted calls', () => {
     assertNothingInClear(minted, [linkToken, token]);
     expect(url.origin).toBe('http://proxy.localhost');
     const body = sealed({ userID: Number(url.searchParams.get('userID')), token: linkToken });
-    const all = await Promise.all(Array.from({ length: 8 }, () => c.post('/api/users/restrictedOnetimeLogin', body, { headers: TEXT, auth: false })));
+    const all = await Promise.all(
+      Array.from({ length: 8 }, () =>
+        c.post('/api/users/restrictedOnetimeLogin', body, { headers: TEXT, auth: false }),
+      ),
+    );
     const statuses = all.map((r) => r.statusCode);
-    expect(statuses.filter((s) => s === 200), statuses.join()).toHaveLength(1);
-    expect(statuses.every((s) => s === 200 || s === 422), statuses.join()).toBe(true);
+    expect(
+      statuses.filter((s) => s === 200),
+      statuses.join(),
+    ).toHaveLength(1);
+    expect(
+      statuses.every((s) => s === 200 || s === 422),
+      statuses.join(),
+    ).toBe(true);
     const ok = all.find((r) => r.statusCode === 200)!;
     const session = opened(ok).data.token as string;
     assertNothingInClear(ok, [session, linkToken]);
     expect((await call(RESTRICTED_PATHS.userCheck, { token: session })).statusCode).toBe(200);
     // A replay of the captured body after its use: the link is spent.
-    expect((await c.post('/api/users/restrictedOnetimeLogin', body, { headers: TEXT, auth: false })).statusCode).toBe(422);
+    expect((await c.post('/api/users/restrictedOnetimeLogin', body, { headers: TEXT, auth: false })).statusCode).toBe(
+      422,
+    );
   });
 
   it('two-factor setup, enable and disable: the secret, the codes and the password only encrypted', async () => {
@@ -256,7 +389,10 @@ describe('the restricted calls', () => {
     const codes = opened(enable).data.recoveryCodes as string[];
     expect(codes).toHaveLength(10);
     assertNothingInClear(enable, codes);
-    expect((await call(RESTRICTED_PATHS.login, { email, password: PASSWORD, otp: totpCode(secret, Date.now()) }, false)).statusCode).toBe(200);
+    expect(
+      (await call(RESTRICTED_PATHS.login, { email, password: PASSWORD, otp: totpCode(secret, Date.now()) }, false))
+        .statusCode,
+    ).toBe(200);
     const disable = await call(RESTRICTED_PATHS.twoFactorDisable, { password: PASSWORD, code: codes[0] });
     expect(disable.statusCode, disable.body).toBe(200);
     expect(opened(disable).message).toBe('Two-factor sign-in is off.');
@@ -266,13 +402,33 @@ describe('the restricted calls', () => {
     const { c, token, email, call } = await proxyUser();
     // sendLink carries no data: the session alone asks for the mail (through the envelope, as every other signed-in call here).
     expect((await signedInCall(c, 'POST', '/api/users/setNewPassword/sendLink', {})).statusCode).toBe(200);
-    const mailed = /\/set-new-pass\?token=([^\s&]+)/.exec((await mailTo(c, t.app, email)).map((m) => m.text).join('\n'))![1]!;
-    const change = { sessionToken: token, token: decodeURIComponent(mailed), password: NEW_PASSWORD, password_confirmation: NEW_PASSWORD };
+    const mailed = /\/set-new-pass\?token=([^\s&]+)/.exec(
+      (await mailTo(c, t.app, email)).map((m) => m.text).join('\n'),
+    )![1]!;
+    const change = {
+      sessionToken: token,
+      token: decodeURIComponent(mailed),
+      password: NEW_PASSWORD,
+      password_confirmation: NEW_PASSWORD,
+    };
     const mismatch = await call(RESTRICTED_PATHS.setNewPassword, { ...change, password_confirmation: 'other' }, false);
     expect(mismatch.json().errors.password_confirmation).toEqual(['The password confirmation does not match.']);
     // Without the session inside the body: refused (and a bearer header is refused at the door on this host).
-    expect((await c.post('/api/users/restrictedSetNewPassword', sealed({ ...change, sessionToken: undefined }), { headers: TEXT, auth: false })).statusCode).toBe(422);
-    expect((await c.post('/api/users/restrictedSetNewPassword', sealed({ ...change, sessionToken: undefined }), { headers: TEXT })).statusCode).toBe(403);
+    expect(
+      (
+        await c.post('/api/users/restrictedSetNewPassword', sealed({ ...change, sessionToken: undefined }), {
+          headers: TEXT,
+          auth: false,
+        })
+      ).statusCode,
+    ).toBe(422);
+    expect(
+      (
+        await c.post('/api/users/restrictedSetNewPassword', sealed({ ...change, sessionToken: undefined }), {
+          headers: TEXT,
+        })
+      ).statusCode,
+    ).toBe(403);
     const res = await call(RESTRICTED_PATHS.setNewPassword, change, false);
     expect(res.statusCode, res.body).toBe(200);
     assertNothingInClear(res, [token, NEW_PASSWORD]);
@@ -293,7 +449,9 @@ describe('the restricted calls', () => {
     expect(res.statusCode, res.body).toBe(200);
     expect(opened(res).message).toBe('Account deleted');
     assertNothingInClear(res, [token, PASSWORD, email]);
-    expect((await c.post('/api/users/restrictedAnnihilation', body, { headers: TEXT, auth: false })).statusCode).toBe(401);
+    expect((await c.post('/api/users/restrictedAnnihilation', body, { headers: TEXT, auth: false })).statusCode).toBe(
+      401,
+    );
     expect((await call(RESTRICTED_PATHS.login, { email, password: PASSWORD }, false)).statusCode).toBe(422);
   });
 
@@ -311,9 +469,19 @@ describe('the restricted calls', () => {
     assertNothingInClear(reset, [fresh.password, token]);
     // Stealth is paid: a free plan hears 403 as from the plain call; once paid, the subscription URL comes encrypted.
     expect((await call(RESTRICTED_PATHS.stealth, { langCode: 'en' })).statusCode).toBe(403);
-    const pay = await call(RESTRICTED_PATHS.createPayment, { tariffId: 2, currency: 'USD', provider: 'sandbox', returnPath: '/thank-you' });
+    const pay = await call(RESTRICTED_PATHS.createPayment, {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'sandbox',
+      returnPath: '/thank-you',
+    });
     const { redirectUrl } = opened(pay).data as { redirectUrl: string };
-    await t.app.inject({ method: 'POST', url: new URL(redirectUrl).pathname, headers: { host: PROXY, 'content-type': 'application/x-www-form-urlencoded' }, payload: 'outcome=pay' });
+    await t.app.inject({
+      method: 'POST',
+      url: new URL(redirectUrl).pathname,
+      headers: { host: PROXY, 'content-type': 'application/x-www-form-urlencoded' },
+      payload: 'outcome=pay',
+    });
     await t.app.settle();
     const stealth = await call(RESTRICTED_PATHS.stealth, { langCode: 'en' });
     expect(stealth.statusCode, stealth.body).toBe(200);
@@ -321,8 +489,15 @@ describe('the restricted calls', () => {
     const secret = subscriptionUrl.split('/').pop()!;
     assertNothingInClear(stealth, [secret, token]);
     // The Keenetic .ovpn file (a paid plan downloads it) carries them: encrypted too, and the plain download is refused here.
-    const credentialsNow = opened(await call(RESTRICTED_PATHS.services, { langCode: 'en' })).data.credentials as { password: string };
-    const ovpn = await call(RESTRICTED_PATHS.openvpnConfig, { location: 'zz-restricted', protocol: 'udp', variant: 'keenetic', langCode: 'en' });
+    const credentialsNow = opened(await call(RESTRICTED_PATHS.services, { langCode: 'en' })).data.credentials as {
+      password: string;
+    };
+    const ovpn = await call(RESTRICTED_PATHS.openvpnConfig, {
+      location: 'zz-restricted',
+      protocol: 'udp',
+      variant: 'keenetic',
+      langCode: 'en',
+    });
     expect(ovpn.statusCode, ovpn.body).toBe(200);
     expect((opened(ovpn).data as { text: string }).text).toContain(credentialsNow.password);
     assertNothingInClear(ovpn, [credentialsNow.password, token]);
@@ -351,22 +526,52 @@ describe('the restricted calls', () => {
 
 describe('hostile restricted bodies', () => {
   const signedIn = [
-    RESTRICTED_PATHS.profile, RESTRICTED_PATHS.changePassword, RESTRICTED_PATHS.annihilation, RESTRICTED_PATHS.twoFactorSetup, RESTRICTED_PATHS.twoFactorEnable,
-    RESTRICTED_PATHS.twoFactorDisable, RESTRICTED_PATHS.onetimeLink, RESTRICTED_PATHS.setNewPassword, RESTRICTED_PATHS.createPayment, RESTRICTED_PATHS.stripePayment,
-    RESTRICTED_PATHS.services, RESTRICTED_PATHS.resetServiceCredentials, RESTRICTED_PATHS.openvpnConfig, RESTRICTED_PATHS.stealth, RESTRICTED_PATHS.resetStealth, RESTRICTED_PATHS.updateProfile,
+    RESTRICTED_PATHS.profile,
+    RESTRICTED_PATHS.changePassword,
+    RESTRICTED_PATHS.annihilation,
+    RESTRICTED_PATHS.twoFactorSetup,
+    RESTRICTED_PATHS.twoFactorEnable,
+    RESTRICTED_PATHS.twoFactorDisable,
+    RESTRICTED_PATHS.onetimeLink,
+    RESTRICTED_PATHS.setNewPassword,
+    RESTRICTED_PATHS.createPayment,
+    RESTRICTED_PATHS.stripePayment,
+    RESTRICTED_PATHS.services,
+    RESTRICTED_PATHS.resetServiceCredentials,
+    RESTRICTED_PATHS.openvpnConfig,
+    RESTRICTED_PATHS.stealth,
+    RESTRICTED_PATHS.resetStealth,
+    RESTRICTED_PATHS.updateProfile,
   ];
   const all = Object.values(RESTRICTED_PATHS);
 
   it('garbage ciphertext is a 400 with a clear message on every restricted call, never a 5xx, and changes nothing', async () => {
     const { c, token } = await proxyUser();
-    const counts = async () => (await t.app.db.query<{ n: number }>(`select (select count(*) from users) + (select count(*) from payments) + (select count(*) from email_tokens) as n`))[0]!.n;
+    const counts = async () =>
+      (
+        await t.app.db.query<{ n: number }>(
+          `select (select count(*) from users) + (select count(*) from payments) + (select count(*) from email_tokens) as n`,
+        )
+      )[0]!.n;
     const before = await counts();
     const garbage: [string, string, RegExp][] = [
       ['not base64', '%%% not base64 %%%', /could not be decrypted/],
       ['too short', 'AAAA', /could not be decrypted/],
       ['random bytes', Buffer.alloc(64, 7).toString('base64'), /could not be decrypted/],
-      ['another key', encryptText(Buffer.alloc(32, 1).toString('base64'), JSON.stringify({ token })), /could not be decrypted/],
-      ['a flipped bit', (() => { const b = Buffer.from(sealed({ token }), 'base64'); b[20]! ^= 1; return b.toString('base64'); })(), /could not be decrypted/],
+      [
+        'another key',
+        encryptText(Buffer.alloc(32, 1).toString('base64'), JSON.stringify({ token })),
+        /could not be decrypted/,
+      ],
+      [
+        'a flipped bit',
+        (() => {
+          const b = Buffer.from(sealed({ token }), 'base64');
+          b[20]! ^= 1;
+          return b.toString('base64');
+        })(),
+        /could not be decrypted/,
+      ],
       ['empty', '', /encrypted text|could not be decrypted/],
       ['not JSON inside', encryptText(KEY, 'not json {'), /not valid JSON/],
     ];
@@ -384,7 +589,22 @@ describe('hostile restricted bodies', () => {
       }
     }
     for (const path of signedIn) {
-      const res = await c.post(`/api/${path}`, sealed({ token: 'x'.repeat(43), sessionToken: 'x'.repeat(43), location: 'zz-restricted', langCode: 'en', password: PASSWORD, currentPassword: PASSWORD, password_confirmation: PASSWORD, code: '123456', tariffId: 3, currency: 'USD' }), { headers: TEXT, auth: false });
+      const res = await c.post(
+        `/api/${path}`,
+        sealed({
+          token: 'x'.repeat(43),
+          sessionToken: 'x'.repeat(43),
+          location: 'zz-restricted',
+          langCode: 'en',
+          password: PASSWORD,
+          currentPassword: PASSWORD,
+          password_confirmation: PASSWORD,
+          code: '123456',
+          tariffId: 3,
+          currency: 'USD',
+        }),
+        { headers: TEXT, auth: false },
+      );
       expect(res.statusCode, `${path} with a made-up session`).toBe(401);
     }
     expect(await counts()).toBe(before);
@@ -394,7 +614,10 @@ describe('hostile restricted bodies', () => {
     const { token, email } = await proxyUser();
     const main = new TestClient(t.app);
     for (const path of Object.values(RESTRICTED_PATHS)) {
-      const res = await main.post(`/api/${path}`, sealed({ token, email, password: PASSWORD }), { headers: TEXT, auth: false });
+      const res = await main.post(`/api/${path}`, sealed({ token, email, password: PASSWORD }), {
+        headers: TEXT,
+        auth: false,
+      });
       expect(res.statusCode, `${path}: ${res.body}`).toBe(400);
       expect(res.json().message).toBe('Restricted calls are not available on this host.');
     }

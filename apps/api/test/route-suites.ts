@@ -18,12 +18,20 @@ export interface OpenApiOperation {
 
 /** The operations of the app's OpenAPI document (app.swagger()). */
 export function openApiOperations(app: FastifyInstance): OpenApiOperation[] {
-  type Op = { parameters?: OpenApiOperation['parameters']; requestBody?: { content?: Record<string, { schema: OpenApiOperation['bodySchema'] }> } };
+  type Op = {
+    parameters?: OpenApiOperation['parameters'];
+    requestBody?: { content?: Record<string, { schema: OpenApiOperation['bodySchema'] }> };
+  };
   const doc = app.swagger() as { paths: Record<string, Record<string, Op>> };
   const out: OpenApiOperation[] = [];
   for (const [p, ops] of Object.entries(doc.paths)) {
     for (const [m, op] of Object.entries(ops)) {
-      out.push({ method: m.toUpperCase(), url: p.replace(/\{(\w+)\}/g, ':$1'), parameters: op.parameters ?? [], bodySchema: op.requestBody?.content?.['application/json']?.schema });
+      out.push({
+        method: m.toUpperCase(),
+        url: p.replace(/\{(\w+)\}/g, ':$1'),
+        parameters: op.parameters ?? [],
+        bodySchema: op.requestBody?.content?.['application/json']?.schema,
+      });
     }
   }
   return out;
@@ -35,9 +43,12 @@ export function openApiOperations(app: FastifyInstance): OpenApiOperation[] {
  */
 export function stateChangingRoutes(app: FastifyInstance): { method: string; url: string; hidden: boolean }[] {
   const registered = new Set(app.routeList.map((r) => `${r.method} ${r.url}`));
-  for (const op of openApiOperations(app)) expect(registered.has(`${op.method} ${op.url}`), `${op.method} ${op.url} from the OpenAPI document`).toBe(true);
+  for (const op of openApiOperations(app))
+    expect(registered.has(`${op.method} ${op.url}`), `${op.method} ${op.url} from the OpenAPI document`).toBe(true);
   const seen = new Set<string>();
-  return app.routeList.filter((r) => !SAFE_METHODS.has(r.method) && !seen.has(`${r.method} ${r.url}`) && !!seen.add(`${r.method} ${r.url}`));
+  return app.routeList.filter(
+    (r) => !SAFE_METHODS.has(r.method) && !seen.has(`${r.method} ${r.url}`) && !!seen.add(`${r.method} ${r.url}`),
+  );
 }
 
 /** A route's path with its parameters filled in (the suites probe routing, not the parameter's validation). */
@@ -71,14 +82,21 @@ export function pathSpellings(url: string): string[] {
  * account is audited (issue 15), and moves the audit chain's head (issue 20; any other audit row still shows in staff_audit);
  * a refused try counts against its budget (rate_limits, the budgets' table on PostgreSQL without Redis).
  */
-const WRITTEN_WHEN_REFUSED: Record<string, string> = { staff_audit: "action = 'sign-in-failed'", staff_audit_head: 'true', rate_limits: 'true' };
+const WRITTEN_WHEN_REFUSED: Record<string, string> = {
+  staff_audit: "action = 'sign-in-failed'",
+  staff_audit_head: 'true',
+  rate_limits: 'true',
+};
 
 /**
  * Every table's rows (as text, in a stable order), so a comparison shows any change at all.
  * `skip` lists tables whose contents change on any signed-in read (token last use) and are
  * compared by count only.
  */
-export async function snapshot(app: FastifyInstance, countOnly: string[] = ['auth_tokens']): Promise<Record<string, string | number>> {
+export async function snapshot(
+  app: FastifyInstance,
+  countOnly: string[] = ['auth_tokens'],
+): Promise<Record<string, string | number>> {
   await app.settle();
   const tables = (await tableNames(app)).filter((name) => /^[a-z_][a-z0-9_]*$/.test(name));
   // One query for all tables: the suites take a snapshot per route.
@@ -97,7 +115,9 @@ function tableNames(app: FastifyInstance): Promise<string[]> {
   if (cachedFor !== app || !cachedTables) {
     cachedFor = app;
     cachedTables = app.db
-      .query<{ name: string }>(`select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`)
+      .query<{ name: string }>(
+        `select table_name as name from information_schema.tables where table_schema = current_schema() and table_type = 'BASE TABLE' order by table_name`,
+      )
       .then((rows) => rows.map((r) => r.name));
   }
   return cachedTables;
@@ -114,7 +134,10 @@ export async function rowsOf(app: FastifyInstance, userId: number): Promise<Reco
     if (!/^[a-z_][a-z0-9_]*$/.test(name)) continue;
     // Token last-use times move on every signed-in call of the owner; the rows' existence is what matters.
     const cols = name === 'auth_tokens' ? 'id' : 't::text';
-    const [row] = await app.db.query<{ h: string | null }>(`select string_agg(${cols}::text, '|' order by ${cols}::text) as h from ${name} t where user_id = $1`, [userId]);
+    const [row] = await app.db.query<{ h: string | null }>(
+      `select string_agg(${cols}::text, '|' order by ${cols}::text) as h from ${name} t where user_id = $1`,
+      [userId],
+    );
     out[name] = row!.h ?? '';
   }
   const [user] = await app.db.query<{ h: string }>(`select t::text as h from users t where id = $1`, [userId]);

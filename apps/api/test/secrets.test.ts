@@ -16,7 +16,12 @@ import { encryptText } from '../src/lib/secrets.js';
 import { newTotpSecret, totpCode } from '../src/lib/totp.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { SEALED_COLUMNS } from '../src/modules/secrets/index.js';
-import { deriveStealthSecrets, legacyStealthKey, newStealthSeed, stealthSubHash } from '../src/modules/stealth/credentials.js';
+import {
+  deriveStealthSecrets,
+  legacyStealthKey,
+  newStealthSeed,
+  stealthSubHash,
+} from '../src/modules/stealth/credentials.js';
 import { PASSWORD, TestClient, mailTo, registerUser, uniqueEmail } from './helpers.js';
 
 /**
@@ -37,12 +42,23 @@ const schema = pgUrl ? `t_${process.pid}_secrets_${Math.random().toString(36).sl
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-secrets-'));
 
 function configOf(env: Record<string, string>) {
-  return loadConfig({ NODE_ENV: 'test', LOG_LEVEL: 'silent', JOBS: 'false', DATA_DIR: dataDir, ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema! } : {}), ...env });
+  return loadConfig({
+    NODE_ENV: 'test',
+    LOG_LEVEL: 'silent',
+    JOBS: 'false',
+    DATA_DIR: dataDir,
+    ...(pgUrl ? { DATABASE_URL: pgUrl, DATABASE_SCHEMA: schema! } : {}),
+    ...env,
+  });
 }
 const start = (env: Record<string, string>) => buildApp(configOf(env), { db });
 
 beforeAll(async () => {
-  db = await openDatabase(pgUrl ? { kind: 'postgres', url: pgUrl, schema } : { kind: 'pglite', dataDir: 'memory://', templateFile: process.env.WARREN_PGLITE_TEMPLATE });
+  db = await openDatabase(
+    pgUrl
+      ? { kind: 'postgres', url: pgUrl, schema }
+      : { kind: 'pglite', dataDir: 'memory://', templateFile: process.env.WARREN_PGLITE_TEMPLATE },
+  );
 });
 afterAll(async () => {
   await db?.close();
@@ -68,7 +84,12 @@ async function signIn(app: FastifyInstance, email: string, secret: string) {
 
 async function run(app: FastifyInstance, ...argv: string[]) {
   const lines: string[] = [];
-  const exit = await runCommand(argv, { db, config: app.services.config, services: async () => app.services, print: (l) => lines.push(l) });
+  const exit = await runCommand(argv, {
+    db,
+    config: app.services.config,
+    services: async () => app.services,
+    print: (l) => lines.push(l),
+  });
   return { code: exit, out: lines.join('\n') };
 }
 
@@ -93,12 +114,29 @@ describe('rotating APP_SECRET', () => {
     const { user: legacyUser } = await registerUser(legacy, legacyEmail);
     const legacySecret = newTotpSecret();
     const oldTotpKey = createHash('sha256').update(`totp:${OLD}`).digest('base64');
-    await db.query(`update users set totp_secret = $2, totp_enabled = true where id = $1`, [legacyUser.id, encryptText(oldTotpKey, legacySecret)]);
+    await db.query(`update users set totp_secret = $2, totp_enabled = true where id = $1`, [
+      legacyUser.id,
+      encryptText(oldTotpKey, legacySecret),
+    ]);
 
-    await addLocation(db, { slug: 'rot-loc', countryCode: 'ZZ', country: { en: 'Rotland', ru: 'Ротланд', zh: '轮换国' }, city: { en: 'Keys', ru: 'Кейс', zh: '钥匙城' }, latitude: 0, longitude: 0, premium: false });
+    await addLocation(db, {
+      slug: 'rot-loc',
+      countryCode: 'ZZ',
+      country: { en: 'Rotland', ru: 'Ротланд', zh: '轮换国' },
+      city: { en: 'Keys', ru: 'Кейс', zh: '钥匙城' },
+      latitude: 0,
+      longitude: 0,
+      premium: false,
+    });
     const nodeToken = (await addNode(db, { location: 'rot-loc', name: 'rot-1', endpointHost: '198.51.100.77' })).token;
     const nodeServices = async (app: FastifyInstance) =>
-      (await app.inject({ method: 'GET', url: '/api/nodes/services', headers: { authorization: `Bearer ${nodeToken}` } })).json().data as NodeServices;
+      (
+        await app.inject({
+          method: 'GET',
+          url: '/api/nodes/services',
+          headers: { authorization: `Bearer ${nodeToken}` },
+        })
+      ).json().data as NodeServices;
     await db.query(`update users set verified = true, account_status = 'Active' where email = $1`, [customerEmail]);
     const overview = async (c: TestClient) => (await c.get('/api/setup/services/get')).json().data as ServicesOverview;
     const ovpn = async (c: TestClient) => {
@@ -113,27 +151,43 @@ describe('rotating APP_SECRET', () => {
       c.cookies[name] = customer.cookies[name]!;
       return c;
     };
-    const newSignInMails = async (app: FastifyInstance) => (await mailTo(new TestClient(app), app, customerEmail)).filter((m) => /^New sign-in/.test(m.subject)).length;
+    const newSignInMails = async (app: FastifyInstance) =>
+      (await mailTo(new TestClient(app), app, customerEmail)).filter((m) => /^New sign-in/.test(m.subject)).length;
     // Stealth credentials as the release before the stored stealth key left them (derived under
     // APP_SECRET itself): the first start keeps them, and no rotation changes them (customers in a
     // censored network would have to import a new subscription URL).
     const customerId = (await customer.get('/api/users/info/get')).json().data.id as number;
-    await db.query(`update users set tariff_key = '1-month', tariff_name = '1 Month', subscription_expires_at = now() + interval '30 days' where id = $1`, [customerId]);
+    await db.query(
+      `update users set tariff_key = '1-month', tariff_name = '1 Month', subscription_expires_at = now() + interval '30 days' where id = $1`,
+      [customerId],
+    );
     const seed = newStealthSeed();
     const legacyStealth = deriveStealthSecrets(legacyStealthKey(OLD), customerId, seed);
-    await db.query('insert into stealth_credentials (user_id, seed, sub_hash) values ($1, $2, $3)', [customerId, seed, stealthSubHash(legacyStealth.subscription)]);
+    await db.query('insert into stealth_credentials (user_id, seed, sub_hash) values ($1, $2, $3)', [
+      customerId,
+      seed,
+      stealthSubHash(legacyStealth.subscription),
+    ]);
     const stealthUrl = async (c: TestClient) => {
       const res = await c.get('/api/setup/stealth/get');
       expect(res.statusCode, res.body).toBe(200);
       return res.json().data.subscriptionUrl as string;
     };
-    const before = { credentials: (await overview(customer)).credentials, ovpn: await ovpn(customer), node: await nodeServices(app1), stealth: await stealthUrl(customer) };
+    const before = {
+      credentials: (await overview(customer)).credentials,
+      ovpn: await ovpn(customer),
+      node: await nodeServices(app1),
+      stealth: await stealthUrl(customer),
+    };
     expect(before.stealth.endsWith(`/${legacyStealth.subscription}`)).toBe(true);
     expect(before.node.openvpn.key).toContain('PRIVATE KEY');
     await app1.close();
 
     // --- The new secret alone, or with a wrong old one: refused at start, naming the setting.
-    for (const env of [{ APP_SECRET: NEW }, { APP_SECRET: NEW, APP_SECRET_PREVIOUS: WRONG }] as Record<string, string>[]) {
+    for (const env of [{ APP_SECRET: NEW }, { APP_SECRET: NEW, APP_SECRET_PREVIOUS: WRONG }] as Record<
+      string,
+      string
+    >[]) {
       const refused = await start(env).then(
         () => null,
         (err: unknown) => err,
@@ -153,11 +207,23 @@ describe('rotating APP_SECRET', () => {
     const app2 = await start({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: OLD });
     step++;
     // From the browser the customer signed up in (its id cookie): remembered under the old secret, still known (no "new sign-in" mail).
-    expect((await knownBrowser(app2).post('/api/users/login', { email: customerEmail, password: PASSWORD, otp: code(customerSecret) })).statusCode).toBe(200);
+    expect(
+      (
+        await knownBrowser(app2).post('/api/users/login', {
+          email: customerEmail,
+          password: PASSWORD,
+          otp: code(customerSecret),
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await newSignInMails(app2)).toBe(0);
     expect((await signIn(app2, legacyEmail, legacySecret)).statusCode).toBe(200);
     const console2 = new TestClient(app2);
-    const staffSignIn = await console2.post('/api/staff/session', { email: staffEmail, password: PASSWORD, code: code(staffSecret) });
+    const staffSignIn = await console2.post('/api/staff/session', {
+      email: staffEmail,
+      password: PASSWORD,
+      code: code(staffSecret),
+    });
     expect(staffSignIn.statusCode, staffSignIn.body).toBe(200);
     const customer2 = new TestClient(app2);
     customer2.token = customer.token;
@@ -166,7 +232,9 @@ describe('rotating APP_SECRET', () => {
     expect((await nodeServices(app2)).openvpn).toEqual(before.node.openvpn);
     expect(await stealthUrl(customer2)).toBe(before.stealth);
     // The legacy value got the old key's id at start (its ciphertext unchanged).
-    const [tagged] = await db.query<{ totp_secret: string }>(`select totp_secret from users where id = $1`, [legacyUser.id]);
+    const [tagged] = await db.query<{ totp_secret: string }>(`select totp_secret from users where id = $1`, [
+      legacyUser.id,
+    ]);
     expect(tagged!.totp_secret.startsWith(`${keyIdOf(OLD)}:`)).toBe(true);
 
     const status = await run(app2, 'secrets', 'status');
@@ -192,13 +260,25 @@ describe('rotating APP_SECRET', () => {
     // --- The old secret dropped: everything still works.
     const app3 = await start({ APP_SECRET: NEW });
     step++;
-    expect((await knownBrowser(app3).post('/api/users/login', { email: customerEmail, password: PASSWORD, otp: code(customerSecret) })).statusCode).toBe(200);
+    expect(
+      (
+        await knownBrowser(app3).post('/api/users/login', {
+          email: customerEmail,
+          password: PASSWORD,
+          otp: code(customerSecret),
+        })
+      ).statusCode,
+    ).toBe(200);
     expect(await newSignInMails(app3)).toBe(0); // the browser was moved under the new secret at its last sign-in
     expect((await signIn(app3, legacyEmail, legacySecret)).statusCode).toBe(200);
     const console3 = new TestClient(app3);
     Object.assign(console3.cookies, { [STAFF_COOKIE]: console2.cookies[STAFF_COOKIE] });
     expect((await console3.get('/api/staff/me')).statusCode).toBe(200);
-    const staff3 = await new TestClient(app3).post('/api/staff/session', { email: staffEmail, password: PASSWORD, code: code(staffSecret) });
+    const staff3 = await new TestClient(app3).post('/api/staff/session', {
+      email: staffEmail,
+      password: PASSWORD,
+      code: code(staffSecret),
+    });
     expect(staff3.statusCode, staff3.body).toBe(200);
     const customer3 = new TestClient(app3);
     customer3.token = customer.token;
@@ -214,7 +294,10 @@ describe('rotating APP_SECRET', () => {
 async function countNotUnder(id: string): Promise<number> {
   let n = 0;
   for (const col of SEALED_COLUMNS) {
-    const [row] = await db.query<{ n: number }>(`select count(*)::int as n from ${col.table} where ${col.column} is not null and ${col.column} not like $1`, [`${id}:%`]);
+    const [row] = await db.query<{ n: number }>(
+      `select count(*)::int as n from ${col.table} where ${col.column} is not null and ${col.column} not like $1`,
+      [`${id}:%`],
+    );
     n += row!.n;
   }
   return n;
@@ -232,11 +315,24 @@ describe('APP_SECRET_PREVIOUS', () => {
 
   it('takes several old secrets; refuses one given twice, the current one, a short one, or old ones without APP_SECRET', () => {
     expect(problemsOf({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: `${OLD} ${WRONG}` })).toEqual([]);
-    expect(loadConfig({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: ` ${OLD}\n${WRONG} ` }).previousSecrets).toEqual([OLD, WRONG]);
-    expect(problemsOf({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: `${OLD} ${OLD}` })).toEqual(['APP_SECRET_PREVIOUS: lists the same secret twice']);
-    expect(problemsOf({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: NEW })).toEqual(['APP_SECRET_PREVIOUS: holds the current APP_SECRET: list only the secrets it replaced']);
-    expect(problemsOf({ APP_SECRET: NEW, OPENVPN_CA_SECRET: OLD, APP_SECRET_PREVIOUS: OLD })).toEqual(['APP_SECRET_PREVIOUS: holds the current OPENVPN_CA_SECRET: list only the secrets it replaced']);
-    expect(problemsOf({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: 'short' })).toEqual(['APP_SECRET_PREVIOUS: each secret must be at least 32 characters']);
-    expect(problemsOf({ APP_SECRET_PREVIOUS: OLD })).toContain('APP_SECRET_PREVIOUS: needs APP_SECRET (the secret that replaced them)');
+    expect(loadConfig({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: ` ${OLD}\n${WRONG} ` }).previousSecrets).toEqual([
+      OLD,
+      WRONG,
+    ]);
+    expect(problemsOf({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: `${OLD} ${OLD}` })).toEqual([
+      'APP_SECRET_PREVIOUS: lists the same secret twice',
+    ]);
+    expect(problemsOf({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: NEW })).toEqual([
+      'APP_SECRET_PREVIOUS: holds the current APP_SECRET: list only the secrets it replaced',
+    ]);
+    expect(problemsOf({ APP_SECRET: NEW, OPENVPN_CA_SECRET: OLD, APP_SECRET_PREVIOUS: OLD })).toEqual([
+      'APP_SECRET_PREVIOUS: holds the current OPENVPN_CA_SECRET: list only the secrets it replaced',
+    ]);
+    expect(problemsOf({ APP_SECRET: NEW, APP_SECRET_PREVIOUS: 'short' })).toEqual([
+      'APP_SECRET_PREVIOUS: each secret must be at least 32 characters',
+    ]);
+    expect(problemsOf({ APP_SECRET_PREVIOUS: OLD })).toContain(
+      'APP_SECRET_PREVIOUS: needs APP_SECRET (the secret that replaced them)',
+    );
   });
 });

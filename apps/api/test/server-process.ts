@@ -24,14 +24,24 @@ export interface RunningServer {
 }
 
 /** Starts the server and resolves once it logged that it listens (no polling, no sleeps). */
-export async function startServer(env: Record<string, string>, entry = serverEntry, opts: { umask?: number } = {}): Promise<RunningServer> {
+export async function startServer(
+  env: Record<string, string>,
+  entry = serverEntry,
+  opts: { umask?: number } = {},
+): Promise<RunningServer> {
   const args = ['--import', 'tsx', entry];
   // A umask is a process's own: a shell sets it and becomes node (exec), so the pid is the server's.
   const proc =
     opts.umask === undefined
       ? spawn(process.execPath, args, { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] })
-      : spawn('/bin/sh', ['-c', `umask ${opts.umask.toString(8).padStart(3, '0')} && exec "$0" "$@"`, process.execPath, ...args], { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] });
-  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => proc.once('exit', (code, signal) => resolve({ code, signal })));
+      : spawn(
+          '/bin/sh',
+          ['-c', `umask ${opts.umask.toString(8).padStart(3, '0')} && exec "$0" "$@"`, process.execPath, ...args],
+          { cwd: repoRoot, env, stdio: ['ignore', 'pipe', 'pipe'] },
+        );
+  const exited = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) =>
+    proc.once('exit', (code, signal) => resolve({ code, signal })),
+  );
   let out = '';
   proc.stderr!.on('data', (c: Buffer) => (out += c.toString()));
   const origin = await new Promise<string>((resolve, reject) => {
@@ -40,7 +50,9 @@ export async function startServer(env: Record<string, string>, entry = serverEnt
       const m = /"msg":"Server listening at (http:\/\/127\.0\.0\.1:\d+)"/.exec(out);
       if (m) resolve(m[1]!);
     });
-    void exited.then(({ code, signal }) => reject(new Error(`server exited (${code ?? signal}) before listening:\n${out}`)));
+    void exited.then(({ code, signal }) =>
+      reject(new Error(`server exited (${code ?? signal}) before listening:\n${out}`)),
+    );
   });
   return { proc, origin, exited, output: () => out };
 }
@@ -57,7 +69,10 @@ export interface HttpAnswer {
 export async function httpClient(origin: string) {
   const health = await fetch(`${origin}/api/brand`);
   // Every cookie the server set (the XSRF token and the httpOnly key it is bound to), sent back like a browser.
-  const cookie = health.headers.getSetCookie().map((c) => c.split(';')[0]!).join('; ');
+  const cookie = health.headers
+    .getSetCookie()
+    .map((c) => c.split(';')[0]!)
+    .join('; ');
   const xsrf = /XSRF-TOKEN=([^;]+)/.exec(cookie)![1]!;
   let bearer: string | undefined;
   const call = async (method: string, url: string, body?: unknown): Promise<HttpAnswer> => {

@@ -74,11 +74,13 @@ afterAll(async () => {
   fs.rmSync(ssr, { recursive: true, force: true });
 });
 
-const get = (url: string, acceptLanguage = 'ru-RU,ru;q=0.9') => t.app.inject({ method: 'GET', url, headers: { 'accept-language': acceptLanguage } });
+const get = (url: string, acceptLanguage = 'ru-RU,ru;q=0.9') =>
+  t.app.inject({ method: 'GET', url, headers: { 'accept-language': acceptLanguage } });
 
 describe('signed-out pages come rendered from the server', () => {
-  it('keeps a checkout entry\'s marketing ids as cookies in its own answer, before any script runs (issue 23); bad values are left out', async () => {
-    const cookiesOf = (res: { headers: Record<string, unknown> }) => [res.headers['set-cookie'] ?? []].flat().map(String);
+  it("keeps a checkout entry's marketing ids as cookies in its own answer, before any script runs (issue 23); bad values are left out", async () => {
+    const cookiesOf = (res: { headers: Record<string, unknown> }) =>
+      [res.headers['set-cookie'] ?? []].flat().map(String);
     const res = await t.app.inject({
       method: 'GET',
       url: '/checkout?clickID=clk-42&referralID=r_7&vcommID=v1&myleadID=m.2&friendID=f9&a_aid=aff1&voluum_id=vol:3&utm_source=news%20letter&utm_campaign=%3Cscript%3E&utm_medium=cpc',
@@ -86,20 +88,45 @@ describe('signed-out pages come rendered from the server', () => {
     });
     expect(res.statusCode).toBe(200);
     const set = cookiesOf(res);
-    for (const c of ['click_id=clk-42', 'ref=r_7', 'vcomm_id=v1', 'mylead_id=m.2', 'friend_id=f9', 'a_aid=aff1', 'vl-cid=vol%3A3', 'utm_source=news%20letter', 'utm_medium=cpc', 'referrer=https%3A%2F%2Fads.example%2Flanding%3Fx%3D1']) {
-      expect(set.find((x) => x.startsWith(`${c};`)), c).toMatch(/; Max-Age=31536000; Path=\/; SameSite=Lax$/);
+    for (const c of [
+      'click_id=clk-42',
+      'ref=r_7',
+      'vcomm_id=v1',
+      'mylead_id=m.2',
+      'friend_id=f9',
+      'a_aid=aff1',
+      'vl-cid=vol%3A3',
+      'utm_source=news%20letter',
+      'utm_medium=cpc',
+      'referrer=https%3A%2F%2Fads.example%2Flanding%3Fx%3D1',
+    ]) {
+      expect(
+        set.find((x) => x.startsWith(`${c};`)),
+        c,
+      ).toMatch(/; Max-Age=31536000; Path=\/; SameSite=Lax$/);
     }
     // A campaign word with markup is not kept; nothing is HttpOnly (the app reads them) and the page is this visitor's.
     expect(set.some((x) => x.startsWith('utm_campaign='))).toBe(false);
     expect(set.some((x) => /HttpOnly/i.test(x) && /^(click_id|ref|utm_source)=/.test(x))).toBe(false);
     expect(res.headers['cache-control']).toBe('private, no-cache');
     // First touch: a referrer already kept is not replaced; our own pages are no referrer; other pages set nothing.
-    const again = await t.app.inject({ method: 'GET', url: '/checkout-ru?utm_source=x', headers: { referer: 'https://other.example/', cookie: 'referrer=https%3A%2F%2Fads.example%2F' } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/checkout-ru?utm_source=x',
+      headers: { referer: 'https://other.example/', cookie: 'referrer=https%3A%2F%2Fads.example%2F' },
+    });
     expect(cookiesOf(again).some((x) => x.startsWith('referrer='))).toBe(false);
     expect(cookiesOf(again).some((x) => x.startsWith('utm_source=x;'))).toBe(true);
-    const own = await t.app.inject({ method: 'GET', url: '/checkout?clickID=a', headers: { host: 'localhost', referer: 'http://localhost/plans' } });
+    const own = await t.app.inject({
+      method: 'GET',
+      url: '/checkout?clickID=a',
+      headers: { host: 'localhost', referer: 'http://localhost/plans' },
+    });
     expect(cookiesOf(own).some((x) => x.startsWith('referrer='))).toBe(false);
-    const hostile = await t.app.inject({ method: 'GET', url: `/checkout?clickID=${'a'.repeat(201)}&referralID=a%0d%0aSet-Cookie:%20x=1` });
+    const hostile = await t.app.inject({
+      method: 'GET',
+      url: `/checkout?clickID=${'a'.repeat(201)}&referralID=a%0d%0aSet-Cookie:%20x=1`,
+    });
     expect(cookiesOf(hostile).filter((x) => /^(click_id|ref|x)=/.test(x))).toEqual([]);
     const signIn = await t.app.inject({ method: 'GET', url: '/sign-in?clickID=abc' });
     expect(cookiesOf(signIn).some((x) => x.startsWith('click_id='))).toBe(false);
@@ -107,9 +134,13 @@ describe('signed-out pages come rendered from the server', () => {
   });
 
   it('marks those cookies Secure in production, where the request itself is plain HTTP behind the TLS proxy', async () => {
-    const prod = await createTestApp({ JOBS: 'false', NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' }, {}, (config) => {
-      config.webDistDir = dist;
-    });
+    const prod = await createTestApp(
+      { JOBS: 'false', NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' },
+      {},
+      (config) => {
+        config.webDistDir = dist;
+      },
+    );
     try {
       const res = await prod.app.inject({ method: 'GET', url: '/checkout?clickID=clk-9' });
       const set = [res.headers['set-cookie'] ?? []].flat().map(String);
@@ -127,7 +158,9 @@ describe('signed-out pages come rendered from the server', () => {
     expect(html).toContain('<html lang="ru" data-mantine-color-scheme="light">');
     expect(html).toContain('<title>Sign &lt;in&gt; &amp; &quot;go&quot;</title>');
     // The path only: query parameters are read after the app takes over.
-    expect(html).toMatch(/<div id="root" data-server-language="ru"><main>Warren VPN\|ru\|\/sign-in\|привет\|render \d+ costs \$& \$1<\/main><\/div>/);
+    expect(html).toMatch(
+      /<div id="root" data-server-language="ru"><main>Warren VPN\|ru\|\/sign-in\|привет\|render \d+ costs \$& \$1<\/main><\/div>/,
+    );
     expect(html).toContain('<script id="warren-brand" type="application/json">');
     // Shown before its code runs, so its styles apply from the start.
     expect(html).toContain('<link rel="stylesheet" href="/assets/SignInPage-AbCd1234.css">');
@@ -140,7 +173,11 @@ describe('signed-out pages come rendered from the server', () => {
     expect(html).toContain(
       '<script src="/boot.js" defer data-entry="/assets/index-AbCd1234.js" data-modulepreload="/assets/ui-AbCd1234.js /assets/SignInPage-AbCd1234.js"></script></head>',
     );
-    const br = await t.app.inject({ method: 'GET', url: '/sign-in', headers: { 'accept-encoding': 'gzip, deflate, br' } });
+    const br = await t.app.inject({
+      method: 'GET',
+      url: '/sign-in',
+      headers: { 'accept-encoding': 'gzip, deflate, br' },
+    });
     expect(br.headers['content-encoding']).toBe('br');
     expect(String(br.headers.vary)).toMatch(/accept-encoding/i);
     expect(zlib.brotliDecompressSync(br.rawPayload).toString()).toContain('data-server-language="en"');
@@ -162,7 +199,11 @@ describe('signed-out pages come rendered from the server', () => {
   });
 
   it("a page's API answers are asked for as the visitor, rendered with it and handed to the app; cookies the API sets go with the page", async () => {
-    const res = await t.app.inject({ method: 'GET', url: '/checkout-15', headers: { 'accept-language': 'en', cookie: 'a=b' } });
+    const res = await t.app.inject({
+      method: 'GET',
+      url: '/checkout-15',
+      headers: { 'accept-language': 'en', cookie: 'a=b' },
+    });
     expect(res.statusCode).toBe(200);
     // The currency the visitor's country gets (loopback: DEFAULT_COUNTRY, US), and its prices.
     expect(res.body).toMatch(/<main>ip=\{"code":"US","currency":"USD"\};prices=\{"plans":[1-9]/);
@@ -177,8 +218,14 @@ describe('signed-out pages come rendered from the server', () => {
     expect(cookies.filter((c) => c.startsWith('discount15FirstVisit='))).toHaveLength(1);
     expect(cookies.filter((c) => c.startsWith('XSRF-TOKEN='))).toHaveLength(1);
     // A visitor whose window is running keeps it: no new cookie.
-    const again = await t.app.inject({ method: 'GET', url: '/checkout-15', headers: { cookie: cookies.map((c) => c.split(';')[0]).join('; ') } });
-    expect([again.headers['set-cookie'] ?? []].flat().filter((c) => c.startsWith('discount15FirstVisit='))).toHaveLength(0);
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/checkout-15',
+      headers: { cookie: cookies.map((c) => c.split(';')[0]).join('; ') },
+    });
+    expect(
+      [again.headers['set-cookie'] ?? []].flat().filter((c) => c.startsWith('discount15FirstVisit=')),
+    ).toHaveLength(0);
     // Pages without data carry no cache.
     expect((await get('/sign-in')).body).not.toContain('warren-query-state');
   });
@@ -200,12 +247,18 @@ describe('signed-out pages come rendered from the server', () => {
     expect(returning.body).toContain('<div id="root"></div>');
     // A page the browser renders keeps its styles as a preload, applied by the app's code.
     const dashboard = await t.app.inject({ method: 'GET', url: '/dashboard', headers: { cookie: 'isUserExist=1' } });
-    expect(dashboard.body).toContain('<link rel="preload" href="/assets/DashboardPage-AbCd1234.css" as="style" crossorigin>');
+    expect(dashboard.body).toContain(
+      '<link rel="preload" href="/assets/DashboardPage-AbCd1234.css" as="style" crossorigin>',
+    );
   });
 
   it('/checkout/ and /sign-in/ are the pages without the slash, as the browser router matches them', async () => {
     expect((await get('/sign-in/', 'en')).body).toMatch(/data-server-language="en"><main>Warren VPN\|en\|\/sign-in\|/);
-    const checkout = await t.app.inject({ method: 'GET', url: '/checkout-15/?utm_source=x', headers: { 'accept-language': 'en' } });
+    const checkout = await t.app.inject({
+      method: 'GET',
+      url: '/checkout-15/?utm_source=x',
+      headers: { 'accept-language': 'en' },
+    });
     expect(checkout.body).toMatch(/<main>ip=\{"code":"US","currency":"USD"\};prices=/);
     expect(checkout.body).toContain('<script id="warren-query-state"');
   });
@@ -218,19 +271,31 @@ describe('signed-out pages come rendered from the server', () => {
     expect(window).toBeDefined();
     // A countdown is this visitor's: rendered for each visit, never served from the kept pages.
     const renders = (body: string) => Number(/render (\d+)/.exec(body)![1]);
-    const again = await t.app.inject({ method: 'GET', url: '/checkout-25', headers: { 'accept-language': 'en', cookie: window!.split(';')[0]! } });
+    const again = await t.app.inject({
+      method: 'GET',
+      url: '/checkout-25',
+      headers: { 'accept-language': 'en', cookie: window!.split(';')[0]! },
+    });
     expect(renders(again.body)).toBe(renders(first.body) + 1);
 
     // A day and a minute after the first visit, signed by the server: the window is closed there, whatever the browser's clock says.
     const dayAgo = Date.now() - 24 * 3600_000 - 60_000;
     const expired = `discount25FirstVisit=${signFirstVisit(t.config.appSecret, 'discount25FirstVisit', dayAgo)}`;
-    const closed = await t.app.inject({ method: 'GET', url: '/checkout-25?utm_source=late&a=1', headers: { 'accept-language': 'en', cookie: expired } });
+    const closed = await t.app.inject({
+      method: 'GET',
+      url: '/checkout-25?utm_source=late&a=1',
+      headers: { 'accept-language': 'en', cookie: expired },
+    });
     expect(closed.statusCode).toBe(302);
     expect(closed.headers.location).toBe('/checkout?utm_source=late&a=1');
     expect(closed.headers['cache-control']).toBe('no-store');
     expect(closed.body).not.toContain('s left');
     // The same time, not signed by the server: a new window (the cookie cannot be moved, only lost).
-    const forged = await t.app.inject({ method: 'GET', url: '/checkout-25', headers: { 'accept-language': 'en', cookie: `discount25FirstVisit=${dayAgo}.${'A'.repeat(43)}` } });
+    const forged = await t.app.inject({
+      method: 'GET',
+      url: '/checkout-25',
+      headers: { 'accept-language': 'en', cookie: `discount25FirstVisit=${dayAgo}.${'A'.repeat(43)}` },
+    });
     expect(forged.statusCode).toBe(200);
     expect(forged.body).toMatch(/86(400|39\d) s left/);
 

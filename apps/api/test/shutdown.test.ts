@@ -73,7 +73,14 @@ beforeAll(async () => {
     if (req.method === 'POST' && req.path === '/api/v1/bill/create') {
       arrived();
       await released;
-      return { json: { success: 'true', link_url: `${provider.url}/link/B1`, link_page_url: `${provider.url}/link/B1/page`, bill_id: 'B1' } };
+      return {
+        json: {
+          success: 'true',
+          link_url: `${provider.url}/link/B1`,
+          link_page_url: `${provider.url}/link/B1/page`,
+          bill_id: 'B1',
+        },
+      };
     }
     return { status: 404, json: { success: 'false' } };
   });
@@ -81,8 +88,13 @@ beforeAll(async () => {
   nodeToken = await withDb(async (db) => {
     await migrate(db);
     await addLocation(db, {
-      slug: 'zz-shut', countryCode: 'XX', country: { en: 'Shutland', ru: 'Шатленд', zh: '关机' }, city: { en: 'Lab', ru: 'Лаб', zh: '实验室' },
-      latitude: 0, longitude: 0, premium: false,
+      slug: 'zz-shut',
+      countryCode: 'XX',
+      country: { en: 'Shutland', ru: 'Шатленд', zh: '关机' },
+      city: { en: 'Lab', ru: 'Лаб', zh: '实验室' },
+      latitude: 0,
+      longitude: 0,
+      premium: false,
     });
     return (await addNode(db, { location: 'zz-shut', name: 'zz-shut-1', endpointHost: '198.51.100.77' })).token;
   });
@@ -106,61 +118,85 @@ afterAll(async () => {
 });
 
 describe('SIGTERM drains', () => {
-  it('health 503 at once while still serving, then stops accepting, answers the parked long poll, finishes the checkout, exits 0 with no job active', { timeout: 120_000 }, async () => {
-    server = await startServer(env(await freePort()));
-    const s = server;
-    const origin = s.origin;
-    const member = await httpClient(origin);
-    const reg = await member.call('POST', '/api/users/register', { email: `shut.${Date.now()}@example.com`, password: 'correct horse battery', password_confirmation: 'correct horse battery' });
-    expect(reg.status).toBe(201);
-    member.setToken(reg.json.data.token);
+  it(
+    'health 503 at once while still serving, then stops accepting, answers the parked long poll, finishes the checkout, exits 0 with no job active',
+    { timeout: 120_000 },
+    async () => {
+      server = await startServer(env(await freePort()));
+      const s = server;
+      const origin = s.origin;
+      const member = await httpClient(origin);
+      const reg = await member.call('POST', '/api/users/register', {
+        email: `shut.${Date.now()}@example.com`,
+        password: 'correct horse battery',
+        password_confirmation: 'correct horse battery',
+      });
+      expect(reg.status).toBe(201);
+      member.setToken(reg.json.data.token);
 
-    // In flight: a checkout whose provider call the fake holds.
-    const checkout = member.call('POST', '/api/billing/createPayment', { tariffId: 2, currency: 'RUB', provider: 'cardlink', idempotencyKey: 'shutdown-checkout-1' });
-    await checkoutArrived;
-    // Parked: the agent's long poll of node changes.
-    const node = (url: string) => fetch(`${origin}${url}`, { headers: { authorization: `Bearer ${nodeToken}` } });
-    const full = (await (await node('/api/nodes/desired')).json()) as { data: { version: number; evaluatedAt: number } };
-    const longPoll = node(`/api/nodes/desired?since=${full.data.version}&at=${full.data.evaluatedAt}&wait=50`);
-    await until(() => s.output().includes(`"url":"/api/nodes/desired?since=${full.data.version}`), 'the long poll to arrive');
+      // In flight: a checkout whose provider call the fake holds.
+      const checkout = member.call('POST', '/api/billing/createPayment', {
+        tariffId: 2,
+        currency: 'RUB',
+        provider: 'cardlink',
+        idempotencyKey: 'shutdown-checkout-1',
+      });
+      await checkoutArrived;
+      // Parked: the agent's long poll of node changes.
+      const node = (url: string) => fetch(`${origin}${url}`, { headers: { authorization: `Bearer ${nodeToken}` } });
+      const full = (await (await node('/api/nodes/desired')).json()) as {
+        data: { version: number; evaluatedAt: number };
+      };
+      const longPoll = node(`/api/nodes/desired?since=${full.data.version}&at=${full.data.evaluatedAt}&wait=50`);
+      await until(
+        () => s.output().includes(`"url":"/api/nodes/desired?since=${full.data.version}`),
+        'the long poll to arrive',
+      );
 
-    s.proc.kill('SIGTERM');
-    await until(() => s.output().includes('"msg":"shutting down"'), 'the shutdown to begin');
-    // The balancer's cue at once, while the instance still serves; answers close their connections.
-    const health = await fetch(`${origin}/api/health`);
-    expect(health.status).toBe(503);
-    expect(((await health.json()) as { data: { status: string } }).data.status).toBe('draining');
-    expect(health.headers.get('connection')).toBe('close');
-    const during = await fetch(`${origin}/api/brand`);
-    expect(during.status).toBe(200);
-    expect(during.headers.get('connection')).toBe('close');
-    // A second SIGTERM changes nothing.
-    s.proc.kill('SIGTERM');
-    await until(() => s.output().includes('"msg":"already shutting down"'), 'the second signal to be seen');
+      s.proc.kill('SIGTERM');
+      await until(() => s.output().includes('"msg":"shutting down"'), 'the shutdown to begin');
+      // The balancer's cue at once, while the instance still serves; answers close their connections.
+      const health = await fetch(`${origin}/api/health`);
+      expect(health.status).toBe(503);
+      expect(((await health.json()) as { data: { status: string } }).data.status).toBe('draining');
+      expect(health.headers.get('connection')).toBe('close');
+      const during = await fetch(`${origin}/api/brand`);
+      expect(during.status).toBe(200);
+      expect(during.headers.get('connection')).toBe('close');
+      // A second SIGTERM changes nothing.
+      s.proc.kill('SIGTERM');
+      await until(() => s.output().includes('"msg":"already shutting down"'), 'the second signal to be seen');
 
-    // Then it stops accepting: a new connection is refused.
-    await until(
-      () => fetch(`${origin}/api/health`).then(() => false, () => true),
-      'the listener to close',
-    );
-    // The parked long poll is answered (no change: the agent asks again, elsewhere).
-    const polled = await longPoll;
-    expect(polled.status).toBe(200);
-    expect(((await polled.json()) as { data: { version: number } }).data.version).toBe(full.data.version);
-    // The checkout in flight still finishes, with its payment page.
-    expect(s.proc.exitCode).toBe(null);
-    release();
-    const paid = await checkout;
-    expect(paid.status).toBe(200);
-    expect(paid.json.data.redirectUrl).toContain('/link/B1');
-    expect(await s.exited, s.output().slice(-3000)).toEqual({ code: 0, signal: null });
+      // Then it stops accepting: a new connection is refused.
+      await until(
+        () =>
+          fetch(`${origin}/api/health`).then(
+            () => false,
+            () => true,
+          ),
+        'the listener to close',
+      );
+      // The parked long poll is answered (no change: the agent asks again, elsewhere).
+      const polled = await longPoll;
+      expect(polled.status).toBe(200);
+      expect(((await polled.json()) as { data: { version: number } }).data.version).toBe(full.data.version);
+      // The checkout in flight still finishes, with its payment page.
+      expect(s.proc.exitCode).toBe(null);
+      release();
+      const paid = await checkout;
+      expect(paid.status).toBe(200);
+      expect(paid.json.data.redirectUrl).toContain('/link/B1');
+      expect(await s.exited, s.output().slice(-3000)).toEqual({ code: 0, signal: null });
 
-    // Nothing half-done: the payment carries the provider's reference, and no job was left active.
-    const after = await withDb(async (db) => ({
-      refs: await db.query<{ provider_ref: string | null }>('select provider_ref from payments'),
-      active: await db.query<{ n: number }>(`select count(*)::int as n from ${pgUrl ? `${schema}_jobs` : 'pgboss'}.job where state = 'active'`),
-    }));
-    expect(after.refs).toEqual([{ provider_ref: 'B1' }]);
-    expect(after.active).toEqual([{ n: 0 }]);
-  });
+      // Nothing half-done: the payment carries the provider's reference, and no job was left active.
+      const after = await withDb(async (db) => ({
+        refs: await db.query<{ provider_ref: string | null }>('select provider_ref from payments'),
+        active: await db.query<{ n: number }>(
+          `select count(*)::int as n from ${pgUrl ? `${schema}_jobs` : 'pgboss'}.job where state = 'active'`,
+        ),
+      }));
+      expect(after.refs).toEqual([{ provider_ref: 'B1' }]);
+      expect(after.active).toEqual([{ n: 0 }]);
+    },
+  );
 });

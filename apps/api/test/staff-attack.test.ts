@@ -31,7 +31,8 @@ async function account(role?: 'support' | 'admin'): Promise<Account> {
 }
 
 const newIp = () => `10.${[...randomBytes(3)].join('.')}`;
-const signIn = async (browser: TestClient, a: Account) => browser.post('/api/staff/session', { email: a.email, password: PASSWORD, code: a.recovery.pop() });
+const signIn = async (browser: TestClient, a: Account) =>
+  browser.post('/api/staff/session', { email: a.email, password: PASSWORD, code: a.recovery.pop() });
 
 beforeAll(async () => {
   // Behind a proxy: each stranger's try comes from an address of its own (X-Forwarded-For).
@@ -48,22 +49,33 @@ describe('a disabled staff account', () => {
     const adminBrowser = new TestClient(t.app);
     expect((await signIn(adminBrowser, admin)).statusCode).toBe(200);
     const rogue = await account('support');
-    expect((await adminBrowser.post(`/api/staff/customers/${rogue.id}/disable`, { reason: 'rogue support member' })).statusCode).toBe(200);
+    expect(
+      (await adminBrowser.post(`/api/staff/customers/${rogue.id}/disable`, { reason: 'rogue support member' }))
+        .statusCode,
+    ).toBe(200);
 
     const browser = new TestClient(t.app);
     const res = await signIn(browser, rogue);
     expect(res.statusCode, res.body).toBe(403);
     expect((await browser.get('/api/staff/me')).statusCode).toBe(401);
-    const [row] = await t.app.db.query<{ detail: { why: string } }>(`select detail from staff_audit where action = 'sign-in-failed' and target_user_id = $1`, [rogue.id]);
+    const [row] = await t.app.db.query<{ detail: { why: string } }>(
+      `select detail from staff_audit where action = 'sign-in-failed' and target_user_id = $1`,
+      [rogue.id],
+    );
     expect(row?.detail.why).toBe('disabled');
 
     // A session row that exists anyway (made before the trigger could see it) is no session.
     const token = `ws_${'a'.repeat(40)}`;
-    await t.app.db.query(`insert into staff_sessions (user_id, token_hash, xsrf_key_hash) values ($1, $2, 'x')`, [rogue.id, hashToken(token)]);
+    await t.app.db.query(`insert into staff_sessions (user_id, token_hash, xsrf_key_hash) values ($1, $2, 'x')`, [
+      rogue.id,
+      hashToken(token),
+    ]);
     expect((await browser.get('/api/staff/me', { cookies: { warren_staff: token } })).statusCode).toBe(401);
 
     // Enabled again, the member signs in as before.
-    expect((await adminBrowser.post(`/api/staff/customers/${rogue.id}/enable`, { reason: 'cleared' })).statusCode).toBe(200);
+    expect((await adminBrowser.post(`/api/staff/customers/${rogue.id}/enable`, { reason: 'cleared' })).statusCode).toBe(
+      200,
+    );
     expect((await signIn(new TestClient(t.app), rogue)).statusCode).toBe(200);
   });
 });
@@ -73,14 +85,22 @@ describe('strangers guessing a staff password', () => {
     const member = await account('support');
     const statuses: number[] = [];
     for (let i = 0; i < 30; i++) {
-      const res = await new TestClient(t.app).post('/api/staff/session', { email: member.email, password: 'not the password', code: '000000' }, { headers: { 'x-forwarded-for': newIp() } });
+      const res = await new TestClient(t.app).post(
+        '/api/staff/session',
+        { email: member.email, password: 'not the password', code: '000000' },
+        { headers: { 'x-forwarded-for': newIp() } },
+      );
       statuses.push(res.statusCode);
     }
     // 20 failures from anywhere, then one evaluation per few seconds for the whole account.
     expect(statuses.filter((s) => s === 422).length).toBeLessThanOrEqual(21);
     expect(statuses.filter((s) => s === 429).length).toBeGreaterThanOrEqual(9);
 
-    const owner = await new TestClient(t.app).post('/api/staff/session', { email: member.email, password: PASSWORD, code: member.recovery.at(-1) }, { headers: { 'x-forwarded-for': newIp() } });
+    const owner = await new TestClient(t.app).post(
+      '/api/staff/session',
+      { email: member.email, password: PASSWORD, code: member.recovery.at(-1) },
+      { headers: { 'x-forwarded-for': newIp() } },
+    );
     if (owner.statusCode !== 200) {
       expect(owner.statusCode, owner.body).toBe(429);
       expect(Number(owner.headers['retry-after'])).toBeLessThanOrEqual(5);
@@ -95,13 +115,16 @@ describe("a customer at the console's door (issue 20, finding 3)", () => {
     const m = await t.app.services.metrics.dbDuration.get();
     return m.values.filter((v) => v.metricName?.endsWith('_count')).reduce((n, v) => n + v.value, 0);
   };
-  const failures = async (reason: string) => (await t.app.services.metrics.staffSignInFailures.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
+  const failures = async (reason: string) =>
+    (await t.app.services.metrics.staffSignInFailures.get()).values.find((v) => v.labels.reason === reason)?.value ?? 0;
 
-  it('leaves no row, address or hint of the right password in the audit: the answer is a wrong password\'s, after the same work, and a metric counts it', async () => {
+  it("leaves no row, address or hint of the right password in the audit: the answer is a wrong password's, after the same work, and a metric counts it", async () => {
     const customer = await account();
     const member = await account('support');
     const asCustomer = (body: Record<string, unknown>) =>
-      new TestClient(t.app).post('/api/staff/session', body, { headers: { 'x-forwarded-for': CUSTOMER_IP, 'user-agent': CUSTOMER_UA } });
+      new TestClient(t.app).post('/api/staff/session', body, {
+        headers: { 'x-forwarded-for': CUSTOMER_IP, 'user-agent': CUSTOMER_UA },
+      });
     const notStaffBefore = await failures('not-staff');
 
     // Measured one at a time, with the sign-up's background mail done: nothing else queries meanwhile.
@@ -131,13 +154,17 @@ describe("a customer at the console's door (issue 20, finding 3)", () => {
     );
     expect(leaks!.n).toBe(0);
     // The try on the staff member's account is audited, without the address of whoever made it.
-    const rows = await t.app.db.query<{ ip: string; user_agent: string; detail: { why: string } }>(`select ip, user_agent, detail from staff_audit where action = 'sign-in-failed' and target_user_id = $1`, [member.id]);
+    const rows = await t.app.db.query<{ ip: string; user_agent: string; detail: { why: string } }>(
+      `select ip, user_agent, detail from staff_audit where action = 'sign-in-failed' and target_user_id = $1`,
+      [member.id],
+    );
     expect(rows).toEqual([{ ip: '', user_agent: '', detail: { why: 'password' } }]);
   });
 
   it('the failure counter is present at zero before any failure', async () => {
     const text = await createMetrics().registry.metrics();
-    for (const reason of ['not-staff', 'password', 'code', 'two-factor-off', 'disabled']) expect(text).toContain(`warren_staff_sign_in_failures_total{reason="${reason}"} 0`);
+    for (const reason of ['not-staff', 'password', 'code', 'two-factor-off', 'disabled'])
+      expect(text).toContain(`warren_staff_sign_in_failures_total{reason="${reason}"} 0`);
   });
 });
 
@@ -152,12 +179,21 @@ describe('issue 20, finding 5: the member gets in while strangers guess', () => 
     expect(browser.cookies.warren_staff_device).toBeTruthy();
 
     const addresses = Array.from({ length: 40 }, newIp);
-    const guess = (ip: string) => new TestClient(t.app).post('/api/staff/session', { email: member.email, password: 'not the password', code: '000000' }, { headers: { 'x-forwarded-for': ip } });
+    const guess = (ip: string) =>
+      new TestClient(t.app).post(
+        '/api/staff/session',
+        { email: member.email, password: 'not the password', code: '000000' },
+        { headers: { 'x-forwarded-for': ip } },
+      );
     const first = await Promise.all(addresses.map(guess));
     expect(first.filter((r) => r.statusCode === 429).length).toBeGreaterThanOrEqual(15);
     // The attack goes on while the member signs in, from an address of their own.
     const [owner, ...second] = await Promise.all([
-      browser.post('/api/staff/session', { email: member.email, password: PASSWORD, code: member.recovery.pop() }, { headers: { 'x-forwarded-for': newIp() } }),
+      browser.post(
+        '/api/staff/session',
+        { email: member.email, password: PASSWORD, code: member.recovery.pop() },
+        { headers: { 'x-forwarded-for': newIp() } },
+      ),
       ...addresses.map(guess),
     ]);
     expect(owner!.statusCode, owner!.body).toBe(200);
@@ -172,7 +208,9 @@ describe('the audit log page', () => {
     const browser = new TestClient(t.app);
     expect((await signIn(browser, admin)).statusCode).toBe(200);
     // Enough rows that the ids cross 99 and 999 (inserting is what the log allows).
-    await t.app.db.query(`insert into staff_audit (actor, action) select 'filler', 'customer-view' from generate_series(1, 1000)`);
+    await t.app.db.query(
+      `insert into staff_audit (actor, action) select 'filler', 'customer-view' from generate_series(1, 1000)`,
+    );
     const { max } = (await t.app.db.query<{ max: string }>(`select max(id)::text as max from staff_audit`))[0]!;
     const { n } = (await t.app.db.query<{ n: number }>(`select count(*)::int as n from staff_audit`))[0]!;
 
@@ -196,12 +234,19 @@ describe('ids that are not ids', () => {
     const admin = await account('admin');
     const browser = new TestClient(t.app);
     expect((await signIn(browser, admin)).statusCode).toBe(200);
-    for (const id of ['-'.repeat(36), `${'0'.repeat(35)}-`, `${'a'.repeat(8)}${'-'.repeat(28)}`, '0000000000000000000000000000000000ab']) {
+    for (const id of [
+      '-'.repeat(36),
+      `${'0'.repeat(35)}-`,
+      `${'a'.repeat(8)}${'-'.repeat(28)}`,
+      '0000000000000000000000000000000000ab',
+    ]) {
       const res = await browser.post(`/api/staff/jobs/billing-renew/${id}/retry`, {});
       expect(res.statusCode, `${id}: ${res.body}`).toBe(422);
     }
     // A well-formed id that no job has is 404, as before.
-    expect((await browser.post('/api/staff/jobs/billing-renew/00000000-0000-4000-8000-000000000000/retry', {})).statusCode).toBe(404);
+    expect(
+      (await browser.post('/api/staff/jobs/billing-renew/00000000-0000-4000-8000-000000000000/retry', {})).statusCode,
+    ).toBe(404);
   });
 });
 
@@ -214,7 +259,13 @@ describe("a support member and staff members' accounts", () => {
     const supportBrowser = new TestClient(t.app);
     expect((await signIn(supportBrowser, support)).statusCode).toBe(200);
     const colleague = await account('support');
-    const audited = async () => (await t.app.db.query<{ n: number }>(`select count(*)::int as n from staff_audit where actor_user_id = $1 and action <> 'sign-in'`, [support.id]))[0]!.n;
+    const audited = async () =>
+      (
+        await t.app.db.query<{ n: number }>(
+          `select count(*)::int as n from staff_audit where actor_user_id = $1 and action <> 'sign-in'`,
+          [support.id],
+        )
+      )[0]!.n;
 
     const actions: [string, unknown][] = [
       ['sign-out-all', { reason: 'kick the admin out' }],
@@ -230,11 +281,17 @@ describe("a support member and staff members' accounts", () => {
     }
     expect(await audited()).toBe(0);
     expect((await adminBrowser.get('/api/staff/me')).statusCode).toBe(200);
-    const [grants] = await t.app.db.query<{ n: number }>(`select count(*)::int as n from payments where grant_days is not null and user_id = $1`, [support.id]);
+    const [grants] = await t.app.db.query<{ n: number }>(
+      `select count(*)::int as n from payments where grant_days is not null and user_id = $1`,
+      [support.id],
+    );
     expect(grants!.n).toBe(0);
 
     // An admin may: the support member's customer sessions end.
-    expect((await adminBrowser.post(`/api/staff/customers/${support.id}/sign-out-all`, { reason: 'admin does it' })).statusCode).toBe(200);
+    expect(
+      (await adminBrowser.post(`/api/staff/customers/${support.id}/sign-out-all`, { reason: 'admin does it' }))
+        .statusCode,
+    ).toBe(200);
   });
 });
 
@@ -243,7 +300,16 @@ it('the per-address sign-in budget is the one the operator set for all sign-ins 
   try {
     const browser = new TestClient(small.app);
     const statuses: number[] = [];
-    for (let i = 0; i < 4; i++) statuses.push((await browser.post('/api/staff/session', { email: uniqueEmail(`nobody${i}`), password: 'wrong-password-1', code: '123456' })).statusCode);
+    for (let i = 0; i < 4; i++)
+      statuses.push(
+        (
+          await browser.post('/api/staff/session', {
+            email: uniqueEmail(`nobody${i}`),
+            password: 'wrong-password-1',
+            code: '123456',
+          })
+        ).statusCode,
+      );
     expect(statuses.slice(0, 3)).not.toContain(429);
     expect(statuses[3]).toBe(429);
   } finally {

@@ -38,11 +38,30 @@ afterAll(async () => {
 
 const repo = () => staffRepository(t.app.db);
 const write = (n: number, action = 'customer-view') =>
-  Promise.all(Array.from({ length: n }, (_, i) => repo().audit({ actorUserId: 1, actor: `staff${i}@example.com`, role: 'admin', action, targetUserId: 1000 + i, target: `customer${i}@example.com`, detail: { i }, ip: '203.0.113.9', userAgent: 'Console/1' })));
+  Promise.all(
+    Array.from({ length: n }, (_, i) =>
+      repo().audit({
+        actorUserId: 1,
+        actor: `staff${i}@example.com`,
+        role: 'admin',
+        action,
+        targetUserId: 1000 + i,
+        target: `customer${i}@example.com`,
+        detail: { i },
+        ip: '203.0.113.9',
+        userAgent: 'Console/1',
+      }),
+    ),
+  );
 
 async function verify(...args: string[]) {
   const lines: string[] = [];
-  const code = await runCommand(['staff', 'audit', 'verify', ...args], { db: t.app.db, config: t.app.services.config, services: async () => t.app.services, print: (l) => lines.push(l) });
+  const code = await runCommand(['staff', 'audit', 'verify', ...args], {
+    db: t.app.db,
+    config: t.app.services.config,
+    services: async () => t.app.services,
+    print: (l) => lines.push(l),
+  });
   return { code, out: lines.join('\n') };
 }
 /** What the owner of the table can do: step around the append-only trigger. */
@@ -56,14 +75,17 @@ async function asOwner(sql: string, params: unknown[] = []) {
     await tx.query('alter table staff_audit_head enable trigger user');
   });
 }
-const head = async () => (await t.app.db.query<{ seq: string; hash: string }>('select seq::text as seq, hash from staff_audit_head'))[0]!;
+const head = async () =>
+  (await t.app.db.query<{ seq: string; hash: string }>('select seq::text as seq, hash from staff_audit_head'))[0]!;
 const lastSeq = async () => Number((await head()).seq);
 
 describe('the staff audit hash chain', () => {
   it('parallel writers keep one valid chain: seq 1..n without gaps, each row after the one before', async () => {
     const before = await lastSeq();
     await write(40);
-    const rows = await t.app.db.query<{ seq: string }>('select seq::text as seq from staff_audit order by staff_audit.seq');
+    const rows = await t.app.db.query<{ seq: string }>(
+      'select seq::text as seq from staff_audit order by staff_audit.seq',
+    );
     expect(rows.map((r) => Number(r.seq))).toEqual(Array.from({ length: before + 40 }, (_, i) => i + 1));
     const ok = await verify();
     expect(ok.code, ok.out).toBe(0);
@@ -87,11 +109,15 @@ describe('the staff audit hash chain', () => {
 
   it('an UPDATE or DELETE without the owner stepping around the trigger is still refused, the head too', async () => {
     await write(1);
-    await expect(t.app.db.query(`update staff_audit set detail = '{"days": 3650}' where seq = 1`)).rejects.toThrow(/append-only/);
+    await expect(t.app.db.query(`update staff_audit set detail = '{"days": 3650}' where seq = 1`)).rejects.toThrow(
+      /append-only/,
+    );
     await expect(t.app.db.query(`delete from staff_audit where seq = 1`)).rejects.toThrow(/append-only/);
     await expect(t.app.db.query(`update staff_audit_head set seq = 1`)).rejects.toThrow(/audit chain only/);
     // Only the recorded pseudonymisation's shape passes: personal fields replaced, salt erased, nothing chained touched.
-    await expect(t.app.db.query(`update staff_audit set ip = '', action = 'refund', personal_salt = null where seq = 1`)).rejects.toThrow(/append-only/);
+    await expect(
+      t.app.db.query(`update staff_audit set ip = '', action = 'refund', personal_salt = null where seq = 1`),
+    ).rejects.toThrow(/append-only/);
   });
 });
 
@@ -209,14 +235,23 @@ describe('verify finds what the owner did', () => {
       // Every row of the fresh app was made by staff member 1 (about customers named by number only).
       const n = await repo().pseudonymiseAccount(1, 'account deleted');
       expect(n).toBe(6);
-      const rows = await t.app.db.query<{ actor: string; ip: string; user_agent: string; personal_salt: string | null }>(`select actor, ip, user_agent, personal_salt from staff_audit where actor_user_id = 1`);
-      expect(new Set(rows.map((r) => JSON.stringify(r)))).toEqual(new Set([JSON.stringify({ actor: 'deleted account 1', ip: '', user_agent: '', personal_salt: null })]));
+      const rows = await t.app.db.query<{
+        actor: string;
+        ip: string;
+        user_agent: string;
+        personal_salt: string | null;
+      }>(`select actor, ip, user_agent, personal_salt from staff_audit where actor_user_id = 1`);
+      expect(new Set(rows.map((r) => JSON.stringify(r)))).toEqual(
+        new Set([JSON.stringify({ actor: 'deleted account 1', ip: '', user_agent: '', personal_salt: null })]),
+      );
       const ok = await verify();
       expect(ok.code, ok.out).toBe(0);
       expect(ok.out).toMatch(/6 pseudonymised/);
       // A later row erased the same way but without a later chained record is an unrecorded erasure (no trigger stepped around: it is the allowed shape).
       await write(1);
-      await t.app.db.query(`update staff_audit set actor = '', personal_salt = null where seq = (select max(seq) from staff_audit)`);
+      await t.app.db.query(
+        `update staff_audit set actor = '', personal_salt = null where seq = (select max(seq) from staff_audit)`,
+      );
       const bad = await verify();
       expect(bad.code).toBe(1);
       expect(bad.out).toMatch(/row seq \d+ \(id \d+\): personal fields erased with no later "pseudonymise" row/);
@@ -228,15 +263,27 @@ describe('verify finds what the owner did', () => {
 
 describe('the retention of staff addresses', () => {
   it('erases the address and user agent of rows older than the cut-off, recorded by one chained row; newer rows keep theirs', async () => {
-    await t.app.db.query(`insert into staff_audit (at, actor_user_id, actor, role, action, ip, user_agent) values (now() - interval '400 days', 1, 'old@example.com', 'admin', 'customer-view', '203.0.113.50', 'Old/1')`);
+    await t.app.db.query(
+      `insert into staff_audit (at, actor_user_id, actor, role, action, ip, user_agent) values (now() - interval '400 days', 1, 'old@example.com', 'admin', 'customer-view', '203.0.113.50', 'Old/1')`,
+    );
     await write(1);
-    const erased = await repo().expireAddresses(new Date(Date.now() - 365 * 86_400_000), 'staff addresses are kept 365 days');
+    const erased = await repo().expireAddresses(
+      new Date(Date.now() - 365 * 86_400_000),
+      'staff addresses are kept 365 days',
+    );
     expect(erased).toBe(1);
-    const rows = await t.app.db.query<{ ip: string; user_agent: string; actor: string }>(`select ip, user_agent, actor from staff_audit where ip = '203.0.113.50' or user_agent = 'Old/1' or actor = 'old@example.com'`);
+    const rows = await t.app.db.query<{ ip: string; user_agent: string; actor: string }>(
+      `select ip, user_agent, actor from staff_audit where ip = '203.0.113.50' or user_agent = 'Old/1' or actor = 'old@example.com'`,
+    );
     expect(rows).toEqual([{ ip: '', user_agent: '', actor: 'old@example.com' }]);
-    const [record] = await t.app.db.query<{ detail: { rows: number; before: string } }>(`select detail from staff_audit where action = 'pseudonymise' order by staff_audit.seq desc limit 1`);
+    const [record] = await t.app.db.query<{ detail: { rows: number; before: string } }>(
+      `select detail from staff_audit where action = 'pseudonymise' order by staff_audit.seq desc limit 1`,
+    );
     expect(record!.detail.rows).toBe(1);
-    expect((await t.app.db.query(`select 1 from staff_audit where ip = '203.0.113.9' and at > now() - interval '1 day'`)).length).toBeGreaterThan(0);
+    expect(
+      (await t.app.db.query(`select 1 from staff_audit where ip = '203.0.113.9' and at > now() - interval '1 day'`))
+        .length,
+    ).toBeGreaterThan(0);
     const ok = await verify();
     expect(ok.code, ok.out).toBe(0);
     // Nothing left to erase: no record either.
@@ -257,17 +304,24 @@ describe('the pure verifier', () => {
 });
 
 describe('migration 0014', () => {
-  it('chains the rows written before it, and drops customers\' failed console sign-ins with their addresses', async () => {
+  it("chains the rows written before it, and drops customers' failed console sign-ins with their addresses", async () => {
     const url = process.env.TEST_DATABASE_URL;
     const schema = `t_chain_${process.pid}_${Math.random().toString(36).slice(2, 8)}`;
-    const db: Database = await openDatabase(url ? { kind: 'postgres', url, schema } : { kind: 'pglite', dataDir: 'memory://' });
+    const db: Database = await openDatabase(
+      url ? { kind: 'postgres', url, schema } : { kind: 'pglite', dataDir: 'memory://' },
+    );
     const all = path.join(import.meta.dirname, '../src/db/migrations');
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-chain-'));
     try {
-      for (const f of fs.readdirSync(all).filter((f) => f < '0014')) fs.copyFileSync(path.join(all, f), path.join(dir, f));
+      for (const f of fs.readdirSync(all).filter((f) => f < '0014'))
+        fs.copyFileSync(path.join(all, f), path.join(dir, f));
       await migrate(db, dir);
-      await db.query(`insert into users (email, password_hash, brand) values ('member@example.com', 'x', 'warren-vpn'), ('customer@example.com', 'x', 'warren-vpn')`);
-      await db.query(`insert into staff_members (user_id, role) select id, 'admin' from users where email = 'member@example.com'`);
+      await db.query(
+        `insert into users (email, password_hash, brand) values ('member@example.com', 'x', 'warren-vpn'), ('customer@example.com', 'x', 'warren-vpn')`,
+      );
+      await db.query(
+        `insert into staff_members (user_id, role) select id, 'admin' from users where email = 'member@example.com'`,
+      );
       await db.query(
         `insert into staff_audit (actor, action, target, detail, ip, user_agent) values
            ('member@example.com', 'sign-in', 'member@example.com', '{}', '203.0.113.1', 'Console/1'),
@@ -280,14 +334,22 @@ describe('migration 0014', () => {
         `select id::text, seq::text, ((extract(epoch from at) * 1000000)::bigint)::text as at_us, actor_user_id::text, role, action, target_user_id::text,
                 detail::text as detail, personal_salt, personal_hash, prev_hash, row_hash, actor, target, ip, user_agent from staff_audit order by staff_audit.seq`,
       );
-      expect(rows.map((r) => [r.seq, r.action, r.ip])).toEqual([['1', 'sign-in', '203.0.113.1'], ['2', 'sign-in-failed', ''], ['3', 'grant-days', '203.0.113.1']]);
+      expect(rows.map((r) => [r.seq, r.action, r.ip])).toEqual([
+        ['1', 'sign-in', '203.0.113.1'],
+        ['2', 'sign-in-failed', ''],
+        ['3', 'grant-days', '203.0.113.1'],
+      ]);
       const v = chainVerifier();
       v.feed(rows);
-      const [stored] = await db.query<{ seq: string; hash: string }>('select seq::text as seq, hash from staff_audit_head');
+      const [stored] = await db.query<{ seq: string; hash: string }>(
+        'select seq::text as seq, hash from staff_audit_head',
+      );
       expect(v.finish(stored)).toMatchObject({ ok: true, rows: 3 });
       // New rows continue the migrated chain.
       await db.query(`insert into staff_audit (actor, action) values ('operator (CLI)', 'role-grant')`);
-      const [next] = await db.query<{ seq: string; prev_hash: string }>(`select seq::text as seq, prev_hash from staff_audit where action = 'role-grant'`);
+      const [next] = await db.query<{ seq: string; prev_hash: string }>(
+        `select seq::text as seq, prev_hash from staff_audit where action = 'role-grant'`,
+      );
       expect(next).toEqual({ seq: '4', prev_hash: rows[2]!.row_hash });
     } finally {
       if (url) await db.query(`drop schema if exists ${schema} cascade`);

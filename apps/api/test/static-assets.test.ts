@@ -26,7 +26,10 @@ const version = translationsVersion(dist);
 fs.writeFileSync(
   path.join(dist, 'route-preloads.json'),
   JSON.stringify({
-    '/dashboard': { js: ['/assets/AppLayout-AbCd1234.js', '/assets/DashboardPage-AbCd1234.js'], css: ['/assets/AppLayout-AbCd1234.css'] },
+    '/dashboard': {
+      js: ['/assets/AppLayout-AbCd1234.js', '/assets/DashboardPage-AbCd1234.js'],
+      css: ['/assets/AppLayout-AbCd1234.css'],
+    },
     '/plans': { js: ['/assets/PlansPage-AbCd1234.js'], css: [] },
     '/sign-in': { js: ['/assets/SignInPage-AbCd1234.js', '"><script>alert(1)</script>'], css: [] },
   }),
@@ -45,7 +48,11 @@ afterAll(async () => {
 
 describe('the web build is served compressed', () => {
   const get = (encoding?: string) =>
-    t.app.inject({ method: 'GET', url: '/assets/index-AbCd1234.js', headers: encoding ? { 'accept-encoding': encoding } : {} });
+    t.app.inject({
+      method: 'GET',
+      url: '/assets/index-AbCd1234.js',
+      headers: encoding ? { 'accept-encoding': encoding } : {},
+    });
 
   it('brotli when the browser takes it, with the type and the long cache of the original', async () => {
     const res = await get('gzip, deflate, br, zstd');
@@ -78,20 +85,43 @@ describe('the web build is served compressed', () => {
 
 describe('paths that are not pages (issue 20, finding 10)', () => {
   it('/metrics and the API, however spelt, answer 404 on the public port, never the web page', async () => {
-    for (const url of ['/metrics', '/Metrics', '/METRICS', '/metrics/', '/%6detrics', '/%6Detrics/', '/metrics?x=1', '//metrics', '/./metrics', '/api/../metrics', '/x%2F..%2Fmetrics', '/metrics;x', '/Api/nope', '/%61pi/nope', '/api']) {
+    for (const url of [
+      '/metrics',
+      '/Metrics',
+      '/METRICS',
+      '/metrics/',
+      '/%6detrics',
+      '/%6Detrics/',
+      '/metrics?x=1',
+      '//metrics',
+      '/./metrics',
+      '/api/../metrics',
+      '/x%2F..%2Fmetrics',
+      '/metrics;x',
+      '/Api/nope',
+      '/%61pi/nope',
+      '/api',
+    ]) {
       const res = await t.app.inject({ method: 'GET', url });
       expect(res.statusCode, url).toBe(404);
       expect(String(res.headers['content-type']), url).not.toMatch(/html/);
       expect(res.body, url).not.toContain('<html');
     }
     // The pages themselves still are the web app.
-    for (const url of ['/', '/sign-in', '/dashboard/', '/metricsx']) expect(String((await t.app.inject({ method: 'GET', url })).headers['content-type']), url).toMatch(/text\/html/);
+    for (const url of ['/', '/sign-in', '/dashboard/', '/metricsx'])
+      expect(String((await t.app.inject({ method: 'GET', url })).headers['content-type']), url).toMatch(/text\/html/);
   });
 });
 
 describe('index.html tells the browser what the page will need', () => {
   const page = (url: string, acceptLanguage?: string, cookie = 'isUserExist=1') =>
-    t.app.inject({ method: 'GET', url, headers: { cookie, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) } }).then((r) => r.body);
+    t.app
+      .inject({
+        method: 'GET',
+        url,
+        headers: { cookie, ...(acceptLanguage ? { 'accept-language': acceptLanguage } : {}) },
+      })
+      .then((r) => r.body);
 
   it("preloads the page's own code and styles and the visitor's translations", async () => {
     const html = await page('/dashboard?from=mail', 'ru-RU,ru;q=0.9,en;q=0.8');

@@ -1,6 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { parse as parseYaml } from 'yaml';
-import { type DesiredState, type NodeStealthStatus, type StealthOverview, stealthPassword, stealthUuid } from '@warren/contract';
+import {
+  type DesiredState,
+  type NodeStealthStatus,
+  type StealthOverview,
+  stealthPassword,
+  stealthUuid,
+} from '@warren/contract';
 import { redactUrl } from '../src/app.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { PASSWORD, TestClient, createTestApp, uniqueEmail, type TestApp } from './helpers.js';
@@ -18,20 +24,60 @@ let paidNode2: string;
 let freeNode: string;
 let quietNode: string;
 
-const STATUS: NodeStealthStatus = { host: 'de-1.stealth.example.net', port: 443, wsPath: '/ws-Ab12_x', up: true, version: '4.34.0', users: 3, certNotAfter: Date.UTC(2027, 0, 31) };
+const STATUS: NodeStealthStatus = {
+  host: 'de-1.stealth.example.net',
+  port: 443,
+  wsPath: '/ws-Ab12_x',
+  up: true,
+  version: '4.34.0',
+  users: 3,
+  certNotAfter: Date.UTC(2027, 0, 31),
+};
 
 beforeAll(async () => {
   // No job engine: its lapse pass would return lapsed plans to free at any moment.
-  t = await createTestApp({ JOBS: 'false', LOG_LEVEL: 'info' }, { logStream: { write: (line: string) => void logLines.push(line) } });
+  t = await createTestApp(
+    { JOBS: 'false', LOG_LEVEL: 'info' },
+    { logStream: { write: (line: string) => void logLines.push(line) } },
+  );
   const names = (en: string) => ({ en, ru: `${en}-ru`, zh: `${en}-zh` });
-  await addLocation(t.app.db, { slug: 'zs-paid', countryCode: 'ZS', country: { en: 'Germany', ru: 'Германия', zh: '德国' }, city: { en: 'Frankfurt', ru: 'Франкфурт', zh: '法兰克福' }, latitude: 50, longitude: 8, premium: true });
-  await addLocation(t.app.db, { slug: 'zs-free', countryCode: 'ZS', country: names('Freeland'), city: names('Libre'), latitude: 0, longitude: 0, premium: false });
-  await addLocation(t.app.db, { slug: 'zs-quiet', countryCode: 'ZS', country: names('Quietland'), city: names('Hush'), latitude: 0, longitude: 0, premium: true });
-  paidNode = (await addNode(t.app.db, { location: 'zs-paid', name: 'zs-paid-1', endpointHost: 'de-1.example.net' })).token;
-  paidNode2 = (await addNode(t.app.db, { location: 'zs-paid', name: 'zs-paid-2', endpointHost: 'de-2.example.net' })).token;
-  freeNode = (await addNode(t.app.db, { location: 'zs-free', name: 'zs-free-1', endpointHost: 'free-1.example.net' })).token;
+  await addLocation(t.app.db, {
+    slug: 'zs-paid',
+    countryCode: 'ZS',
+    country: { en: 'Germany', ru: 'Германия', zh: '德国' },
+    city: { en: 'Frankfurt', ru: 'Франкфурт', zh: '法兰克福' },
+    latitude: 50,
+    longitude: 8,
+    premium: true,
+  });
+  await addLocation(t.app.db, {
+    slug: 'zs-free',
+    countryCode: 'ZS',
+    country: names('Freeland'),
+    city: names('Libre'),
+    latitude: 0,
+    longitude: 0,
+    premium: false,
+  });
+  await addLocation(t.app.db, {
+    slug: 'zs-quiet',
+    countryCode: 'ZS',
+    country: names('Quietland'),
+    city: names('Hush'),
+    latitude: 0,
+    longitude: 0,
+    premium: true,
+  });
+  paidNode = (await addNode(t.app.db, { location: 'zs-paid', name: 'zs-paid-1', endpointHost: 'de-1.example.net' }))
+    .token;
+  paidNode2 = (await addNode(t.app.db, { location: 'zs-paid', name: 'zs-paid-2', endpointHost: 'de-2.example.net' }))
+    .token;
+  freeNode = (await addNode(t.app.db, { location: 'zs-free', name: 'zs-free-1', endpointHost: 'free-1.example.net' }))
+    .token;
   // Reports (WireGuard) but never stealth: no stealth link may point at it.
-  quietNode = (await addNode(t.app.db, { location: 'zs-quiet', name: 'zs-quiet-1', endpointHost: 'quiet-1.example.net' })).token;
+  quietNode = (
+    await addNode(t.app.db, { location: 'zs-quiet', name: 'zs-quiet-1', endpointHost: 'quiet-1.example.net' })
+  ).token;
   await report(paidNode, STATUS);
   // The second node of the location reports a core that is down: the links use the one that is up.
   await report(paidNode2, { ...STATUS, host: 'de-2.stealth.example.net', up: false });
@@ -52,7 +98,9 @@ const agents: Promise<void>[] = [];
 async function agentLoop(token: string) {
   let q = '';
   while (!stopped) {
-    const res = await t.app.inject({ method: 'GET', url: `/api/nodes/desired${q}`, headers: nodeAuth(token) }).catch(() => undefined);
+    const res = await t.app
+      .inject({ method: 'GET', url: `/api/nodes/desired${q}`, headers: nodeAuth(token) })
+      .catch(() => undefined);
     if (!res || res.statusCode !== 200) return;
     const d = res.json().data as DesiredState;
     q = `?since=${d.version}&at=${d.evaluatedAt}&wait=20`;
@@ -60,8 +108,17 @@ async function agentLoop(token: string) {
 }
 
 const nodeAuth = (token: string) => ({ authorization: `Bearer ${token}` });
-async function report(token: string, stealth?: NodeStealthStatus, stealthTraffic?: { owner: number; rxBytes: number; txBytes: number }[]) {
-  const res = await t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: nodeAuth(token), payload: { load: 10, activePeers: 0, peers: [], stealth, stealthTraffic } });
+async function report(
+  token: string,
+  stealth?: NodeStealthStatus,
+  stealthTraffic?: { owner: number; rxBytes: number; txBytes: number }[],
+) {
+  const res = await t.app.inject({
+    method: 'POST',
+    url: '/api/nodes/report',
+    headers: nodeAuth(token),
+    payload: { load: 10, activePeers: 0, peers: [], stealth, stealthTraffic },
+  });
   expect(res.statusCode, res.body).toBe(200);
 }
 const desired = async (token: string, q = '') => {
@@ -73,14 +130,28 @@ const since = (d: DesiredState) => `?since=${d.version}&at=${d.evaluatedAt}`;
 
 async function user(plan: 'free' | 'paid' | 'lapsed' | 'lifetime' = 'paid', language = 'en') {
   const c = new TestClient(t.app);
-  const res = await c.post('/api/users/register', { name: 'Stealth User', email: uniqueEmail('stealth'), password: PASSWORD, password_confirmation: PASSWORD }, { remoteAddress: `10.21.${++ip >> 8}.${ip & 255}` });
+  const res = await c.post(
+    '/api/users/register',
+    { name: 'Stealth User', email: uniqueEmail('stealth'), password: PASSWORD, password_confirmation: PASSWORD },
+    { remoteAddress: `10.21.${++ip >> 8}.${ip & 255}` },
+  );
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   const id = res.json().data.user.id as number;
   c.token = res.json().data.token;
-  await t.app.db.query(`update users set verified = true, account_status = 'Active', language = $2 where id = $1`, [id, language]);
-  if (plan === 'lifetime') await t.app.db.query(`update users set tariff_key = 'lifetime', tariff_name = 'Lifetime', subscription_expires_at = null where id = $1`, [id]);
+  await t.app.db.query(`update users set verified = true, account_status = 'Active', language = $2 where id = $1`, [
+    id,
+    language,
+  ]);
+  if (plan === 'lifetime')
+    await t.app.db.query(
+      `update users set tariff_key = 'lifetime', tariff_name = 'Lifetime', subscription_expires_at = null where id = $1`,
+      [id],
+    );
   else if (plan !== 'free') {
-    await t.app.db.query(`update users set tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + ($2::text)::interval where id = $1`, [id, plan === 'paid' ? '1 year' : '-1 day']);
+    await t.app.db.query(
+      `update users set tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + ($2::text)::interval where id = $1`,
+      [id, plan === 'paid' ? '1 year' : '-1 day'],
+    );
   }
   return { c, id };
 }
@@ -92,7 +163,8 @@ const overview = async (c: TestClient) => {
 };
 const secretOf = (o: StealthOverview) => new URL(o.subscriptionUrl).pathname.split('/').pop()!;
 /** A subscription fetch as an app makes it: no session, its own address. */
-const fetchSub = (path: string, from = '192.0.2.10') => t.app.inject({ method: 'GET', url: path, remoteAddress: from, headers: { 'user-agent': 'v2rayNG/1.9.0' } });
+const fetchSub = (path: string, from = '192.0.2.10') =>
+  t.app.inject({ method: 'GET', url: path, remoteAddress: from, headers: { 'user-agent': 'v2rayNG/1.9.0' } });
 let subIp = 0;
 const freshIp = () => `198.18.${++subIp >> 8}.${subIp & 255}`;
 
@@ -109,14 +181,21 @@ describe('who gets stealth', () => {
     expect((await new TestClient(t.app).post('/api/setup/stealth/reset')).statusCode).toBe(401);
     // The feature answer for comparison: the same 403 body.
     const { c } = await user('free');
-    expect((await c.post('/api/setup/features/state', { id: 1, state: true })).json()).toEqual({ message: 'This feature needs a premium plan.' });
+    expect((await c.post('/api/setup/features/state', { id: 1, state: true })).json()).toEqual({
+      message: 'This feature needs a premium plan.',
+    });
   });
 
-  it('gives a paid plan one vless:// and one trojan:// link per location whose nodes reported stealth, in the apps\' format', async () => {
+  it("gives a paid plan one vless:// and one trojan:// link per location whose nodes reported stealth, in the apps' format", async () => {
     const { c } = await user('paid');
     const o = await overview(c);
     expect(new Set(o.links.map((l) => l.location))).toEqual(new Set(['zs-paid', 'zs-free']));
-    expect(o.links.filter((l) => l.location === 'zs-paid').map((l) => l.protocol).sort()).toEqual(['trojan', 'vless']);
+    expect(
+      o.links
+        .filter((l) => l.location === 'zs-paid')
+        .map((l) => l.protocol)
+        .sort(),
+    ).toEqual(['trojan', 'vless']);
     expect(o.links.some((l) => l.url.includes('quiet'))).toBe(false);
 
     const vless = o.links.find((l) => l.location === 'zs-paid' && l.protocol === 'vless')!;
@@ -127,7 +206,14 @@ describe('who gets stealth', () => {
     // The node whose core is up, not its sibling that reported the core down.
     expect(v.hostname).toBe('de-1.stealth.example.net');
     expect(v.port).toBe('443');
-    expect(Object.fromEntries(v.searchParams)).toEqual({ encryption: 'none', security: 'tls', sni: 'de-1.stealth.example.net', type: 'ws', host: 'de-1.stealth.example.net', path: '/ws-Ab12_x' });
+    expect(Object.fromEntries(v.searchParams)).toEqual({
+      encryption: 'none',
+      security: 'tls',
+      sni: 'de-1.stealth.example.net',
+      type: 'ws',
+      host: 'de-1.stealth.example.net',
+      path: '/ws-Ab12_x',
+    });
     expect(vless.url).toContain('path=%2Fws-Ab12_x');
     expect(decodeURIComponent(v.hash.slice(1))).toBe('Warren VPN · Germany, Frankfurt · VLESS');
     expect(vless.url).not.toMatch(/allowInsecure|insecure/i);
@@ -137,17 +223,25 @@ describe('who gets stealth', () => {
     expect(stealthPassword.safeParse(decodeURIComponent(trojan.username)).success).toBe(true);
     expect(trojan.username.length).toBeGreaterThanOrEqual(43); // 256 bits
     expect([trojan.hostname, trojan.port]).toEqual(['free-1.stealth.example.net', '8443']);
-    expect(Object.fromEntries(trojan.searchParams)).toMatchObject({ security: 'tls', sni: 'free-1.stealth.example.net', type: 'tcp' });
+    expect(Object.fromEntries(trojan.searchParams)).toMatchObject({
+      security: 'tls',
+      sni: 'free-1.stealth.example.net',
+      type: 'tcp',
+    });
     expect(decodeURIComponent(trojan.hash.slice(1))).toBe('Warren VPN · Freeland, Libre · Trojan');
 
     // Stable: asked again, the same credentials and URL; the subscription URL is on the brand's origin.
     expect(await overview(c)).toEqual(o);
     expect(o.subscriptionUrl).toMatch(/^http:\/\/localhost(:\d+)?\/api\/sub\/[A-Za-z0-9_-]{43}$/);
     // Names follow the language asked for.
-    expect((await c.get('/api/setup/stealth/get?langCode=ru')).json().data.links.find((l: { location: string }) => l.location === 'zs-paid').name).toBe('Warren VPN · Германия, Франкфурт');
+    expect(
+      (await c.get('/api/setup/stealth/get?langCode=ru'))
+        .json()
+        .data.links.find((l: { location: string }) => l.location === 'zs-paid').name,
+    ).toBe('Warren VPN · Германия, Франкфурт');
   });
 
-  it('puts paid accounts with credentials on every node, with the link\'s credentials, and nobody else', async () => {
+  it("puts paid accounts with credentials on every node, with the link's credentials, and nobody else", async () => {
     const paid = await user('paid');
     const lifetime = await user('lifetime');
     const o = await overview(paid.c);
@@ -158,7 +252,11 @@ describe('who gets stealth', () => {
     const tr = new URL(o.links.find((l) => l.protocol === 'trojan')!.url);
     for (const token of [paidNode, freeNode]) {
       const users = (await desired(token)).stealthUsers;
-      expect(users.find((u) => u.owner === paid.id)).toEqual({ owner: paid.id, id: v.username, password: decodeURIComponent(tr.username) });
+      expect(users.find((u) => u.owner === paid.id)).toEqual({
+        owner: paid.id,
+        id: v.username,
+        password: decodeURIComponent(tr.username),
+      });
       expect(users.some((u) => u.owner === lifetime.id)).toBe(true);
       expect(users.some((u) => u.owner === free.id)).toBe(false);
     }
@@ -175,17 +273,24 @@ describe('who gets stealth', () => {
     const answers = await Promise.all(Array.from({ length: 6 }, () => c.get('/api/setup/stealth/get')));
     expect(answers.map((r) => r.statusCode)).toEqual([200, 200, 200, 200, 200, 200]);
     expect(new Set(answers.map((r) => r.json().data.subscriptionUrl)).size).toBe(1);
-    const [row] = await t.app.db.query<{ n: number }>('select count(*)::int as n from stealth_credentials where user_id = $1', [id]);
+    const [row] = await t.app.db.query<{ n: number }>(
+      'select count(*)::int as n from stealth_credentials where user_id = $1',
+      [id],
+    );
     expect(row!.n).toBe(1);
   });
 
   it('keeps the credentials out of the database: a read of the table alone yields no id, password or URL secret', async () => {
     const { c, id } = await user('paid');
     const o = await overview(c);
-    const [row] = await t.app.db.query<Record<string, unknown>>('select * from stealth_credentials where user_id = $1', [id]);
+    const [row] = await t.app.db.query<Record<string, unknown>>(
+      'select * from stealth_credentials where user_id = $1',
+      [id],
+    );
     const dump = JSON.stringify(row);
     const v = new URL(o.links[0]!.url);
-    for (const secret of [v.username, secretOf(o), decodeURIComponent(new URL(o.links[1]!.url).username)]) expect(dump).not.toContain(secret);
+    for (const secret of [v.username, secretOf(o), decodeURIComponent(new URL(o.links[1]!.url).username)])
+      expect(dump).not.toContain(secret);
   });
 });
 
@@ -193,13 +298,21 @@ describe('the subscription URL', () => {
   it('answers the base64 link list with the headers the apps read', async () => {
     const { c, id } = await user('paid');
     const o = await overview(c);
-    await report(paidNode, STATUS, [{ owner: id, rxBytes: 1000, txBytes: 5000 }, { owner: 2_000_000_000, rxBytes: 1, txBytes: 1 }]);
-    await report(freeNode, { ...STATUS, host: 'free-1.stealth.example.net', port: 8443, wsPath: '/free' }, [{ owner: id, rxBytes: 24, txBytes: 36 }]);
+    await report(paidNode, STATUS, [
+      { owner: id, rxBytes: 1000, txBytes: 5000 },
+      { owner: 2_000_000_000, rxBytes: 1, txBytes: 1 },
+    ]);
+    await report(freeNode, { ...STATUS, host: 'free-1.stealth.example.net', port: 8443, wsPath: '/free' }, [
+      { owner: id, rxBytes: 24, txBytes: 36 },
+    ]);
     const res = await fetchSub(new URL(o.subscriptionUrl).pathname, freshIp());
     expect(res.statusCode, res.body).toBe(200);
     expect(res.headers['content-type']).toBe('text/plain; charset=utf-8');
     expect(Buffer.from(res.body, 'base64').toString('utf8').split('\n')).toEqual(o.links.map((l) => l.url));
-    const [exp] = await t.app.db.query<{ s: number }>('select floor(extract(epoch from subscription_expires_at))::float8 as s from users where id = $1', [id]);
+    const [exp] = await t.app.db.query<{ s: number }>(
+      'select floor(extract(epoch from subscription_expires_at))::float8 as s from users where id = $1',
+      [id],
+    );
     expect(res.headers['subscription-userinfo']).toBe(`upload=1024; download=5036; total=0; expire=${exp!.s}`);
     expect(res.headers['profile-update-interval']).toBe('12');
     expect(res.headers['profile-title']).toBe('Warren VPN');
@@ -219,13 +332,31 @@ describe('the subscription URL', () => {
     expect(clashRes.statusCode).toBe(200);
     expect(clashRes.headers['content-type']).toBe('text/yaml; charset=utf-8');
     expect(clashRes.headers['content-disposition']).toMatch(/filename="Warren-VPN\.yaml"/);
-    const clash = parseYaml(clashRes.body) as { proxies: Record<string, unknown>[]; 'proxy-groups': { name: string; type: string; proxies: string[] }[]; rules: string[] };
+    const clash = parseYaml(clashRes.body) as {
+      proxies: Record<string, unknown>[];
+      'proxy-groups': { name: string; type: string; proxies: string[] }[];
+      rules: string[];
+    };
     expect(clash.proxies).toHaveLength(o.links.length);
     expect(clash.proxies.find((p) => p.name === 'Warren VPN · Germany, Frankfurt · VLESS')).toEqual({
-      name: 'Warren VPN · Germany, Frankfurt · VLESS', type: 'vless', server: 'de-1.stealth.example.net', port: 443, uuid: v.username, udp: true,
-      tls: true, servername: 'de-1.stealth.example.net', 'skip-cert-verify': false, network: 'ws', 'ws-opts': { path: '/ws-Ab12_x', headers: { Host: 'de-1.stealth.example.net' } },
+      name: 'Warren VPN · Germany, Frankfurt · VLESS',
+      type: 'vless',
+      server: 'de-1.stealth.example.net',
+      port: 443,
+      uuid: v.username,
+      udp: true,
+      tls: true,
+      servername: 'de-1.stealth.example.net',
+      'skip-cert-verify': false,
+      network: 'ws',
+      'ws-opts': { path: '/ws-Ab12_x', headers: { Host: 'de-1.stealth.example.net' } },
     });
-    expect(clash.proxies.find((p) => p.name === 'Warren VPN · Germany, Frankfurt · Trojan')).toMatchObject({ type: 'trojan', password: decodeURIComponent(tr.username), sni: 'de-1.stealth.example.net', 'skip-cert-verify': false });
+    expect(clash.proxies.find((p) => p.name === 'Warren VPN · Germany, Frankfurt · Trojan')).toMatchObject({
+      type: 'trojan',
+      password: decodeURIComponent(tr.username),
+      sni: 'de-1.stealth.example.net',
+      'skip-cert-verify': false,
+    });
     const group = clash['proxy-groups'].find((g) => g.name === 'Warren VPN')!;
     expect(group.type).toBe('select');
     expect(group.proxies).toEqual(expect.arrayContaining(clash.proxies.map((p) => p.name as string)));
@@ -237,10 +368,19 @@ describe('the subscription URL', () => {
     const sb = JSON.parse(sbRes.body) as { outbounds: Record<string, unknown>[]; route: { final: string } };
     const sbVless = sb.outbounds.find((x) => x.tag === 'Warren VPN · Germany, Frankfurt · VLESS')!;
     expect(sbVless).toEqual({
-      type: 'vless', tag: 'Warren VPN · Germany, Frankfurt · VLESS', server: 'de-1.stealth.example.net', server_port: 443, uuid: v.username,
-      tls: { enabled: true, server_name: 'de-1.stealth.example.net' }, transport: { type: 'ws', path: '/ws-Ab12_x', headers: { Host: 'de-1.stealth.example.net' } },
+      type: 'vless',
+      tag: 'Warren VPN · Germany, Frankfurt · VLESS',
+      server: 'de-1.stealth.example.net',
+      server_port: 443,
+      uuid: v.username,
+      tls: { enabled: true, server_name: 'de-1.stealth.example.net' },
+      transport: { type: 'ws', path: '/ws-Ab12_x', headers: { Host: 'de-1.stealth.example.net' } },
     });
-    expect(sb.outbounds.find((x) => x.tag === 'Warren VPN · Germany, Frankfurt · Trojan')).toMatchObject({ type: 'trojan', password: decodeURIComponent(tr.username), tls: { enabled: true, server_name: 'de-1.stealth.example.net' } });
+    expect(sb.outbounds.find((x) => x.tag === 'Warren VPN · Germany, Frankfurt · Trojan')).toMatchObject({
+      type: 'trojan',
+      password: decodeURIComponent(tr.username),
+      tls: { enabled: true, server_name: 'de-1.stealth.example.net' },
+    });
     expect(sb.outbounds.find((x) => x.tag === sb.route.final)).toMatchObject({ type: 'selector' });
     expect(sbRes.body).not.toMatch(/insecure/i);
 
@@ -264,15 +404,23 @@ describe('the subscription URL', () => {
     await t.app.db.query(`update users set subscription_expires_at = now() - interval '1 hour' where id = $1`, [id]);
     const res = await fetchSub(path, freshIp());
     expect(res.statusCode).toBe(200);
-    const [exp] = await t.app.db.query<{ s: number }>('select floor(extract(epoch from subscription_expires_at))::float8 as s from users where id = $1', [id]);
+    const [exp] = await t.app.db.query<{ s: number }>(
+      'select floor(extract(epoch from subscription_expires_at))::float8 as s from users where id = $1',
+      [id],
+    );
     expect(res.headers['subscription-userinfo']).toMatch(new RegExp(`expire=${exp!.s}$`));
     expect(exp!.s * 1000).toBeLessThan(Date.now());
     const links = Buffer.from(res.body, 'base64').toString('utf8').split('\n');
     expect(links.every((l) => new URL(l).hostname === '127.0.0.1')).toBe(true);
-    expect(decodeURIComponent(new URL(links[0]!).hash.slice(1))).toMatch(/^Warren VPN · Plan expired: renew at localhost/);
+    expect(decodeURIComponent(new URL(links[0]!).hash.slice(1))).toMatch(
+      /^Warren VPN · Plan expired: renew at localhost/,
+    );
     expect(res.body).not.toContain('stealth.example.net');
     // Returned to the free plan by billing: still "expired", never "unlimited".
-    await t.app.db.query(`update users set tariff_key = 'free-plan', tariff_name = 'Free', subscription_expires_at = null where id = $1`, [id]);
+    await t.app.db.query(
+      `update users set tariff_key = 'free-plan', tariff_name = 'Free', subscription_expires_at = null where id = $1`,
+      [id],
+    );
     expect((await fetchSub(path, freshIp())).headers['subscription-userinfo']).toMatch(/expire=1$/);
 
     await t.app.db.query(`update users set deleted_at = now(), account_status = 'Suspended' where id = $1`, [id]);
@@ -298,7 +446,17 @@ describe('the subscription URL', () => {
   it('does not open to other spellings of the path: they are 404 or the same limited route', async () => {
     const { c } = await user('paid');
     const secret = secretOf(await overview(c));
-    const spellings = [`/api/SUB/${secret}`, `/API/sub/${secret}`, `/%61pi/sub/${secret}`, `/api/s%75b/${secret}`, `//api/sub/${secret}`, `/api/sub//${secret}`, `/api/sub/${secret}/`, `/api%2Fsub%2F${secret}`, `/api/./sub/${secret}`];
+    const spellings = [
+      `/api/SUB/${secret}`,
+      `/API/sub/${secret}`,
+      `/%61pi/sub/${secret}`,
+      `/api/s%75b/${secret}`,
+      `//api/sub/${secret}`,
+      `/api/sub//${secret}`,
+      `/api/sub/${secret}/`,
+      `/api%2Fsub%2F${secret}`,
+      `/api/./sub/${secret}`,
+    ];
     const from = freshIp();
     let served = 0;
     for (const s of spellings) {
@@ -350,7 +508,9 @@ describe('rotation and access through the change log', () => {
     expect((await fetchSub(new URL(after.subscriptionUrl).pathname, freshIp())).statusCode).toBe(200);
     expect(await overview(a.c)).toEqual(after);
     // XSRF holds for the reset like for every other write.
-    expect((await a.c.post('/api/setup/stealth/reset', undefined, { headers: { 'x-xsrf-token': 'wrong' } })).statusCode).toBe(419);
+    expect(
+      (await a.c.post('/api/setup/stealth/reset', undefined, { headers: { 'x-xsrf-token': 'wrong' } })).statusCode,
+    ).toBe(419);
   });
 
   it('another account cannot aim a reset or a fetch at someone else', async () => {
@@ -374,15 +534,22 @@ describe('rotation and access through the change log', () => {
     const final = await overview(a.c);
     const onNode = (await desired(paidNode)).stealthUsers.find((u) => u.owner === a.id)!;
     expect(new URL(final.links[0]!.url).username).toBe(onNode.id);
-    const live = await Promise.all(answers.map((r) => fetchSub(new URL((r.json().data as StealthOverview).subscriptionUrl).pathname, freshIp())));
-    expect(live.filter((r) => r.statusCode === 200)).toHaveLength(answers.filter((r) => r.json().data.subscriptionUrl === final.subscriptionUrl).length);
+    const live = await Promise.all(
+      answers.map((r) => fetchSub(new URL((r.json().data as StealthOverview).subscriptionUrl).pathname, freshIp())),
+    );
+    expect(live.filter((r) => r.statusCode === 200)).toHaveLength(
+      answers.filter((r) => r.json().data.subscriptionUrl === final.subscriptionUrl).length,
+    );
   });
 
   it('a lapse (by the clock), a refund, a disable and a deletion each drop the owner from stealthUsers through a delta', async () => {
     // Lapse: no write at all, the long poll wakes at the expiry.
     const lapse = await user('paid');
     await overview(lapse.c);
-    await t.app.db.query(`update users set subscription_expires_at = now() + interval '1500 milliseconds' where id = $1`, [lapse.id]);
+    await t.app.db.query(
+      `update users set subscription_expires_at = now() + interval '1500 milliseconds' where id = $1`,
+      [lapse.id],
+    );
     let base = await desired(paidNode);
     expect(base.stealthUsers.some((u) => u.owner === lapse.id)).toBe(true);
     let delta = await desired(paidNode, `${since(base)}&wait=20`);
@@ -408,22 +575,32 @@ describe('rotation and access through the change log', () => {
       await t.app.db.query(`update users set ${change} where id = $1`, [u.id]);
       delta = await desired(freeNode, `${since(base)}&wait=5`);
       expect(delta.changedOwners, change).toContain(u.id);
-      expect(delta.stealthUsers.some((x) => x.owner === u.id), change).toBe(false);
-      expect((await desired(freeNode)).stealthUsers.some((x) => x.owner === u.id), change).toBe(false);
+      expect(
+        delta.stealthUsers.some((x) => x.owner === u.id),
+        change,
+      ).toBe(false);
+      expect(
+        (await desired(freeNode)).stealthUsers.some((x) => x.owner === u.id),
+        change,
+      ).toBe(false);
     }
   });
 });
 
 describe('node reports', () => {
-  it('keep the core status for links, console and metrics; a report without stealth takes the node\'s links away', async () => {
+  it("keep the core status for links, console and metrics; a report without stealth takes the node's links away", async () => {
     const { c } = await user('paid');
     await report(paidNode, { ...STATUS, wsPath: '/moved', users: 7 });
-    expect((await overview(c)).links.find((l) => l.location === 'zs-paid' && l.protocol === 'vless')!.url).toContain('path=%2Fmoved');
+    expect((await overview(c)).links.find((l) => l.location === 'zs-paid' && l.protocol === 'vless')!.url).toContain(
+      'path=%2Fmoved',
+    );
     const scrape = await t.app.services.metrics.registry.metrics();
     expect(scrape).toContain('warren_node_stealth_up{node="zs-paid-1"} 1');
     expect(scrape).toContain('warren_node_stealth_up{node="zs-paid-2"} 0');
     expect(scrape).toContain('warren_node_stealth_users{node="zs-paid-1"} 7');
-    expect(scrape).toContain(`warren_node_stealth_cert_expiry_seconds{node="zs-paid-1"} ${STATUS.certNotAfter! / 1000}`);
+    expect(scrape).toContain(
+      `warren_node_stealth_cert_expiry_seconds{node="zs-paid-1"} ${STATUS.certNotAfter! / 1000}`,
+    );
     expect(scrape).toContain('warren_node_stealth_info{node="zs-paid-1",version="4.34.0"} 1');
     expect(scrape).not.toContain('node="zs-quiet-1"');
 
@@ -434,11 +611,25 @@ describe('node reports', () => {
   });
 
   it('refuse malformed stealth parts with 422 and change nothing', async () => {
-    for (const stealth of [{ ...STATUS, wsPath: 'no-slash' }, { ...STATUS, port: 0 }, { ...STATUS, host: '' }]) {
-      const res = await t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: nodeAuth(paidNode), payload: { load: 1, activePeers: 0, peers: [], stealth } });
+    for (const stealth of [
+      { ...STATUS, wsPath: 'no-slash' },
+      { ...STATUS, port: 0 },
+      { ...STATUS, host: '' },
+    ]) {
+      const res = await t.app.inject({
+        method: 'POST',
+        url: '/api/nodes/report',
+        headers: nodeAuth(paidNode),
+        payload: { load: 1, activePeers: 0, peers: [], stealth },
+      });
       expect(res.statusCode).toBe(422);
     }
-    const res = await t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: nodeAuth(paidNode), payload: { load: 1, activePeers: 0, peers: [], stealthTraffic: [{ owner: 1, rxBytes: -1, txBytes: 0 }] } });
+    const res = await t.app.inject({
+      method: 'POST',
+      url: '/api/nodes/report',
+      headers: nodeAuth(paidNode),
+      payload: { load: 1, activePeers: 0, peers: [], stealthTraffic: [{ owner: 1, rxBytes: -1, txBytes: 0 }] },
+    });
     expect(res.statusCode).toBe(422);
   });
 });
@@ -446,7 +637,16 @@ describe('node reports', () => {
 describe('the secret stays out of the logs', () => {
   it('redacts the subscription path in every spelling', () => {
     const s = 'AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
-    for (const url of [`/api/sub/${s}`, `/api/sub/${s}?format=clash`, `/api/SUB/${s}`, `/%61pi/sub/${s}`, `/api/s%75b/${s}`, `//api//sub/${s}`, `/api%2Fsub%2F${s}`, `/api/%73%75%62/${s}`]) {
+    for (const url of [
+      `/api/sub/${s}`,
+      `/api/sub/${s}?format=clash`,
+      `/api/SUB/${s}`,
+      `/%61pi/sub/${s}`,
+      `/api/s%75b/${s}`,
+      `//api//sub/${s}`,
+      `/api%2Fsub%2F${s}`,
+      `/api/%73%75%62/${s}`,
+    ]) {
       expect(redactUrl(url), url).not.toContain(s);
     }
     expect(redactUrl('/api/setup/stealth/get?langCode=ru')).toBe('/api/setup/stealth/get?langCode=ru');
@@ -457,7 +657,13 @@ describe('the secret stays out of the logs', () => {
     const { c } = await user('paid');
     const o = await overview(c);
     const secret = secretOf(o);
-    for (const s of [`/api/sub/${secret}`, `/api/SUB/${secret}`, `/%61pi/sub/${secret}`, `/api/sub/${secret}?format=clash`]) await fetchSub(s, freshIp());
+    for (const s of [
+      `/api/sub/${secret}`,
+      `/api/SUB/${secret}`,
+      `/%61pi/sub/${secret}`,
+      `/api/sub/${secret}?format=clash`,
+    ])
+      await fetchSub(s, freshIp());
     await c.post('/api/setup/stealth/reset');
     const o2 = await overview(c);
     await fetchSub(new URL(o2.subscriptionUrl).pathname, freshIp());
@@ -465,6 +671,7 @@ describe('the secret stays out of the logs', () => {
     const log = logLines.join('');
     expect(log).toContain('/api/sub/[redacted]');
     expect(logLines.length).toBeGreaterThan(10);
-    for (const s of [secret, secretOf(o2), new URL(o.links[0]!.url).username, new URL(o2.links[0]!.url).username]) expect(log).not.toContain(s);
+    for (const s of [secret, secretOf(o2), new URL(o.links[0]!.url).username, new URL(o2.links[0]!.url).username])
+      expect(log).not.toContain(s);
   });
 });

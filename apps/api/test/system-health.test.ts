@@ -17,7 +17,9 @@ it('answers 503 with the error shape when the database is unreachable, and ok ag
     expect(res.statusCode).toBe(503);
     expect(res.json()).toMatchObject({ message: 'The database is unreachable.', data: { db: 'unreachable' } });
     down = false;
-    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({ data: { status: 'ok', db: 'ok' } });
+    expect((await t.app.inject({ method: 'GET', url: '/api/health' })).json()).toEqual({
+      data: { status: 'ok', db: 'ok' },
+    });
   } finally {
     down = false;
     await t.close();
@@ -34,7 +36,9 @@ it('answers a burst of health checks with one database round trip', async () => 
     return original(sql, params);
   }) as Database['query'];
   try {
-    const answers = await Promise.all(Array.from({ length: 20 }, () => t.app.inject({ method: 'GET', url: '/api/health' })));
+    const answers = await Promise.all(
+      Array.from({ length: 20 }, () => t.app.inject({ method: 'GET', url: '/api/health' })),
+    );
     expect(answers.every((a) => a.statusCode === 200)).toBe(true);
     expect((await t.app.inject({ method: 'GET', url: '/api/health' })).statusCode).toBe(200);
     expect(pings).toBe(1);

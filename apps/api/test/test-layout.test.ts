@@ -45,14 +45,19 @@ export function namedAfter(file: string, name: string): boolean {
 /** The tests of one module: beside it (in its folder), or named after it (or in a folder named after it) among the shared test folders. */
 function testsOf(name: string, moduleDir: string, shared: string[]): string[] {
   const beside = filesUnder(moduleDir, isTest);
-  const named = shared.flatMap((dir) => filesUnder(dir, isTest).filter((f) => namedAfter(f, name) || path.relative(dir, f).split(path.sep)[0] === name));
+  const named = shared.flatMap((dir) =>
+    filesUnder(dir, isTest).filter((f) => namedAfter(f, name) || path.relative(dir, f).split(path.sep)[0] === name),
+  );
   return [...beside, ...named];
 }
 
 const AREAS = {
   api: { modules: path.join(root, 'apps/api/src/modules'), shared: [path.join(root, 'apps/api/test')] },
   // app/ holds the tests that need the whole router (a feature may not import app/): ios-titles.test.tsx.
-  web: { modules: path.join(root, 'apps/web/src/features'), shared: [path.join(root, 'apps/web/src/app'), path.join(root, 'e2e/tests')] },
+  web: {
+    modules: path.join(root, 'apps/web/src/features'),
+    shared: [path.join(root, 'apps/web/src/app'), path.join(root, 'e2e/tests')],
+  },
 } as const;
 
 describe('tests are found by the name of what they test', () => {
@@ -66,16 +71,23 @@ describe('tests are found by the name of what they test', () => {
     expect(namedAfter('/t/checkouts.test.ts', 'checkout')).toBe(false);
   });
 
-  for (const [area, { modules, shared }] of Object.entries(AREAS) as [keyof typeof AREAS, (typeof AREAS)[keyof typeof AREAS]][]) {
+  for (const [area, { modules, shared }] of Object.entries(AREAS) as [
+    keyof typeof AREAS,
+    (typeof AREAS)[keyof typeof AREAS],
+  ][]) {
     it(`every ${area} ${area === 'api' ? 'module' : 'feature'} has a test findable by its name`, () => {
       const pending = new Set(PENDING_VPN_RENAME[area]);
-      const missing = subfolders(modules).filter((name) => !pending.has(name) && testsOf(name, path.join(modules, name), [...shared]).length === 0);
+      const missing = subfolders(modules).filter(
+        (name) => !pending.has(name) && testsOf(name, path.join(modules, name), [...shared]).length === 0,
+      );
       expect(missing, `add a test beside the code or name one after the ${area} module`).toEqual([]);
     });
 
     it(`the ${area} VPN-rename exceptions are still needed`, () => {
       const names = new Set(subfolders(modules));
-      const stale = PENDING_VPN_RENAME[area].filter((name) => !names.has(name) || testsOf(name, path.join(modules, name), [...shared]).length > 0);
+      const stale = PENDING_VPN_RENAME[area].filter(
+        (name) => !names.has(name) || testsOf(name, path.join(modules, name), [...shared]).length > 0,
+      );
       expect(stale, 'remove these from PENDING_VPN_RENAME: they have a test now, or no folder').toEqual([]);
     });
   }

@@ -1,7 +1,16 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/lib/totp.js';
 import type { Mailer, OutgoingMail } from '../src/mail/mailer.js';
-import { PASSWORD, TestClient, createTestApp, mailTo, payWithSandbox, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  PASSWORD,
+  TestClient,
+  createTestApp,
+  mailTo,
+  payWithSandbox,
+  registerUser,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 
 // Issue 20, "Security mails": two-factor on and off, a recovery code used, a sign-in from a
 // browser the account has not been used in, and a refund are each mailed once, to the account's
@@ -9,14 +18,20 @@ import { PASSWORD, TestClient, createTestApp, mailTo, payWithSandbox, registerUs
 // mailer the app builds from its config) is read through /api/dev/mail.
 
 const FIREFOX_LINUX = 'Mozilla/5.0 (X11; Linux x86_64; rv:127.0) Gecko/20100101 Firefox/127.0';
-const SAFARI_IPHONE = 'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
+const SAFARI_IPHONE =
+  'Mozilla/5.0 (iPhone; CPU iPhone OS 17_5 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.5 Mobile/15E148 Safari/604.1';
 
 type Mail = { subject: string; text: string; html: string };
 
 let t: TestApp;
 beforeAll(async () => {
   // TRUST_PROXY: the test names the client's address (X-Forwarded-For) so the mail's place is known.
-  t = await createTestApp({ TRUST_PROXY: 'true', LIMIT_LOGIN_PER_IP: '1000', LIMIT_REGISTER_PER_IP: '1000', JOBS: 'false' });
+  t = await createTestApp({
+    TRUST_PROXY: 'true',
+    LIMIT_LOGIN_PER_IP: '1000',
+    LIMIT_REGISTER_PER_IP: '1000',
+    JOBS: 'false',
+  });
 });
 afterAll(async () => {
   await t?.close();
@@ -39,7 +54,12 @@ function newBrowser(ip = '8.8.8.8') {
   return { c: new TestClient(t.app), headers: { 'user-agent': FIREFOX_LINUX, 'x-forwarded-for': ip } };
 }
 
-async function login(c: TestClient, email: string, extra: Record<string, unknown> = {}, headers: Record<string, string> = {}) {
+async function login(
+  c: TestClient,
+  email: string,
+  extra: Record<string, unknown> = {},
+  headers: Record<string, string> = {},
+) {
   return c.post('/api/users/login', { email, password: PASSWORD, ...extra }, { headers });
 }
 
@@ -107,7 +127,9 @@ describe('a recovery code used to sign in', () => {
     expect(await mails(email, /新的登录/)).toHaveLength(0);
 
     // Replayed, once and in parallel: refused, and no mail.
-    const replays = await Promise.all(Array.from({ length: 5 }, () => login(new TestClient(t.app), email, { otp: codes[3]! }, headers)));
+    const replays = await Promise.all(
+      Array.from({ length: 5 }, () => login(new TestClient(t.app), email, { otp: codes[3]! }, headers)),
+    );
     expect(replays.map((r) => r.statusCode)).toEqual([422, 422, 422, 422, 422]);
     expect(await mails(email, /恢复码登录/)).toHaveLength(1);
   });
@@ -138,7 +160,9 @@ describe('a sign-in from a new browser', () => {
   it('in Russian, with an unknown place for a private address', async () => {
     const { email } = await signUp('ru');
     const other = new TestClient(t.app);
-    expect((await login(other, email, {}, { 'user-agent': SAFARI_IPHONE, 'x-forwarded-for': '10.1.2.3' })).statusCode).toBe(200);
+    expect(
+      (await login(other, email, {}, { 'user-agent': SAFARI_IPHONE, 'x-forwarded-for': '10.1.2.3' })).statusCode,
+    ).toBe(200);
     const fresh = await mails(email, /^Новый вход/);
     expect(fresh).toHaveLength(1);
     expect(fresh[0]!.text).toContain('Браузер: Safari, iOS');
@@ -164,7 +188,11 @@ describe('a sign-in from a new browser', () => {
     expect(minted.statusCode, minted.body).toBe(200);
     const url = new URL(minted.json().data.url as string);
     const other = new TestClient(t.app);
-    const res = await other.post('/api/users/onetimeLogin', { userID: Number(url.searchParams.get('userID')), token: url.searchParams.get('token') }, { headers: { 'user-agent': SAFARI_IPHONE } });
+    const res = await other.post(
+      '/api/users/onetimeLogin',
+      { userID: Number(url.searchParams.get('userID')), token: url.searchParams.get('token') },
+      { headers: { 'user-agent': SAFARI_IPHONE } },
+    );
     expect(res.statusCode, res.body).toBe(200);
     const fresh = await mails(email, /^New sign-in/);
     expect(fresh).toHaveLength(1);
@@ -176,7 +204,9 @@ describe('a sign-in from a new browser', () => {
     const { email } = await signUp('en');
     const browser = new TestClient(t.app);
     browser.cookies['warren-browser'] = 'b'.repeat(43);
-    const same = await Promise.all(Array.from({ length: 100 }, () => login(browser, email, {}, { 'x-forwarded-for': '8.8.8.8' })));
+    const same = await Promise.all(
+      Array.from({ length: 100 }, () => login(browser, email, {}, { 'x-forwarded-for': '8.8.8.8' })),
+    );
     // The account's own sign-in budget lets some through at once and slows the rest (429): each success is a sign-in of the new browser.
     expect(same.filter((r) => r.statusCode === 200).length).toBeGreaterThan(1);
     expect(same.every((r) => r.statusCode === 200 || r.statusCode === 429)).toBe(true);
@@ -201,7 +231,9 @@ describe('refunds', () => {
     const { email, c } = await signUp('ru');
     await payWithSandbox(t.app, c);
     const [payment] = (await c.get('/api/billing/payments')).json().data.items as { paymentId: string }[];
-    const answers = await Promise.all(Array.from({ length: 3 }, () => c.post(`/api/billing/payments/${payment!.paymentId}/refund`, {})));
+    const answers = await Promise.all(
+      Array.from({ length: 3 }, () => c.post(`/api/billing/payments/${payment!.paymentId}/refund`, {})),
+    );
     expect(answers.filter((r) => r.statusCode === 200)).toHaveLength(1);
     const refund = await mails(email, /^Возврат средств/);
     expect(refund).toHaveLength(1);
@@ -219,14 +251,29 @@ describe('refunds', () => {
     const items = (await c.get('/api/billing/payments')).json().data.items as { paymentId: string }[];
     await t.app.billing.operator.refund(items[0]!.paymentId, { force: true });
     // The provider refunds on its side (a refund or chargeback there): its state is re-read and applied.
-    const [row] = await t.app.db.query<{ provider_ref: string }>('select provider_ref from payments where public_id = $1', [items[1]!.paymentId]);
+    const [row] = await t.app.db.query<{ provider_ref: string }>(
+      'select provider_ref from payments where public_id = $1',
+      [items[1]!.paymentId],
+    );
     await t.app.db.query(`update sandbox_payments set status = 'refunded' where id = $1`, [row!.provider_ref]);
-    const payment = (await t.app.db.query<Record<string, unknown>>('select * from payments where public_id = $1', [items[1]!.paymentId]))[0]!;
-    await t.app.billing.reconciliation.reconcile(payment as never, { providerRef: row!.provider_ref, status: 'refunded' });
-    await t.app.billing.reconciliation.reconcile(payment as never, { providerRef: row!.provider_ref, status: 'refunded' });
+    const payment = (
+      await t.app.db.query<Record<string, unknown>>('select * from payments where public_id = $1', [
+        items[1]!.paymentId,
+      ])
+    )[0]!;
+    await t.app.billing.reconciliation.reconcile(payment as never, {
+      providerRef: row!.provider_ref,
+      status: 'refunded',
+    });
+    await t.app.billing.reconciliation.reconcile(payment as never, {
+      providerRef: row!.provider_ref,
+      status: 'refunded',
+    });
     const refunds = await mails(email, /^A refund was made/);
     expect(refunds).toHaveLength(2);
-    expect(refunds.map((m) => /Payment (pay_\w+)/.exec(m.text)?.[1]).sort()).toEqual(items.map((i) => i.paymentId).sort());
+    expect(refunds.map((m) => /Payment (pay_\w+)/.exec(m.text)?.[1]).sort()).toEqual(
+      items.map((i) => i.paymentId).sort(),
+    );
     for (const m of refunds) expectNotYou(m, BILLING_ORIGIN);
   });
 });
@@ -253,10 +300,16 @@ describe('a failing mail transport', () => {
         return { codes: res.json().data.recoveryCodes as string[] };
       })();
       const other = new TestClient(down.app);
-      const res = await other.post('/api/users/login', { email, password: PASSWORD, otp: codes[0]! }, { headers: { 'user-agent': FIREFOX_LINUX } });
+      const res = await other.post(
+        '/api/users/login',
+        { email, password: PASSWORD, otp: codes[0]! },
+        { headers: { 'user-agent': FIREFOX_LINUX } },
+      );
       expect(res.statusCode, res.body).toBe(200);
       expect((await c.post('/api/profile/2fa/disable', { password: PASSWORD, code: codes[1]! })).statusCode).toBe(200);
-      expect((await new TestClient(down.app).post('/api/users/login', { email, password: PASSWORD })).statusCode).toBe(200);
+      expect((await new TestClient(down.app).post('/api/users/login', { email, password: PASSWORD })).statusCode).toBe(
+        200,
+      );
       await payWithSandbox(down.app, c);
       const [payment] = (await c.get('/api/billing/payments')).json().data.items as { paymentId: string }[];
       expect((await c.post(`/api/billing/payments/${payment!.paymentId}/refund`, {})).statusCode).toBe(200);
@@ -285,9 +338,21 @@ describe('the browser cookie', () => {
       const wrong = await c.post('/api/users/login', { email, password: 'not the password' });
       expect(wrong.statusCode).toBe(422);
       expect(wrong.cookies.find((k) => k.name.includes('warren-browser'))).toBeUndefined();
-      const res = await c.post('/api/users/login', { email, password: PASSWORD }, { cookies: { '__Host-warren-browser': 'x; Domain=evil.example' } });
+      const res = await c.post(
+        '/api/users/login',
+        { email, password: PASSWORD },
+        { cookies: { '__Host-warren-browser': 'x; Domain=evil.example' } },
+      );
       expect(res.statusCode).toBe(200);
-      const cookie = res.cookies.find((k) => k.name === '__Host-warren-browser') as { value: string; secure?: boolean; httpOnly?: boolean; path?: string; domain?: string; maxAge?: number; sameSite?: string };
+      const cookie = res.cookies.find((k) => k.name === '__Host-warren-browser') as {
+        value: string;
+        secure?: boolean;
+        httpOnly?: boolean;
+        path?: string;
+        domain?: string;
+        maxAge?: number;
+        sameSite?: string;
+      };
       expect(cookie).toMatchObject({ secure: true, httpOnly: true, path: '/', sameSite: 'Lax', maxAge: 400 * 86_400 });
       expect(cookie.domain).toBeUndefined();
       expect(cookie.value).toMatch(/^[A-Za-z0-9_-]{43}$/);

@@ -1,6 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { encryptText, decryptText } from '../src/lib/secrets.js';
-import { PASSWORD, TestClient, createTestApp, linkParams, mailTo, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  PASSWORD,
+  TestClient,
+  createTestApp,
+  linkParams,
+  mailTo,
+  registerUser,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -17,7 +26,12 @@ describe('sign-up', () => {
     const c = new TestClient(t.app);
     const email = uniqueEmail('Mixed.Case');
     const { user, token } = await registerUser(c, email.toUpperCase(), { referralID: 'ref-1', utmSource: 'news' });
-    expect(user).toMatchObject({ email: email.toLowerCase(), verified: 0, accountStatus: 'Inactive', firstName: 'Test User' });
+    expect(user).toMatchObject({
+      email: email.toLowerCase(),
+      verified: 0,
+      accountStatus: 'Inactive',
+      firstName: 'Test User',
+    });
     expect(token.length).toBeGreaterThanOrEqual(40);
     const mails = await mailTo(c, t.app, email);
     expect(mails).toHaveLength(1);
@@ -30,14 +44,22 @@ describe('sign-up', () => {
     const c = new TestClient(t.app);
     const email = uniqueEmail();
     await registerUser(c, email);
-    const res = await c.post('/api/users/register', { email: email.toUpperCase(), password: PASSWORD, password_confirmation: PASSWORD });
+    const res = await c.post('/api/users/register', {
+      email: email.toUpperCase(),
+      password: PASSWORD,
+      password_confirmation: PASSWORD,
+    });
     expect(res.statusCode).toBe(422);
     expect(res.json().errors.email).toEqual(['The email has already been taken.']);
   });
 
   it('marks a mismatched confirmation on password_confirmation', async () => {
     const c = new TestClient(t.app);
-    const res = await c.post('/api/users/register', { email: uniqueEmail(), password: PASSWORD, password_confirmation: 'something else' });
+    const res = await c.post('/api/users/register', {
+      email: uniqueEmail(),
+      password: PASSWORD,
+      password_confirmation: 'something else',
+    });
     expect(res.statusCode).toBe(422);
     expect(Object.keys(res.json().errors)).toEqual(['password_confirmation']);
   });
@@ -45,7 +67,11 @@ describe('sign-up', () => {
   it('enforces 8 to 128 characters', async () => {
     const c = new TestClient(t.app);
     for (const pw of ['short', 'x'.repeat(129)]) {
-      const res = await c.post('/api/users/register', { email: uniqueEmail(), password: pw, password_confirmation: pw });
+      const res = await c.post('/api/users/register', {
+        email: uniqueEmail(),
+        password: pw,
+        password_confirmation: pw,
+      });
       expect(res.statusCode).toBe(422);
       expect(res.json().errors.password).toHaveLength(1);
     }
@@ -53,7 +79,12 @@ describe('sign-up', () => {
 
   it('never stores unknown fields (no mass assignment)', async () => {
     const c = new TestClient(t.app);
-    const { user } = await registerUser(c, uniqueEmail(), { verified: 1, accountStatus: 'Active', isPostAffiliateAvailable: true, id: 999999 });
+    const { user } = await registerUser(c, uniqueEmail(), {
+      verified: 1,
+      accountStatus: 'Active',
+      isPostAffiliateAvailable: true,
+      id: 999999,
+    });
     expect(user).toMatchObject({ verified: 0, accountStatus: 'Inactive', isPostAffiliateAvailable: false });
     expect(user.id).not.toBe(999999);
   });
@@ -104,7 +135,8 @@ describe('verification and sign-in', () => {
     const c = new TestClient(t.app);
     const email = uniqueEmail();
     await registerUser(c, email);
-    for (let i = 0; i < 10; i++) expect((await c.post('/api/users/login', { email, password: 'nope nope' })).statusCode).toBe(422);
+    for (let i = 0; i < 10; i++)
+      expect((await c.post('/api/users/login', { email, password: 'nope nope' })).statusCode).toBe(422);
     const locked = await c.post('/api/users/login', { email, password: PASSWORD });
     expect(locked.statusCode).toBe(429);
     expect(Number(locked.headers['retry-after'])).toBeGreaterThan(0);
@@ -122,12 +154,27 @@ describe('password reset', () => {
     expect(known.json()).toEqual(unknown.json());
     const mail = (await mailTo(c, t.app, email)).find((m) => m.text.includes('/reset-password'))!;
     const { userId, token } = linkParams(mail.text, '/reset-password');
-    const mismatch = await c.post('/api/users/resetPassword', { userId, token, password: 'new password 1', password_confirmation: 'other' });
+    const mismatch = await c.post('/api/users/resetPassword', {
+      userId,
+      token,
+      password: 'new password 1',
+      password_confirmation: 'other',
+    });
     expect(mismatch.statusCode).toBe(422);
-    const ok = await c.post('/api/users/resetPassword', { userId, token, password: 'new password 1', password_confirmation: 'new password 1' });
+    const ok = await c.post('/api/users/resetPassword', {
+      userId,
+      token,
+      password: 'new password 1',
+      password_confirmation: 'new password 1',
+    });
     expect(ok.statusCode).toBe(200);
     expect(ok.json().message).toBe('Password updated successfully');
-    const reused = await c.post('/api/users/resetPassword', { userId, token, password: 'new password 2', password_confirmation: 'new password 2' });
+    const reused = await c.post('/api/users/resetPassword', {
+      userId,
+      token,
+      password: 'new password 2',
+      password_confirmation: 'new password 2',
+    });
     expect(reused.statusCode).toBe(422);
     c.token = sessionToken;
     expect((await c.get('/api/users/info/get')).statusCode).toBe(401);
@@ -139,9 +186,14 @@ describe('XSRF', () => {
   it('refuses a non-GET without a matching signed header with 419', async () => {
     const c = new TestClient(t.app);
     const body = { email: uniqueEmail(), password: PASSWORD };
-    expect((await c.post('/api/users/login', body, { headers: { 'x-xsrf-token': 'forged.value' } })).statusCode).toBe(419);
+    expect((await c.post('/api/users/login', body, { headers: { 'x-xsrf-token': 'forged.value' } })).statusCode).toBe(
+      419,
+    );
     const planted = 'planted.by-sibling';
-    const res = await c.post('/api/users/login', body, { headers: { 'x-xsrf-token': planted }, cookies: { 'XSRF-TOKEN': planted } });
+    const res = await c.post('/api/users/login', body, {
+      headers: { 'x-xsrf-token': planted },
+      cookies: { 'XSRF-TOKEN': planted },
+    });
     expect(res.statusCode).toBe(419);
     const none = await t.app.inject({ method: 'POST', url: '/api/users/login', payload: body });
     expect(none.statusCode).toBe(419);
@@ -181,22 +233,36 @@ describe('restricted calls', () => {
     const payload = { email, password: PASSWORD, password_confirmation: PASSWORD };
     const plain = await c.post('/api/users/restrictedRegister', payload);
     expect(plain.statusCode).toBe(400);
-    const reg = await c.post('/api/users/restrictedRegister', encryptText(PROXY_KEY, JSON.stringify(payload)), { headers: { 'content-type': 'text/plain' } });
+    const reg = await c.post('/api/users/restrictedRegister', encryptText(PROXY_KEY, JSON.stringify(payload)), {
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(reg.statusCode).toBe(201);
     const decoded = JSON.parse(decryptText(PROXY_KEY, reg.body)!);
     expect(decoded.data.user.email).toBe(email);
-    const login = await c.post('/api/users/restrictedLogin', encryptText(PROXY_KEY, JSON.stringify({ email, password: PASSWORD })), { headers: { 'content-type': 'text/plain' } });
+    const login = await c.post(
+      '/api/users/restrictedLogin',
+      encryptText(PROXY_KEY, JSON.stringify({ email, password: PASSWORD })),
+      { headers: { 'content-type': 'text/plain' } },
+    );
     expect(login.statusCode).toBe(200);
     expect(JSON.parse(decryptText(PROXY_KEY, login.body)!).data.token).toBeTruthy();
-    const check = await c.post('/api/users/restrictedUserCheck', encryptText(PROXY_KEY, JSON.stringify({ token: decoded.data.token })), { headers: { 'content-type': 'text/plain' } });
+    const check = await c.post(
+      '/api/users/restrictedUserCheck',
+      encryptText(PROXY_KEY, JSON.stringify({ token: decoded.data.token })),
+      { headers: { 'content-type': 'text/plain' } },
+    );
     expect(JSON.parse(decryptText(PROXY_KEY, check.body)!).data.user.email).toBe(email);
-    const garbage = await c.post('/api/users/restrictedLogin', 'bm90IGNpcGhlcnRleHQ=', { headers: { 'content-type': 'text/plain' } });
+    const garbage = await c.post('/api/users/restrictedLogin', 'bm90IGNpcGhlcnRleHQ=', {
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(garbage.statusCode).toBe(400);
   });
 
   it('is unavailable on a main-product host', async () => {
     const c = new TestClient(t.app);
-    const res = await c.post('/api/users/restrictedLogin', encryptText(PROXY_KEY, '{}'), { headers: { 'content-type': 'text/plain' } });
+    const res = await c.post('/api/users/restrictedLogin', encryptText(PROXY_KEY, '{}'), {
+      headers: { 'content-type': 'text/plain' },
+    });
     expect(res.statusCode).toBe(400);
   });
 });
@@ -229,7 +295,9 @@ describe('one-time login, session and deletion', () => {
     const email = uniqueEmail();
     await registerUser(c, email);
     const second = new TestClient(t.app);
-    await second.post('/api/users/login', { email, password: PASSWORD }).then((r) => (second.token = r.json().data.token));
+    await second
+      .post('/api/users/login', { email, password: PASSWORD })
+      .then((r) => (second.token = r.json().data.token));
     expect((await c.post('/api/users/annihilation', { password: 'wrong password' })).statusCode).toBe(422);
     const del = await c.post('/api/users/annihilation', { password: PASSWORD });
     expect(del.statusCode).toBe(200);

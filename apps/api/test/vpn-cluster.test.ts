@@ -28,61 +28,81 @@ function wgKey(): string {
   return publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 }
 
-describe.skipIf(!PG_URL)(`VPN changes wake long polls on other instances${PG_URL ? '' : ' (skipped: needs TEST_DATABASE_URL)'}`, () => {
-  beforeAll(async () => {
-    a = await sharedInstance({ schema, dataDirs, env });
-    b = await sharedInstance({ schema, dataDirs, env: { ...env, VPN_CHANGE_POLL_MS: '10000' } });
-  });
-
-  afterAll(async () => {
-    await Promise.allSettled([a?.close(), b?.close()]);
-    if (PG_URL) {
-      const client = new pg.Client({ connectionString: PG_URL });
-      await client.connect();
-      await client.query(`drop schema if exists ${schema} cascade`);
-      await client.end();
-    }
-    for (const d of dataDirs) fs.rmSync(d, { recursive: true, force: true });
-  });
-
-  it('a device added on A answers the long poll parked on B without B polling the change log', async () => {
-    await vpnOf(a).admin.addLocation({
-      slug: 'zz-cluster', countryCode: 'ZZ', country: { en: 'Cluster', ru: 'Cluster', zh: 'Cluster' }, city: { en: 'Lab', ru: 'Lab', zh: 'Lab' },
-      latitude: 0, longitude: 0, premium: false,
+describe.skipIf(!PG_URL)(
+  `VPN changes wake long polls on other instances${PG_URL ? '' : ' (skipped: needs TEST_DATABASE_URL)'}`,
+  () => {
+    beforeAll(async () => {
+      a = await sharedInstance({ schema, dataDirs, env });
+      b = await sharedInstance({ schema, dataDirs, env: { ...env, VPN_CHANGE_POLL_MS: '10000' } });
     });
-    const { token: nodeToken } = await vpnOf(a).admin.addNode({ location: 'zz-cluster', name: 'zz-cluster-1', endpointHost: '198.51.100.9' });
-    const desired = async (app: FastifyInstance, q = '') => {
-      const res = await app.inject({ method: 'GET', url: `/api/nodes/desired${q}`, headers: { authorization: `Bearer ${nodeToken}` } });
-      expect(res.statusCode, res.body).toBe(200);
-      return res.json().data as DesiredState;
-    };
 
-    const customer = new TestClient(a);
-    const reg = await customer.post('/api/users/register', { email: uniqueEmail('vpncl'), password: PASSWORD, password_confirmation: PASSWORD }, { remoteAddress: '198.51.100.77' });
-    expect(reg.statusCode, reg.body).toBe(201);
-    customer.token = reg.json().data.token;
-    const userId = reg.json().data.user.id as number;
-    await a.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [userId]);
+    afterAll(async () => {
+      await Promise.allSettled([a?.close(), b?.close()]);
+      if (PG_URL) {
+        const client = new pg.Client({ connectionString: PG_URL });
+        await client.connect();
+        await client.query(`drop schema if exists ${schema} cascade`);
+        await client.end();
+      }
+      for (const d of dataDirs) fs.rmSync(d, { recursive: true, force: true });
+    });
 
-    const base = await desired(b);
-    const watcher = vpnOf(b).watcher;
-    const before = { ...watcher.wakes };
-    const pending = desired(b, `?since=${base.version}&at=${base.evaluatedAt}&wait=25`);
-    // Parked: B's long poll waits on its watcher (a condition, not a delay).
-    await vi.waitFor(() => expect(watcher.waiting).toBe(1), { timeout: 10_000, interval: 5 });
+    it('a device added on A answers the long poll parked on B without B polling the change log', async () => {
+      await vpnOf(a).admin.addLocation({
+        slug: 'zz-cluster',
+        countryCode: 'ZZ',
+        country: { en: 'Cluster', ru: 'Cluster', zh: 'Cluster' },
+        city: { en: 'Lab', ru: 'Lab', zh: 'Lab' },
+        latitude: 0,
+        longitude: 0,
+        premium: false,
+      });
+      const { token: nodeToken } = await vpnOf(a).admin.addNode({
+        location: 'zz-cluster',
+        name: 'zz-cluster-1',
+        endpointHost: '198.51.100.9',
+      });
+      const desired = async (app: FastifyInstance, q = '') => {
+        const res = await app.inject({
+          method: 'GET',
+          url: `/api/nodes/desired${q}`,
+          headers: { authorization: `Bearer ${nodeToken}` },
+        });
+        expect(res.statusCode, res.body).toBe(200);
+        return res.json().data as DesiredState;
+      };
 
-    const key = wgKey();
-    const added = await customer.post('/api/setup/wg/devices/add', { name: 'Laptop', publicKey: key });
-    expect(added.statusCode, added.body).toBe(201);
+      const customer = new TestClient(a);
+      const reg = await customer.post(
+        '/api/users/register',
+        { email: uniqueEmail('vpncl'), password: PASSWORD, password_confirmation: PASSWORD },
+        { remoteAddress: '198.51.100.77' },
+      );
+      expect(reg.statusCode, reg.body).toBe(201);
+      customer.token = reg.json().data.token;
+      const userId = reg.json().data.user.id as number;
+      await a.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [userId]);
 
-    const delta = await pending;
-    expect(delta.full).toBe(false);
-    expect(delta.version).toBeGreaterThan(base.version);
-    expect(delta.changedOwners).toEqual([userId]);
-    expect(delta.peers.map((p) => p.publicKey)).toEqual([key]);
-    // Woken by the notification: B never read the log by its clock meanwhile, nor was poked by itself.
-    expect(watcher.wakes.notify).toBeGreaterThan(before.notify);
-    expect(watcher.wakes.poll).toBe(before.poll);
-    expect(watcher.wakes.poke).toBe(before.poke);
-  });
-});
+      const base = await desired(b);
+      const watcher = vpnOf(b).watcher;
+      const before = { ...watcher.wakes };
+      const pending = desired(b, `?since=${base.version}&at=${base.evaluatedAt}&wait=25`);
+      // Parked: B's long poll waits on its watcher (a condition, not a delay).
+      await vi.waitFor(() => expect(watcher.waiting).toBe(1), { timeout: 10_000, interval: 5 });
+
+      const key = wgKey();
+      const added = await customer.post('/api/setup/wg/devices/add', { name: 'Laptop', publicKey: key });
+      expect(added.statusCode, added.body).toBe(201);
+
+      const delta = await pending;
+      expect(delta.full).toBe(false);
+      expect(delta.version).toBeGreaterThan(base.version);
+      expect(delta.changedOwners).toEqual([userId]);
+      expect(delta.peers.map((p) => p.publicKey)).toEqual([key]);
+      // Woken by the notification: B never read the log by its clock meanwhile, nor was poked by itself.
+      expect(watcher.wakes.notify).toBeGreaterThan(before.notify);
+      expect(watcher.wakes.poll).toBe(before.poll);
+      expect(watcher.wakes.poke).toBe(before.poke);
+    });
+  },
+);

@@ -9,24 +9,43 @@ import { TestClient, createTestApp, registerUser, type TestApp } from './helpers
  * SOCKS5) only when it has an enabled node that has reported. Outside production every seeded
  * location has a demo node, marked as such for the operator, and is offered before any report.
  */
-const wgKey = () => crypto.generateKeyPairSync('x25519').publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
+const wgKey = () =>
+  crypto
+    .generateKeyPairSync('x25519')
+    .publicKey.export({ format: 'der', type: 'spki' })
+    .subarray(-32)
+    .toString('base64');
 
 async function paidCustomer(t: TestApp) {
   const c = new TestClient(t.app);
   const { user } = await registerUser(c);
-  await t.app.db.query(`update users set account_status = 'Active', verified = true, tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + interval '1 year' where id = $1`, [user.id]);
+  await t.app.db.query(
+    `update users set account_status = 'Active', verified = true, tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + interval '1 year' where id = $1`,
+    [user.id],
+  );
   return c;
 }
-const servers = async (c: TestClient) => (await c.get('/api/setup/servers/get')).json().data.serverList as ServerListItem[];
+const servers = async (c: TestClient) =>
+  (await c.get('/api/setup/servers/get')).json().data.serverList as ServerListItem[];
 const wg = async (c: TestClient) => (await c.get('/api/setup/wg/get')).json().data as WgOverview;
 const services = async (c: TestClient) => (await c.get('/api/setup/services/get')).json().data as ServicesOverview;
 const report = (t: TestApp, token: string, publicKey?: string) =>
-  t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: { authorization: `Bearer ${token}` }, payload: { load: 10, activePeers: 0, peers: [], ...(publicKey ? { publicKey } : {}) } });
+  t.app.inject({
+    method: 'POST',
+    url: '/api/nodes/report',
+    headers: { authorization: `Bearer ${token}` },
+    payload: { load: 10, activePeers: 0, peers: [], ...(publicKey ? { publicKey } : {}) },
+  });
 
 describe('in production', () => {
   let t: TestApp;
   beforeAll(async () => {
-    t = await createTestApp({ NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true', JOBS: 'false' });
+    t = await createTestApp({
+      NODE_ENV: 'production',
+      APP_SECRET: 'p'.repeat(40),
+      ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true',
+      JOBS: 'false',
+    });
   });
   afterAll(async () => t?.close());
 
@@ -34,7 +53,9 @@ describe('in production', () => {
     const list = await t.app.services.vpn.admin.list();
     expect(list.length).toBeGreaterThan(30);
     expect(list.every((r) => r.node === null)).toBe(true);
-    const placeholders = await t.app.db.query<{ n: number }>(`select count(*)::int as n from vpn_nodes where endpoint_host like '%.nodes.warren.example'`);
+    const placeholders = await t.app.db.query<{ n: number }>(
+      `select count(*)::int as n from vpn_nodes where endpoint_host like '%.nodes.warren.example'`,
+    );
     expect(placeholders[0]!.n).toBe(0);
     const c = await paidCustomer(t);
     expect(await servers(c)).toEqual([]);
@@ -46,7 +67,12 @@ describe('in production', () => {
 
   it('offers a location once its enabled node has reported, with that node in the configs; not while it is disabled', async () => {
     const c = await paidCustomer(t);
-    const { token } = await t.app.services.vpn.admin.addNode({ location: 'de-fra', name: 'de-fra-real', endpointHost: '203.0.113.44', listenPort: 51820 });
+    const { token } = await t.app.services.vpn.admin.addNode({
+      location: 'de-fra',
+      name: 'de-fra-real',
+      endpointHost: '203.0.113.44',
+      listenPort: 51820,
+    });
     // Added, with a token, but not reported: still not offered anywhere.
     expect(await servers(c)).toEqual([]);
     expect((await wg(c)).locations).toEqual([]);
@@ -57,20 +83,32 @@ describe('in production', () => {
     expect((await servers(c)).map((s) => s.id)).toHaveLength(1);
     const [loc] = (await wg(c)).locations;
     expect(loc).toMatchObject({ slug: 'de-fra', available: true, endpoint: '203.0.113.44:51820', publicKey: key });
-    expect((await services(c)).locations.map((l) => [l.slug, l.nodes.map((n) => n.host)])).toEqual([['de-fra', ['203.0.113.44']]]);
+    expect((await services(c)).locations.map((l) => [l.slug, l.nodes.map((n) => n.host)])).toEqual([
+      ['de-fra', ['203.0.113.44']],
+    ]);
     const ovpn = await c.get('/api/setup/openvpn/config?location=de-fra&protocol=udp');
     expect(ovpn.statusCode).toBe(200);
     expect(ovpn.body).toContain('remote 203.0.113.44 ');
     expect(ovpn.body).not.toContain('nodes.warren.example');
 
     // A second node that has not reported is not named in the configs.
-    await t.app.services.vpn.admin.addNode({ location: 'de-fra', name: 'de-fra-new', endpointHost: '203.0.113.45', listenPort: 51820 });
+    await t.app.services.vpn.admin.addNode({
+      location: 'de-fra',
+      name: 'de-fra-new',
+      endpointHost: '203.0.113.45',
+      listenPort: 51820,
+    });
     expect((await c.get('/api/setup/openvpn/config?location=de-fra&protocol=udp')).body).not.toContain('203.0.113.45');
 
     await t.app.services.vpn.admin.setNode('de-fra-real', { enabled: false });
     // Switched off: still on the customer's list with why (issue 22), and named in no configuration.
     expect((await servers(c)).map((s) => s.unavailable)).toEqual(['off']);
-    expect((await wg(c)).locations[0]).toMatchObject({ slug: 'de-fra', available: false, endpoint: null, unavailable: 'off' });
+    expect((await wg(c)).locations[0]).toMatchObject({
+      slug: 'de-fra',
+      available: false,
+      endpoint: null,
+      unavailable: 'off',
+    });
     expect((await services(c)).locations).toEqual([]);
   });
 });
@@ -85,7 +123,9 @@ describe('outside production (the embedded development default)', () => {
   it('gives every seeded location a demo node, marked for the operator, and offers them before any report', async () => {
     const list = await t.app.services.vpn.admin.list();
     expect(list.length).toBeGreaterThan(30);
-    expect(list.every((r) => r.node === `${r.slug}-1` && r.demo === true && r.endpoint!.includes('.nodes.warren.example'))).toBe(true);
+    expect(
+      list.every((r) => r.node === `${r.slug}-1` && r.demo === true && r.endpoint!.includes('.nodes.warren.example')),
+    ).toBe(true);
     const c = await paidCustomer(t);
     expect((await servers(c)).length).toBe(list.length);
     expect((await wg(c)).locations.every((l) => l.available)).toBe(true);

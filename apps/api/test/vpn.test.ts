@@ -27,11 +27,16 @@ function wgKey(): string {
 async function user(plan: 'free' | 'paid' | 'inactive' = 'free') {
   const c = new TestClient(t.app);
   // Each sign-up from its own address: the per-IP sign-up limit is not what these tests are about.
-  const res = await c.post('/api/users/register', { name: 'Test User', email: uniqueEmail('vpn'), password: PASSWORD, password_confirmation: PASSWORD }, { remoteAddress: `10.9.${++ip >> 8}.${ip & 255}` });
+  const res = await c.post(
+    '/api/users/register',
+    { name: 'Test User', email: uniqueEmail('vpn'), password: PASSWORD, password_confirmation: PASSWORD },
+    { remoteAddress: `10.9.${++ip >> 8}.${ip & 255}` },
+  );
   if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
   const u = res.json().data.user as { id: number };
   c.token = res.json().data.token;
-  if (plan !== 'inactive') await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [u.id]);
+  if (plan !== 'inactive')
+    await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [u.id]);
   if (plan === 'paid') {
     await t.app.db.query(
       `update users set tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + interval '1 year' where id = $1`,
@@ -41,9 +46,11 @@ async function user(plan: 'free' | 'paid' | 'inactive' = 'free') {
   return { c, id: u.id };
 }
 
-const servers = async (c: TestClient, lang = 'en') => (await c.get(`/api/setup/servers/get?langCode=${lang}`)).json().data.serverList as ServerListItem[];
+const servers = async (c: TestClient, lang = 'en') =>
+  (await c.get(`/api/setup/servers/get?langCode=${lang}`)).json().data.serverList as ServerListItem[];
 const overview = async (c: TestClient) => (await c.get('/api/setup/wg/get')).json().data as WgOverview;
-const addDevice = (c: TestClient, name = 'Laptop', publicKey = wgKey()) => c.post('/api/setup/wg/devices/add', { name, publicKey });
+const addDevice = (c: TestClient, name = 'Laptop', publicKey = wgKey()) =>
+  c.post('/api/setup/wg/devices/add', { name, publicKey });
 
 describe('server locations', () => {
   it('lists at least 30 seeded locations, premium ones blurred and first for a free user', async () => {
@@ -55,7 +62,11 @@ describe('server locations', () => {
     expect(list.slice(0, firstFree).every((s) => s.premium && s.isBlur)).toBe(true);
     expect(list.slice(firstFree).every((s) => !s.premium && !s.isBlur)).toBe(true);
     expect(list.every((s) => s.dashVisible)).toBe(true);
-    expect(list[0]).toMatchObject({ countryCode: expect.stringMatching(/^[A-Z]{2}$/), latitude: expect.any(Number), longitude: expect.any(Number) });
+    expect(list[0]).toMatchObject({
+      countryCode: expect.stringMatching(/^[A-Z]{2}$/),
+      latitude: expect.any(Number),
+      longitude: expect.any(Number),
+    });
   });
 
   it('shows nothing blurred to a paid user, and names in the requested language', async () => {
@@ -63,7 +74,10 @@ describe('server locations', () => {
     const en = await servers(c);
     expect(en.some((s) => s.isBlur)).toBe(false);
     const ru = await servers(c, 'ru');
-    expect(ru.find((s) => s.countryCode === 'DE' && s.premium === false)).toMatchObject({ country: 'Германия', city: 'Франкфурт' });
+    expect(ru.find((s) => s.countryCode === 'DE' && s.premium === false)).toMatchObject({
+      country: 'Германия',
+      city: 'Франкфурт',
+    });
     const zh = await servers(c, 'zh-CN');
     expect(zh.find((s) => s.countryCode === 'JP')).toMatchObject({ country: '日本', city: '东京' });
     const unknown = await servers(c, 'xx');
@@ -90,15 +104,41 @@ describe('downloads', () => {
     expect(systems.statusCode).toBe(200);
     const items = systems.json().data.items as { id: number; platform: string; className: string }[];
     expect(items.map((i) => i.id).sort((a, b) => a - b)).toEqual([1, 2, 3, 4, 7, 8]);
-    expect(items.find((i) => i.id === 8)).toEqual({ id: 8, platform: 'android-tv', name: 'Android TV', className: 'download-app--android-tv' });
+    expect(items.find((i) => i.id === 8)).toEqual({
+      id: 8,
+      platform: 'android-tv',
+      name: 'Android TV',
+      className: 'download-app--android-tv',
+    });
   });
 
   it("a brand's own apps load from the file; placeholder hosts and half-described files are refused", () => {
     const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-downloads-'));
     const file = path.join(dir, 'downloads.json');
-    const app = { id: 1, platform: 'windows', name: 'Windows', version: '1.0.0', size: 1024, sha256: 'ab'.repeat(32), url: 'https://apps.brand.net/setup.exe', kind: 'installer' };
+    const app = {
+      id: 1,
+      platform: 'windows',
+      name: 'Windows',
+      version: '1.0.0',
+      size: 1024,
+      sha256: 'ab'.repeat(32),
+      url: 'https://apps.brand.net/setup.exe',
+      kind: 'installer',
+    };
     const write = (items: unknown[]) => fs.writeFileSync(file, JSON.stringify({ items }));
-    write([app, { id: 3, platform: 'ios', name: 'iOS', version: '1.0', size: 0, sha256: '', url: 'https://apps.apple.com/app/id123', kind: 'store' }]);
+    write([
+      app,
+      {
+        id: 3,
+        platform: 'ios',
+        name: 'iOS',
+        version: '1.0',
+        size: 0,
+        sha256: '',
+        url: 'https://apps.apple.com/app/id123',
+        kind: 'store',
+      },
+    ]);
     expect(loadDownloads(file).map((a) => a.className)).toEqual(['download-app--windows', 'download-app--ios']);
     write([{ ...app, url: 'https://downloads.warren.example/setup.exe' }]);
     expect(() => loadDownloads(file)).toThrow(/placeholder/);
@@ -116,14 +156,29 @@ describe('WireGuard devices', () => {
     const res = await addDevice(c, '  Phone  ');
     expect(res.statusCode).toBe(201);
     const d = res.json().data.device as WgDevice;
-    expect(d).toMatchObject({ name: 'Phone', ipv4: expect.stringMatching(/^10\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./), ipv6: expect.stringMatching(/^fd77:6172:7265:/), lastHandshakeAt: null, rxBytes: 0 });
+    expect(d).toMatchObject({
+      name: 'Phone',
+      ipv4: expect.stringMatching(/^10\.(6[4-9]|[7-9]\d|1[01]\d|12[0-7])\./),
+      ipv6: expect.stringMatching(/^fd77:6172:7265:/),
+      lastHandshakeAt: null,
+      rxBytes: 0,
+    });
     expect((await c.post('/api/setup/wg/devices/rename', { id: d.id, name: 'My phone' })).statusCode).toBe(200);
     const o = await overview(c);
     expect(o.devices).toEqual([expect.objectContaining({ id: d.id, name: 'My phone' })]);
-    expect(o).toMatchObject({ access: 'free', limit: 1, dns: ['10.64.0.1', 'fd77:6172:7265::1'], allowedIps: ['0.0.0.0/0', '::/0'] });
+    expect(o).toMatchObject({
+      access: 'free',
+      limit: 1,
+      dns: ['10.64.0.1', 'fd77:6172:7265::1'],
+      allowedIps: ['0.0.0.0/0', '::/0'],
+    });
     const free = o.locations.find((l) => !l.premium)!;
     const premium = o.locations.find((l) => l.premium)!;
-    expect(free).toMatchObject({ available: true, endpoint: expect.stringMatching(/:51820$/), publicKey: expect.any(String) });
+    expect(free).toMatchObject({
+      available: true,
+      endpoint: expect.stringMatching(/:51820$/),
+      publicKey: expect.any(String),
+    });
     expect(premium).toMatchObject({ available: false, endpoint: null, publicKey: null });
     expect((await c.post('/api/setup/wg/devices/revoke', { id: d.id })).statusCode).toBe(200);
     expect((await overview(c)).devices).toEqual([]);
@@ -131,7 +186,14 @@ describe('WireGuard devices', () => {
 
   it('refuses keys that are not 32 bytes of base64, and a key registered twice', async () => {
     const { c } = await user('paid');
-    for (const bad of ['', 'abc', 'A'.repeat(44), `${wgKey().slice(0, 42)}==`, 'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=', `${wgKey()}\n[Peer]`]) {
+    for (const bad of [
+      '',
+      'abc',
+      'A'.repeat(44),
+      `${wgKey().slice(0, 42)}==`,
+      'AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=',
+      `${wgKey()}\n[Peer]`,
+    ]) {
       const res = await addDevice(c, 'x', bad);
       expect(res.statusCode, bad).toBe(422);
       expect(res.json().errors.publicKey).toHaveLength(1);
@@ -165,7 +227,9 @@ describe('WireGuard devices', () => {
     const users = await Promise.all(Array.from({ length: 12 }, () => user('paid')));
     const results = await Promise.all(users.flatMap(({ c }) => [addDevice(c), addDevice(c), addDevice(c)]));
     expect(results.map((r) => r.statusCode)).toEqual(results.map(() => 201));
-    const rows = await t.app.db.query<{ n: number; d: number }>(`select count(*)::int as n, count(distinct addr_index)::int as d from wg_devices`);
+    const rows = await t.app.db.query<{ n: number; d: number }>(
+      `select count(*)::int as n, count(distinct addr_index)::int as d from wg_devices`,
+    );
     expect(rows[0]!.n).toBe(rows[0]!.d);
     const v4 = results.map((r) => (r.json().data.device as WgDevice).ipv4);
     expect(new Set(v4).size).toBe(v4.length);
@@ -187,10 +251,16 @@ describe('WireGuard devices', () => {
     );
     const { top, gaps } = pool!;
     expect(gaps).toBe(0);
-    await t.app.db.query(`insert into wg_devices (user_id, name, public_key, addr_index) values ($1, 'seeded', $2, $3)`, [id, wgKey(), top + 2]);
+    await t.app.db.query(
+      `insert into wg_devices (user_id, name, public_key, addr_index) values ($1, 'seeded', $2, $3)`,
+      [id, wgKey(), top + 2],
+    );
     const a = (await addDevice(c)).json().data.device as WgDevice;
     const b = (await addDevice(c)).json().data.device as WgDevice;
-    const rows = await t.app.db.query<{ addr_index: number }>(`select addr_index from wg_devices where user_id = $1 order by addr_index`, [id]);
+    const rows = await t.app.db.query<{ addr_index: number }>(
+      `select addr_index from wg_devices where user_id = $1 order by addr_index`,
+      [id],
+    );
     expect(rows.map((r) => r.addr_index)).toEqual([top + 1, top + 2, top + 3]);
     expect(a.ipv4).not.toBe(b.ipv4);
     const { c: other, id: otherId } = await user('paid');
@@ -228,7 +298,11 @@ describe('WireGuard devices', () => {
     const other = await createTestApp({ BRANDS_FILE: file });
     try {
       const c = new TestClient(other.app);
-      const res = await c.post('/api/users/register', { email: uniqueEmail('nowg'), password: PASSWORD, password_confirmation: PASSWORD });
+      const res = await c.post('/api/users/register', {
+        email: uniqueEmail('nowg'),
+        password: PASSWORD,
+        password_confirmation: PASSWORD,
+      });
       c.token = res.json().data.token;
       await other.app.db.query(`update users set account_status = 'Active' where id = $1`, [res.json().data.user.id]);
       expect((await c.get('/api/setup/wg/get')).statusCode).toBe(403);
@@ -240,7 +314,8 @@ describe('WireGuard devices', () => {
 });
 
 describe('recommended location for a new device', () => {
-  const from = async (c: TestClient, remoteAddress: string) => (await c.get('/api/setup/wg/get', { remoteAddress })).json().data as WgOverview;
+  const from = async (c: TestClient, remoteAddress: string) =>
+    (await c.get('/api/setup/wg/get', { remoteAddress })).json().data as WgOverview;
   const DE = '193.99.144.80';
   const JP = '202.12.27.33';
   const BR = '200.160.2.3';
@@ -264,7 +339,9 @@ describe('recommended location for a new device', () => {
   it('follows the address the server sees: a client cannot pick it with X-Forwarded-For unless TRUST_PROXY says so', async () => {
     const { c } = await user('paid');
     expect((await from(c, JP)).recommended).toBe('jp-tyo');
-    const spoofed = (await c.get('/api/setup/wg/get', { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': JP } })).json().data as WgOverview;
+    const spoofed = (
+      await c.get('/api/setup/wg/get', { remoteAddress: '127.0.0.1', headers: { 'x-forwarded-for': JP } })
+    ).json().data as WgOverview;
     expect(spoofed.recommended).not.toBe('jp-tyo');
     expect(spoofed.recommended).toMatch(/^us-/);
   });
@@ -272,7 +349,10 @@ describe('recommended location for a new device', () => {
   it('leaves a nearly full location for a quiet one nearby', async () => {
     const { c } = await user('paid');
     const setLoad = (slug: string, load: number | null) =>
-      t.app.db.query(`update vpn_nodes set load = $2, last_seen_at = case when $2::int is null then null else now() end where location_id = (select id from vpn_locations where slug = $1)`, [slug, load]);
+      t.app.db.query(
+        `update vpn_nodes set load = $2, last_seen_at = case when $2::int is null then null else now() end where location_id = (select id from vpn_locations where slug = $1)`,
+        [slug, load],
+      );
     try {
       await setLoad('de-fra', 95);
       await setLoad('de-ber', 10);
@@ -291,8 +371,13 @@ describe('node API', () => {
   let freeToken: string;
   beforeAll(async () => {
     await addLocation(t.app.db, {
-      slug: 'xx-test', countryCode: 'XX', country: { en: 'Testland', ru: 'Тестландия', zh: '测试' }, city: { en: 'Lab', ru: 'Лаб', zh: '实验室' },
-      latitude: 0, longitude: 0, premium: true,
+      slug: 'xx-test',
+      countryCode: 'XX',
+      country: { en: 'Testland', ru: 'Тестландия', zh: '测试' },
+      city: { en: 'Lab', ru: 'Лаб', zh: '实验室' },
+      latitude: 0,
+      longitude: 0,
+      premium: true,
     });
     token = (await addNode(t.app.db, { location: 'xx-test', name: 'xx-test-1', endpointHost: '198.51.100.7' })).token;
     freeToken = await issueNodeToken(t.app.db, 'nl-ams-1');
@@ -306,9 +391,19 @@ describe('node API', () => {
 
   it('refuses calls without a valid node token', async () => {
     expect((await t.app.inject({ method: 'GET', url: '/api/nodes/desired' })).statusCode).toBe(401);
-    expect((await t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: node('wn_nope') })).statusCode).toBe(401);
+    expect(
+      (await t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: node('wn_nope') })).statusCode,
+    ).toBe(401);
     const { c } = await user('paid');
-    expect((await t.app.inject({ method: 'GET', url: '/api/nodes/desired', headers: { authorization: `Bearer ${c.token}` } })).statusCode).toBe(401);
+    expect(
+      (
+        await t.app.inject({
+          method: 'GET',
+          url: '/api/nodes/desired',
+          headers: { authorization: `Bearer ${c.token}` },
+        })
+      ).statusCode,
+    ).toBe(401);
   });
 
   it('puts paid devices on premium nodes and free devices only on free nodes', async () => {
@@ -321,7 +416,10 @@ describe('node API', () => {
     const keys = premium.peers.map((p) => p.publicKey);
     expect(keys).toContain(pd.publicKey);
     expect(keys).not.toContain(fd.publicKey);
-    expect(premium.peers.find((p) => p.publicKey === pd.publicKey)!.allowedIps).toEqual([`${pd.ipv4}/32`, `${pd.ipv6}/128`]);
+    expect(premium.peers.find((p) => p.publicKey === pd.publicKey)!.allowedIps).toEqual([
+      `${pd.ipv4}/32`,
+      `${pd.ipv6}/128`,
+    ]);
     const freeNode = await desired(freeToken);
     expect(freeNode.peers.map((p) => p.publicKey)).toEqual(expect.arrayContaining([pd.publicKey, fd.publicKey]));
   });
@@ -350,14 +448,20 @@ describe('node API', () => {
 
   it('drops peers of an account whose subscription expires, by the clock, without any write', async () => {
     const { c, id } = await user('paid');
-    await t.app.db.query(`update users set subscription_expires_at = now() + interval '1500 milliseconds' where id = $1`, [id]);
+    await t.app.db.query(
+      `update users set subscription_expires_at = now() + interval '1500 milliseconds' where id = $1`,
+      [id],
+    );
     const d = (await addDevice(c)).json().data.device as WgDevice;
     const now = await desired(token);
     expect(now.peers.map((p) => p.publicKey)).toContain(d.publicKey);
     expect(now.nextCheckAt).not.toBeNull();
     // The wake time is never before the expiry (which carries microseconds): a poll woken at the
     // floored millisecond evaluated just before it and sent an empty delta (a flaky failure below).
-    const [exp] = await t.app.db.query<{ ms: number }>(`select extract(epoch from subscription_expires_at)::float8 * 1000 as ms from users where id = $1`, [id]);
+    const [exp] = await t.app.db.query<{ ms: number }>(
+      `select extract(epoch from subscription_expires_at)::float8 * 1000 as ms from users where id = $1`,
+      [id],
+    );
     expect(now.nextCheckAt!).toBeGreaterThanOrEqual(exp!.ms);
     const started = Date.now();
     const later = await desired(token, `?since=${now.version}&at=${now.evaluatedAt}&wait=20`);
@@ -394,8 +498,17 @@ describe('node API', () => {
     const d = (await addDevice(c)).json().data.device as WgDevice;
     const hs = Math.floor(Date.now() / 1000) - 5;
     const res = await t.app.inject({
-      method: 'POST', url: '/api/nodes/report', headers: node(token),
-      payload: { load: 42, activePeers: 1, peers: [{ publicKey: d.publicKey, lastHandshake: hs, rxBytes: 1234, txBytes: 5678 }, { publicKey: wgKey(), lastHandshake: 0, rxBytes: 0, txBytes: 0 }] },
+      method: 'POST',
+      url: '/api/nodes/report',
+      headers: node(token),
+      payload: {
+        load: 42,
+        activePeers: 1,
+        peers: [
+          { publicKey: d.publicKey, lastHandshake: hs, rxBytes: 1234, txBytes: 5678 },
+          { publicKey: wgKey(), lastHandshake: 0, rxBytes: 0, txBytes: 0 },
+        ],
+      },
     });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.accepted).toBe(1);
@@ -403,7 +516,12 @@ describe('node API', () => {
     expect(dev).toMatchObject({ rxBytes: 1234, txBytes: 5678, lastHandshakeAt: new Date(hs * 1000).toISOString() });
     const loc = (await servers(c)).find((s) => s.countryCode === 'XX')!;
     expect(loc).toMatchObject({ load: 42, online: true });
-    const bad = await t.app.inject({ method: 'POST', url: '/api/nodes/report', headers: node(token), payload: { load: 420, activePeers: -1, peers: [] } });
+    const bad = await t.app.inject({
+      method: 'POST',
+      url: '/api/nodes/report',
+      headers: node(token),
+      payload: { load: 420, activePeers: -1, peers: [] },
+    });
     expect(bad.statusCode).toBe(422);
   });
 });

@@ -36,7 +36,8 @@ async function clientIssuedAgo(agoMs: number): Promise<TestClient> {
   return c;
 }
 
-const raw = (opts: InjectOptions) => t.app.inject({ ...opts, headers: { host: 'localhost', ...(opts.headers as Record<string, string>) } });
+const raw = (opts: InjectOptions) =>
+  t.app.inject({ ...opts, headers: { host: 'localhost', ...(opts.headers as Record<string, string>) } });
 const formRegister = (email: string) =>
   new URLSearchParams({ name: 'Mallory', email, password: PASSWORD, password_confirmation: PASSWORD }).toString();
 const userCount = async () => (await t.app.db.query<{ n: number }>('select count(*)::int as n from users'))[0]!.n;
@@ -59,11 +60,17 @@ describe('finding 2: the check follows the route the router resolves, whatever t
   it('JSON routes refuse form-encoded and multipart bodies with 415, even with a valid token', async () => {
     const c = new TestClient(t.app);
     const before = await userCount();
-    const form = await c.post('/api/users/register', formRegister(uniqueEmail('form')), { headers: { 'content-type': 'application/x-www-form-urlencoded' } });
-    expect(form.statusCode, form.body).toBe(415);
-    const multipart = await c.post('/api/users/register', `--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x--`, {
-      headers: { 'content-type': 'multipart/form-data; boundary=x' },
+    const form = await c.post('/api/users/register', formRegister(uniqueEmail('form')), {
+      headers: { 'content-type': 'application/x-www-form-urlencoded' },
     });
+    expect(form.statusCode, form.body).toBe(415);
+    const multipart = await c.post(
+      '/api/users/register',
+      `--x\r\nContent-Disposition: form-data; name="email"\r\n\r\na@example.com\r\n--x--`,
+      {
+        headers: { 'content-type': 'multipart/form-data; boundary=x' },
+      },
+    );
     expect(multipart.statusCode, multipart.body).toBe(415);
     expect(await userCount()).toBe(before);
   });
@@ -93,15 +100,30 @@ describe('finding 3: the token is bound to the browser it was issued to', () => 
 
   it('the key cookie is httpOnly and SameSite, the token cookie readable; both Secure with the __Host- key in production', async () => {
     const res = await raw({ method: 'GET', url: '/api/brand' });
-    const key = res.cookies.find((c) => c.name === KEY) as { httpOnly?: boolean; sameSite?: string; path?: string } | undefined;
+    const key = res.cookies.find((c) => c.name === KEY) as
+      { httpOnly?: boolean; sameSite?: string; path?: string } | undefined;
     const token = res.cookies.find((c) => c.name === 'XSRF-TOKEN') as { httpOnly?: boolean } | undefined;
     expect(key).toMatchObject({ httpOnly: true, sameSite: 'Lax', path: '/' });
     expect(token?.httpOnly).toBeFalsy();
-    const prod = await createTestApp({ NODE_ENV: 'production', APP_SECRET: 'p'.repeat(40), ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true' });
+    const prod = await createTestApp({
+      NODE_ENV: 'production',
+      APP_SECRET: 'p'.repeat(40),
+      ALLOW_NO_CAPTCHA_IN_PRODUCTION: 'true',
+    });
     try {
       const answer = await prod.app.inject({ method: 'GET', url: '/api/brand', headers: { host: 'localhost' } });
-      const cookies = answer.cookies as { name: string; secure?: boolean; httpOnly?: boolean; path?: string; domain?: string }[];
-      expect(cookies.find((c) => c.name === '__Host-warren-xsrf-key')).toMatchObject({ secure: true, httpOnly: true, path: '/' });
+      const cookies = answer.cookies as {
+        name: string;
+        secure?: boolean;
+        httpOnly?: boolean;
+        path?: string;
+        domain?: string;
+      }[];
+      expect(cookies.find((c) => c.name === '__Host-warren-xsrf-key')).toMatchObject({
+        secure: true,
+        httpOnly: true,
+        path: '/',
+      });
       expect(cookies.find((c) => c.name === '__Host-warren-xsrf-key')?.domain).toBeUndefined();
       expect(cookies.find((c) => c.name === 'XSRF-TOKEN')).toMatchObject({ secure: true });
     } finally {
@@ -150,7 +172,12 @@ describe('finding 3: the token is bound to the browser it was issued to', () => 
 describe('XSRF matrix: every state-changing route of the app', () => {
   it('exempts exactly the machine endpoints, each with its reason, and they exist', () => {
     const routes = stateChangingRoutes(t.app).map((r) => `${r.method} ${r.url}`);
-    expect([...XSRF_EXEMPT.keys()].sort()).toEqual(['POST /api/billing/webhooks/:provider', 'POST /api/nodes/report', 'POST /sandbox/checkout/:id', 'POST /unsubscribe']);
+    expect([...XSRF_EXEMPT.keys()].sort()).toEqual([
+      'POST /api/billing/webhooks/:provider',
+      'POST /api/nodes/report',
+      'POST /sandbox/checkout/:id',
+      'POST /unsubscribe',
+    ]);
     for (const [route, reason] of XSRF_EXEMPT) {
       expect(routes, `${route} is exempt but not a route of the app`).toContain(route);
       expect(reason.length).toBeGreaterThan(20);
@@ -176,7 +203,11 @@ describe('XSRF matrix: every state-changing route of the app', () => {
     expect(routes.length).toBeGreaterThanOrEqual(30);
     const before = await snapshot(t.app);
 
-    const send = (method: string, url: string, opts: { token?: string; cookies?: Record<string, string>; form?: boolean }) =>
+    const send = (
+      method: string,
+      url: string,
+      opts: { token?: string; cookies?: Record<string, string>; form?: boolean },
+    ) =>
       raw({
         method: method as InjectOptions['method'],
         url,
@@ -196,8 +227,14 @@ describe('XSRF matrix: every state-changing route of the app', () => {
       ['forged header', { token: 'forged-value', cookies: jar }],
       ['old-style nonce.mac header and cookie', { token: 'abc.def', cookies: { ...jar, 'XSRF-TOKEN': 'abc.def' } }],
       ['tampered token', { token: tampered, cookies: { ...jar, 'XSRF-TOKEN': tampered } }],
-      ["another browser's pair", { token: other.cookies['XSRF-TOKEN'], cookies: { ...jar, 'XSRF-TOKEN': other.cookies['XSRF-TOKEN']! } }],
-      ["another browser's pair, no key", { token: other.cookies['XSRF-TOKEN'], cookies: { 'XSRF-TOKEN': other.cookies['XSRF-TOKEN']! } }],
+      [
+        "another browser's pair",
+        { token: other.cookies['XSRF-TOKEN'], cookies: { ...jar, 'XSRF-TOKEN': other.cookies['XSRF-TOKEN']! } },
+      ],
+      [
+        "another browser's pair, no key",
+        { token: other.cookies['XSRF-TOKEN'], cookies: { 'XSRF-TOKEN': other.cookies['XSRF-TOKEN']! } },
+      ],
       ["another browser's key with this token", { token: good, cookies: { ...jar, [KEY]: other.cookies[KEY]! } }],
       ['token of the previous key', { token: previous, cookies: { ...jar, 'XSRF-TOKEN': previous } }],
       ['stale token (a day old)', { token: stale.cookies['XSRF-TOKEN'], cookies: stale.cookies }],
@@ -209,10 +246,22 @@ describe('XSRF matrix: every state-changing route of the app', () => {
     };
     for (const route of routes) {
       const url = fillParams(route.url);
-      for (const [name, opts] of cases) check(await send(route.method, url, opts), `${route.method} ${url} ${name}`, [419]);
+      for (const [name, opts] of cases)
+        check(await send(route.method, url, opts), `${route.method} ${url} ${name}`, [419]);
       for (const spelled of pathSpellings(url)) {
-        check(await send(route.method, spelled, { cookies: jar, form: true }), `${route.method} ${spelled} form without token`, [419, 404, 400]);
-        check(await send(route.method, spelled, { cookies: { 'XSRF-TOKEN': other.cookies['XSRF-TOKEN']! }, token: other.cookies['XSRF-TOKEN'] }), `${route.method} ${spelled} planted pair`, [419, 404, 400]);
+        check(
+          await send(route.method, spelled, { cookies: jar, form: true }),
+          `${route.method} ${spelled} form without token`,
+          [419, 404, 400],
+        );
+        check(
+          await send(route.method, spelled, {
+            cookies: { 'XSRF-TOKEN': other.cookies['XSRF-TOKEN']! },
+            token: other.cookies['XSRF-TOKEN'],
+          }),
+          `${route.method} ${spelled} planted pair`,
+          [419, 404, 400],
+        );
       }
     }
     expect(failures).toEqual([]);

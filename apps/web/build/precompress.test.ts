@@ -15,7 +15,10 @@ it('writes brotli and gzip copies of compressible build files that decompress to
   fs.mkdirSync(path.join(dist, 'assets/i18n'), { recursive: true });
   const js = 'export const greeting = "hello";\n'.repeat(200);
   fs.writeFileSync(path.join(dist, 'assets/app-AbCdEfGh.js'), js);
-  fs.writeFileSync(path.join(dist, 'assets/i18n/en.json'), JSON.stringify({ words: Array(200).fill('translated text') }));
+  fs.writeFileSync(
+    path.join(dist, 'assets/i18n/en.json'),
+    JSON.stringify({ words: Array(200).fill('translated text') }),
+  );
   fs.writeFileSync(path.join(dist, 'assets/tiny-AbCdEfGh.css'), 'a{}');
   fs.writeFileSync(path.join(dist, 'assets/font-AbCdEfGh.woff2'), Buffer.alloc(4096, 7));
 

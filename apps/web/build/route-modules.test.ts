@@ -31,5 +31,6 @@ it('every preloaded path is a route, and its modules are the ones the router loa
     }
   }
   // The main pages a visitor lands on all have hints.
-  for (const p of ['/', '/sign-in', '/sign-up', '/dashboard', '/checkout', '/plans', '/setup/wg']) expect(ROUTE_MODULES[p], p).toBeDefined();
+  for (const p of ['/', '/sign-in', '/sign-up', '/dashboard', '/checkout', '/plans', '/setup/wg'])
+    expect(ROUTE_MODULES[p], p).toBeDefined();
 });

@@ -22,18 +22,35 @@ function renderPage(...args: Parameters<typeof renderOrRedirect>): FirstRender |
 const checkoutData = (pathname: string, priceList: string, offerSecondsLeft: number | null) =>
   loadPageData(pathname, (path) =>
     Promise.resolve(
-      ({
-        '/api/billing/getCurrencies': { currencies: ['USD', 'EUR'], default: 'USD' },
-        '/api/ip/info': { code: 'US', currency: 'USD' },
-        '/api/billing/paymentMethods': { country: 'US', currency: 'USD', methods: [] },
-        '/api/billing/getLandingPriceList': {
-          currency: 'USD',
-          priceList,
-          promo: null,
-          offerSecondsLeft,
-          plans: [{ tariffId: 3, key: '1-year', name: '1 year', periodDays: 365, isLifetime: false, isTrial: false, currency: 'USD', amount: 4499, listAmount: 5999, discountPercent: 25, monthlyAmount: 375, promo: null }],
-        },
-      } as Record<string, unknown>)[path.split('?')[0]!],
+      (
+        {
+          '/api/billing/getCurrencies': { currencies: ['USD', 'EUR'], default: 'USD' },
+          '/api/ip/info': { code: 'US', currency: 'USD' },
+          '/api/billing/paymentMethods': { country: 'US', currency: 'USD', methods: [] },
+          '/api/billing/getLandingPriceList': {
+            currency: 'USD',
+            priceList,
+            promo: null,
+            offerSecondsLeft,
+            plans: [
+              {
+                tariffId: 3,
+                key: '1-year',
+                name: '1 year',
+                periodDays: 365,
+                isLifetime: false,
+                isTrial: false,
+                currency: 'USD',
+                amount: 4499,
+                listAmount: 5999,
+                discountPercent: 25,
+                monthlyAmount: 375,
+                promo: null,
+              },
+            ],
+          },
+        } as Record<string, unknown>
+      )[path.split('?')[0]!],
     ),
   );
 
@@ -46,7 +63,9 @@ describe('the server render of signed-out pages', () => {
     expect(page.html).toContain(ru.auth.signIn.submit);
     expect(page.html).toContain('Warren VPN');
     expect(page.html).toMatch(/<fieldset[^>]*disabled=""/);
-    expect(page.html).toMatch(/<input[^>]*type="email"|<input[^>]*autoComplete="email"|<input[^>]*autocomplete="email"/i);
+    expect(page.html).toMatch(
+      /<input[^>]*type="email"|<input[^>]*autoComplete="email"|<input[^>]*autocomplete="email"/i,
+    );
   });
 
   it('renders sign-up and forgot-pass, and the start page as sign-in', () => {
@@ -69,7 +88,9 @@ describe('the server render of signed-out pages', () => {
     expect(await loadPageData('/sign-in', () => Promise.reject(new Error('sign-in needs no data')))).toEqual([]);
     const data = [{ key: ['ip', 'info'], data: { code: 'DE', currency: 'EUR' } }];
     const page = renderPage('/sign-in', brand, 'en', translations, data)!;
-    expect(page.state?.queries.map((q) => [q.queryKey, q.state.data])).toEqual([[['ip', 'info'], { code: 'DE', currency: 'EUR' }]]);
+    expect(page.state?.queries.map((q) => [q.queryKey, q.state.data])).toEqual([
+      [['ip', 'info'], { code: 'DE', currency: 'EUR' }],
+    ]);
     expect(renderPage('/sign-in', brand, 'en', translations)!.state).toBeUndefined();
   });
 
@@ -100,15 +121,39 @@ describe('the server render of signed-out pages', () => {
   });
 
   it("a discounted variant: with the server's open window, its discounted prices and the countdown, made for this visitor only; a closed window sends the visitor to the regular checkout in the variant's language", async () => {
-    const open = renderPage('/checkout-25', brand, 'en', translations, await checkoutData('/checkout-25', 'discount-25', 86399))!;
+    const open = renderPage(
+      '/checkout-25',
+      brand,
+      'en',
+      translations,
+      await checkoutData('/checkout-25', 'discount-25', 86399),
+    )!;
     expect(open.html).toContain('data-testid="discount-countdown"');
     expect(open.html).toMatch(/23:59:5\d/);
     expect(open.html).toContain('$44.99');
     expect(open.perVisitor).toBe(true);
-    expect(renderOrRedirect('/checkout-25', brand, 'en', translations, await checkoutData('/checkout-25', 'default', null))).toEqual({ redirect: '/checkout' });
+    expect(
+      renderOrRedirect('/checkout-25', brand, 'en', translations, await checkoutData('/checkout-25', 'default', null)),
+    ).toEqual({ redirect: '/checkout' });
     // A Russian variant keeps its language and roubles (issue 23: it went to the English /checkout).
-    expect(renderOrRedirect('/checkout-ru-25/', brand, 'en', translations, await checkoutData('/checkout-ru-25', 'default', null))).toEqual({ redirect: '/checkout-ru' });
-    expect(renderOrRedirect('/checkout-ru-15', brand, 'en', translations, await checkoutData('/checkout-ru-15', 'default', null))).toEqual({ redirect: '/checkout-ru' });
+    expect(
+      renderOrRedirect(
+        '/checkout-ru-25/',
+        brand,
+        'en',
+        translations,
+        await checkoutData('/checkout-ru-25', 'default', null),
+      ),
+    ).toEqual({ redirect: '/checkout-ru' });
+    expect(
+      renderOrRedirect(
+        '/checkout-ru-15',
+        brand,
+        'en',
+        translations,
+        await checkoutData('/checkout-ru-15', 'default', null),
+      ),
+    ).toEqual({ redirect: '/checkout-ru' });
     // Without the server's answer the page renders without prices and asks for them itself.
     const unanswered = renderPage('/checkout-25', brand, 'en', translations)!;
     expect(unanswered.html).not.toContain('discount-countdown');

@@ -77,7 +77,13 @@ export async function loadPageData(pathname: string, get: ApiGet): Promise<PageD
  * The page's HTML and title, a redirect its answers decide (ServerPage.outcome), or null when
  * `url` is not a page the server renders. Synchronous on purpose: the brand is module state.
  */
-export function renderPage(url: string, brand: PublicBrand, visitorLanguage: Language, translations: Translations, data: readonly PageData[] = []): FirstRender | Redirect | null {
+export function renderPage(
+  url: string,
+  brand: PublicBrand,
+  visitorLanguage: Language,
+  translations: Translations,
+  data: readonly PageData[] = [],
+): FirstRender | Redirect | null {
   const parsed = new URL(url, 'http://server.invalid');
   const { search } = parsed;
   const pathname = pagePath(parsed.pathname);

@@ -35,7 +35,8 @@ function takeServerQueries(queryClient: ReturnType<typeof createQueryClient>) {
     const now = Date.now();
     for (const q of state.queries) q.state.dataUpdatedAt = now;
     hydrate(queryClient, state);
-    if (state.queries.some((q) => q.queryKey[0] === 'billing' && q.queryKey[1] === 'landingPriceList')) rememberServerPrices(window.location.pathname);
+    if (state.queries.some((q) => q.queryKey[0] === 'billing' && q.queryKey[1] === 'landingPriceList'))
+      rememberServerPrices(window.location.pathname);
   } catch {
     // A page without them asks for them itself.
   }
@@ -79,7 +80,9 @@ async function start() {
     const landedOn = window.location.pathname;
     await whenRouterSettled(router);
     // A page in a fixed language (the -ru iOS pages) renders in it at once, as the server did.
-    const fixed = router.state.matches.map((m) => (m.route.handle as RouteHandle | undefined)?.language).filter((l) => !!l);
+    const fixed = router.state.matches
+      .map((m) => (m.route.handle as RouteHandle | undefined)?.language)
+      .filter((l) => !!l);
     if (fixed.length) await i18next.loadLanguages(fixed).catch(() => undefined);
     // A checkout variant in a language of its own switches to it on a first visit (CheckoutPage does
     // it too, later): done here first, the server's HTML in that language is taken over, not redrawn.

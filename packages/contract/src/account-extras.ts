@@ -9,9 +9,14 @@ export type Feature = z.infer<typeof feature>;
 export const featureList = z.object({ items: z.array(feature) });
 export const featureStateBody = z.object({
   id: dbId({ coerce: true, error: 'The feature is required.' }).max(1_000_000),
-  state: z.union([z.boolean(), z.literal(0), z.literal(1)], { error: 'The state must be on or off.' }).transform((v) => v === true || v === 1),
+  state: z
+    .union([z.boolean(), z.literal(0), z.literal(1)], { error: 'The state must be on or off.' })
+    .transform((v) => v === true || v === 1),
 });
-export const featureStateResult = z.object({ result: z.boolean(), data: z.object({ id: z.number(), isEnabled: z.boolean() }) });
+export const featureStateResult = z.object({
+  result: z.boolean(),
+  data: z.object({ id: z.number(), isEnabled: z.boolean() }),
+});
 
 // --- profile ------------------------------------------------------------------------------
 export const profile = z.object({
@@ -29,27 +34,60 @@ const nameField = z
   .trim()
   .max(NAME_MAX, { error: `At most ${NAME_MAX} characters.` })
   .regex(NAME_TEXT, { error: NAME_TEXT_MESSAGE });
-export const profileUpdateBody = z.object({ firstName: nameField.optional(), secondName: nameField.optional(), language: z.enum(LANGUAGES).optional() });
+export const profileUpdateBody = z.object({
+  firstName: nameField.optional(),
+  secondName: nameField.optional(),
+  language: z.enum(LANGUAGES).optional(),
+});
 export const changePasswordBody = z
-  .object({ currentPassword: z.string().min(1, { error: 'Enter your current password.' }).max(PASSWORD_MAX), password, password_confirmation: z.string().max(PASSWORD_MAX) })
-  .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], error: 'The password confirmation does not match.' });
+  .object({
+    currentPassword: z.string().min(1, { error: 'Enter your current password.' }).max(PASSWORD_MAX),
+    password,
+    password_confirmation: z.string().max(PASSWORD_MAX),
+  })
+  .refine((v) => v.password === v.password_confirmation, {
+    path: ['password_confirmation'],
+    error: 'The password confirmation does not match.',
+  });
 /** `token` is the one from the mailed set-new-pass link (users/setNewPassword/sendLink): a session alone cannot set a password. */
 export const setNewPasswordBody = z
-  .object({ token: z.string().trim().min(1).max(256).optional(), password, password_confirmation: z.string().max(PASSWORD_MAX) })
-  .refine((v) => v.password === v.password_confirmation, { path: ['password_confirmation'], error: 'The password confirmation does not match.' });
+  .object({
+    token: z.string().trim().min(1).max(256).optional(),
+    password,
+    password_confirmation: z.string().max(PASSWORD_MAX),
+  })
+  .refine((v) => v.password === v.password_confirmation, {
+    path: ['password_confirmation'],
+    error: 'The password confirmation does not match.',
+  });
 /** Email preferences (spec: profile/email/unsubscribe; shape not shown): marketing mail on or off. */
 export const emailPreferencesBody = z.object({ marketing: z.boolean({ error: 'Choose on or off.' }) });
-export const session = z.object({ id: z.number(), current: z.boolean(), userAgent: z.string(), createdAt: z.string(), lastUsedAt: z.string() });
+export const session = z.object({
+  id: z.number(),
+  current: z.boolean(),
+  userAgent: z.string(),
+  createdAt: z.string(),
+  lastUsedAt: z.string(),
+});
 export const sessionList = z.object({ items: z.array(session) });
 
 // --- two-factor sign-in -------------------------------------------------------------------
 export const twoFactorSetup = z.object({ secret: z.string(), otpauthUrl: z.string() });
-export const twoFactorCodeBody = z.object({ code: z.string().trim().regex(/^\d{6}$/, { error: 'Enter the 6-digit code.' }) });
+export const twoFactorCodeBody = z.object({
+  code: z
+    .string()
+    .trim()
+    .regex(/^\d{6}$/, { error: 'Enter the 6-digit code.' }),
+});
 export const twoFactorEnabled = z.object({ recoveryCodes: z.array(z.string()) });
 export const twoFactorDisableBody = z.object({
   password: z.string().min(1, { error: 'Enter your password.' }).max(PASSWORD_MAX),
   /** A current authenticator code or an unused recovery code. */
-  code: z.string({ error: 'Enter a code from your authenticator app or a recovery code.' }).trim().min(6, { error: 'Enter a code from your authenticator app or a recovery code.' }).max(32),
+  code: z
+    .string({ error: 'Enter a code from your authenticator app or a recovery code.' })
+    .trim()
+    .min(6, { error: 'Enter a code from your authenticator app or a recovery code.' })
+    .max(32),
 });
 
 // --- affiliate and rewards ---------------------------------------------------------------
@@ -63,5 +101,18 @@ export const affiliateStats = z.object({
   earnings: z.array(z.object({ currency: z.string(), amount: z.number() })),
   portalUrl: z.string().nullable(),
 });
-export const rewardEntry = z.object({ id: z.number(), days: z.number(), reason: z.enum(['invited-friend', 'invited-by-friend']), friend: z.string(), createdAt: z.string() });
-export const rewards = z.object({ friendId: z.string(), link: z.string(), daysPerFriend: z.number(), totalDays: z.number(), invited: z.number(), ledger: z.array(rewardEntry) });
+export const rewardEntry = z.object({
+  id: z.number(),
+  days: z.number(),
+  reason: z.enum(['invited-friend', 'invited-by-friend']),
+  friend: z.string(),
+  createdAt: z.string(),
+});
+export const rewards = z.object({
+  friendId: z.string(),
+  link: z.string(),
+  daysPerFriend: z.number(),
+  totalDays: z.number(),
+  invited: z.number(),
+  ledger: z.array(rewardEntry),
+});

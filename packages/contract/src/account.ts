@@ -11,7 +11,8 @@ const captchaResponse = z.string().max(4096).optional();
  */
 export const CAPTCHA_FIELD = 'g-recaptcha-response';
 export const CAPTCHA_FAILED_MESSAGE = 'The captcha check failed. Please try again.';
-export const CAPTCHA_UNAVAILABLE_MESSAGE = 'The captcha check could not be completed right now. Please try again in a few minutes.';
+export const CAPTCHA_UNAVAILABLE_MESSAGE =
+  'The captcha check could not be completed right now. Please try again in a few minutes.';
 
 export const email = z
   .string({ error: 'The email is required.' })
@@ -26,7 +27,9 @@ export const password = z
   .max(PASSWORD_MAX, { error: `The password may not be longer than ${PASSWORD_MAX} characters.` });
 
 /** Adds the "confirmation must match" rule, reported on password_confirmation (spec section 5). */
-function withConfirmation<T extends z.ZodObject<{ password: typeof password; password_confirmation: z.ZodString }>>(schema: T) {
+function withConfirmation<T extends z.ZodObject<{ password: typeof password; password_confirmation: z.ZodString }>>(
+  schema: T,
+) {
   return schema.refine((v) => v.password === v.password_confirmation, {
     path: ['password_confirmation'],
     error: 'The password confirmation does not match.',
@@ -64,7 +67,10 @@ export type AuthResult = z.infer<typeof authResult>;
 
 export const loginBody = z.object({
   email,
-  password: z.string({ error: 'The password is required.' }).min(1, { error: 'The password is required.' }).max(PASSWORD_MAX),
+  password: z
+    .string({ error: 'The password is required.' })
+    .min(1, { error: 'The password is required.' })
+    .max(PASSWORD_MAX),
   'g-recaptcha-response': captchaResponse,
   cid: attribution,
   cid4: attribution,
@@ -77,7 +83,12 @@ export const loginBody = z.object({
 export type LoginBody = z.infer<typeof loginBody>;
 
 export const registerFields = z.object({
-  name: z.string().trim().max(NAME_MAX, { error: `The name may not be longer than ${NAME_MAX} characters.` }).regex(NAME_TEXT, { error: NAME_TEXT_MESSAGE }).optional(),
+  name: z
+    .string()
+    .trim()
+    .max(NAME_MAX, { error: `The name may not be longer than ${NAME_MAX} characters.` })
+    .regex(NAME_TEXT, { error: NAME_TEXT_MESSAGE })
+    .optional(),
   email,
   password,
   password_confirmation: z.string({ error: 'The password confirmation is required.' }).max(PASSWORD_MAX),
@@ -136,7 +147,10 @@ export const onetimeLinkQuery = z.object({ promocode: z.string().trim().max(ATTR
 export const onetimeLink = z.object({ url: z.string(), expiresAt: z.string() });
 
 export const annihilationBody = z.object({
-  password: z.string({ error: 'The password is required.' }).min(1, { error: 'The password is required.' }).max(PASSWORD_MAX),
+  password: z
+    .string({ error: 'The password is required.' })
+    .min(1, { error: 'The password is required.' })
+    .max(PASSWORD_MAX),
 });
 
 export const restrictedUserCheckBody = z.object({ token: z.string().min(1).max(256) });

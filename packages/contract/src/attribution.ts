@@ -44,7 +44,12 @@ export function externalReferrer(referrer: string, ownOrigin: string): string | 
  * each valid id and campaign word of the address, and the referring site when it is another one
  * and none was kept before (first touch). Invalid values are left out.
  */
-export function entryAttribution(search: URLSearchParams, referrer: string, ownOrigin: string, hasReferrer: boolean): Array<[string, string]> {
+export function entryAttribution(
+  search: URLSearchParams,
+  referrer: string,
+  ownOrigin: string,
+  hasReferrer: boolean,
+): Array<[string, string]> {
   const out: Array<[string, string]> = [];
   for (const [param, cookie] of ENTRY_ID_COOKIES) {
     const value = search.get(param)?.trim();

@@ -2,14 +2,28 @@ import { z } from 'zod';
 import { ATTRIBUTION_MAX } from './constants.js';
 import { dbId } from './numbers.js';
 
-export const currencyCode = z.string().trim().toUpperCase().regex(/^[A-Z]{3}$/, { error: 'The currency must be a 3-letter code.' });
+export const currencyCode = z
+  .string()
+  .trim()
+  .toUpperCase()
+  .regex(/^[A-Z]{3}$/, { error: 'The currency must be a 3-letter code.' });
 // In constants.ts (zod-free): the checkout's shape checks read it too.
 import { PROVIDERS } from './constants.js';
 export { PROVIDERS, type PaymentProviderId } from './constants.js';
 
 const tariffIdField = dbId({ coerce: true, error: 'The plan is required.' }).max(1_000_000);
-const promoField = z.string().trim().max(40).regex(/^[A-Za-z0-9_-]*$/, { error: 'The promo code is not valid.' }).optional();
-const priceListField = z.string().trim().max(40).regex(/^[a-z0-9-]+$/, { error: 'Unknown price list.' }).optional();
+const promoField = z
+  .string()
+  .trim()
+  .max(40)
+  .regex(/^[A-Za-z0-9_-]*$/, { error: 'The promo code is not valid.' })
+  .optional();
+const priceListField = z
+  .string()
+  .trim()
+  .max(40)
+  .regex(/^[a-z0-9-]+$/, { error: 'Unknown price list.' })
+  .optional();
 
 export const tariffPrice = z.object({
   tariffId: z.number(),
@@ -34,7 +48,12 @@ export type TariffPrice = z.infer<typeof tariffPrice>;
 export const promoInfo = z.object({ code: z.string(), percentOff: z.number() });
 
 export const landingPriceListQuery = z.object({
-  selectedPlan: z.string().trim().max(40).regex(/^[a-z0-9-]*$/i, { error: 'Unknown plan set.' }).optional(),
+  selectedPlan: z
+    .string()
+    .trim()
+    .max(40)
+    .regex(/^[a-z0-9-]*$/i, { error: 'Unknown plan set.' })
+    .optional(),
   currency: currencyCode.optional(),
   referralID: z.string().trim().max(ATTRIBUTION_MAX).optional(),
   promocode: promoField,
@@ -60,7 +79,14 @@ export const guestPriceQuery = z.object({
 });
 export const guestPriceData = z.union([
   z.object({}).strict(),
-  z.object({ tariffId: z.number(), currency: z.string(), amount: z.number(), listAmount: z.number(), promo: promoInfo.nullable(), tariffName: z.string() }),
+  z.object({
+    tariffId: z.number(),
+    currency: z.string(),
+    amount: z.number(),
+    listAmount: z.number(),
+    promo: promoInfo.nullable(),
+    tariffName: z.string(),
+  }),
 ]);
 
 export const currencies = z.object({ currencies: z.array(z.string()), default: z.string() });
@@ -95,11 +121,22 @@ export const createPaymentBody = z.object({
   currency: currencyCode,
   provider: z.enum(PROVIDERS, { error: 'Unknown payment provider.' }).default('sandbox'),
   /** Provider-specific method: Stripe payment method type, Payssion pm_id. */
-  type: z.string().trim().max(40).regex(/^[a-z0-9_]*$/, { error: 'Unknown payment method.' }).optional(),
+  type: z
+    .string()
+    .trim()
+    .max(40)
+    .regex(/^[a-z0-9_]*$/, { error: 'Unknown payment method.' })
+    .optional(),
   priceList: priceListField,
   promocode: promoField,
   /** Same key, same payment: a double-clicked Pay button never charges twice. */
-  idempotencyKey: z.string().trim().min(8).max(100).regex(/^[A-Za-z0-9_-]+$/).optional(),
+  idempotencyKey: z
+    .string()
+    .trim()
+    .min(8)
+    .max(100)
+    .regex(/^[A-Za-z0-9_-]+$/)
+    .optional(),
   /** Where the provider sends the browser back: a path on this origin (or a registered brand host). */
   returnPath: z.string().max(2048).optional(),
   'g-recaptcha-response': z.string().max(4096).optional(),

@@ -27,7 +27,12 @@ export const publicBrand = z.object({
   redirectHosts: z.array(z.string()),
   /** Analytics, session-recording, tag-manager, help-chat and web-analytics snippets for this host (CSP allows exactly these). */
   scripts: z
-    .array(z.object({ kind: z.enum(['analytics', 'session-recording', 'tag-manager', 'help-chat', 'web-analytics']), src: z.string() }))
+    .array(
+      z.object({
+        kind: z.enum(['analytics', 'session-recording', 'tag-manager', 'help-chat', 'web-analytics']),
+        src: z.string(),
+      }),
+    )
     .default([]),
   /** The checkout's auto-renew choice starts on (absent: on). */
   autoRenewDefault: z.boolean().optional(),

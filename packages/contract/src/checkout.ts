@@ -30,8 +30,20 @@ export const CHECKOUT_VARIANTS: Record<string, CheckoutVariant> = {
   '/checkout-lite': { tariffIds: [3, 2], priceList: 'landing-lite' },
   '/checkout-15': { tariffIds: [3, 4, 2], priceList: 'discount-15', discountCookie: 'discount15FirstVisit' },
   '/checkout-25': { tariffIds: [3, 4, 2], priceList: 'discount-25', discountCookie: 'discount25FirstVisit' },
-  '/checkout-ru-15': { tariffIds: [3, 4, 2], priceList: 'discount-15', language: 'ru', currency: 'RUB', discountCookie: 'discount15FirstVisit' },
-  '/checkout-ru-25': { tariffIds: [3, 4, 2], priceList: 'discount-25', language: 'ru', currency: 'RUB', discountCookie: 'discount25FirstVisit' },
+  '/checkout-ru-15': {
+    tariffIds: [3, 4, 2],
+    priceList: 'discount-15',
+    language: 'ru',
+    currency: 'RUB',
+    discountCookie: 'discount15FirstVisit',
+  },
+  '/checkout-ru-25': {
+    tariffIds: [3, 4, 2],
+    priceList: 'discount-25',
+    language: 'ru',
+    currency: 'RUB',
+    discountCookie: 'discount25FirstVisit',
+  },
 };
 
 /**
@@ -42,13 +54,22 @@ export const CHECKOUT_VARIANTS: Record<string, CheckoutVariant> = {
 export function checkoutAfterDiscount(variant: CheckoutVariant): string {
   const same = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((x, i) => x === b[i]);
   const found = Object.entries(CHECKOUT_VARIANTS).find(
-    ([, v]) => !v.discountCookie && v.priceList === 'default' && v.language === variant.language && v.currency === variant.currency && same(v.tariffIds, variant.tariffIds),
+    ([, v]) =>
+      !v.discountCookie &&
+      v.priceList === 'default' &&
+      v.language === variant.language &&
+      v.currency === variant.currency &&
+      same(v.tariffIds, variant.tariffIds),
   );
   return found?.[0] ?? '/checkout';
 }
 
 /** The discount window: open for one day from the first visit (spec section 9). */
-export function isDiscountWindowOpen(firstVisitMs: number | null, nowMs: number, windowMs = 24 * 60 * 60 * 1000): boolean {
+export function isDiscountWindowOpen(
+  firstVisitMs: number | null,
+  nowMs: number,
+  windowMs = 24 * 60 * 60 * 1000,
+): boolean {
   return firstVisitMs === null || nowMs - firstVisitMs < windowMs;
 }
 
@@ -63,7 +84,10 @@ export function planMonths(periodDays: number | null, isLifetime = false): numbe
 }
 
 /** The special offer (spec section 4): exactly one payment, tariff 2, less than 48 h ago, more than 60 s left. */
-export function specialOfferSecondsLeft(payments: { tariff_id: number; created_at: string }[], nowMs: number): number | null {
+export function specialOfferSecondsLeft(
+  payments: { tariff_id: number; created_at: string }[],
+  nowMs: number,
+): number | null {
   if (payments.length !== 1) return null;
   const [p] = payments;
   if (!p || p.tariff_id !== SPECIAL_OFFER_TARIFF_ID) return null;

@@ -15,7 +15,8 @@ it('speaks a browser language by its first two letters, else English', () => {
 describe('isLanguage and languageOr (values the app itself stores or sends)', () => {
   it('take exactly en, ru and zh; anything else falls back', () => {
     expect(['en', 'ru', 'zh'].every(isLanguage)).toBe(true);
-    for (const v of ['ru-RU', 'RU', '', null, undefined, 7, '__proto__', 'constructor']) expect(isLanguage(v)).toBe(false);
+    for (const v of ['ru-RU', 'RU', '', null, undefined, 7, '__proto__', 'constructor'])
+      expect(isLanguage(v)).toBe(false);
     expect(languageOr('zh')).toBe('zh');
     expect(languageOr('de')).toBe('en');
     expect(languageOr(undefined, 'ru')).toBe('ru');

@@ -94,7 +94,10 @@ export function nodePeerLimit(maxPeers: number, highWaterPercent: number = NODE_
  * carry (on the interface + refused) reached its limit. A node that never said its capacity
  * (older agents, demo nodes) is not full. Pure: the API's SQL says the same (locations repository).
  */
-export function nodeIsFull(c: Pick<NodeWireguardCapacity, 'maxPeers' | 'peers' | 'refused'> | null | undefined, highWaterPercent: number = NODE_HIGH_WATER_PERCENT): boolean {
+export function nodeIsFull(
+  c: Pick<NodeWireguardCapacity, 'maxPeers' | 'peers' | 'refused'> | null | undefined,
+  highWaterPercent: number = NODE_HIGH_WATER_PERCENT,
+): boolean {
   if (!c) return false;
   return c.refused > 0 || c.peers + c.refused >= nodePeerLimit(c.maxPeers, highWaterPercent);
 }

@@ -21,7 +21,8 @@ interface NumberOptions {
   coerce?: boolean;
 }
 
-const number = ({ error, coerce }: NumberOptions = {}) => (coerce ? z.coerce.number(error ? { error } : undefined) : z.number(error ? { error } : undefined));
+const number = ({ error, coerce }: NumberOptions = {}) =>
+  coerce ? z.coerce.number(error ? { error } : undefined) : z.number(error ? { error } : undefined);
 
 /** An integer stored in an `integer` column. Narrow it further with .min()/.max(). */
 export const dbInt = (opts?: NumberOptions) => number(opts).int().min(INT4_MIN).max(INT4_MAX);
@@ -34,7 +35,8 @@ export const dbId = (opts?: NumberOptions) => number(opts).int().min(1).max(INT4
  * Unix times in ms; as a JavaScript number, a safe integer. Marked `format: int64` in the JSON
  * Schema so the API's documents (and the hostile suite) know it is not an int4.
  */
-export const dbBigint = (opts?: NumberOptions) => number(opts).int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64' });
+export const dbBigint = (opts?: NumberOptions) =>
+  number(opts).int().min(-Number.MAX_SAFE_INTEGER).max(Number.MAX_SAFE_INTEGER).meta({ format: 'int64' });
 
 /** The id of a row with a `bigserial` key (sessions, payments): 1..2^53-1. */
 export const dbBigId = (opts?: NumberOptions) => dbBigint(opts).min(1);

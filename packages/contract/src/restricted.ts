@@ -1,6 +1,12 @@
 import { z } from 'zod';
 import { annihilationBody, onetimeLinkQuery } from './account.js';
-import { changePasswordBody, profileUpdateBody, setNewPasswordBody, twoFactorCodeBody, twoFactorDisableBody } from './account-extras.js';
+import {
+  changePasswordBody,
+  profileUpdateBody,
+  setNewPasswordBody,
+  twoFactorCodeBody,
+  twoFactorDisableBody,
+} from './account-extras.js';
 import { createPaymentBody } from './billing.js';
 import { openvpnConfigQuery } from './services.js';
 import { langCodeQuery } from './setup.js';
@@ -14,7 +20,10 @@ import { langCodeQuery } from './setup.js';
  * link's), never in an Authorization header; a
  * rotated token comes back inside the encrypted answer (`rotatedToken`).
  */
-export const sessionToken = z.string({ error: 'The session token is required.' }).min(20, { error: 'The session token is not valid.' }).max(256);
+export const sessionToken = z
+  .string({ error: 'The session token is required.' })
+  .min(20, { error: 'The session token is not valid.' })
+  .max(256);
 
 /** The session alone (restrictedUserCheck, the profile, two-factor setup, the one-time link). */
 export const restrictedSessionBody = z.object({ token: sessionToken });
@@ -29,7 +38,9 @@ export const restrictedTwoFactorDisableBody = twoFactorDisableBody.extend({ toke
 export const restrictedLangCodeBody = langCodeQuery.extend({ token: sessionToken });
 
 /** An .ovpn file (the Keenetic variant holds the password): the answer is `{ data: { fileName, text } }`. */
-export const restrictedOpenvpnConfigBody = openvpnConfigQuery.extend(langCodeQuery.shape).extend({ token: sessionToken });
+export const restrictedOpenvpnConfigBody = openvpnConfigQuery
+  .extend(langCodeQuery.shape)
+  .extend({ token: sessionToken });
 
 /** The spec's three provider calls (the provider is the path's) and restrictedCreatePayment (provider in the body). */
 export const restrictedPaymentBody = createPaymentBody.omit({ provider: true }).extend({ token: sessionToken });
@@ -84,7 +95,13 @@ export const ENVELOPE_METHODS = ['GET', 'POST', 'PUT', 'PATCH', 'DELETE'] as con
 /** Request headers an enveloped call may carry besides what the envelope's own request says (its Host, cookies, language). */
 export const ENVELOPE_REQUEST_HEADERS = ['idempotency-key'] as const;
 /** Answer headers that travel inside the sealed answer (the rest, and the rotated token's header, stay behind). */
-export const ENVELOPE_ANSWER_HEADERS = ['content-type', 'content-disposition', 'cache-control', 'retry-after', 'content-language'] as const;
+export const ENVELOPE_ANSWER_HEADERS = [
+  'content-type',
+  'content-disposition',
+  'cache-control',
+  'retry-after',
+  'content-language',
+] as const;
 /**
  * The path of an API call as the router registers it: `/api/` then segments of unreserved
  * characters, none starting with a dot. No percent-escapes (`/%61pi/…`), no `.` or `..`
@@ -96,12 +113,24 @@ export const restrictedEnvelopeBody = z
   .object({
     token: sessionToken,
     method: z.enum(ENVELOPE_METHODS, { error: 'The method is not one the envelope carries.' }),
-    path: z.string({ error: 'The path is required.' }).max(512, { error: 'The path is too long.' }).regex(ENVELOPE_PATH, { error: 'The path is not a call of this API.' }),
+    path: z
+      .string({ error: 'The path is required.' })
+      .max(512, { error: 'The path is too long.' })
+      .regex(ENVELOPE_PATH, { error: 'The path is not a call of this API.' }),
     /** The query string without its `?`. */
-    query: z.string().max(4096, { error: 'The query is too long.' }).regex(/^[^#\s?][^#\s]*$/, { error: 'The query is not valid.' }).optional(),
+    query: z
+      .string()
+      .max(4096, { error: 'The query is too long.' })
+      .regex(/^[^#\s?][^#\s]*$/, { error: 'The query is not valid.' })
+      .optional(),
     /** The JSON body of a POST, PUT, PATCH or DELETE. */
     body: z.unknown().optional(),
-    headers: z.strictObject({ 'idempotency-key': z.string().min(1).max(200).optional() }, { error: 'Only an idempotency key may travel as a header.' }).optional(),
+    headers: z
+      .strictObject(
+        { 'idempotency-key': z.string().min(1).max(200).optional() },
+        { error: 'Only an idempotency key may travel as a header.' },
+      )
+      .optional(),
   })
   .strict();
 export type RestrictedEnvelope = z.infer<typeof restrictedEnvelopeBody>;

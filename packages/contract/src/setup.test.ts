@@ -1,15 +1,32 @@
 import { describe, expect, it } from 'vitest';
-import { isWgKey, mayUseLocation, platformOf, renderWgConfig, langCodeQuery, vpnAccess, wgConfigFileName } from './setup.js';
+import {
+  isWgKey,
+  mayUseLocation,
+  platformOf,
+  renderWgConfig,
+  langCodeQuery,
+  vpnAccess,
+  wgConfigFileName,
+} from './setup.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
-const base = { accountStatus: 'Active', tariffKey: '1-year', subscriptionExpiresAt: '2025-07-01T00:00:00Z' as string | null, deletedAt: null };
+const base = {
+  accountStatus: 'Active',
+  tariffKey: '1-year',
+  subscriptionExpiresAt: '2025-07-01T00:00:00Z' as string | null,
+  deletedAt: null,
+};
 
 describe('vpnAccess (the one access rule)', () => {
   it.each([
     ['paid and current', base, 'paid'],
     ['lifetime (no expiry)', { ...base, subscriptionExpiresAt: null }, 'paid'],
     ['free plan', { ...base, tariffKey: 'free-plan', subscriptionExpiresAt: null }, 'free'],
-    ['free plan with a stale expiry', { ...base, tariffKey: 'free-plan', subscriptionExpiresAt: '2020-01-01T00:00:00Z' }, 'free'],
+    [
+      'free plan with a stale expiry',
+      { ...base, tariffKey: 'free-plan', subscriptionExpiresAt: '2020-01-01T00:00:00Z' },
+      'free',
+    ],
     ['expired', { ...base, subscriptionExpiresAt: '2025-06-01T11:59:59Z' }, 'none'],
     ['expiring exactly now', { ...base, subscriptionExpiresAt: NOW.toISOString() }, 'none'],
     ['not active (unverified)', { ...base, accountStatus: 'Inactive' }, 'none'],
@@ -65,7 +82,9 @@ describe('WireGuard config rendering', () => {
   it('omits DNS when none and names files within the 15-character interface limit', () => {
     expect(renderWgConfig({ ...input, dns: [] })).not.toContain('DNS');
     expect(wgConfigFileName({ countryCode: 'DE', slug: 'de-fra' })).toBe('wr-de-fra.conf');
-    expect(wgConfigFileName({ countryCode: 'US', slug: 'us-very-long-location-name' }).replace('.conf', '').length).toBeLessThanOrEqual(15);
+    expect(
+      wgConfigFileName({ countryCode: 'US', slug: 'us-very-long-location-name' }).replace('.conf', '').length,
+    ).toBeLessThanOrEqual(15);
   });
 });
 

@@ -44,7 +44,13 @@ export function mayUseLocation(access: VpnAccess, premium: boolean): boolean {
 // --- server list ------------------------------------------------------------------------
 
 /** `ru-RU`, `RU`, `ru` → ru; anything unknown → en (the contract's one tag rule). */
-export const langCodeQuery = z.object({ langCode: z.string().max(10).optional().transform((code) => languageFromTag(code)) });
+export const langCodeQuery = z.object({
+  langCode: z
+    .string()
+    .max(10)
+    .optional()
+    .transform((code) => languageFromTag(code)),
+});
 
 /**
  * Why a location that customers know takes no one now: switched off by the operator, its servers
@@ -102,7 +108,12 @@ export const downloadApp = z.object({
 });
 export type DownloadApp = z.infer<typeof downloadApp>;
 export const downloadsResult = z.object({ items: z.array(downloadApp) });
-export const operationSystem = z.object({ id: z.number().int(), platform: z.enum(DOWNLOAD_PLATFORMS), name: z.string(), className: z.string() });
+export const operationSystem = z.object({
+  id: z.number().int(),
+  platform: z.enum(DOWNLOAD_PLATFORMS),
+  name: z.string(),
+  className: z.string(),
+});
 export const operationSystemsResult = z.object({ items: z.array(operationSystem) });
 
 /** The platform a user agent runs on, so /setup shows its guide first. */
@@ -200,7 +211,10 @@ export type WgOverview = z.infer<typeof wgOverview>;
 export const addWgDeviceBody = z.object({
   name: wgDeviceName,
   publicKey: wgPublicKey,
-  location: z.string().regex(/^[a-z0-9-]{2,40}$/, { error: 'Unknown location.' }).optional(),
+  location: z
+    .string()
+    .regex(/^[a-z0-9-]{2,40}$/, { error: 'Unknown location.' })
+    .optional(),
 });
 export const renameWgDeviceBody = z.object({ id: dbId(), name: wgDeviceName });
 export const revokeWgDeviceBody = z.object({ id: dbId() });
@@ -254,6 +268,10 @@ export function renderWgConfig(c: WgConfigInput): string {
 
 /** File name for a location's config: wg-quick takes the interface name from it (≤ 15 chars). */
 export function wgConfigFileName(loc: { countryCode: string; slug: string }): string {
-  const base = `wr-${loc.slug}`.toLowerCase().replace(/[^a-z0-9-]/g, '-').slice(0, 15).replace(/-+$/, '');
+  const base = `wr-${loc.slug}`
+    .toLowerCase()
+    .replace(/[^a-z0-9-]/g, '-')
+    .slice(0, 15)
+    .replace(/-+$/, '');
   return `${base}.conf`;
 }

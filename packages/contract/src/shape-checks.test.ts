@@ -60,7 +60,8 @@ function variants(base: Record<string, unknown>): unknown[] {
       for (const k of Object.keys(inner)) for (const w of wrongs) out.push({ ...base, [key]: { ...inner, [k]: w } });
     }
     if (Array.isArray(inner) && inner[0] && typeof inner[0] === 'object') {
-      for (const k of Object.keys(inner[0])) for (const w of wrongs) out.push({ ...base, [key]: [{ ...inner[0], [k]: w }] });
+      for (const k of Object.keys(inner[0]))
+        for (const w of wrongs) out.push({ ...base, [key]: [{ ...inner[0], [k]: w }] });
     }
   }
   return out;
@@ -68,18 +69,29 @@ function variants(base: Record<string, unknown>): unknown[] {
 
 describe('zod-free shape checks agree with the zod schemas', () => {
   it('user', () => {
-    const samples = [...variants(validUser), { ...validUser, verified: 0, accountStatus: 'Suspended', language: 'zh' }, { ...validUser, id: -3, extra: 1 }];
+    const samples = [
+      ...variants(validUser),
+      { ...validUser, verified: 0, accountStatus: 'Suspended', language: 'zh' },
+      { ...validUser, id: -3, extra: 1 },
+    ];
     for (const s of samples) expect(isUserShape(s), JSON.stringify(s)).toBe(user.safeParse(s).success);
   });
 
   it('auth result', () => {
-    const samples = [...variants({ user: validUser, token: 'abc' }), ...variants(validUser).map((u) => ({ user: u, token: 't' }))];
+    const samples = [
+      ...variants({ user: validUser, token: 'abc' }),
+      ...variants(validUser).map((u) => ({ user: u, token: 't' })),
+    ];
     for (const s of samples) expect(isAuthResultShape(s), JSON.stringify(s)).toBe(authResult.safeParse(s).success);
   });
 
   it('brand', () => {
     const { scripts: _scripts, ...withoutScripts } = validBrand;
-    const samples = [...variants(validBrand), withoutScripts, { ...validBrand, supportChat: null, kind: 'proxy', captcha: { provider: 'none', siteKey: null } }];
+    const samples = [
+      ...variants(validBrand),
+      withoutScripts,
+      { ...validBrand, supportChat: null, kind: 'proxy', captcha: { provider: 'none', siteKey: null } },
+    ];
     for (const s of samples) {
       const zodResult = publicBrand.safeParse(s);
       const ours = asPublicBrand(s);
@@ -100,8 +112,26 @@ describe('zod-free shape checks agree with the zod schemas', () => {
   });
 
   it('plan info', () => {
-    const payment = { id: 'p1', tariff_id: 2, tariff_name: '1 month', amount: 9.99, currency: 'USD', status: 'succeeded', provider: 'sandbox', created_at: '2026-01-01T00:00:00Z', paid_at: null };
-    const valid = { tariffName: '1 month', tariffKey: '1-month', expiresAt: null, accountStatus: 'Active', paymentStatus: 'processed', moneyBackDays: 7, payments: [payment] };
+    const payment = {
+      id: 'p1',
+      tariff_id: 2,
+      tariff_name: '1 month',
+      amount: 9.99,
+      currency: 'USD',
+      status: 'succeeded',
+      provider: 'sandbox',
+      created_at: '2026-01-01T00:00:00Z',
+      paid_at: null,
+    };
+    const valid = {
+      tariffName: '1 month',
+      tariffKey: '1-month',
+      expiresAt: null,
+      accountStatus: 'Active',
+      paymentStatus: 'processed',
+      moneyBackDays: 7,
+      payments: [payment],
+    };
     const samples = [
       ...variants(valid),
       { ...valid, payments: [] },
@@ -115,17 +145,24 @@ describe('zod-free shape checks agree with the zod schemas', () => {
   it('features', () => {
     const item = { id: 1, name: 'Ad Blocker', isEnabled: false, premium: true };
     const list = envelope(featureList);
-    const samples = [...variants({ items: [item] }).map((d) => ({ data: d })), ...variants(item).map((i) => ({ data: { items: [i] } })), { data: { items: [] } }, { items: [item] }];
+    const samples = [
+      ...variants({ items: [item] }).map((d) => ({ data: d })),
+      ...variants(item).map((i) => ({ data: { items: [i] } })),
+      { data: { items: [] } },
+      { items: [item] },
+    ];
     for (const s of samples) expect(isFeatureListAnswer(s), JSON.stringify(s)).toBe(list.safeParse(s).success);
     const state = { result: true, data: { id: 1, isEnabled: true } };
-    for (const s of variants(state)) expect(isFeatureStateResultShape(s), JSON.stringify(s)).toBe(featureStateResult.safeParse(s).success);
+    for (const s of variants(state))
+      expect(isFeatureStateResultShape(s), JSON.stringify(s)).toBe(featureStateResult.safeParse(s).success);
   });
 
   it("the checkout's first screen: currencies, country, payment methods, price list", () => {
     for (const s of [...variants({ currencies: ['USD', 'EUR'], default: 'USD' }), { currencies: [], default: 'USD' }]) {
       expect(isCurrenciesShape(s), JSON.stringify(s)).toBe(currencies.safeParse(s).success);
     }
-    for (const s of variants({ code: 'DE', currency: 'EUR' })) expect(isIpInfoShape(s), JSON.stringify(s)).toBe(ipInfo.safeParse(s).success);
+    for (const s of variants({ code: 'DE', currency: 'EUR' }))
+      expect(isIpInfoShape(s), JSON.stringify(s)).toBe(ipInfo.safeParse(s).success);
     const method = { provider: 'stripe', type: 'card', label: 'Card' };
     const methods = [
       ...variants({ country: 'US', currency: 'USD', methods: [method] }),
@@ -134,9 +171,29 @@ describe('zod-free shape checks agree with the zod schemas', () => {
       { country: 'US', currency: 'USD', methods: [{ ...method, provider: 'paypal' }] },
       { country: 'US', currency: 'USD', methods: [] },
     ];
-    for (const s of methods) expect(isPaymentMethodsShape(s), JSON.stringify(s)).toBe(paymentMethods.safeParse(s).success);
-    const plan = { tariffId: 3, key: '1-year', name: '1 year', periodDays: 365, isLifetime: false, isTrial: false, currency: 'USD', amount: 4499, listAmount: 5999, discountPercent: 25, monthlyAmount: 375, promo: { code: 'YEAR30', percentOff: 30 } };
-    const list = { currency: 'USD', priceList: 'discount-25', plans: [plan], promo: { code: 'YEAR30', percentOff: 30 }, offerSecondsLeft: 86399 };
+    for (const s of methods)
+      expect(isPaymentMethodsShape(s), JSON.stringify(s)).toBe(paymentMethods.safeParse(s).success);
+    const plan = {
+      tariffId: 3,
+      key: '1-year',
+      name: '1 year',
+      periodDays: 365,
+      isLifetime: false,
+      isTrial: false,
+      currency: 'USD',
+      amount: 4499,
+      listAmount: 5999,
+      discountPercent: 25,
+      monthlyAmount: 375,
+      promo: { code: 'YEAR30', percentOff: 30 },
+    };
+    const list = {
+      currency: 'USD',
+      priceList: 'discount-25',
+      plans: [plan],
+      promo: { code: 'YEAR30', percentOff: 30 },
+      offerSecondsLeft: 86399,
+    };
     const { offerSecondsLeft: _left, ...withoutOffer } = list;
     const { promo: _promo, ...planWithoutPromo } = plan;
     const lists = [
@@ -149,6 +206,7 @@ describe('zod-free shape checks agree with the zod schemas', () => {
       { ...list, plans: [planWithoutPromo] },
       { ...list, plans: [{ ...plan, amount: Number.POSITIVE_INFINITY }] },
     ];
-    for (const s of lists) expect(isLandingPriceListShape(s), JSON.stringify(s)).toBe(landingPriceList.safeParse(s).success);
+    for (const s of lists)
+      expect(isLandingPriceListShape(s), JSON.stringify(s)).toBe(landingPriceList.safeParse(s).success);
   });
 });

@@ -18,7 +18,8 @@ const isStr = (v: unknown): v is string => typeof v === 'string';
 const isBool = (v: unknown): v is boolean => typeof v === 'boolean';
 const isStrOrNull = (v: unknown) => v === null || isStr(v);
 const isStrArray = (v: unknown): v is string[] => Array.isArray(v) && v.every(isStr);
-const oneOf = <T extends string>(values: readonly T[], v: unknown): v is T => isStr(v) && (values as readonly string[]).includes(v);
+const oneOf = <T extends string>(values: readonly T[], v: unknown): v is T =>
+  isStr(v) && (values as readonly string[]).includes(v);
 
 const ACCOUNT_STATUSES = ['Active', 'Inactive', 'Suspended'] as const;
 const BRAND_KINDS = ['vpn', 'proxy'] as const;
@@ -113,7 +114,8 @@ export function isPlanInfoShape(v: unknown): v is PlanInfo {
   );
 }
 
-const isFeature = (f: unknown): f is Feature => isObj(f) && isNum(f.id) && isStr(f.name) && isBool(f.isEnabled) && isBool(f.premium);
+const isFeature = (f: unknown): f is Feature =>
+  isObj(f) && isNum(f.id) && isStr(f.name) && isBool(f.isEnabled) && isBool(f.premium);
 
 /** The `{ data: { items } }` answer of setup/features/get. */
 export function isFeatureListAnswer(v: unknown): v is { data: { items: Feature[] } } {
@@ -121,7 +123,9 @@ export function isFeatureListAnswer(v: unknown): v is { data: { items: Feature[]
 }
 
 /** The answer of setup/features/state. */
-export function isFeatureStateResultShape(v: unknown): v is { result: boolean; data: { id: number; isEnabled: boolean } } {
+export function isFeatureStateResultShape(
+  v: unknown,
+): v is { result: boolean; data: { id: number; isEnabled: boolean } } {
   return isObj(v) && isBool(v.result) && isObj(v.data) && isNum(v.data.id) && isBool(v.data.isEnabled);
 }
 

@@ -88,12 +88,27 @@ export type StaffCustomerAction = keyof typeof STAFF_CUSTOMER_ACTIONS;
 
 /** What the audit log's `action` column holds. */
 export const STAFF_AUDIT_ACTIONS = [
-  'sign-in', 'sign-in-failed', 'sign-out',
+  'sign-in',
+  'sign-in-failed',
+  'sign-out',
   'customer-view',
-  'grant-days', 'refund', 'resend-verification', 'auto-renew-off', 'sign-out-all', 'reset-service-credentials', 'disable', 'enable', 'delete',
-  'location-add', 'location-update', 'node-add', 'node-update', 'node-token',
+  'grant-days',
+  'refund',
+  'resend-verification',
+  'auto-renew-off',
+  'sign-out-all',
+  'reset-service-credentials',
+  'disable',
+  'enable',
+  'delete',
+  'location-add',
+  'location-update',
+  'node-add',
+  'node-update',
+  'node-token',
   'job-retry',
-  'role-grant', 'role-revoke',
+  'role-grant',
+  'role-revoke',
   /** The affiliate-portal flag switched by the operator (npx warren affiliate portal); detail: { enabled, previous }. */
   'affiliate-portal',
   /** Personal fields of earlier rows erased on purpose (account deletion, the retention of staff addresses); detail says which. */
@@ -104,8 +119,16 @@ export type StaffAuditAction = (typeof STAFF_AUDIT_ACTIONS)[number];
 // --- requests ------------------------------------------------------------------------------
 
 export const staffSignInBody = z.object({
-  email: z.string({ error: 'The email is required.' }).trim().toLowerCase().min(1, { error: 'The email is required.' }).max(EMAIL_MAX),
-  password: z.string({ error: 'The password is required.' }).min(1, { error: 'The password is required.' }).max(PASSWORD_MAX),
+  email: z
+    .string({ error: 'The email is required.' })
+    .trim()
+    .toLowerCase()
+    .min(1, { error: 'The email is required.' })
+    .max(EMAIL_MAX),
+  password: z
+    .string({ error: 'The password is required.' })
+    .min(1, { error: 'The password is required.' })
+    .max(PASSWORD_MAX),
   /** A current authenticator (TOTP) code or an unused recovery code. */
   code: z
     .string({ error: 'Enter a code from your authenticator app or a recovery code.' })
@@ -123,10 +146,16 @@ export const staffReason = z
   .max(STAFF_REASON_MAX, { error: `At most ${STAFF_REASON_MAX} characters.` });
 
 export const staffCustomerParams = z.object({ id: dbId({ coerce: true, error: 'Unknown customer.' }) });
-export const staffCustomerSearchQuery = z.object({ q: z.string().trim().min(1, { error: 'Enter an email or an id.' }).max(EMAIL_MAX) });
+export const staffCustomerSearchQuery = z.object({
+  q: z.string().trim().min(1, { error: 'Enter an email or an id.' }).max(EMAIL_MAX),
+});
 
 export const staffGrantDaysBody = z.object({
-  days: z.number({ error: 'Enter a number of days.' }).int({ error: 'Whole days.' }).min(1, { error: 'At least 1 day.' }).max(STAFF_GRANT_DAYS_MAX, { error: `At most ${STAFF_GRANT_DAYS_MAX} days.` }),
+  days: z
+    .number({ error: 'Enter a number of days.' })
+    .int({ error: 'Whole days.' })
+    .min(1, { error: 'At least 1 day.' })
+    .max(STAFF_GRANT_DAYS_MAX, { error: `At most ${STAFF_GRANT_DAYS_MAX} days.` }),
   reason: staffReason,
 });
 export type StaffGrantDaysBody = z.infer<typeof staffGrantDaysBody>;
@@ -148,10 +177,17 @@ export const staffReasonBody = z.object({ reason: staffReason });
 export const staffAuditQuery = z.object({
   targetUserId: dbId({ coerce: true }).optional(),
   /** The nextCursor of the previous page. */
-  cursor: z.string().regex(/^\d{1,18}$/).optional(),
+  cursor: z
+    .string()
+    .regex(/^\d{1,18}$/)
+    .optional(),
 });
 
-const localNames = z.object({ en: z.string().trim().min(1).max(100), ru: z.string().trim().min(1).max(100), zh: z.string().trim().min(1).max(100) });
+const localNames = z.object({
+  en: z.string().trim().min(1).max(100),
+  ru: z.string().trim().min(1).max(100),
+  zh: z.string().trim().min(1).max(100),
+});
 export const STAFF_SLUG_RE = /^[a-z0-9-]{2,40}$/;
 export const STAFF_NODE_NAME_RE = /^[a-z0-9-]{2,60}$/;
 
@@ -169,7 +205,9 @@ export const staffAddLocationBody = z.object({
 export type StaffAddLocationBody = z.input<typeof staffAddLocationBody>;
 export const staffPatchLocationBody = z
   .object({ enabled: z.boolean().optional(), premium: z.boolean().optional(), visible: z.boolean().optional() })
-  .refine((v) => v.enabled !== undefined || v.premium !== undefined || v.visible !== undefined, { error: 'Change at least one of enabled, premium, visible.' });
+  .refine((v) => v.enabled !== undefined || v.premium !== undefined || v.visible !== undefined, {
+    error: 'Change at least one of enabled, premium, visible.',
+  });
 export type StaffPatchLocationBody = z.infer<typeof staffPatchLocationBody>;
 
 export const staffNodeParams = z.object({ name: z.string().regex(STAFF_NODE_NAME_RE, { error: 'Unknown node.' }) });
@@ -177,7 +215,12 @@ export const staffAddNodeBody = z.object({
   /** The location's slug. */
   location: z.string().regex(STAFF_SLUG_RE, { error: 'Choose a location.' }),
   name: z.string().regex(STAFF_NODE_NAME_RE, { error: 'Lower-case letters, digits and dashes (2–60).' }),
-  endpointHost: z.string().trim().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, { error: 'A host name or an IP address.' }),
+  endpointHost: z
+    .string()
+    .trim()
+    .min(1)
+    .max(253)
+    .regex(/^[A-Za-z0-9.:-]+$/, { error: 'A host name or an IP address.' }),
   listenPort: dbInt().min(1).max(65535).default(51820),
   /** The interface's WireGuard public key; the agent reports it otherwise. */
   publicKey: z.string().max(64).optional(),
@@ -193,7 +236,10 @@ export const staffPatchNodeBody = z
     enabled: z.boolean({ error: 'enabled must be true or false.' }).optional(),
     draining: z.boolean({ error: 'draining must be true or false.' }).optional(),
   })
-  .refine((b) => b.enabled !== undefined || b.draining !== undefined, { error: 'Say enabled or draining.', path: ['enabled'] });
+  .refine((b) => b.enabled !== undefined || b.draining !== undefined, {
+    error: 'Say enabled or draining.',
+    path: ['enabled'],
+  });
 export type StaffPatchNodeBody = z.infer<typeof staffPatchNodeBody>;
 
 export const STAFF_JOB_STATES = ['created', 'retry', 'active', 'failed'] as const;
@@ -341,20 +387,31 @@ export const staffNode = z.object({
    * peers on the interface, the peers it refused for want of room; `limit` is the cap at the API's
    * high-water mark and `full` says the node takes no new device. null: never reported (older agents).
    */
-  wireguard: z.object({ kind: z.enum(['kernel', 'userspace']), maxPeers: z.number().int(), peers: z.number().int(), refused: z.number().int(), limit: z.number().int(), full: z.boolean() }).nullable(),
+  wireguard: z
+    .object({
+      kind: z.enum(['kernel', 'userspace']),
+      maxPeers: z.number().int(),
+      peers: z.number().int(),
+      refused: z.number().int(),
+      limit: z.number().int(),
+      full: z.boolean(),
+    })
+    .nullable(),
   /** The node's stealth core (VLESS/Trojan, issue 21) as its agent last reported it; null: the node runs none. */
-  stealth: z.object({
-    /** The core answers the agent. */
-    up: z.boolean(),
-    version: z.string().nullable(),
-    /** Customers loaded in the core. */
-    users: z.number().int(),
-    /** The public host and TLS port customers' apps connect to. */
-    host: z.string(),
-    port: z.number().int(),
-    /** ISO time its certificate expires; null when the agent could not read it. */
-    certNotAfter: z.string().nullable(),
-  }).nullable(),
+  stealth: z
+    .object({
+      /** The core answers the agent. */
+      up: z.boolean(),
+      version: z.string().nullable(),
+      /** Customers loaded in the core. */
+      users: z.number().int(),
+      /** The public host and TLS port customers' apps connect to. */
+      host: z.string(),
+      port: z.number().int(),
+      /** ISO time its certificate expires; null when the agent could not read it. */
+      certNotAfter: z.string().nullable(),
+    })
+    .nullable(),
 });
 export type StaffNode = z.infer<typeof staffNode>;
 export const staffNodeWithToken = z.object({ node: staffNode, token: z.string() });

@@ -22,7 +22,9 @@ function entry(username) {
 }
 
 function verify(verifier, password) {
-  const m = /^scrypt\$(\d{1,7})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(verifier ?? '');
+  const m = /^scrypt\$(\d{1,7})\$(\d{1,2})\$(\d{1,2})\$([A-Za-z0-9+/]+={0,2})\$([A-Za-z0-9+/]+={0,2})$/.exec(
+    verifier ?? '',
+  );
   if (!m || password.length > 256) return false;
   const [N, r, p] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (N < 2 || N > 1 << 20 || (N & (N - 1)) !== 0 || r > 32 || p > 16) return false;

@@ -25,15 +25,18 @@ const SAFE_PATH = /^[A-Za-z0-9_./+-]+$/;
 export function cidrToNetmask(cidr: string): { address: string; netmask: string } {
   const m = /^(\d{1,3}(?:\.\d{1,3}){3})\/(\d{1,2})$/.exec(cidr);
   const bits = m ? Number(m[2]) : NaN;
-  if (!m || bits < 8 || bits > 29 || m[1]!.split('.').some((o) => Number(o) > 255)) throw new Error(`not an IPv4 pool: ${cidr}`);
+  if (!m || bits < 8 || bits > 29 || m[1]!.split('.').some((o) => Number(o) > 255))
+    throw new Error(`not an IPv4 pool: ${cidr}`);
   const mask = bits === 0 ? 0 : (~0 << (32 - bits)) >>> 0;
   return { address: m[1]!, netmask: [24, 16, 8, 0].map((s) => (mask >>> s) & 255).join('.') };
 }
 
 export function renderOpenVpnServer(o: OpenVpnServerInput): string {
-  for (const p of [o.dir, o.usersDir, o.node, o.helper, o.managementSocket]) if (!SAFE_PATH.test(p)) throw new Error(`path not usable in an OpenVPN config: ${p}`);
+  for (const p of [o.dir, o.usersDir, o.node, o.helper, o.managementSocket])
+    if (!SAFE_PATH.test(p)) throw new Error(`path not usable in an OpenVPN config: ${p}`);
   if (!/^[A-Za-z0-9_-]{1,15}$/.test(o.dev)) throw new Error(`invalid tun name ${o.dev}`);
-  for (const a of [o.dns.plain, o.dns.filter]) if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(a)) throw new Error(`invalid resolver ${a}`);
+  for (const a of [o.dns.plain, o.dns.filter])
+    if (!/^\d{1,3}(\.\d{1,3}){3}$/.test(a)) throw new Error(`invalid resolver ${a}`);
   const net = cidrToNetmask(o.network);
   return [
     '# Written by warren-agent; changes here are overwritten.',

@@ -41,7 +41,10 @@ export interface ServicesConfig {
 const IPV4 = /^(?:(?:25[0-5]|2[0-4]\d|1?\d?\d)\.){3}(?:25[0-5]|2[0-4]\d|1?\d?\d)$/;
 
 export function loadServicesConfig(stateDir: string, env: NodeJS.ProcessEnv = process.env): ServicesConfig | null {
-  const list = (env.WARREN_SERVICES ?? '').split(',').map((s) => s.trim()).filter(Boolean);
+  const list = (env.WARREN_SERVICES ?? '')
+    .split(',')
+    .map((s) => s.trim())
+    .filter(Boolean);
   const unknown = list.filter((s) => !['openvpn', 'socks', 'dns'].includes(s));
   if (unknown.length) throw new Error(`WARREN_SERVICES: unknown service ${unknown.join(', ')} (openvpn, socks, dns)`);
   if (!list.length) return null;
@@ -55,14 +58,24 @@ export function loadServicesConfig(stateDir: string, env: NodeJS.ProcessEnv = pr
     dnsmasqBin: env.WARREN_DNSMASQ_BIN || 'dnsmasq',
     dnsPlain: env.WARREN_DNS_PLAIN || '10.255.53.1',
     dnsFilter: env.WARREN_DNS_FILTER || '10.255.53.2',
-    wgDns: (env.WARREN_DNS_WG ?? '').split(',').map((s) => s.trim()).filter(Boolean),
-    upstream: (env.WARREN_DNS_UPSTREAM ?? '').split(',').map((s) => s.trim()).filter(Boolean),
+    wgDns: (env.WARREN_DNS_WG ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
+    upstream: (env.WARREN_DNS_UPSTREAM ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean),
     blocklist: path.resolve(env.WARREN_BLOCKLIST || '/etc/warren/blocklist.txt'),
     socksListen: env.WARREN_SOCKS_LISTEN || '0.0.0.0',
     ipBin: env.WARREN_IP_BIN || 'ip',
     dir: path.join(stateDir, 'services'),
   };
-  for (const [k, v] of [['WARREN_DNS_PLAIN', c.dnsPlain], ['WARREN_DNS_FILTER', c.dnsFilter], ...c.upstream.map((u) => ['WARREN_DNS_UPSTREAM', u])] as const) {
+  for (const [k, v] of [
+    ['WARREN_DNS_PLAIN', c.dnsPlain],
+    ['WARREN_DNS_FILTER', c.dnsFilter],
+    ...c.upstream.map((u) => ['WARREN_DNS_UPSTREAM', u]),
+  ] as const) {
     if (!IPV4.test(v)) throw new Error(`${k}: ${v} is not an IPv4 address`);
   }
   for (const a of c.wgDns) if (!net.isIP(a)) throw new Error(`WARREN_DNS_WG: ${a} is not an IP address`);

@@ -29,20 +29,28 @@ export function fetchNodeServices(api: ApiTarget, timeoutMs = 20_000): Promise<N
   const url = new URL(NODE_SERVICES_PATH.slice(1), base);
   const lib = url.protocol === 'https:' ? https : http;
   return new Promise((resolve, reject) => {
-    const req = lib.request(url, { socketPath: api.apiSocket, headers: { authorization: `Bearer ${api.token}`, accept: 'application/json' }, timeout: timeoutMs }, (res) => {
-      const chunks: Buffer[] = [];
-      res.on('data', (c: Buffer) => chunks.push(c));
-      res.on('end', () => {
-        if (res.statusCode !== 200) return reject(new Error(`GET ${NODE_SERVICES_PATH}: ${res.statusCode}`));
-        try {
-          const parsed = servicesEnvelope.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
-          if (parsed.success) resolve(parsed.data.data);
-          else reject(new Error(`unexpected ${NODE_SERVICES_PATH} answer`));
-        } catch (err) {
-          reject(err as Error);
-        }
-      });
-    });
+    const req = lib.request(
+      url,
+      {
+        socketPath: api.apiSocket,
+        headers: { authorization: `Bearer ${api.token}`, accept: 'application/json' },
+        timeout: timeoutMs,
+      },
+      (res) => {
+        const chunks: Buffer[] = [];
+        res.on('data', (c: Buffer) => chunks.push(c));
+        res.on('end', () => {
+          if (res.statusCode !== 200) return reject(new Error(`GET ${NODE_SERVICES_PATH}: ${res.statusCode}`));
+          try {
+            const parsed = servicesEnvelope.safeParse(JSON.parse(Buffer.concat(chunks).toString('utf8')));
+            if (parsed.success) resolve(parsed.data.data);
+            else reject(new Error(`unexpected ${NODE_SERVICES_PATH} answer`));
+          } catch (err) {
+            reject(err as Error);
+          }
+        });
+      },
+    );
     req.on('timeout', () => req.destroy(new Error(`GET ${NODE_SERVICES_PATH}: timed out`)));
     req.on('error', reject);
     req.end();
@@ -56,7 +64,11 @@ async function writeAtomic(file: string, text: string, mode = 0o600): Promise<vo
 }
 
 const run = (cmd: string, args: string[]) =>
-  new Promise<void>((resolve, reject) => execFile(cmd, args, { timeout: 10_000 }, (err, _o, stderr) => (err ? reject(new Error(`${cmd} ${args.join(' ')}: ${stderr || err.message}`)) : resolve())));
+  new Promise<void>((resolve, reject) =>
+    execFile(cmd, args, { timeout: 10_000 }, (err, _o, stderr) =>
+      err ? reject(new Error(`${cmd} ${args.join(' ')}: ${stderr || err.message}`)) : resolve(),
+    ),
+  );
 
 /** Asks an OpenVPN server (management socket) to end every session of these users. */
 function killOpenVpnSessions(socket: string, usernames: string[]): Promise<void> {
@@ -116,14 +128,31 @@ export class NodeServicesRuntime {
     await fs.mkdir(this.usersDir, { recursive: true, mode: 0o700 });
     await fs.mkdir(path.join(this.c.dir, 'openvpn', 'tmp'), { recursive: true, mode: 0o700 });
     if (this.c.dns) {
-      for (const a of [this.c.dnsPlain, this.c.dnsFilter]) await run(this.c.ipBin, ['address', 'replace', `${a}/32`, 'dev', 'lo']);
+      for (const a of [this.c.dnsPlain, this.c.dnsFilter])
+        await run(this.c.ipBin, ['address', 'replace', `${a}/32`, 'dev', 'lo']);
       const serversFile = path.join(this.c.dir, 'blocklist.servers');
       await this.loadBlocklist(serversFile);
-      this.dnsPlain = new Supervised('dns-plain', this.c.dnsmasqBin, dnsmasqArgs({ listen: [this.c.dnsPlain, ...this.c.wgDns], upstream: this.c.upstream }), this.log, /started, version/);
-      this.dnsFilter = new Supervised('dns-filter', this.c.dnsmasqBin, dnsmasqArgs({ listen: [this.c.dnsFilter], upstream: this.c.upstream, serversFile }), this.log, /started, version/);
+      this.dnsPlain = new Supervised(
+        'dns-plain',
+        this.c.dnsmasqBin,
+        dnsmasqArgs({ listen: [this.c.dnsPlain, ...this.c.wgDns], upstream: this.c.upstream }),
+        this.log,
+        /started, version/,
+      );
+      this.dnsFilter = new Supervised(
+        'dns-filter',
+        this.c.dnsmasqBin,
+        dnsmasqArgs({ listen: [this.c.dnsFilter], upstream: this.c.upstream, serversFile }),
+        this.log,
+        /started, version/,
+      );
       await Promise.all([this.dnsPlain.start(), this.dnsFilter.start()]);
       // The operator updates the blocklist in place; dnsmasq re-reads the servers-file on SIGHUP.
-      fsSync.watchFile(this.c.blocklist, { interval: 2000 }, () => void this.loadBlocklist(serversFile).then((changed) => changed && this.dnsFilter?.signal('SIGHUP')));
+      fsSync.watchFile(
+        this.c.blocklist,
+        { interval: 2000 },
+        () => void this.loadBlocklist(serversFile).then((changed) => changed && this.dnsFilter?.signal('SIGHUP')),
+      );
       this.log('info', 'resolvers started', { plain: [this.c.dnsPlain, ...this.c.wgDns], filter: this.c.dnsFilter });
     }
   }
@@ -133,7 +162,10 @@ export class NodeServicesRuntime {
     try {
       text = await fs.readFile(this.c.blocklist, 'utf8');
     } catch (err) {
-      this.log('warn', 'blocklist unreadable; filtering resolver blocks nothing', { file: this.c.blocklist, error: (err as Error).message });
+      this.log('warn', 'blocklist unreadable; filtering resolver blocks nothing', {
+        file: this.c.blocklist,
+        error: (err as Error).message,
+      });
     }
     const names = parseBlocklist(text);
     const sig = names.join('\n');
@@ -150,19 +182,30 @@ export class NodeServicesRuntime {
     const next = nextServiceUsers(answer.full ? null : this.users, answer);
     const d = diffServiceUsers(this.users, next);
     for (const u of d.write) {
-      await writeAtomic(path.join(this.usersDir, `${u.username}.json`), JSON.stringify({ verifier: u.verifier, openvpn: u.openvpn, socks: u.socks, adblock: u.adblock }));
+      await writeAtomic(
+        path.join(this.usersDir, `${u.username}.json`),
+        JSON.stringify({ verifier: u.verifier, openvpn: u.openvpn, socks: u.socks, adblock: u.adblock }),
+      );
     }
     for (const name of d.remove) await fs.rm(path.join(this.usersDir, `${name}.json`), { force: true });
     if (answer.full) {
       // Drop files of users the state no longer has (e.g. left over from before a restart).
       const keep = new Set([...next.values()].map((u) => `${u.username}.json`));
-      for (const f of await fs.readdir(this.usersDir)) if (f.endsWith('.json') && !keep.has(f)) await fs.rm(path.join(this.usersDir, f), { force: true });
+      for (const f of await fs.readdir(this.usersDir))
+        if (f.endsWith('.json') && !keep.has(f)) await fs.rm(path.join(this.usersDir, f), { force: true });
     }
     this.users = next;
     this.byName = new Map([...next.values()].map((u) => [u.username, u]));
     const ended = this.socks?.endSessions(d.endSocks) ?? 0;
     await Promise.all(this.openvpn.map((o) => killOpenVpnSessions(o.mgmt, d.endOpenvpn)));
-    if (d.write.length || d.remove.length) this.log('info', 'service users applied', { users: next.size, written: d.write.length, removed: d.remove.length, endedOpenvpn: d.endOpenvpn.length, endedSocks: ended });
+    if (d.write.length || d.remove.length)
+      this.log('info', 'service users applied', {
+        users: next.size,
+        written: d.write.length,
+        removed: d.remove.length,
+        endedOpenvpn: d.endOpenvpn.length,
+        endedSocks: ended,
+      });
   };
 
   private async refreshMaterial(): Promise<void> {
@@ -182,14 +225,34 @@ export class NodeServicesRuntime {
     await writeAtomic(path.join(dir, 'tls-crypt.key'), m.openvpn.tlsCrypt);
     await Promise.all(this.openvpn.map((o) => o.proc.stop()));
     this.openvpn = [];
-    for (const [protocol, port, network] of [['udp', m.openvpn.udpPort, this.c.udpNet], ['tcp', m.openvpn.tcpPort, this.c.tcpNet]] as const) {
+    for (const [protocol, port, network] of [
+      ['udp', m.openvpn.udpPort, this.c.udpNet],
+      ['tcp', m.openvpn.tcpPort, this.c.tcpNet],
+    ] as const) {
       const mgmt = path.join(dir, `${protocol}.mgmt`);
       const conf = path.join(dir, `${protocol}.conf`);
-      await writeAtomic(conf, renderOpenVpnServer({
-        protocol, port, network, dir, dev: `wovpn-${protocol}`, usersDir: this.usersDir, node: process.execPath, helper: HELPER,
-        dns: { plain: this.c.dnsPlain, filter: this.c.dnsFilter }, managementSocket: mgmt,
-      }));
-      const proc = new Supervised(`openvpn-${protocol}`, this.c.openvpnBin, ['--config', conf], this.log, /Initialization Sequence Completed/);
+      await writeAtomic(
+        conf,
+        renderOpenVpnServer({
+          protocol,
+          port,
+          network,
+          dir,
+          dev: `wovpn-${protocol}`,
+          usersDir: this.usersDir,
+          node: process.execPath,
+          helper: HELPER,
+          dns: { plain: this.c.dnsPlain, filter: this.c.dnsFilter },
+          managementSocket: mgmt,
+        }),
+      );
+      const proc = new Supervised(
+        `openvpn-${protocol}`,
+        this.c.openvpnBin,
+        ['--config', conf],
+        this.log,
+        /Initialization Sequence Completed/,
+      );
       await proc.start();
       this.openvpn.push({ proc, mgmt });
     }
@@ -214,6 +277,11 @@ export class NodeServicesRuntime {
 
   async stop(): Promise<void> {
     fsSync.unwatchFile(this.c.blocklist);
-    await Promise.all([...this.openvpn.map((o) => o.proc.stop()), this.dnsPlain?.stop(), this.dnsFilter?.stop(), this.socks?.close()]);
+    await Promise.all([
+      ...this.openvpn.map((o) => o.proc.stop()),
+      this.dnsPlain?.stop(),
+      this.dnsFilter?.stop(),
+      this.socks?.close(),
+    ]);
   }
 }

@@ -12,8 +12,27 @@ function verifier(password: string, N = 1024): string {
   const salt = randomBytes(16);
   return `scrypt$${N}$8$1$${salt.toString('base64')}$${scryptSync(password, salt, 32, { N, r: 8, p: 1 }).toString('base64')}`;
 }
-const u = (owner: number, username: string, extra: Partial<NodeServiceUser> = {}): NodeServiceUser => ({ owner, username, verifier: verifier('pw'), openvpn: true, socks: true, adblock: false, ...extra });
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 0, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
+const u = (owner: number, username: string, extra: Partial<NodeServiceUser> = {}): NodeServiceUser => ({
+  owner,
+  username,
+  verifier: verifier('pw'),
+  openvpn: true,
+  socks: true,
+  adblock: false,
+  ...extra,
+});
+const answer = (a: Partial<DesiredState>): DesiredState => ({
+  node: { id: 1, name: 'n' },
+  version: 1,
+  evaluatedAt: 0,
+  nextCheckAt: null,
+  full: true,
+  changedOwners: [],
+  peers: [],
+  serviceUsers: [],
+  stealthUsers: [],
+  ...a,
+});
 
 describe('service users state', () => {
   it('replaces everything on a full answer and only the changed owners on a delta', () => {
@@ -39,7 +58,9 @@ describe('service users state', () => {
 
   it('rejects a malformed answer whole', () => {
     expect(() => nextServiceUsers(null, answer({ serviceUsers: [u(1, '../etc/passwd')] }))).toThrow();
-    expect(() => nextServiceUsers(null, answer({ serviceUsers: [u(1, 'wokokok1', { verifier: 'scrypt$99999999$8$1$a$b' })] }))).toThrow();
+    expect(() =>
+      nextServiceUsers(null, answer({ serviceUsers: [u(1, 'wokokok1', { verifier: 'scrypt$99999999$8$1$a$b' })] })),
+    ).toThrow();
   });
 
   it('checks passwords against scrypt verifiers, and caches only successes', async () => {
@@ -56,13 +77,26 @@ describe('service users state', () => {
 
 describe('blocklist and configs', () => {
   it('reads plain and hosts-file blocklists', () => {
-    const names = parseBlocklist('# comment\nAds.Example.com\n0.0.0.0 tracker.example\n127.0.0.1 localhost\n*.wild.example\nnot a name!\nbad..name\nads.example.com # again\n');
+    const names = parseBlocklist(
+      '# comment\nAds.Example.com\n0.0.0.0 tracker.example\n127.0.0.1 localhost\n*.wild.example\nnot a name!\nbad..name\nads.example.com # again\n',
+    );
     expect(names).toEqual(['ads.example.com', 'tracker.example', 'wild.example']);
     expect(renderServersFile(names)).toContain('server=/tracker.example/\n');
   });
 
   it('renders the OpenVPN server config without anything a path could inject', () => {
-    const base = { protocol: 'udp' as const, port: 1194, dev: 'wovpn-udp', network: '10.130.0.0/16', dir: '/var/lib/w/openvpn', usersDir: '/var/lib/w/users', node: '/usr/bin/node', helper: '/opt/w/helper.mjs', dns: { plain: '10.255.53.1', filter: '10.255.53.2' }, managementSocket: '/var/lib/w/udp.mgmt' };
+    const base = {
+      protocol: 'udp' as const,
+      port: 1194,
+      dev: 'wovpn-udp',
+      network: '10.130.0.0/16',
+      dir: '/var/lib/w/openvpn',
+      usersDir: '/var/lib/w/users',
+      node: '/usr/bin/node',
+      helper: '/opt/w/helper.mjs',
+      dns: { plain: '10.255.53.1', filter: '10.255.53.2' },
+      managementSocket: '/var/lib/w/udp.mgmt',
+    };
     const conf = renderOpenVpnServer(base);
     expect(conf).toContain('server 10.130.0.0 255.255.0.0');
     expect(conf).toContain('auth-user-pass-verify "/usr/bin/node /opt/w/helper.mjs verify /var/lib/w/users" via-file');
@@ -93,7 +127,8 @@ describe('SOCKS5 server', () => {
       lookupUser: (n) => users.get(n),
       checkPassword: (v, p) => checkPassword(v, p),
       // The "filtering resolver": ads.test is blocked for ad-blocker users.
-      resolve: async (host, adblock) => (host === 'ads.test' && adblock ? undefined : host.endsWith('.test') ? '127.0.0.1' : undefined),
+      resolve: async (host, adblock) =>
+        host === 'ads.test' && adblock ? undefined : host.endsWith('.test') ? '127.0.0.1' : undefined,
       denied: (ip) => ip === '127.0.0.2',
     });
     await socks.listen(0, '127.0.0.1');
@@ -105,7 +140,12 @@ describe('SOCKS5 server', () => {
   });
 
   /** A raw client: greeting, auth, CONNECT to a domain; returns the auth status and the reply code (and data after). */
-  function dial(user: string, pass: string, host: string, methods = [2]): Promise<{ method: number; auth?: number; reply?: number; body: string }> {
+  function dial(
+    user: string,
+    pass: string,
+    host: string,
+    methods = [2],
+  ): Promise<{ method: number; auth?: number; reply?: number; body: string }> {
     return new Promise((resolve) => {
       const c = net.connect(port, '127.0.0.1');
       let buf = Buffer.alloc(0);
@@ -116,13 +156,26 @@ describe('SOCKS5 server', () => {
           out.method = buf[1]!;
           buf = buf.subarray(2);
           if (out.method !== 2) return;
-          c.write(Buffer.concat([Buffer.from([1, user.length]), Buffer.from(user), Buffer.from([pass.length]), Buffer.from(pass)]));
+          c.write(
+            Buffer.concat([
+              Buffer.from([1, user.length]),
+              Buffer.from(user),
+              Buffer.from([pass.length]),
+              Buffer.from(pass),
+            ]),
+          );
         }
         if (out.method === 2 && out.auth === undefined && buf.length >= 2) {
           out.auth = buf[1]!;
           buf = buf.subarray(2);
           if (out.auth !== 0) return;
-          c.write(Buffer.concat([Buffer.from([5, 1, 0, 3, host.length]), Buffer.from(host), Buffer.from([targetPort >> 8, targetPort & 255])]));
+          c.write(
+            Buffer.concat([
+              Buffer.from([5, 1, 0, 3, host.length]),
+              Buffer.from(host),
+              Buffer.from([targetPort >> 8, targetPort & 255]),
+            ]),
+          );
         }
         if (out.auth === 0 && out.reply === undefined && buf.length >= 10) {
           out.reply = buf[1]!;
@@ -137,7 +190,12 @@ describe('SOCKS5 server', () => {
   }
 
   it('proxies for a paying user with the right password', async () => {
-    expect(await dial('wpaid00001', 'good', 'page.test')).toMatchObject({ method: 2, auth: 0, reply: REPLY.ok, body: 'hello' });
+    expect(await dial('wpaid00001', 'good', 'page.test')).toMatchObject({
+      method: 2,
+      auth: 0,
+      reply: REPLY.ok,
+      body: 'hello',
+    });
   });
 
   it('refuses no-auth clients, wrong passwords, unknown users and users without SOCKS5', async () => {
@@ -174,7 +232,8 @@ describe('SOCKS5 server', () => {
   });
 
   it('never proxies to the node itself', () => {
-    for (const ip of ['127.0.0.1', '0.0.0.0', '::1', '::ffff:127.0.0.1', '169.254.169.254', 'fe80::1']) expect(defaultDenied(ip)).toBe(true);
+    for (const ip of ['127.0.0.1', '0.0.0.0', '::1', '::ffff:127.0.0.1', '169.254.169.254', 'fe80::1'])
+      expect(defaultDenied(ip)).toBe(true);
     for (const ip of ['93.184.216.34', '2001:db8::1', '10.250.0.80']) expect(defaultDenied(ip)).toBe(false);
   });
 });

@@ -69,8 +69,20 @@ export class Supervised {
         if (this.stopped) return;
         this.restarts++;
         const delay = Math.min(30_000, 500 * 2 ** Math.min(this.restarts, 6));
-        this.log('warn', 'service exited', { service: this.name, code, signal, retryInMs: delay, output: this.tail.slice(-300) });
-        this.timer = setTimeout(() => void this.start().catch((err) => this.log('error', 'service restart failed', { service: this.name, error: (err as Error).message })), delay);
+        this.log('warn', 'service exited', {
+          service: this.name,
+          code,
+          signal,
+          retryInMs: delay,
+          output: this.tail.slice(-300),
+        });
+        this.timer = setTimeout(
+          () =>
+            void this.start().catch((err) =>
+              this.log('error', 'service restart failed', { service: this.name, error: (err as Error).message }),
+            ),
+          delay,
+        );
       });
     });
   }

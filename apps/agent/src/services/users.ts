@@ -14,7 +14,8 @@ export class InvalidServiceUsersError extends Error {}
 export function nextServiceUsers(current: ServiceUsers | null, answer: DesiredState): ServiceUsers {
   const users = answer.serviceUsers ?? [];
   for (const u of users) {
-    if (!SERVICE_USERNAME_RE.test(u.username)) throw new InvalidServiceUsersError(`invalid service username ${JSON.stringify(u.username).slice(0, 40)}`);
+    if (!SERVICE_USERNAME_RE.test(u.username))
+      throw new InvalidServiceUsersError(`invalid service username ${JSON.stringify(u.username).slice(0, 40)}`);
     if (!parseVerifier(u.verifier)) throw new InvalidServiceUsersError(`invalid verifier for ${u.username}`);
   }
   let next: ServiceUsers;
@@ -40,7 +41,14 @@ export function diffServiceUsers(before: ServiceUsers, after: ServiceUsers) {
   const endSocks: string[] = [];
   for (const [name, u] of b) {
     const old = a.get(name);
-    if (!old || old.verifier !== u.verifier || old.openvpn !== u.openvpn || old.socks !== u.socks || old.adblock !== u.adblock) write.push(u);
+    if (
+      !old ||
+      old.verifier !== u.verifier ||
+      old.openvpn !== u.openvpn ||
+      old.socks !== u.socks ||
+      old.adblock !== u.adblock
+    )
+      write.push(u);
     if (old && (old.verifier !== u.verifier || (old.openvpn && !u.openvpn))) endOpenvpn.push(name);
     if (old && (old.verifier !== u.verifier || (old.socks && !u.socks))) endSocks.push(name);
   }
@@ -88,7 +96,10 @@ export function checkPassword(verifier: string, password: string): Promise<boole
  */
 export class VerifyCache {
   private ok = new Map<string, number>();
-  constructor(private readonly max = 10_000, private readonly ttlMs = 10 * 60_000) {}
+  constructor(
+    private readonly max = 10_000,
+    private readonly ttlMs = 10 * 60_000,
+  ) {}
 
   async check(verifier: string, password: string, now = Date.now()): Promise<boolean> {
     const key = createHash('sha256').update(verifier).update('\0').update(password).digest('base64');

@@ -17,7 +17,18 @@ function fakeSystem(over: Partial<Observed> = {}, privileged = true) {
   const ran: Action[] = [];
   const system: SetupSystem = {
     privileged: () => privileged,
-    observeTools: () => ({ tools: { ip: '/usr/sbin/ip', wg: '/usr/bin/wg', nft: '/usr/sbin/nft', 'wireguard-go': '/usr/bin/wireguard-go', dnsmasq: '/usr/sbin/dnsmasq' }, kernelWireguard: false, systemd: false, ...over }),
+    observeTools: () => ({
+      tools: {
+        ip: '/usr/sbin/ip',
+        wg: '/usr/bin/wg',
+        nft: '/usr/sbin/nft',
+        'wireguard-go': '/usr/bin/wireguard-go',
+        dnsmasq: '/usr/sbin/dnsmasq',
+      },
+      kernelWireguard: false,
+      systemd: false,
+      ...over,
+    }),
     observe: async (_o, base) => ({ ...base, files: {}, sysctl: {}, units: {}, blocklistExists: false, ...over }),
     runAction: async (a) => void ran.push(a),
   };
@@ -27,7 +38,13 @@ function fakeSystem(over: Partial<Observed> = {}, privileged = true) {
 async function setup(argv: string[], system: SetupSystem) {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await runSetup(['--api', 'https://api.example.com', '--etc-dir', dir, ...argv], AGENT, (l) => out.push(l), (l) => err.push(l), system);
+  const code = await runSetup(
+    ['--api', 'https://api.example.com', '--etc-dir', dir, ...argv],
+    AGENT,
+    (l) => out.push(l),
+    (l) => err.push(l),
+    system,
+  );
   return { code, out: out.join('\n'), err: err.join('\n') };
 }
 
@@ -50,18 +67,47 @@ describe('warren-agent setup', () => {
 
   it('stealth asked for without the core: exits 69 with the apt-get line for v2ray; with it, says how to start the core before the agent', async () => {
     const { system, ran } = fakeSystem();
-    const stealth = ['--services', 'dns', '--stealth-host', 'node.example.com', '--stealth-cert', '/c.pem', '--stealth-key', '/k.pem'];
+    const stealth = [
+      '--services',
+      'dns',
+      '--stealth-host',
+      'node.example.com',
+      '--stealth-cert',
+      '/c.pem',
+      '--stealth-key',
+      '/k.pem',
+    ];
     const r = await setup(stealth, system);
     expect(r.code).toBe(69);
     expect(r.err).toContain('Missing tools: v2ray');
     expect(r.err).toContain('apt-get install -y v2ray');
     expect(ran).toEqual([]);
     const testdata = (f: string) => fs.readFileSync(new URL(`../stealth/testdata/${f}`, import.meta.url), 'utf8');
-    const tools = { ip: '/usr/sbin/ip', wg: '/usr/bin/wg', nft: '/usr/sbin/nft', 'wireguard-go': '/usr/bin/wireguard-go', dnsmasq: '/usr/sbin/dnsmasq', v2ray: '/usr/bin/v2ray' };
-    const ok = fakeSystem({ tools, stealth: { certPem: testdata('cert.pem'), keyPem: testdata('key.pem'), newWsPath: '/p', now: Date.parse('2030-01-01') } });
+    const tools = {
+      ip: '/usr/sbin/ip',
+      wg: '/usr/bin/wg',
+      nft: '/usr/sbin/nft',
+      'wireguard-go': '/usr/bin/wireguard-go',
+      dnsmasq: '/usr/sbin/dnsmasq',
+      v2ray: '/usr/bin/v2ray',
+    };
+    const ok = fakeSystem({
+      tools,
+      stealth: {
+        certPem: testdata('cert.pem'),
+        keyPem: testdata('key.pem'),
+        newWsPath: '/p',
+        now: Date.parse('2030-01-01'),
+      },
+    });
     const done = await setup(stealth, ok.system);
     expect(done.code).toBe(0);
-    expect(done.out).toMatch(new RegExp(`start the stealth core with:\\n  /usr/bin/v2ray -config ${dir}/stealth-core.json\\n.*start the agent with:`, 's'));
+    expect(done.out).toMatch(
+      new RegExp(
+        `start the stealth core with:\\n  /usr/bin/v2ray -config ${dir}/stealth-core.json\\n.*start the agent with:`,
+        's',
+      ),
+    );
   });
 
   it('--dry-run prints the plan and runs nothing; a real run runs it and says how to start the agent', async () => {
@@ -82,18 +128,29 @@ describe('warren-agent setup', () => {
   it('an interface of that name that is not WireGuard is left alone: exit 1 before any change', async () => {
     const { system, ran } = fakeSystem({ link: { kind: 'veth', up: true, addresses: ['192.0.2.1/24'] } });
     const r = await setup(['--services', 'dns'], system);
-    expect(r).toMatchObject({ code: 1, err: expect.stringContaining('wg0 exists and is not a WireGuard interface (veth)') });
+    expect(r).toMatchObject({
+      code: 1,
+      err: expect.stringContaining('wg0 exists and is not a WireGuard interface (veth)'),
+    });
     expect(ran).toEqual([]);
   });
 
   it('WireGuard alone: says that the DNS its configs name needs WG_DNS on the API', async () => {
     const r = await setup(['--services', 'none'], fakeSystem().system);
-    expect(r.out).toMatch(/^resolver\s+to do: WireGuard configs name 10\.64\.0\.1 and fd77:6172:7265::1 as DNS .*WG_DNS/m);
+    expect(r.out).toMatch(
+      /^resolver\s+to do: WireGuard configs name 10\.64\.0\.1 and fd77:6172:7265::1 as DNS .*WG_DNS/m,
+    );
   });
 
   it('usage errors and --help', async () => {
     expect((await setup(['--port', 'x'], fakeSystem().system)).code).toBe(64);
-    const help = await runSetup(['--help'], AGENT, () => undefined, () => undefined, fakeSystem().system);
+    const help = await runSetup(
+      ['--help'],
+      AGENT,
+      () => undefined,
+      () => undefined,
+      fakeSystem().system,
+    );
     expect(help).toBe(0);
   });
 

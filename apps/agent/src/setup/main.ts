@@ -1,7 +1,16 @@
 import fs from 'node:fs';
 import path from 'node:path';
 import { SETUP_HELP, SetupOptionsError, parseSetupArgs } from './options.js';
-import { type Action, type Observed, PlanError, aptLine, missingTools, plan, startCommand, stealthStartCommand } from './plan.js';
+import {
+  type Action,
+  type Observed,
+  PlanError,
+  aptLine,
+  missingTools,
+  plan,
+  startCommand,
+  stealthStartCommand,
+} from './plan.js';
 import { observe, observeTools, privileged, runAction } from './system.js';
 
 /** The machine, as setup sees and changes it (system.ts; tests pass fakes). */
@@ -62,13 +71,17 @@ export async function runSetup(
     return 0;
   }
   if (!system.privileged()) {
-    err('warren-agent setup needs root (or CAP_NET_ADMIN): it creates a network interface, turns on forwarding and loads nftables rules. Run it with sudo.');
+    err(
+      'warren-agent setup needs root (or CAP_NET_ADMIN): it creates a network interface, turns on forwarding and loads nftables rules. Run it with sudo.',
+    );
     return 77;
   }
   const base = system.observeTools();
   const missing = missingTools(o, base);
   if (missing.length) {
-    err(`Missing tools: ${missing.join(', ')}${missing.includes('wireguard-go') ? ' (no WireGuard kernel module here)' : ''}. Install them with:\n  ${aptLine(missing)}`);
+    err(
+      `Missing tools: ${missing.join(', ')}${missing.includes('wireguard-go') ? ' (no WireGuard kernel module here)' : ''}. Install them with:\n  ${aptLine(missing)}`,
+    );
     return 69;
   }
   let unlock: (() => void) | undefined;
@@ -115,8 +128,11 @@ export async function runSetup(
     if (!(base.systemd && o.start)) {
       // The core first: the agent gives it its users once it answers.
       if (o.stealth) out(`start the stealth core with:\n  ${stealthStartCommand(o, base.tools.v2ray)}`);
-      out(`${base.systemd ? 'not started (--no-start)' : 'systemd is not running here'}; start the agent with:\n  ${startCommand(o, agentCommand)}`);
-      if (changes.some((s) => s.name === 'agent settings') && !o.dryRun) out('(an agent already running reads its settings only at start: restart it)');
+      out(
+        `${base.systemd ? 'not started (--no-start)' : 'systemd is not running here'}; start the agent with:\n  ${startCommand(o, agentCommand)}`,
+      );
+      if (changes.some((s) => s.name === 'agent settings') && !o.dryRun)
+        out('(an agent already running reads its settings only at start: restart it)');
     }
     return 0;
   } finally {

@@ -24,7 +24,7 @@ function bigIntToV6(n: bigint): string {
   for (let i = 7; i >= 0; i--) groups.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
   let best = -1;
   let bestLen = 1; // RFC 5952: only a run of two or more zero groups is compressed
-  for (let i = 0; i < 8; ) {
+  for (let i = 0; i < 8;) {
     let j = i;
     while (j < 8 && groups[j] === '0') j++;
     if (j - i > bestLen) [best, bestLen] = [i, j - i];
@@ -44,14 +44,16 @@ export function parsePool(cidr: string, family: 4 | 6): Pool {
   const [addr, p] = cidr.trim().split('/');
   const prefix = Number(p);
   if (family === 4) {
-    if (!addr || !net.isIPv4(addr) || !Number.isInteger(prefix) || prefix < 8 || prefix > 28) throw new Error(`IPv4 pool must be a.b.c.d/8..28, got ${cidr}`);
+    if (!addr || !net.isIPv4(addr) || !Number.isInteger(prefix) || prefix < 8 || prefix > 28)
+      throw new Error(`IPv4 pool must be a.b.c.d/8..28, got ${cidr}`);
     const n = addr.split('.').reduce((a, o) => a * 256 + Number(o), 0);
     const size = 2 ** (32 - prefix);
     const base = n - (n % size);
     const ip = (x: number) => [x >>> 24, (x >>> 16) & 255, (x >>> 8) & 255, x & 255].join('.');
     return { cidr: `${ip(base)}/${prefix}`, prefix, gateway: ip(base + 1) };
   }
-  if (!addr || !net.isIPv6(addr) || addr.includes('.') || !Number.isInteger(prefix) || prefix < 16 || prefix > 120) throw new Error(`IPv6 pool must be an IPv6 /16..120, got ${cidr}`);
+  if (!addr || !net.isIPv6(addr) || addr.includes('.') || !Number.isInteger(prefix) || prefix < 16 || prefix > 120)
+    throw new Error(`IPv6 pool must be an IPv6 /16..120, got ${cidr}`);
   const mask = (1n << BigInt(128 - prefix)) - 1n;
   const base = v6ToBigInt(addr.toLowerCase()) & ~mask;
   return { cidr: `${bigIntToV6(base)}/${prefix}`, prefix, gateway: bigIntToV6(base + 1n) };

@@ -7,16 +7,44 @@ describe('setup options', () => {
     const o = parseSetupArgs(['--api', 'https://api.example.com']);
     if (o === 'help') throw new Error('help');
     expect(o).toMatchObject({
-      iface: 'wg0', port: 51820, etcDir: '/etc/warren', tokenFile: '/etc/warren/node-token', stateDir: '/var/lib/warren-agent', systemdDir: '/etc/systemd/system',
-      sysctlDir: '/etc/sysctl.d', blocklist: '/etc/warren/blocklist.txt', services: { openvpn: true, socks: true, dns: true }, wireguard: 'auto', start: true, dryRun: false,
-      v4: { cidr: DEFAULT_IPV4_POOL, prefix: 10, gateway: '10.64.0.1' }, v6: { cidr: DEFAULT_IPV6_POOL, prefix: 48, gateway: 'fd77:6172:7265::1' },
+      iface: 'wg0',
+      port: 51820,
+      etcDir: '/etc/warren',
+      tokenFile: '/etc/warren/node-token',
+      stateDir: '/var/lib/warren-agent',
+      systemdDir: '/etc/systemd/system',
+      sysctlDir: '/etc/sysctl.d',
+      blocklist: '/etc/warren/blocklist.txt',
+      services: { openvpn: true, socks: true, dns: true },
+      wireguard: 'auto',
+      start: true,
+      dryRun: false,
+      v4: { cidr: DEFAULT_IPV4_POOL, prefix: 10, gateway: '10.64.0.1' },
+      v6: { cidr: DEFAULT_IPV6_POOL, prefix: 48, gateway: 'fd77:6172:7265::1' },
     });
   });
 
   it('the token file follows --etc-dir unless given; --services none is WireGuard alone', () => {
-    const o = parseSetupArgs(['--api-socket', '/run/warren.sock', '--etc-dir', '/tmp/x', '--services', 'none', '--no-start', '--dry-run']);
-    expect(o).toMatchObject({ tokenFile: '/tmp/x/node-token', blocklist: '/tmp/x/blocklist.txt', services: { openvpn: false, socks: false, dns: false }, start: false, dryRun: true });
-    expect(parseSetupArgs(['--api-socket', '/s', '--token-file', 'rel/token'])).toMatchObject({ tokenFile: expect.stringMatching(/^\/.*rel\/token$/) });
+    const o = parseSetupArgs([
+      '--api-socket',
+      '/run/warren.sock',
+      '--etc-dir',
+      '/tmp/x',
+      '--services',
+      'none',
+      '--no-start',
+      '--dry-run',
+    ]);
+    expect(o).toMatchObject({
+      tokenFile: '/tmp/x/node-token',
+      blocklist: '/tmp/x/blocklist.txt',
+      services: { openvpn: false, socks: false, dns: false },
+      start: false,
+      dryRun: true,
+    });
+    expect(parseSetupArgs(['--api-socket', '/s', '--token-file', 'rel/token'])).toMatchObject({
+      tokenFile: expect.stringMatching(/^\/.*rel\/token$/),
+    });
   });
 
   it('refuses a token on the command line, unknown flags, and bad values, naming each problem', () => {
@@ -25,14 +53,41 @@ describe('setup options', () => {
     expect(() => parseSetupArgs(['--api', 'https://a', '--bogus'])).toThrow(SetupOptionsError);
     let message = '';
     try {
-      parseSetupArgs(['--port', '70000', '--interface', 'this-name-is-too-long', '--ipv4-pool', '10.0.0.0/31', '--services', 'dns,ftp', '--dns-upstream', 'resolver', '--wireguard', 'bsd']);
+      parseSetupArgs([
+        '--port',
+        '70000',
+        '--interface',
+        'this-name-is-too-long',
+        '--ipv4-pool',
+        '10.0.0.0/31',
+        '--services',
+        'dns,ftp',
+        '--dns-upstream',
+        'resolver',
+        '--wireguard',
+        'bsd',
+      ]);
     } catch (err) {
       message = (err as Error).message;
     }
-    for (const m of ['--api URL or --api-socket', '--port', '--interface', 'IPv4 pool', 'unknown ftp', 'resolver is not', '--wireguard']) expect(message).toContain(m);
+    for (const m of [
+      '--api URL or --api-socket',
+      '--port',
+      '--interface',
+      'IPv4 pool',
+      'unknown ftp',
+      'resolver is not',
+      '--wireguard',
+    ])
+      expect(message).toContain(m);
     expect(parseSetupArgs(['--help'])).toBe('help');
     // Paths end up in systemd units and agent.env: a space, a % or a newline would be written wrong.
-    for (const bad of [['--etc-dir', '/srv/my etc'], ['--state-dir', '/var/lib/%n'], ['--api-socket', '/run/x.sock\nWARREN_NODE_TOKEN=x'], ['--blocklist', '/etc/"q"']]) {
+    for (const bad of [
+      ['--etc-dir', '/srv/my etc'],
+      ['--state-dir', '/var/lib/%n'],
+      ['--api-socket', '/run/x.sock\nWARREN_NODE_TOKEN=x'],
+      ['--blocklist', '/etc/"q"'],
+    ]) {
       expect(() => parseSetupArgs(['--api', 'https://a', ...bad]), bad.join(' ')).toThrow(/not a plain path/);
     }
   });
@@ -41,7 +96,11 @@ describe('setup options', () => {
 describe('pools', () => {
   it('takes the network of any address in it, and its first host as the gateway', () => {
     expect(parsePool('10.64.9.9/10', 4)).toEqual({ cidr: '10.64.0.0/10', prefix: 10, gateway: '10.64.0.1' });
-    expect(parsePool('fd77:6172:7265:0:0:0:0:5/48', 6)).toEqual({ cidr: 'fd77:6172:7265::/48', prefix: 48, gateway: 'fd77:6172:7265::1' });
+    expect(parsePool('fd77:6172:7265:0:0:0:0:5/48', 6)).toEqual({
+      cidr: 'fd77:6172:7265::/48',
+      prefix: 48,
+      gateway: 'fd77:6172:7265::1',
+    });
     expect(parsePool('2001:db8:0:1::/64', 6).gateway).toBe('2001:db8:0:1::1');
     expect(() => parsePool('::ffff:10.0.0.1/96', 6)).toThrow();
     expect(() => parsePool('fd00::/8', 6)).toThrow();

@@ -94,7 +94,9 @@ const isCidr4 = (v: string) => {
 
 export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
   if (argv.some((a) => a === '--token' || a.startsWith('--token='))) {
-    throw new SetupOptionsError('--token is not an option: a command line is visible to every user (ps). Write the token to a file (mode 600) and pass --token-file');
+    throw new SetupOptionsError(
+      '--token is not an option: a command line is visible to every user (ps). Write the token to a file (mode 600) and pass --token-file',
+    );
   }
   let values;
   try {
@@ -102,12 +104,33 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
       args: argv,
       strict: true,
       options: {
-        api: { type: 'string' }, 'api-socket': { type: 'string' }, 'token-file': { type: 'string' }, interface: { type: 'string' }, port: { type: 'string' },
-        'ipv4-pool': { type: 'string' }, 'ipv6-pool': { type: 'string' }, services: { type: 'string' }, 'dns-upstream': { type: 'string' }, blocklist: { type: 'string' },
-        'openvpn-udp-net': { type: 'string' }, 'openvpn-tcp-net': { type: 'string' }, metrics: { type: 'string' }, wireguard: { type: 'string' },
-        'etc-dir': { type: 'string' }, 'state-dir': { type: 'string' }, 'systemd-dir': { type: 'string' }, 'sysctl-dir': { type: 'string' },
-        'stealth-host': { type: 'string' }, 'stealth-port': { type: 'string' }, 'stealth-cert': { type: 'string' }, 'stealth-key': { type: 'string' }, 'stealth-http-port': { type: 'string' },
-        'no-start': { type: 'boolean' }, 'dry-run': { type: 'boolean' }, 'new-key': { type: 'boolean' }, help: { type: 'boolean', short: 'h' },
+        api: { type: 'string' },
+        'api-socket': { type: 'string' },
+        'token-file': { type: 'string' },
+        interface: { type: 'string' },
+        port: { type: 'string' },
+        'ipv4-pool': { type: 'string' },
+        'ipv6-pool': { type: 'string' },
+        services: { type: 'string' },
+        'dns-upstream': { type: 'string' },
+        blocklist: { type: 'string' },
+        'openvpn-udp-net': { type: 'string' },
+        'openvpn-tcp-net': { type: 'string' },
+        metrics: { type: 'string' },
+        wireguard: { type: 'string' },
+        'etc-dir': { type: 'string' },
+        'state-dir': { type: 'string' },
+        'systemd-dir': { type: 'string' },
+        'sysctl-dir': { type: 'string' },
+        'stealth-host': { type: 'string' },
+        'stealth-port': { type: 'string' },
+        'stealth-cert': { type: 'string' },
+        'stealth-key': { type: 'string' },
+        'stealth-http-port': { type: 'string' },
+        'no-start': { type: 'boolean' },
+        'dry-run': { type: 'boolean' },
+        'new-key': { type: 'boolean' },
+        help: { type: 'boolean', short: 'h' },
       },
     }));
   } catch (err) {
@@ -115,11 +138,14 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
   }
   if (values.help) return 'help';
   const problems: string[] = [];
-  if (!values.api && !values['api-socket']) problems.push('--api URL or --api-socket PATH is required (the agent needs to reach the API)');
+  if (!values.api && !values['api-socket'])
+    problems.push('--api URL or --api-socket PATH is required (the agent needs to reach the API)');
   if (values.api && !/^https?:\/\/[^\s]+$/.test(values.api)) problems.push('--api must be an http:// or https:// URL');
-  if (values['api-socket'] !== undefined && !path.isAbsolute(values['api-socket'])) problems.push('--api-socket must be an absolute path');
+  if (values['api-socket'] !== undefined && !path.isAbsolute(values['api-socket']))
+    problems.push('--api-socket must be an absolute path');
   const iface = values.interface ?? 'wg0';
-  if (!/^[A-Za-z0-9_.-]{1,15}$/.test(iface)) problems.push('--interface must be a valid interface name (up to 15 characters)');
+  if (!/^[A-Za-z0-9_.-]{1,15}$/.test(iface))
+    problems.push('--interface must be a valid interface name (up to 15 characters)');
   const port = Number(values.port ?? 51820);
   if (!Number.isInteger(port) || port < 1 || port > 65535) problems.push('--port must be an integer in 1..65535');
   const pool = (v: string, family: 4 | 6) => {
@@ -132,23 +158,37 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
   };
   const v4 = pool(values['ipv4-pool'] ?? DEFAULT_IPV4_POOL, 4);
   const v6 = pool(values['ipv6-pool'] ?? DEFAULT_IPV6_POOL, 6);
-  const list = (v: string | undefined) => (v ?? '').split(',').map((s) => s.trim()).filter(Boolean);
-  const chosen = values.services === undefined ? [...SERVICES] : values.services === 'none' ? [] : list(values.services);
+  const list = (v: string | undefined) =>
+    (v ?? '')
+      .split(',')
+      .map((s) => s.trim())
+      .filter(Boolean);
+  const chosen =
+    values.services === undefined ? [...SERVICES] : values.services === 'none' ? [] : list(values.services);
   const unknown = chosen.filter((s) => !(SERVICES as readonly string[]).includes(s));
   if (unknown.length) problems.push(`--services: unknown ${unknown.join(', ')} (openvpn, socks, dns, or none)`);
   const dnsUpstream = list(values['dns-upstream']);
   for (const u of dnsUpstream) if (!net.isIPv4(u)) problems.push(`--dns-upstream: ${u} is not an IPv4 address`);
   const udp = values['openvpn-udp-net'] ?? '10.130.0.0/16';
   const tcp = values['openvpn-tcp-net'] ?? '10.131.0.0/16';
-  for (const [flag, v] of [['--openvpn-udp-net', udp], ['--openvpn-tcp-net', tcp]] as const) if (!isCidr4(v)) problems.push(`${flag} must be an IPv4 network a.b.c.d/8..30`);
-  if (values.metrics !== undefined && !/^(?:[^\s]+:)?\d{1,5}$/.test(values.metrics)) problems.push('--metrics must be PORT or HOST:PORT');
+  for (const [flag, v] of [
+    ['--openvpn-udp-net', udp],
+    ['--openvpn-tcp-net', tcp],
+  ] as const)
+    if (!isCidr4(v)) problems.push(`${flag} must be an IPv4 network a.b.c.d/8..30`);
+  if (values.metrics !== undefined && !/^(?:[^\s]+:)?\d{1,5}$/.test(values.metrics))
+    problems.push('--metrics must be PORT or HOST:PORT');
   const wireguard = values.wireguard ?? 'auto';
-  if (!['auto', 'kernel', 'wireguard-go'].includes(wireguard)) problems.push('--wireguard must be auto, kernel or wireguard-go');
+  if (!['auto', 'kernel', 'wireguard-go'].includes(wireguard))
+    problems.push('--wireguard must be auto, kernel or wireguard-go');
   // Paths go into systemd units (where spaces split and % expands) and into the settings file
   // (one KEY=VALUE a line): only plain ones, refused up front rather than written wrong.
   const dir = (v: string | undefined, def: string) => {
     const p = path.resolve(v ?? def);
-    if (!/^\/[\w.@+,:=/-]*$/.test(p)) problems.push(`${JSON.stringify(v)} is not a plain path (letters, digits and . _ - / @ + , : = only): it is written into systemd units and agent.env`);
+    if (!/^\/[\w.@+,:=/-]*$/.test(p))
+      problems.push(
+        `${JSON.stringify(v)} is not a plain path (letters, digits and . _ - / @ + , : = only): it is written into systemd units and agent.env`,
+      );
     return p;
   };
   if (values['api-socket'] !== undefined) dir(values['api-socket'], '');
@@ -156,15 +196,35 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
   let stealth: SetupOptions['stealth'];
   const stealthHost = values['stealth-host'];
   if (stealthHost !== undefined) {
-    if (!/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(stealthHost)) problems.push('--stealth-host must be a public host name (a.b.c), the one the certificate is for');
+    if (
+      !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)+$/.test(
+        stealthHost,
+      )
+    )
+      problems.push('--stealth-host must be a public host name (a.b.c), the one the certificate is for');
     const sPort = Number(values['stealth-port'] ?? 443);
-    if (!Number.isInteger(sPort) || sPort < 1 || sPort > 65535) problems.push('--stealth-port must be an integer in 1..65535');
+    if (!Number.isInteger(sPort) || sPort < 1 || sPort > 65535)
+      problems.push('--stealth-port must be an integer in 1..65535');
     const httpPort = Number(values['stealth-http-port'] ?? 80);
-    if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535) problems.push('--stealth-http-port must be an integer in 0..65535 (0: none)');
+    if (!Number.isInteger(httpPort) || httpPort < 0 || httpPort > 65535)
+      problems.push('--stealth-http-port must be an integer in 0..65535 (0: none)');
     if (httpPort !== 0 && httpPort === sPort) problems.push('--stealth-http-port and --stealth-port must differ');
-    if (!values['stealth-cert'] || !values['stealth-key']) problems.push('--stealth-host needs --stealth-cert and --stealth-key (a certificate for that name and its key, PEM)');
-    stealth = { host: stealthHost.toLowerCase(), port: sPort, cert: dir(values['stealth-cert'], ''), key: dir(values['stealth-key'], ''), httpPort };
-  } else if (['stealth-port', 'stealth-cert', 'stealth-key', 'stealth-http-port'].some((k) => values[k as keyof typeof values] !== undefined)) {
+    if (!values['stealth-cert'] || !values['stealth-key'])
+      problems.push(
+        '--stealth-host needs --stealth-cert and --stealth-key (a certificate for that name and its key, PEM)',
+      );
+    stealth = {
+      host: stealthHost.toLowerCase(),
+      port: sPort,
+      cert: dir(values['stealth-cert'], ''),
+      key: dir(values['stealth-key'], ''),
+      httpPort,
+    };
+  } else if (
+    ['stealth-port', 'stealth-cert', 'stealth-key', 'stealth-http-port'].some(
+      (k) => values[k as keyof typeof values] !== undefined,
+    )
+  ) {
     problems.push('the --stealth-* options need --stealth-host');
   }
   const result: SetupOptions = {
@@ -191,6 +251,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
     dryRun: !!values['dry-run'],
     newKey: !!values['new-key'],
   };
-  if (problems.length) throw new SetupOptionsError(`Invalid setup options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
+  if (problems.length)
+    throw new SetupOptionsError(`Invalid setup options:\n${problems.map((p) => `  - ${p}`).join('\n')}`);
   return result;
 }

@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { type SetupOptions, parseSetupArgs } from './options.js';
-import { renderAgentEnv, renderAgentUnit, renderInterfaceUnit, renderNft, renderNftUnit, renderSysctl } from './render.js';
+import {
+  renderAgentEnv,
+  renderAgentUnit,
+  renderInterfaceUnit,
+  renderNft,
+  renderNftUnit,
+  renderSysctl,
+} from './render.js';
 
 const opts = (...argv: string[]) => parseSetupArgs(['--api', 'https://api.example.com', ...argv]) as SetupOptions;
 const tools = { ip: '/usr/sbin/ip', wg: '/usr/bin/wg', nft: '/usr/sbin/nft', wireguardGo: '/usr/bin/wireguard-go' };
@@ -10,7 +17,11 @@ describe('nftables ruleset', () => {
     const text = renderNft(opts('--services', 'dns'));
     // table (create if missing) + delete + declare: one nft -f transaction that touches nothing else.
     expect(text).toMatch(/^table inet warren\ndelete table inet warren\ntable inet warren \{$/m);
-    expect(text.match(/^\s*(table|delete|flush)\b.*$/gm)).toEqual(['table inet warren', 'delete table inet warren', 'table inet warren {']);
+    expect(text.match(/^\s*(table|delete|flush)\b.*$/gm)).toEqual([
+      'table inet warren',
+      'delete table inet warren',
+      'table inet warren {',
+    ]);
     expect(text).not.toMatch(/flush ruleset/);
     expect(text).toContain('ip saddr 10.64.0.0/10 oifname != "wg0" masquerade');
     expect(text).toContain('ip6 saddr fd77:6172:7265::/48 oifname != "wg0" masquerade');
@@ -20,12 +31,18 @@ describe('nftables ruleset', () => {
 
   it('with OpenVPN, also its tun devices and pools', () => {
     const text = renderNft(opts('--interface', 'wg1', '--openvpn-udp-net', '10.140.0.0/16'));
-    expect(text).toContain('iifname { "wg1", "wovpn-udp", "wovpn-tcp" } oifname { "wg1", "wovpn-udp", "wovpn-tcp" } drop');
-    expect(text).toContain('ip saddr { 10.140.0.0/16, 10.131.0.0/16 } oifname != { "wovpn-udp", "wovpn-tcp" } masquerade');
+    expect(text).toContain(
+      'iifname { "wg1", "wovpn-udp", "wovpn-tcp" } oifname { "wg1", "wovpn-udp", "wovpn-tcp" } drop',
+    );
+    expect(text).toContain(
+      'ip saddr { 10.140.0.0/16, 10.131.0.0/16 } oifname != { "wovpn-udp", "wovpn-tcp" } masquerade',
+    );
   });
 
   it('follows another pool', () => {
-    expect(renderNft(opts('--ipv4-pool', '100.64.0.0/16', '--ipv6-pool', 'fd00:1::/64'))).toMatch(/ip saddr 100\.64\.0\.0\/16 .*\n.*ip6 saddr fd00:1::\/64 /);
+    expect(renderNft(opts('--ipv4-pool', '100.64.0.0/16', '--ipv6-pool', 'fd00:1::/64'))).toMatch(
+      /ip saddr 100\.64\.0\.0\/16 .*\n.*ip6 saddr fd00:1::\/64 /,
+    );
   });
 });
 
@@ -68,7 +85,21 @@ describe('systemd units', () => {
     expect(unit).toContain('EnvironmentFile=/etc/warren/agent.env\n');
     expect(unit).toContain('ExecStart=/usr/bin/node "/opt/warren agent/bin/warren-agent.mjs" run\n');
     expect(unit).toContain('BindsTo=warren-wg0.service\n');
-    for (const line of ['NoNewPrivileges=yes', 'ProtectSystem=strict', 'ReadWritePaths=/var/lib/warren-agent', 'ProtectHome=yes', 'PrivateTmp=yes', 'DeviceAllow=/dev/net/tun rw']) expect(unit).toContain(`${line}\n`);
-    expect(/^CapabilityBoundingSet=(.*)$/m.exec(unit)?.[1]?.split(' ')).toEqual(['CAP_NET_ADMIN', 'CAP_NET_BIND_SERVICE', 'CAP_NET_RAW', 'CAP_SETUID', 'CAP_SETGID']);
+    for (const line of [
+      'NoNewPrivileges=yes',
+      'ProtectSystem=strict',
+      'ReadWritePaths=/var/lib/warren-agent',
+      'ProtectHome=yes',
+      'PrivateTmp=yes',
+      'DeviceAllow=/dev/net/tun rw',
+    ])
+      expect(unit).toContain(`${line}\n`);
+    expect(/^CapabilityBoundingSet=(.*)$/m.exec(unit)?.[1]?.split(' ')).toEqual([
+      'CAP_NET_ADMIN',
+      'CAP_NET_BIND_SERVICE',
+      'CAP_NET_RAW',
+      'CAP_SETUID',
+      'CAP_SETGID',
+    ]);
   });
 });

@@ -35,8 +35,12 @@ export interface Paths {
 }
 
 export const unitNames = (o: Pick<SetupOptions, 'iface'>) => ({
-  iface: `warren-${o.iface}.service`, nft: 'warren-nft.service', agent: 'warren-agent.service', stealth: 'warren-stealth.service',
-  stealthRestartPath: 'warren-stealth-restart.path', stealthRestart: 'warren-stealth-restart.service',
+  iface: `warren-${o.iface}.service`,
+  nft: 'warren-nft.service',
+  agent: 'warren-agent.service',
+  stealth: 'warren-stealth.service',
+  stealthRestartPath: 'warren-stealth-restart.path',
+  stealthRestart: 'warren-stealth-restart.service',
 });
 
 export function pathsOf(o: SetupOptions): Paths {
@@ -79,7 +83,9 @@ export function renderNft(o: SetupOptions): string {
   const nat = [
     `ip saddr ${o.v4.cidr} oifname != ${q(o.iface)} masquerade`,
     `ip6 saddr ${o.v6.cidr} oifname != ${q(o.iface)} masquerade`,
-    ...(o.services.openvpn ? [`ip saddr { ${o.openvpnUdpNet}, ${o.openvpnTcpNet} } oifname != { "wovpn-udp", "wovpn-tcp" } masquerade`] : []),
+    ...(o.services.openvpn
+      ? [`ip saddr { ${o.openvpnUdpNet}, ${o.openvpnTcpNet} } oifname != { "wovpn-udp", "wovpn-tcp" } masquerade`]
+      : []),
   ];
   return `#!/usr/sbin/nft -f
 # ${HEADER}
@@ -109,7 +115,9 @@ export const SYSCTL: Record<string, string> = { 'net.ipv4.ip_forward': '1', 'net
 export const sysctlProcPath = (key: string) => `/proc/sys/${key.replaceAll('.', '/')}`;
 
 export function renderSysctl(): string {
-  return `# ${HEADER}\n# A VPN node forwards its clients' packets.\n${Object.entries(SYSCTL).map(([k, v]) => `${k} = ${v}`).join('\n')}\n`;
+  return `# ${HEADER}\n# A VPN node forwards its clients' packets.\n${Object.entries(SYSCTL)
+    .map(([k, v]) => `${k} = ${v}`)
+    .join('\n')}\n`;
 }
 
 /**
@@ -141,13 +149,17 @@ export function renderAgentEnv(o: SetupOptions, stealthWsPath?: string): string 
     ['WARREN_STEALTH_HTTP', o.stealth?.httpPort ? `0.0.0.0:${o.stealth.httpPort}` : undefined],
     ['WARREN_STEALTH_RESTART_FILE', o.stealth ? pathsOf(o).stealthRestartFile : undefined],
   ];
-  return `# ${HEADER}\n${vars.filter(([, v]) => v !== undefined).map(([k, v]) => `${k}=${v}`).join('\n')}\n`;
+  return `# ${HEADER}\n${vars
+    .filter(([, v]) => v !== undefined)
+    .map(([k, v]) => `${k}=${v}`)
+    .join('\n')}\n`;
 }
 
 /** The interface after a reboot: created, keyed, addressed and up before the agent starts. */
 export function renderInterfaceUnit(o: SetupOptions, tools: Tools, kind: 'kernel' | 'wireguard-go'): string {
   const p = pathsOf(o);
-  const create = kind === 'kernel' ? `${tools.ip} link add ${o.iface} type wireguard` : `${tools.wireguardGo} ${o.iface}`;
+  const create =
+    kind === 'kernel' ? `${tools.ip} link add ${o.iface} type wireguard` : `${tools.wireguardGo} ${o.iface}`;
   return `# ${HEADER}
 [Unit]
 Description=Warren WireGuard interface ${o.iface} (${kind === 'kernel' ? 'kernel module' : 'wireguard-go'})
@@ -212,8 +224,12 @@ export function renderAgentUnit(o: SetupOptions, agentCommand: string[]): string
 [Unit]
 Description=Warren node agent (${o.iface})
 Wants=network-online.target
-After=network-online.target ${u.iface} ${u.nft}${o.stealth ? ` ${u.stealth}
-Wants=${u.stealth}` : ''}
+After=network-online.target ${u.iface} ${u.nft}${
+    o.stealth
+      ? ` ${u.stealth}
+Wants=${u.stealth}`
+      : ''
+  }
 BindsTo=${u.iface}
 
 [Service]

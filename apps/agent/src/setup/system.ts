@@ -16,13 +16,29 @@ export function exec(argv: string[], timeoutMs = 30_000): Promise<string> {
   // No LOG_LEVEL for wireguard-go: with it, its daemon would keep our output pipes open.
   const { LOG_LEVEL: _drop, ...env } = process.env;
   return new Promise((resolve, reject) => {
-    execFile(cmd!, args, { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...env, WG_HIDE_KEYS: 'always' } }, (err, stdout, stderr) => {
-      if (err) reject(new Error(`${argv.join(' ')}: ${String(stderr || err.message).trim().slice(0, 500)}`));
-      else resolve(stdout);
-    });
+    execFile(
+      cmd!,
+      args,
+      { timeout: timeoutMs, maxBuffer: 16 * 1024 * 1024, env: { ...env, WG_HIDE_KEYS: 'always' } },
+      (err, stdout, stderr) => {
+        if (err)
+          reject(
+            new Error(
+              `${argv.join(' ')}: ${String(stderr || err.message)
+                .trim()
+                .slice(0, 500)}`,
+            ),
+          );
+        else resolve(stdout);
+      },
+    );
   });
 }
-const tryExec = (argv: string[]) => exec(argv).then((out) => out, () => undefined);
+const tryExec = (argv: string[]) =>
+  exec(argv).then(
+    (out) => out,
+    () => undefined,
+  );
 
 const SEARCH = ['/usr/local/sbin', '/usr/local/bin', '/usr/sbin', '/usr/bin', '/sbin', '/bin'];
 
@@ -55,7 +71,11 @@ export function privileged(): boolean {
 export function publicKeyOf(privateKeyBase64: string): string {
   const raw = Buffer.from(privateKeyBase64.trim(), 'base64');
   if (raw.length !== 32) throw new Error('not a WireGuard private key');
-  const key = createPrivateKey({ key: Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), raw]), format: 'der', type: 'pkcs8' });
+  const key = createPrivateKey({
+    key: Buffer.concat([Buffer.from('302e020100300506032b656e04220420', 'hex'), raw]),
+    format: 'der',
+    type: 'pkcs8',
+  });
   return createPublicKey(key).export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
 }
 
@@ -84,18 +104,30 @@ export function observeTools(): Pick<Observed, 'tools' | 'kernelWireguard' | 'sy
   }
   // Loaded, or built in; a module that is only installed is loaded by `ip link add … type wireguard`.
   const release = read('/proc/sys/kernel/osrelease')?.trim();
-  const kernelWireguard = fs.existsSync('/sys/module/wireguard') || (!!release && ['kernel/drivers/net/wireguard/wireguard.ko', 'kernel/drivers/net/wireguard/wireguard.ko.xz', 'kernel/drivers/net/wireguard/wireguard.ko.zst'].some((f) => fs.existsSync(path.join('/lib/modules', release, f))));
+  const kernelWireguard =
+    fs.existsSync('/sys/module/wireguard') ||
+    (!!release &&
+      [
+        'kernel/drivers/net/wireguard/wireguard.ko',
+        'kernel/drivers/net/wireguard/wireguard.ko.xz',
+        'kernel/drivers/net/wireguard/wireguard.ko.zst',
+      ].some((f) => fs.existsSync(path.join('/lib/modules', release, f))));
   return { tools, kernelWireguard, systemd: fs.existsSync('/run/systemd/system') };
 }
 
-export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'kernelWireguard' | 'systemd'>): Promise<Observed> {
+export async function observe(
+  o: SetupOptions,
+  base: Pick<Observed, 'tools' | 'kernelWireguard' | 'systemd'>,
+): Promise<Observed> {
   const p = pathsOf(o);
   const ip = base.tools.ip!;
   let link: Observed['link'];
   const linkJson = await tryExec([ip, '-j', '-d', 'link', 'show', 'dev', o.iface]);
   if (linkJson) {
     const [l] = JSON.parse(linkJson) as { flags?: string[]; linkinfo?: { info_kind?: string } }[];
-    const addrs = JSON.parse((await tryExec([ip, '-j', 'address', 'show', 'dev', o.iface])) ?? '[]') as { addr_info?: { local: string; prefixlen: number }[] }[];
+    const addrs = JSON.parse((await tryExec([ip, '-j', 'address', 'show', 'dev', o.iface])) ?? '[]') as {
+      addr_info?: { local: string; prefixlen: number }[];
+    }[];
     link = {
       kind: l?.linkinfo?.info_kind ?? 'unknown',
       up: !!l?.flags?.includes('UP'),
@@ -106,7 +138,11 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
   if (link) {
     const port = await tryExec([base.tools.wg!, 'show', o.iface, 'listen-port']);
     const pub = await tryExec([base.tools.wg!, 'show', o.iface, 'public-key']);
-    if (port !== undefined) wg = { listenPort: Number(port.trim()), publicKey: pub?.trim() && pub.trim() !== '(none)' ? pub.trim() : undefined };
+    if (port !== undefined)
+      wg = {
+        listenPort: Number(port.trim()),
+        publicKey: pub?.trim() && pub.trim() !== '(none)' ? pub.trim() : undefined,
+      };
   }
   let key: Observed['key'];
   const keyText = read(p.keyFile);
@@ -124,7 +160,8 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
     if (!m || m[1] === o.iface) continue;
     const text = read(path.join(o.etcDir, name));
     try {
-      if (text !== undefined) otherKeys.push({ iface: m[1]!, path: path.join(o.etcDir, name), publicKey: publicKeyOf(text) });
+      if (text !== undefined)
+        otherKeys.push({ iface: m[1]!, path: path.join(o.etcDir, name), publicKey: publicKeyOf(text) });
     } catch {
       /* not a WireGuard key */
     }
@@ -133,7 +170,17 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
   const reportedKey = reported ? { publicKey: reported, path: path.join(o.stateDir, REPORTED_KEY_FILE) } : undefined;
   const tokenMode = modeOf(o.tokenFile);
   const files: Observed['files'] = {};
-  for (const f of [p.envFile, p.nftFile, p.sysctlFile, p.nftListing, p.ifaceUnit, p.nftUnit, p.agentUnit, ...(o.stealth ? [p.stealthConfig, p.stealthUnit, p.stealthRestartPath, p.stealthRestartUnit] : [])]) files[f] = read(f);
+  for (const f of [
+    p.envFile,
+    p.nftFile,
+    p.sysctlFile,
+    p.nftListing,
+    p.ifaceUnit,
+    p.nftUnit,
+    p.agentUnit,
+    ...(o.stealth ? [p.stealthConfig, p.stealthUnit, p.stealthRestartPath, p.stealthRestartUnit] : []),
+  ])
+    files[f] = read(f);
   let stealth: Observed['stealth'];
   if (o.stealth) {
     const kept = read(p.stealthWsPath)?.trim();
@@ -158,7 +205,21 @@ export async function observe(o: SetupOptions, base: Pick<Observed, 'tools' | 'k
       };
     }
   }
-  return { ...base, link, wg, key, otherKeys, reportedKey, token: tokenMode === undefined ? undefined : { mode: tokenMode }, files, sysctl, nftTable, units, blocklistExists: fs.existsSync(o.blocklist), stealth };
+  return {
+    ...base,
+    link,
+    wg,
+    key,
+    otherKeys,
+    reportedKey,
+    token: tokenMode === undefined ? undefined : { mode: tokenMode },
+    files,
+    sysctl,
+    nftTable,
+    units,
+    blocklistExists: fs.existsSync(o.blocklist),
+    stealth,
+  };
 }
 
 function writeAtomic(file: string, content: string, mode: number): void {
@@ -178,7 +239,8 @@ export async function runAction(a: Action): Promise<void> {
       return;
     case 'genkey': {
       // --new-key: the old key stays beside it (a node can go back to it while customers still have old configs).
-      if (a.replace && fs.existsSync(a.path)) fs.renameSync(a.path, `${a.path}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
+      if (a.replace && fs.existsSync(a.path))
+        fs.renameSync(a.path, `${a.path}.replaced-${new Date().toISOString().replace(/[:.]/g, '-')}`);
       // Exclusive create: a key that appeared meanwhile is never overwritten.
       const { privateKey } = generateKeyPairSync('x25519');
       const raw = privateKey.export({ format: 'der', type: 'pkcs8' }).subarray(-32).toString('base64');

@@ -29,7 +29,17 @@ export interface SocksOptions {
   log?: (level: 'debug' | 'info' | 'warn', msg: string, fields?: Record<string, unknown>) => void;
 }
 
-export const REPLY = { ok: 0, failure: 1, notAllowed: 2, netUnreachable: 3, hostUnreachable: 4, refused: 5, ttlExpired: 6, commandNotSupported: 7, addressNotSupported: 8 } as const;
+export const REPLY = {
+  ok: 0,
+  failure: 1,
+  notAllowed: 2,
+  netUnreachable: 3,
+  hostUnreachable: 4,
+  refused: 5,
+  ttlExpired: 6,
+  commandNotSupported: 7,
+  addressNotSupported: 8,
+} as const;
 
 /** Reads exactly n bytes from a paused socket's buffered stream, or rejects on end/timeout. */
 class Reader {
@@ -209,7 +219,13 @@ export class SocksServer {
         upstream.once('connect', () => (clearTimeout(t), resolve(REPLY.ok)));
         upstream.once('error', (err: NodeJS.ErrnoException) => {
           clearTimeout(t);
-          resolve(err.code === 'ECONNREFUSED' ? REPLY.refused : err.code === 'ENETUNREACH' ? REPLY.netUnreachable : REPLY.hostUnreachable);
+          resolve(
+            err.code === 'ECONNREFUSED'
+              ? REPLY.refused
+              : err.code === 'ENETUNREACH'
+                ? REPLY.netUnreachable
+                : REPLY.hostUnreachable,
+          );
         });
       });
       if (connected !== REPLY.ok || client.destroyed) {
@@ -256,7 +272,9 @@ export function resolverAt(server: string | undefined): (host: string) => Promis
   const r = new dnsp.Resolver({ timeout: 3000, tries: 2 });
   if (server) r.setServers([server]);
   return async (host) => {
-    const v4 = await r.resolve4(host).catch((e: NodeJS.ErrnoException) => (e.code === 'ENOTFOUND' || e.code === 'ENODATA' ? [] : Promise.reject(e)));
+    const v4 = await r
+      .resolve4(host)
+      .catch((e: NodeJS.ErrnoException) => (e.code === 'ENOTFOUND' || e.code === 'ENODATA' ? [] : Promise.reject(e)));
     if (v4[0]) return v4[0];
     const v6 = await r.resolve6(host).catch(() => []);
     return v6[0];

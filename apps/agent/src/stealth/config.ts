@@ -36,18 +36,26 @@ export interface StealthConfig {
 function hostPort(v: string, name: string): { host: string; port: number } {
   const m = /^(.+):(\d{1,5})$/.exec(v);
   const port = Number(m?.[2]);
-  if (!m || !net.isIP(m[1]!.replace(/^\[|\]$/g, '')) || port < 1 || port > 65535) throw new Error(`${name}: ${v} is not ADDRESS:PORT`);
+  if (!m || !net.isIP(m[1]!.replace(/^\[|\]$/g, '')) || port < 1 || port > 65535)
+    throw new Error(`${name}: ${v} is not ADDRESS:PORT`);
   return { host: m[1]!.replace(/^\[|\]$/g, ''), port };
 }
 
 export function loadStealthConfig(stateDir: string, env: NodeJS.ProcessEnv = process.env): StealthConfig | null {
   const host = env.WARREN_STEALTH_HOST?.trim();
   if (!host) return null;
-  if (!/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(host)) throw new Error(`WARREN_STEALTH_HOST: ${host} is not a host name`);
+  if (
+    !/^(?=.{1,253}$)[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]{0,61}[A-Za-z0-9])?)*$/.test(
+      host,
+    )
+  )
+    throw new Error(`WARREN_STEALTH_HOST: ${host} is not a host name`);
   const port = Number(env.WARREN_STEALTH_PORT || STEALTH_DEFAULT_PORT);
-  if (!Number.isInteger(port) || port < 1 || port > 65535) throw new Error('WARREN_STEALTH_PORT must be an integer in 1..65535');
+  if (!Number.isInteger(port) || port < 1 || port > 65535)
+    throw new Error('WARREN_STEALTH_PORT must be an integer in 1..65535');
   const wsPath = env.WARREN_STEALTH_WS_PATH ?? '';
-  if (!/^\/[A-Za-z0-9_-]{1,64}$/.test(wsPath)) throw new Error('WARREN_STEALTH_WS_PATH must be "/" and 1-64 letters, digits, _ or - (setup writes it)');
+  if (!/^\/[A-Za-z0-9_-]{1,64}$/.test(wsPath))
+    throw new Error('WARREN_STEALTH_WS_PATH must be "/" and 1-64 letters, digits, _ or - (setup writes it)');
   const api = hostPort(env.WARREN_STEALTH_API || `127.0.0.1:${CORE_LOOPBACK.api}`, 'WARREN_STEALTH_API');
   return {
     host,

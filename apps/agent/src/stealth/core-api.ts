@@ -71,7 +71,10 @@ export function decode<R>(name: string, buf: Buffer): R {
 
 /** The AlterInbound request that adds a user (VLESS: its UUID; Trojan: its password). */
 export function addUserRequest(tag: string, email: string, account: { vless: string } | { trojan: string }): Buffer {
-  const acc = 'vless' in account ? typed(T.vlessAccount, { id: account.vless, encryption: 'none' }) : typed(T.trojanAccount, { password: account.trojan });
+  const acc =
+    'vless' in account
+      ? typed(T.vlessAccount, { id: account.vless, encryption: 'none' })
+      : typed(T.trojanAccount, { password: account.trojan });
   return encode(T.alterReq, { tag, operation: typed(T.add, { user: { level: 0, email, account: acc } }) });
 }
 
@@ -113,21 +116,35 @@ const identity = (b: Buffer) => b;
 export class GrpcCoreApi implements CoreApi {
   private readonly client: grpc.Client;
 
-  constructor(address: string, private readonly timeoutMs = 3000) {
+  constructor(
+    address: string,
+    private readonly timeoutMs = 3000,
+  ) {
     this.client = new grpc.Client(address, grpc.credentials.createInsecure());
   }
 
   private call(path: string, body: Buffer): Promise<Buffer> {
     return new Promise((resolve, reject) => {
-      this.client.makeUnaryRequest(path, identity, identity, body, new grpc.Metadata(), { deadline: Date.now() + this.timeoutMs }, (err, res) => {
-        if (err) reject(new Error(err.details || err.message));
-        else resolve(res ?? Buffer.alloc(0));
-      });
+      this.client.makeUnaryRequest(
+        path,
+        identity,
+        identity,
+        body,
+        new grpc.Metadata(),
+        { deadline: Date.now() + this.timeoutMs },
+        (err, res) => {
+          if (err) reject(new Error(err.details || err.message));
+          else resolve(res ?? Buffer.alloc(0));
+        },
+      );
     });
   }
 
   async addUser(tag: string, email: string, account: { vless: string } | { trojan: string }): Promise<void> {
-    await this.call('/v2ray.core.app.proxyman.command.HandlerService/AlterInbound', addUserRequest(tag, email, account));
+    await this.call(
+      '/v2ray.core.app.proxyman.command.HandlerService/AlterInbound',
+      addUserRequest(tag, email, account),
+    );
   }
 
   async removeUser(tag: string, email: string): Promise<void> {
@@ -137,7 +154,10 @@ export class GrpcCoreApi implements CoreApi {
   async takeUserStats(email?: string): Promise<Map<string, { up: number; down: number }>> {
     // V2Ray 4 matches the pattern as a substring; the trailing >>> keeps u4.… from matching u42.….
     const pattern = email === undefined ? 'user>>>' : `user>>>${email}>>>`;
-    const res = await this.call('/v2ray.core.app.stats.command.StatsService/QueryStats', encode(T.queryReq, { pattern, reset: true }));
+    const res = await this.call(
+      '/v2ray.core.app.stats.command.StatsService/QueryStats',
+      encode(T.queryReq, { pattern, reset: true }),
+    );
     return parseUserStats(decode<{ stat: { name: string; value: number }[] }>(T.queryRes, res).stat);
   }
 

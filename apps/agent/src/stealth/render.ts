@@ -21,9 +21,15 @@ export const CORE_LOOPBACK = { api: 10085, vless: 10086, site: 10080 } as const;
  * (cloud metadata) and multicast, as the SOCKS5 proxy refuses them (socks/server.ts defaultDenied).
  */
 export const DENIED_DESTINATIONS = [
-  '0.0.0.0/8', '127.0.0.0/8', '169.254.0.0/16', '224.0.0.0/3',
+  '0.0.0.0/8',
+  '127.0.0.0/8',
+  '169.254.0.0/16',
+  '224.0.0.0/3',
   // (IPv4-mapped IPv6 addresses are matched as IPv4 by the core, so 127.0.0.0/8 covers ::ffff:127.0.0.1.)
-  '::/128', '::1/128', 'fe80::/10', 'ff00::/8',
+  '::/128',
+  '::1/128',
+  'fe80::/10',
+  'ff00::/8',
 ] as const;
 
 export interface CoreConfigInput {
@@ -55,7 +61,13 @@ export function renderCoreConfig(i: CoreConfigInput): Record<string, unknown> {
       levels: { '0': { statsUserUplink: true, statsUserDownlink: true, handshake: 4, connIdle: 120 } },
     },
     inbounds: [
-      { tag: CORE_TAGS.api, listen: '127.0.0.1', port: lo.api, protocol: 'dokodemo-door', settings: { address: '127.0.0.1' } },
+      {
+        tag: CORE_TAGS.api,
+        listen: '127.0.0.1',
+        port: lo.api,
+        protocol: 'dokodemo-door',
+        settings: { address: '127.0.0.1' },
+      },
       {
         tag: CORE_TAGS.trojan,
         listen: i.listen,

@@ -10,12 +10,30 @@ import { type CoreApi, addUserRequest, decode, parseUserStats, removeUserRequest
 import { StealthRuntime, WATCH, certNotAfter, emailOf, parseCoreVersion } from './runtime.js';
 import { SITE_PAGE } from './site.js';
 
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
-const user = (owner: number, n = 0): NodeStealthUser => ({ owner, id: `00000000-0000-4000-8000-${String(owner * 10 + n).padStart(12, '0')}`, password: `pw${String(owner).padStart(4, '0')}${n}-aaaaaaaaaaaaaaaaaaaa` });
+const answer = (a: Partial<DesiredState>): DesiredState => ({
+  node: { id: 1, name: 'n' },
+  version: 1,
+  evaluatedAt: 1000,
+  nextCheckAt: null,
+  full: true,
+  changedOwners: [],
+  peers: [],
+  serviceUsers: [],
+  stealthUsers: [],
+  ...a,
+});
+const user = (owner: number, n = 0): NodeStealthUser => ({
+  owner,
+  id: `00000000-0000-4000-8000-${String(owner * 10 + n).padStart(12, '0')}`,
+  password: `pw${String(owner).padStart(4, '0')}${n}-aaaaaaaaaaaaaaaaaaaa`,
+});
 
 /** A core in memory: the users of each inbound by email, as V2Ray's AlterInbound keeps them (errors included). */
 class FakeCore implements CoreApi {
-  inbounds = new Map<string, Map<string, string>>([['trojan', new Map()], ['vless', new Map()]]);
+  inbounds = new Map<string, Map<string, string>>([
+    ['trojan', new Map()],
+    ['vless', new Map()],
+  ]);
   up = true;
   uptimeS = 100;
   calls: string[] = [];
@@ -30,7 +48,8 @@ class FakeCore implements CoreApi {
   async removeUser(tag: string, email: string) {
     if (!this.up) throw new Error('connect ECONNREFUSED');
     this.calls.push(`remove ${tag} ${email}`);
-    if (!this.inbounds.get(tag)!.delete(email)) throw new Error(`v2ray.com/core/proxy/${tag}: User ${email} not found.`);
+    if (!this.inbounds.get(tag)!.delete(email))
+      throw new Error(`v2ray.com/core/proxy/${tag}: User ${email} not found.`);
   }
   async takeUserStats(email?: string) {
     if (!this.up) throw new Error('connect ECONNREFUSED');
@@ -66,7 +85,16 @@ let conf: StealthConfig;
 const runtimes: StealthRuntime[] = [];
 beforeEach(() => {
   dir = fs.mkdtempSync(path.join(os.tmpdir(), 'stealth-rt-'));
-  conf = { host: 'node.example', port: 443, wsPath: '/abc', api: '127.0.0.1:1', site: { host: '127.0.0.1', port: 0 }, v2rayBin: '/nonexistent/v2ray', stateFile: path.join(dir, 'owners.json'), restartFile: path.join(dir, 'restart') };
+  conf = {
+    host: 'node.example',
+    port: 443,
+    wsPath: '/abc',
+    api: '127.0.0.1:1',
+    site: { host: '127.0.0.1', port: 0 },
+    v2rayBin: '/nonexistent/v2ray',
+    stateFile: path.join(dir, 'owners.json'),
+    restartFile: path.join(dir, 'restart'),
+  };
 });
 afterEach(async () => {
   for (const r of runtimes.splice(0)) await r.stop();
@@ -92,7 +120,11 @@ describe('StealthRuntime', () => {
     core.calls = [];
     // Owner 2 rotated, owner 3 new, owner 1 untouched.
     await r.apply(answer({ full: false, changedOwners: [2, 3], stealthUsers: [user(2, 1), user(3)] }));
-    expect(core.held('trojan')).toEqual({ [e(1)]: user(1).password, [e(2, 1)]: user(2, 1).password, [e(3)]: user(3).password });
+    expect(core.held('trojan')).toEqual({
+      [e(1)]: user(1).password,
+      [e(2, 1)]: user(2, 1).password,
+      [e(3)]: user(3).password,
+    });
     expect(core.calls.some((c) => c.endsWith(` ${e(1)}`))).toBe(false);
     core.calls = [];
     await r.apply(answer({ full: false, changedOwners: [2], stealthUsers: [] }));
@@ -124,7 +156,9 @@ describe('StealthRuntime', () => {
     await r.apply(answer({ stealthUsers: [user(1)] }));
     await r.check();
     core.up = false;
-    await expect(r.apply(answer({ full: false, changedOwners: [1, 2], stealthUsers: [user(2)] }))).resolves.toBeUndefined();
+    await expect(
+      r.apply(answer({ full: false, changedOwners: [1, 2], stealthUsers: [user(2)] })),
+    ).resolves.toBeUndefined();
     await r.check();
     expect(r.state).toMatchObject({ up: false, dirty: 2 });
     core.up = true;
@@ -163,15 +197,19 @@ describe('StealthRuntime', () => {
     expect(core.held('vless')).toEqual({ [e(1)]: user(1).id });
   });
 
-  describe('when access ends on open connections (V2Ray 4 cannot end one user\'s connections)', () => {
+  describe("when access ends on open connections (V2Ray 4 cannot end one user's connections)", () => {
     async function twoUsers(restart: 'works' | 'ignored' = 'works') {
       const core = new FakeCore();
       const clock = { t: 1_000_000 };
       const asked: string[] = [];
-      const r = await runtime(core, () => clock.t, async (reason) => {
-        asked.push(reason);
-        if (restart === 'works') core.restart();
-      });
+      const r = await runtime(
+        core,
+        () => clock.t,
+        async (reason) => {
+          asked.push(reason);
+          if (restart === 'works') core.restart();
+        },
+      );
       await r.apply(answer({ stealthUsers: [user(1), user(2), user(3)] }));
       await r.check();
       clock.t += 60_000;
@@ -206,7 +244,7 @@ describe('StealthRuntime', () => {
       expect((await r.collect()).stealthTraffic).toEqual([{ owner: 2, rxBytes: 0, txBytes: 3000 }]);
     });
 
-    it('movement seen by the report\'s read counts too', async () => {
+    it("movement seen by the report's read counts too", async () => {
       const { core, clock, asked, r } = await twoUsers();
       await r.apply(answer({ full: false, changedOwners: [1], stealthUsers: [] }));
       clock.t += WATCH.graceMs;
@@ -216,7 +254,7 @@ describe('StealthRuntime', () => {
       expect(asked).toHaveLength(1);
     });
 
-    it('no restart: nothing moves, bytes only within the grace, a rotation\'s new credentials in use, the same credentials given back, a watch that ended', async () => {
+    it("no restart: nothing moves, bytes only within the grace, a rotation's new credentials in use, the same credentials given back, a watch that ended", async () => {
       const { core, clock, asked, r } = await twoUsers();
       // Rotation of 1 (the new credentials are used at once), lapse of 2 (nothing open), 3 suspended and given back.
       await r.apply(answer({ full: false, changedOwners: [1, 2, 3], stealthUsers: [user(1, 1)] }));
@@ -258,7 +296,10 @@ describe('StealthRuntime', () => {
       await r.check(); // not restarted: reported, no longer awaited
       core.traffic(e(2));
       await r.sample();
-      expect(asked).toEqual(['1 customer(s) whose access ended still have open connections', '2 customer(s) whose access ended still have open connections']);
+      expect(asked).toEqual([
+        '1 customer(s) whose access ended still have open connections',
+        '2 customer(s) whose access ended still have open connections',
+      ]);
     });
 
     it('the default way to ask: the trigger file its restart unit watches', async () => {
@@ -271,13 +312,17 @@ describe('StealthRuntime', () => {
       t += WATCH.graceMs;
       core.traffic(e(1));
       await r.sample();
-      expect(fs.readFileSync(conf.restartFile, 'utf8')).toMatch(/^\d{4}-.*Z 1 customer\(s\) whose access ended still have open connections\n$/);
+      expect(fs.readFileSync(conf.restartFile, 'utf8')).toMatch(
+        /^\d{4}-.*Z 1 customer\(s\) whose access ended still have open connections\n$/,
+      );
     });
   });
 
   it('a malformed answer is refused whole', async () => {
     const r = await runtime(new FakeCore());
-    await expect(r.apply(answer({ stealthUsers: [{ owner: 1, id: 'x', password: 'y' }] }))).rejects.toThrow(/invalid stealth user/);
+    await expect(r.apply(answer({ stealthUsers: [{ owner: 1, id: 'x', password: 'y' }] }))).rejects.toThrow(
+      /invalid stealth user/,
+    );
   });
 
   it('reports the status and per-owner bytes; bytes of a failed report go with the next one', async () => {
@@ -289,11 +334,21 @@ describe('StealthRuntime', () => {
     await r.apply(answer({ stealthUsers: [user(1)] }));
     await r.check();
     core.stats = parseUserStats([
-      { name: `user>>>${e(1)}>>>traffic>>>uplink`, value: 100 }, { name: `user>>>${e(1)}>>>traffic>>>downlink`, value: 2000 },
-      { name: 'user>>>someone>>>traffic>>>uplink', value: 5 }, { name: 'inbound>>>trojan>>>traffic>>>uplink', value: 9 },
+      { name: `user>>>${e(1)}>>>traffic>>>uplink`, value: 100 },
+      { name: `user>>>${e(1)}>>>traffic>>>downlink`, value: 2000 },
+      { name: 'user>>>someone>>>traffic>>>uplink', value: 5 },
+      { name: 'inbound>>>trojan>>>traffic>>>uplink', value: 9 },
     ]);
     const first = await r.collect();
-    expect(first.stealth).toEqual({ host: 'node.example', port: 443, wsPath: '/abc', up: true, version: null, users: 1, certNotAfter: certNotAfter(pem) });
+    expect(first.stealth).toEqual({
+      host: 'node.example',
+      port: 443,
+      wsPath: '/abc',
+      up: true,
+      version: null,
+      users: 1,
+      certNotAfter: certNotAfter(pem),
+    });
     expect(first.stealth!.certNotAfter).toBeGreaterThan(0);
     expect(first.stealthTraffic).toEqual([{ owner: 1, rxBytes: 100, txBytes: 2000 }]);
     // Not committed (the report failed): counted again with the new bytes.
@@ -322,27 +377,61 @@ describe('StealthRuntime', () => {
 
 describe('core API messages', () => {
   it('encodes AlterInbound add/remove as V2Ray expects (a TypedMessage inside a TypedMessage)', () => {
-    const req = decode<{ tag: string; operation: { type: string; value: Buffer } }>('v2ray.core.app.proxyman.command.AlterInboundRequest', addUserRequest('trojan', 'u7', { trojan: 'secret' }));
+    const req = decode<{ tag: string; operation: { type: string; value: Buffer } }>(
+      'v2ray.core.app.proxyman.command.AlterInboundRequest',
+      addUserRequest('trojan', 'u7', { trojan: 'secret' }),
+    );
     expect(req.tag).toBe('trojan');
     expect(req.operation.type).toBe('v2ray.core.app.proxyman.command.AddUserOperation');
-    const op = decode<{ user: { level: number; email: string; account: { type: string; value: Buffer } } }>('v2ray.core.app.proxyman.command.AddUserOperation', Buffer.from(req.operation.value));
+    const op = decode<{ user: { level: number; email: string; account: { type: string; value: Buffer } } }>(
+      'v2ray.core.app.proxyman.command.AddUserOperation',
+      Buffer.from(req.operation.value),
+    );
     expect(op.user).toMatchObject({ level: 0, email: 'u7', account: { type: 'v2ray.core.proxy.trojan.Account' } });
-    expect(decode('v2ray.core.proxy.trojan.Account', Buffer.from(op.user.account.value))).toMatchObject({ password: 'secret' });
-    const vl = decode<{ operation: { value: Buffer } }>('v2ray.core.app.proxyman.command.AlterInboundRequest', addUserRequest('vless', 'u7', { vless: user(7).id }));
-    const vop = decode<{ user: { account: { type: string; value: Buffer } } }>('v2ray.core.app.proxyman.command.AddUserOperation', Buffer.from(vl.operation.value));
-    expect(decode('v2ray.core.proxy.vless.Account', Buffer.from(vop.user.account.value))).toMatchObject({ id: user(7).id, encryption: 'none' });
-    const rm = decode<{ operation: { type: string; value: Buffer } }>('v2ray.core.app.proxyman.command.AlterInboundRequest', removeUserRequest('vless', 'u7'));
+    expect(decode('v2ray.core.proxy.trojan.Account', Buffer.from(op.user.account.value))).toMatchObject({
+      password: 'secret',
+    });
+    const vl = decode<{ operation: { value: Buffer } }>(
+      'v2ray.core.app.proxyman.command.AlterInboundRequest',
+      addUserRequest('vless', 'u7', { vless: user(7).id }),
+    );
+    const vop = decode<{ user: { account: { type: string; value: Buffer } } }>(
+      'v2ray.core.app.proxyman.command.AddUserOperation',
+      Buffer.from(vl.operation.value),
+    );
+    expect(decode('v2ray.core.proxy.vless.Account', Buffer.from(vop.user.account.value))).toMatchObject({
+      id: user(7).id,
+      encryption: 'none',
+    });
+    const rm = decode<{ operation: { type: string; value: Buffer } }>(
+      'v2ray.core.app.proxyman.command.AlterInboundRequest',
+      removeUserRequest('vless', 'u7'),
+    );
     expect(rm.operation.type).toBe('v2ray.core.app.proxyman.command.RemoveUserOperation');
-    expect(decode('v2ray.core.app.proxyman.command.RemoveUserOperation', Buffer.from(rm.operation.value))).toEqual({ email: 'u7' });
+    expect(decode('v2ray.core.app.proxyman.command.RemoveUserOperation', Buffer.from(rm.operation.value))).toEqual({
+      email: 'u7',
+    });
   });
 
   it('reads the version line and the settings', () => {
-    expect(parseCoreVersion('V2Ray 4.34.0 (user) 20230518-074445 (go1.19.8 linux/amd64)\nA unified platform')).toBe('4.34.0');
+    expect(parseCoreVersion('V2Ray 4.34.0 (user) 20230518-074445 (go1.19.8 linux/amd64)\nA unified platform')).toBe(
+      '4.34.0',
+    );
     expect(parseCoreVersion('nothing')).toBeNull();
     expect(loadStealthConfig('/var/lib/x', {})).toBeNull();
-    expect(loadStealthConfig('/var/lib/x', { WARREN_STEALTH_HOST: 'vpn.example.com', WARREN_STEALTH_WS_PATH: '/p4th' })).toMatchObject({ port: 443, api: '127.0.0.1:10085', site: { host: '127.0.0.1', port: 10080 } });
+    expect(
+      loadStealthConfig('/var/lib/x', { WARREN_STEALTH_HOST: 'vpn.example.com', WARREN_STEALTH_WS_PATH: '/p4th' }),
+    ).toMatchObject({ port: 443, api: '127.0.0.1:10085', site: { host: '127.0.0.1', port: 10080 } });
     expect(() => loadStealthConfig('/x', { WARREN_STEALTH_HOST: 'vpn.example.com' })).toThrow(/WS_PATH/);
-    expect(() => loadStealthConfig('/x', { WARREN_STEALTH_HOST: 'bad host', WARREN_STEALTH_WS_PATH: '/a' })).toThrow(/host name/);
-    expect(() => loadStealthConfig('/x', { WARREN_STEALTH_HOST: 'a.b', WARREN_STEALTH_WS_PATH: '/a', WARREN_STEALTH_HTTP: 'nope' })).toThrow(/ADDRESS:PORT/);
+    expect(() => loadStealthConfig('/x', { WARREN_STEALTH_HOST: 'bad host', WARREN_STEALTH_WS_PATH: '/a' })).toThrow(
+      /host name/,
+    );
+    expect(() =>
+      loadStealthConfig('/x', {
+        WARREN_STEALTH_HOST: 'a.b',
+        WARREN_STEALTH_WS_PATH: '/a',
+        WARREN_STEALTH_HTTP: 'nope',
+      }),
+    ).toThrow(/ADDRESS:PORT/);
   });
 });

@@ -2,7 +2,14 @@ import { X509Certificate, createHash } from 'node:crypto';
 import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import type http from 'node:http';
-import { type DesiredState, type NodeReport, type NodeStealthStatus, type NodeStealthUser, ownerOfStealthEmail, stealthEmail } from '@warren/contract';
+import {
+  type DesiredState,
+  type NodeReport,
+  type NodeStealthStatus,
+  type NodeStealthUser,
+  ownerOfStealthEmail,
+  stealthEmail,
+} from '@warren/contract';
 import type { StealthConfig } from './config.js';
 import { type CoreApi, isAlreadyExists, isNotFound } from './core-api.js';
 import { CORE_TAGS } from './render.js';
@@ -30,7 +37,8 @@ export const WATCH = {
 } as const;
 
 /** The tag of a generation of credentials in the core's email (8 hex digits of their hash; nothing to recover them from). */
-export const credentialTag = (u: Pick<NodeStealthUser, 'id' | 'password'>): string => createHash('sha256').update(`${u.id}\n${u.password}`).digest('hex').slice(0, 8);
+export const credentialTag = (u: Pick<NodeStealthUser, 'id' | 'password'>): string =>
+  createHash('sha256').update(`${u.id}\n${u.password}`).digest('hex').slice(0, 8);
 export const emailOf = (u: NodeStealthUser): string => stealthEmail(u.owner, credentialTag(u));
 
 /** The notAfter of a PEM certificate (Unix ms), null when it cannot be read. */
@@ -96,7 +104,8 @@ export class StealthRuntime {
     private readonly log: Log,
     private readonly now: () => number = Date.now,
     /** Asks for a restart of the core (by default: writes the trigger file its restart unit watches). */
-    private readonly restartCore: (reason: string) => Promise<void> = (reason) => fs.writeFile(c.restartFile, `${new Date().toISOString()} ${reason}\n`, { mode: 0o600 }),
+    private readonly restartCore: (reason: string) => Promise<void> = (reason) =>
+      fs.writeFile(c.restartFile, `${new Date().toISOString()} ${reason}\n`, { mode: 0o600 }),
   ) {}
 
   /** Serialises everything that talks to the core, so a check never interleaves with an apply. */
@@ -113,11 +122,23 @@ export class StealthRuntime {
       try {
         this.servers.push(await serveSite(this.c.http.host, this.c.http.port));
       } catch (err) {
-        this.log('warn', 'stealth: cannot serve the website on plain HTTP', { listen: `${this.c.http.host}:${this.c.http.port}`, error: (err as Error).message });
+        this.log('warn', 'stealth: cannot serve the website on plain HTTP', {
+          listen: `${this.c.http.host}:${this.c.http.port}`,
+          error: (err as Error).message,
+        });
       }
     }
-    this.version = await new Promise((resolve) => execFile(this.c.v2rayBin, ['-version'], { timeout: 5000 }, (err, out) => resolve(err ? null : parseCoreVersion(out))));
-    this.log('info', 'stealth started', { host: this.c.host, port: this.c.port, core: this.version, site: `${this.c.site.host}:${this.c.site.port}` });
+    this.version = await new Promise((resolve) =>
+      execFile(this.c.v2rayBin, ['-version'], { timeout: 5000 }, (err, out) =>
+        resolve(err ? null : parseCoreVersion(out)),
+      ),
+    );
+    this.log('info', 'stealth started', {
+      host: this.c.host,
+      port: this.c.port,
+      core: this.version,
+      site: `${this.c.site.host}:${this.c.site.port}`,
+    });
     this.checkLoop();
   }
 
@@ -142,7 +163,15 @@ export class StealthRuntime {
       let failed = 0;
       for (const owner of owners) if (!(await this.syncOwner(owner, true))) failed++;
       await this.forget();
-      if (owners.size) this.log('info', 'stealth users applied', { users: next.size, removed: d.remove.length, added: d.add.length, failed, watched: this.watched.size, ms: this.now() - started });
+      if (owners.size)
+        this.log('info', 'stealth users applied', {
+          users: next.size,
+          removed: d.remove.length,
+          added: d.add.length,
+          failed,
+          watched: this.watched.size,
+          ms: this.now() - started,
+        });
     });
   };
 
@@ -213,13 +242,20 @@ export class StealthRuntime {
 
   /** Writes the smaller set once removals went through (a larger file only costs a few "not found" calls later). */
   private async forget(): Promise<void> {
-    if (this.knownChanged) await this.persist().catch((err: unknown) => this.log('warn', 'stealth: cannot write the state file', { error: (err as Error).message }));
+    if (this.knownChanged)
+      await this.persist().catch((err: unknown) =>
+        this.log('warn', 'stealth: cannot write the state file', { error: (err as Error).message }),
+      );
   }
 
   private async persist(): Promise<void> {
     this.knownChanged = false;
     const tmp = `${this.c.stateFile}.tmp-${process.pid}`;
-    await fs.writeFile(tmp, JSON.stringify({ emails: Object.fromEntries([...this.known].map(([o, e]) => [o, [...e]])) }), { mode: 0o600 });
+    await fs.writeFile(
+      tmp,
+      JSON.stringify({ emails: Object.fromEntries([...this.known].map(([o, e]) => [o, [...e]])) }),
+      { mode: 0o600 },
+    );
     await fs.rename(tmp, this.c.stateFile);
   }
 
@@ -230,7 +266,11 @@ export class StealthRuntime {
       try {
         uptime = await this.core.uptime();
       } catch (err) {
-        if (this.up) this.log('warn', 'stealth core unreachable', { api: this.c.api, error: (err as Error).message.slice(0, 200) });
+        if (this.up)
+          this.log('warn', 'stealth core unreachable', {
+            api: this.c.api,
+            error: (err as Error).message.slice(0, 200),
+          });
         this.up = false;
         this.restartOverdue();
         return;
@@ -238,8 +278,9 @@ export class StealthRuntime {
       const at = this.now();
       // Expected uptime if it ran on; a clearly smaller one is a restart (an empty core). After a
       // restart was asked for: a core started since then.
-      const restarted = (this.lastUptime !== undefined && uptime + 2 < this.lastUptime.s + (at - this.lastUptime.at) / 1000 - 1)
-        || (this.restart !== undefined && uptime * 1000 < at - this.restart.at + 1000);
+      const restarted =
+        (this.lastUptime !== undefined && uptime + 2 < this.lastUptime.s + (at - this.lastUptime.at) / 1000 - 1) ||
+        (this.restart !== undefined && uptime * 1000 < at - this.restart.at + 1000);
       if (!this.up) this.log('info', 'stealth core reachable', { uptimeS: uptime });
       this.up = true;
       this.lastUptime = { s: uptime, at };
@@ -260,10 +301,24 @@ export class StealthRuntime {
         if (failed === 0) this.firstContact = false;
         if (this.restart && restarted) {
           this.restarts++;
-          this.log('info', 'stealth core restarted as asked: open connections of ended customers are closed, users loaded again', { users: this.users.size, failed, interruptedMs: this.now() - this.restart.at, loadMs: this.now() - started });
+          this.log(
+            'info',
+            'stealth core restarted as asked: open connections of ended customers are closed, users loaded again',
+            {
+              users: this.users.size,
+              failed,
+              interruptedMs: this.now() - this.restart.at,
+              loadMs: this.now() - started,
+            },
+          );
           this.restart = undefined;
         } else {
-          this.log('info', restarted ? 'stealth core restarted: users loaded again' : 'stealth users loaded', { users: this.users.size, staleRemoved: stale.length, failed, ms: this.now() - started });
+          this.log('info', restarted ? 'stealth core restarted: users loaded again' : 'stealth users loaded', {
+            users: this.users.size,
+            staleRemoved: stale.length,
+            failed,
+            ms: this.now() - started,
+          });
         }
         return;
       }
@@ -276,7 +331,11 @@ export class StealthRuntime {
   /** A restart asked for that did not happen: said once, and asked again after the gap if connections still move. */
   private restartOverdue(): void {
     if (!this.restart || this.now() - this.restart.at < WATCH.restartTimeoutMs) return;
-    this.log('error', 'stealth: the core did not restart when asked; open connections of ended customers run until idle (is warren-stealth-restart.path running?)', { file: this.c.restartFile, askedMsAgo: this.now() - this.restart.at });
+    this.log(
+      'error',
+      'stealth: the core did not restart when asked; open connections of ended customers run until idle (is warren-stealth-restart.path running?)',
+      { file: this.c.restartFile, askedMsAgo: this.now() - this.restart.at },
+    );
     this.restart = undefined;
   }
 
@@ -330,11 +389,18 @@ export class StealthRuntime {
       this.restart = { at, owners };
       this.lastRestartAt = at;
       const reason = `${owners.length} customer(s) whose access ended still have open connections`;
-      this.log('warn', `stealth: restarting the core: ${reason}`, { owners, sinceRemovalMs: Math.max(...live.map(([, w]) => at - w.since)), users: this.users.size });
+      this.log('warn', `stealth: restarting the core: ${reason}`, {
+        owners,
+        sinceRemovalMs: Math.max(...live.map(([, w]) => at - w.since)),
+        users: this.users.size,
+      });
       try {
         await this.restartCore(reason);
       } catch (err) {
-        this.log('error', 'stealth: cannot ask for a core restart', { file: this.c.restartFile, error: (err as Error).message.slice(0, 200) });
+        this.log('error', 'stealth: cannot ask for a core restart', {
+          file: this.c.restartFile,
+          error: (err as Error).message.slice(0, 200),
+        });
         this.restart = undefined;
         return;
       }
@@ -385,7 +451,14 @@ export class StealthRuntime {
   }
 
   get state() {
-    return { up: this.up, users: this.users.size, dirty: this.dirty.size, version: this.version, watched: this.watched.size, restarts: this.restarts };
+    return {
+      up: this.up,
+      users: this.users.size,
+      dirty: this.dirty.size,
+      version: this.version,
+      watched: this.watched.size,
+      restarts: this.restarts,
+    };
   }
 
   async stop(): Promise<void> {

@@ -53,7 +53,11 @@ export function siteHandler(req: http.IncomingMessage, res: http.ServerResponse)
   }
   const ok = path === '/' || path === '/index.html';
   const body = ok ? SITE_PAGE : NOT_FOUND;
-  res.writeHead(ok ? 200 : 404, { ...headers, 'content-length': Buffer.byteLength(body), 'cache-control': 'max-age=3600' });
+  res.writeHead(ok ? 200 : 404, {
+    ...headers,
+    'content-length': Buffer.byteLength(body),
+    'cache-control': 'max-age=3600',
+  });
   res.end(req.method === 'HEAD' ? undefined : body);
 }
 

@@ -7,13 +7,35 @@ import type { DesiredState, NodeStealthUser } from '@warren/contract';
 import { CORE_LOOPBACK, CORE_TAGS, DENIED_DESTINATIONS, renderCoreConfig, renderCoreConfigFile } from './render.js';
 import { InvalidStealthUsersError, diffStealthUsers, nextStealthUsers } from './users.js';
 
-const answer = (a: Partial<DesiredState>): DesiredState => ({ node: { id: 1, name: 'n' }, version: 1, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [], peers: [], serviceUsers: [], stealthUsers: [], ...a });
-const user = (owner: number, n = 0): NodeStealthUser => ({ owner, id: `00000000-0000-4000-8000-${String(owner * 10 + n).padStart(12, '0')}`, password: `pw${String(owner).padStart(4, '0')}${n}-aaaaaaaaaaaaaaaaaaaa` });
+const answer = (a: Partial<DesiredState>): DesiredState => ({
+  node: { id: 1, name: 'n' },
+  version: 1,
+  evaluatedAt: 1000,
+  nextCheckAt: null,
+  full: true,
+  changedOwners: [],
+  peers: [],
+  serviceUsers: [],
+  stealthUsers: [],
+  ...a,
+});
+const user = (owner: number, n = 0): NodeStealthUser => ({
+  owner,
+  id: `00000000-0000-4000-8000-${String(owner * 10 + n).padStart(12, '0')}`,
+  password: `pw${String(owner).padStart(4, '0')}${n}-aaaaaaaaaaaaaaaaaaaa`,
+});
 
 const CERT = '-----BEGIN CERTIFICATE-----\nAAAA\nBBBB\n-----END CERTIFICATE-----\n';
 const KEY = '-----BEGIN PRIVATE KEY-----\nCCCC\n-----END PRIVATE KEY-----\n';
 
-type Inbound = { tag: string; listen: string; port: number; protocol: string; settings: Record<string, unknown>; streamSettings?: Record<string, Record<string, unknown>> };
+type Inbound = {
+  tag: string;
+  listen: string;
+  port: number;
+  protocol: string;
+  settings: Record<string, unknown>;
+  streamSettings?: Record<string, Record<string, unknown>>;
+};
 const inbound = (c: Record<string, unknown>, tag: string) => (c.inbounds as Inbound[]).find((i) => i.tag === tag)!;
 
 describe('renderCoreConfig', () => {
@@ -22,10 +44,26 @@ describe('renderCoreConfig', () => {
   it('serves Trojan over TLS on the public port, with the WebSocket path falling back to VLESS and everything else to the site', () => {
     const t = inbound(c, CORE_TAGS.trojan);
     expect(t).toMatchObject({ listen: '0.0.0.0', port: 443, protocol: 'trojan', settings: { clients: [] } });
-    expect(t.settings.fallbacks).toEqual([{ path: '/Ab_9-x', dest: CORE_LOOPBACK.vless }, { dest: CORE_LOOPBACK.site }]);
-    expect(t.streamSettings!.tlsSettings).toMatchObject({ alpn: ['http/1.1'], certificates: [{ certificate: ['-----BEGIN CERTIFICATE-----', 'AAAA', 'BBBB', '-----END CERTIFICATE-----'], key: ['-----BEGIN PRIVATE KEY-----', 'CCCC', '-----END PRIVATE KEY-----'] }] });
+    expect(t.settings.fallbacks).toEqual([
+      { path: '/Ab_9-x', dest: CORE_LOOPBACK.vless },
+      { dest: CORE_LOOPBACK.site },
+    ]);
+    expect(t.streamSettings!.tlsSettings).toMatchObject({
+      alpn: ['http/1.1'],
+      certificates: [
+        {
+          certificate: ['-----BEGIN CERTIFICATE-----', 'AAAA', 'BBBB', '-----END CERTIFICATE-----'],
+          key: ['-----BEGIN PRIVATE KEY-----', 'CCCC', '-----END PRIVATE KEY-----'],
+        },
+      ],
+    });
     const v = inbound(c, CORE_TAGS.vless);
-    expect(v).toMatchObject({ listen: '127.0.0.1', port: CORE_LOOPBACK.vless, protocol: 'vless', settings: { clients: [], decryption: 'none' } });
+    expect(v).toMatchObject({
+      listen: '127.0.0.1',
+      port: CORE_LOOPBACK.vless,
+      protocol: 'vless',
+      settings: { clients: [], decryption: 'none' },
+    });
     expect(v.streamSettings).toEqual({ network: 'ws', security: 'none', wsSettings: { path: '/Ab_9-x' } });
   });
 
@@ -51,7 +89,16 @@ describe('renderCoreConfig', () => {
     try {
       const testdata = (f: string) => fs.readFileSync(new URL(`./testdata/${f}`, import.meta.url), 'utf8');
       const file = path.join(dir, 'core.json');
-      fs.writeFileSync(file, renderCoreConfigFile({ listen: '127.0.0.1', port: 8443, wsPath: '/Ab_9-x', certPem: testdata('cert.pem'), keyPem: testdata('key.pem') }));
+      fs.writeFileSync(
+        file,
+        renderCoreConfigFile({
+          listen: '127.0.0.1',
+          port: 8443,
+          wsPath: '/Ab_9-x',
+          certPem: testdata('cert.pem'),
+          keyPem: testdata('key.pem'),
+        }),
+      );
       expect(execFileSync(v2ray!, ['-test', '-config', file], { encoding: 'utf8' })).toContain('Configuration OK');
     } finally {
       fs.rmSync(dir, { recursive: true, force: true });
@@ -59,8 +106,12 @@ describe('renderCoreConfig', () => {
   });
 
   it('refuses a path or port that would break the file', () => {
-    expect(() => renderCoreConfig({ listen: '0.0.0.0', port: 443, wsPath: '/a"b', certPem: CERT, keyPem: KEY })).toThrow(/WebSocket path/);
-    expect(() => renderCoreConfig({ listen: '0.0.0.0', port: 0, wsPath: '/ab', certPem: CERT, keyPem: KEY })).toThrow(/port/);
+    expect(() =>
+      renderCoreConfig({ listen: '0.0.0.0', port: 443, wsPath: '/a"b', certPem: CERT, keyPem: KEY }),
+    ).toThrow(/WebSocket path/);
+    expect(() => renderCoreConfig({ listen: '0.0.0.0', port: 0, wsPath: '/ab', certPem: CERT, keyPem: KEY })).toThrow(
+      /port/,
+    );
   });
 });
 
@@ -74,12 +125,22 @@ describe('stealth users', () => {
   });
 
   it('rejects a malformed answer whole', () => {
-    expect(() => nextStealthUsers(null, answer({ stealthUsers: [user(1), { owner: 2, id: 'not-a-uuid', password: 'x' }] }))).toThrow(InvalidStealthUsersError);
+    expect(() =>
+      nextStealthUsers(null, answer({ stealthUsers: [user(1), { owner: 2, id: 'not-a-uuid', password: 'x' }] })),
+    ).toThrow(InvalidStealthUsersError);
   });
 
   it('diff: removes the gone and the rotated, adds the new and the rotated, leaves the unchanged alone', () => {
-    const before = new Map([[1, user(1)], [2, user(2)], [3, user(3)]]);
-    const after = new Map([[1, user(1)], [2, user(2, 1)], [4, user(4)]]);
+    const before = new Map([
+      [1, user(1)],
+      [2, user(2)],
+      [3, user(3)],
+    ]);
+    const after = new Map([
+      [1, user(1)],
+      [2, user(2, 1)],
+      [4, user(4)],
+    ]);
     const d = diffStealthUsers(before, after);
     expect(d.remove.sort()).toEqual([2, 3]);
     expect(d.add.map((u) => u.owner).sort()).toEqual([2, 4]);

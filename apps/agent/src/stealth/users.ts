@@ -13,7 +13,8 @@ export class InvalidStealthUsersError extends Error {}
 export function nextStealthUsers(current: StealthUsers | null, answer: DesiredState): StealthUsers {
   const users = answer.stealthUsers ?? [];
   for (const u of users) {
-    if (!nodeStealthUser.safeParse(u).success) throw new InvalidStealthUsersError(`invalid stealth user for owner ${String(u.owner).slice(0, 12)}`);
+    if (!nodeStealthUser.safeParse(u).success)
+      throw new InvalidStealthUsersError(`invalid stealth user for owner ${String(u.owner).slice(0, 12)}`);
   }
   const next: StealthUsers = answer.full || !current ? new Map() : new Map(current);
   if (!answer.full && current) for (const owner of answer.changedOwners) next.delete(owner);
@@ -26,7 +27,10 @@ export function nextStealthUsers(current: StealthUsers | null, answer: DesiredSt
  * stop) and users to add (new, or new credentials). Removal goes first, so a rotation is a remove
  * then an add of the same email.
  */
-export function diffStealthUsers(before: StealthUsers, after: StealthUsers): { remove: number[]; add: NodeStealthUser[] } {
+export function diffStealthUsers(
+  before: StealthUsers,
+  after: StealthUsers,
+): { remove: number[]; add: NodeStealthUser[] } {
   const remove: number[] = [];
   const add: NodeStealthUser[] = [];
   for (const [owner, old] of before) {

@@ -15,7 +15,8 @@ export const WG_RUN_DIR = '/var/run/wireguard';
  */
 export async function detectWgKind(iface: string, runDir = WG_RUN_DIR): Promise<{ kind: WgKind; maxPeers: number }> {
   try {
-    if ((await fs.stat(path.join(runDir, `${iface}.sock`))).isSocket()) return { kind: 'userspace', maxPeers: WG_MAX_PEERS.userspace };
+    if ((await fs.stat(path.join(runDir, `${iface}.sock`))).isSocket())
+      return { kind: 'userspace', maxPeers: WG_MAX_PEERS.userspace };
   } catch {
     /* no socket: the kernel's */
   }

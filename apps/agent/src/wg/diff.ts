@@ -8,7 +8,8 @@ export interface PeerDiff {
 
 const sameIps = (a: readonly string[], b: readonly string[]) => {
   if (a.length !== b.length) return false;
-  const sa = [...a].sort(), sb = [...b].sort();
+  const sa = [...a].sort(),
+    sb = [...b].sort();
   return sa.every((x, i) => x === sb[i]);
 };
 
@@ -18,7 +19,8 @@ export function diffPeers(from: ReadonlyMap<string, { allowedIps: readonly strin
   for (const [key, want] of to) {
     const have = from.get(key);
     if (!have) d.add.push({ publicKey: key, allowedIps: [...want.allowedIps] });
-    else if (!sameIps(have.allowedIps, want.allowedIps)) d.update.push({ publicKey: key, allowedIps: [...want.allowedIps] });
+    else if (!sameIps(have.allowedIps, want.allowedIps))
+      d.update.push({ publicKey: key, allowedIps: [...want.allowedIps] });
   }
   for (const key of from.keys()) if (!to.has(key)) d.remove.push(key);
   // Removals first: an address that moved from a revoked peer to a new one is then never claimed twice.

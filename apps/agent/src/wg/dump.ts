@@ -29,7 +29,8 @@ export interface Dump {
 export class DumpParseError extends Error {}
 
 const num = (s: string | undefined, field: string, line: number): number => {
-  if (s === undefined || !/^\d+$/.test(s)) throw new DumpParseError(`line ${line}: ${field} is not a number: ${JSON.stringify(s)}`);
+  if (s === undefined || !/^\d+$/.test(s))
+    throw new DumpParseError(`line ${line}: ${field} is not a number: ${JSON.stringify(s)}`);
   return Number(s);
 };
 

@@ -12,7 +12,10 @@ import { interfaceLines, renderConfig } from './render.js';
  * generously for 100k-peer dumps.
  */
 export class WgError extends Error {
-  constructor(message: string, readonly stderr: string) {
+  constructor(
+    message: string,
+    readonly stderr: string,
+  ) {
     super(message);
   }
 }
@@ -24,12 +27,23 @@ export interface WgRunner {
 export function execWg(bin = 'wg', timeoutMs = 60_000): WgRunner {
   return (args) =>
     new Promise((resolve, reject) => {
-      execFile(bin, args, { maxBuffer: 256 * 1024 * 1024, timeout: timeoutMs, env: { ...process.env, WG_HIDE_KEYS: 'always' } }, (err, stdout, stderr) => {
-        // A signal is named: wireguard-go closes its socket on a refused peer and `wg`, still writing, dies of SIGPIPE with nothing on stderr.
-        const signal = (err as { signal?: string } | null)?.signal;
-        if (err) reject(new WgError(`wg ${args.slice(0, 2).join(' ')} failed: ${(stderr || err.message).trim().slice(0, 500)}${signal ? ` (killed by ${signal})` : ''}`, String(stderr)));
-        else resolve(stdout);
-      });
+      execFile(
+        bin,
+        args,
+        { maxBuffer: 256 * 1024 * 1024, timeout: timeoutMs, env: { ...process.env, WG_HIDE_KEYS: 'always' } },
+        (err, stdout, stderr) => {
+          // A signal is named: wireguard-go closes its socket on a refused peer and `wg`, still writing, dies of SIGPIPE with nothing on stderr.
+          const signal = (err as { signal?: string } | null)?.signal;
+          if (err)
+            reject(
+              new WgError(
+                `wg ${args.slice(0, 2).join(' ')} failed: ${(stderr || err.message).trim().slice(0, 500)}${signal ? ` (killed by ${signal})` : ''}`,
+                String(stderr),
+              ),
+            );
+          else resolve(stdout);
+        },
+      );
     });
 }
 

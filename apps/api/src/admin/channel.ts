@@ -35,7 +35,11 @@ const REQUEST_TIMEOUT_MS = 10_000;
  * token, is refused. Returns undefined (and logs why) when the channel cannot be opened; the
  * server then serves without it and the CLI says it found no server.
  */
-export async function startAdminChannel(services: Services, options: AdminChannelOptions, log: Log): Promise<AdminChannel | undefined> {
+export async function startAdminChannel(
+  services: Services,
+  options: AdminChannelOptions,
+  log: Log,
+): Promise<AdminChannel | undefined> {
   let token: string;
   try {
     token = operatorToken(options.tokenFile);
@@ -44,17 +48,25 @@ export async function startAdminChannel(services: Services, options: AdminChanne
     return undefined;
   }
   const expected = crypto.createHash('sha256').update(token).digest();
-  const accepts = (offered: unknown) => typeof offered === 'string' && crypto.timingSafeEqual(crypto.createHash('sha256').update(offered).digest(), expected);
+  const accepts = (offered: unknown) =>
+    typeof offered === 'string' &&
+    crypto.timingSafeEqual(crypto.createHash('sha256').update(offered).digest(), expected);
 
   // A directory others may write to lets them swap the socket for theirs: the CLI would refuse it anyway (cli/remote.ts).
   fs.mkdirSync(path.dirname(options.socket), { recursive: true, mode: 0o700 });
   const untrusted = untrustedDirectory(path.dirname(options.socket));
   if (untrusted) {
-    log.error({ socket: options.socket, reason: untrusted }, 'admin channel off: its directory is not the server user\'s alone');
+    log.error(
+      { socket: options.socket, reason: untrusted },
+      "admin channel off: its directory is not the server user's alone",
+    );
     return undefined;
   }
   if (await answers(options.socket)) {
-    log.warn({ socket: options.socket }, 'admin channel off: another server answers on its socket (set ADMIN_SOCKET per instance)');
+    log.warn(
+      { socket: options.socket },
+      'admin channel off: another server answers on its socket (set ADMIN_SOCKET per instance)',
+    );
     return undefined;
   }
   fs.rmSync(options.socket, { force: true }); // a stale file left by a server that died
@@ -82,7 +94,10 @@ export async function startAdminChannel(services: Services, options: AdminChanne
       }
     });
   } catch (err) {
-    log.error({ err: (err as Error).message, socket: options.socket }, 'admin channel off: cannot listen on its socket');
+    log.error(
+      { err: (err as Error).message, socket: options.socket },
+      'admin channel off: cannot listen on its socket',
+    );
     return undefined;
   }
   fs.chmodSync(options.socket, 0o600);
@@ -108,7 +123,8 @@ function operatorToken(file: string): string {
     if ((err as NodeJS.ErrnoException).code !== 'EEXIST') throw err;
   }
   const stat = fs.statSync(file);
-  if (stat.mode & 0o077) throw new Error(`${file} may be read by other users (mode ${(stat.mode & 0o777).toString(8)}): chmod 600 it`);
+  if (stat.mode & 0o077)
+    throw new Error(`${file} may be read by other users (mode ${(stat.mode & 0o777).toString(8)}): chmod 600 it`);
   const token = fs.readFileSync(file, 'utf8').trim();
   if (token.length < 32) throw new Error(`${file} holds fewer than 32 characters`);
   return token;
@@ -126,7 +142,12 @@ function answers(socket: string): Promise<boolean> {
 }
 
 /** One connection: one request line, then the command's output and exit code. */
-async function serve(conn: net.Socket, accepts: (token: unknown) => boolean, services: Services, log: Log): Promise<void> {
+async function serve(
+  conn: net.Socket,
+  accepts: (token: unknown) => boolean,
+  services: Services,
+  log: Log,
+): Promise<void> {
   const send = (reply: AdminReply) => {
     if (!conn.destroyed) conn.write(`${JSON.stringify(reply)}\n`);
   };
@@ -150,16 +171,33 @@ async function serve(conn: net.Socket, accepts: (token: unknown) => boolean, ser
     return;
   }
   const argv = request.argv;
-  if (request.v !== ADMIN_PROTOCOL || !Array.isArray(argv) || argv.length > 200 || !argv.every((a) => typeof a === 'string')) {
-    send({ exit: EXIT_PROTOCOL, error: `this server speaks admin protocol ${ADMIN_PROTOCOL}; update the CLI or the server` });
+  if (
+    request.v !== ADMIN_PROTOCOL ||
+    !Array.isArray(argv) ||
+    argv.length > 200 ||
+    !argv.every((a) => typeof a === 'string')
+  ) {
+    send({
+      exit: EXIT_PROTOCOL,
+      error: `this server speaks admin protocol ${ADMIN_PROTOCOL}; update the CLI or the server`,
+    });
     conn.end();
     return;
   }
   // What ran is logged by its command words only: flag values may name customers.
-  const command = argv.filter((a) => !a.startsWith('-')).slice(0, 2).join(' ').slice(0, 60);
+  const command = argv
+    .filter((a) => !a.startsWith('-'))
+    .slice(0, 2)
+    .join(' ')
+    .slice(0, 60);
   let exit: number;
   try {
-    exit = await runCommand(argv, { db: services.db, config: services.config, services: async () => services, print: (out) => send({ out }) });
+    exit = await runCommand(argv, {
+      db: services.db,
+      config: services.config,
+      services: async () => services,
+      print: (out) => send({ out }),
+    });
   } catch (err) {
     log.error({ err, command }, 'operator command failed');
     exit = 1;

@@ -18,7 +18,8 @@ export function untrustedSocket(socketPath: string, uid: number | undefined = pr
   }
   if (st.isSymbolicLink()) return `${socketPath} is a symbolic link, not the server's socket`;
   if (!st.isSocket()) return `${socketPath} is not a socket`;
-  if (st.uid !== uid && st.uid !== 0) return `${socketPath} belongs to uid ${st.uid}, neither this user (uid ${uid}) nor root`;
+  if (st.uid !== uid && st.uid !== 0)
+    return `${socketPath} belongs to uid ${st.uid}, neither this user (uid ${uid}) nor root`;
   if (st.mode & 0o022) return `${socketPath} may be written by its group or others (mode ${modeOf(st)})`;
   return untrustedDirectory(path.dirname(path.resolve(socketPath)), uid);
 }
@@ -34,9 +35,11 @@ export function untrustedDirectory(dir: string, uid: number | undefined = proces
   }
   for (let own = true; ; own = false) {
     const st = fs.statSync(current);
-    if (st.uid !== uid && st.uid !== 0) return `${current} belongs to uid ${st.uid}, neither this user (uid ${uid}) nor root`;
+    if (st.uid !== uid && st.uid !== 0)
+      return `${current} belongs to uid ${st.uid}, neither this user (uid ${uid}) nor root`;
     // The socket's own directory: nobody else may write. Above it: only with the sticky bit, which keeps others from renaming our entries.
-    if (st.mode & 0o022 && (own || !(st.mode & 0o1000))) return `${current} may be written by its group or others (mode ${modeOf(st)})`;
+    if (st.mode & 0o022 && (own || !(st.mode & 0o1000)))
+      return `${current} may be written by its group or others (mode ${modeOf(st)})`;
     const up = path.dirname(current);
     if (up === current) return undefined;
     current = up;

@@ -70,18 +70,24 @@ export interface BrandOrigins {
 export function brandOrigins(brands: BrandRegistry, settings: OriginSettings): BrandOrigins {
   const all = brands.all();
   const publicHost = settings.publicUrl ? new URL(settings.publicUrl).hostname : undefined;
-  const publicBrand = publicHost ? (all.find((b) => b.hosts.some((h) => h.toLowerCase() === publicHost)) ?? all[0]) : undefined;
+  const publicBrand = publicHost
+    ? (all.find((b) => b.hosts.some((h) => h.toLowerCase() === publicHost)) ?? all[0])
+    : undefined;
   /** The origin configured for a brand, if any. */
   const configured = (brand: Brand): string | undefined =>
-    brand.origin?.replace(/\/+$/, '') ?? (publicBrand?.id === brand.id ? settings.publicUrl : undefined) ?? (settings.isProduction ? `https://${brand.hosts[0]}` : undefined);
-  const devOrigin = (hostname: string, port: number | undefined) => `http://${hostname}${port === undefined || port === 80 ? '' : `:${port}`}`;
+    brand.origin?.replace(/\/+$/, '') ??
+    (publicBrand?.id === brand.id ? settings.publicUrl : undefined) ??
+    (settings.isProduction ? `https://${brand.hosts[0]}` : undefined);
+  const devOrigin = (hostname: string, port: number | undefined) =>
+    `http://${hostname}${port === undefined || port === 80 ? '' : `:${port}`}`;
   const canonical = (brand: Brand) => configured(brand) ?? devOrigin(brand.hosts[0]!.toLowerCase(), settings.port);
 
   const trustedOrigins = new Set<string>();
   const registeredHosts = new Set<string>();
   for (const b of all) {
     trustedOrigins.add(new URL(canonical(b)).origin);
-    for (const u of [b.helpCenterUrl, b.affiliatePortalUrl, b.supportChat?.botUrl]) if (u) trustedOrigins.add(new URL(u).origin);
+    for (const u of [b.helpCenterUrl, b.affiliatePortalUrl, b.supportChat?.botUrl])
+      if (u) trustedOrigins.add(new URL(u).origin);
     for (const h of b.hosts) registeredHosts.add(h.toLowerCase());
   }
   if (settings.publicUrl) trustedOrigins.add(new URL(settings.publicUrl).origin);

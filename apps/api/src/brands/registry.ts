@@ -10,7 +10,17 @@ const scriptSnippet = z.object({
 
 const brandEntry = z.object({
   id: z.string().regex(/^[a-z0-9-]+$/),
-  hosts: z.array(z.string().min(1).refine((h) => parseHost(h)?.port === undefined && !!parseHost(h), 'must be a host name or [IPv6 address], without a port')).min(1),
+  hosts: z
+    .array(
+      z
+        .string()
+        .min(1)
+        .refine(
+          (h) => parseHost(h)?.port === undefined && !!parseHost(h),
+          'must be a host name or [IPv6 address], without a port',
+        ),
+    )
+    .min(1),
   /**
    * The origin every link of this brand points at (mails, payment return and callback URLs), e.g.
    * `https://vpn.example.com`. Absent: PUBLIC_URL when its host is one of this brand's, else
@@ -45,15 +55,24 @@ const brandEntry = z.object({
   seller: z
     .object({
       /** The receipt number sequence: brands that share a legal seller share its id (and its sequence). */
-      id: z.string().regex(/^[a-z0-9-]+$/).optional(),
+      id: z
+        .string()
+        .regex(/^[a-z0-9-]+$/)
+        .optional(),
       legalName: z.string().min(1).max(200).optional(),
       address: z.array(z.string().min(1).max(200)).max(6).default([]),
       taxId: z.string().min(1).max(60).nullable().default(null),
       email: z.string().email().nullable().default(null),
       /** Printed before the number: PREFIX-000042. */
-      receiptPrefix: z.string().regex(/^[A-Z0-9-]{1,20}$/).optional(),
+      receiptPrefix: z
+        .string()
+        .regex(/^[A-Z0-9-]{1,20}$/)
+        .optional(),
       /** A tax line on every receipt; prices include it. */
-      tax: z.object({ label: z.string().min(1).max(40), ratePercent: z.number().gt(0).max(100) }).nullable().default(null),
+      tax: z
+        .object({ label: z.string().min(1).max(40), ratePercent: z.number().gt(0).max(100) })
+        .nullable()
+        .default(null),
     })
     .optional(),
 });
@@ -62,7 +81,11 @@ export type Brand = z.infer<typeof brandEntry>;
 const registryFile = z.object({ brands: z.array(brandEntry).min(1) }).superRefine((r, ctx) => {
   r.brands.forEach((b, i) => {
     if (!b.mainProduct && !b.restrictedKey)
-      ctx.addIssue({ code: 'custom', path: ['brands', i, 'restrictedKey'], message: 'is required for a brand that is not a main product' });
+      ctx.addIssue({
+        code: 'custom',
+        path: ['brands', i, 'restrictedKey'],
+        message: 'is required for a brand that is not a main product',
+      });
   });
 });
 
@@ -84,7 +107,9 @@ export function loadBrandRegistry(file: string): BrandRegistry {
   }
   const parsed = registryFile.safeParse(raw);
   if (!parsed.success) {
-    throw new Error(`Invalid brand registry ${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+    throw new Error(
+      `Invalid brand registry ${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
   }
   const brands = parsed.data.brands;
   const byHost = new Map<string, Brand>();

@@ -13,7 +13,8 @@ export const commands: CliGroup = {
     async run(ctx) {
       const [email, state, ...rest] = ctx.positionals;
       if (typeof email !== 'string' || !email.includes('@')) throw new CliUsageError("the account's email is required");
-      if ((state !== 'on' && state !== 'off') || rest.length) throw new CliUsageError('usage: npx warren affiliate portal <email> on|off');
+      if ((state !== 'on' && state !== 'off') || rest.length)
+        throw new CliUsageError('usage: npx warren affiliate portal <email> on|off');
       const services = await ctx.services();
       const address = email.trim().toLowerCase();
       let r: Awaited<ReturnType<typeof services.staff.setAffiliatePortal>>;
@@ -23,9 +24,13 @@ export const commands: CliGroup = {
         if (err instanceof NotFoundError) throw new CliUsageError(err.message);
         throw err;
       }
-      ctx.print(`${address}: affiliate portal ${state}${r.changed ? '' : ' (it already was)'}. It shows at the account's next page load.`);
+      ctx.print(
+        `${address}: affiliate portal ${state}${r.changed ? '' : ' (it already was)'}. It shows at the account's next page load.`,
+      );
       if (state === 'on' && !services.brands.byId(r.brand)?.affiliatePortalUrl) {
-        ctx.print(`Its brand (${r.brand}) has no affiliatePortalUrl in the brand registry: the menu keeps the built-in affiliate page until one is set.`);
+        ctx.print(
+          `Its brand (${r.brand}) has no affiliatePortalUrl in the brand registry: the menu keeps the built-in affiliate page until one is set.`,
+        );
       }
     },
   },

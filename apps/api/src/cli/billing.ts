@@ -18,7 +18,7 @@ async function userIdByEmail(ctx: CliContext, email: unknown): Promise<number> {
 /** An email given as the first positional word or as --email. */
 async function memberId(ctx: CliContext): Promise<{ id: number; email: string }> {
   const email = ctx.positionals[0];
-  if (typeof email !== 'string') throw new CliUsageError('the customer\'s email is required');
+  if (typeof email !== 'string') throw new CliUsageError("the customer's email is required");
   return { id: await userIdByEmail(ctx, email), email };
 }
 
@@ -40,12 +40,17 @@ export const commands: CliGroup = {
     async run(ctx) {
       const asOf = asOfFlag(ctx);
       const r = await (await ctx.services()).jobs.runPass(asOf);
-      ctx.print(`Renewal pass as of ${r.asOf}: ${r.reminders} reminder(s), ${r.renewals.length} renewal attempt(s), ${r.ended.length} plan(s) ended, ${r.resent} mail(s) re-sent.`);
-      for (const x of r.renewals) ctx.print(`  user ${x.userId}: ${x.outcome}${x.payment ? ` ${x.payment}` : ''}${x.error ? ` (${x.error})` : ''}`);
+      ctx.print(
+        `Renewal pass as of ${r.asOf}: ${r.reminders} reminder(s), ${r.renewals.length} renewal attempt(s), ${r.ended.length} plan(s) ended, ${r.resent} mail(s) re-sent.`,
+      );
+      for (const x of r.renewals)
+        ctx.print(
+          `  user ${x.userId}: ${x.outcome}${x.payment ? ` ${x.payment}` : ''}${x.error ? ` (${x.error})` : ''}`,
+        );
     },
   },
   show: {
-    summary: 'a customer\'s subscription, renewal state, payments, billing mails and jobs',
+    summary: "a customer's subscription, renewal state, payments, billing mails and jobs",
     usage: '<email>',
     async run(ctx) {
       const { id, email } = await memberId(ctx);
@@ -54,28 +59,45 @@ export const commands: CliGroup = {
       const sub = await renewals.infoOf(id);
       const state = await renewals.state(id);
       ctx.print(`${email} (user ${id})`);
-      ctx.print(`  plan        ${sub.plan.tariffName} (${sub.plan.tariffKey})${sub.plan.lifetime ? ', lifetime' : ''}, ${sub.status}, paid until ${sub.paidUntil ?? '-'}`);
-      ctx.print(`  auto-renew  ${sub.autoRenew ? 'on' : 'off'}${sub.canAutoRenew ? '' : ' (cannot renew)'}, renews at ${sub.renewsAt ?? '-'}${sub.nextCharge ? `, next charge ${money(sub.nextCharge.amountMinor, sub.nextCharge.currency)}` : ''}`);
-      ctx.print(`  method      ${sub.paymentMethod ? `${sub.paymentMethod.label} (${sub.paymentMethod.provider})` : '-'}${state?.unusable ? ' [reported unusable]' : ''}`);
-      if (state) ctx.print(`  attempts    ${state.failed_attempts} failed this period, next retry ${when(state.next_retry_at)}${state.last_error ? `, last error: ${state.last_error}` : ''}`);
+      ctx.print(
+        `  plan        ${sub.plan.tariffName} (${sub.plan.tariffKey})${sub.plan.lifetime ? ', lifetime' : ''}, ${sub.status}, paid until ${sub.paidUntil ?? '-'}`,
+      );
+      ctx.print(
+        `  auto-renew  ${sub.autoRenew ? 'on' : 'off'}${sub.canAutoRenew ? '' : ' (cannot renew)'}, renews at ${sub.renewsAt ?? '-'}${sub.nextCharge ? `, next charge ${money(sub.nextCharge.amountMinor, sub.nextCharge.currency)}` : ''}`,
+      );
+      ctx.print(
+        `  method      ${sub.paymentMethod ? `${sub.paymentMethod.label} (${sub.paymentMethod.provider})` : '-'}${state?.unusable ? ' [reported unusable]' : ''}`,
+      );
+      if (state)
+        ctx.print(
+          `  attempts    ${state.failed_attempts} failed this period, next retry ${when(state.next_retry_at)}${state.last_error ? `, last error: ${state.last_error}` : ''}`,
+        );
       ctx.print('Payments:');
       const payments = await operator.payments(id);
       for (const p of payments) {
-        ctx.print(`  ${p.public_id}  ${String(p.kind ?? 'purchase').padEnd(8)} ${money(p.amount_minor, p.currency).padEnd(12)} ${p.status.padEnd(9)} ${p.provider.padEnd(10)} ${when(p.created_at)}${p.failure_reason ? `  ${String(p.failure_reason)}` : ''}`);
+        ctx.print(
+          `  ${p.public_id}  ${String(p.kind ?? 'purchase').padEnd(8)} ${money(p.amount_minor, p.currency).padEnd(12)} ${p.status.padEnd(9)} ${p.provider.padEnd(10)} ${when(p.created_at)}${p.failure_reason ? `  ${String(p.failure_reason)}` : ''}`,
+        );
       }
       if (!payments.length) ctx.print('  none');
       ctx.print('Billing mails:');
       const notices = await renewals.notices(id);
-      for (const n of notices) ctx.print(`  ${n.kind.padEnd(16)} ${n.period_key.padEnd(26)} ${n.sent_at ? `sent ${when(n.sent_at)}` : 'NOT SENT yet'}`);
+      for (const n of notices)
+        ctx.print(
+          `  ${n.kind.padEnd(16)} ${n.period_key.padEnd(26)} ${n.sent_at ? `sent ${when(n.sent_at)}` : 'NOT SENT yet'}`,
+        );
       if (!notices.length) ctx.print('  none');
       ctx.print('Jobs:');
       const jobs = await services.jobs.list({ userId: id, all: true });
-      for (const j of jobs) ctx.print(`  ${j.queue.padEnd(14)} ${j.state.padEnd(9)} ${j.startAfter}  retries ${j.retryCount}  ${JSON.stringify(j.output ?? null)}`);
+      for (const j of jobs)
+        ctx.print(
+          `  ${j.queue.padEnd(14)} ${j.state.padEnd(9)} ${j.startAfter}  retries ${j.retryCount}  ${JSON.stringify(j.output ?? null)}`,
+        );
       if (!jobs.length) ctx.print('  none');
     },
   },
   'auto-renew': {
-    summary: 'turn a customer\'s auto-renew off or on',
+    summary: "turn a customer's auto-renew off or on",
     usage: '<email> off|on',
     async run(ctx) {
       const { id, email } = await memberId(ctx);
@@ -83,27 +105,31 @@ export const commands: CliGroup = {
       if (choice !== 'on' && choice !== 'off') throw new CliUsageError('say on or off');
       try {
         const sub = await (await ctx.services()).billing.renewals.setAutoRenewOf(id, choice === 'on');
-        ctx.print(`Auto-renew for ${email} is ${sub.autoRenew ? 'on' : 'off'}${sub.renewsAt ? `; renews at ${sub.renewsAt}` : ''}.`);
+        ctx.print(
+          `Auto-renew for ${email} is ${sub.autoRenew ? 'on' : 'off'}${sub.renewsAt ? `; renews at ${sub.renewsAt}` : ''}.`,
+        );
       } catch (err) {
         throw new CliUsageError((err as Error).message);
       }
     },
   },
   'retry-renewal': {
-    summary: 'try a customer\'s failed renewal again now (the saved method, if still usable)',
+    summary: "try a customer's failed renewal again now (the saved method, if still usable)",
     usage: '<email>',
     async run(ctx) {
       const { id, email } = await memberId(ctx);
       try {
         const r = await (await ctx.services()).billing.renewals.retryNow(id, new Date());
-        ctx.print(`Renewal for ${email}: ${r.outcome}${r.payment ? ` (${r.payment})` : ''}${r.error ? `: ${r.error}` : ''}.`);
+        ctx.print(
+          `Renewal for ${email}: ${r.outcome}${r.payment ? ` (${r.payment})` : ''}${r.error ? `: ${r.error}` : ''}.`,
+        );
       } catch (err) {
         throw new CliUsageError((err as Error).message);
       }
     },
   },
   'sandbox-card': {
-    summary: 'tests: make a customer\'s saved sandbox card decline its next charge, or report it lost (unusable)',
+    summary: "tests: make a customer's saved sandbox card decline its next charge, or report it lost (unusable)",
     usage: '<email> decline-next|lost',
     async run(ctx) {
       const { id, email } = await memberId(ctx);
@@ -111,7 +137,8 @@ export const commands: CliGroup = {
       if (what !== 'decline-next' && what !== 'lost') throw new CliUsageError('say decline-next or lost');
       const services = await ctx.services();
       const state = await services.billing.renewals.state(id);
-      if (!services.sandbox || state?.provider !== 'sandbox' || !state.method_ref) throw new CliUsageError(`${email} has no saved sandbox card`);
+      if (!services.sandbox || state?.provider !== 'sandbox' || !state.method_ref)
+        throw new CliUsageError(`${email} has no saved sandbox card`);
       await services.sandbox.setCard(state.method_ref, what === 'lost' ? { unusable: true } : { declineNext: true });
       ctx.print(`Sandbox card of ${email}: ${what === 'lost' ? 'reported lost' : 'its next charge is declined'}.`);
     },
@@ -124,7 +151,9 @@ export const commands: CliGroup = {
       const file = typeof ctx.flags.file === 'string' ? ctx.flags.file : ctx.config.billing.catalogueFile;
       const catalogue = readCatalogue(file);
       await seedCatalogue(ctx.db, catalogue);
-      ctx.print(`Catalogue applied from ${file}: ${catalogue.tariffs.length} tariffs, ${Object.keys(catalogue.priceLists).length} price lists, ${catalogue.promoCodes.length} promo codes.`);
+      ctx.print(
+        `Catalogue applied from ${file}: ${catalogue.tariffs.length} tariffs, ${Object.keys(catalogue.priceLists).length} price lists, ${catalogue.promoCodes.length} promo codes.`,
+      );
     },
   },
   'set-price': {
@@ -133,19 +162,26 @@ export const commands: CliGroup = {
     async run(ctx) {
       const { list, tariff, currency, amount } = ctx.flags;
       if (typeof list !== 'string' || !/^[a-z0-9-]+$/.test(list)) throw new CliUsageError('--list is required');
-      if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency)) throw new CliUsageError('--currency must be a 3-letter code');
+      if (typeof currency !== 'string' || !/^[A-Z]{3}$/.test(currency))
+        throw new CliUsageError('--currency must be a 3-letter code');
       const tariffId = Number(tariff);
       const minor = Number(amount);
-      if (!Number.isInteger(tariffId) || !Number.isInteger(minor) || minor <= 0) throw new CliUsageError('--tariff and --amount must be positive integers');
+      if (!Number.isInteger(tariffId) || !Number.isInteger(minor) || minor <= 0)
+        throw new CliUsageError('--tariff and --amount must be positive integers');
       await (await operatorOf(ctx)).setPrice(list, tariffId, currency, minor);
-      ctx.print(`Price set: ${list} / tariff ${tariffId} / ${currency} = ${minor}. Put it in the catalogue file too, or the next sync reverts it.`);
+      ctx.print(
+        `Price set: ${list} / tariff ${tariffId} / ${currency} = ${minor}. Put it in the catalogue file too, or the next sync reverts it.`,
+      );
     },
   },
   prices: {
     summary: 'list prices',
     async run(ctx) {
       const rows = await (await operatorOf(ctx)).prices();
-      for (const r of rows) ctx.print(`${r.price_list.padEnd(18)} ${String(r.tariff_id).padEnd(3)} ${r.currency} ${(r.amount_minor / 100).toFixed(2)}`);
+      for (const r of rows)
+        ctx.print(
+          `${r.price_list.padEnd(18)} ${String(r.tariff_id).padEnd(3)} ${r.currency} ${(r.amount_minor / 100).toFixed(2)}`,
+        );
     },
   },
   grant: {
@@ -153,9 +189,12 @@ export const commands: CliGroup = {
     usage: '--email user@example.com --tariff 1-year',
     async run(ctx) {
       const userId = await userIdByEmail(ctx, ctx.flags.email);
-      if (typeof ctx.flags.tariff !== 'string') throw new CliUsageError('--tariff is required (a tariff key such as 1-month)');
+      if (typeof ctx.flags.tariff !== 'string')
+        throw new CliUsageError('--tariff is required (a tariff key such as 1-month)');
       const payment = await (await operatorOf(ctx)).grant(userId, ctx.flags.tariff);
-      ctx.print(`Granted ${ctx.flags.tariff} to ${ctx.flags.email} (${payment.public_id}), until ${payment.period_end ? new Date(payment.period_end).toISOString() : 'forever'}.`);
+      ctx.print(
+        `Granted ${ctx.flags.tariff} to ${ctx.flags.email} (${payment.public_id}), until ${payment.period_end ? new Date(payment.period_end).toISOString() : 'forever'}.`,
+      );
     },
   },
   refund: {
@@ -166,7 +205,9 @@ export const commands: CliGroup = {
       const operator = await operatorOf(ctx);
       try {
         const p = await operator.refund(ctx.flags.payment, { force: ctx.flags.force === true });
-        ctx.print(`Refunded ${p.public_id}: the period it bought was taken back. Refund the money at ${p.provider} if it does not refund automatically.`);
+        ctx.print(
+          `Refunded ${p.public_id}: the period it bought was taken back. Refund the money at ${p.provider} if it does not refund automatically.`,
+        );
       } catch (err) {
         const e = err as { errors?: Record<string, string[]>; message: string };
         throw new CliUsageError(e.errors ? Object.values(e.errors).flat().join(' ') : e.message);
@@ -174,12 +215,18 @@ export const commands: CliGroup = {
     },
   },
   'refund-requests': {
-    summary: 'list customers\' money-back requests support still has to refund (Payssion, Cardlink)',
+    summary: "list customers' money-back requests support still has to refund (Payssion, Cardlink)",
     async run(ctx) {
       const rows = await (await ctx.services()).billing.refunds.pending();
-      for (const r of rows) ctx.print(`${r.public_id}  ${r.email}  ${r.provider}  ${money(r.amount_minor, r.currency)}  requested ${when(r.requested_at)}`);
+      for (const r of rows)
+        ctx.print(
+          `${r.public_id}  ${r.email}  ${r.provider}  ${money(r.amount_minor, r.currency)}  requested ${when(r.requested_at)}`,
+        );
       if (!rows.length) ctx.print('No pending refund requests.');
-      else ctx.print('Give the money back at the provider, then: warren billing refund --payment <id> (--force once the window has closed).');
+      else
+        ctx.print(
+          'Give the money back at the provider, then: warren billing refund --payment <id> (--force once the window has closed).',
+        );
     },
   },
   payments: {
@@ -188,7 +235,10 @@ export const commands: CliGroup = {
     async run(ctx) {
       const userId = await userIdByEmail(ctx, ctx.flags.email);
       const rows = await (await operatorOf(ctx)).payments(userId);
-      for (const r of rows) ctx.print(`${r.public_id}  tariff ${r.tariff_id}  ${(r.amount_minor / 100).toFixed(2)} ${r.currency}  ${r.status.padEnd(9)} ${r.provider}  ${new Date(r.created_at).toISOString()}`);
+      for (const r of rows)
+        ctx.print(
+          `${r.public_id}  tariff ${r.tariff_id}  ${(r.amount_minor / 100).toFixed(2)} ${r.currency}  ${r.status.padEnd(9)} ${r.provider}  ${new Date(r.created_at).toISOString()}`,
+        );
       if (!rows.length) ctx.print('No payments.');
     },
   },

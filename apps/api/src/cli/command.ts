@@ -77,11 +77,21 @@ export function syntaxOf(usage: string | undefined): CliSyntax {
  * `--enable false` for `--enabled`, `--asof`, or a flag without its value used to be ignored and the
  * command ran anyway). Anything the usage line does not allow is a usage error (exit 64).
  */
-export function parseFlags(args: string[], usage?: string): { values: Record<string, string | boolean>; positionals: string[] } {
+export function parseFlags(
+  args: string[],
+  usage?: string,
+): { values: Record<string, string | boolean>; positionals: string[] } {
   const syntax = syntaxOf(usage);
   let parsed: ReturnType<typeof parseArgs>;
   try {
-    parsed = parseArgs({ args, options: syntax.flags, strict: true, allowPositionals: syntax.positionals > 0, allowNegative: false, tokens: true });
+    parsed = parseArgs({
+      args,
+      options: syntax.flags,
+      strict: true,
+      allowPositionals: syntax.positionals > 0,
+      allowNegative: false,
+      tokens: true,
+    });
   } catch (err) {
     throw new CliUsageError(cliMessageOf(err as Error));
   }
@@ -103,7 +113,11 @@ function cliMessageOf(err: Error): string {
   const code = (err as { code?: string }).code;
   const flag = /'(-{1,2}[^' ]+)/.exec(err.message)?.[1];
   if (code === 'ERR_PARSE_ARGS_UNKNOWN_OPTION') return `unknown flag ${flag ?? ''}`.trim();
-  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE') return err.message.includes('argument missing') ? `${flag ?? 'a flag'} needs a value` : `${flag ?? 'a switch'} takes no value`;
-  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL') return `unexpected argument ${/'([^']*)'/.exec(err.message)?.[1] ?? ''}`.trim();
+  if (code === 'ERR_PARSE_ARGS_INVALID_OPTION_VALUE')
+    return err.message.includes('argument missing')
+      ? `${flag ?? 'a flag'} needs a value`
+      : `${flag ?? 'a switch'} takes no value`;
+  if (code === 'ERR_PARSE_ARGS_UNEXPECTED_POSITIONAL')
+    return `unexpected argument ${/'([^']*)'/.exec(err.message)?.[1] ?? ''}`.trim();
   return err.message;
 }

@@ -13,13 +13,16 @@ import { type CliGroup, CliRefusedError, CliUsageError } from './command.js';
  */
 export const commands: CliGroup = {
   backup: {
-    summary: 'writes a consistent copy of the embedded database to a new file, while the server runs (PostgreSQL: pg_dump)',
+    summary:
+      'writes a consistent copy of the embedded database to a new file, while the server runs (PostgreSQL: pg_dump)',
     usage: '--file path',
     async run(ctx) {
       const file = String(ctx.flags.file);
       const backup = embeddedBackupOf(ctx.db);
       if (!backup)
-        throw new CliUsageError(`the database is PostgreSQL: back it up with pg_dump (README: Backups), e.g. pg_dump --format=custom --file ${file} --dbname "$DATABASE_URL"`);
+        throw new CliUsageError(
+          `the database is PostgreSQL: back it up with pg_dump (README: Backups), e.g. pg_dump --format=custom --file ${file} --dbname "$DATABASE_URL"`,
+        );
       // Never over an existing file (an older backup is worth keeping), and never a half-written one under the name.
       if (fs.existsSync(file)) throw new CliRefusedError(`${file} exists: a backup never overwrites a file`);
       const partial = path.join(path.dirname(file), `.${path.basename(file)}.${process.pid}.partial`);
@@ -29,25 +32,33 @@ export const commands: CliGroup = {
       } catch (err) {
         const code = (err as NodeJS.ErrnoException).code;
         if (code === 'EEXIST' || code === 'ENOENT' || code === 'EACCES' || code === 'EROFS')
-          throw new CliRefusedError(`cannot write ${file} (${code}): the server's user writes it, in a directory it may write to (under systemd, one of ReadWritePaths)`);
+          throw new CliRefusedError(
+            `cannot write ${file} (${code}): the server's user writes it, in a directory it may write to (under systemd, one of ReadWritePaths)`,
+          );
         throw err;
       } finally {
         fs.rmSync(partial, { force: true });
       }
       const figures = await systemRepository(ctx.db).backupFigures();
-      ctx.print(`Backup written: ${file} (${fs.statSync(file).size} bytes, schema ${figures.migration}). Keep it with APP_SECRET and the other secrets (README: Backups).`);
+      ctx.print(
+        `Backup written: ${file} (${fs.statSync(file).size} bytes, schema ${figures.migration}). Keep it with APP_SECRET and the other secrets (README: Backups).`,
+      );
     },
   },
   restore: {
     summary: 'restores an embedded backup into an empty DATA_DIR and upgrades it to this release (the server stopped)',
     usage: '--file path',
     async run() {
-      throw new CliRefusedError('a server is running on this DATA_DIR: a restore makes a new database and never replaces one in use; stop the server (or use a new DATA_DIR) and run it again');
+      throw new CliRefusedError(
+        'a server is running on this DATA_DIR: a restore makes a new database and never replaces one in use; stop the server (or use a new DATA_DIR) and run it again',
+      );
     },
     async runOffline(ctx) {
       const { database } = ctx.config;
       if (database.kind !== 'pglite')
-        throw new CliUsageError('the database is PostgreSQL: restore a pg_dump backup with pg_restore into an empty database (README: Backups)');
+        throw new CliUsageError(
+          'the database is PostgreSQL: restore a pg_dump backup with pg_restore into an empty database (README: Backups)',
+        );
       const file = String(ctx.flags.file);
       let bytes: Buffer;
       try {
@@ -69,7 +80,10 @@ export const commands: CliGroup = {
         await db.close();
         // Nothing of a database this release cannot run is left behind.
         fs.rmSync(database.dataDir, { recursive: true, force: true });
-        if (err instanceof NewerDatabaseError) throw new CliRefusedError(`${file} comes from a newer Warren (${err.unknown.join(', ')}): restore it with that release or a newer one; nothing was restored`);
+        if (err instanceof NewerDatabaseError)
+          throw new CliRefusedError(
+            `${file} comes from a newer Warren (${err.unknown.join(', ')}): restore it with that release or a newer one; nothing was restored`,
+          );
         throw err;
       }
       try {

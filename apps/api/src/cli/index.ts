@@ -7,7 +7,15 @@ import { isMigrated, migrate } from '../db/migrate.js';
 import { type CliCommand, type CliContext, type CliGroup, CliUsageError, parseFlags } from './command.js';
 import { runOnServer } from './remote.js';
 
-export { type CliCommand, type CliContext, type CliGroup, CliNotFoundError, CliRefusedError, CliUsageError, parseFlags } from './command.js';
+export {
+  type CliCommand,
+  type CliContext,
+  type CliGroup,
+  CliNotFoundError,
+  CliRefusedError,
+  CliUsageError,
+  parseFlags,
+} from './command.js';
 
 /**
  * `npx warren <group> <command> [--flag value]`. Each area contributes its own commands in
@@ -29,7 +37,8 @@ const GROUPS: Record<string, () => Promise<CliGroup>> = {
   secrets: async () => (await import('./secrets.js')).commands,
 };
 
-const INIT_SUMMARY = 'npx warren init: make a new, empty database where DATA_DIR (or DATABASE_URL) points; the other commands never make one';
+const INIT_SUMMARY =
+  'npx warren init: make a new, empty database where DATA_DIR (or DATABASE_URL) points; the other commands never make one';
 
 function help(): string {
   return [
@@ -45,7 +54,8 @@ function help(): string {
 
 /** Where the configuration points, for messages: the PGlite folder, or the PostgreSQL server and schema (never its password). */
 function databaseName(config: Config): string {
-  if (config.database.kind === 'pglite') return `the embedded database in ${config.database.dataDir} (DATA_DIR=${config.dataDir})`;
+  if (config.database.kind === 'pglite')
+    return `the embedded database in ${config.database.dataDir} (DATA_DIR=${config.dataDir})`;
   const url = new URL(config.database.url);
   url.password = '';
   return `PostgreSQL ${url.toString()}${config.database.schema ? ` schema ${config.database.schema}` : ''}`;
@@ -65,7 +75,7 @@ async function existingDatabase(config: Config, socket: string | undefined): Pro
   const refuse = () =>
     new NoWarrenDatabase(
       `no Warren database: ${socket ? `no server answers on ${socket}, and ` : ''}${databaseName(config)} does not exist or has no schema. ` +
-        'Point DATA_DIR (or ADMIN_SOCKET) at the running server\'s, or DATABASE_URL (DATABASE_SCHEMA) at its database; `npx warren init` makes a new, empty one here.',
+        "Point DATA_DIR (or ADMIN_SOCKET) at the running server's, or DATABASE_URL (DATABASE_SCHEMA) at its database; `npx warren init` makes a new, empty one here.",
     );
   let db: Database;
   try {
@@ -106,7 +116,9 @@ async function init(argv: string[], print: (line: string) => void): Promise<numb
   try {
     const applied = await migrate(db);
     secureDataDir(config.dataDir); // a database PGlite has just unpacked is 0666
-    print(`Made ${databaseName(config)} (${applied.length} migrations). The server fills in the rest at its first start.`);
+    print(
+      `Made ${databaseName(config)} (${applied.length} migrations). The server fills in the rest at its first start.`,
+    );
     return 0;
   } finally {
     await db.close();
@@ -114,7 +126,8 @@ async function init(argv: string[], print: (line: string) => void): Promise<numb
 }
 
 /** A command found from the words of argv, or the exit code once usage or help was printed (no database needed). */
-type Resolved = { command: CliCommand; flags: Record<string, string | boolean>; positionals: string[] } | { exit: number };
+type Resolved =
+  { command: CliCommand; flags: Record<string, string | boolean>; positionals: string[] } | { exit: number };
 
 async function resolveCommand(argv: string[], print: (line: string) => void): Promise<Resolved> {
   const wantsHelp = argv.some((a) => a === '--help' || a === '-h');
@@ -128,11 +141,23 @@ async function resolveCommand(argv: string[], print: (line: string) => void): Pr
   const group = await loadGroup();
   const command = commandName && Object.hasOwn(group, commandName) ? group[commandName] : undefined;
   if (!command) {
-    print([`Commands of ${groupName}:`, ...Object.entries(group).map(([n, c]) => `  ${n.padEnd(16)} ${c.summary}${c.usage ? `\n  ${' '.repeat(16)} ${c.usage}` : ''}`)].join('\n'));
+    print(
+      [
+        `Commands of ${groupName}:`,
+        ...Object.entries(group).map(
+          ([n, c]) => `  ${n.padEnd(16)} ${c.summary}${c.usage ? `\n  ${' '.repeat(16)} ${c.usage}` : ''}`,
+        ),
+      ].join('\n'),
+    );
     return { exit: commandName && !wantsHelp ? 64 : 0 };
   }
   if (wantsHelp) {
-    print([`npx warren ${groupName} ${commandName}: ${command.summary}`, ...(command.usage ? [`Usage: npx warren ${groupName} ${commandName} ${command.usage}`] : [])].join('\n'));
+    print(
+      [
+        `npx warren ${groupName} ${commandName}: ${command.summary}`,
+        ...(command.usage ? [`Usage: npx warren ${groupName} ${commandName} ${command.usage}`] : []),
+      ].join('\n'),
+    );
     return { exit: 0 };
   }
   try {
@@ -140,7 +165,12 @@ async function resolveCommand(argv: string[], print: (line: string) => void): Pr
     return { command, flags: values, positionals };
   } catch (err) {
     if (!(err instanceof CliUsageError)) throw err;
-    print([`Error: ${err.message}`, `Usage: npx warren ${groupName} ${commandName}${command.usage ? ` ${command.usage}` : ''}`].join('\n'));
+    print(
+      [
+        `Error: ${err.message}`,
+        `Usage: npx warren ${groupName} ${commandName}${command.usage ? ` ${command.usage}` : ''}`,
+      ].join('\n'),
+    );
     return { exit: err.exitCode };
   }
 }
@@ -150,7 +180,10 @@ async function resolveCommand(argv: string[], print: (line: string) => void): Pr
  * channel, admin/channel.ts), which stay open afterwards. Usage errors exit 64; any other error is
  * printed as `Error: …` and exits 1 (the caller logs it).
  */
-export async function runCommand(argv: string[], ctx: Pick<CliContext, 'db' | 'config' | 'services' | 'print'>): Promise<number> {
+export async function runCommand(
+  argv: string[],
+  ctx: Pick<CliContext, 'db' | 'config' | 'services' | 'print'>,
+): Promise<number> {
   const resolved = await resolveCommand(argv, ctx.print);
   if ('exit' in resolved) return resolved.exit;
   try {
@@ -167,7 +200,11 @@ export async function runCommand(argv: string[], ctx: Pick<CliContext, 'db' | 'c
  * `npx warren …`: through the running server's admin channel when one answers (cli/remote.ts),
  * else on the database directly. `note` tells which path was taken (stderr in cli/main.ts).
  */
-export async function runCli(argv: string[], print: (line: string) => void = (l) => console.log(l), note: (line: string) => void = () => {}): Promise<number> {
+export async function runCli(
+  argv: string[],
+  print: (line: string) => void = (l) => console.log(l),
+  note: (line: string) => void = () => {},
+): Promise<number> {
   if (argv[0] === 'init') return init(argv.slice(1), print);
   const resolved = await resolveCommand(argv, print);
   if ('exit' in resolved) return resolved.exit;
@@ -176,7 +213,11 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
   const remote = await runOnServer(admin, argv, print, note);
   if (remote !== undefined) return remote;
   const config = loadConfig();
-  note(admin ? `warren: no server answers on ${admin.socket}; opening the database directly` : 'warren: ADMIN_SOCKET is off; opening the database directly');
+  note(
+    admin
+      ? `warren: no server answers on ${admin.socket}; opening the database directly`
+      : 'warren: ADMIN_SOCKET is off; opening the database directly',
+  );
   // A restore makes the database: no existing one is looked for or opened (cli/db.ts).
   if (resolved.command.runOffline) {
     try {
@@ -205,7 +246,14 @@ export async function runCli(argv: string[], print: (line: string) => void = (l)
   try {
     await migrate(db);
     secureDataDir(config.dataDir); // a database PGlite has just unpacked is 0666
-    await resolved.command.run({ db, config, services: () => (services ??= buildServices(config, { db })), flags: resolved.flags, positionals: resolved.positionals, print });
+    await resolved.command.run({
+      db,
+      config,
+      services: () => (services ??= buildServices(config, { db })),
+      flags: resolved.flags,
+      positionals: resolved.positionals,
+      print,
+    });
     return 0;
   } catch (err) {
     if (err instanceof CliUsageError) {

@@ -8,7 +8,9 @@ export const commands: CliGroup = {
     async run(ctx) {
       const jobs = await (await ctx.services()).jobs.list({ all: ctx.flags.all === true });
       for (const j of jobs) {
-        ctx.print(`${j.queue.padEnd(17)} ${j.state.padEnd(9)} ${j.startAfter}  retries ${j.retryCount}  ${JSON.stringify(j.data)}${j.state === 'failed' ? `  ${JSON.stringify(j.output)}` : ''}`);
+        ctx.print(
+          `${j.queue.padEnd(17)} ${j.state.padEnd(9)} ${j.startAfter}  retries ${j.retryCount}  ${JSON.stringify(j.data)}${j.state === 'failed' ? `  ${JSON.stringify(j.output)}` : ''}`,
+        );
       }
       if (!jobs.length) ctx.print('No jobs due or failed.');
     },

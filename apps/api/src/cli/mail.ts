@@ -16,12 +16,14 @@ export const commands: CliGroup = {
     async run(ctx) {
       const { subject, 'text-file': textFile, brand: brandId } = ctx.flags;
       if (typeof subject !== 'string' || !subject.trim()) throw new CliUsageError('--subject is required');
-      if (typeof textFile !== 'string' || !fs.existsSync(textFile)) throw new CliUsageError('--text-file must name a readable file');
+      if (typeof textFile !== 'string' || !fs.existsSync(textFile))
+        throw new CliUsageError('--text-file must name a readable file');
       const body = fs.readFileSync(textFile, 'utf8').trim();
       const { brands, origins, mailer, profiles } = await ctx.services();
       // Links in the message must point at a brand's origin, as every mail's must (mail/link-guard.ts): said before the first send.
       const foreign = untrustedLinks({ text: body, html: '' }, origins.isTrusted);
-      if (foreign.length) throw new CliUsageError(`the message links outside the brands' origins: ${foreign.join(' ')}`);
+      if (foreign.length)
+        throw new CliUsageError(`the message links outside the brands' origins: ${foreign.join(' ')}`);
       const recipients = await newsletterRecipients(ctx.db, typeof brandId === 'string' ? brandId : undefined);
       let sent = 0;
       for (const r of recipients) {

@@ -6,7 +6,11 @@ import { runCli } from './index.js';
 // Which path a command took (the running server, or the database directly) goes to stderr.
 // What the CLI writes (an embedded database opened directly) is its user's alone, as the server's (lib/data-dir.ts).
 usePrivateUmask();
-runCli(process.argv.slice(2), (l) => console.log(l), (l) => console.error(l)).then(
+runCli(
+  process.argv.slice(2),
+  (l) => console.log(l),
+  (l) => console.error(l),
+).then(
   (code) => process.exit(code),
   (err) => {
     console.error(err instanceof ConfigError ? err.message : `Error: ${(err as Error).message}`);

@@ -13,14 +13,22 @@ import { untrustedSocket } from '../admin/trust.js';
  * A server that answers but refuses, or a credential the CLI cannot read, is an error: it never
  * falls back to the database a running server holds.
  */
-export async function runOnServer(admin: Config['admin'], argv: string[], print: (line: string) => void, note: (line: string) => void): Promise<number | undefined> {
+export async function runOnServer(
+  admin: Config['admin'],
+  argv: string[],
+  print: (line: string) => void,
+  note: (line: string) => void,
+): Promise<number | undefined> {
   if (!admin) return undefined;
   const socket = await connect(admin.socket);
   if (!socket) return undefined;
   try {
     // Before the credential is even read: whoever owns this path would receive it (admin/trust.ts).
     const untrusted = untrustedSocket(admin.socket);
-    if (untrusted) throw new Error(`refusing to send the operator credential over ${admin.socket}: ${untrusted}. Check who made it; the server makes its socket 0600 in a directory only its user can write (ADMIN_SOCKET)`);
+    if (untrusted)
+      throw new Error(
+        `refusing to send the operator credential over ${admin.socket}: ${untrusted}. Check who made it; the server makes its socket 0600 in a directory only its user can write (ADMIN_SOCKET)`,
+      );
     let token: string;
     try {
       token = fs.readFileSync(admin.tokenFile, 'utf8').trim();
@@ -48,7 +56,12 @@ function connect(socketPath: string): Promise<net.Socket | undefined> {
     });
     socket.once('error', (err: NodeJS.ErrnoException) => {
       if (err.code === 'ECONNREFUSED' || err.code === 'ENOENT') resolve(undefined);
-      else if (err.code === 'EACCES') reject(new Error(`a server is running but its admin socket ${socketPath} is not open to this user: run the CLI as the server's user`));
+      else if (err.code === 'EACCES')
+        reject(
+          new Error(
+            `a server is running but its admin socket ${socketPath} is not open to this user: run the CLI as the server's user`,
+          ),
+        );
       else reject(err);
     });
   });
@@ -86,7 +99,12 @@ function exchange(socket: net.Socket, request: AdminRequest, print: (line: strin
       done = true;
     });
     socket.on('close', () => {
-      if (!done) reject(new Error('the server closed the admin channel before the command finished (was it stopped?); check its state before running the command again'));
+      if (!done)
+        reject(
+          new Error(
+            'the server closed the admin channel before the command finished (was it stopped?); check its state before running the command again',
+          ),
+        );
       done = true;
     });
     socket.write(`${JSON.stringify(request)}\n`);
@@ -103,8 +121,16 @@ export function withAbsolutePaths(argv: string[], cwd: string): string[] {
   for (let i = 0; i < argv.length; i++) {
     const arg = argv[i]!;
     const eq = arg.indexOf('=');
-    if (arg.startsWith('--') && eq > 2 && isFileFlag(arg.slice(2, eq))) out.push(`${arg.slice(0, eq + 1)}${path.resolve(cwd, arg.slice(eq + 1))}`);
-    else if (arg.startsWith('--') && eq < 0 && isFileFlag(arg.slice(2)) && argv[i + 1] !== undefined && !argv[i + 1]!.startsWith('--')) out.push(arg, path.resolve(cwd, argv[++i]!));
+    if (arg.startsWith('--') && eq > 2 && isFileFlag(arg.slice(2, eq)))
+      out.push(`${arg.slice(0, eq + 1)}${path.resolve(cwd, arg.slice(eq + 1))}`);
+    else if (
+      arg.startsWith('--') &&
+      eq < 0 &&
+      isFileFlag(arg.slice(2)) &&
+      argv[i + 1] !== undefined &&
+      !argv[i + 1]!.startsWith('--')
+    )
+      out.push(arg, path.resolve(cwd, argv[++i]!));
     else out.push(arg);
   }
   return out;

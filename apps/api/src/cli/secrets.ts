@@ -19,25 +19,39 @@ export const commands: CliGroup = {
       for (const k of keys) ctx.print(`  ${k.id}  ${k.setting}${k.current ? ' (seals new values)' : ''}`);
       ctx.print('Sealed values by key:');
       for (const c of columns) {
-        const counts = Object.entries(c.keys).map(([id, n]) => `${id || 'no key id yet'}: ${n}${id && !keys.some((k) => k.id === id) ? ' (NOT CONFIGURED)' : ''}`);
+        const counts = Object.entries(c.keys).map(
+          ([id, n]) =>
+            `${id || 'no key id yet'}: ${n}${id && !keys.some((k) => k.id === id) ? ' (NOT CONFIGURED)' : ''}`,
+        );
         ctx.print(`  ${c.what}: ${counts.length ? counts.join(', ') : 'none'}`);
       }
     },
   },
   reseal: {
-    summary: 'seal every value under the current APP_SECRET (OPENVPN_CA_SECRET for OpenVPN material) again; then APP_SECRET_PREVIOUS can be removed',
+    summary:
+      'seal every value under the current APP_SECRET (OPENVPN_CA_SECRET for OpenVPN material) again; then APP_SECRET_PREVIOUS can be removed',
     async run(ctx) {
       const services = await ctx.services();
       const reports = await services.secrets.reseal();
       let unreadable = 0;
       for (const r of reports) {
-        const under = Object.entries(r.keys).map(([id, n]) => `${n} under ${id || 'no key id'}`).join(', ') || 'none';
-        ctx.print(`${r.what}: ${r.resealed} resealed${r.unreadable ? `, ${r.unreadable} NOT OPENED` : ''} (now ${under})`);
+        const under =
+          Object.entries(r.keys)
+            .map(([id, n]) => `${n} under ${id || 'no key id'}`)
+            .join(', ') || 'none';
+        ctx.print(
+          `${r.what}: ${r.resealed} resealed${r.unreadable ? `, ${r.unreadable} NOT OPENED` : ''} (now ${under})`,
+        );
         unreadable += r.unreadable;
       }
-      if (unreadable) throw new UnreadableValues(`${unreadable} sealed values could not be opened with the configured secrets: they are left as they were. Add the secret they were sealed with to APP_SECRET_PREVIOUS and run this again (npx warren secrets status shows their key ids).`);
+      if (unreadable)
+        throw new UnreadableValues(
+          `${unreadable} sealed values could not be opened with the configured secrets: they are left as they were. Add the secret they were sealed with to APP_SECRET_PREVIOUS and run this again (npx warren secrets status shows their key ids).`,
+        );
       const current = (await services.secrets.status()).keys.filter((k) => k.current);
-      ctx.print(`Every sealed value is under ${current.map((k) => `${k.setting} (${k.id})`).join(' and ')}: APP_SECRET_PREVIOUS can be removed once every instance runs with the new secret.`);
+      ctx.print(
+        `Every sealed value is under ${current.map((k) => `${k.setting} (${k.id})`).join(' and ')}: APP_SECRET_PREVIOUS can be removed once every instance runs with the new secret.`,
+      );
     },
   },
 };

@@ -11,7 +11,7 @@ const staffOf = async (ctx: CliContext) => (await ctx.services()).staff;
 
 function emailOf(ctx: CliContext): string {
   const email = ctx.positionals[0];
-  if (typeof email !== 'string' || !email.includes('@')) throw new CliUsageError('the account\'s email is required');
+  if (typeof email !== 'string' || !email.includes('@')) throw new CliUsageError("the account's email is required");
   return email.trim().toLowerCase();
 }
 
@@ -36,14 +36,20 @@ export const commands: CliGroup = {
     async run(ctx) {
       const email = emailOf(ctx);
       const role = ctx.flags.role;
-      if (typeof role !== 'string' || !(STAFF_ROLES as readonly string[]).includes(role)) throw new CliUsageError('--role must be support or admin');
+      if (typeof role !== 'string' || !(STAFF_ROLES as readonly string[]).includes(role))
+        throw new CliUsageError('--role must be support or admin');
       const r = await friendly(async () => (await staffOf(ctx)).grantRole(email, role as StaffRole));
-      ctx.print(`${email} is ${role}${r.previous && r.previous !== role ? ` (was ${r.previous}; its console sessions ended)` : ''}.`);
-      if (!r.twoFactor) ctx.print('Two-factor sign-in is off for this account: it must be turned on in the profile before the console lets it in.');
+      ctx.print(
+        `${email} is ${role}${r.previous && r.previous !== role ? ` (was ${r.previous}; its console sessions ended)` : ''}.`,
+      );
+      if (!r.twoFactor)
+        ctx.print(
+          'Two-factor sign-in is off for this account: it must be turned on in the profile before the console lets it in.',
+        );
     },
   },
   revoke: {
-    summary: 'take an account\'s staff role away (its console sessions end at once)',
+    summary: "take an account's staff role away (its console sessions end at once)",
     usage: '<email>',
     async run(ctx) {
       const email = emailOf(ctx);
@@ -52,13 +58,17 @@ export const commands: CliGroup = {
     },
   },
   audit: {
-    summary: "verify the audit log's hash chain: names the first row edited, inserted or missing (exit 1); --head compares with a head exported earlier",
-    usage: 'verify [--head SEQ[:HASH]]   (SEQ: the metric warren_staff_audit_head_seq; SEQ:HASH: a "staff audit appended" log line)',
+    summary:
+      "verify the audit log's hash chain: names the first row edited, inserted or missing (exit 1); --head compares with a head exported earlier",
+    usage:
+      'verify [--head SEQ[:HASH]]   (SEQ: the metric warren_staff_audit_head_seq; SEQ:HASH: a "staff audit appended" log line)',
     async run(ctx) {
-      if (ctx.positionals[0] !== 'verify' || ctx.positionals.length > 1) throw new CliUsageError('usage: npx warren staff audit verify [--head SEQ[:HASH]]');
+      if (ctx.positionals[0] !== 'verify' || ctx.positionals.length > 1)
+        throw new CliUsageError('usage: npx warren staff audit verify [--head SEQ[:HASH]]');
       const flag = ctx.flags.head;
       const head = flag === undefined ? undefined : typeof flag === 'string' ? parseHead(flag) : undefined;
-      if (flag !== undefined && !head) throw new CliUsageError('--head must be SEQ or SEQ:HASH (12 to 64 hex digits of the hash)');
+      if (flag !== undefined && !head)
+        throw new CliUsageError('--head must be SEQ or SEQ:HASH (12 to 64 hex digits of the hash)');
       const r = await (await staffOf(ctx)).verifyAudit(head);
       if (r.ok) {
         ctx.print(
@@ -67,15 +77,21 @@ export const commands: CliGroup = {
         return;
       }
       for (const p of r.problems) ctx.print(p);
-      throw new AuditChainBroken(`the staff audit chain is broken (${r.problems.length}${r.problems.length >= 20 ? '+' : ''} problems): first ${r.problems[0]}`);
+      throw new AuditChainBroken(
+        `the staff audit chain is broken (${r.problems.length}${r.problems.length >= 20 ? '+' : ''} problems): first ${r.problems[0]}`,
+      );
     },
   },
   list: {
     summary: 'list staff accounts and their roles',
     async run(ctx) {
       const rows = await (await staffOf(ctx)).members();
-      for (const r of rows) ctx.print(`${r.email.padEnd(40)} ${r.role.padEnd(8)} granted ${new Date(r.granted_at).toISOString()}${r.totp_enabled ? '' : '  [two-factor off: cannot sign in]'}`);
-      if (!rows.length) ctx.print('No staff accounts. Make the first admin: npx warren staff grant <email> --role admin');
+      for (const r of rows)
+        ctx.print(
+          `${r.email.padEnd(40)} ${r.role.padEnd(8)} granted ${new Date(r.granted_at).toISOString()}${r.totp_enabled ? '' : '  [two-factor off: cannot sign in]'}`,
+        );
+      if (!rows.length)
+        ctx.print('No staff accounts. Make the first admin: npx warren staff grant <email> --role admin');
     },
   },
 };

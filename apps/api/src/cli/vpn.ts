@@ -35,13 +35,19 @@ async function friendly<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ZodError) throw new CliUsageError(err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    if (err instanceof Error && /^(No |A location|A node|The public key)/.test(err.message)) throw new CliUsageError(err.message);
+    if (err instanceof ZodError)
+      throw new CliUsageError(err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
+    if (err instanceof Error && /^(No |A location|A node|The public key)/.test(err.message))
+      throw new CliUsageError(err.message);
     throw err;
   }
 }
 
-type AuditCli = (action: Parameters<Services['staff']['auditCliVpnChange']>[0], target: string, detail?: Record<string, unknown>) => Promise<void>;
+type AuditCli = (
+  action: Parameters<Services['staff']['auditCliVpnChange']>[0],
+  target: string,
+  detail?: Record<string, unknown>,
+) => Promise<void>;
 
 /**
  * A command on the operator's actions, its validation and "not found" errors as usage errors.
@@ -57,7 +63,8 @@ const withAdmin =
   };
 
 /** The fields a change named (undefined ones left out), for its audit row. */
-const named = (patch: Record<string, unknown>) => Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
+const named = (patch: Record<string, unknown>) =>
+  Object.fromEntries(Object.entries(patch).filter(([, v]) => v !== undefined));
 
 /** The one node name a command takes as its word (`npx warren vpn drain de-fra-1`). */
 function nodeArg(ctx: CliContext, command: string): string {
@@ -80,29 +87,43 @@ function printToken(ctx: CliContext, node: string, token: string, port?: number)
     return;
   }
   ctx.print('On the node, with the agent copied to /opt/warren-agent (apps/agent/README.md):');
-  ctx.print('  install -d -m 700 /etc/warren && (umask 077; cat > /etc/warren/node-token)   # paste the token, then Ctrl-D');
+  ctx.print(
+    '  install -d -m 700 /etc/warren && (umask 077; cat > /etc/warren/node-token)   # paste the token, then Ctrl-D',
+  );
   ctx.print(`  node /opt/warren-agent/bin/warren-agent.mjs setup --api https://<api host> --port ${port}`);
 }
 
 export const commands: CliGroup = {
   'add-location': {
     summary: 'add a server location',
-    usage: '--slug de-fra --country-code DE --country Germany --city Frankfurt --lat 50.11 --lon 8.68 [--country-ru … --country-zh … --city-ru … --city-zh …] [--free] [--hidden]',
+    usage:
+      '--slug de-fra --country-code DE --country Germany --city Frankfurt --lat 50.11 --lon 8.68 [--country-ru … --country-zh … --city-ru … --city-zh …] [--free] [--hidden]',
     run: withAdmin(async (admin, ctx, audit) => {
       const country = str(ctx, 'country')!;
       const city = str(ctx, 'city')!;
       const { id } = await admin.addLocation({
         slug: str(ctx, 'slug')!,
         countryCode: str(ctx, 'country-code')!.toUpperCase(),
-        country: { en: country, ru: str(ctx, 'country-ru', false) ?? country, zh: str(ctx, 'country-zh', false) ?? country },
+        country: {
+          en: country,
+          ru: str(ctx, 'country-ru', false) ?? country,
+          zh: str(ctx, 'country-zh', false) ?? country,
+        },
         city: { en: city, ru: str(ctx, 'city-ru', false) ?? city, zh: str(ctx, 'city-zh', false) ?? city },
         latitude: num(ctx, 'lat')!,
         longitude: num(ctx, 'lon')!,
         premium: !bool(ctx, 'free'),
         dashVisible: !bool(ctx, 'hidden'),
       });
-      await audit('location-add', str(ctx, 'slug')!, { countryCode: str(ctx, 'country-code')!.toUpperCase(), city, premium: !bool(ctx, 'free'), visible: !bool(ctx, 'hidden') });
-      ctx.print(`Location ${str(ctx, 'slug')} added (id ${id}). Add a node to it with \`npx warren vpn add-node --location ${str(ctx, 'slug')} …\`.`);
+      await audit('location-add', str(ctx, 'slug')!, {
+        countryCode: str(ctx, 'country-code')!.toUpperCase(),
+        city,
+        premium: !bool(ctx, 'free'),
+        visible: !bool(ctx, 'hidden'),
+      });
+      ctx.print(
+        `Location ${str(ctx, 'slug')} added (id ${id}). Add a node to it with \`npx warren vpn add-node --location ${str(ctx, 'slug')} …\`.`,
+      );
     }),
   },
   'add-node': {
@@ -118,12 +139,16 @@ export const commands: CliGroup = {
         listenPort,
         publicKey: str(ctx, 'public-key', false),
       });
-      await audit('node-add', name, { location: str(ctx, 'location')!, endpointHost: str(ctx, 'endpoint')!, listenPort });
+      await audit('node-add', name, {
+        location: str(ctx, 'location')!,
+        endpointHost: str(ctx, 'endpoint')!,
+        listenPort,
+      });
       printToken(ctx, name, token, listenPort);
     }),
   },
   'node-token': {
-    summary: "issue a new token for a node (the old one stops working)",
+    summary: 'issue a new token for a node (the old one stops working)',
     usage: '--node de-fra-1',
     run: withAdmin(async (admin, ctx, audit) => {
       const name = str(ctx, 'node')!;
@@ -144,10 +169,15 @@ export const commands: CliGroup = {
   },
   'set-node': {
     summary: 'change a node: enabled, draining, endpoint, port, public key',
-    usage: '--node de-fra-1 [--enabled true|false] [--draining true|false] [--endpoint HOST] [--port N] [--public-key KEY]',
+    usage:
+      '--node de-fra-1 [--enabled true|false] [--draining true|false] [--endpoint HOST] [--port N] [--public-key KEY]',
     run: withAdmin(async (admin, ctx, audit) => {
       const patch = {
-        enabled: bool(ctx, 'enabled'), draining: bool(ctx, 'draining'), endpointHost: str(ctx, 'endpoint', false), listenPort: num(ctx, 'port', false), publicKey: str(ctx, 'public-key', false),
+        enabled: bool(ctx, 'enabled'),
+        draining: bool(ctx, 'draining'),
+        endpointHost: str(ctx, 'endpoint', false),
+        listenPort: num(ctx, 'port', false),
+        publicKey: str(ctx, 'public-key', false),
       };
       await admin.setNode(str(ctx, 'node')!, patch);
       await audit('node-update', str(ctx, 'node')!, named(patch));
@@ -155,13 +185,16 @@ export const commands: CliGroup = {
     }),
   },
   drain: {
-    summary: 'drain a node (issue 22): no new customer gets it, its customers are told to take a new configuration; it keeps serving whoever is on it',
+    summary:
+      'drain a node (issue 22): no new customer gets it, its customers are told to take a new configuration; it keeps serving whoever is on it',
     usage: '<node>',
     run: withAdmin(async (admin, ctx, audit) => {
       const name = nodeArg(ctx, 'drain');
       await admin.setNode(name, { draining: true });
       await audit('node-update', name, { draining: true });
-      ctx.print(`Node ${name} is draining: new configurations name another node of its location, and its customers are told to take a new one. It keeps every peer until you switch it off (set-node --node ${name} --enabled false); undrain gives it back.`);
+      ctx.print(
+        `Node ${name} is draining: new configurations name another node of its location, and its customers are told to take a new one. It keeps every peer until you switch it off (set-node --node ${name} --enabled false); undrain gives it back.`,
+      );
     }),
   },
   undrain: {
@@ -180,7 +213,10 @@ export const commands: CliGroup = {
       for (const r of await (await adminOf(ctx)).list()) {
         const seen = r.last_seen_at ? new Date(r.last_seen_at).toISOString() : 'never';
         // WireGuard peers of the interface's cap (issue 22), and since when a node drains.
-        const wg = r.wg_max_peers === null ? 'wg:-' : `wg:${r.wg_peers ?? 0}/${r.wg_max_peers}${r.wg_kind === 'userspace' ? '(go)' : ''}${r.wg_refused ? ` refused:${r.wg_refused}` : ''}`;
+        const wg =
+          r.wg_max_peers === null
+            ? 'wg:-'
+            : `wg:${r.wg_peers ?? 0}/${r.wg_max_peers}${r.wg_kind === 'userspace' ? '(go)' : ''}${r.wg_refused ? ` refused:${r.wg_refused}` : ''}`;
         const drain = r.draining_since ? ` draining-since:${new Date(r.draining_since).toISOString()}` : '';
         ctx.print(
           `${r.slug.padEnd(12)} ${r.city.padEnd(16)} ${r.premium ? 'premium' : 'free   '} ${r.visible ? 'shown ' : 'hidden'}  ${r.node ? `${r.node.padEnd(16)} ${String(r.endpoint).padEnd(40)} ${r.enabled ? 'on ' : 'off'}${r.demo ? ' DEMO' : ''} token:${r.has_token ? 'yes' : 'no '} load:${r.load ?? '-'} seen:${seen} ${wg}${drain} agent:${r.agent_version ?? '-'}` : '(no nodes)'}`,

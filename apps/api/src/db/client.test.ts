@@ -6,15 +6,29 @@ const withCode = (code: string, message = 'x') => Object.assign(new Error(messag
 
 describe('isDatabaseUnavailable: a lost database, not a failed statement', () => {
   it('knows a server going away, starting up, full, and the connection errors', () => {
-    for (const code of ['57P01', '57P02', '57P03', '53300', '08006', '08001', 'ECONNREFUSED', 'ECONNRESET', 'ETIMEDOUT']) expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
+    for (const code of [
+      '57P01',
+      '57P02',
+      '57P03',
+      '53300',
+      '08006',
+      '08001',
+      'ECONNREFUSED',
+      'ECONNRESET',
+      'ETIMEDOUT',
+    ])
+      expect(isDatabaseUnavailable(withCode(code)), code).toBe(true);
     expect(isDatabaseUnavailable(new Error('Connection terminated unexpectedly'))).toBe(true);
-    expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(true);
+    expect(isDatabaseUnavailable(new Error('Client has encountered a connection error and is not queryable'))).toBe(
+      true,
+    );
     expect(isDatabaseUnavailable(new AggregateError([withCode('ECONNREFUSED'), withCode('ECONNREFUSED')]))).toBe(true);
     expect(isDatabaseUnavailable(new DatabaseUnavailableError())).toBe(true);
   });
 
   it('leaves statements that failed alone: a unique violation, a syntax error, a serialization failure', () => {
-    for (const code of ['23505', '42601', '40001', '22P02']) expect(isDatabaseUnavailable(withCode(code)), code).toBe(false);
+    for (const code of ['23505', '42601', '40001', '22P02'])
+      expect(isDatabaseUnavailable(withCode(code)), code).toBe(false);
     expect(isDatabaseUnavailable(new Error('boom'))).toBe(false);
     expect(isDatabaseUnavailable('ECONNREFUSED')).toBe(false);
   });
@@ -38,9 +52,18 @@ describe('retryWhileUnavailable', () => {
 
   it('throws any other error at once, and a lasting outage once its time is up', async () => {
     let calls = 0;
-    await expect(retryWhileUnavailable(async () => { calls++; throw withCode('23505'); })).rejects.toMatchObject({ code: '23505' });
+    await expect(
+      retryWhileUnavailable(async () => {
+        calls++;
+        throw withCode('23505');
+      }),
+    ).rejects.toMatchObject({ code: '23505' });
     expect(calls).toBe(1);
-    await expect(retryWhileUnavailable(async () => { throw withCode('ECONNREFUSED'); }, 50)).rejects.toMatchObject({ code: 'ECONNREFUSED' });
+    await expect(
+      retryWhileUnavailable(async () => {
+        throw withCode('ECONNREFUSED');
+      }, 50),
+    ).rejects.toMatchObject({ code: 'ECONNREFUSED' });
   });
 });
 
@@ -56,14 +79,31 @@ describe.skipIf(!pgUrl)('withLock on PostgreSQL: a lost lock is said, not kept s
       const seen = await a.withLock(key, async (lock) => {
         expect(lock.signal.aborted).toBe(false);
         // The backend that holds the advisory lock (two int4 keys: classid, objid, objsubid 2).
-        const [holder] = await b.query<{ pid: number }>(`select pid from pg_locks where locktype = 'advisory' and classid = $1 and objid = $2 and objsubid = 2 and granted`, [...key]);
+        const [holder] = await b.query<{ pid: number }>(
+          `select pid from pg_locks where locktype = 'advisory' and classid = $1 and objid = $2 and objsubid = 2 and granted`,
+          [...key],
+        );
         expect(holder).toBeDefined();
-        const lost = new Promise<unknown>((resolve) => lock.signal.addEventListener('abort', () => resolve(lock.signal.reason), { once: true }));
+        const lost = new Promise<unknown>((resolve) =>
+          lock.signal.addEventListener('abort', () => resolve(lock.signal.reason), { once: true }),
+        );
         await b.query('select pg_terminate_backend($1)', [holder!.pid]);
         const reason = await lost;
         // The lock is gone with its session: the other instance gets it while this holder still runs.
         const other = await b.withLock(key, async () => 'taken by b');
-        return { reason, other, aborted: lock.signal.aborted, threw: (() => { try { lock.signal.throwIfAborted(); return null; } catch (err) { return err; } })() };
+        return {
+          reason,
+          other,
+          aborted: lock.signal.aborted,
+          threw: (() => {
+            try {
+              lock.signal.throwIfAborted();
+              return null;
+            } catch (err) {
+              return err;
+            }
+          })(),
+        };
       });
       expect(seen.aborted).toBe(true);
       expect(seen.reason).toBeInstanceOf(DatabaseUnavailableError);

@@ -58,7 +58,10 @@ export interface HeldLock {
   readonly signal: AbortSignal;
 }
 
-async function holding<T>(acquire: () => Promise<{ release: () => Promise<void>; signal: AbortSignal }>, fn: (lock: HeldLock) => Promise<T>): Promise<T> {
+async function holding<T>(
+  acquire: () => Promise<{ release: () => Promise<void>; signal: AbortSignal }>,
+  fn: (lock: HeldLock) => Promise<T>,
+): Promise<T> {
   const { release, signal } = await acquire();
   try {
     return await fn({ signal });
@@ -105,7 +108,9 @@ class PgliteDatabase implements Database {
     if (dataDir === 'memory://') {
       // Tests start from a dump of an already migrated database: ~1 s instead of ~5 s per file.
       const loadDataDir = templateFile ? new Blob([fs.readFileSync(templateFile)]) : undefined;
-      return new PgliteDatabase(await PGlite.create({ ...(loadDataDir ? { loadDataDir } : {}), extensions: PGLITE_EXTENSIONS }));
+      return new PgliteDatabase(
+        await PGlite.create({ ...(loadDataDir ? { loadDataDir } : {}), extensions: PGLITE_EXTENSIONS }),
+      );
     }
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     // PGlite does not lock its directory; a second process opening it would corrupt it.
@@ -137,7 +142,8 @@ class PgliteDatabase implements Database {
     // inside fn, query only through tx, never through the outer database (that would deadlock).
     return this.pg.transaction(async (tx) =>
       fn({
-        query: async <R>(sql: string, params: readonly unknown[] = []) => (await timed(this.observers, sql, () => tx.query<R>(sql, params as unknown[]))).rows,
+        query: async <R>(sql: string, params: readonly unknown[] = []) =>
+          (await timed(this.observers, sql, () => tx.query<R>(sql, params as unknown[]))).rows,
         exec: async (sql: string) => void (await tx.exec(sql)),
       }),
     );
@@ -151,27 +157,24 @@ class PgliteDatabase implements Database {
   private readonly lockTails = new Map<string, Promise<void>>();
 
   withLock<T>(key: readonly [number, number], fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return holding(
-      async () => {
-        const name = key.join(':');
-        const before = this.lockTails.get(name) ?? Promise.resolve();
-        let release!: () => void;
-        const gate = new Promise<void>((resolve) => (release = resolve));
-        const tail = before.then(() => gate);
-        this.lockTails.set(name, tail);
-        await before;
-        // In this process: held until released, never lost.
-        const signal = new AbortController().signal;
-        return {
-          signal,
-          release: async () => {
-            release();
-            if (this.lockTails.get(name) === tail) this.lockTails.delete(name);
-          },
-        };
-      },
-      fn,
-    );
+    return holding(async () => {
+      const name = key.join(':');
+      const before = this.lockTails.get(name) ?? Promise.resolve();
+      let release!: () => void;
+      const gate = new Promise<void>((resolve) => (release = resolve));
+      const tail = before.then(() => gate);
+      this.lockTails.set(name, tail);
+      await before;
+      // In this process: held until released, never lost.
+      const signal = new AbortController().signal;
+      return {
+        signal,
+        release: async () => {
+          release();
+          if (this.lockTails.get(name) === tail) this.lockTails.delete(name);
+        },
+      };
+    }, fn);
   }
 
   /** Nothing to hear: only this process may open a PGlite database, and its writers wake their waiters themselves. */
@@ -213,15 +216,21 @@ class PgliteDatabase implements Database {
    */
   static async restore(dataDir: string, backup: Buffer): Promise<PgliteDatabase> {
     if (fs.existsSync(dataDir) && fs.readdirSync(dataDir).length)
-      throw new RestoreRefusedError(`${dataDir} already holds a database: restore into a new DATA_DIR, or move ${dataDir} away first (nothing was changed)`);
+      throw new RestoreRefusedError(
+        `${dataDir} already holds a database: restore into a new DATA_DIR, or move ${dataDir} away first (nothing was changed)`,
+      );
     fs.mkdirSync(dataDir, { recursive: true, mode: 0o700 });
     const lockFile = path.join(path.dirname(dataDir), 'warren.lock');
     acquireLockFile(lockFile);
     try {
-      return new PgliteDatabase(await PGlite.create({ dataDir, loadDataDir: new Blob([backup]), extensions: PGLITE_EXTENSIONS }), lockFile);
+      return new PgliteDatabase(
+        await PGlite.create({ dataDir, loadDataDir: new Blob([backup]), extensions: PGLITE_EXTENSIONS }),
+        lockFile,
+      );
     } catch (err) {
       fs.rmSync(lockFile, { force: true });
-      for (const entry of fs.readdirSync(dataDir)) fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
+      for (const entry of fs.readdirSync(dataDir))
+        fs.rmSync(path.join(dataDir, entry), { recursive: true, force: true });
       throw new RestoreRefusedError(
         `the file is not a backup of Warren's embedded database (npx warren db backup), or one made with another PostgreSQL version inside PGlite (${(err as Error).message}); nothing was restored`,
       );
@@ -238,7 +247,9 @@ function acquireLockFile(lockFile: string): void {
   } catch {
     const holder = Number(fs.readFileSync(lockFile, 'utf8'));
     if (holder && isAlive(holder) && holder !== process.pid) {
-      throw new Error(`The data directory is in use by process ${holder} (${lockFile}). Stop it first, or use another DATA_DIR.`);
+      throw new Error(
+        `The data directory is in use by process ${holder} (${lockFile}). Stop it first, or use another DATA_DIR.`,
+      );
     }
     fs.writeFileSync(lockFile, String(process.pid), { mode: 0o600 }); // stale lock from a crashed process
   }
@@ -258,9 +269,19 @@ pg.types.setTypeParser(20, (v) => Number(v));
 
 /** PostgreSQL's SQLSTATEs of a server that is going away, starting up or full (class 08: connection exceptions). */
 const UNAVAILABLE_SQLSTATES = new Set(['57P01', '57P02', '57P03', '53300']);
-const UNAVAILABLE_ERRNOS = new Set(['ECONNREFUSED', 'ECONNRESET', 'EPIPE', 'ETIMEDOUT', 'EHOSTUNREACH', 'ENETUNREACH', 'ENOTFOUND', 'EAI_AGAIN']);
+const UNAVAILABLE_ERRNOS = new Set([
+  'ECONNREFUSED',
+  'ECONNRESET',
+  'EPIPE',
+  'ETIMEDOUT',
+  'EHOSTUNREACH',
+  'ENETUNREACH',
+  'ENOTFOUND',
+  'EAI_AGAIN',
+]);
 /** node-postgres's own words for a connection it lost, never had, or was told to drop. */
-const UNAVAILABLE_MESSAGES = /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end/;
+const UNAVAILABLE_MESSAGES =
+  /Connection terminated|connection error and is not queryable|Client was closed and is not queryable|timeout exceeded when trying to connect|Cannot use a pool after calling end/;
 
 /**
  * Whether an error means the database could not be reached (restart, failover, a dead connection),
@@ -271,12 +292,19 @@ export function isDatabaseUnavailable(err: unknown): boolean {
   if (err instanceof AggregateError && err.errors.some(isDatabaseUnavailable)) return true;
   if (!(err instanceof Error)) return false;
   const code = (err as { code?: unknown }).code;
-  if (typeof code === 'string' && (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code) || /^08[0-9A-Z]{3}$/.test(code))) return true;
+  if (
+    typeof code === 'string' &&
+    (UNAVAILABLE_SQLSTATES.has(code) || UNAVAILABLE_ERRNOS.has(code) || /^08[0-9A-Z]{3}$/.test(code))
+  )
+    return true;
   return UNAVAILABLE_MESSAGES.test(err.message);
 }
 
 /** The typed domain error (503 + Retry-After, plugins/errors.ts) for a lost database; any other error as it is. */
-const unavailable = (err: unknown) => (isDatabaseUnavailable(err) && !(err instanceof DatabaseUnavailableError) ? new DatabaseUnavailableError({ cause: err }) : err);
+const unavailable = (err: unknown) =>
+  isDatabaseUnavailable(err) && !(err instanceof DatabaseUnavailableError)
+    ? new DatabaseUnavailableError({ cause: err })
+    : err;
 
 /**
  * Runs fn again while the database is unavailable, for at most `forMs` (backing off to 1 s): for a
@@ -404,34 +432,31 @@ class PostgresDatabase implements Database {
   }
 
   withLock<T>(key: readonly [number, number], fn: (lock: HeldLock) => Promise<T>): Promise<T> {
-    return holding(
-      async () => {
-        this.lockPool ??= new pg.Pool({ ...this.connect, max: 5 }).on('error', () => {
-          /* a lost connection took its locks with it; the next lock gets a fresh one */
-        });
-        const lockPool = this.lockPool;
-        const client = await reachable(() => lockPool.connect());
-        const held = guardHeld(client);
-        try {
-          await reachable(() => client.query('select pg_advisory_lock($1, $2)', [...key]));
-        } catch (err) {
-          held.release(err as Error);
-          throw err;
-        }
-        return {
-          signal: held.signal,
-          release: async () => {
-            try {
-              await client.query('select pg_advisory_unlock($1, $2)', [...key]);
-              held.release();
-            } catch (err) {
-              held.release(err as Error); // closed: the session and its locks end with it
-            }
-          },
-        };
-      },
-      fn,
-    );
+    return holding(async () => {
+      this.lockPool ??= new pg.Pool({ ...this.connect, max: 5 }).on('error', () => {
+        /* a lost connection took its locks with it; the next lock gets a fresh one */
+      });
+      const lockPool = this.lockPool;
+      const client = await reachable(() => lockPool.connect());
+      const held = guardHeld(client);
+      try {
+        await reachable(() => client.query('select pg_advisory_lock($1, $2)', [...key]));
+      } catch (err) {
+        held.release(err as Error);
+        throw err;
+      }
+      return {
+        signal: held.signal,
+        release: async () => {
+          try {
+            await client.query('select pg_advisory_unlock($1, $2)', [...key]);
+            held.release();
+          } catch (err) {
+            held.release(err as Error); // closed: the session and its locks end with it
+          }
+        },
+      };
+    }, fn);
   }
 
   async listen(channel: string, onNotify: (payload: string | null) => void): Promise<() => Promise<void>> {
@@ -495,7 +520,8 @@ export async function openDatabase(
   create = true,
 ): Promise<Database> {
   if (spec.kind === 'pglite') {
-    if (!create && !fs.existsSync(path.join(spec.dataDir, 'PG_VERSION'))) throw new NoDatabaseError(`no database in ${spec.dataDir}`);
+    if (!create && !fs.existsSync(path.join(spec.dataDir, 'PG_VERSION')))
+      throw new NoDatabaseError(`no database in ${spec.dataDir}`);
     return PgliteDatabase.open(spec.dataDir, spec.templateFile);
   }
   return PostgresDatabase.open(spec.url, spec.schema, create);

@@ -46,8 +46,13 @@ describe('migrate', () => {
   });
 
   it('applies nothing of a file that fails, and says which', async () => {
-    fs.writeFileSync(path.join(dir, '0002_broken.sql'), 'create table ok_part (id int);\ncreate tabel broken (id int);');
+    fs.writeFileSync(
+      path.join(dir, '0002_broken.sql'),
+      'create table ok_part (id int);\ncreate tabel broken (id int);',
+    );
     await expect(migrate(db, dir)).rejects.toThrow(/tabel/);
-    expect(await db.query(`select count(*)::int as n from information_schema.tables where table_name = 'ok_part'`)).toEqual([{ n: 0 }]);
+    expect(
+      await db.query(`select count(*)::int as n from information_schema.tables where table_name = 'ok_part'`),
+    ).toEqual([{ n: 0 }]);
   });
 });

@@ -8,7 +8,9 @@ const MIGRATION_LOCK = 727_001;
 /** The database has migrations this release does not have: it was migrated by a newer one. */
 export class NewerDatabaseError extends Error {
   constructor(readonly unknown: string[]) {
-    super(`the database was migrated by a newer Warren (${unknown.join(', ')} unknown to this release): run that release or a newer one; an older release never runs on a newer schema`);
+    super(
+      `the database was migrated by a newer Warren (${unknown.join(', ')} unknown to this release): run that release or a newer one; an older release never runs on a newer schema`,
+    );
   }
 }
 
@@ -17,9 +19,14 @@ export class NewerDatabaseError extends Error {
  * runs whole, as the server parses it (so a migration may hold functions and triggers).
  */
 export async function migrate(db: Database, dir = MIGRATIONS_DIR): Promise<string[]> {
-  const files = fs.readdirSync(dir).filter((f) => f.endsWith('.sql')).sort();
+  const files = fs
+    .readdirSync(dir)
+    .filter((f) => f.endsWith('.sql'))
+    .sort();
   return db.exclusive(MIGRATION_LOCK, async (tx) => {
-    await tx.query('create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())');
+    await tx.query(
+      'create table if not exists schema_migrations (name text primary key, applied_at timestamptz not null default now())',
+    );
     const done = new Set((await tx.query<{ name: string }>('select name from schema_migrations')).map((r) => r.name));
     // A release older than the database would run on a schema it does not know (a restored newer
     // backup, a rollback after an upgrade): refused, nothing applied (README: Upgrades).

@@ -16,7 +16,9 @@ export interface BuildInfo {
 export function buildInfo(): BuildInfo {
   let version = 'unknown';
   try {
-    version = (JSON.parse(fs.readFileSync(path.join(repoRoot, 'apps/api/package.json'), 'utf8')) as { version?: string }).version ?? version;
+    version =
+      (JSON.parse(fs.readFileSync(path.join(repoRoot, 'apps/api/package.json'), 'utf8')) as { version?: string })
+        .version ?? version;
   } catch {
     // an installation without the package file: the commit (if any) still says what runs
   }

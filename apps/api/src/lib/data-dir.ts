@@ -55,7 +55,8 @@ export function secureDataDir(dataDir: string): DataDirReport {
     if (bits !== wanted && !(isRoot && shared)) {
       const mine = me === undefined || st.uid === me;
       // Only group/other access is worth a warning; an owner-only file that is 0700 is just made 0600.
-      if (bits & 0o077) loose.push({ path: path.relative(dataDir, file) || '.', mode: bits.toString(8).padStart(3, '0'), fixed: mine });
+      if (bits & 0o077)
+        loose.push({ path: path.relative(dataDir, file) || '.', mode: bits.toString(8).padStart(3, '0'), fixed: mine });
       if (mine) fs.chmodSync(file, wanted);
     }
     if (!st.isDirectory()) return;
@@ -79,13 +80,19 @@ export function describeLooseDataDir(dataDir: string, report: DataDirReport): st
   const notes: string[] = [];
   if (report.loose.length) {
     const unfixed = report.loose.filter((e) => !e.fixed);
-    const examples = report.loose.slice(0, 5).map((e) => `${e.path} (${e.mode})`).join(', ');
+    const examples = report.loose
+      .slice(0, 5)
+      .map((e) => `${e.path} (${e.mode})`)
+      .join(', ');
     notes.push(
       `DATA_DIR ${dataDir} was open to other users: ${report.loose.length} entries, e.g. ${examples}; ` +
         `tightened to 0700 (directories) and 0600 (files)` +
-        (unfixed.length ? `, except ${unfixed.length} owned by another user (fix them as root: chown -R and chmod -R go-rwx)` : ''),
+        (unfixed.length
+          ? `, except ${unfixed.length} owned by another user (fix them as root: chown -R and chmod -R go-rwx)`
+          : ''),
     );
   }
-  if (report.shared) notes.push(`DATA_DIR ${dataDir} is a shared directory (sticky bit or /): give the server a directory of its own`);
+  if (report.shared)
+    notes.push(`DATA_DIR ${dataDir} is a shared directory (sticky bit or /): give the server a directory of its own`);
   return notes.length ? notes.join('. ') : undefined;
 }

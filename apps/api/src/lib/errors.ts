@@ -53,7 +53,9 @@ export class BadRequestError extends DomainError {
 
 export class TooManyRequestsError extends DomainError {
   constructor(retryAfterSeconds: number) {
-    super(429, 'Too many attempts. Please try again later.', undefined, { 'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))) });
+    super(429, 'Too many attempts. Please try again later.', undefined, {
+      'retry-after': String(Math.max(1, Math.ceil(retryAfterSeconds))),
+    });
   }
 }
 
@@ -64,7 +66,9 @@ export class TooManyRequestsError extends DomainError {
 export class DatabaseUnavailableError extends DomainError {
   static readonly RETRY_AFTER_S = 5;
   constructor(options?: { cause?: unknown }) {
-    super(503, 'The service is briefly unavailable. Please try again in a few seconds.', undefined, { 'retry-after': String(DatabaseUnavailableError.RETRY_AFTER_S) });
+    super(503, 'The service is briefly unavailable. Please try again in a few seconds.', undefined, {
+      'retry-after': String(DatabaseUnavailableError.RETRY_AFTER_S),
+    });
     if (options?.cause !== undefined) this.cause = options.cause;
   }
 }

@@ -20,16 +20,26 @@ export interface SealPurpose {
   derive(secret: string): string;
 }
 
-const hkdfKey = (secret: string, purpose: string) => Buffer.from(hkdfSync('sha256', secret, 'warren-services', purpose, 32)).toString('base64');
+const hkdfKey = (secret: string, purpose: string) =>
+  Buffer.from(hkdfSync('sha256', secret, 'warren-services', purpose, 32)).toString('base64');
 
 export const SEAL = {
-  totp: { label: 'two-factor secret', sealedWith: 'app', derive: (s) => createHash('sha256').update(`totp:${s}`).digest('base64') },
-  servicePassword: { label: 'OpenVPN/SOCKS5 password', sealedWith: 'ca', derive: (s) => hkdfKey(s, 'service-passwords') },
+  totp: {
+    label: 'two-factor secret',
+    sealedWith: 'app',
+    derive: (s) => createHash('sha256').update(`totp:${s}`).digest('base64'),
+  },
+  servicePassword: {
+    label: 'OpenVPN/SOCKS5 password',
+    sealedWith: 'ca',
+    derive: (s) => hkdfKey(s, 'service-passwords'),
+  },
   openvpnPki: { label: 'OpenVPN private key', sealedWith: 'ca', derive: (s) => hkdfKey(s, 'openvpn-pki') },
   stealthKey: { label: 'stealth credentials key', sealedWith: 'app', derive: (s) => hkdfKey(s, 'stealth-key') },
 } as const satisfies Record<string, SealPurpose>;
 
-export const keyIdOf = (secret: string): string => `k${createHash('sha256').update(`warren key id v1:${secret}`).digest('hex').slice(0, 12)}`;
+export const keyIdOf = (secret: string): string =>
+  `k${createHash('sha256').update(`warren key id v1:${secret}`).digest('hex').slice(0, 12)}`;
 
 const SEALED = /^(k[0-9a-f]{12}):([A-Za-z0-9+/=]+)$/;
 
@@ -56,7 +66,9 @@ export function keyring(secrets: KeyringSecrets) {
   };
   add(secrets.app, 'APP_SECRET');
   add(secrets.ca, 'OPENVPN_CA_SECRET');
-  secrets.previous.forEach((s, i) => add(s, secrets.previous.length > 1 ? `APP_SECRET_PREVIOUS (#${i + 1})` : 'APP_SECRET_PREVIOUS'));
+  secrets.previous.forEach((s, i) =>
+    add(s, secrets.previous.length > 1 ? `APP_SECRET_PREVIOUS (#${i + 1})` : 'APP_SECRET_PREVIOUS'),
+  );
   const current = { app: keyIdOf(secrets.app), ca: keyIdOf(secrets.ca) };
   const derived = new Map<string, string>();
   const keyOf = (purpose: SealPurpose, id: string) => {
@@ -117,5 +129,8 @@ export function keyring(secrets: KeyringSecrets) {
 export type Keyring = ReturnType<typeof keyring>;
 
 /** The key ring of a configuration (APP_SECRET, OPENVPN_CA_SECRET, APP_SECRET_PREVIOUS). */
-export const keyringOf = (config: { appSecret: string; openvpnCaSecret: string; previousSecrets: readonly string[] }): Keyring =>
-  keyring({ app: config.appSecret, ca: config.openvpnCaSecret, previous: config.previousSecrets });
+export const keyringOf = (config: {
+  appSecret: string;
+  openvpnCaSecret: string;
+  previousSecrets: readonly string[];
+}): Keyring => keyring({ app: config.appSecret, ca: config.openvpnCaSecret, previous: config.previousSecrets });

@@ -7,10 +7,12 @@ describe('metric labels', () => {
     expect(sqlOperation('  INSERT into users (email) values ($1)')).toBe('insert');
     expect(sqlOperation('\n update users set x = 1')).toBe('update');
     expect(sqlOperation('delete from tokens where id = $1')).toBe('delete');
-    expect(sqlOperation('with due as (select id from users where x > now()) update users set y = 1 from due')).toBe('update');
+    expect(sqlOperation('with due as (select id from users where x > now()) update users set y = 1 from due')).toBe(
+      'update',
+    );
     expect(sqlOperation('with a as (select count(*) from t) select * from a')).toBe('select');
     expect(sqlOperation('begin')).toBe('other');
-    expect(sqlOperation("select pg_advisory_xact_lock($1)")).toBe('select');
+    expect(sqlOperation('select pg_advisory_xact_lock($1)')).toBe('select');
     expect(sqlOperation('selectx')).toBe('other');
   });
 
@@ -22,7 +24,9 @@ describe('metric labels', () => {
 
   it('a failing scrape-time read leaves its gauge empty instead of failing the scrape', async () => {
     let fail = false;
-    const m = createMetrics({ activeSubscriptions: async () => (fail ? Promise.reject(new Error('down')) : [{ tariff: '1-year', count: 4 }]) });
+    const m = createMetrics({
+      activeSubscriptions: async () => (fail ? Promise.reject(new Error('down')) : [{ tariff: '1-year', count: 4 }]),
+    });
     expect(await m.registry.metrics()).toContain('warren_active_subscriptions{tariff="1-year"} 4');
     fail = true;
     const text = await m.registry.metrics();

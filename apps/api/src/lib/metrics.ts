@@ -30,9 +30,18 @@ export interface MetricsSources {
   /** Jobs by queue and state (ready, deferred, blocked, active, failed). */
   jobQueues?: () => Promise<{ queue: string; state: string; count: number }[]>;
   /** Nodes by state as the API sees them (issue 22): online (reported lately), offline, never reported, switched off; draining apart. */
-  nodeStates?: () => Promise<{ online: number; offline: number; never: number; disabled: number; draining: number; full: number }>;
+  nodeStates?: () => Promise<{
+    online: number;
+    offline: number;
+    never: number;
+    disabled: number;
+    draining: number;
+    full: number;
+  }>;
   /** Each node's stealth core as it last reported (issue 21): node names are the operator's, a small fixed set. */
-  stealthNodes?: () => Promise<{ node: string; up: boolean; version: string | null; users: number; certNotAfterS: number | null }[]>;
+  stealthNodes?: () => Promise<
+    { node: string; up: boolean; version: string | null; users: number; certNotAfterS: number | null }[]
+  >;
 }
 
 export function createMetrics(sources: MetricsSources = {}) {
@@ -63,8 +72,18 @@ export function createMetrics(sources: MetricsSources = {}) {
       buckets: DB_BUCKETS,
       registers: [registry],
     }),
-    signups: new Counter({ name: 'warren_signups_total', help: 'Accounts created, by brand', labelNames: ['brand'] as const, registers: [registry] }),
-    verified: new Counter({ name: 'warren_email_verifications_total', help: 'Email addresses verified, by brand', labelNames: ['brand'] as const, registers: [registry] }),
+    signups: new Counter({
+      name: 'warren_signups_total',
+      help: 'Accounts created, by brand',
+      labelNames: ['brand'] as const,
+      registers: [registry],
+    }),
+    verified: new Counter({
+      name: 'warren_email_verifications_total',
+      help: 'Email addresses verified, by brand',
+      labelNames: ['brand'] as const,
+      registers: [registry],
+    }),
     /**
      * Payments by provider and outcome: `applied` when a payment extends a plan (providers and
      * support grants alike), `failed` when the provider refused it, `refunded` when money went back.
@@ -100,7 +119,11 @@ export function createMetrics(sources: MetricsSources = {}) {
       registers: [registry],
     }),
     /** Mails the link guard stopped (mail/link-guard.ts): any at all is a bug that wrote a link to a foreign origin. */
-    mailsRefused: new Counter({ name: 'warren_mails_refused_total', help: 'Mails not sent because they linked outside the brands\' origins', registers: [registry] }),
+    mailsRefused: new Counter({
+      name: 'warren_mails_refused_total',
+      help: "Mails not sent because they linked outside the brands' origins",
+      registers: [registry],
+    }),
 
     /**
      * A gauge read when Prometheus scrapes (through a repository, e.g. active subscriptions, job
@@ -136,7 +159,8 @@ export function createMetrics(sources: MetricsSources = {}) {
   };
   // Present at zero, so an alert on the rate works from the first scrape.
   for (const reason of STAFF_SIGN_IN_FAILURES) metrics.staffSignInFailures.inc({ reason }, 0);
-  for (const operation of ['select', 'insert', 'update', 'delete', 'other'] as const) for (const outcome of ['ok', 'error']) metrics.dbDuration.zero({ operation, outcome });
+  for (const operation of ['select', 'insert', 'update', 'delete', 'other'] as const)
+    for (const outcome of ['ok', 'error']) metrics.dbDuration.zero({ operation, outcome });
   const build = buildInfo();
   new Gauge({
     name: 'warren_build_info',
@@ -152,10 +176,18 @@ export function createMetrics(sources: MetricsSources = {}) {
       ['state'],
       async () => {
         const n = await nodeStates();
-        return (['online', 'offline', 'never', 'disabled'] as const).map((state) => ({ labels: { state }, value: n[state] }));
+        return (['online', 'offline', 'never', 'disabled'] as const).map((state) => ({
+          labels: { state },
+          value: n[state],
+        }));
       },
     );
-    metrics.scrapeGauge('warren_nodes_draining', 'Enabled VPN nodes being drained: given to no new customer (issue 22)', [], async () => [{ value: (await nodeStates()).draining }]);
+    metrics.scrapeGauge(
+      'warren_nodes_draining',
+      'Enabled VPN nodes being drained: given to no new customer (issue 22)',
+      [],
+      async () => [{ value: (await nodeStates()).draining }],
+    );
     metrics.scrapeGauge(
       'warren_nodes_full',
       'Enabled VPN nodes at their WireGuard peer limit (VPN_NODE_HIGH_WATER_PERCENT of the cap their agent reports, or refusing peers): named in no new configuration (issue 22)',
@@ -165,8 +197,11 @@ export function createMetrics(sources: MetricsSources = {}) {
   }
   const { activeSubscriptions } = sources;
   if (activeSubscriptions)
-    metrics.scrapeGauge('warren_active_subscriptions', 'Paid plans in force, by tariff (read from the database at scrape time)', ['tariff'], async () =>
-      (await activeSubscriptions()).map((r) => ({ labels: { tariff: r.tariff }, value: r.count })),
+    metrics.scrapeGauge(
+      'warren_active_subscriptions',
+      'Paid plans in force, by tariff (read from the database at scrape time)',
+      ['tariff'],
+      async () => (await activeSubscriptions()).map((r) => ({ labels: { tariff: r.tariff }, value: r.count })),
     );
   const { staffAuditHead } = sources;
   if (staffAuditHead)
@@ -178,22 +213,41 @@ export function createMetrics(sources: MetricsSources = {}) {
     );
   const { jobQueues } = sources;
   if (jobQueues)
-    metrics.scrapeGauge('warren_job_queue_jobs', 'Jobs by queue and state (ready, deferred, blocked, active, failed), as the job engine last counted them', ['queue', 'state'], async () =>
-      (await jobQueues()).map((r) => ({ labels: { queue: r.queue, state: r.state }, value: r.count })),
+    metrics.scrapeGauge(
+      'warren_job_queue_jobs',
+      'Jobs by queue and state (ready, deferred, blocked, active, failed), as the job engine last counted them',
+      ['queue', 'state'],
+      async () => (await jobQueues()).map((r) => ({ labels: { queue: r.queue, state: r.state }, value: r.count })),
     );
   const { stealthNodes } = sources;
   if (stealthNodes) {
-    metrics.scrapeGauge('warren_node_stealth_up', 'Stealth core answering on the node (1) or not (0), as the node last reported', ['node'], async () =>
-      (await stealthNodes()).map((n) => ({ labels: { node: n.node }, value: n.up ? 1 : 0 })),
+    metrics.scrapeGauge(
+      'warren_node_stealth_up',
+      'Stealth core answering on the node (1) or not (0), as the node last reported',
+      ['node'],
+      async () => (await stealthNodes()).map((n) => ({ labels: { node: n.node }, value: n.up ? 1 : 0 })),
     );
-    metrics.scrapeGauge('warren_node_stealth_users', "Customers loaded in the node's stealth core, as the node last reported", ['node'], async () =>
-      (await stealthNodes()).map((n) => ({ labels: { node: n.node }, value: n.users })),
+    metrics.scrapeGauge(
+      'warren_node_stealth_users',
+      "Customers loaded in the node's stealth core, as the node last reported",
+      ['node'],
+      async () => (await stealthNodes()).map((n) => ({ labels: { node: n.node }, value: n.users })),
     );
-    metrics.scrapeGauge('warren_node_stealth_cert_expiry_seconds', "Unix time the node's stealth TLS certificate expires", ['node'], async () =>
-      (await stealthNodes()).filter((n) => n.certNotAfterS !== null).map((n) => ({ labels: { node: n.node }, value: n.certNotAfterS! })),
+    metrics.scrapeGauge(
+      'warren_node_stealth_cert_expiry_seconds',
+      "Unix time the node's stealth TLS certificate expires",
+      ['node'],
+      async () =>
+        (await stealthNodes())
+          .filter((n) => n.certNotAfterS !== null)
+          .map((n) => ({ labels: { node: n.node }, value: n.certNotAfterS! })),
     );
-    metrics.scrapeGauge('warren_node_stealth_info', "The stealth core's version per node (value 1)", ['node', 'version'], async () =>
-      (await stealthNodes()).map((n) => ({ labels: { node: n.node, version: n.version ?? 'unknown' }, value: 1 })),
+    metrics.scrapeGauge(
+      'warren_node_stealth_info',
+      "The stealth core's version per node (value 1)",
+      ['node', 'version'],
+      async () =>
+        (await stealthNodes()).map((n) => ({ labels: { node: n.node, version: n.version ?? 'unknown' }, value: 1 })),
     );
   }
   return metrics;
@@ -209,15 +263,20 @@ const RENEWAL_OUTCOMES = ['renewed', 'pending', 'failed'] as const;
  * verifications) and the payment providers of this configuration (payments, renewals, webhooks),
  * so a rate or an alert on them works from the first scrape, not from the first event.
  */
-export function initialiseKnownLabels(m: Metrics, known: { brands: readonly string[]; providers: readonly string[]; renewalProviders: readonly string[] }): void {
+export function initialiseKnownLabels(
+  m: Metrics,
+  known: { brands: readonly string[]; providers: readonly string[]; renewalProviders: readonly string[] },
+): void {
   for (const brand of known.brands) {
     m.signups.inc({ brand }, 0);
     m.verified.inc({ brand }, 0);
   }
   // A support grant is counted as a payment too (provider "grant").
-  for (const provider of [...known.providers, 'grant']) for (const outcome of PAYMENT_OUTCOMES) m.payments.inc({ provider, outcome }, 0);
+  for (const provider of [...known.providers, 'grant'])
+    for (const outcome of PAYMENT_OUTCOMES) m.payments.inc({ provider, outcome }, 0);
   for (const provider of known.providers) m.webhooksRejected.inc({ provider }, 0);
-  for (const provider of known.renewalProviders) for (const outcome of RENEWAL_OUTCOMES) m.renewals.inc({ provider, outcome }, 0);
+  for (const provider of known.renewalProviders)
+    for (const outcome of RENEWAL_OUTCOMES) m.renewals.inc({ provider, outcome }, 0);
 }
 
 /** The SQL verb of a statement, for the query-time label: a fixed set, never the statement. */

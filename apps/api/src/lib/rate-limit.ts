@@ -1,7 +1,13 @@
 import { createHash } from 'node:crypto';
 import ipaddr from 'ipaddr.js';
 import { Redis } from 'ioredis';
-import { RateLimiterMemory, RateLimiterPostgres, RateLimiterRedis, RateLimiterRes, type RateLimiterAbstract } from 'rate-limiter-flexible';
+import {
+  RateLimiterMemory,
+  RateLimiterPostgres,
+  RateLimiterRedis,
+  RateLimiterRes,
+  type RateLimiterAbstract,
+} from 'rate-limiter-flexible';
 import type { Queryable } from '../db/client.js';
 
 /**
@@ -66,7 +72,8 @@ function fromStore(store: Store): Omit<RateLimiter, 'close'> {
         const res = await store(rule).consume(keyOf(rule, key), points);
         return { allowed: true, remaining: res.remainingPoints };
       } catch (err) {
-        if (err instanceof RateLimiterRes) return { allowed: false, retryAfterS: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
+        if (err instanceof RateLimiterRes)
+          return { allowed: false, retryAfterS: Math.max(1, Math.ceil(err.msBeforeNext / 1000)) };
         throw err;
       }
     },
@@ -75,7 +82,9 @@ function fromStore(store: Store): Omit<RateLimiter, 'close'> {
     },
     async peek(rule, key) {
       const res = await store(rule).get(keyOf(rule, key));
-      return res ? { count: res.consumedPoints, retryAfterS: Math.max(0, res.msBeforeNext / 1000) } : { count: 0, retryAfterS: 0 };
+      return res
+        ? { count: res.consumedPoints, retryAfterS: Math.max(0, res.msBeforeNext / 1000) }
+        : { count: 0, retryAfterS: 0 };
     },
     async reset(rule, key) {
       await store(rule).delete(keyOf(rule, key));
@@ -94,7 +103,11 @@ function perRule(make: (rule: LimitRule) => RateLimiterAbstract): Store {
   };
 }
 
-const options = (rule: LimitRule, prefix = PREFIX) => ({ keyPrefix: `${prefix}:${rule.name}`, points: rule.max, duration: Math.max(1, Math.ceil(rule.windowMs / 1000)) });
+const options = (rule: LimitRule, prefix = PREFIX) => ({
+  keyPrefix: `${prefix}:${rule.name}`,
+  points: rule.max,
+  duration: Math.max(1, Math.ceil(rule.windowMs / 1000)),
+});
 
 export function createMemoryRateLimiter(): RateLimiter {
   return { ...fromStore(perRule((rule) => new RateLimiterMemory(options(rule)))), async close() {} };
@@ -107,13 +120,22 @@ export function createMemoryRateLimiter(): RateLimiter {
  * go through our Database (one pool, the schema's search_path, a lost database is a 503).
  */
 export function createDatabaseRateLimiter(db: Queryable, prefix = PREFIX): RateLimiter {
-  const storeClient = { query: async (q: { text: string; values?: unknown[] }) => ({ rows: await db.query(q.text, q.values ?? []) }) };
+  const storeClient = {
+    query: async (q: { text: string; values?: unknown[] }) => ({ rows: await db.query(q.text, q.values ?? []) }),
+  };
   let sweeping = false;
   const store = perRule((rule) => {
     // One limiter sweeps rows expired an hour ago (every 5 minutes); the table is shared by all rules.
     const clearExpiredByTimeout = !sweeping;
     sweeping = true;
-    return new RateLimiterPostgres({ storeClient, storeType: 'pool', tableName: 'rate_limits', tableCreated: true, clearExpiredByTimeout, ...options(rule, prefix) });
+    return new RateLimiterPostgres({
+      storeClient,
+      storeType: 'pool',
+      tableName: 'rate_limits',
+      tableCreated: true,
+      clearExpiredByTimeout,
+      ...options(rule, prefix),
+    });
   });
   return { ...fromStore(store), async close() {} };
 }
@@ -125,7 +147,12 @@ export function createDatabaseRateLimiter(db: Queryable, prefix = PREFIX): RateL
  * limiter does the same, but says nothing; we want the operator to see it in the log).
  * `prefix` keeps test runs apart: fresh schemas reuse user ids, and some budgets are per user.
  */
-export function createRedisRateLimiter(url: string, onFallback: (err: unknown) => void = () => {}, prefix = PREFIX, fallback: RateLimiter = createMemoryRateLimiter()): RateLimiter {
+export function createRedisRateLimiter(
+  url: string,
+  onFallback: (err: unknown) => void = () => {},
+  prefix = PREFIX,
+  fallback: RateLimiter = createMemoryRateLimiter(),
+): RateLimiter {
   const redis = new Redis(url, { maxRetriesPerRequest: 1, enableOfflineQueue: false, connectTimeout: 2000 });
   redis.on('error', () => {
     /* surfaced by the next command, which falls back */

@@ -42,7 +42,10 @@ export interface StartupSummary {
 
 /** Reserved names (RFC 2606/6761) and loopback: nobody outside this machine reaches a link there. */
 export function isPlaceholderHost(hostname: string): boolean {
-  const h = hostname.toLowerCase().replace(/^\[|\]$/g, '').replace(/\.$/, '');
+  const h = hostname
+    .toLowerCase()
+    .replace(/^\[|\]$/g, '')
+    .replace(/\.$/, '');
   if (net.isIP(h)) return h === '::1' || h.startsWith('127.') || h === '0.0.0.0' || h === '::';
   return /(^|\.)(example(\.(com|net|org))?|invalid|test|localhost|local)$/.test(h);
 }
@@ -78,21 +81,32 @@ function describePayments(billing: Config['billing']): { names: string[]; testMo
   const testMode: string[] = [];
   if (billing.sandbox) names.push('sandbox');
   if (billing.stripe) {
-    const test = /^(sk|rk)_test_/.test(billing.stripe.secretKey) || billing.stripe.publishableKey.startsWith('pk_test_');
+    const test =
+      /^(sk|rk)_test_/.test(billing.stripe.secretKey) || billing.stripe.publishableKey.startsWith('pk_test_');
     names.push(`stripe (${test ? 'test mode' : 'live'})`);
-    if (test) testMode.push('Stripe has test-mode keys (sk_test_/pk_test_): anyone paying with Stripe\'s test card gets a plan; set the live keys');
+    if (test)
+      testMode.push(
+        "Stripe has test-mode keys (sk_test_/pk_test_): anyone paying with Stripe's test card gets a plan; set the live keys",
+      );
   }
   if (billing.payssion) {
     const sandbox = /sandbox/i.test(new URL(billing.payssion.apiUrl).hostname);
     names.push(`payssion${sandbox ? ' (sandbox)' : ''}`);
-    if (sandbox) testMode.push(`PAYSSION_API_URL is Payssion's sandbox (${new URL(billing.payssion.apiUrl).hostname}): it takes no money; set https://www.payssion.com`);
+    if (sandbox)
+      testMode.push(
+        `PAYSSION_API_URL is Payssion's sandbox (${new URL(billing.payssion.apiUrl).hostname}): it takes no money; set https://www.payssion.com`,
+      );
   }
   if (billing.cardlink) names.push('cardlink');
   return { names, testMode };
 }
 
 export function startupReport(config: Config, brands: BrandRegistry, build: BuildInfo): StartupReport {
-  const origins = brandOrigins(brands, { publicUrl: config.publicUrl, isProduction: config.isProduction, port: config.port });
+  const origins = brandOrigins(brands, {
+    publicUrl: config.publicUrl,
+    isProduction: config.isProduction,
+    port: config.port,
+  });
   const payments = describePayments(config.billing);
   const summary: StartupSummary = {
     version: build.version,
@@ -101,11 +115,17 @@ export function startupReport(config: Config, brands: BrandRegistry, build: Buil
     env: config.env,
     listen: config.socket ? `unix:${config.socket}` : `http://${config.host}:${config.port}`,
     database: describeDatabase(config.database),
-    mail: config.mail.url ? `${endpoint(config.mail.url, config.mail.url.startsWith('smtps:') ? 465 : 587)} from ${config.mail.from}` : `outbox in ${config.mail.outboxDir} (not sent)`,
+    mail: config.mail.url
+      ? `${endpoint(config.mail.url, config.mail.url.startsWith('smtps:') ? 465 : 587)} from ${config.mail.from}`
+      : `outbox in ${config.mail.outboxDir} (not sent)`,
     payments: payments.names,
     brands: brands.all().map((b) => `${b.id} ${origins.canonical(b)}`),
     // Without Redis the rate limits are shared through PostgreSQL; only the embedded database counts them in memory (lib/rate-limit.ts).
-    redis: config.redisUrl ? endpoint(config.redisUrl, 6379) : config.database.kind === 'postgres' ? 'off (rate limits in the database)' : 'off (rate limits in this instance)',
+    redis: config.redisUrl
+      ? endpoint(config.redisUrl, 6379)
+      : config.database.kind === 'postgres'
+        ? 'off (rate limits in the database)'
+        : 'off (rate limits in this instance)',
     jobs: config.jobs,
     trustProxy: config.trustProxy !== false,
   };
@@ -114,23 +134,37 @@ export function startupReport(config: Config, brands: BrandRegistry, build: Buil
   if (!config.isProduction) return { summary, refusals, warnings };
 
   if (!config.mail.url)
-    refusals.push(`MAIL_URL is unset: mail would go to the local outbox (${config.mail.outboxDir}) and no customer would get a verification link, a password reset or a receipt; set MAIL_URL=smtps://…`);
+    refusals.push(
+      `MAIL_URL is unset: mail would go to the local outbox (${config.mail.outboxDir}) and no customer would get a verification link, a password reset or a receipt; set MAIL_URL=smtps://…`,
+    );
   const domain = senderDomain(config.mail.from);
   if (!domain || isPlaceholderHost(domain))
-    refusals.push(`MAIL_FROM (${config.mail.from}) is not an address on a real domain: receiving servers drop such mail; set MAIL_FROM to an address of your domain`);
+    refusals.push(
+      `MAIL_FROM (${config.mail.from}) is not an address on a real domain: receiving servers drop such mail; set MAIL_FROM to an address of your domain`,
+    );
   for (const b of brands.all()) {
     const origin = new URL(origins.canonical(b));
     if (isPlaceholderHost(origin.hostname))
       refusals.push(
         `brand ${b.id}: its links (mails, receipts, payment return URLs) would point at ${origin.origin}, which no customer can reach (the stock brand file ${config.brandsFile}?); give the brand your hosts and "origin" in BRANDS_FILE, or set PUBLIC_URL`,
       );
-    else if (origin.protocol !== 'https:') warnings.push(`brand ${b.id}: links point at ${origin.origin} over plain http; customers' browsers get no Secure cookies there`);
-    if (isPlaceholderHost(new URL(b.helpCenterUrl).hostname)) warnings.push(`brand ${b.id}: helpCenterUrl ${b.helpCenterUrl} is a placeholder ("Contact us" and the security mails link there)`);
+    else if (origin.protocol !== 'https:')
+      warnings.push(
+        `brand ${b.id}: links point at ${origin.origin} over plain http; customers' browsers get no Secure cookies there`,
+      );
+    if (isPlaceholderHost(new URL(b.helpCenterUrl).hostname))
+      warnings.push(
+        `brand ${b.id}: helpCenterUrl ${b.helpCenterUrl} is a placeholder ("Contact us" and the security mails link there)`,
+      );
   }
   refusals.push(...payments.testMode);
   if (!payments.names.length)
-    warnings.push('no payment provider is configured (Stripe, Payssion or Cardlink): every checkout fails; plans can only be granted by staff');
+    warnings.push(
+      'no payment provider is configured (Stripe, Payssion or Cardlink): every checkout fails; plans can only be granted by staff',
+    );
   if (config.trustProxy === false)
-    warnings.push('TRUST_PROXY is off: behind the reverse proxy that production needs for HTTPS, every customer has the proxy\'s address and shares its sign-in and sign-up budgets; set TRUST_PROXY=true');
+    warnings.push(
+      "TRUST_PROXY is off: behind the reverse proxy that production needs for HTTPS, every customer has the proxy's address and shares its sign-in and sign-up budgets; set TRUST_PROXY=true",
+    );
   return { summary, refusals, warnings };
 }

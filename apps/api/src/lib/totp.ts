@@ -4,7 +4,8 @@ import { Secret, TOTP } from 'otpauth';
 /** RFC 6238 TOTP as every authenticator app speaks it: SHA-1, 6 digits, 30 s (otpauth does the maths). */
 const PARAMS = { algorithm: 'SHA1', digits: 6, period: 30 } as const;
 
-const totpOf = (secretBase32: string, issuer = '', label = '') => new TOTP({ ...PARAMS, issuer, label, secret: Secret.fromBase32(secretBase32) });
+const totpOf = (secretBase32: string, issuer = '', label = '') =>
+  new TOTP({ ...PARAMS, issuer, label, secret: Secret.fromBase32(secretBase32) });
 
 /** A new 160-bit secret (RFC 4226's recommended length), base32 as authenticator apps take it. */
 export function newTotpSecret(): string {
@@ -23,7 +24,10 @@ export function sealSecret(keys: Keyring, secretBase32: string): string {
 export function openSecret(keys: Keyring, sealed: string): string {
   const secret = keys.open(SEAL.totp, sealed);
   // The server checked at start that every key its data names is configured: this is a damaged value.
-  if (secret === null) throw new Error('A two-factor secret cannot be opened with the configured secrets (APP_SECRET, APP_SECRET_PREVIOUS).');
+  if (secret === null)
+    throw new Error(
+      'A two-factor secret cannot be opened with the configured secrets (APP_SECRET, APP_SECRET_PREVIOUS).',
+    );
   return secret;
 }
 

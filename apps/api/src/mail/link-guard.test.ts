@@ -37,7 +37,10 @@ describe('the mail link guard', () => {
     ] as const) {
       const { sent, mailer } = recording();
       const refused: UntrustedLinkError[] = [];
-      await expect(withLinkGuard(mailer, trusted, (e) => refused.push(e)).send(mail(link, where)), link).rejects.toBeInstanceOf(UntrustedLinkError);
+      await expect(
+        withLinkGuard(mailer, trusted, (e) => refused.push(e)).send(mail(link, where)),
+        link,
+      ).rejects.toBeInstanceOf(UntrustedLinkError);
       expect(sent, link).toHaveLength(0);
       expect(refused, link).toHaveLength(1);
       // The report names the origin only: the path may hold a live token.
@@ -47,11 +50,12 @@ describe('the mail link guard', () => {
   });
 
   it('reads links out of text, HTML entities and headers', () => {
-    expect(linksOf({ text: 'see https://a.example/x?y=1. and http://b.example', html: '<a href="https://c.example/?a=1&amp;b=2">x</a>', headers: { 'List-Unsubscribe': '<https://d.example/u>' } })).toEqual([
-      'https://a.example/x?y=1.',
-      'http://b.example',
-      'https://c.example/?a=1&b=2',
-      'https://d.example/u',
-    ]);
+    expect(
+      linksOf({
+        text: 'see https://a.example/x?y=1. and http://b.example',
+        html: '<a href="https://c.example/?a=1&amp;b=2">x</a>',
+        headers: { 'List-Unsubscribe': '<https://d.example/u>' },
+      }),
+    ).toEqual(['https://a.example/x?y=1.', 'http://b.example', 'https://c.example/?a=1&b=2', 'https://d.example/u']);
   });
 });

@@ -9,13 +9,19 @@ const URL_IN_TEXT = /\bhttps?:\/\/[^\s<>"'`]+/gi;
  * Attachments are not read.
  */
 export function linksOf(mail: Pick<OutgoingMail, 'text' | 'html' | 'headers'>): string[] {
-  const html = mail.html.replace(/&(amp|#38|#x26);/gi, '&').replace(/&(quot|#34);/gi, '"').replace(/&(#39|apos);/gi, "'");
+  const html = mail.html
+    .replace(/&(amp|#38|#x26);/gi, '&')
+    .replace(/&(quot|#34);/gi, '"')
+    .replace(/&(#39|apos);/gi, "'");
   const sources = [mail.text, html, ...Object.values(mail.headers ?? {})];
   return sources.flatMap((s) => s.match(URL_IN_TEXT) ?? []);
 }
 
 /** The URLs of a mail that point anywhere but where `trusted` allows (also those that do not parse). */
-export function untrustedLinks(mail: Pick<OutgoingMail, 'text' | 'html' | 'headers'>, trusted: (url: URL) => boolean): string[] {
+export function untrustedLinks(
+  mail: Pick<OutgoingMail, 'text' | 'html' | 'headers'>,
+  trusted: (url: URL) => boolean,
+): string[] {
   return linksOf(mail).filter((link) => {
     try {
       return !trusted(new URL(link));
@@ -26,7 +32,10 @@ export function untrustedLinks(mail: Pick<OutgoingMail, 'text' | 'html' | 'heade
 }
 
 export class UntrustedLinkError extends Error {
-  constructor(readonly kind: string | undefined, readonly origins: string[]) {
+  constructor(
+    readonly kind: string | undefined,
+    readonly origins: string[],
+  ) {
     super(`mail${kind ? ` "${kind}"` : ''} refused: it links to ${origins.join(', ')}, not a brand origin`);
   }
 }
@@ -37,7 +46,11 @@ export class UntrustedLinkError extends Error {
  * fails with UntrustedLinkError and the error is logged (the link's origin only: the path may hold
  * a token). Every mail of the server goes through it, whichever code wrote it.
  */
-export function withLinkGuard(mailer: Mailer, trusted: (url: URL) => boolean, onRefused?: (err: UntrustedLinkError) => void): Mailer {
+export function withLinkGuard(
+  mailer: Mailer,
+  trusted: (url: URL) => boolean,
+  onRefused?: (err: UntrustedLinkError) => void,
+): Mailer {
   return {
     ...(mailer.list ? { list: (to: string) => mailer.list!(to) } : {}),
     // An erased account's mails go from the outbox through every wrapper (test/profile-erasure.test.ts).

@@ -27,7 +27,11 @@ export interface StoredMail extends Omit<OutgoingMail, 'attachments'> {
 }
 
 /** Records every mail sent to an account (kind and time only: no body, no links) after it went out. */
-export function withMailLog(mailer: Mailer, record: (to: string, kind: string) => Promise<void>, onError?: (err: unknown) => void): Mailer {
+export function withMailLog(
+  mailer: Mailer,
+  record: (to: string, kind: string) => Promise<void>,
+  onError?: (err: unknown) => void,
+): Mailer {
   return {
     ...(mailer.list ? { list: (to: string) => mailer.list!(to) } : {}),
     ...(mailer.forget ? { forget: (to: string) => mailer.forget!(to) } : {}),
@@ -76,8 +80,14 @@ function createOutbox(dir: string): Mailer {
       // Written under a temporary name and renamed: a reader never sees half a mail.
       const tmp = path.join(dir, `.${name}.tmp`);
       // JSON has no bytes: an attachment is kept as base64, as it travels in a MIME message.
-      const attachments = mail.attachments?.map((a) => ({ filename: a.filename, contentType: a.contentType, content: a.content.toString('base64') }));
-      await fs.promises.writeFile(tmp, JSON.stringify({ ...mail, ...(attachments ? { attachments } : {}), sentAt }), { mode: 0o600 });
+      const attachments = mail.attachments?.map((a) => ({
+        filename: a.filename,
+        contentType: a.contentType,
+        content: a.content.toString('base64'),
+      }));
+      await fs.promises.writeFile(tmp, JSON.stringify({ ...mail, ...(attachments ? { attachments } : {}), sentAt }), {
+        mode: 0o600,
+      });
       await fs.promises.rename(tmp, path.join(dir, name));
     },
     list(to) {
@@ -96,7 +106,8 @@ function createOutbox(dir: string): Mailer {
         if (!f.endsWith('.json')) continue;
         const file = path.join(dir, f);
         try {
-          if ((JSON.parse(await fs.promises.readFile(file, 'utf8')) as StoredMail).to.toLowerCase() !== wanted) continue;
+          if ((JSON.parse(await fs.promises.readFile(file, 'utf8')) as StoredMail).to.toLowerCase() !== wanted)
+            continue;
           await fs.promises.rm(file, { force: true });
           removed++;
         } catch {

@@ -7,7 +7,16 @@ import { planName } from './plan-names.js';
  * Every interpolated value is escaped in the HTML part.
  */
 export type MailKind =
-  | 'verify' | 'reset' | 'passwordChanged' | 'accountDeleted' | 'onetime' | 'receipt' | 'grant' | 'renewalReminder' | 'renewalFailed' | 'planEnded'
+  | 'verify'
+  | 'reset'
+  | 'passwordChanged'
+  | 'accountDeleted'
+  | 'onetime'
+  | 'receipt'
+  | 'grant'
+  | 'renewalReminder'
+  | 'renewalFailed'
+  | 'planEnded'
   | SecurityMailKind;
 /**
  * Security notices (issue 20): what changed on the account, when, and what to do if it was not
@@ -383,7 +392,9 @@ export function renderMail(
 ): { subject: string; text: string; html: string; kind: Kind } {
   const copy = COPY[opts.language][kind];
   // {plan} in the mail's language when the sender names the plan's key ({planKey}); the name it passed otherwise.
-  const vars = opts.vars?.planKey ? { ...opts.vars, plan: planName(opts.vars.planKey, opts.vars.plan ?? '', opts.language) } : opts.vars;
+  const vars = opts.vars?.planKey
+    ? { ...opts.vars, plan: planName(opts.vars.planKey, opts.vars.plan ?? '', opts.language) }
+    : opts.vars;
   const fill = (s: string) =>
     s.replace(/\{(\w+)\}/g, (whole, key: string) => (key === 'product' ? opts.productName : (vars?.[key] ?? whole)));
   const subject = fill(copy.subject);
@@ -391,11 +402,19 @@ export function renderMail(
   const body = fill(copy.body);
   const footer = fill(copy.footer);
   const notYou = opts.notYou && NOT_YOU[opts.language];
-  const notYouLines = notYou ? (['reset', 'profile', 'support'] as const).map((k) => ({ label: notYou[k], url: opts.notYou![k] })) : [];
+  const notYouLines = notYou
+    ? (['reset', 'profile', 'support'] as const).map((k) => ({ label: notYou[k], url: opts.notYou![k] }))
+    : [];
   const text = [
-    heading, '', body, ...(opts.link ? ['', opts.link] : []),
+    heading,
+    '',
+    body,
+    ...(opts.link ? ['', opts.link] : []),
     ...(notYou ? ['', notYou.heading, ...notYouLines.map((l) => `- ${l.label} ${l.url}`)] : []),
-    '', footer, '', `— ${opts.productName}`,
+    '',
+    footer,
+    '',
+    `— ${opts.productName}`,
   ].join('\n');
   const button =
     opts.link && copy.button
@@ -406,7 +425,10 @@ export function renderMail(
     ? `
 <h2 style="font-size:16px;color:#111;margin:28px 0 8px">${escapeHtml(notYou.heading)}</h2>
 <ul style="font-size:14px;line-height:1.6;color:#333;padding-left:20px;margin:0">${notYouLines
-        .map((l) => `<li>${escapeHtml(l.label)} <a href="${escapeHtml(l.url)}" style="color:#3b5bdb;word-break:break-all">${escapeHtml(l.url)}</a></li>`)
+        .map(
+          (l) =>
+            `<li>${escapeHtml(l.label)} <a href="${escapeHtml(l.url)}" style="color:#3b5bdb;word-break:break-all">${escapeHtml(l.url)}</a></li>`,
+        )
         .join('')}</ul>`
     : '';
   const html = `<!doctype html><html lang="${opts.language}"><body style="margin:0;background:#f4f6fb;font-family:Inter,Arial,sans-serif">
@@ -435,7 +457,11 @@ export function browserLabel(language: Language, ua: { browser: string | null; o
   if (!ua.browser && !ua.os) return UNKNOWN[language];
   if (!ua.os) return ua.browser!;
   if (!ua.browser) return ua.os;
-  return language === 'en' ? `${ua.browser} on ${ua.os}` : language === 'ru' ? `${ua.browser}, ${ua.os}` : `${ua.os} 上的 ${ua.browser}`;
+  return language === 'en'
+    ? `${ua.browser} on ${ua.os}`
+    : language === 'ru'
+      ? `${ua.browser}, ${ua.os}`
+      : `${ua.os} 上的 ${ua.browser}`;
 }
 
 /** A country's name from its ISO code in the mail's language; "unknown" when the address had none. */

@@ -1,10 +1,24 @@
 import type { Queryable } from '../db/client.js';
 import {
-  type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus,
-  WebhookRejected, type WebhookRequest,
+  type CreatePaymentInput,
+  type CreatePaymentResult,
+  type PaymentProvider,
+  type ProviderPaymentState,
+  type ProviderPaymentStatus,
+  WebhookRejected,
+  type WebhookRequest,
 } from './provider.js';
 import {
-  ProviderRefused, ProviderUnavailable, callJson, checkoutCache, fromDecimal, md5, sameSignature, singleFlight, text, toDecimal,
+  ProviderRefused,
+  ProviderUnavailable,
+  callJson,
+  checkoutCache,
+  fromDecimal,
+  md5,
+  sameSignature,
+  singleFlight,
+  text,
+  toDecimal,
 } from './provider-http.js';
 
 export interface CardlinkConfig {
@@ -51,7 +65,11 @@ export function cardlinkStatus(status: string): ProviderPaymentStatus {
 
 const ok = (v: unknown) => v === true || v === 'true';
 
-export function cardlinkProvider(config: CardlinkConfig, db: Queryable, fetchImpl: typeof fetch = fetch): PaymentProvider {
+export function cardlinkProvider(
+  config: CardlinkConfig,
+  db: Queryable,
+  fetchImpl: typeof fetch = fetch,
+): PaymentProvider {
   const base = config.apiUrl.replace(/\/+$/, '');
   const auth = { authorization: `Bearer ${config.apiToken}` };
   const cache = checkoutCache(db, 'cardlink');
@@ -102,19 +120,30 @@ export function cardlinkProvider(config: CardlinkConfig, db: Queryable, fetchImp
       const invId = text(f.InvId);
       const status = text(f.Status);
       if (!f.SignatureValue) throw new WebhookRejected('missing signature');
-      if (!sameSignature(cardlinkSignature(config.apiToken, outSum, invId), f.SignatureValue)) throw new WebhookRejected('bad signature');
+      if (!sameSignature(cardlinkSignature(config.apiToken, outSum, invId), f.SignatureValue))
+        throw new WebhookRejected('bad signature');
       if (!invId || !status) throw new WebhookRejected('malformed postback');
       const trsId = text(f.TrsId);
       return {
         eventId: `${trsId || invId}:${status}`,
         kind: `payment.${status.toLowerCase()}`,
         merchantRef: invId,
-        state: { providerRef: '', merchantRef: invId, status: cardlinkStatus(status), amountMinor: fromDecimal(outSum), currency: text(f.CurrencyIn).toUpperCase() || undefined },
+        state: {
+          providerRef: '',
+          merchantRef: invId,
+          status: cardlinkStatus(status),
+          amountMinor: fromDecimal(outSum),
+          currency: text(f.CurrencyIn).toUpperCase() || undefined,
+        },
       };
     },
 
     async fetchState(billId: string): Promise<ProviderPaymentState> {
-      const { body } = await callJson(`${base}/api/v1/bill/status?id=${encodeURIComponent(billId)}`, { method: 'GET', headers: auth }, fetchImpl);
+      const { body } = await callJson(
+        `${base}/api/v1/bill/status?id=${encodeURIComponent(billId)}`,
+        { method: 'GET', headers: auth },
+        fetchImpl,
+      );
       if (!ok(body.success) || text(body.id) !== billId) throw new WebhookRejected('unknown bill');
       return {
         providerRef: billId,

@@ -13,8 +13,14 @@ import { cardlinkProvider } from './cardlink.js';
  * Callers look providers up by names that come from requests (a webhook path, a body field):
  * the record has no prototype, so `constructor`, `toString` or `__proto__` find nothing.
  */
-export function buildProviders(config: Config, db: Database, pageBaseUrl: () => string): { providers: Partial<Record<string, PaymentProvider>>; sandbox?: SandboxProvider } {
-  const providers: Partial<Record<string, PaymentProvider>> = Object.create(null) as Partial<Record<string, PaymentProvider>>;
+export function buildProviders(
+  config: Config,
+  db: Database,
+  pageBaseUrl: () => string,
+): { providers: Partial<Record<string, PaymentProvider>>; sandbox?: SandboxProvider } {
+  const providers: Partial<Record<string, PaymentProvider>> = Object.create(null) as Partial<
+    Record<string, PaymentProvider>
+  >;
   let sandbox: SandboxProvider | undefined;
   if (config.billing.sandbox) {
     sandbox = sandboxProvider(db, hmac(config.appSecret, 'sandbox-webhooks'), pageBaseUrl);

@@ -2,12 +2,29 @@ import type { Queryable } from '../db/client.js';
 import { billingRepository, mandateRepository } from '../modules/billing/index.js';
 import { ConflictError } from '../lib/errors.js';
 import {
-  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type PaymentRequest,
-  type ProviderPaymentState, type SavedMethod,
-  WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
+  type ChargeSavedInput,
+  type ChargeSavedResult,
+  type CreatePaymentInput,
+  type CreatePaymentResult,
+  type PaymentProvider,
+  type PaymentRequest,
+  type ProviderPaymentState,
+  type SavedMethod,
+  WEBHOOK_TOLERANCE_S,
+  WebhookRejected,
+  type WebhookRequest,
 } from './provider.js';
 import {
-  ProviderRefused, ProviderUnavailable, callJson, checkoutCache, fromDecimal, hmacSha256Hex, sameSignature, singleFlight, text, toDecimal,
+  ProviderRefused,
+  ProviderUnavailable,
+  callJson,
+  checkoutCache,
+  fromDecimal,
+  hmacSha256Hex,
+  sameSignature,
+  singleFlight,
+  text,
+  toDecimal,
 } from './provider-http.js';
 import { PAYSSION_DEFAULT_PM_ID, type PayssionConfig, payssionStatus } from './payssion.js';
 
@@ -77,7 +94,11 @@ export function payssionV2Provider(
 
   async function call(path: string, fields: Record<string, string>) {
     const signed = { ...fields, api_key: config.apiKey, timestamp: String(Math.floor(now() / 1000)) };
-    const { body } = await callJson(`${base}${path}`, { method: 'POST', form: { ...signed, signature: payssionV2Signature(config.secretKey, signed) } }, fetchImpl);
+    const { body } = await callJson(
+      `${base}${path}`,
+      { method: 'POST', form: { ...signed, signature: payssionV2Signature(config.secretKey, signed) } },
+      fetchImpl,
+    );
     return body;
   }
 
@@ -85,7 +106,8 @@ export function payssionV2Provider(
   const mandates = mandateRepository(db, 'payssionv2');
   const userOf = (merchantRef: string) => payments.userOfPayment(merchantRef);
   const activeMandate = (userId: number) => mandates.active(userId);
-  const saveMandate = (userId: number, mandateId: string, status: 'pending' | 'active' | 'revoked') => mandates.save(userId, mandateId, status);
+  const saveMandate = (userId: number, mandateId: string, status: 'pending' | 'active' | 'revoked') =>
+    mandates.save(userId, mandateId, status);
 
   async function details(transactionId: string, orderId: string) {
     const body = await call('/api/v2/payment/details', { transaction_id: transactionId, order_id: orderId });
@@ -115,7 +137,8 @@ export function payssionV2Provider(
     const existing = await details('', input.merchantRef);
     if (existing) {
       const status = payssionStatus(text(existing.tx.state));
-      if (status === 'pending' && !existing.tx.mandate_id) throw new ConflictError('This payment is already open at the payment provider. Please start a new checkout.');
+      if (status === 'pending' && !existing.tx.mandate_id)
+        throw new ConflictError('This payment is already open at the payment provider. Please start a new checkout.');
       return { providerRef: existing.tx.transaction_id!, status };
     }
     const userId = await userOf(input.merchantRef);
@@ -144,7 +167,8 @@ export function payssionV2Provider(
     const tx = body.transaction as V2Transaction | undefined;
     const mandate = body.mandate as { mandate_id?: string } | undefined;
     const redirectUrl = text(body.redirect_url);
-    if (!tx?.transaction_id || !mandate?.mandate_id || !/^https?:\/\//.test(redirectUrl)) throw new ProviderUnavailable();
+    if (!tx?.transaction_id || !mandate?.mandate_id || !/^https?:\/\//.test(redirectUrl))
+      throw new ProviderUnavailable();
     await saveMandate(userId, mandate.mandate_id, 'pending');
     await cache.put(input.merchantRef, tx.transaction_id, redirectUrl);
     return { providerRef: tx.transaction_id, redirectUrl };
@@ -159,9 +183,11 @@ export function payssionV2Provider(
     verifyWebhook(request: WebhookRequest) {
       const fields = Object.fromEntries(Object.entries(request.fields).map(([k, v]) => [k, text(v)]));
       if (!fields.notify_sig) throw new WebhookRejected('missing signature');
-      if (!sameSignature(payssionV2Signature(config.secretKey, fields), fields.notify_sig)) throw new WebhookRejected('bad signature');
+      if (!sameSignature(payssionV2Signature(config.secretKey, fields), fields.notify_sig))
+        throw new WebhookRejected('bad signature');
       const timestamp = Number(fields.timestamp);
-      if (!Number.isInteger(timestamp) || Math.abs(now() / 1000 - timestamp) > WEBHOOK_TOLERANCE_S) throw new WebhookRejected('stale notification');
+      if (!Number.isInteger(timestamp) || Math.abs(now() / 1000 - timestamp) > WEBHOOK_TOLERANCE_S)
+        throw new WebhookRejected('stale notification');
       const { transaction_id: transactionId, order_id: orderId, state } = fields;
       if (!transactionId || !orderId || !state) throw new WebhookRejected('malformed notification');
       return {
@@ -169,7 +195,13 @@ export function payssionV2Provider(
         kind: `payment.${state}`,
         providerRef: transactionId,
         merchantRef: orderId,
-        state: { providerRef: transactionId, merchantRef: orderId, status: payssionStatus(state), amountMinor: fromDecimal(fields.amount), currency: fields.currency?.toUpperCase() },
+        state: {
+          providerRef: transactionId,
+          merchantRef: orderId,
+          status: payssionStatus(state),
+          amountMinor: fromDecimal(fields.amount),
+          currency: fields.currency?.toUpperCase(),
+        },
       };
     },
 
@@ -188,8 +220,12 @@ export function payssionV2Provider(
       onceCharge(input.merchantRef, async (): Promise<ChargeSavedResult> => {
         const cached = await cache.get(input.merchantRef);
         const existing = await details(cached?.provider_ref ?? '', input.merchantRef);
-        if (existing) return { providerRef: existing.tx.transaction_id!, status: payssionStatus(text(existing.tx.state)) };
-        const body = await call('/api/v2/payment/create', { ...orderFields(input), mandate_id: input.method.methodRef });
+        if (existing)
+          return { providerRef: existing.tx.transaction_id!, status: payssionStatus(text(existing.tx.state)) };
+        const body = await call('/api/v2/payment/create', {
+          ...orderFields(input),
+          mandate_id: input.method.methodRef,
+        });
         const code = Number(body.result_code);
         if (code === 200) return keepCharge(input.merchantRef, body);
         if (code === MANDATE_UNUSABLE) {
@@ -197,7 +233,8 @@ export function payssionV2Provider(
           if (userId !== undefined) await saveMandate(userId, input.method.methodRef, 'revoked');
           return { status: 'failed', unusable: true, error: 'The payment agreement (mandate) is no longer valid.' };
         }
-        if (REFUSALS.has(code)) return { status: 'failed', error: text(body.description) || `Refused by the provider (${code}).` };
+        if (REFUSALS.has(code))
+          return { status: 'failed', error: text(body.description) || `Refused by the provider (${code}).` };
         throw new ProviderUnavailable();
       }),
 
@@ -218,8 +255,10 @@ export function payssionV2Provider(
       const mandateState = text(mandate?.state);
       const userId = tx.order_id ? await userOf(tx.order_id) : undefined;
       if (mandateId && userId !== undefined) {
-        if (mandateState === 'active' || (!mandateState && state.status === 'succeeded')) await saveMandate(userId, mandateId, 'active');
-        else if (mandateState === 'revoked' || mandateState === 'cancelled' || mandateState === 'expired') await saveMandate(userId, mandateId, 'revoked');
+        if (mandateState === 'active' || (!mandateState && state.status === 'succeeded'))
+          await saveMandate(userId, mandateId, 'active');
+        else if (mandateState === 'revoked' || mandateState === 'cancelled' || mandateState === 'expired')
+          await saveMandate(userId, mandateId, 'revoked');
       }
       return state;
     },

@@ -1,10 +1,24 @@
 import type { Queryable } from '../db/client.js';
 import {
-  type CreatePaymentInput, type CreatePaymentResult, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus,
-  WebhookRejected, type WebhookRequest,
+  type CreatePaymentInput,
+  type CreatePaymentResult,
+  type PaymentProvider,
+  type ProviderPaymentState,
+  type ProviderPaymentStatus,
+  WebhookRejected,
+  type WebhookRequest,
 } from './provider.js';
 import {
-  ProviderRefused, ProviderUnavailable, callJson, checkoutCache, fromDecimal, md5, sameSignature, singleFlight, text, toDecimal,
+  ProviderRefused,
+  ProviderUnavailable,
+  callJson,
+  checkoutCache,
+  fromDecimal,
+  md5,
+  sameSignature,
+  singleFlight,
+  text,
+  toDecimal,
 } from './provider-http.js';
 import { ConflictError } from '../lib/errors.js';
 
@@ -55,8 +69,10 @@ export function payssionStatus(state: string): ProviderPaymentStatus {
 export function payssionSignatures(config: PayssionConfig) {
   const { apiKey, secretKey } = config;
   return {
-    create: (f: { pm_id: string; amount: string; currency: string; order_id: string }) => md5([apiKey, f.pm_id, f.amount, f.currency, f.order_id, secretKey].join('|')),
-    details: (f: { transaction_id: string; order_id: string }) => md5([apiKey, f.transaction_id, f.order_id, secretKey].join('|')),
+    create: (f: { pm_id: string; amount: string; currency: string; order_id: string }) =>
+      md5([apiKey, f.pm_id, f.amount, f.currency, f.order_id, secretKey].join('|')),
+    details: (f: { transaction_id: string; order_id: string }) =>
+      md5([apiKey, f.transaction_id, f.order_id, secretKey].join('|')),
     notify: (f: { pm_id: string; amount: string; currency: string; order_id: string; state: string }) =>
       md5([apiKey, f.pm_id, f.amount, f.currency, f.order_id, f.state, secretKey].join('|')),
   };
@@ -70,7 +86,11 @@ interface PayssionTransaction {
   currency?: string;
 }
 
-export function payssionProvider(config: PayssionConfig, db: Queryable, fetchImpl: typeof fetch = fetch): PaymentProvider {
+export function payssionProvider(
+  config: PayssionConfig,
+  db: Queryable,
+  fetchImpl: typeof fetch = fetch,
+): PaymentProvider {
   const base = config.apiUrl.replace(/\/+$/, '');
   const sig = payssionSignatures(config);
   const cache = checkoutCache(db, 'payssion');
@@ -80,7 +100,15 @@ export function payssionProvider(config: PayssionConfig, db: Queryable, fetchImp
   async function details(transactionId: string, orderId: string): Promise<PayssionTransaction | undefined> {
     const { body } = await callJson(
       `${base}/api/v1/payment/details`,
-      { method: 'POST', form: { api_key: config.apiKey, transaction_id: transactionId, order_id: orderId, api_sig: sig.details({ transaction_id: transactionId, order_id: orderId }) } },
+      {
+        method: 'POST',
+        form: {
+          api_key: config.apiKey,
+          transaction_id: transactionId,
+          order_id: orderId,
+          api_sig: sig.details({ transaction_id: transactionId, order_id: orderId }),
+        },
+      },
       fetchImpl,
     );
     if (body.result_code !== 200) return undefined;
@@ -104,7 +132,8 @@ export function payssionProvider(config: PayssionConfig, db: Queryable, fetchImp
     if (existing) {
       // Made by an earlier attempt whose answer we did not keep (crash, another instance): we cannot send
       // the browser back to its page, but we must not open a second one either.
-      if (payssionStatus(text(existing.state)) === 'pending') throw new ConflictError('This payment is already open at the payment provider. Please start a new checkout.');
+      if (payssionStatus(text(existing.state)) === 'pending')
+        throw new ConflictError('This payment is already open at the payment provider. Please start a new checkout.');
       return { providerRef: existing.transaction_id! };
     }
     const fields = {
@@ -118,7 +147,11 @@ export function payssionProvider(config: PayssionConfig, db: Queryable, fetchImp
       notify_url: input.notifyUrl,
       payer_email: input.customerEmail,
     };
-    const { body } = await callJson(`${base}/api/v1/payment/create`, { method: 'POST', form: { ...fields, api_sig: sig.create(fields) } }, fetchImpl);
+    const { body } = await callJson(
+      `${base}/api/v1/payment/create`,
+      { method: 'POST', form: { ...fields, api_sig: sig.create(fields) } },
+      fetchImpl,
+    );
     const code = Number(body.result_code);
     if (code !== 200) {
       if (REFUSALS.has(code)) throw new ProviderRefused();
@@ -139,7 +172,13 @@ export function payssionProvider(config: PayssionConfig, db: Queryable, fetchImp
 
     verifyWebhook(request: WebhookRequest) {
       const f = request.fields;
-      const fields = { pm_id: text(f.pm_id), amount: text(f.amount), currency: text(f.currency), order_id: text(f.order_id), state: text(f.state) };
+      const fields = {
+        pm_id: text(f.pm_id),
+        amount: text(f.amount),
+        currency: text(f.currency),
+        order_id: text(f.order_id),
+        state: text(f.state),
+      };
       const transactionId = text(f.transaction_id);
       if (!f.notify_sig) throw new WebhookRejected('missing signature');
       if (!sameSignature(sig.notify(fields), f.notify_sig)) throw new WebhookRejected('bad signature');
@@ -149,7 +188,13 @@ export function payssionProvider(config: PayssionConfig, db: Queryable, fetchImp
         kind: `payment.${fields.state}`,
         providerRef: transactionId,
         merchantRef: fields.order_id,
-        state: { providerRef: transactionId, merchantRef: fields.order_id, status: payssionStatus(fields.state), amountMinor: fromDecimal(fields.amount), currency: fields.currency.toUpperCase() },
+        state: {
+          providerRef: transactionId,
+          merchantRef: fields.order_id,
+          status: payssionStatus(fields.state),
+          amountMinor: fromDecimal(fields.amount),
+          currency: fields.currency.toUpperCase(),
+        },
       };
     },
 

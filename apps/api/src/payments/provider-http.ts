@@ -25,9 +25,11 @@ export class ProviderRefused extends DomainError {
 }
 
 export const md5 = (text: string) => createHash('md5').update(text, 'utf8').digest('hex');
-export const hmacSha256Hex = (secret: string, text: string) => createHmac('sha256', secret).update(text, 'utf8').digest('hex');
+export const hmacSha256Hex = (secret: string, text: string) =>
+  createHmac('sha256', secret).update(text, 'utf8').digest('hex');
 /** Timing-safe comparison of hex signatures, case-insensitive. */
-export const sameSignature = (expected: string, given: unknown) => typeof given === 'string' && safeEqual(expected.toLowerCase(), given.toLowerCase());
+export const sameSignature = (expected: string, given: unknown) =>
+  typeof given === 'string' && safeEqual(expected.toLowerCase(), given.toLowerCase());
 
 /** 1299 → "12.99" (every currency we sell has two decimals). */
 export const toDecimal = (minor: number) => (minor / 100).toFixed(2);
@@ -53,7 +55,11 @@ export async function callJson(
   try {
     res = await fetchImpl(url, {
       method: init.method,
-      headers: { accept: 'application/json', ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}), ...init.headers },
+      headers: {
+        accept: 'application/json',
+        ...(init.form ? { 'content-type': 'application/x-www-form-urlencoded' } : {}),
+        ...init.headers,
+      },
       body: init.form ? new URLSearchParams(init.form).toString() : undefined,
       redirect: 'error',
       signal: AbortSignal.timeout(TIMEOUT_MS),

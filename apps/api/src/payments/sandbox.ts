@@ -1,10 +1,23 @@
 import { randomUUID } from 'node:crypto';
 import type { Queryable } from '../db/client.js';
-import { type SandboxCardRow, type SandboxEvent, type SandboxRow, sandboxRepository } from '../modules/billing/index.js';
+import {
+  type SandboxCardRow,
+  type SandboxEvent,
+  type SandboxRow,
+  sandboxRepository,
+} from '../modules/billing/index.js';
 import { hmac, safeEqual } from '../lib/secrets.js';
 import {
-  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type ProviderPaymentStatus, type SavedMethod,
-  WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
+  type ChargeSavedInput,
+  type ChargeSavedResult,
+  type CreatePaymentInput,
+  type PaymentProvider,
+  type ProviderPaymentState,
+  type ProviderPaymentStatus,
+  type SavedMethod,
+  WEBHOOK_TOLERANCE_S,
+  WebhookRejected,
+  type WebhookRequest,
 } from './provider.js';
 
 /**
@@ -19,7 +32,12 @@ export type { SandboxCardRow, SandboxEvent, SandboxRow };
 /** The test card the sandbox page "saves" when a checkout asked to keep the method for renewals. */
 export const SANDBOX_CARD_LABEL = 'Sandbox Visa •••• 4242';
 
-const STATUS: Record<SandboxRow['status'], ProviderPaymentStatus> = { open: 'pending', paid: 'succeeded', declined: 'failed', refunded: 'refunded' };
+const STATUS: Record<SandboxRow['status'], ProviderPaymentStatus> = {
+  open: 'pending',
+  paid: 'succeeded',
+  declined: 'failed',
+  refunded: 'refunded',
+};
 
 /** Languages the hosted page speaks (sandbox-page.ts). */
 export const SANDBOX_LANGUAGES: readonly string[] = ['en', 'ru', 'zh'];
@@ -28,7 +46,12 @@ export function signSandbox(secret: string, body: string, timestamp: number): st
   return `t=${timestamp},v1=${hmac(secret, `${timestamp}.${body}`)}`;
 }
 
-export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () => string, now: () => number = Date.now): PaymentProvider & {
+export function sandboxProvider(
+  db: Queryable,
+  secret: string,
+  pageBaseUrl: () => string,
+  now: () => number = Date.now,
+): PaymentProvider & {
   find(id: string): Promise<SandboxRow | undefined>;
   complete(id: string, outcome: 'pay' | 'decline'): Promise<{ row: SandboxRow | undefined; event?: SandboxEvent }>;
   refund(id: string): Promise<SandboxEvent | undefined>;
@@ -44,10 +67,20 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
 } {
   const repo = sandboxRepository(db);
   const find = repo.find;
-  const transition = async (id: string, from: SandboxRow['status'][], to: SandboxRow['status'], type: SandboxEvent['type']) => {
+  const transition = async (
+    id: string,
+    from: SandboxRow['status'][],
+    to: SandboxRow['status'],
+    type: SandboxEvent['type'],
+  ) => {
     const row = await find(id);
     if (!row || !from.includes(row.status)) return { row, event: undefined };
-    const event: SandboxEvent = { id: `evt_${randomUUID()}`, type, created: Math.floor(now() / 1000), data: { id, merchant_ref: row.merchant_ref } };
+    const event: SandboxEvent = {
+      id: `evt_${randomUUID()}`,
+      type,
+      created: Math.floor(now() / 1000),
+      data: { id, merchant_ref: row.merchant_ref },
+    };
     const updated = await repo.transition(id, from, to, event);
     return updated ? { row: updated, event } : { row, event: undefined };
   };
@@ -60,8 +93,15 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
       const id = `sbx_${randomUUID().replace(/-/g, '')}`;
       // Idempotent like a real provider: the same key returns the same payment.
       const row = await repo.insert({
-        id, amountMinor: input.amountMinor, currency: input.currency, description: input.description, notifyUrl: input.notifyUrl,
-        returnUrl: input.returnUrl, merchantRef: input.merchantRef, idempotencyKey: input.idempotencyKey, saveCard: input.saveMethod === true,
+        id,
+        amountMinor: input.amountMinor,
+        currency: input.currency,
+        description: input.description,
+        notifyUrl: input.notifyUrl,
+        returnUrl: input.returnUrl,
+        merchantRef: input.merchantRef,
+        idempotencyKey: input.idempotencyKey,
+        saveCard: input.saveMethod === true,
       });
       // The page opens where the buyer is (their brand host), else on the configured base.
       const page = new URL(`/sandbox/checkout/${row.id}`, input.pageOrigin ?? pageBaseUrl());
@@ -84,14 +124,21 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
       } catch {
         throw new WebhookRejected('malformed body');
       }
-      if (typeof event?.id !== 'string' || typeof event?.data?.id !== 'string') throw new WebhookRejected('malformed event');
+      if (typeof event?.id !== 'string' || typeof event?.data?.id !== 'string')
+        throw new WebhookRejected('malformed event');
       return { eventId: event.id, kind: event.type, providerRef: event.data.id, merchantRef: event.data.merchant_ref };
     },
 
     async fetchState(providerRef: string): Promise<ProviderPaymentState> {
       const row = await find(providerRef);
       if (!row) throw new WebhookRejected('unknown payment');
-      return { providerRef, merchantRef: row.merchant_ref, status: STATUS[row.status], amountMinor: row.amount_minor, currency: row.currency };
+      return {
+        providerRef,
+        merchantRef: row.merchant_ref,
+        status: STATUS[row.status],
+        amountMinor: row.amount_minor,
+        currency: row.currency,
+      };
     },
 
     find,
@@ -123,12 +170,20 @@ export function sandboxProvider(db: Queryable, secret: string, pageBaseUrl: () =
       const card = await repo.card(input.method.methodRef);
       if (!card) return { status: 'failed', error: 'No such saved card.', unusable: true };
       const row = await repo.insert({
-        id: `sbx_${randomUUID().replace(/-/g, '')}`, amountMinor: input.amountMinor, currency: input.currency, description: input.description,
-        notifyUrl: input.notifyUrl, returnUrl: input.notifyUrl, merchantRef: input.merchantRef, idempotencyKey: input.idempotencyKey, cardId: card.id,
+        id: `sbx_${randomUUID().replace(/-/g, '')}`,
+        amountMinor: input.amountMinor,
+        currency: input.currency,
+        description: input.description,
+        notifyUrl: input.notifyUrl,
+        returnUrl: input.notifyUrl,
+        merchantRef: input.merchantRef,
+        idempotencyKey: input.idempotencyKey,
+        cardId: card.id,
       });
       if (row.status === 'open') {
         if (card.unusable) await transition(row.id, ['open'], 'declined', 'payment.declined');
-        else if (await repo.takeDeclineNext(card.id)) await transition(row.id, ['open'], 'declined', 'payment.declined');
+        else if (await repo.takeDeclineNext(card.id))
+          await transition(row.id, ['open'], 'declined', 'payment.declined');
         else await transition(row.id, ['open'], 'paid', 'payment.paid');
       }
       const final = (await find(row.id))!;

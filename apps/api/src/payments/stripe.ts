@@ -1,7 +1,14 @@
 import Stripe from 'stripe';
 import {
-  type ChargeSavedInput, type ChargeSavedResult, type CreatePaymentInput, type PaymentProvider, type ProviderPaymentState, type SavedMethod,
-  WEBHOOK_TOLERANCE_S, WebhookRejected, type WebhookRequest,
+  type ChargeSavedInput,
+  type ChargeSavedResult,
+  type CreatePaymentInput,
+  type PaymentProvider,
+  type ProviderPaymentState,
+  type SavedMethod,
+  WEBHOOK_TOLERANCE_S,
+  WebhookRejected,
+  type WebhookRequest,
 } from './provider.js';
 
 /**
@@ -15,8 +22,19 @@ import {
  * next charge may pass), and the failed-renewal mail's pay-by-hand link is the way to confirm now.
  * Never left "pending": nothing would ever complete it.
  */
-const AUTHENTICATION_NEEDED = 'Your bank asks you to confirm this payment yourself: pay by hand to keep your plan (your card stays saved).';
-const UNUSABLE_DECLINES = new Set(['expired_card', 'lost_card', 'stolen_card', 'pickup_card', 'restricted_card', 'revocation_of_authorization', 'revocation_of_all_authorizations', 'card_not_supported', 'invalid_account']);
+const AUTHENTICATION_NEEDED =
+  'Your bank asks you to confirm this payment yourself: pay by hand to keep your plan (your card stays saved).';
+const UNUSABLE_DECLINES = new Set([
+  'expired_card',
+  'lost_card',
+  'stolen_card',
+  'pickup_card',
+  'restricted_card',
+  'revocation_of_authorization',
+  'revocation_of_all_authorizations',
+  'card_not_supported',
+  'invalid_account',
+]);
 
 const cardLabel = (pm: Stripe.PaymentMethod | string | null | undefined): string => {
   if (!pm || typeof pm === 'string' || !pm.card) return 'Stripe';
@@ -38,14 +56,26 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
   const stripe = new Stripe(config.secretKey, {
     maxNetworkRetries: 2,
     timeout: 10_000,
-    ...(api ? { host: api.hostname, port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)), protocol: api.protocol.replace(':', '') as 'http' | 'https' } : {}),
+    ...(api
+      ? {
+          host: api.hostname,
+          port: Number(api.port || (api.protocol === 'https:' ? 443 : 80)),
+          protocol: api.protocol.replace(':', '') as 'http' | 'https',
+        }
+      : {}),
   });
   const toState = (pi: Stripe.PaymentIntent): ProviderPaymentState => {
     const refunded = typeof pi.latest_charge === 'object' && pi.latest_charge?.refunded;
     return {
       providerRef: pi.id,
       merchantRef: pi.metadata?.merchant_ref,
-      status: refunded ? 'refunded' : pi.status === 'succeeded' ? 'succeeded' : pi.status === 'canceled' ? 'failed' : 'pending',
+      status: refunded
+        ? 'refunded'
+        : pi.status === 'succeeded'
+          ? 'succeeded'
+          : pi.status === 'canceled'
+            ? 'failed'
+            : 'pending',
       amountMinor: pi.amount,
       currency: pi.currency.toUpperCase(),
     };
@@ -58,17 +88,30 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
     async create(input: CreatePaymentInput) {
       if (input.flow !== 'embedded') {
         // Stripe Checkout: a hosted page, like every other provider; the browser comes back with redirect_status.
-        const back = (status: string) => `${input.returnUrl}${input.returnUrl.includes('?') ? '&' : '?'}redirect_status=${status}`;
+        const back = (status: string) =>
+          `${input.returnUrl}${input.returnUrl.includes('?') ? '&' : '?'}redirect_status=${status}`;
         const session = await stripe.checkout.sessions.create(
           {
             mode: 'payment',
             client_reference_id: input.merchantRef,
             customer_email: input.customerEmail,
-            line_items: [{ quantity: 1, price_data: { currency: input.currency.toLowerCase(), unit_amount: input.amountMinor, product_data: { name: input.description } } }],
+            line_items: [
+              {
+                quantity: 1,
+                price_data: {
+                  currency: input.currency.toLowerCase(),
+                  unit_amount: input.amountMinor,
+                  product_data: { name: input.description },
+                },
+              },
+            ],
             success_url: back('succeeded'),
             cancel_url: back('failed'),
             metadata: { merchant_ref: input.merchantRef },
-            payment_intent_data: { metadata: { merchant_ref: input.merchantRef }, ...(input.saveMethod ? { setup_future_usage: 'off_session' as const } : {}) },
+            payment_intent_data: {
+              metadata: { merchant_ref: input.merchantRef },
+              ...(input.saveMethod ? { setup_future_usage: 'off_session' as const } : {}),
+            },
             // Renewals charge a customer's saved payment method: Checkout makes the customer.
             ...(input.saveMethod ? { customer_creation: 'always' as const } : {}),
           },
@@ -77,7 +120,12 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
         return { providerRef: session.id, redirectUrl: session.url ?? undefined };
       }
       const customer = input.saveMethod
-        ? (await stripe.customers.create({ email: input.customerEmail, metadata: { merchant_ref: input.merchantRef } }, { idempotencyKey: `${input.idempotencyKey}-customer` })).id
+        ? (
+            await stripe.customers.create(
+              { email: input.customerEmail, metadata: { merchant_ref: input.merchantRef } },
+              { idempotencyKey: `${input.idempotencyKey}-customer` },
+            )
+          ).id
         : undefined;
       const pi = await stripe.paymentIntents.create(
         {
@@ -87,7 +135,9 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
           description: input.description,
           receipt_email: input.customerEmail,
           metadata: { merchant_ref: input.merchantRef },
-          ...(input.method ? { payment_method_types: [input.method] } : { automatic_payment_methods: { enabled: true } }),
+          ...(input.method
+            ? { payment_method_types: [input.method] }
+            : { automatic_payment_methods: { enabled: true } }),
         },
         { idempotencyKey: input.idempotencyKey },
       );
@@ -105,10 +155,17 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       }
       // The SDK refuses only the old: a timestamp from the future would keep a captured delivery replayable for as long.
       const signedAt = Number(/(?:^|,)\s*t=(\d+)/.exec(signature)?.[1]);
-      if (!Number.isSafeInteger(signedAt) || signedAt - Date.now() / 1000 > WEBHOOK_TOLERANCE_S) throw new WebhookRejected('signature timestamp in the future');
+      if (!Number.isSafeInteger(signedAt) || signedAt - Date.now() / 1000 > WEBHOOK_TOLERANCE_S)
+        throw new WebhookRejected('signature timestamp in the future');
       // Signed, but not an event about an object (hand-made, or a type this code does not know): nothing to reconcile.
-      if (!event.data || typeof event.data.object !== 'object' || event.data.object === null) throw new WebhookRejected('the event has no data.object');
-      const object = event.data.object as { id?: string; object?: string; payment_intent?: string | { id: string }; metadata?: Record<string, string> };
+      if (!event.data || typeof event.data.object !== 'object' || event.data.object === null)
+        throw new WebhookRejected('the event has no data.object');
+      const object = event.data.object as {
+        id?: string;
+        object?: string;
+        payment_intent?: string | { id: string };
+        metadata?: Record<string, string>;
+      };
       const providerRef =
         object.object === 'payment_intent' || object.object === 'checkout.session'
           ? object.id
@@ -126,7 +183,9 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
     async savedMethodOf(providerRef: string): Promise<SavedMethod | null> {
       let pi: Stripe.PaymentIntent | null;
       if (providerRef.startsWith('cs_')) {
-        const session = await stripe.checkout.sessions.retrieve(providerRef, { expand: ['payment_intent.payment_method'] });
+        const session = await stripe.checkout.sessions.retrieve(providerRef, {
+          expand: ['payment_intent.payment_method'],
+        });
         pi = typeof session.payment_intent === 'object' ? session.payment_intent : null;
       } else {
         pi = await stripe.paymentIntents.retrieve(providerRef, { expand: ['payment_method'] });
@@ -157,7 +216,8 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
         );
         if (pi.status === 'succeeded') return { providerRef: pi.id, status: 'succeeded' };
         // Still moving at the bank (e.g. a debit that settles later): the webhook or the next look decides.
-        if (pi.status === 'processing' || pi.status === 'requires_capture') return { providerRef: pi.id, status: 'pending' };
+        if (pi.status === 'processing' || pi.status === 'requires_capture')
+          return { providerRef: pi.id, status: 'pending' };
         if (pi.status === 'canceled') return { providerRef: pi.id, status: 'failed' };
         // requires_action / requires_payment_method / requires_confirmation: the customer must act.
         return { providerRef: pi.id, status: 'failed', error: AUTHENTICATION_NEEDED };
@@ -166,7 +226,12 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
           if (err.code === 'authentication_required' || err.decline_code === 'authentication_required')
             return { providerRef: err.payment_intent?.id, status: 'failed', error: AUTHENTICATION_NEEDED };
           const code = err.decline_code ?? err.code ?? '';
-          return { providerRef: err.payment_intent?.id, status: 'failed', error: err.message, unusable: UNUSABLE_DECLINES.has(code) || UNUSABLE_DECLINES.has(err.code ?? '') };
+          return {
+            providerRef: err.payment_intent?.id,
+            status: 'failed',
+            error: err.message,
+            unusable: UNUSABLE_DECLINES.has(code) || UNUSABLE_DECLINES.has(err.code ?? ''),
+          };
         }
         throw err;
       }
@@ -186,7 +251,8 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       let intent = providerRef;
       if (providerRef.startsWith('cs_')) {
         const session = await stripe.checkout.sessions.retrieve(providerRef);
-        intent = (typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id) ?? '';
+        intent =
+          (typeof session.payment_intent === 'string' ? session.payment_intent : session.payment_intent?.id) ?? '';
         if (!intent) throw new Error('the Checkout Session has no payment');
       }
       await stripe.refunds.create({ payment_intent: intent }, { idempotencyKey: `refund-${intent}` });
@@ -194,7 +260,9 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
 
     async fetchState(providerRef: string) {
       if (providerRef.startsWith('cs_')) {
-        const session = await stripe.checkout.sessions.retrieve(providerRef, { expand: ['payment_intent.latest_charge'] });
+        const session = await stripe.checkout.sessions.retrieve(providerRef, {
+          expand: ['payment_intent.latest_charge'],
+        });
         const pi = typeof session.payment_intent === 'object' ? session.payment_intent : null;
         if (pi) return { ...toState(pi), providerRef, merchantRef: session.metadata?.merchant_ref };
         return {

@@ -35,6 +35,13 @@ export function registerBrowserId(app: FastifyInstance, secureCookies: boolean):
   });
   app.addHook('onSend', async (request, reply) => {
     const id = asked.get(request);
-    if (id) reply.setCookie(name, id, { path: '/', httpOnly: true, sameSite: 'lax', secure: secureCookies, maxAge: MAX_AGE_S });
+    if (id)
+      reply.setCookie(name, id, {
+        path: '/',
+        httpOnly: true,
+        sameSite: 'lax',
+        secure: secureCookies,
+        maxAge: MAX_AGE_S,
+      });
   });
 }

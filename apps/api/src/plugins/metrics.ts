@@ -29,11 +29,15 @@ export function registerHttpMetrics(app: FastifyInstance, metrics: Metrics): voi
     metrics.httpRequests.inc(labels);
     metrics.httpDuration.observe(labels, reply.elapsedTime / 1000);
   });
-  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) => reply.status(404).send({ message: 'Not found.' }));
+  app.get('/metrics', { schema: { hide: true } }, async (_request, reply) =>
+    reply.status(404).send({ message: 'Not found.' }),
+  );
 }
 
 /** Counts refused provider webhooks (bad signature or payload: a 4xx domain error) around the reconciliation's handler. */
-export function countRejectedWebhooks<R extends { handleWebhook: (provider: string, ...rest: never[]) => Promise<unknown> }>(reconciliation: R, metrics: Metrics): R {
+export function countRejectedWebhooks<
+  R extends { handleWebhook: (provider: string, ...rest: never[]) => Promise<unknown> },
+>(reconciliation: R, metrics: Metrics): R {
   const handle = reconciliation.handleWebhook.bind(reconciliation) as R['handleWebhook'];
   return {
     ...reconciliation,
@@ -41,7 +45,8 @@ export function countRejectedWebhooks<R extends { handleWebhook: (provider: stri
       try {
         return await handle(provider, ...rest);
       } catch (err) {
-        if (err instanceof DomainError && err.status >= 400 && err.status < 500) metrics.webhooksRejected.inc({ provider });
+        if (err instanceof DomainError && err.status >= 400 && err.status < 500)
+          metrics.webhooksRejected.inc({ provider });
         throw err;
       }
     }) as R['handleWebhook'],
@@ -75,10 +80,12 @@ export async function startMetricsListener(metrics: Metrics, o: MetricsListenerO
     };
     const path = (req.url ?? '').split('?')[0];
     if (path !== '/metrics') return send(404, 'Not found.\n');
-    if (req.method !== 'GET' && req.method !== 'HEAD') return send(405, 'Method not allowed.\n', { allow: 'GET, HEAD' });
+    if (req.method !== 'GET' && req.method !== 'HEAD')
+      return send(405, 'Method not allowed.\n', { allow: 'GET, HEAD' });
     if (expected) {
       const given = /^Bearer\s+(\S+)$/i.exec(req.headers.authorization ?? '')?.[1];
-      if (!given || !safeEqual(hashToken(given), expected)) return send(401, 'Unauthorized.\n', { 'www-authenticate': 'Bearer realm="metrics"' });
+      if (!given || !safeEqual(hashToken(given), expected))
+        return send(401, 'Unauthorized.\n', { 'www-authenticate': 'Bearer realm="metrics"' });
     }
     metrics.registry.metrics().then(
       (text) => send(200, text, { 'content-type': metrics.registry.contentType }),

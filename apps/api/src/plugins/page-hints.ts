@@ -40,13 +40,21 @@ export function translationsVersion(distDir: string): string {
   const dir = path.join(distDir, 'assets', 'i18n');
   let files: string[];
   try {
-    files = fs.readdirSync(dir).filter((f) => f.endsWith('.json')).sort();
+    files = fs
+      .readdirSync(dir)
+      .filter((f) => f.endsWith('.json'))
+      .sort();
   } catch {
     return '';
   }
   if (!files.length) return '';
   const hash = crypto.createHash('sha256');
-  for (const f of files) hash.update(f).update('\0').update(fs.readFileSync(path.join(dir, f))).update('\0');
+  for (const f of files)
+    hash
+      .update(f)
+      .update('\0')
+      .update(fs.readFileSync(path.join(dir, f)))
+      .update('\0');
   return hash.digest('base64url').slice(0, 12);
 }
 
@@ -73,16 +81,28 @@ export interface HintOptions {
  * helper) asks for stylesheets in CORS mode; a preload in another mode is not reused, fetched
  * twice, and warned about.
  */
-export function pageHints(pathname: string, preloads: RoutePreloads, language: Language, { serverRendered = false, signedIn = false, translations = '' }: HintOptions = {}): string {
+export function pageHints(
+  pathname: string,
+  preloads: RoutePreloads,
+  language: Language,
+  { serverRendered = false, signedIn = false, translations = '' }: HintOptions = {},
+): string {
   const clean = pathname.length > 1 ? pathname.replace(/\/+$/, '') : pathname;
   const links = [`<link rel="preload" href="${translationsHref(language, translations)}" as="fetch" crossorigin>`];
   const leaves = signedIn ? isAuthRoute(clean) : needsSession(clean);
-  const route = leaves ? undefined : (preloads[clean] ?? (clean.startsWith('/plans/') ? preloads['/plans'] : undefined));
+  const route = leaves
+    ? undefined
+    : (preloads[clean] ?? (clean.startsWith('/plans/') ? preloads['/plans'] : undefined));
   for (const href of route?.js ?? []) if (SAFE_URL.test(href)) links.push(`<link rel="modulepreload" href="${href}">`);
   // A page the server rendered shows before its code runs: its styles must apply from the first paint
   // (the app's loader finds the stylesheet already there and adds no second one).
   for (const href of route?.css ?? []) {
-    if (SAFE_URL.test(href)) links.push(serverRendered ? `<link rel="stylesheet" href="${href}">` : `<link rel="preload" href="${href}" as="style" crossorigin>`);
+    if (SAFE_URL.test(href))
+      links.push(
+        serverRendered
+          ? `<link rel="stylesheet" href="${href}">`
+          : `<link rel="preload" href="${href}" as="style" crossorigin>`,
+      );
   }
   return links.join('');
 }

@@ -1,5 +1,10 @@
 import type { FastifyInstance } from 'fastify';
-import { ENVELOPE_ANSWER_HEADERS, RESTRICTED_PATHS, type RestrictedEnvelopeAnswer, restrictedEnvelopeBody } from '@warren/contract';
+import {
+  ENVELOPE_ANSWER_HEADERS,
+  RESTRICTED_PATHS,
+  type RestrictedEnvelopeAnswer,
+  restrictedEnvelopeBody,
+} from '@warren/contract';
 import { DomainError, ForbiddenError, NotFoundError } from '../lib/errors.js';
 import { randomToken, safeEqual } from '../lib/secrets.js';
 import { RequestValidationError } from './errors.js';
@@ -53,14 +58,25 @@ export const NOT_THROUGH_ENVELOPE: ReadonlyMap<string, string> = new Map([
  * the clear: no customer session and no personal data travel there.
  */
 const OTHER_BEARERS: ReadonlyMap<string, string> = new Map([
-  ['/api/nodes/', "VPN agents authenticate with their node token (the agent's configuration names the API's address, which may be any of its hosts)"],
-  ['/api/billing/webhooks/', 'payment providers call the callback URL of the brand they sold for; some send their own Authorization header'],
+  [
+    '/api/nodes/',
+    "VPN agents authenticate with their node token (the agent's configuration names the API's address, which may be any of its hosts)",
+  ],
+  [
+    '/api/billing/webhooks/',
+    'payment providers call the callback URL of the brand they sold for; some send their own Authorization header',
+  ],
 ]);
 
 const inArea = (url: string, prefix: string) => url.startsWith(prefix) || url === prefix.replace(/\/$/, '');
 
 /** Whether the envelope may run this route (by the route the router resolved: its method and pattern). */
-export function envelopeReaches(route: { method: string; url: string | undefined; restrictedCall?: boolean; hidden?: boolean }): boolean {
+export function envelopeReaches(route: {
+  method: string;
+  url: string | undefined;
+  restrictedCall?: boolean;
+  hidden?: boolean;
+}): boolean {
   const { url } = route;
   if (!url || !url.startsWith('/api/') || route.restrictedCall || route.hidden) return false;
   if ([...NOT_THROUGH_ENVELOPE.keys()].some((p) => inArea(url, p))) return false;
@@ -94,7 +110,15 @@ export function registerRestrictedHostGate(app: FastifyInstance): EnvelopeGate {
     }
     const { url, config, schema } = request.routeOptions;
     if (request.viaEnvelope) {
-      if (envelopeReaches({ method: request.method, url, restrictedCall: config?.restrictedCall, hidden: !!(schema as { hide?: boolean } | undefined)?.hide })) return;
+      if (
+        envelopeReaches({
+          method: request.method,
+          url,
+          restrictedCall: config?.restrictedCall,
+          hidden: !!(schema as { hide?: boolean } | undefined)?.hide,
+        })
+      )
+        return;
       reply.header(REFUSED_HEADER, '1');
       throw new NotFoundError(NOT_REACHED);
     }
@@ -106,7 +130,11 @@ export function registerRestrictedHostGate(app: FastifyInstance): EnvelopeGate {
 }
 
 /** The envelope's own route; registered after the XSRF plugin, so that its POST is checked like any other. */
-export function registerRestrictedEnvelope(app: FastifyInstance, gate: EnvelopeGate, { bodyLimit }: { bodyLimit: number }): void {
+export function registerRestrictedEnvelope(
+  app: FastifyInstance,
+  gate: EnvelopeGate,
+  { bodyLimit }: { bodyLimit: number },
+): void {
   // The sealed envelope of a body at the limit: base64 (4/3) of the body, the token, the path and the query.
   const envelopeLimit = Math.ceil(((bodyLimit + 8192) * 4) / 3) + 64;
   app.post(
@@ -122,15 +150,18 @@ export function registerRestrictedEnvelope(app: FastifyInstance, gate: EnvelopeG
     },
     async (request, reply) => {
       const call = decryptBody(request, restrictedEnvelopeBody);
-      if (call.method === 'GET' && call.body !== undefined) throw new RequestValidationError({ body: ['A GET call has no body.'] });
+      if (call.method === 'GET' && call.body !== undefined)
+        throw new RequestValidationError({ body: ['A GET call has no body.'] });
       const payload = call.body === undefined ? undefined : JSON.stringify(call.body);
-      if (payload !== undefined && Buffer.byteLength(payload) > bodyLimit) throw new DomainError(413, 'The request body is too large.');
+      if (payload !== undefined && Buffer.byteLength(payload) > bodyLimit)
+        throw new DomainError(413, 'The request body is too large.');
       const headers: Record<string, string> = {};
       for (const name of FORWARDED) {
         const value = request.headers[name];
         if (typeof value === 'string') headers[name] = value;
       }
-      for (const [name, value] of Object.entries(call.headers ?? {})) if (typeof value === 'string') headers[name] = value;
+      for (const [name, value] of Object.entries(call.headers ?? {}))
+        if (typeof value === 'string') headers[name] = value;
       if (payload !== undefined) headers['content-type'] = 'application/json';
       headers.authorization = `Bearer ${call.token}`;
       headers[INNER_HEADER] = gate.innerKey;
@@ -158,7 +189,10 @@ export function registerRestrictedEnvelope(app: FastifyInstance, gate: EnvelopeG
       else answer.bodyBase64 = inner.rawPayload.toString('base64');
       const rotated = /^Bearer\s+(\S+)$/i.exec(String(inner.headers.authorization ?? ''))?.[1];
       if (rotated) answer.rotatedToken = rotated;
-      return reply.header('cache-control', 'no-store').type('text/plain; charset=utf-8').send(sealAnswer(request, answer));
+      return reply
+        .header('cache-control', 'no-store')
+        .type('text/plain; charset=utf-8')
+        .send(sealAnswer(request, answer));
     },
   );
 }

@@ -63,7 +63,12 @@ type Auth = (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
  * `auth` as the plain calls. A rotated token must not come back in the clear Authorization
  * header that `auth` sets: it is taken off the reply and returned, for the sealed answer.
  */
-export async function signInFromBody(request: FastifyRequest, reply: FastifyReply, auth: Auth, token: unknown): Promise<string | undefined> {
+export async function signInFromBody(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  auth: Auth,
+  token: unknown,
+): Promise<string | undefined> {
   if (typeof token !== 'string' || !token) throw new UnauthorizedError();
   request.headers.authorization = `Bearer ${token}`;
   await auth(request, reply);
@@ -72,7 +77,9 @@ export async function signInFromBody(request: FastifyRequest, reply: FastifyRepl
   return typeof header === 'string' ? /^Bearer\s+(\S+)$/i.exec(header)?.[1] : undefined;
 }
 
-export const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
+export const encrypted = z
+  .string()
+  .describe('base64(iv || AES-256-GCM ciphertext || tag) of the JSON payload, key per brand');
 
 /**
  * One restricted call: decrypts and validates the body, signs in with the token inside it when
@@ -83,19 +90,39 @@ export const encrypted = z.string().describe('base64(iv || AES-256-GCM ciphertex
 export function restrictedRoute<S extends z.ZodType>(
   app: FastifyInstance,
   path: string,
-  options: { body: S; tags: string[]; auth?: Auth; status?: number; /** The body field holding the session token (default `token`). */ sessionField?: string },
+  options: {
+    body: S;
+    tags: string[];
+    auth?: Auth;
+    status?: number;
+    /** The body field holding the session token (default `token`). */ sessionField?: string;
+  },
   handler: (request: FastifyRequest, body: z.infer<S>, reply: FastifyReply) => Promise<Record<string, unknown>>,
 ): void {
   const status = options.status ?? 200;
-  app.post(path, { config: { restrictedCall: true }, schema: { tags: options.tags, description: RESTRICTED_DOC, response: { [status]: encrypted } } }, async (request, reply) => {
-    const body = decryptBody(request, options.body);
-    const rotated = options.auth ? await signInFromBody(request, reply, options.auth, (body as Record<string, unknown>)[options.sessionField ?? 'token']) : undefined;
-    const answer = await handler(request, body, reply);
-    return reply
-      .status(status)
-      .type('text/plain; charset=utf-8')
-      .send(sealAnswer(request, rotated ? { ...answer, rotatedToken: rotated } : answer));
-  });
+  app.post(
+    path,
+    {
+      config: { restrictedCall: true },
+      schema: { tags: options.tags, description: RESTRICTED_DOC, response: { [status]: encrypted } },
+    },
+    async (request, reply) => {
+      const body = decryptBody(request, options.body);
+      const rotated = options.auth
+        ? await signInFromBody(
+            request,
+            reply,
+            options.auth,
+            (body as Record<string, unknown>)[options.sessionField ?? 'token'],
+          )
+        : undefined;
+      const answer = await handler(request, body, reply);
+      return reply
+        .status(status)
+        .type('text/plain; charset=utf-8')
+        .send(sealAnswer(request, rotated ? { ...answer, rotatedToken: rotated } : answer));
+    },
+  );
 }
 
 export const RESTRICTED_DOC =

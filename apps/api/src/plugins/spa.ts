@@ -5,7 +5,15 @@ import { pathToFileURL } from 'node:url';
 import zlib from 'node:zlib';
 import fastifyStatic from '@fastify/static';
 import type { FastifyBaseLogger, FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
-import { CAMPAIGN_COOKIE_DAYS, CHECKOUT_VARIANTS, COOKIES, LANGUAGES, type Language, type PublicBrand, entryAttribution } from '@warren/contract';
+import {
+  CAMPAIGN_COOKIE_DAYS,
+  CHECKOUT_VARIANTS,
+  COOKIES,
+  LANGUAGES,
+  type Language,
+  type PublicBrand,
+  entryAttribution,
+} from '@warren/contract';
 import { firstVisitLanguage, pageHints, readRoutePreloads, translationsVersion } from './page-hints.js';
 import { escapeHtml } from '../lib/html.js';
 import { STATIC_FILES_ROUTE } from '../lib/metrics.js';
@@ -34,7 +42,12 @@ interface Redirect {
   redirect: string;
 }
 /** apps/web/src/entry-server.tsx, built into dist-ssr beside dist (`<distDir>-ssr`). */
-type RenderPage = (pathname: string, brand: PublicBrand, language: Language, data: readonly PageData[]) => FirstRender | Redirect | null;
+type RenderPage = (
+  pathname: string,
+  brand: PublicBrand,
+  language: Language,
+  data: readonly PageData[],
+) => FirstRender | Redirect | null;
 /** GET an API path as the visitor: its answer's `data`, or undefined. */
 type ApiGet = (path: string) => Promise<unknown>;
 interface ServerRender {
@@ -141,7 +154,9 @@ function apiGetAs(app: FastifyInstance, request: FastifyRequest, setCookies: str
 
 /** The query cache the page rendered with, for the browser's first render (main.tsx reads it). JSON in a script element, `<` escaped. */
 function queryStateScript(state: unknown): string {
-  return state ? `<script id="warren-query-state" type="application/json">${JSON.stringify(state).replace(/</g, '\\u003c')}</script>` : '';
+  return state
+    ? `<script id="warren-query-state" type="application/json">${JSON.stringify(state).replace(/</g, '\\u003c')}</script>`
+    : '';
 }
 
 /** A path of this site: one slash, then path characters (never `//host` or a scheme). */
@@ -185,8 +200,14 @@ function entryCookies(request: FastifyRequest, secureCookies: boolean): string[]
   const host = request.headers.host ?? '';
   const referer = typeof request.headers.referer === 'string' ? request.headers.referer : '';
   const secure = secureCookies || request.protocol === 'https' ? '; Secure' : '';
-  return entryAttribution(new URLSearchParams(query), referer, `${request.protocol}://${host}`, hasCookie(request.headers.cookie, COOKIES.referrer)).map(
-    ([name, value]) => `${name}=${encodeURIComponent(value)}; Max-Age=${CAMPAIGN_COOKIE_SECONDS}; Path=/; SameSite=Lax${secure}`,
+  return entryAttribution(
+    new URLSearchParams(query),
+    referer,
+    `${request.protocol}://${host}`,
+    hasCookie(request.headers.cookie, COOKIES.referrer),
+  ).map(
+    ([name, value]) =>
+      `${name}=${encodeURIComponent(value)}; Max-Age=${CAMPAIGN_COOKIE_SECONDS}; Path=/; SameSite=Lax${secure}`,
   );
 }
 
@@ -196,9 +217,10 @@ function pagePath(pathname: string): string {
 }
 
 function hasCookie(header: string | undefined, name: string): boolean {
-  return (header ?? '').split(';').some((part) => part.trim().startsWith(`${name}=`) && part.trim().length > name.length + 1);
+  return (header ?? '')
+    .split(';')
+    .some((part) => part.trim().startsWith(`${name}=`) && part.trim().length > name.length + 1);
 }
-
 
 /**
  * Serves the built web app on the API's origin. index.html gets the request's brand inlined
@@ -237,13 +259,20 @@ export async function registerSpa(
         const out = serverRender.render(pathname, brand, language, data);
         if (out && 'redirect' in out) {
           // Only a path of this site (the render's own, never the visitor's input); the query goes along.
-          if (LOCAL_PATH.test(out.redirect)) return { redirect: out.redirect + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : '') };
+          if (LOCAL_PATH.test(out.redirect))
+            return {
+              redirect: out.redirect + (request.url.includes('?') ? request.url.slice(request.url.indexOf('?')) : ''),
+            };
         } else first = out;
       }
     } catch (err) {
       request.log.warn({ err }, 'server render failed: the browser renders the page');
     }
-    const hints = pageHints(pathname, preloads, first?.appLanguage ?? language, { serverRendered: first !== null, signedIn, translations });
+    const hints = pageHints(pathname, preloads, first?.appLanguage ?? language, {
+      serverRendered: first !== null,
+      signedIn,
+      translations,
+    });
     // The hints go after the build's own tags: the app's entry chunk must not queue behind them.
     const html = template
       .replace(MARKER, () => `${translationsMeta}<script id="warren-brand" type="application/json">${json}</script>`)
@@ -256,7 +285,11 @@ export async function registerSpa(
         .replace(/<html lang="[^"]*"/, `<html lang="${page.lang ?? page.appLanguage ?? language}"`)
         .replace(/<title>[^<]*<\/title>/, () => `<title>${escapeHtml(page.title)}</title>`)
         // Replacement functions: the page's HTML may contain `$&`-like text that a replacement string would expand.
-        .replace(ROOT, () => `<div id="root" data-server-language="${page.appLanguage ?? language}">${page.html}</div>${queryStateScript(page.state)}`),
+        .replace(
+          ROOT,
+          () =>
+            `<div id="root" data-server-language="${page.appLanguage ?? language}">${page.html}</div>${queryStateScript(page.state)}`,
+        ),
     };
   };
 
@@ -282,7 +315,10 @@ export async function registerSpa(
         // under this build's version (?v=, translationsVersion); the rest revalidates.
         const fingerprinted = file.includes(`${path.sep}assets${path.sep}`) && /-[A-Za-z0-9_-]{8,}\./.test(file);
         const query = (res as { req?: { url?: string } }).req?.url?.split('?')[1];
-        const versioned = !!translations && file.includes(`${path.sep}assets${path.sep}i18n${path.sep}`) && new URLSearchParams(query).get('v') === translations;
+        const versioned =
+          !!translations &&
+          file.includes(`${path.sep}assets${path.sep}i18n${path.sep}`) &&
+          new URLSearchParams(query).get('v') === translations;
         res.setHeader('cache-control', fingerprinted || versioned ? 'public, max-age=31536000, immutable' : 'no-cache');
       },
     });
@@ -296,13 +332,19 @@ export async function registerSpa(
     if ('redirect' in rendered) return reply.header('cache-control', 'no-store').redirect(rendered.redirect, 302);
     const { html } = rendered;
     // A page that carries this visitor's marketing cookies is theirs alone.
-    reply.type('text/html; charset=utf-8').header('cache-control', marketing.length ? 'private, no-cache' : 'no-cache').header('vary', 'accept-encoding');
+    reply
+      .type('text/html; charset=utf-8')
+      .header('cache-control', marketing.length ? 'private, no-cache' : 'no-cache')
+      .header('vary', 'accept-encoding');
     // Rendered per request, so compressed per request (fast settings: it is ~20 kB with a page in it).
     const accepts = String(request.headers['accept-encoding'] ?? '');
     if (/\bbr\b/.test(accepts)) {
-      return reply.header('content-encoding', 'br').send(zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
+      return reply
+        .header('content-encoding', 'br')
+        .send(zlib.brotliCompressSync(html, { params: { [zlib.constants.BROTLI_PARAM_QUALITY]: 5 } }));
     }
-    if (/\bgzip\b/.test(accepts)) return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(html, { level: 6 }));
+    if (/\bgzip\b/.test(accepts))
+      return reply.header('content-encoding', 'gzip').send(zlib.gzipSync(html, { level: 6 }));
     return reply.send(html);
   };
   app.get('/', { schema: { hide: true } }, async (request, reply) => sendPage(request, reply));

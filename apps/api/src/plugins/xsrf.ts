@@ -13,10 +13,22 @@ const SAFE_METHODS = new Set(['GET', 'HEAD', 'OPTIONS']);
  * route is checked, including routes added later; test/xsrf.test.ts pins this list.
  */
 export const XSRF_EXEMPT: ReadonlyMap<string, string> = new Map([
-  ['POST /api/nodes/report', 'VPN agents authenticate with a node token in the Authorization header; no browser sends it'],
-  ['POST /api/billing/webhooks/:provider', 'payment providers call it server-to-server; each notification is verified by its signature or re-read from the provider'],
-  ['POST /unsubscribe', 'RFC 8058 one-click unsubscribe: mail providers POST it without cookies; the link carries an HMAC of the user id'],
-  ['POST /sandbox/checkout/:id', "the sandbox stands in for a provider's hosted page (another site in reality); the unguessable payment id is the capability and no money moves"],
+  [
+    'POST /api/nodes/report',
+    'VPN agents authenticate with a node token in the Authorization header; no browser sends it',
+  ],
+  [
+    'POST /api/billing/webhooks/:provider',
+    'payment providers call it server-to-server; each notification is verified by its signature or re-read from the provider',
+  ],
+  [
+    'POST /unsubscribe',
+    'RFC 8058 one-click unsubscribe: mail providers POST it without cookies; the link carries an HMAC of the user id',
+  ],
+  [
+    'POST /sandbox/checkout/:id',
+    "the sandbox stands in for a provider's hosted page (another site in reality); the unguessable payment id is the capability and no money moves",
+  ],
 ]);
 
 /**
@@ -24,7 +36,11 @@ export const XSRF_EXEMPT: ReadonlyMap<string, string> = new Map([
  * other route answers such bodies, and multipart ones, with 415: a cross-site HTML form can send
  * them without a CORS preflight, JSON it cannot.
  */
-export const FORM_BODY_ROUTES: ReadonlySet<string> = new Set(['POST /api/billing/webhooks/:provider', 'POST /unsubscribe', 'POST /sandbox/checkout/:id']);
+export const FORM_BODY_ROUTES: ReadonlySet<string> = new Set([
+  'POST /api/billing/webhooks/:provider',
+  'POST /unsubscribe',
+  'POST /sandbox/checkout/:id',
+]);
 
 /** A token older than this is refused (419; the web app retries once with the fresh cookie the 419 carries). */
 export const XSRF_TOKEN_VALIDITY_MS = 24 * 3_600_000;
@@ -109,7 +125,8 @@ export async function registerXsrf(app: FastifyInstance, secret: string, secureC
     const presented = request.cookies[COOKIES.xsrf];
     const keyPresent = !!request.cookies[keyCookie];
     // A 419 always carries a fresh token: the client retries once with it.
-    if (reply.statusCode !== 419 && keyPresent && presented && Date.now() - issuedAt(presented) < REISSUE_AFTER_MS) return;
+    if (reply.statusCode !== 419 && keyPresent && presented && Date.now() - issuedAt(presented) < REISSUE_AFTER_MS)
+      return;
     reply.setCookie(COOKIES.xsrf, reply.generateCsrf(), {
       path: '/',
       sameSite: 'lax',

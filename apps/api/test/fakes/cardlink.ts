@@ -26,26 +26,53 @@ export async function startFakeCardlink(opts: { apiToken: string; shopId: string
     if (!authorized(req)) return { status: 401, json: { success: 'false', message: 'Unauthenticated.' } };
     if (req.method === 'POST' && req.path === '/api/v1/bill/create') {
       const f = req.form;
-      if (f.get('shop_id') !== opts.shopId) return { status: 403, json: { success: 'false', message: 'Shop not found.' } };
-      if (!/^\d+(\.\d{1,2})?$/.test(f.get('amount') ?? '') || f.get('type') !== 'normal') return { status: 422, json: { success: 'false', message: 'The given data was invalid.' } };
+      if (f.get('shop_id') !== opts.shopId)
+        return { status: 403, json: { success: 'false', message: 'Shop not found.' } };
+      if (!/^\d+(\.\d{1,2})?$/.test(f.get('amount') ?? '') || f.get('type') !== 'normal')
+        return { status: 422, json: { success: 'false', message: 'The given data was invalid.' } };
       const bill: FakeBill = {
-        id: randomBytes(5).toString('hex').toUpperCase(), order_id: f.get('order_id') ?? '', amount: f.get('amount')!, currency_in: f.get('currency_in') ?? 'RUB',
-        custom: f.get('custom') ?? '', shop_id: opts.shopId, status: 'NEW',
+        id: randomBytes(5).toString('hex').toUpperCase(),
+        order_id: f.get('order_id') ?? '',
+        amount: f.get('amount')!,
+        currency_in: f.get('currency_in') ?? 'RUB',
+        custom: f.get('custom') ?? '',
+        shop_id: opts.shopId,
+        status: 'NEW',
       };
       bills.set(bill.id, bill);
       created++;
-      return { json: { success: 'true', link_url: `${server.url}/link/${bill.id}`, link_page_url: `${server.url}/link/${bill.id}/page`, bill_id: bill.id } };
+      return {
+        json: {
+          success: 'true',
+          link_url: `${server.url}/link/${bill.id}`,
+          link_page_url: `${server.url}/link/${bill.id}/page`,
+          bill_id: bill.id,
+        },
+      };
     }
     if (req.method === 'GET' && req.path === '/api/v1/bill/status') {
       const bill = bills.get(req.query.get('id') ?? '');
       if (!bill) return { status: 404, json: { success: 'false', message: 'Bill not found.' } };
-      return { json: { success: 'true', id: bill.id, order_id: bill.order_id, active: bill.status === 'NEW', status: bill.status, type: 'NORMAL', amount: bill.amount, currency_in: bill.currency_in, created_at: new Date().toISOString() } };
+      return {
+        json: {
+          success: 'true',
+          id: bill.id,
+          order_id: bill.order_id,
+          active: bill.status === 'NEW',
+          status: bill.status,
+          type: 'NORMAL',
+          amount: bill.amount,
+          currency_in: bill.currency_in,
+          created_at: new Date().toISOString(),
+        },
+      };
     }
     return { status: 404, json: { success: 'false', message: 'Not found.' } };
   }
 
   const server = await startFake(handle);
-  const sign = (outSum: string, invId: string, token = opts.apiToken) => createHash('md5').update(`${outSum}:${invId}:${token}`).digest('hex').toUpperCase();
+  const sign = (outSum: string, invId: string, token = opts.apiToken) =>
+    createHash('md5').update(`${outSum}:${invId}:${token}`).digest('hex').toUpperCase();
 
   return {
     ...server,
@@ -60,8 +87,14 @@ export async function startFakeCardlink(opts: { apiToken: string; shopId: string
       const bill = bills.get(billId)!;
       bill.status = status;
       return {
-        Status: status === 'OVERPAID' ? 'SUCCESS' : status, InvId: bill.order_id, OutSum: bill.amount, CurrencyIn: bill.currency_in,
-        TrsId: randomBytes(5).toString('hex').toUpperCase(), custom: bill.custom, Commission: '0.00', SignatureValue: sign(bill.amount, bill.order_id),
+        Status: status === 'OVERPAID' ? 'SUCCESS' : status,
+        InvId: bill.order_id,
+        OutSum: bill.amount,
+        CurrencyIn: bill.currency_in,
+        TrsId: randomBytes(5).toString('hex').toUpperCase(),
+        custom: bill.custom,
+        Commission: '0.00',
+        SignatureValue: sign(bill.amount, bill.order_id),
       };
     },
     postback(fields: Record<string, string>): Promise<Delivery> {

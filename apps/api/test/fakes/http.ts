@@ -27,7 +27,9 @@ export interface FakeServer {
   close(): Promise<void>;
 }
 
-export async function startFake(handle: (req: FakeRequest) => FakeResponse | Promise<FakeResponse>): Promise<FakeServer> {
+export async function startFake(
+  handle: (req: FakeRequest) => FakeResponse | Promise<FakeResponse>,
+): Promise<FakeServer> {
   const requests: FakeRequest[] = [];
   const server = http.createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -35,7 +37,14 @@ export async function startFake(handle: (req: FakeRequest) => FakeResponse | Pro
     req.on('end', async () => {
       const url = new URL(req.url ?? '/', 'http://fake');
       const body = Buffer.concat(chunks).toString('utf8');
-      const fr: FakeRequest = { method: req.method ?? 'GET', path: url.pathname, query: url.searchParams, headers: req.headers, body, form: new URLSearchParams(body) };
+      const fr: FakeRequest = {
+        method: req.method ?? 'GET',
+        path: url.pathname,
+        query: url.searchParams,
+        headers: req.headers,
+        body,
+        form: new URLSearchParams(body),
+      };
       requests.push(fr);
       let out: FakeResponse;
       try {
@@ -44,7 +53,10 @@ export async function startFake(handle: (req: FakeRequest) => FakeResponse | Pro
         out = { status: 500, json: { error: String(err) } };
       }
       const payload = out.json !== undefined ? JSON.stringify(out.json) : (out.text ?? '');
-      res.writeHead(out.status ?? 200, { 'content-type': out.json !== undefined ? 'application/json' : 'text/plain', ...out.headers });
+      res.writeHead(out.status ?? 200, {
+        'content-type': out.json !== undefined ? 'application/json' : 'text/plain',
+        ...out.headers,
+      });
       res.end(payload);
     });
   });
@@ -74,10 +86,17 @@ export interface Delivery {
  */
 export function deliver(target: string, body: string, headers: Record<string, string>): Promise<Delivery> {
   const url = new URL(target);
-  if (!/^(localhost|127\.0\.0\.1|[a-z0-9.-]+\.localhost)$/.test(url.hostname)) throw new Error(`refusing to deliver to ${url.hostname}`);
+  if (!/^(localhost|127\.0\.0\.1|[a-z0-9.-]+\.localhost)$/.test(url.hostname))
+    throw new Error(`refusing to deliver to ${url.hostname}`);
   return new Promise((resolve, reject) => {
     const req = http.request(
-      { host: '127.0.0.1', port: Number(url.port || 80), path: url.pathname + url.search, method: 'POST', headers: { host: url.host, 'content-length': String(Buffer.byteLength(body)), ...headers } },
+      {
+        host: '127.0.0.1',
+        port: Number(url.port || 80),
+        path: url.pathname + url.search,
+        method: 'POST',
+        headers: { host: url.host, 'content-length': String(Buffer.byteLength(body)), ...headers },
+      },
       (res) => {
         const chunks: Buffer[] = [];
         res.on('data', (c: Buffer) => chunks.push(c));

@@ -31,7 +31,13 @@ export interface FakeMandate {
 const md5 = (s: string) => createHash('md5').update(s).digest('hex');
 export const v2Sign = (secret: string, fields: Record<string, string>) =>
   createHmac('sha256', secret)
-    .update(Object.keys(fields).filter((k) => k !== 'signature' && k !== 'notify_sig').sort().map((k) => `${k}=${fields[k]}`).join('&'))
+    .update(
+      Object.keys(fields)
+        .filter((k) => k !== 'signature' && k !== 'notify_sig')
+        .sort()
+        .map((k) => `${k}=${fields[k]}`)
+        .join('&'),
+    )
     .digest('hex');
 
 export async function startFakePayssion(opts: { apiKey: string; secretKey: string }) {
@@ -43,14 +49,28 @@ export async function startFakePayssion(opts: { apiKey: string; secretKey: strin
   const byOrder = (orderId: string) => [...txs.values()].find((t) => t.order_id === orderId);
   const fail = (result_code: number, description: string) => ({ json: { result_code, description } });
   const txView = (t: FakePayssionTx) => ({
-    transaction_id: t.transaction_id, order_id: t.order_id, pm_id: t.pm_id, amount: t.amount, currency: t.currency, state: t.state,
+    transaction_id: t.transaction_id,
+    order_id: t.order_id,
+    pm_id: t.pm_id,
+    amount: t.amount,
+    currency: t.currency,
+    state: t.state,
     ...(t.mandate_id ? { mandate_id: t.mandate_id } : {}),
   });
 
   function newTx(f: URLSearchParams, version: 1 | 2, extra: Partial<FakePayssionTx> = {}): FakePayssionTx {
     const t: FakePayssionTx = {
-      transaction_id: `T${randomBytes(8).toString('hex').toUpperCase()}`, order_id: f.get('order_id')!, pm_id: f.get('pm_id') ?? '', amount: f.get('amount')!,
-      currency: f.get('currency')!, state: 'pending', notify_url: f.get('notify_url')!, return_url: f.get('return_url') ?? '', payer_email: f.get('payer_email') ?? '', version, ...extra,
+      transaction_id: `T${randomBytes(8).toString('hex').toUpperCase()}`,
+      order_id: f.get('order_id')!,
+      pm_id: f.get('pm_id') ?? '',
+      amount: f.get('amount')!,
+      currency: f.get('currency')!,
+      state: 'pending',
+      notify_url: f.get('notify_url')!,
+      return_url: f.get('return_url') ?? '',
+      payer_email: f.get('payer_email') ?? '',
+      version,
+      ...extra,
     };
     txs.set(t.transaction_id, t);
     return t;
@@ -60,7 +80,8 @@ export async function startFakePayssion(opts: { apiKey: string; secretKey: strin
     const fields = Object.fromEntries(req.form);
     if (fields.api_key !== opts.apiKey) return fail(401, 'invalid api_key');
     if (fields.signature !== v2Sign(opts.secretKey, fields)) return fail(402, 'invalid signature');
-    if (!/^\d+$/.test(fields.timestamp ?? '') || Math.abs(Date.now() / 1000 - Number(fields.timestamp)) > 300) return fail(402, 'stale request');
+    if (!/^\d+$/.test(fields.timestamp ?? '') || Math.abs(Date.now() / 1000 - Number(fields.timestamp)) > 300)
+      return fail(402, 'stale request');
     return undefined;
   }
 
@@ -71,14 +92,21 @@ export async function startFakePayssion(opts: { apiKey: string; secretKey: strin
     switch (req.path) {
       case '/api/v1/payment/create': {
         if (f.get('api_key') !== opts.apiKey) return fail(401, 'invalid api_key');
-        const sig = md5([opts.apiKey, f.get('pm_id'), f.get('amount'), f.get('currency'), f.get('order_id'), opts.secretKey].join('|'));
+        const sig = md5(
+          [opts.apiKey, f.get('pm_id'), f.get('amount'), f.get('currency'), f.get('order_id'), opts.secretKey].join(
+            '|',
+          ),
+        );
         if (f.get('api_sig') !== sig) return fail(402, 'invalid api signature');
-        if (!/^[a-z0-9_]+$/.test(f.get('pm_id') ?? '') || f.get('pm_id') === 'unknown_method') return fail(405, 'invalid payment method');
+        if (!/^[a-z0-9_]+$/.test(f.get('pm_id') ?? '') || f.get('pm_id') === 'unknown_method')
+          return fail(405, 'invalid payment method');
         if (!/^\d+\.\d{2}$/.test(f.get('amount') ?? '')) return fail(407, 'invalid amount');
         if (byOrder(f.get('order_id') ?? '')) return fail(400, 'duplicate order_id');
         const t = newTx(f, 1);
         created++;
-        return { json: { result_code: 200, redirect_url: `${server.url}/pay/${t.transaction_id}`, transaction: txView(t) } };
+        return {
+          json: { result_code: 200, redirect_url: `${server.url}/pay/${t.transaction_id}`, transaction: txView(t) },
+        };
       }
       case '/api/v1/payment/details': {
         if (f.get('api_key') !== opts.apiKey) return fail(401, 'invalid api_key');
@@ -92,11 +120,22 @@ export async function startFakePayssion(opts: { apiKey: string; secretKey: strin
         const bad = v2Check(req);
         if (bad) return bad;
         if (byOrder(f.get('order_id') ?? '')) return fail(400, 'duplicate order_id');
-        const mandate: FakeMandate = { mandate_id: `M${randomBytes(8).toString('hex').toUpperCase()}`, state: 'pending', payer_ref: f.get('payer_ref') ?? '' };
+        const mandate: FakeMandate = {
+          mandate_id: `M${randomBytes(8).toString('hex').toUpperCase()}`,
+          state: 'pending',
+          payer_ref: f.get('payer_ref') ?? '',
+        };
         mandates.set(mandate.mandate_id, mandate);
         const t = newTx(f, 2, { mandate_id: mandate.mandate_id });
         created++;
-        return { json: { result_code: 200, redirect_url: `${server.url}/mandate/${mandate.mandate_id}`, mandate, transaction: txView(t) } };
+        return {
+          json: {
+            result_code: 200,
+            redirect_url: `${server.url}/mandate/${mandate.mandate_id}`,
+            mandate,
+            transaction: txView(t),
+          },
+        };
       }
       case '/api/v2/payment/create': {
         const bad = v2Check(req);
@@ -116,7 +155,13 @@ export async function startFakePayssion(opts: { apiKey: string; secretKey: strin
         const t = f.get('transaction_id') ? txs.get(f.get('transaction_id')!) : byOrder(f.get('order_id') ?? '');
         if (!t || (f.get('order_id') && t.order_id !== f.get('order_id'))) return fail(412, 'invalid transaction id');
         const mandate = t.mandate_id ? mandates.get(t.mandate_id) : undefined;
-        return { json: { result_code: 200, transaction: txView(t), ...(mandate ? { mandate: { mandate_id: mandate.mandate_id, state: mandate.state } } : {}) } };
+        return {
+          json: {
+            result_code: 200,
+            transaction: txView(t),
+            ...(mandate ? { mandate: { mandate_id: mandate.mandate_id, state: mandate.state } } : {}),
+          },
+        };
       }
       default:
         return { status: 404, json: { result_code: 404 } };
@@ -127,12 +172,28 @@ export async function startFakePayssion(opts: { apiKey: string; secretKey: strin
 
   function notification(t: FakePayssionTx): Record<string, string> {
     if (t.version === 1) {
-      const fields = { pm_id: t.pm_id, transaction_id: t.transaction_id, order_id: t.order_id, amount: t.amount, currency: t.currency, state: t.state };
-      return { ...fields, notify_sig: md5([opts.apiKey, t.pm_id, t.amount, t.currency, t.order_id, t.state, opts.secretKey].join('|')) };
+      const fields = {
+        pm_id: t.pm_id,
+        transaction_id: t.transaction_id,
+        order_id: t.order_id,
+        amount: t.amount,
+        currency: t.currency,
+        state: t.state,
+      };
+      return {
+        ...fields,
+        notify_sig: md5([opts.apiKey, t.pm_id, t.amount, t.currency, t.order_id, t.state, opts.secretKey].join('|')),
+      };
     }
     const fields = {
-      pm_id: t.pm_id, transaction_id: t.transaction_id, order_id: t.order_id, amount: t.amount, currency: t.currency, state: t.state,
-      mandate_id: t.mandate_id ?? '', timestamp: String(Math.floor(Date.now() / 1000)),
+      pm_id: t.pm_id,
+      transaction_id: t.transaction_id,
+      order_id: t.order_id,
+      amount: t.amount,
+      currency: t.currency,
+      state: t.state,
+      mandate_id: t.mandate_id ?? '',
+      timestamp: String(Math.floor(Date.now() / 1000)),
     };
     return { ...fields, notify_sig: v2Sign(opts.secretKey, fields) };
   }
@@ -161,7 +222,9 @@ export async function startFakePayssion(opts: { apiKey: string; secretKey: strin
     },
     /** Posts notification fields to the notify_url the merchant gave for this transaction. */
     notify(transactionId: string, fields: Record<string, string>): Promise<Delivery> {
-      return deliver(txs.get(transactionId)!.notify_url, formBody(fields), { 'content-type': 'application/x-www-form-urlencoded' });
+      return deliver(txs.get(transactionId)!.notify_url, formBody(fields), {
+        'content-type': 'application/x-www-form-urlencoded',
+      });
     },
   };
 }

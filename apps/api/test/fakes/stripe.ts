@@ -80,7 +80,8 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
   const error = (status: number, type: string, message: string) => ({ status, json: { error: { type, message } } });
 
   function handle(req: FakeRequest) {
-    if (req.headers.authorization !== `Bearer ${opts.secretKey}`) return error(401, 'invalid_request_error', 'Invalid API Key provided.');
+    if (req.headers.authorization !== `Bearer ${opts.secretKey}`)
+      return error(401, 'invalid_request_error', 'Invalid API Key provided.');
     if (req.method === 'POST' && req.path === '/v1/customers') {
       const key = req.headers['idempotency-key'];
       if (typeof key === 'string' && idempotency.has(key)) return { status: 200, json: idempotency.get(key)!.json };
@@ -92,7 +93,8 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
     // A full refund of a PaymentIntent's charge (the customer's money-back request).
     if (req.method === 'POST' && req.path === '/v1/refunds') {
       const key = req.headers['idempotency-key'];
-      if (typeof key === 'string' && idempotency.has(key)) return { status: 200, json: idempotency.get(key)!.json, headers: { 'idempotent-replayed': 'true' } };
+      if (typeof key === 'string' && idempotency.has(key))
+        return { status: 200, json: idempotency.get(key)!.json, headers: { 'idempotent-replayed': 'true' } };
       const pi = intents.get(req.form.get('payment_intent') ?? '');
       const charge = pi?.latest_charge ? charges.get(pi.latest_charge) : undefined;
       if (!pi || !charge) return error(400, 'invalid_request_error', 'No such payment_intent, or it has no charge.');
@@ -100,7 +102,15 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       charge.refunded = true;
       charge.amount_refunded = charge.amount;
       refunds++;
-      const refund = { id: id('re'), object: 'refund', amount: charge.amount, charge: charge.id, payment_intent: pi.id, status: 'succeeded', currency: pi.currency };
+      const refund = {
+        id: id('re'),
+        object: 'refund',
+        amount: charge.amount,
+        charge: charge.id,
+        payment_intent: pi.id,
+        status: 'succeeded',
+        currency: pi.currency,
+      };
       if (typeof key === 'string') idempotency.set(key, { fingerprint: '', status: 200, json: refund });
       return { json: refund };
     }
@@ -110,14 +120,19 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       if (typeof key === 'string') {
         const seen = idempotency.get(key);
         if (seen && seen.fingerprint !== fingerprint)
-          return error(400, 'idempotency_error', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
+          return error(
+            400,
+            'idempotency_error',
+            'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+          );
         if (seen) return { status: seen.status, json: seen.json, headers: { 'idempotent-replayed': 'true' } };
       }
       const f = req.form;
       // An off-session charge of a saved card: confirmed at once, succeeded or declined by the card's behaviour.
       if (f.get('confirm') === 'true' && f.get('payment_method')) {
         const pm = paymentMethods.get(f.get('payment_method')!);
-        if (!pm || pm.customer !== f.get('customer')) return error(400, 'invalid_request_error', 'No such PaymentMethod.');
+        if (!pm || pm.customer !== f.get('customer'))
+          return error(400, 'invalid_request_error', 'No such PaymentMethod.');
         const piId = id('pi');
         const metadata: Record<string, string> = {};
         for (const [k, v] of f) {
@@ -125,27 +140,54 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
           if (m) metadata[m[1]!] = v;
         }
         const pi: FakeIntent = {
-          id: piId, object: 'payment_intent', amount: Number(f.get('amount')), currency: f.get('currency') ?? 'usd', status: 'requires_payment_method',
-          client_secret: `${piId}_secret_x`, description: f.get('description'), receipt_email: null, metadata, latest_charge: null,
-          created: Math.floor(Date.now() / 1000), livemode: false, customer: pm.customer, payment_method: pm.id, setup_future_usage: null,
+          id: piId,
+          object: 'payment_intent',
+          amount: Number(f.get('amount')),
+          currency: f.get('currency') ?? 'usd',
+          status: 'requires_payment_method',
+          client_secret: `${piId}_secret_x`,
+          description: f.get('description'),
+          receipt_email: null,
+          metadata,
+          latest_charge: null,
+          created: Math.floor(Date.now() / 1000),
+          livemode: false,
+          customer: pm.customer,
+          payment_method: pm.id,
+          setup_future_usage: null,
         };
         intents.set(piId, pi);
         created++;
         const behaviour = behaviours.get(pm.id) ?? 'ok';
         let answer: { status: number; json: unknown };
         if (behaviour === 'ok') {
-          const charge: FakeCharge = { id: id('ch'), object: 'charge', payment_intent: piId, amount: pi.amount, refunded: false, amount_refunded: 0 };
+          const charge: FakeCharge = {
+            id: id('ch'),
+            object: 'charge',
+            payment_intent: piId,
+            amount: pi.amount,
+            refunded: false,
+            amount_refunded: 0,
+          };
           charges.set(charge.id, charge);
           pi.status = 'succeeded';
           pi.latest_charge = charge.id;
           answer = { status: 200, json: pi };
         } else {
-          const [code, decline, message] = behaviour === 'expired'
-            ? ['expired_card', 'expired_card', 'Your card has expired.']
-            : behaviour === 'sca'
-              ? ['authentication_required', 'authentication_required', 'Your card was declined. This transaction requires authentication.']
-              : ['card_declined', 'insufficient_funds', 'Your card has insufficient funds.'];
-          answer = { status: 402, json: { error: { type: 'card_error', code, decline_code: decline, message, payment_intent: pi } } };
+          const [code, decline, message] =
+            behaviour === 'expired'
+              ? ['expired_card', 'expired_card', 'Your card has expired.']
+              : behaviour === 'sca'
+                ? [
+                    'authentication_required',
+                    'authentication_required',
+                    'Your card was declined. This transaction requires authentication.',
+                  ]
+                : ['card_declined', 'insufficient_funds', 'Your card has insufficient funds.'];
+          answer = {
+            status: 402,
+            json: { error: { type: 'card_error', code, decline_code: decline, message, payment_intent: pi } },
+          };
         }
         if (typeof key === 'string') idempotency.set(key, { fingerprint, ...answer });
         return answer;
@@ -159,10 +201,21 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       }
       const piId = id('pi');
       const pi: FakeIntent = {
-        id: piId, object: 'payment_intent', amount, currency: f.get('currency') ?? 'usd', status: 'requires_payment_method',
-        client_secret: `${piId}_secret_${randomBytes(8).toString('hex')}`, description: f.get('description'), receipt_email: f.get('receipt_email'),
-        metadata, latest_charge: null, created: Math.floor(Date.now() / 1000), livemode: false,
-        customer: f.get('customer'), payment_method: null, setup_future_usage: f.get('setup_future_usage') === 'off_session' ? 'off_session' : null,
+        id: piId,
+        object: 'payment_intent',
+        amount,
+        currency: f.get('currency') ?? 'usd',
+        status: 'requires_payment_method',
+        client_secret: `${piId}_secret_${randomBytes(8).toString('hex')}`,
+        description: f.get('description'),
+        receipt_email: f.get('receipt_email'),
+        metadata,
+        latest_charge: null,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        customer: f.get('customer'),
+        payment_method: null,
+        setup_future_usage: f.get('setup_future_usage') === 'off_session' ? 'off_session' : null,
       };
       intents.set(piId, pi);
       created++;
@@ -175,20 +228,35 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       if (typeof key === 'string') {
         const seen = idempotency.get(key);
         if (seen && seen.fingerprint !== fingerprint)
-          return error(400, 'idempotency_error', 'Keys for idempotent requests can only be used with the same parameters they were first used with.');
+          return error(
+            400,
+            'idempotency_error',
+            'Keys for idempotent requests can only be used with the same parameters they were first used with.',
+          );
         if (seen) return { status: seen.status, json: seen.json, headers: { 'idempotent-replayed': 'true' } };
       }
       const f = req.form;
       const amount = Number(f.get('line_items[0][price_data][unit_amount]'));
-      if (f.get('mode') !== 'payment' || !Number.isInteger(amount) || amount < 50) return error(400, 'invalid_request_error', 'Invalid session.');
+      if (f.get('mode') !== 'payment' || !Number.isInteger(amount) || amount < 50)
+        return error(400, 'invalid_request_error', 'Invalid session.');
       const csId = id('cs');
       const session: FakeSession = {
-        id: csId, object: 'checkout.session', mode: 'payment', status: 'open', payment_status: 'unpaid', amount_total: amount,
-        currency: f.get('line_items[0][price_data][currency]') ?? 'usd', url: `${server.url}/pay/${csId}`,
-        success_url: f.get('success_url') ?? '', cancel_url: f.get('cancel_url') ?? '', client_reference_id: f.get('client_reference_id'),
-        metadata: { merchant_ref: f.get('metadata[merchant_ref]') ?? '' }, intentMetadata: { merchant_ref: f.get('payment_intent_data[metadata][merchant_ref]') ?? '' },
+        id: csId,
+        object: 'checkout.session',
+        mode: 'payment',
+        status: 'open',
+        payment_status: 'unpaid',
+        amount_total: amount,
+        currency: f.get('line_items[0][price_data][currency]') ?? 'usd',
+        url: `${server.url}/pay/${csId}`,
+        success_url: f.get('success_url') ?? '',
+        cancel_url: f.get('cancel_url') ?? '',
+        client_reference_id: f.get('client_reference_id'),
+        metadata: { merchant_ref: f.get('metadata[merchant_ref]') ?? '' },
+        intentMetadata: { merchant_ref: f.get('payment_intent_data[metadata][merchant_ref]') ?? '' },
         payment_intent: null,
-        saveCard: f.get('payment_intent_data[setup_future_usage]') === 'off_session' && f.get('customer_creation') === 'always',
+        saveCard:
+          f.get('payment_intent_data[setup_future_usage]') === 'off_session' && f.get('customer_creation') === 'always',
       };
       sessions.set(csId, session);
       created++;
@@ -200,7 +268,9 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
     if (req.method === 'GET' && cs) {
       const session = sessions.get(cs[1]!);
       if (!session) return error(404, 'invalid_request_error', `No such checkout.session: '${cs[1]}'`);
-      const expand = [...req.query.entries()].filter(([k]) => k === 'expand[]' || /^expand\[\d+\]$/.test(k)).map(([, v]) => v);
+      const expand = [...req.query.entries()]
+        .filter(([k]) => k === 'expand[]' || /^expand\[\d+\]$/.test(k))
+        .map(([, v]) => v);
       const pi = session.payment_intent ? intents.get(session.payment_intent) : undefined;
       const expandedPi = !pi
         ? pi
@@ -210,13 +280,22 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
             ? { ...pi, payment_method: pi.payment_method ? (paymentMethods.get(pi.payment_method) ?? null) : null }
             : pi;
       const { intentMetadata: _m, saveCard: _s, ...json } = session;
-      return { json: { ...json, payment_intent: expand.some((e) => e.startsWith('payment_intent')) ? (expandedPi ?? null) : session.payment_intent } };
+      return {
+        json: {
+          ...json,
+          payment_intent: expand.some((e) => e.startsWith('payment_intent'))
+            ? (expandedPi ?? null)
+            : session.payment_intent,
+        },
+      };
     }
     const m = /^\/v1\/payment_intents\/([A-Za-z0-9_]+)$/.exec(req.path);
     if (req.method === 'GET' && m) {
       const pi = intents.get(m[1]!);
       if (!pi) return error(404, 'invalid_request_error', `No such payment_intent: '${m[1]}'`);
-      const expand = [...req.query.entries()].filter(([k]) => k === 'expand[]' || /^expand\[\d+\]$/.test(k)).map(([, v]) => v);
+      const expand = [...req.query.entries()]
+        .filter(([k]) => k === 'expand[]' || /^expand\[\d+\]$/.test(k))
+        .map(([, v]) => v);
       const charge = pi.latest_charge ? charges.get(pi.latest_charge) : undefined;
       const pm = pi.payment_method ? paymentMethods.get(pi.payment_method) : undefined;
       return {
@@ -234,14 +313,28 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
 
   /** The card the customer typed is saved on the customer (setup_future_usage), as Stripe does. */
   function saveCard(pi: FakeIntent, customer: string) {
-    const pm: FakePaymentMethod = { id: id('pm'), object: 'payment_method', type: 'card', customer, card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 } };
+    const pm: FakePaymentMethod = {
+      id: id('pm'),
+      object: 'payment_method',
+      type: 'card',
+      customer,
+      card: { brand: 'visa', last4: '4242', exp_month: 12, exp_year: 2030 },
+    };
     paymentMethods.set(pm.id, pm);
     pi.customer = customer;
     pi.payment_method = pm.id;
   }
 
   function event(type: string, object: FakeIntent | FakeCharge | Omit<FakeSession, 'intentMetadata' | 'saveCard'>) {
-    return JSON.stringify({ id: id('evt'), object: 'event', type, created: Math.floor(Date.now() / 1000), livemode: false, api_version: '2025-01-27', data: { object } });
+    return JSON.stringify({
+      id: id('evt'),
+      object: 'event',
+      type,
+      created: Math.floor(Date.now() / 1000),
+      livemode: false,
+      api_version: '2025-01-27',
+      data: { object },
+    });
   }
 
   /** A Stripe-Signature header made by the SDK itself. */
@@ -258,7 +351,14 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
     /** The customer pays: the intent succeeds with a charge; returns the event Stripe would send. */
     pay(piId: string) {
       const pi = intents.get(piId)!;
-      const charge: FakeCharge = { id: id('ch'), object: 'charge', payment_intent: piId, amount: pi.amount, refunded: false, amount_refunded: 0 };
+      const charge: FakeCharge = {
+        id: id('ch'),
+        object: 'charge',
+        payment_intent: piId,
+        amount: pi.amount,
+        refunded: false,
+        amount_refunded: 0,
+      };
       charges.set(charge.id, charge);
       pi.status = 'succeeded';
       pi.latest_charge = charge.id;
@@ -270,12 +370,31 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
     paySession(csId: string) {
       const session = sessions.get(csId)!;
       const piId = id('pi');
-      const charge: FakeCharge = { id: id('ch'), object: 'charge', payment_intent: piId, amount: session.amount_total, refunded: false, amount_refunded: 0 };
+      const charge: FakeCharge = {
+        id: id('ch'),
+        object: 'charge',
+        payment_intent: piId,
+        amount: session.amount_total,
+        refunded: false,
+        amount_refunded: 0,
+      };
       charges.set(charge.id, charge);
       intents.set(piId, {
-        id: piId, object: 'payment_intent', amount: session.amount_total, currency: session.currency, status: 'succeeded', client_secret: `${piId}_secret_x`,
-        description: null, receipt_email: null, metadata: session.intentMetadata, latest_charge: charge.id, created: Math.floor(Date.now() / 1000), livemode: false,
-        customer: null, payment_method: null, setup_future_usage: session.saveCard ? 'off_session' : null,
+        id: piId,
+        object: 'payment_intent',
+        amount: session.amount_total,
+        currency: session.currency,
+        status: 'succeeded',
+        client_secret: `${piId}_secret_x`,
+        description: null,
+        receipt_email: null,
+        metadata: session.intentMetadata,
+        latest_charge: charge.id,
+        created: Math.floor(Date.now() / 1000),
+        livemode: false,
+        customer: null,
+        payment_method: null,
+        setup_future_usage: session.saveCard ? 'off_session' : null,
       });
       if (session.saveCard) {
         const cus = { id: id('cus'), object: 'customer' as const, email: null };
@@ -303,7 +422,10 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
     signature,
     /** Delivers an event to the merchant's endpoint over HTTP; signed properly unless a header is given. */
     send(endpoint: string, payload: string, header: string | null = signature(payload)): Promise<Delivery> {
-      return deliver(endpoint, payload, { 'content-type': 'application/json; charset=utf-8', ...(header === null ? {} : { 'stripe-signature': header }) });
+      return deliver(endpoint, payload, {
+        'content-type': 'application/json; charset=utf-8',
+        ...(header === null ? {} : { 'stripe-signature': header }),
+      });
     },
   };
 }

@@ -31,7 +31,9 @@ function Page() {
   );
 }
 
-await i18next.use(initReactI18next).init({ lng: 'en', resources: { en: { translation: { email: 'Email', signIn: 'Sign in' } } } });
+await i18next
+  .use(initReactI18next)
+  .init({ lng: 'en', resources: { en: { translation: { email: 'Email', signIn: 'Sign in' } } } });
 const router = createBrowserRouter([{ path: '*', Component: Page }]);
 createRoot(document.getElementById('root')!).render(
   <I18nextProvider i18n={i18next}>

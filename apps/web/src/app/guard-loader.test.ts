@@ -32,7 +32,9 @@ describe('applyGuard', () => {
     localStorage.setItem('userSubscrHash', 'h');
     localStorage.setItem('userSubscrHashTime', '1');
     localStorage.setItem('tariffName', 'Yearly');
-    const res = thrown(() => applyGuard({ kind: 'redirect', to: '/plans', effects: ['resetPaymentStatus', 'clearSubscriptionHash'] }));
+    const res = thrown(() =>
+      applyGuard({ kind: 'redirect', to: '/plans', effects: ['resetPaymentStatus', 'clearSubscriptionHash'] }),
+    );
     expect(res.status).toBe(302);
     expect(res.headers.get('location')).toBe('/plans');
     expect(session.get().paymentStatus).toBe('processed');
@@ -48,14 +50,17 @@ describe('applyGuard', () => {
 
   it('opens the affiliate portal in a new tab and goes to the dashboard', () => {
     const open = vi.spyOn(window, 'open').mockReturnValue(null);
-    const res = thrown(() => applyGuard({ kind: 'external', url: 'https://partners.example.com', newTab: true, then: '/dashboard' }));
+    const res = thrown(() =>
+      applyGuard({ kind: 'external', url: 'https://partners.example.com', newTab: true, then: '/dashboard' }),
+    );
     expect(open).toHaveBeenCalledWith('https://partners.example.com', '_blank', 'noopener,noreferrer');
     expect(res.headers.get('location')).toBe('/dashboard');
   });
 });
 
 describe('rootLoader', () => {
-  const args = (url: string) => ({ request: new Request(url), params: {}, context: {} }) as Parameters<typeof rootLoader>[0];
+  const args = (url: string) =>
+    ({ request: new Request(url), params: {}, context: {} }) as Parameters<typeof rootLoader>[0];
 
   it('?selectedPlan=X → /plans/X', () => {
     const res = thrown(() => rootLoader(args('http://localhost/?selectedPlan=yearly')));

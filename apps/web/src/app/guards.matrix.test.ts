@@ -13,7 +13,15 @@ import { testUser } from '../test/fixtures';
  */
 const base: User = testUser();
 
-type Role = 'anonymous' | 'unactivated' | 'activated' | 'testAccount' | 'portalAffiliate' | 'wgUser' | 'paymentFirstUnpaid' | 'paymentFirstPaid';
+type Role =
+  | 'anonymous'
+  | 'unactivated'
+  | 'activated'
+  | 'testAccount'
+  | 'portalAffiliate'
+  | 'wgUser'
+  | 'paymentFirstUnpaid'
+  | 'paymentFirstPaid';
 const ROLES: Record<Role, { user: User | null; paymentFirst?: boolean }> = {
   anonymous: { user: null },
   unactivated: { user: { ...base, verified: 0, accountStatus: 'Inactive' } },
@@ -67,7 +75,11 @@ function outcome(route: string, role: Role): string {
   const ctx: GuardContext = {
     url: new URL(route, 'http://localhost'),
     user,
-    brand: { paymentFirst, testAccountSuffixes: ['@test.warren.invalid'], affiliatePortalUrl: 'https://partners.example.com' },
+    brand: {
+      paymentFirst,
+      testAccountSuffixes: ['@test.warren.invalid'],
+      affiliatePortalUrl: 'https://partners.example.com',
+    },
     paymentStatus: 'processed',
     tariffName: '1 Month',
     lastPathname: '/plans',
@@ -91,13 +103,20 @@ function guardsOf(tree: RouteObject[], prefix = ''): Record<string, GuardKind> {
 const ROUTER_GUARDS = guardsOf(routes);
 
 describe('the router carries the guards of spec section 2', () => {
-  it('puts the spec\'s guard on each of its routes', () => {
-    for (const [route, kind] of Object.entries(SPEC_ROUTES)) expect([route, ROUTER_GUARDS[route]]).toEqual([route, kind]);
+  it("puts the spec's guard on each of its routes", () => {
+    for (const [route, kind] of Object.entries(SPEC_ROUTES))
+      expect([route, ROUTER_GUARDS[route]]).toEqual([route, kind]);
   });
   it('guards every signed-in page, and each is in the matrix below (a new page needs its row)', () => {
-    const guarded = Object.entries(ROUTER_GUARDS).filter(([, kind]) => kind !== 'guest').map(([route]) => route);
+    const guarded = Object.entries(ROUTER_GUARDS)
+      .filter(([, kind]) => kind !== 'guest')
+      .map(([route]) => route);
     expect(guarded.length).toBeGreaterThanOrEqual(Object.keys(SPEC_ROUTES).length);
-    for (const route of guarded) expect([route, route in EXPECTED || (ROUTER_GUARDS[route] === 'protected' && route.startsWith('/setup/'))]).toEqual([route, true]);
+    for (const route of guarded)
+      expect([
+        route,
+        route in EXPECTED || (ROUTER_GUARDS[route] === 'protected' && route.startsWith('/setup/')),
+      ]).toEqual([route, true]);
   });
 });
 

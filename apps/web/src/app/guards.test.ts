@@ -14,7 +14,11 @@ function ctx(path: string, over: Partial<GuardContext> = {}): GuardContext {
   return {
     url: new URL(path, 'http://localhost:8181'),
     user: null,
-    brand: { paymentFirst: false, testAccountSuffixes: ['@test.warren.invalid'], affiliatePortalUrl: 'https://partners.example.com' },
+    brand: {
+      paymentFirst: false,
+      testAccountSuffixes: ['@test.warren.invalid'],
+      affiliatePortalUrl: 'https://partners.example.com',
+    },
     paymentStatus: 'processed',
     tariffName: null,
     lastPathname: null,
@@ -31,27 +35,63 @@ const cases: Array<[string, GuardKind, GuardContext, GuardResult]> = [
   // auth pages
   ['guest: anonymous sees sign-in', 'guest', ctx('/sign-in'), ALLOW],
   ['guest: logged in goes to the dashboard', 'guest', ctx('/sign-up', { user: active }), to('/dashboard')],
-  ['guest: verification link while logged in goes to /plans', 'guest', ctx('/sign-in?userId=7&token=abc', { user: active }), to('/plans?userId=7&token=abc')],
-  ['guest: one-time link while logged in is handled', 'guest', ctx('/auth?userID=7&token=abc', { user: active }), ALLOW],
+  [
+    'guest: verification link while logged in goes to /plans',
+    'guest',
+    ctx('/sign-in?userId=7&token=abc', { user: active }),
+    to('/plans?userId=7&token=abc'),
+  ],
+  [
+    'guest: one-time link while logged in is handled',
+    'guest',
+    ctx('/auth?userID=7&token=abc', { user: active }),
+    ALLOW,
+  ],
   // protected pages
   ['protected: anonymous → sign-in', 'protected', ctx('/dashboard'), to('/sign-in')],
   ['protected: test account → checkout', 'protected', ctx('/dashboard', { user: tester }), to('/checkout')],
-  ['protected: test account suffix is case-insensitive', 'protected', ctx('/rewards', { user: { ...tester, email: 'BOT@TEST.WARREN.INVALID' } }), to('/checkout')],
-  ['protected: unverified → plans with the email message', 'protected', ctx('/dashboard', { user: unverified }), to('/plans', notVerified)],
-  ['protected: unverified coming from thank-you stays', 'protected', ctx('/setup', { user: unverified, lastPathname: '/thank-you' }), to('/thank-you', notVerified)],
+  [
+    'protected: test account suffix is case-insensitive',
+    'protected',
+    ctx('/rewards', { user: { ...tester, email: 'BOT@TEST.WARREN.INVALID' } }),
+    to('/checkout'),
+  ],
+  [
+    'protected: unverified → plans with the email message',
+    'protected',
+    ctx('/dashboard', { user: unverified }),
+    to('/plans', notVerified),
+  ],
+  [
+    'protected: unverified coming from thank-you stays',
+    'protected',
+    ctx('/setup', { user: unverified, lastPathname: '/thank-you' }),
+    to('/thank-you', notVerified),
+  ],
   [
     'protected: payment-first brand message',
     'protected',
-    ctx('/dashboard', { user: unverified, brand: { paymentFirst: true, testAccountSuffixes: [], affiliatePortalUrl: null } }),
+    ctx('/dashboard', {
+      user: unverified,
+      brand: { paymentFirst: true, testAccountSuffixes: [], affiliatePortalUrl: null },
+    }),
     to('/plans', { message: { key: 'guard.paymentFirst', ms: 8000 } }),
   ],
   [
     'protected: payment-first brand lets a paid unverified user in',
     'protected',
-    ctx('/dashboard', { user: paidUnverified, brand: { paymentFirst: true, testAccountSuffixes: [], affiliatePortalUrl: null } }),
+    ctx('/dashboard', {
+      user: paidUnverified,
+      brand: { paymentFirst: true, testAccountSuffixes: [], affiliatePortalUrl: null },
+    }),
     ALLOW,
   ],
-  ['protected: verified but not Active is not activated', 'protected', ctx('/dashboard', { user: paidUnverified }), to('/plans', notVerified)],
+  [
+    'protected: verified but not Active is not activated',
+    'protected',
+    ctx('/dashboard', { user: paidUnverified }),
+    to('/plans', notVerified),
+  ],
   [
     'protected: payment processing blocks with its own message',
     'protected',
@@ -67,16 +107,39 @@ const cases: Array<[string, GuardKind, GuardContext, GuardResult]> = [
     'plans: redirect_status=failed resets and clears the hash',
     'plans',
     ctx('/plans?redirect_status=failed', { user: active }),
-    to('/plans', { effects: ['resetPaymentStatus', 'clearSubscriptionHash'], message: { key: 'payment.failedNotice', ms: 5000 } }),
+    to('/plans', {
+      effects: ['resetPaymentStatus', 'clearSubscriptionHash'],
+      message: { key: 'payment.failedNotice', ms: 5000 },
+    }),
   ],
-  ['plans: other redirect_status → plans', 'plans', ctx('/plans?redirect_status=succeeded', { user: active }), to('/plans')],
+  [
+    'plans: other redirect_status → plans',
+    'plans',
+    ctx('/plans?redirect_status=succeeded', { user: active }),
+    to('/plans'),
+  ],
   // thank-you
   ['thank-you: anonymous → sign-in', 'thankYou', ctx('/thank-you'), to('/sign-in')],
   ['thank-you: with a tariff passes', 'thankYou', ctx('/thank-you', { user: active, tariffName: 'Yearly' }), ALLOW],
-  ['thank-you: no tariff → last path', 'thankYou', ctx('/thank-you', { user: active, lastPathname: '/plans' }), to('/plans')],
+  [
+    'thank-you: no tariff → last path',
+    'thankYou',
+    ctx('/thank-you', { user: active, lastPathname: '/plans' }),
+    to('/plans'),
+  ],
   ['thank-you: no tariff, no last path → dashboard', 'thankYou', ctx('/thank-you', { user: active }), to('/dashboard')],
-  ['thank-you: last path was thank-you → dashboard', 'thankYou', ctx('/thank-you', { user: active, lastPathname: '/thank-you' }), to('/dashboard')],
-  ['thank-you: failed status → last path', 'thankYou', ctx('/thank-you?redirect_status=failed', { user: active, tariffName: 'Yearly', lastPathname: '/plans' }), to('/plans')],
+  [
+    'thank-you: last path was thank-you → dashboard',
+    'thankYou',
+    ctx('/thank-you', { user: active, lastPathname: '/thank-you' }),
+    to('/dashboard'),
+  ],
+  [
+    'thank-you: failed status → last path',
+    'thankYou',
+    ctx('/thank-you?redirect_status=failed', { user: active, tariffName: 'Yearly', lastPathname: '/plans' }),
+    to('/plans'),
+  ],
   // failed payment
   ['failed-payment: anonymous → sign-in', 'failedPayment', ctx('/failed-payment'), to('/sign-in')],
   ['failed-payment: unverified user passes', 'failedPayment', ctx('/failed-payment', { user: unverified }), ALLOW],
@@ -89,8 +152,18 @@ const cases: Array<[string, GuardKind, GuardContext, GuardResult]> = [
     ctx('/zg/paymentEvent?payssionv2=proxy.example.com', { user: active }),
     { kind: 'external', url: 'https://proxy.example.com/thank-you', newTab: false },
   ],
-  ['paymentEvent: payssionv2 to our own host stays', 'paymentEvent', ctx('/zg/paymentEvent?payssionv2=localhost:8181', { user: active }), ALLOW],
-  ['paymentEvent: payssionv2 to an unknown host is ignored', 'paymentEvent', ctx('/zg/paymentEvent?payssionv2=evil.example.net', { user: active }), ALLOW],
+  [
+    'paymentEvent: payssionv2 to our own host stays',
+    'paymentEvent',
+    ctx('/zg/paymentEvent?payssionv2=localhost:8181', { user: active }),
+    ALLOW,
+  ],
+  [
+    'paymentEvent: payssionv2 to an unknown host is ignored',
+    'paymentEvent',
+    ctx('/zg/paymentEvent?payssionv2=evil.example.net', { user: active }),
+    ALLOW,
+  ],
   // affiliate
   ['affiliate: anonymous → sign-in', 'affiliate', ctx('/affiliate'), to('/sign-in')],
   ['affiliate: unverified → plans', 'affiliate', ctx('/affiliate', { user: unverified }), to('/plans', notVerified)],
@@ -101,7 +174,15 @@ const cases: Array<[string, GuardKind, GuardContext, GuardResult]> = [
     ctx('/affiliate', { user: affiliate }),
     { kind: 'external', url: 'https://partners.example.com', newTab: true, then: '/dashboard' },
   ],
-  ['affiliate: portal user without a portal url stays', 'affiliate', ctx('/affiliate', { user: affiliate, brand: { paymentFirst: false, testAccountSuffixes: [], affiliatePortalUrl: null } }), ALLOW],
+  [
+    'affiliate: portal user without a portal url stays',
+    'affiliate',
+    ctx('/affiliate', {
+      user: affiliate,
+      brand: { paymentFirst: false, testAccountSuffixes: [], affiliatePortalUrl: null },
+    }),
+    ALLOW,
+  ],
   // profile
   ['profile: anonymous → sign-in', 'profile', ctx('/profile'), to('/sign-in')],
   ['profile: unverified → plans', 'profile', ctx('/profile', { user: unverified }), to('/plans', notVerified)],
@@ -109,7 +190,12 @@ const cases: Array<[string, GuardKind, GuardContext, GuardResult]> = [
   ['profile: activated passes', 'profile', ctx('/profile', { user: active }), ALLOW],
   // set-new-pass
   ['set-new-pass: anonymous → sign-in', 'setNewPass', ctx('/set-new-pass'), to('/sign-in')],
-  ['set-new-pass: without the WireGuard flag → dashboard', 'setNewPass', ctx('/set-new-pass', { user: active }), to('/dashboard')],
+  [
+    'set-new-pass: without the WireGuard flag → dashboard',
+    'setNewPass',
+    ctx('/set-new-pass', { user: active }),
+    to('/dashboard'),
+  ],
   ['set-new-pass: with the flag passes', 'setNewPass', ctx('/set-new-pass', { user: wg }), ALLOW],
 ];
 

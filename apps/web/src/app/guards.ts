@@ -42,7 +42,10 @@ export type GuardResult =
   | { kind: 'external'; url: string; newTab: boolean; then?: string };
 
 const allow: GuardResult = { kind: 'allow' };
-const redirect = (to: string, extra: Omit<Extract<GuardResult, { kind: 'redirect' }>, 'kind' | 'to'> = {}): GuardResult => ({
+const redirect = (
+  to: string,
+  extra: Omit<Extract<GuardResult, { kind: 'redirect' }>, 'kind' | 'to'> = {},
+): GuardResult => ({
   kind: 'redirect',
   to,
   ...extra,

@@ -46,10 +46,12 @@ describe('Mantine stylesheets per component', () => {
     for (const file of files) {
       const code = fs.readFileSync(file, 'utf8');
       const needed = namedImports(code, '@mantine/core').filter(hasStylesheet);
-      for (const [pkg, map] of Object.entries(INDIRECT)) for (const n of namedImports(code, pkg)) needed.push(...(map[n] ?? []));
+      for (const [pkg, map] of Object.entries(INDIRECT))
+        for (const n of namedImports(code, pkg)) needed.push(...(map[n] ?? []));
       for (const name of needed) {
         if (base.has(name)) continue;
-        if (!code.includes(`import '@mantine/core/styles/${name}.layer.css';`)) missing.push(`${path.relative(srcDir, file)}: ${name}`);
+        if (!code.includes(`import '@mantine/core/styles/${name}.layer.css';`))
+          missing.push(`${path.relative(srcDir, file)}: ${name}`);
       }
     }
     expect(missing).toEqual([]);
@@ -60,7 +62,8 @@ describe('Mantine stylesheets per component', () => {
     for (const file of files) {
       const code = fs.readFileSync(file, 'utf8');
       const used = new Set(namedImports(code, '@mantine/core'));
-      for (const [pkg, map] of Object.entries(INDIRECT)) for (const n of namedImports(code, pkg)) for (const c of map[n] ?? []) used.add(c);
+      for (const [pkg, map] of Object.entries(INDIRECT))
+        for (const n of namedImports(code, pkg)) for (const c of map[n] ?? []) used.add(c);
       for (const m of code.matchAll(/import '@mantine\/core\/styles\/([\w-]+)\.layer\.css';/g)) {
         if (!used.has(m[1]!)) stale.push(`${path.relative(srcDir, file)}: ${m[1]}`);
       }
@@ -69,7 +72,9 @@ describe('Mantine stylesheets per component', () => {
   });
 
   it('nothing loads the whole stylesheet or the unlayered files', () => {
-    const offenders = files.filter((f) => /@mantine\/[\w-]+\/styles(\.css|\/[\w-]+(?<!\.layer)\.css)'/.test(fs.readFileSync(f, 'utf8')));
+    const offenders = files.filter((f) =>
+      /@mantine\/[\w-]+\/styles(\.css|\/[\w-]+(?<!\.layer)\.css)'/.test(fs.readFileSync(f, 'utf8')),
+    );
     expect(offenders).toEqual([]);
     expect(baseCss).not.toMatch(/styles\.css'/);
   });
@@ -77,7 +82,8 @@ describe('Mantine stylesheets per component', () => {
   it('the base file lists every file it names, the global layer first, and dependencies before dependants', () => {
     for (const name of baseOrder) expect(hasStylesheet(name), name).toBe(true);
     expect(baseOrder.slice(0, 3)).toEqual(['baseline', 'default-css-variables', 'global']);
-    const before = (a: string, b: string) => expect(baseOrder.indexOf(a), `${a} before ${b}`).toBeLessThan(baseOrder.indexOf(b));
+    const before = (a: string, b: string) =>
+      expect(baseOrder.indexOf(a), `${a} before ${b}`).toBeLessThan(baseOrder.indexOf(b));
     for (const dependant of ['Button', 'ActionIcon', 'CloseButton']) before('UnstyledButton', dependant);
     before('Input', 'Combobox');
     before('Popover', 'Combobox');

@@ -51,7 +51,13 @@ export function Providers({
     <I18nextProvider i18n={i18n}>
       <QueryClientProvider client={queryClient}>
         {/* The system's scheme unless this browser keeps another choice (public/color-scheme.js applies it before the first paint). */}
-        <MantineProvider theme={theme} cssVariablesResolver={cssVariablesResolver} defaultColorScheme="auto" colorSchemeManager={colorSchemeManager} env={env}>
+        <MantineProvider
+          theme={theme}
+          cssVariablesResolver={cssVariablesResolver}
+          defaultColorScheme="auto"
+          colorSchemeManager={colorSchemeManager}
+          env={env}
+        >
           <LazyNotifications />
           <ConfirmDialogsHost />
           {children}

@@ -17,29 +17,53 @@ const authPages = {
 };
 // The dashboard composes the feature list panel (features don't import each other).
 const dashboard: LazyPage = () =>
-  Promise.all([import('../features/dashboard/routes/DashboardPage'), import('../features/features/components/FeatureListPanel')]).then(([d, f]) => ({
+  Promise.all([
+    import('../features/dashboard/routes/DashboardPage'),
+    import('../features/features/components/FeatureListPanel'),
+  ]).then(([d, f]) => ({
     Component: () => <d.DashboardPage features={<f.FeatureListPanel />} />,
   }));
-const affiliate: LazyPage = () => import('../features/affiliate/routes/AffiliatePage').then((m) => ({ Component: m.AffiliatePage }));
-const rewards: LazyPage = () => import('../features/rewards/routes/RewardsPage').then((m) => ({ Component: m.RewardsPage }));
-const profile: LazyPage = () => import('../features/profile/routes/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
-const subscription: LazyPage = () => import('../features/subscription/routes/SubscriptionPage').then((m) => ({ Component: m.SubscriptionPage }));
-const setNewPass: LazyPage = () => import('../features/profile/routes/SetNewPassPage').then((m) => ({ Component: m.SetNewPassPage }));
+const affiliate: LazyPage = () =>
+  import('../features/affiliate/routes/AffiliatePage').then((m) => ({ Component: m.AffiliatePage }));
+const rewards: LazyPage = () =>
+  import('../features/rewards/routes/RewardsPage').then((m) => ({ Component: m.RewardsPage }));
+const profile: LazyPage = () =>
+  import('../features/profile/routes/ProfilePage').then((m) => ({ Component: m.ProfilePage }));
+const subscription: LazyPage = () =>
+  import('../features/subscription/routes/SubscriptionPage').then((m) => ({ Component: m.SubscriptionPage }));
+const setNewPass: LazyPage = () =>
+  import('../features/profile/routes/SetNewPassPage').then((m) => ({ Component: m.SetNewPassPage }));
 const plans: LazyPage = () => import('../features/plans/routes/PlansPage').then((m) => ({ Component: m.PlansPage }));
-const specialPlan: LazyPage = () => import('../features/plans/routes/SpecialPlanPage').then((m) => ({ Component: m.SpecialPlanPage }));
-const thankYou: LazyPage = () => import('../features/billing/routes/ThankYouPage').then((m) => ({ Component: m.ThankYouPage }));
-const failedPayment: LazyPage = () => import('../features/billing/routes/FailedPaymentPage').then((m) => ({ Component: m.FailedPaymentPage }));
-const paymentEvent: LazyPage = () => import('../features/billing/routes/PaymentEventPage').then((m) => ({ Component: m.PaymentEventPage }));
-const checkout: LazyPage = () => import('../features/checkout/routes/CheckoutPage').then((m) => ({ Component: m.CheckoutPage }));
+const specialPlan: LazyPage = () =>
+  import('../features/plans/routes/SpecialPlanPage').then((m) => ({ Component: m.SpecialPlanPage }));
+const thankYou: LazyPage = () =>
+  import('../features/billing/routes/ThankYouPage').then((m) => ({ Component: m.ThankYouPage }));
+const failedPayment: LazyPage = () =>
+  import('../features/billing/routes/FailedPaymentPage').then((m) => ({ Component: m.FailedPaymentPage }));
+const paymentEvent: LazyPage = () =>
+  import('../features/billing/routes/PaymentEventPage').then((m) => ({ Component: m.PaymentEventPage }));
+const checkout: LazyPage = () =>
+  import('../features/checkout/routes/CheckoutPage').then((m) => ({ Component: m.CheckoutPage }));
 const ios: LazyPage = () => import('../features/ios/routes/IosPage').then((m) => ({ Component: m.IosPage }));
-const serverLocations: LazyPage = () => import('../features/locations/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
+const serverLocations: LazyPage = () =>
+  import('../features/locations/routes/ServerLocationsPage').then((m) => ({ Component: m.ServerLocationsPage }));
 const setup: LazyPage = () => import('../features/setup/routes/SetupPage').then((m) => ({ Component: m.SetupPage }));
-const downloads: LazyPage = () => import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
-const wireguard: LazyPage = () => import('../features/wireguard/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
-const configurationFiles: LazyPage = () => import('../features/openvpn-socks5/routes/ConfigurationFilesPage').then((m) => ({ Component: m.ConfigurationFilesPage }));
-const routerConfiguration: LazyPage = () => import('../features/openvpn-socks5/routes/RouterConfigurationPage').then((m) => ({ Component: m.RouterConfigurationPage }));
-const socks5: LazyPage = () => import('../features/openvpn-socks5/routes/Socks5ProxyPage').then((m) => ({ Component: m.Socks5ProxyPage }));
-const stealth: LazyPage = () => import('../features/stealth/routes/StealthPage').then((m) => ({ Component: m.StealthPage }));
+const downloads: LazyPage = () =>
+  import('../features/setup/routes/DownloadsPage').then((m) => ({ Component: m.DownloadsPage }));
+const wireguard: LazyPage = () =>
+  import('../features/wireguard/routes/WireGuardPage').then((m) => ({ Component: m.WireGuardPage }));
+const configurationFiles: LazyPage = () =>
+  import('../features/openvpn-socks5/routes/ConfigurationFilesPage').then((m) => ({
+    Component: m.ConfigurationFilesPage,
+  }));
+const routerConfiguration: LazyPage = () =>
+  import('../features/openvpn-socks5/routes/RouterConfigurationPage').then((m) => ({
+    Component: m.RouterConfigurationPage,
+  }));
+const socks5: LazyPage = () =>
+  import('../features/openvpn-socks5/routes/Socks5ProxyPage').then((m) => ({ Component: m.Socks5ProxyPage }));
+const stealth: LazyPage = () =>
+  import('../features/stealth/routes/StealthPage').then((m) => ({ Component: m.StealthPage }));
 
 /**
  * The operator console (/staff): its own chunks, loaded only when a /staff page is opened (never
@@ -49,7 +73,11 @@ const stealth: LazyPage = () => import('../features/stealth/routes/StealthPage')
 const staff = {
   frame: () => import('../features/staff/routes/StaffFrame').then((m) => ({ Component: m.StaffFrame })),
   signIn: () => import('../features/staff/routes/StaffSignInPage').then((m) => ({ Component: m.StaffSignInPage })),
-  console: () => import('../features/staff/routes/StaffConsole').then((m) => ({ Component: m.StaffConsole, loader: m.staffConsoleLoader })),
+  console: () =>
+    import('../features/staff/routes/StaffConsole').then((m) => ({
+      Component: m.StaffConsole,
+      loader: m.staffConsoleLoader,
+    })),
   customers: () => import('../features/staff/routes/CustomersPage').then((m) => ({ Component: m.CustomersPage })),
   customer: () => import('../features/staff/routes/CustomerPage').then((m) => ({ Component: m.CustomerPage })),
   nodes: () => import('../features/staff/routes/NodesPage').then((m) => ({ Component: m.NodesPage })),
@@ -127,28 +155,62 @@ export const routes: RouteObject[] = [
     ErrorBoundary: RouteError,
     children: [
       // The auth area lives at the empty path.
-      { index: true, loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn', guard: 'guest' } },
-      { path: 'sign-in', loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn', guard: 'guest' } },
-      { path: 'auth', loader: guard('guest'), lazy: authPages.signIn, handle: { titleKey: 'titles.signIn', guard: 'guest' } },
-      { path: 'sign-up', loader: guard('guest'), lazy: authPages.signUp, handle: { titleKey: 'titles.signUp', guard: 'guest' } },
-      { path: 'forgot-pass', loader: guard('guest'), lazy: authPages.forgot, handle: { titleKey: 'titles.forgotPass', guard: 'guest' } },
-      { path: 'reset-password', loader: guard('guest'), lazy: authPages.reset, handle: { titleKey: 'titles.resetPassword', guard: 'guest' } },
+      {
+        index: true,
+        loader: guard('guest'),
+        lazy: authPages.signIn,
+        handle: { titleKey: 'titles.signIn', guard: 'guest' },
+      },
+      {
+        path: 'sign-in',
+        loader: guard('guest'),
+        lazy: authPages.signIn,
+        handle: { titleKey: 'titles.signIn', guard: 'guest' },
+      },
+      {
+        path: 'auth',
+        loader: guard('guest'),
+        lazy: authPages.signIn,
+        handle: { titleKey: 'titles.signIn', guard: 'guest' },
+      },
+      {
+        path: 'sign-up',
+        loader: guard('guest'),
+        lazy: authPages.signUp,
+        handle: { titleKey: 'titles.signUp', guard: 'guest' },
+      },
+      {
+        path: 'forgot-pass',
+        loader: guard('guest'),
+        lazy: authPages.forgot,
+        handle: { titleKey: 'titles.forgotPass', guard: 'guest' },
+      },
+      {
+        path: 'reset-password',
+        loader: guard('guest'),
+        lazy: authPages.reset,
+        handle: { titleKey: 'titles.resetPassword', guard: 'guest' },
+      },
       // The logged-in shell.
       {
         lazy: () => import('./shell/AppLayout').then((m) => ({ Component: m.AppLayout })),
         children: appRoutes,
       },
       // Checkout and iOS pages: no shell, no login.
-      ...CHECKOUT_ROUTES.map(
-        (p): RouteObject => ({ path: p.slice(1), loader: checkoutLoader, lazy: checkout, handle: { titleKey: 'titles.checkout' } }),
-      ),
-      ...IOS_ROUTES.map(
-        (p): RouteObject => ({
-          path: p.slice(1),
-          lazy: ios,
-          handle: { titleKey: p.includes('update') ? 'titles.iosUpdate' : 'titles.iosDownload', language: p.endsWith('-ru') ? 'ru' : undefined } satisfies RouteHandle,
-        }),
-      ),
+      ...CHECKOUT_ROUTES.map((p): RouteObject => ({
+        path: p.slice(1),
+        loader: checkoutLoader,
+        lazy: checkout,
+        handle: { titleKey: 'titles.checkout' },
+      })),
+      ...IOS_ROUTES.map((p): RouteObject => ({
+        path: p.slice(1),
+        lazy: ios,
+        handle: {
+          titleKey: p.includes('update') ? 'titles.iosUpdate' : 'titles.iosDownload',
+          language: p.endsWith('-ru') ? 'ru' : undefined,
+        } satisfies RouteHandle,
+      })),
       staffRoutes,
       { path: '*', loader: () => redirect('/') },
     ],

@@ -29,7 +29,13 @@ export interface PageOutcome {
  * render finds them in its cache. Each answer is checked with the contract's schema, as the
  * page's fetchers check it; one that fails is left out and the page asks for it itself.
  */
-async function answer<S extends z.ZodType>(get: ApiGet, path: string, schema: S, key: readonly unknown[], out: PageData[]): Promise<z.infer<S> | undefined> {
+async function answer<S extends z.ZodType>(
+  get: ApiGet,
+  path: string,
+  schema: S,
+  key: readonly unknown[],
+  out: PageData[],
+): Promise<z.infer<S> | undefined> {
   const parsed = schema.safeParse(await get(path));
   if (!parsed.success) return undefined;
   out.push({ key, data: parsed.data });
@@ -55,7 +61,13 @@ export async function checkoutPageData(pathname: string, get: ApiGet): Promise<P
   const currency = variant.currency ?? ip?.currency ?? list?.default;
   if (!currency) return out;
   const q = { selectedPlan: variant.priceList !== 'default' ? variant.priceList : undefined, currency };
-  await answer(get, `/api/billing/getLandingPriceList?${new URLSearchParams(searchOf(q))}`, landingPriceList, landingPriceListQuery(q).queryKey, out);
+  await answer(
+    get,
+    `/api/billing/getLandingPriceList?${new URLSearchParams(searchOf(q))}`,
+    landingPriceList,
+    landingPriceListQuery(q).queryKey,
+    out,
+  );
   return out;
 }
 
@@ -68,7 +80,8 @@ export async function checkoutPageData(pathname: string, get: ApiGet): Promise<P
 export function checkoutOutcome(pathname: string, data: readonly PageData[]): PageOutcome {
   const variant = checkoutVariant(pathname);
   if (!variant.discountCookie) return {};
-  const answer = data.find((d) => d.key[0] === 'billing' && d.key[1] === 'landingPriceList')?.data as { priceList: string; offerSecondsLeft?: number | null } | undefined;
+  const answer = data.find((d) => d.key[0] === 'billing' && d.key[1] === 'landingPriceList')?.data as
+    { priceList: string; offerSecondsLeft?: number | null } | undefined;
   const offer = serverOffer(variant, answer, 0);
   if (offer.kind === 'closed') return { redirect: checkoutAfterDiscount(variant) };
   return offer.kind === 'open' ? { perVisitor: true } : {};

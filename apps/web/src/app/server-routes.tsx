@@ -50,14 +50,24 @@ export const SERVER_PAGES: Record<string, ServerPage> = {
   ...Object.fromEntries(
     CHECKOUT_ROUTES.map((p): [string, ServerPage] => [
       p,
-      { Component: CheckoutPage, titleKey: 'titles.checkout', data: checkoutPageData, outcome: checkoutOutcome, appLanguage: CHECKOUT_VARIANTS[p]?.language },
+      {
+        Component: CheckoutPage,
+        titleKey: 'titles.checkout',
+        data: checkoutPageData,
+        outcome: checkoutOutcome,
+        appLanguage: CHECKOUT_VARIANTS[p]?.language,
+      },
     ]),
   ),
   // The same title keys and languages as router.tsx gives them (server-routes.test.ts holds them together).
   ...Object.fromEntries(
     IOS_ROUTES.map((p): [string, ServerPage] => [
       p,
-      { Component: IosPage, titleKey: p.includes('update') ? 'titles.iosUpdate' : 'titles.iosDownload', language: p.endsWith('-ru') ? 'ru' : undefined },
+      {
+        Component: IosPage,
+        titleKey: p.includes('update') ? 'titles.iosUpdate' : 'titles.iosDownload',
+        language: p.endsWith('-ru') ? 'ru' : undefined,
+      },
     ]),
   ),
 };
@@ -71,7 +81,9 @@ export function serverRoutes(): RouteObject[] {
       ErrorBoundary: RouteError,
       children: Object.entries(SERVER_PAGES).map(([path, page]): RouteObject => {
         const handle: RouteHandle = { titleKey: page.titleKey, language: page.language };
-        return path === '/' ? { index: true, Component: page.Component, handle } : { path: path.slice(1), Component: page.Component, handle };
+        return path === '/'
+          ? { index: true, Component: page.Component, handle }
+          : { path: path.slice(1), Component: page.Component, handle };
       }),
     },
   ];

@@ -18,7 +18,11 @@ const brand: MantineColorsTuple = [
  * wants 4.5:1. A darker gray 6 gives 5.8:1 on white and 5.1:1 on the brand's tint, and keeps
  * every gray-6 use (dimmed text, hints, captions) legible at once.
  */
-const gray: MantineColorsTuple = [...DEFAULT_THEME.colors.gray.slice(0, 6), '#5f666d', ...DEFAULT_THEME.colors.gray.slice(7)] as unknown as MantineColorsTuple;
+const gray: MantineColorsTuple = [
+  ...DEFAULT_THEME.colors.gray.slice(0, 6),
+  '#5f666d',
+  ...DEFAULT_THEME.colors.gray.slice(7),
+] as unknown as MantineColorsTuple;
 
 /**
  * Text colour of light-variant badges, alerts and buttons in the light scheme. Mantine uses

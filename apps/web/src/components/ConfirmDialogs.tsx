@@ -15,7 +15,15 @@ function ConfirmDialog({ request: r }: { request: ConfirmRequest }) {
   const close = () => closeConfirm(r.id);
   return (
     // The close control is an icon: it needs a name (axe button-name).
-    <Modal opened onClose={close} title={r.title} centered radius="lg" returnFocus={false} closeButtonProps={{ 'aria-label': t('notify.close') }}>
+    <Modal
+      opened
+      onClose={close}
+      title={r.title}
+      centered
+      radius="lg"
+      returnFocus={false}
+      closeButtonProps={{ 'aria-label': t('notify.close') }}
+    >
       {typeof r.body === 'string' ? <Text size="sm">{r.body}</Text> : r.body}
       <Group justify="flex-end" mt="lg" gap="sm">
         <Button variant="default" onClick={close}>

@@ -6,7 +6,15 @@ import { renderRoute } from '../test/render';
 
 const ask = (onConfirm: () => void, title = 'Revoke this device?') =>
   act(() => {
-    openConfirm({ title, body: 'It stops working at once.', confirmLabel: 'Revoke', cancelLabel: 'Cancel', danger: true, confirmTestId: 'confirm-it', onConfirm });
+    openConfirm({
+      title,
+      body: 'It stops working at once.',
+      confirmLabel: 'Revoke',
+      cancelLabel: 'Cancel',
+      danger: true,
+      confirmTestId: 'confirm-it',
+      onConfirm,
+    });
   });
 
 describe('confirmation dialogs', () => {

@@ -3,7 +3,17 @@ import { useTranslation } from 'react-i18next';
 import { IconCheck, IconCopy } from './icons';
 
 /** A read-only value (a link, a secret) with a labelled Copy button. */
-export function CopyField({ label, value, testId, mono = false }: { label: string; value: string; testId?: string; mono?: boolean }) {
+export function CopyField({
+  label,
+  value,
+  testId,
+  mono = false,
+}: {
+  label: string;
+  value: string;
+  testId?: string;
+  mono?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <Group gap="xs" align="flex-end" wrap="nowrap">
@@ -39,7 +49,17 @@ export function CopyField({ label, value, testId, mono = false }: { label: strin
 export function Stat({ label, value, testId }: { label: string; value: string | number; testId?: string }) {
   return (
     <div>
-      <div style={{ fontSize: 12, fontWeight: 600, textTransform: 'uppercase', color: 'var(--mantine-color-dimmed)', letterSpacing: '0.02em' }}>{label}</div>
+      <div
+        style={{
+          fontSize: 12,
+          fontWeight: 600,
+          textTransform: 'uppercase',
+          color: 'var(--mantine-color-dimmed)',
+          letterSpacing: '0.02em',
+        }}
+      >
+        {label}
+      </div>
       <div style={{ fontSize: 26, fontWeight: 700, fontVariantNumeric: 'tabular-nums' }} data-testid={testId}>
         {value}
       </div>

@@ -23,7 +23,8 @@ export function LazyTooltip({ children, ...props }: Omit<TooltipProps, 'children
 
   // The target is a new element once the tooltip wraps it: give focus back to it.
   useEffect(() => {
-    if (Tooltip && askedEarly === 'focus') wrapper.current?.querySelector<HTMLElement>('button, a[href], [tabindex]')?.focus();
+    if (Tooltip && askedEarly === 'focus')
+      wrapper.current?.querySelector<HTMLElement>('button, a[href], [tabindex]')?.focus();
   }, [Tooltip, askedEarly]);
 
   const ask = (how: 'hover' | 'focus') => {

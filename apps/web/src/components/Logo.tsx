@@ -16,7 +16,14 @@ export function Logo({ size = 'md' }: { size?: 'sm' | 'md' | 'lg' }) {
         <span className={classes.mark} style={{ width: px, height: px }} aria-hidden="true">
           <svg viewBox="0 0 24 24" width={px * 0.6} height={px * 0.6}>
             <path d="M12 2.5l8 3v6.2c0 5-3.4 8.8-8 10.3-4.6-1.5-8-5.3-8-10.3V5.5z" fill="currentColor" />
-            <path d="M8.5 12.2l2.4 2.4 4.6-4.8" fill="none" stroke="var(--mantine-color-brand-6)" strokeWidth="2" strokeLinecap="round" strokeLinejoin="round" />
+            <path
+              d="M8.5 12.2l2.4 2.4 4.6-4.8"
+              fill="none"
+              stroke="var(--mantine-color-brand-6)"
+              strokeWidth="2"
+              strokeLinecap="round"
+              strokeLinejoin="round"
+            />
           </svg>
         </span>
       )}

@@ -52,7 +52,11 @@ export function NewPasswordFields({
 }
 
 /** A form that asks for a new password only (the reset link, set-new-pass): the two fields, then `children` (its button). */
-export function NewPasswordForm({ onSubmit, children, ...fields }: Parameters<typeof NewPasswordFields>[0] & { onSubmit: FormEventHandler<HTMLFormElement>; children: ReactNode }) {
+export function NewPasswordForm({
+  onSubmit,
+  children,
+  ...fields
+}: Parameters<typeof NewPasswordFields>[0] & { onSubmit: FormEventHandler<HTMLFormElement>; children: ReactNode }) {
   return (
     <form onSubmit={onSubmit} noValidate>
       <Stack gap="md">

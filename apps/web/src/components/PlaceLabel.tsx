@@ -15,7 +15,19 @@ export function Flag({ code }: { code: string }) {
 }
 
 /** A place: its country chip, a bold name over a dimmed one (a long name wraps, never "Johannesb…"), then `children`. */
-export function PlaceLabel({ code, title, subtitle, className, children }: { code: string; title: string; subtitle: string; className?: string; children?: ReactNode }) {
+export function PlaceLabel({
+  code,
+  title,
+  subtitle,
+  className,
+  children,
+}: {
+  code: string;
+  title: string;
+  subtitle: string;
+  className?: string;
+  children?: ReactNode;
+}) {
   return (
     <Group gap="sm" wrap="nowrap" miw={0} className={className}>
       <Flag code={code} />

@@ -18,14 +18,26 @@ export function PlanLine({ user, placement }: { user: User; placement: 'header' 
   const line = planLine(user, deviceType);
   return (
     <Group gap="sm" wrap="nowrap" miw={0} data-testid={`plan-line-${placement}`} data-trailing={line.trailing}>
-      <Text fw={placement === 'page' ? 700 : 600} size={placement === 'page' ? 'lg' : 'sm'} truncate data-testid={placement === 'page' ? 'plan-name' : undefined}>
+      <Text
+        fw={placement === 'page' ? 700 : 600}
+        size={placement === 'page' ? 'lg' : 'sm'}
+        truncate
+        data-testid={placement === 'page' ? 'plan-name' : undefined}
+      >
         {planDisplayName(t, user.subscriptionData.tariffKey, line.name)}
       </Text>
       {line.trailing === 'badge' ? (
         // The dashboard's account card shows the status beside it: the page's line does not repeat it.
         placement === 'header' && <StatusBadge status={user.accountStatus} />
       ) : (
-        <Button component={Link} to="/plans" h={placement === 'header' ? 40 : 46} px={placement === 'header' ? 'md' : 'lg'} leftSection={<IconCrown size={18} />} data-testid="upgrade-vpn">
+        <Button
+          component={Link}
+          to="/plans"
+          h={placement === 'header' ? 40 : 46}
+          px={placement === 'header' ? 'md' : 'lg'}
+          leftSection={<IconCrown size={18} />}
+          data-testid="upgrade-vpn"
+        >
           {t('dashboard.upgrade')}
         </Button>
       )}

@@ -7,7 +7,19 @@ import { useEffect, useState } from 'react';
  * WireGuard and stealth pages). The code is drawn dark on light whatever the colour scheme: scanners
  * read it that way; at twice its size, so it stays sharp on dense screens.
  */
-export function QrCode({ value, alt, size = 200, testId, className }: { value: string; alt: string; size?: number; testId?: string; className?: string }) {
+export function QrCode({
+  value,
+  alt,
+  size = 200,
+  testId,
+  className,
+}: {
+  value: string;
+  alt: string;
+  size?: number;
+  testId?: string;
+  className?: string;
+}) {
   const [src, setSrc] = useState<{ for: string; url: string } | null>(null);
   useEffect(() => {
     let live = true;
@@ -19,7 +31,15 @@ export function QrCode({ value, alt, size = 200, testId, className }: { value: s
     };
   }, [value, size]);
   return src && src.for === value ? (
-    <img src={src.url} alt={alt} width={size} height={size} className={className} style={{ display: 'block', background: '#fff', borderRadius: 8 }} data-testid={testId} />
+    <img
+      src={src.url}
+      alt={alt}
+      width={size}
+      height={size}
+      className={className}
+      style={{ display: 'block', background: '#fff', borderRadius: 8 }}
+      data-testid={testId}
+    />
   ) : (
     <Skeleton w={size} h={size} />
   );

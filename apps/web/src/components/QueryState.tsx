@@ -17,7 +17,17 @@ export function LoadingState({ label, testId }: { label: string; testId?: string
 }
 
 /** Failed: what failed, and a retry. Never an empty list or a blank page. */
-export function ErrorState({ message, onRetry, retrying, testId }: { message: string; onRetry: () => void; retrying?: boolean; testId?: string }) {
+export function ErrorState({
+  message,
+  onRetry,
+  retrying,
+  testId,
+}: {
+  message: string;
+  onRetry: () => void;
+  retrying?: boolean;
+  testId?: string;
+}) {
   const { t } = useTranslation();
   return (
     <Alert color="red" variant="light" role="alert" title={message} data-testid={testId ?? 'error-state'}>
@@ -61,7 +71,8 @@ export function QueryState<T>({
   error: string;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isError && query.data === undefined) return <ErrorState message={error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
+  if (query.isError && query.data === undefined)
+    return <ErrorState message={error} onRetry={() => void query.refetch()} retrying={query.isFetching} />;
   if (query.isPending || query.data === undefined) return <LoadingState label={loading} />;
   return <>{children(query.data)}</>;
 }

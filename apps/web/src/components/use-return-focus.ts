@@ -8,7 +8,13 @@ import { useEffect, useRef } from 'react';
  */
 export function useReturnFocus(opened: boolean): void {
   const opener = useRef<HTMLElement | null>(null);
-  if (opened && !opener.current && typeof document !== 'undefined' && document.activeElement instanceof HTMLElement && document.activeElement !== document.body) {
+  if (
+    opened &&
+    !opener.current &&
+    typeof document !== 'undefined' &&
+    document.activeElement instanceof HTMLElement &&
+    document.activeElement !== document.body
+  ) {
     opener.current = document.activeElement;
   }
   useEffect(() => {

@@ -6,7 +6,8 @@ import zh from '../../public/assets/i18n/zh.json';
 import { CLIENTS, clientsFor, configPageOf } from './vpn-clients';
 
 /** The official pages only: the WireGuard project, Apple's and Google's store listings of its app, OpenVPN, Tunnelblick. */
-const OFFICIAL = /^https:\/\/(www\.wireguard\.com\/install\/|download\.wireguard\.com\/windows-client\/|apps\.apple\.com\/us\/app\/wireguard\/id(1441195209|1451685025)$|play\.google\.com\/store\/apps\/details\?id=com\.wireguard\.android$|openvpn\.net\/client\/$|tunnelblick\.net\/$)/;
+const OFFICIAL =
+  /^https:\/\/(www\.wireguard\.com\/install\/|download\.wireguard\.com\/windows-client\/|apps\.apple\.com\/us\/app\/wireguard\/id(1441195209|1451685025)$|play\.google\.com\/store\/apps\/details\?id=com\.wireguard\.android$|openvpn\.net\/client\/$|tunnelblick\.net\/$)/;
 
 describe('official VPN clients', () => {
   it('every system has a WireGuard client first, and every link is an official page', () => {
@@ -19,7 +20,10 @@ describe('official VPN clients', () => {
   });
 
   it('per system: the WireGuard listing for that system, OpenVPN Connect, Tunnelblick on the Mac, the distribution packages on Linux', () => {
-    expect(clientsFor('ios').map((c) => c.url)).toEqual(['https://apps.apple.com/us/app/wireguard/id1441195209', 'https://openvpn.net/client/']);
+    expect(clientsFor('ios').map((c) => c.url)).toEqual([
+      'https://apps.apple.com/us/app/wireguard/id1441195209',
+      'https://openvpn.net/client/',
+    ]);
     expect(clientsFor('mac').map((c) => c.key)).toEqual(['wgMac', 'openvpnConnect', 'tunnelblick']);
     expect(clientsFor('windows')[0]!.url).toBe('https://download.wireguard.com/windows-client/wireguard-installer.exe');
     expect(clientsFor('android-tv').map((c) => c.key)).toEqual(['wgAndroid']);

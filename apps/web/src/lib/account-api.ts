@@ -1,5 +1,12 @@
 import {
-  RESTRICTED_PATHS, isAuthResultShape, isUserShape, type AuthResult, type LoginBody, type RegisterBody, type User, type VerifyUserBody,
+  RESTRICTED_PATHS,
+  isAuthResultShape,
+  isUserShape,
+  type AuthResult,
+  type LoginBody,
+  type RegisterBody,
+  type User,
+  type VerifyUserBody,
 } from '@warren/contract';
 import { ensureShape } from './answer-shape';
 import { api } from './api-client';
@@ -29,10 +36,17 @@ export async function login(body: LoginBody): Promise<AuthResult> {
  * checkout's account step (isOneStepPayment). Silent: sign-up failures get their own 2 s snackbar,
  * the checkout shows "already taken" as a sign-in prompt.
  */
-export async function register(body: RegisterBody, { oneStep = false }: { oneStep?: boolean } = {}): Promise<AuthResult> {
+export async function register(
+  body: RegisterBody,
+  { oneStep = false }: { oneStep?: boolean } = {},
+): Promise<AuthResult> {
   const payload = oneStep ? { ...body, isOneStepPayment: true } : body;
   if (usesRestrictedCalls()) {
-    const res = await restrictedPost<{ data: unknown }>('users/restrictedRegister', { ...payload, isRestrictedDomain: true }, { silent: true });
+    const res = await restrictedPost<{ data: unknown }>(
+      'users/restrictedRegister',
+      { ...payload, isRestrictedDomain: true },
+      { silent: true },
+    );
     return ensureShape(res.data, isAuthResultShape, 'users/register');
   }
   const res = await api.post('users/register', { json: payload, context: { silent: true } }).json<{ data: unknown }>();
@@ -51,6 +65,8 @@ export async function verifyUser(body: VerifyUserBody): Promise<User> {
     const res = await restrictedPost<{ data: { user: unknown } }>(RESTRICTED_PATHS.verifyUser, json, { silent: true });
     return ensureShape(res.data?.user, isUserShape, 'users/verifyUser');
   }
-  const res = await api.post('users/verifyUser', { json, context: { silent: true } }).json<{ data: { user: unknown } }>();
+  const res = await api
+    .post('users/verifyUser', { json, context: { silent: true } })
+    .json<{ data: { user: unknown } }>();
   return ensureShape(res.data.user, isUserShape, 'users/verifyUser');
 }

@@ -12,7 +12,10 @@ afterEach(() => {
 
 describe('the session tells analytics who is signed in', () => {
   it('a sign-in or sign-up identifies the user; sign-out clears it', async () => {
-    setBrand({ ...FALLBACK_BRAND, scripts: [{ kind: 'analytics', src: 'https://www.googletagmanager.com/gtag/js?id=G-X' }] });
+    setBrand({
+      ...FALLBACK_BRAND,
+      scripts: [{ kind: 'analytics', src: 'https://www.googletagmanager.com/gtag/js?id=G-X' }],
+    });
     session.signedIn({ token: 't'.repeat(40), user: testUser({ id: 314 }) });
     expect((window as W).dataLayer).toEqual([{ event: 'identify', userId: '314' }]);
     await session.signOut({ callApi: false, navigate: false });

@@ -1,13 +1,19 @@
 import { describe, expect, it, vi } from 'vitest';
 import { clearAnalyticsUser, identifyUser } from './analytics';
 
-const withAnalytics = { scripts: [{ kind: 'tag-manager' as const, src: 'https://www.googletagmanager.com/gtm.js?id=GTM-X' }] };
+const withAnalytics = {
+  scripts: [{ kind: 'tag-manager' as const, src: 'https://www.googletagmanager.com/gtm.js?id=GTM-X' }],
+};
 
 describe('analytics identity (spec section 4, auth state)', () => {
   it('identifies the signed-in user by id (never the email) and clears it on sign-out', () => {
     const gtag = vi.fn<(...args: unknown[]) => void>();
     const hj = vi.fn<(...args: unknown[]) => void>();
-    const w = { dataLayer: [] as unknown[], gtag, hj } as unknown as Window & { dataLayer: unknown[]; gtag: typeof gtag; hj: typeof hj };
+    const w = { dataLayer: [] as unknown[], gtag, hj } as unknown as Window & {
+      dataLayer: unknown[];
+      gtag: typeof gtag;
+      hj: typeof hj;
+    };
     identifyUser(42, withAnalytics, w);
     expect(w.dataLayer).toEqual([{ event: 'identify', userId: '42' }]);
     expect(w.gtag).toHaveBeenCalledWith('set', { user_id: '42' });

@@ -20,7 +20,11 @@ export function runsAnalytics(brand: Pick<PublicBrand, 'scripts'> = getBrand()):
  * created when missing: it replays what was queued once its script has loaded; gtag and
  * Hotjar are called when present.
  */
-export function identifyUser(userId: number | string, brand: Pick<PublicBrand, 'scripts'> = getBrand(), w: AnalyticsWindow = window): void {
+export function identifyUser(
+  userId: number | string,
+  brand: Pick<PublicBrand, 'scripts'> = getBrand(),
+  w: AnalyticsWindow = window,
+): void {
   if (!runsAnalytics(brand)) return;
   const id = String(userId);
   (w.dataLayer ??= []).push({ event: 'identify', userId: id });
@@ -28,7 +32,10 @@ export function identifyUser(userId: number | string, brand: Pick<PublicBrand, '
   w.hj?.('identify', id, {});
 }
 
-export function clearAnalyticsUser(brand: Pick<PublicBrand, 'scripts'> = getBrand(), w: AnalyticsWindow = window): void {
+export function clearAnalyticsUser(
+  brand: Pick<PublicBrand, 'scripts'> = getBrand(),
+  w: AnalyticsWindow = window,
+): void {
   if (!runsAnalytics(brand)) return;
   (w.dataLayer ??= []).push({ event: 'logout', userId: null });
   w.gtag?.('set', { user_id: null });

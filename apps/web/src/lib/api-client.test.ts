@@ -104,7 +104,10 @@ describe('api client', () => {
 
   it('shows field errors joined (or the message) for HTTP errors, 3 s', async () => {
     const { api } = client(() => reply(409, { message: 'Conflict.', errors: { a: ['First.'], b: ['Second.'] } }));
-    const err = await api.post('x').json().catch((e: unknown) => e);
+    const err = await api
+      .post('x')
+      .json()
+      .catch((e: unknown) => e);
     expect(errorBodyOf(err)?.message).toBe('Conflict.');
     expect(snackbar).toHaveBeenCalledWith('First. Second.');
   });
@@ -112,23 +115,46 @@ describe('api client', () => {
   it("says a server error in the customer's language, not the API's English (503: briefly unavailable)", async () => {
     await i18next.init({ lng: 'ru', resources: { en: { translation: en }, ru: { translation: ru } } });
     const { api } = client((req) =>
-      req.url.endsWith('/down') ? reply(503, { message: 'The service is briefly unavailable. Please try again in a few seconds.' }, { 'retry-after': '5' }) : reply(500, { message: 'Internal Server Error' }),
+      req.url.endsWith('/down')
+        ? reply(
+            503,
+            { message: 'The service is briefly unavailable. Please try again in a few seconds.' },
+            { 'retry-after': '5' },
+          )
+        : reply(500, { message: 'Internal Server Error' }),
     );
-    await api.get('down').json().catch(() => undefined);
+    await api
+      .get('down')
+      .json()
+      .catch(() => undefined);
     expect(snackbar).toHaveBeenLastCalledWith(ru.notify.unavailable);
-    await api.get('broken').json().catch(() => undefined);
+    await api
+      .get('broken')
+      .json()
+      .catch(() => undefined);
     expect(snackbar).toHaveBeenLastCalledWith(ru.notify.serverError);
     await i18next.changeLanguage('en');
-    await api.get('down').json().catch(() => undefined);
+    await api
+      .get('down')
+      .json()
+      .catch(() => undefined);
     expect(snackbar).toHaveBeenLastCalledWith(en.notify.unavailable);
   });
 
   it('is silent for 423 and 422 (the form shows 422 under its fields)', async () => {
     const { api } = client((req) =>
-      req.url.endsWith('/locked') ? reply(423, { message: 'Locked.' }) : reply(422, { message: 'Invalid.', errors: { email: ['Bad.'] } }),
+      req.url.endsWith('/locked')
+        ? reply(423, { message: 'Locked.' })
+        : reply(422, { message: 'Invalid.', errors: { email: ['Bad.'] } }),
     );
-    await api.get('locked').json().catch(() => undefined);
-    const err = await api.post('form').json().catch((e: unknown) => e);
+    await api
+      .get('locked')
+      .json()
+      .catch(() => undefined);
+    const err = await api
+      .post('form')
+      .json()
+      .catch((e: unknown) => e);
     expect(snackbar).not.toHaveBeenCalled();
     expect(errorBodyOf(err)?.errors?.email).toEqual(['Bad.']);
   });
@@ -138,9 +164,15 @@ describe('api client', () => {
     setUnauthorizedHandler(onUnauthorized);
     setToken('tok');
     const { api } = client(() => reply(401, { message: 'Unauthenticated.' }));
-    await api.get('users/info/get').json().catch(() => undefined);
+    await api
+      .get('users/info/get')
+      .json()
+      .catch(() => undefined);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
-    await api.post('users/logout', { context: { skipAuthHandling: true, silent: true } }).json().catch(() => undefined);
+    await api
+      .post('users/logout', { context: { skipAuthHandling: true, silent: true } })
+      .json()
+      .catch(() => undefined);
     expect(onUnauthorized).toHaveBeenCalledTimes(1);
   });
 
@@ -156,8 +188,14 @@ describe('api client', () => {
       seen.push(req);
       return reply(401, { message: 'Unauthenticated.' }, { authorization: 'Bearer rotated' });
     });
-    const staff = createApiClient({ prefixUrl: `${origin}/api/staff`, fetch: fetchMock as typeof fetch }, { bearer: false, onUnauthorized: own });
-    await staff.post('customers/1/grant', { json: {} }).json().catch(() => undefined);
+    const staff = createApiClient(
+      { prefixUrl: `${origin}/api/staff`, fetch: fetchMock as typeof fetch },
+      { bearer: false, onUnauthorized: own },
+    );
+    await staff
+      .post('customers/1/grant', { json: {} })
+      .json()
+      .catch(() => undefined);
     expect(seen[0]!.headers.get('authorization')).toBeNull();
     expect(seen[0]!.headers.get('x-xsrf-token')).toBe('x1');
     expect(own).toHaveBeenCalledTimes(1);

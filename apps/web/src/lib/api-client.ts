@@ -77,7 +77,12 @@ export function createApiClient(options: Options = {}, auth: ClientAuth = {}): K
         // before the browser's key changed: send the same request once more with the new cookie.
         // Never twice (the retried request carries no retry), never to another origin.
         async (request, _options, response) => {
-          if (response.status !== HTTP.xsrfMismatch || SAFE_METHODS.has(request.method.toUpperCase()) || !isOwnOrigin(request.url)) return;
+          if (
+            response.status !== HTTP.xsrfMismatch ||
+            SAFE_METHODS.has(request.method.toUpperCase()) ||
+            !isOwnOrigin(request.url)
+          )
+            return;
           const fresh = getCookie(COOKIES.xsrf);
           if (!fresh || fresh === request.headers.get(XSRF_HEADER)) return;
           const again = new Request(request);
@@ -111,8 +116,16 @@ export function createApiClient(options: Options = {}, auth: ClientAuth = {}): K
             else if (getToken()) onUnauthorized();
           }
           // A client with its own 401 handling says what happened where it lands (no snackbar too).
-          const silent = ctx.silent || status === HTTP.locked || status === HTTP.validation || (status === HTTP.unauthorized && !!ownHandler && !ctx.skipAuthHandling);
-          if (!silent) snackbar(serverErrorText(status) ?? errorText(err.body, err.response.statusText || i18next.t('notify.serverError')));
+          const silent =
+            ctx.silent ||
+            status === HTTP.locked ||
+            status === HTTP.validation ||
+            (status === HTTP.unauthorized && !!ownHandler && !ctx.skipAuthHandling);
+          if (!silent)
+            snackbar(
+              serverErrorText(status) ??
+                errorText(err.body, err.response.statusText || i18next.t('notify.serverError')),
+            );
           return err;
         },
       ],

@@ -1,17 +1,41 @@
 import { beforeEach, describe, expect, it } from 'vitest';
 import { FALLBACK_BRAND, setBrand } from './brand';
-import { analyticsIds, captureCheckoutParams, collectAttribution, externalReferrer, loginAttribution, verifyAttribution } from './attribution';
+import {
+  analyticsIds,
+  captureCheckoutParams,
+  collectAttribution,
+  externalReferrer,
+  loginAttribution,
+  verifyAttribution,
+} from './attribution';
 import { getCookie } from './cookies';
 
 beforeEach(() => {
   localStorage.clear();
   setBrand(FALLBACK_BRAND);
-  for (const c of ['_ga', '_ga_ABC123XYZ', 'vl-cid', 'utm_source', 'utm_medium', 'utm_campaign', 'referrer', 'a_aid', 'ref', 'friend_id', 'vcomm_id', 'mylead_id', 'click_id']) document.cookie = `${c}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
+  for (const c of [
+    '_ga',
+    '_ga_ABC123XYZ',
+    'vl-cid',
+    'utm_source',
+    'utm_medium',
+    'utm_campaign',
+    'referrer',
+    'a_aid',
+    'ref',
+    'friend_id',
+    'vcomm_id',
+    'mylead_id',
+    'click_id',
+  ])
+    document.cookie = `${c}=; expires=Thu, 01 Jan 1970 00:00:00 GMT; path=/`;
 });
 
 describe('attribution', () => {
   it('captures the checkout query parameters and a sign-up carries them', () => {
-    captureCheckoutParams(new URLSearchParams('referralID=r1&a_aid=pap7&friendID=f2&vcommID=v3&myleadID=m4&voluum_id=vol5&junk=x'));
+    captureCheckoutParams(
+      new URLSearchParams('referralID=r1&a_aid=pap7&friendID=f2&vcommID=v3&myleadID=m4&voluum_id=vol5&junk=x'),
+    );
     expect(localStorage.getItem('papReferralID')).toBe('pap7');
     expect(getCookie('vl-cid')).toBe('vol5');
     document.cookie = 'utm_source=newsletter; path=/';
@@ -29,8 +53,25 @@ describe('attribution', () => {
   });
 
   it('a visitor who left before the app ran: the ids the server kept as cookies (issue 23) are carried by sign-up and verification', () => {
-    for (const c of ['ref=r1', 'friend_id=f2', 'vcomm_id=v3', 'mylead_id=m4', 'a_aid=pap7', 'vl-cid=vol5', 'click_id=clk-6']) document.cookie = `${c}; path=/`;
-    expect(collectAttribution()).toEqual({ referralID: 'r1', friendID: 'f2', vcommID: 'v3', myLeadID: 'm4', papReferralID: 'pap7', voluumID: 'vol5', clickID: 'clk-6' });
+    for (const c of [
+      'ref=r1',
+      'friend_id=f2',
+      'vcomm_id=v3',
+      'mylead_id=m4',
+      'a_aid=pap7',
+      'vl-cid=vol5',
+      'click_id=clk-6',
+    ])
+      document.cookie = `${c}; path=/`;
+    expect(collectAttribution()).toEqual({
+      referralID: 'r1',
+      friendID: 'f2',
+      vcommID: 'v3',
+      myLeadID: 'm4',
+      papReferralID: 'pap7',
+      voluumID: 'vol5',
+      clickID: 'clk-6',
+    });
     expect(verifyAttribution()).toMatchObject({ clickID: 'clk-6' });
     // What the app stored itself wins over an older cookie.
     captureCheckoutParams(new URLSearchParams('clickID=clk-7'));
@@ -39,7 +80,9 @@ describe('attribution', () => {
   });
 
   it('ignores junk values', () => {
-    captureCheckoutParams(new URLSearchParams(`referralID=${encodeURIComponent('<script>')}&friendID=${'x'.repeat(300)}`));
+    captureCheckoutParams(
+      new URLSearchParams(`referralID=${encodeURIComponent('<script>')}&friendID=${'x'.repeat(300)}`),
+    );
     expect(localStorage.getItem('referralID')).toBeNull();
     expect(localStorage.getItem('friendID')).toBeNull();
   });
@@ -82,7 +125,10 @@ describe('attribution', () => {
     expect(analyticsIds(['help-chat'], cookies)).toEqual({});
     expect(analyticsIds(['analytics'], cookies)).toEqual({ cid: '1234567890.1700000000', cid4: '1700000123' });
     // The newer GA4 cookie format.
-    expect(analyticsIds(['tag-manager'], '_ga=GA1.2.99.88; _ga_Q1W2E3=GS2.1.s1700000999$o1$g0$t1700000999')).toEqual({ cid: '99.88', cid4: '1700000999' });
+    expect(analyticsIds(['tag-manager'], '_ga=GA1.2.99.88; _ga_Q1W2E3=GS2.1.s1700000999$o1$g0$t1700000999')).toEqual({
+      cid: '99.88',
+      cid4: '1700000999',
+    });
     expect(analyticsIds(['analytics'], '_ga=<script>; _ga_ABC123=bogus')).toEqual({});
   });
 
@@ -92,9 +138,17 @@ describe('attribution', () => {
     localStorage.setItem('voluumID', 'vol-1');
     localStorage.setItem('clickID', 'clk-1');
     expect(loginAttribution()).toEqual({ voluumID: 'vol-1' });
-    setBrand({ ...FALLBACK_BRAND, scripts: [{ kind: 'analytics', src: 'https://www.googletagmanager.com/gtag/js?id=G-ABC123XYZ' }] });
+    setBrand({
+      ...FALLBACK_BRAND,
+      scripts: [{ kind: 'analytics', src: 'https://www.googletagmanager.com/gtag/js?id=G-ABC123XYZ' }],
+    });
     expect(loginAttribution()).toEqual({ cid: '1234567890.1700000000', cid4: '1700000123', voluumID: 'vol-1' });
     expect(verifyAttribution()).toEqual({ cid: '1234567890.1700000000', cid4: '1700000123', clickID: 'clk-1' });
-    expect(collectAttribution()).toMatchObject({ cid: '1234567890.1700000000', cid4: '1700000123', clickID: 'clk-1', voluumID: 'vol-1' });
+    expect(collectAttribution()).toMatchObject({
+      cid: '1234567890.1700000000',
+      cid4: '1700000123',
+      clickID: 'clk-1',
+      voluumID: 'vol-1',
+    });
   });
 });

@@ -1,4 +1,12 @@
-import { ATTRIBUTION_ID_PATTERN, CAMPAIGN_COOKIE_DAYS, COOKIES, ENTRY_ID_COOKIES, STORAGE_KEYS, UTM_PATTERN, externalReferrer } from '@warren/contract';
+import {
+  ATTRIBUTION_ID_PATTERN,
+  CAMPAIGN_COOKIE_DAYS,
+  COOKIES,
+  ENTRY_ID_COOKIES,
+  STORAGE_KEYS,
+  UTM_PATTERN,
+  externalReferrer,
+} from '@warren/contract';
 import { getBrand } from './brand';
 import { getCookie, setCookie } from './cookies';
 import { storage } from './storage';
@@ -16,7 +24,10 @@ const ANALYTICS_KINDS = new Set(['analytics', 'tag-manager', 'web-analytics']);
  * (`GA1.1.<random>.<first visit>` → `<random>.<first visit>`), `cid4` the session id of the
  * GA4 property cookie (`_ga_<ID>`: `GS1.1.<session>.…`, or `GS2.1.s<session>$…`).
  */
-export function analyticsIds(scriptKinds: readonly string[], cookieHeader = typeof document === 'undefined' ? '' : document.cookie): { cid?: string; cid4?: string } {
+export function analyticsIds(
+  scriptKinds: readonly string[],
+  cookieHeader = typeof document === 'undefined' ? '' : document.cookie,
+): { cid?: string; cid4?: string } {
   if (!scriptKinds.some((k) => ANALYTICS_KINDS.has(k))) return {};
   const cookies = new Map<string, string>();
   for (const part of cookieHeader.split(';')) {
@@ -76,8 +87,6 @@ export function collectAttribution(): Record<string, string> {
   );
 }
 
-
-
 /**
  * Checkout entry (spec section 3): referralID, a_aid (as papReferralID), friendID, vcommID,
  * myleadID and clickID go to localStorage; voluum_id to localStorage voluumID and the vl-cid cookie; a_aid
@@ -122,4 +131,3 @@ export function captureCheckoutParams(search: URLSearchParams, documentReferrer 
   if (referrer && !getCookie(COOKIES.referrer)) setCookie(COOKIES.referrer, referrer, CAMPAIGN_COOKIE_DAYS);
   return valid('referralID');
 }
-

@@ -60,7 +60,11 @@ export function setBrand(brand: PublicBrand): void {
 }
 
 /** "{productName} | {page title}", or just the product name. */
-export function formatTitle(productName: string, pageTitle: string | null | undefined, kind: PublicBrand['kind']): string {
+export function formatTitle(
+  productName: string,
+  pageTitle: string | null | undefined,
+  kind: PublicBrand['kind'],
+): string {
   const title = pageTitle ? `${productName} | ${pageTitle}` : productName;
   return brandify(title, kind);
 }

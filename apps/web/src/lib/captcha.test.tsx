@@ -15,7 +15,12 @@ function Probe() {
 
 /** A stand-in for the provider's widget API: the test plays the provider, handing out tokens. */
 function fakeWidget() {
-  const widget = { callback: null as null | ((t: string) => void), errorCallback: null as null | (() => void), resets: 0, options: {} as Record<string, unknown> };
+  const widget = {
+    callback: null as null | ((t: string) => void),
+    errorCallback: null as null | (() => void),
+    resets: 0,
+    options: {} as Record<string, unknown>,
+  };
   window.turnstile = {
     render: (_el, opts) => {
       widget.options = opts;
@@ -90,8 +95,12 @@ describe('captcha', () => {
   it("translates the API's two captcha answers and leaves other answers alone", async () => {
     await renderRoute(<span />);
     const t = i18next.t.bind(i18next);
-    expect(captchaAnswerText({ message: 'x', errors: { 'g-recaptcha-response': [CAPTCHA_FAILED_MESSAGE] } }, t)).toBe('The security check failed. Please complete it again and retry.');
-    expect(captchaAnswerText({ message: 'x', errors: { 'g-recaptcha-response': [CAPTCHA_UNAVAILABLE_MESSAGE] } }, t)).toMatch(/try again in a few minutes/);
+    expect(captchaAnswerText({ message: 'x', errors: { 'g-recaptcha-response': [CAPTCHA_FAILED_MESSAGE] } }, t)).toBe(
+      'The security check failed. Please complete it again and retry.',
+    );
+    expect(
+      captchaAnswerText({ message: 'x', errors: { 'g-recaptcha-response': [CAPTCHA_UNAVAILABLE_MESSAGE] } }, t),
+    ).toMatch(/try again in a few minutes/);
     expect(captchaAnswerText({ message: 'x', errors: { email: ['taken'] } }, t)).toBeNull();
   });
 });

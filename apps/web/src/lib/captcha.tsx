@@ -171,7 +171,13 @@ export function useCaptcha(): Captcha {
     <div>
       <div ref={box} data-testid="captcha" style={{ minHeight: provider === 'recaptcha' ? 78 : 65 }} />
       {message && (
-        <Text size="sm" mt={4} c={status === 'waiting' ? 'dimmed' : 'red'} role={status === 'waiting' ? 'status' : 'alert'} data-testid="captcha-status">
+        <Text
+          size="sm"
+          mt={4}
+          c={status === 'waiting' ? 'dimmed' : 'red'}
+          role={status === 'waiting' ? 'status' : 'alert'}
+          data-testid="captcha-status"
+        >
           {message}
         </Text>
       )}

@@ -47,5 +47,9 @@ function subscribe(listener: () => void): () => void {
 }
 
 export function useConfirmRequests(): readonly ConfirmRequest[] {
-  return useSyncExternalStore(subscribe, () => requests, () => requests);
+  return useSyncExternalStore(
+    subscribe,
+    () => requests,
+    () => requests,
+  );
 }

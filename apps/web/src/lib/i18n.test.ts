@@ -47,7 +47,9 @@ describe('translations', () => {
     expect(en.auth.verify.signInOk).toBe("You've been succesfully verified, please login.");
     expect(en.plans.verifyOk).toBe("You've successfully verified your account.");
     expect(en.auth.verify.signInFailed).toBe('Verification was unsuccessful. Use the "Resend Email" button.');
-    expect(en.plans.verifyFailed).toBe('Verification was unsuccessful. Please log in and use the "Resend Email" button.');
+    expect(en.plans.verifyFailed).toBe(
+      'Verification was unsuccessful. Please log in and use the "Resend Email" button.',
+    );
     expect(en.auth.reset.done).toBe('Password updated successfully');
     expect(en.guard.paymentProcessing).toBe('Your payment is still being processed. Please, wait for a while.');
     expect(en.guard.notVerified).toBe(

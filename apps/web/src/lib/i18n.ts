@@ -24,7 +24,10 @@ export const brandifyProcessor: PostProcessorModule = {
  * before every first render, and the URL is the one the page's preload names.
  */
 function translationsQuery(): string {
-  const version = typeof document === 'undefined' ? null : document.querySelector<HTMLMetaElement>('meta[name="warren-i18n-version"]')?.content;
+  const version =
+    typeof document === 'undefined'
+      ? null
+      : document.querySelector<HTMLMetaElement>('meta[name="warren-i18n-version"]')?.content;
   return version ? `?v=${encodeURIComponent(version)}` : '';
 }
 

@@ -47,14 +47,18 @@ describe('showFloatingUpgrade', () => {
 describe('planDisplayName', () => {
   it('names every catalogue plan in each language, and falls back to the API name', async () => {
     const i18n = i18next.createInstance();
-    await i18n.init({ lng: 'ru', resources: { en: { translation: en }, ru: { translation: ru }, zh: { translation: zh } } });
+    await i18n.init({
+      lng: 'ru',
+      resources: { en: { translation: en }, ru: { translation: ru }, zh: { translation: zh } },
+    });
     expect(planDisplayName(i18n.t, '1-month', '1 Month')).toBe('1 месяц');
     expect(planDisplayName(i18n.t, 'free-plan', 'Free')).toBe('Бесплатный');
     expect(planDisplayName(i18n.t, 'custom-2026', 'Spring deal')).toBe('Spring deal');
     await i18n.changeLanguage('zh');
     expect(planDisplayName(i18n.t, '2-years', '2 Years')).toBe('2 年');
     for (const key of ['free-plan', '1-month', '1-year', '2-years', 'lifetime', 'trial']) {
-      for (const lang of ['en', 'ru', 'zh']) expect(i18n.getFixedT(lang)(`payment.planNames.${key}`), `${lang} ${key}`).not.toContain('payment.');
+      for (const lang of ['en', 'ru', 'zh'])
+        expect(i18n.getFixedT(lang)(`payment.planNames.${key}`), `${lang} ${key}`).not.toContain('payment.');
     }
   });
 });

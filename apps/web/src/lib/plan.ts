@@ -32,7 +32,11 @@ export function planDisplayName(t: TFunction, key: string, name: string): string
 const NO_FLOATING_UPGRADE = ['/thank-you', '/plans'];
 
 /** The floating upgrade button: free users on non-desktop devices, except on /thank-you and /plans. */
-export function showFloatingUpgrade(opts: { user: Pick<User, 'subscriptionData'> | null; deviceType: DeviceType; pathname: string }): boolean {
+export function showFloatingUpgrade(opts: {
+  user: Pick<User, 'subscriptionData'> | null;
+  deviceType: DeviceType;
+  pathname: string;
+}): boolean {
   if (!isFreeUser(opts.user) || opts.deviceType === 'desktop') return false;
   const path = opts.pathname.replace(/\/+$/, '') || '/';
   return !NO_FLOATING_UPGRADE.some((p) => path === p || path.startsWith(`${p}/`));

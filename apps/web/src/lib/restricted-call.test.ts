@@ -21,8 +21,15 @@ afterEach(() => {
 
 describe('a restricted host', () => {
   const restricted = () => setBrand({ ...FALLBACK_BRAND, mainProduct: false, restrictedKey: key });
-  const payment = { tariffId: 3, currency: 'USD', idempotencyKey: 'key-123456789', 'g-recaptcha-response': 'captcha-token' };
-  const result = { data: { paymentId: 'p1', provider: 'stripe', amount: 5999, currency: 'USD', redirectUrl: 'https://pay.example/p1' } };
+  const payment = {
+    tariffId: 3,
+    currency: 'USD',
+    idempotencyKey: 'key-123456789',
+    'g-recaptcha-response': 'captcha-token',
+  };
+  const result = {
+    data: { paymentId: 'p1', provider: 'stripe', amount: 5999, currency: 'USD', redirectUrl: 'https://pay.example/p1' },
+  };
 
   it("pays through the spec's call for the provider, or restrictedCreatePayment: encrypted, the token inside, no bearer header", async () => {
     restricted();
@@ -68,16 +75,34 @@ describe('a restricted host', () => {
   });
 
   it("sign-in and both sign-ups (the page's, the checkout's one-step) go encrypted, the password inside", async () => {
-    const answer = { data: { user: testUser({ email: 'ann@example.com' }), token: 'new-token-abcdefghijklmnopqrstuvwxyz' } };
-    const body = { email: 'ann@example.com', password: 'secret-password-1', password_confirmation: 'secret-password-1' };
+    const answer = {
+      data: { user: testUser({ email: 'ann@example.com' }), token: 'new-token-abcdefghijklmnopqrstuvwxyz' },
+    };
+    const body = {
+      email: 'ann@example.com',
+      password: 'secret-password-1',
+      password_confirmation: 'secret-password-1',
+    };
     await expectRestrictedCall(() => login({ email: body.email, password: body.password }), {
-      path: '/api/users/restrictedLogin', answer, inside: { email: body.email, password: body.password }, sessionField: null, clear: ['secret-password-1', 'ann@example.com'],
+      path: '/api/users/restrictedLogin',
+      answer,
+      inside: { email: body.email, password: body.password },
+      sessionField: null,
+      clear: ['secret-password-1', 'ann@example.com'],
     });
     await expectRestrictedCall(() => register(body), {
-      path: '/api/users/restrictedRegister', answer, inside: { ...body, isRestrictedDomain: true }, sessionField: null, clear: ['secret-password-1'],
+      path: '/api/users/restrictedRegister',
+      answer,
+      inside: { ...body, isRestrictedDomain: true },
+      sessionField: null,
+      clear: ['secret-password-1'],
     });
     await expectRestrictedCall(() => register(body, { oneStep: true }), {
-      path: '/api/users/restrictedRegister', answer, inside: { ...body, isRestrictedDomain: true, isOneStepPayment: true }, sessionField: null, clear: ['secret-password-1'],
+      path: '/api/users/restrictedRegister',
+      answer,
+      inside: { ...body, isRestrictedDomain: true, isOneStepPayment: true },
+      sessionField: null,
+      clear: ['secret-password-1'],
     });
   });
 
@@ -107,11 +132,21 @@ describe('a restricted host', () => {
     vi.stubGlobal('fetch', async (input: RequestInfo | URL) => {
       const request = input as Request;
       sent.push([new URL(request.url).pathname, await request.json()]);
-      return new Response(JSON.stringify({ data: { user: testUser(), token: 'new-token-abcdefghijklmnopqrstuvwxyz' } }), { status: 200, headers: { 'content-type': 'application/json' } });
+      return new Response(
+        JSON.stringify({ data: { user: testUser(), token: 'new-token-abcdefghijklmnopqrstuvwxyz' } }),
+        { status: 200, headers: { 'content-type': 'application/json' } },
+      );
     });
-    const body = { email: 'ann@example.com', password: 'secret-password-1', password_confirmation: 'secret-password-1' };
+    const body = {
+      email: 'ann@example.com',
+      password: 'secret-password-1',
+      password_confirmation: 'secret-password-1',
+    };
     await register(body);
     await register(body, { oneStep: true });
-    expect(sent).toEqual([['/api/users/register', body], ['/api/users/register', { ...body, isOneStepPayment: true }]]);
+    expect(sent).toEqual([
+      ['/api/users/register', body],
+      ['/api/users/register', { ...body, isOneStepPayment: true }],
+    ]);
   });
 });

@@ -35,16 +35,26 @@ export interface RestrictedOptions {
  * base64(iv || AES-256-GCM ciphertext || tag) text; errors come back as ordinary JSON error
  * bodies (handled by the api client).
  */
-export async function restrictedPost<T>(path: string, payload: object, context: RequestContext = {}, options: RestrictedOptions = {}): Promise<T> {
+export async function restrictedPost<T>(
+  path: string,
+  payload: object,
+  context: RequestContext = {},
+  options: RestrictedOptions = {},
+): Promise<T> {
   const key = getBrand().restrictedKey;
   if (!key) throw new Error('This site has no key for restricted calls.');
   const token = options.withToken ? getToken() : null;
   const body = await encryptPayload(token ? { ...payload, [options.tokenField ?? 'token']: token } : payload, key);
   restrictedApi ??= createApiClient({}, { bearer: false });
-  const res = await restrictedApi.post(path, { body, headers: { 'content-type': 'text/plain' }, context: { ...context } });
+  const res = await restrictedApi.post(path, {
+    body,
+    headers: { 'content-type': 'text/plain' },
+    context: { ...context },
+  });
   const answer = await decryptPayload<T & { rotatedToken?: unknown }>(await res.text(), key);
   // A signed-in call may rotate the token (the API's sliding expiry): the new one comes inside the
   // encrypted answer, never in a clear Authorization header.
-  if (token && typeof answer?.rotatedToken === 'string' && answer.rotatedToken !== getToken()) setToken(answer.rotatedToken);
+  if (token && typeof answer?.rotatedToken === 'string' && answer.rotatedToken !== getToken())
+    setToken(answer.rotatedToken);
   return answer;
 }

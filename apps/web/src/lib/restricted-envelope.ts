@@ -1,4 +1,13 @@
-import { COOKIES, ENVELOPE_METHODS, ENVELOPE_REQUEST_HEADERS, HTTP, RESTRICTED_PATHS, XSRF_HEADER, type RestrictedEnvelope, type RestrictedEnvelopeAnswer } from '@warren/contract';
+import {
+  COOKIES,
+  ENVELOPE_METHODS,
+  ENVELOPE_REQUEST_HEADERS,
+  HTTP,
+  RESTRICTED_PATHS,
+  XSRF_HEADER,
+  type RestrictedEnvelope,
+  type RestrictedEnvelopeAnswer,
+} from '@warren/contract';
 import { getBrand } from './brand';
 import { getCookie } from './cookies';
 import { decryptPayload, encryptPayload, fromBase64 } from './restricted-crypto';
@@ -58,7 +67,15 @@ export function envelopeFetch(fetchFn: typeof fetch): typeof fetch {
     const send = (xsrf: string | null) => {
       const outer = new Headers({ 'content-type': 'text/plain' });
       if (xsrf) outer.set(XSRF_HEADER, xsrf);
-      return fetchFn(new Request(new URL(ENVELOPE_URL, url.origin), { method: 'POST', body: sealed, headers: outer, credentials: request.credentials, signal: request.signal }));
+      return fetchFn(
+        new Request(new URL(ENVELOPE_URL, url.origin), {
+          method: 'POST',
+          body: sealed,
+          headers: outer,
+          credentials: request.credentials,
+          signal: request.signal,
+        }),
+      );
     };
     const xsrf = getCookie(COOKIES.xsrf);
     let res = await send(xsrf);
@@ -73,7 +90,11 @@ export function envelopeFetch(fetchFn: typeof fetch): typeof fetch {
     const answer = await decryptPayload<RestrictedEnvelopeAnswer>(await res.text(), key);
     const answerHeaders = new Headers(answer.headers as Record<string, string>);
     if (answer.rotatedToken) answerHeaders.set('authorization', `Bearer ${answer.rotatedToken}`);
-    const body = NO_BODY.has(answer.status) ? null : answer.bodyBase64 !== undefined ? fromBase64(answer.bodyBase64) : (answer.body ?? '');
+    const body = NO_BODY.has(answer.status)
+      ? null
+      : answer.bodyBase64 !== undefined
+        ? fromBase64(answer.bodyBase64)
+        : (answer.body ?? '');
     return new Response(body, { status: answer.status, headers: answerHeaders });
   };
 }

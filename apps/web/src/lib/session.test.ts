@@ -88,7 +88,10 @@ describe('setUser', () => {
     const stop = session.subscribe(listener);
     session.setUser({ ...user, subscriptionData: { ...user.subscriptionData } });
     expect(listener).not.toHaveBeenCalled();
-    const paid = { ...user, subscriptionData: { tariffName: '1 Month', tariffKey: '1-month', expiresAt: '2027-01-01T00:00:00.000Z' } };
+    const paid = {
+      ...user,
+      subscriptionData: { tariffName: '1 Month', tariffKey: '1-month', expiresAt: '2027-01-01T00:00:00.000Z' },
+    };
     session.setUser(paid);
     expect(listener).toHaveBeenCalledTimes(1);
     expect(session.get().user).toEqual(paid);

@@ -1,5 +1,12 @@
 import { useSyncExternalStore } from 'react';
-import { COOKIES, IS_USER_EXIST_COOKIE_DAYS, isCheckoutRoute, isUserShape, type AuthResult, type User } from '@warren/contract';
+import {
+  COOKIES,
+  IS_USER_EXIST_COOKIE_DAYS,
+  isCheckoutRoute,
+  isUserShape,
+  type AuthResult,
+  type User,
+} from '@warren/contract';
 import { clearAnalyticsUser, identifyUser } from './analytics';
 import { api, setUnauthorizedHandler } from './api-client';
 import { ensureShape } from './answer-shape';
@@ -102,7 +109,12 @@ export const session = {
 export async function fetchUserInfo(): Promise<User> {
   // A restricted host checks the session with the token inside an encrypted body (restrictedUserCheck).
   if (usesRestrictedCalls()) {
-    const answer = await restrictedPost<{ data?: { user?: unknown; token?: unknown } }>('users/restrictedUserCheck', {}, {}, { withToken: true });
+    const answer = await restrictedPost<{ data?: { user?: unknown; token?: unknown } }>(
+      'users/restrictedUserCheck',
+      {},
+      {},
+      { withToken: true },
+    );
     const rotated = answer.data?.token;
     if (typeof rotated === 'string' && getToken() && rotated !== getToken()) setToken(rotated);
     return ensureShape(answer.data?.user, isUserShape, 'users/restrictedUserCheck');
@@ -177,5 +189,12 @@ export function sessionReady(): Promise<void> {
 /** Tests only. */
 export function resetSessionForTests(): void {
   ready = null;
-  state = { ...state, loading: false, authenticated: false, user: null, paymentStatus: 'processed', newSubscription: false };
+  state = {
+    ...state,
+    loading: false,
+    authenticated: false,
+    user: null,
+    paymentStatus: 'processed',
+    newSubscription: false,
+  };
 }

@@ -27,9 +27,18 @@ export function stubRestrictedApi(answer: unknown, headers: Record<string, strin
   stubApi({}); // the page's Request (relative URLs), then this fetch
   const seen: SeenRequest[] = [];
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    const request = input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
-    seen.push({ path: new URL(request.url).pathname, contentType: request.headers.get('content-type'), authorization: request.headers.get('authorization'), text: await request.text() });
-    return new Response(await encryptPayload(answer, RESTRICTED_KEY), { status: 200, headers: { 'content-type': 'text/plain', ...headers } });
+    const request =
+      input instanceof Request ? input : new Request(new URL(String(input), window.location.origin), init);
+    seen.push({
+      path: new URL(request.url).pathname,
+      contentType: request.headers.get('content-type'),
+      authorization: request.headers.get('authorization'),
+      text: await request.text(),
+    });
+    return new Response(await encryptPayload(answer, RESTRICTED_KEY), {
+      status: 200,
+      headers: { 'content-type': 'text/plain', ...headers },
+    });
   });
   return seen;
 }
@@ -41,7 +50,19 @@ export function stubRestrictedApi(answer: unknown, headers: Record<string, strin
  */
 export async function expectRestrictedCall(
   call: () => Promise<unknown>,
-  { path, answer, inside, sessionField, clear }: { path: string; answer: unknown; inside: Record<string, unknown>; sessionField: 'token' | 'sessionToken' | null; clear: string[] },
+  {
+    path,
+    answer,
+    inside,
+    sessionField,
+    clear,
+  }: {
+    path: string;
+    answer: unknown;
+    inside: Record<string, unknown>;
+    sessionField: 'token' | 'sessionToken' | null;
+    clear: string[];
+  },
 ): Promise<void> {
   onRestrictedHost();
   const seen = stubRestrictedApi(answer);

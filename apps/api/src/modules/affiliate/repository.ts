@@ -5,10 +5,17 @@ export function affiliateRepository(db: Queryable) {
   return {
     /** One click on a referral link; the user is attached when signed in. */
     async recordSession(referralId: string, url: string, userId: number | null): Promise<void> {
-      await db.query('insert into affiliate_sessions (referral_id, url, user_id) values ($1, $2, $3)', [referralId, url.slice(0, 2048), userId]);
+      await db.query('insert into affiliate_sessions (referral_id, url, user_id) values ($1, $2, $3)', [
+        referralId,
+        url.slice(0, 2048),
+        userId,
+      ]);
     },
     async clicks(code: string): Promise<number> {
-      const [row] = await db.query<{ n: number }>('select count(*)::int as n from affiliate_sessions where referral_id = $1', [code]);
+      const [row] = await db.query<{ n: number }>(
+        'select count(*)::int as n from affiliate_sessions where referral_id = $1',
+        [code],
+      );
       return row?.n ?? 0;
     },
     /** Paid totals per currency of the members who signed up with the code. */
@@ -31,6 +38,12 @@ export function affiliateRepository(db: Queryable) {
 }
 
 /** The account's part of an erasure: the clicks it made, and the clicks on its own referral link (a partner's statistics). */
-export async function eraseAffiliateData(tx: Queryable, account: { userId: number; referralCode: string | null }): Promise<void> {
-  await tx.query('delete from affiliate_sessions where user_id = $1 or ($2::text is not null and referral_id = $2)', [account.userId, account.referralCode]);
+export async function eraseAffiliateData(
+  tx: Queryable,
+  account: { userId: number; referralCode: string | null },
+): Promise<void> {
+  await tx.query('delete from affiliate_sessions where user_id = $1 or ($2::text is not null and referral_id = $2)', [
+    account.userId,
+    account.referralCode,
+  ]);
 }

@@ -18,13 +18,25 @@ export async function affiliateRoutes(
   },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/affiliate/stats', { preHandler: opts.auth, schema: { tags: ['affiliate'], response: { 200: envelope(affiliateStats) } } }, async (request) => ({
-    data: await opts.affiliate.stats(userOf(request), contextOf(request, opts.origins).origin),
-  }));
+  app.get(
+    '/api/affiliate/stats',
+    { preHandler: opts.auth, schema: { tags: ['affiliate'], response: { 200: envelope(affiliateStats) } } },
+    async (request) => ({
+      data: await opts.affiliate.stats(userOf(request), contextOf(request, opts.origins).origin),
+    }),
+  );
 
-  app.post('/api/affiliate/session/create', { schema: { tags: ['affiliate'], body: affiliateSessionBody, response: { 200: okMessage } } }, async (request) => {
-    // Signed-in or not: a click on a referral link counts either way; the user is attached when known.
-    await opts.affiliate.recordSession(request.body.referralID, request.body.url, (await opts.optionalUser(request))?.id ?? null);
-    return { data: { ok: true as const }, message: 'Recorded.' };
-  });
+  app.post(
+    '/api/affiliate/session/create',
+    { schema: { tags: ['affiliate'], body: affiliateSessionBody, response: { 200: okMessage } } },
+    async (request) => {
+      // Signed-in or not: a click on a referral link counts either way; the user is attached when known.
+      await opts.affiliate.recordSession(
+        request.body.referralID,
+        request.body.url,
+        (await opts.optionalUser(request))?.id ?? null,
+      );
+      return { data: { ok: true as const }, message: 'Recorded.' };
+    },
+  );
 }

@@ -5,11 +5,19 @@ import { type UserRow, userReferralsRepository } from '../users/index.js';
 
 /** Short, URL-safe, unambiguous codes for referral and friend links. */
 export function newCode(): string {
-  return randomToken(8).replace(/[^A-Za-z0-9]/g, '').slice(0, 8).toLowerCase().padEnd(8, '7');
+  return randomToken(8)
+    .replace(/[^A-Za-z0-9]/g, '')
+    .slice(0, 8)
+    .toLowerCase()
+    .padEnd(8, '7');
 }
 
 /** Gives the user a code in `column` if they have none yet, retrying on the rare collision. */
-export async function ensureCode(db: Queryable, userId: number, column: 'referral_code' | 'friend_code'): Promise<string> {
+export async function ensureCode(
+  db: Queryable,
+  userId: number,
+  column: 'referral_code' | 'friend_code',
+): Promise<string> {
   const users = userReferralsRepository(db);
   for (let attempt = 0; attempt < 5; attempt++) {
     const code = await users.code(userId, column);
@@ -29,10 +37,14 @@ export async function ensureCode(db: Queryable, userId: number, column: 'referra
  * affiliate/session/create, sign-ups that carried the code, referrals who paid, and the
  * commission earned on their payments.
  */
-export function affiliateService(db: Database, opts: { commissionPercent: number; portalUrl: (u: UserRow) => string | null }) {
+export function affiliateService(
+  db: Database,
+  opts: { commissionPercent: number; portalUrl: (u: UserRow) => string | null },
+) {
   return {
     /** A click on a referral link (affiliate/session/create), signed in or not. */
-    recordSession: (referralId: string, url: string, userId: number | null) => affiliateRepository(db).recordSession(referralId, url, userId),
+    recordSession: (referralId: string, url: string, userId: number | null) =>
+      affiliateRepository(db).recordSession(referralId, url, userId),
 
     async stats(user: UserRow, origin: string) {
       const code = await ensureCode(db, user.id, 'referral_code');
@@ -45,7 +57,10 @@ export function affiliateService(db: Database, opts: { commissionPercent: number
         signups: await userReferralsRepository(db).countSignedUpWith('referralID', code),
         payingReferrals: await repo.payingReferrals(code),
         commissionPercent: opts.commissionPercent,
-        earnings: paid.map((p) => ({ currency: p.currency, amount: Math.floor((p.total * opts.commissionPercent) / 100) })),
+        earnings: paid.map((p) => ({
+          currency: p.currency,
+          amount: Math.floor((p.total * opts.commissionPercent) / 100),
+        })),
         portalUrl: opts.portalUrl(user),
       };
     },

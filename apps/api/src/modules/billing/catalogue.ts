@@ -19,7 +19,10 @@ const catalogueFile = z.object({
       sort: z.number().int().default(0),
     }),
   ),
-  priceLists: z.record(z.string().regex(/^[a-z0-9-]+$/), z.record(z.string().regex(/^\d+$/), z.record(currency, z.number().int().positive()))),
+  priceLists: z.record(
+    z.string().regex(/^[a-z0-9-]+$/),
+    z.record(z.string().regex(/^\d+$/), z.record(currency, z.number().int().positive())),
+  ),
   promoCodes: z
     .array(
       z.object({
@@ -43,9 +46,13 @@ export function readCatalogue(file: string): Catalogue {
     throw new Error(`Cannot read the catalogue ${file}: ${(err as Error).message}`);
   }
   const parsed = catalogueFile.safeParse(raw);
-  if (!parsed.success) throw new Error(`Invalid catalogue ${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid catalogue ${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
   const c = parsed.data;
-  if (!c.tariffs.some((t) => t.key === 'free-plan')) throw new Error(`Invalid catalogue ${file}: a tariff with key free-plan is required`);
+  if (!c.tariffs.some((t) => t.key === 'free-plan'))
+    throw new Error(`Invalid catalogue ${file}: a tariff with key free-plan is required`);
   if (!c.priceLists.default) throw new Error(`Invalid catalogue ${file}: the default price list is required`);
   return c;
 }
@@ -61,7 +68,16 @@ export async function seedCatalogue(db: Database, c: Catalogue): Promise<void> {
   await db.exclusive(CATALOGUE_LOCK, async (tx) => {
     const repo = billingRepository(tx);
     for (const t of c.tariffs) {
-      await repo.upsertTariff({ id: t.id, key: t.key, name: t.name, periodDays: t.periodDays, free: t.free, lifetime: t.lifetime, trial: t.trial, sort: t.sort });
+      await repo.upsertTariff({
+        id: t.id,
+        key: t.key,
+        name: t.name,
+        periodDays: t.periodDays,
+        free: t.free,
+        lifetime: t.lifetime,
+        trial: t.trial,
+        sort: t.sort,
+      });
     }
     const keep: string[] = [];
     for (const [list, byTariff] of Object.entries(c.priceLists)) {
@@ -75,7 +91,12 @@ export async function seedCatalogue(db: Database, c: Catalogue): Promise<void> {
     await repo.deletePricesExcept(keep);
     for (const p of c.promoCodes) {
       await repo.upsertPromo({
-        code: p.code.toUpperCase(), percentOff: p.percentOff, validFrom: p.validFrom ?? null, validUntil: p.validUntil ?? null, maxUses: p.maxUses ?? null, tariffIds: p.tariffIds ?? null,
+        code: p.code.toUpperCase(),
+        percentOff: p.percentOff,
+        validFrom: p.validFrom ?? null,
+        validUntil: p.validUntil ?? null,
+        maxUses: p.maxUses ?? null,
+        tariffIds: p.tariffIds ?? null,
       });
     }
   });

@@ -1,5 +1,10 @@
 import { randomUUID } from 'node:crypto';
-import { type CreatePaymentBody, type CreatePaymentResult, type PlanInfo, SPECIAL_OFFER_SELLS_TARIFF_ID } from '@warren/contract';
+import {
+  type CreatePaymentBody,
+  type CreatePaymentResult,
+  type PlanInfo,
+  SPECIAL_OFFER_SELLS_TARIFF_ID,
+} from '@warren/contract';
 import { type Queryable, retryWhileUnavailable } from '../../db/client.js';
 import { ForbiddenError, ValidationError } from '../../lib/errors.js';
 import type { PaymentProvider } from '../../payments/provider.js';
@@ -39,13 +44,24 @@ export function checkoutService(deps: CheckoutDeps) {
       const payments = await repo.paymentsOf(user.id);
       const names = new Map((await prices.tariffs()).map((t) => [t.id, t.name]));
       const summary = (p: PaymentRow) => ({
-        id: p.public_id, tariff_id: p.tariff_id, tariff_name: names.get(p.tariff_id) ?? '', amount: p.amount_minor, currency: p.currency,
-        status: p.status, provider: p.provider, created_at: iso(p.created_at)!, paid_at: iso(p.paid_at),
+        id: p.public_id,
+        tariff_id: p.tariff_id,
+        tariff_name: names.get(p.tariff_id) ?? '',
+        amount: p.amount_minor,
+        currency: p.currency,
+        status: p.status,
+        provider: p.provider,
+        created_at: iso(p.created_at)!,
+        paid_at: iso(p.paid_at),
       });
       // The latest checkout decides: an older attempt left open at the provider (Back, closed tab)
       // must not keep a member "processing" once a later one has an outcome.
       const last = [...payments].reverse().find((p) => p.provider !== 'grant');
-      const processing = !!last && last.status === 'pending' && !!last.provider_ref && now().getTime() - new Date(last.created_at).getTime() < PROCESSING_WINDOW_MS;
+      const processing =
+        !!last &&
+        last.status === 'pending' &&
+        !!last.provider_ref &&
+        now().getTime() - new Date(last.created_at).getTime() < PROCESSING_WINDOW_MS;
       return {
         tariffName: user.tariff_name,
         tariffKey: user.tariff_key,
@@ -58,7 +74,12 @@ export function checkoutService(deps: CheckoutDeps) {
       };
     },
 
-    async createPayment(user: UserRow, body: CreatePaymentBody, ctx: CheckoutContext, opts: { flow?: 'redirect' | 'embedded' } = {}): Promise<CreatePaymentResult> {
+    async createPayment(
+      user: UserRow,
+      body: CreatePaymentBody,
+      ctx: CheckoutContext,
+      opts: { flow?: 'redirect' | 'embedded' } = {},
+    ): Promise<CreatePaymentResult> {
       const provider = Object.hasOwn(deps.providers, body.provider) ? deps.providers[body.provider] : undefined;
       if (!provider) throw new ValidationError({ provider: ['This payment method is not available.'] });
       let priceList = body.priceList ?? 'default';
@@ -69,7 +90,9 @@ export function checkoutService(deps: CheckoutDeps) {
       }
       // Finding 8: a discounted list sells only inside the window its page started for this browser.
       if (!prices.discountOpen(priceList, ctx.cookies)) {
-        throw new ForbiddenError('This discount is not available: it lasts one day from your first visit to its page. Choose a plan at the regular price.');
+        throw new ForbiddenError(
+          'This discount is not available: it lasts one day from your first visit to its page. Choose a plan at the regular price.',
+        );
       }
       const q = await prices.quote(body.tariffId, body.currency, priceList, body.promocode);
       priceList = q.priceList;
@@ -91,7 +114,8 @@ export function checkoutService(deps: CheckoutDeps) {
       if (payment.provider !== provider.id || payment.tariff_id !== q.tariff.id || payment.currency !== body.currency) {
         throw new ValidationError({ idempotencyKey: ['This idempotency key was used for another checkout.'] });
       }
-      if (payment.status !== 'pending') throw new ValidationError({ idempotencyKey: ['This checkout is already complete.'] });
+      if (payment.status !== 'pending')
+        throw new ValidationError({ idempotencyKey: ['This checkout is already complete.'] });
       // The auto-renew choice: kept on the payment, applied with the saved method once it succeeds (renewals.ts).
       const autoRenew = body.autoRenew ?? ctx.autoRenewDefault ?? true;
       await repo.setAutoRenewChoice(payment.id, autoRenew);
@@ -117,7 +141,13 @@ export function checkoutService(deps: CheckoutDeps) {
       // database restart of a few seconds. Past that the buyer gets a 503 and retries with the same
       // idempotency key, and the provider (idempotent on our payment's id) answers the same reference.
       await retryWhileUnavailable(() => repo.setProviderRef(payment.id, created.providerRef));
-      return { paymentId: payment.public_id, provider: provider.id, amount: payment.amount_minor, currency: payment.currency, ...stripUndefined(created) };
+      return {
+        paymentId: payment.public_id,
+        provider: provider.id,
+        amount: payment.amount_minor,
+        currency: payment.currency,
+        ...stripUndefined(created),
+      };
     },
   };
 }

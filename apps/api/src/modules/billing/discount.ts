@@ -28,7 +28,12 @@ export function signFirstVisit(secret: string, cookie: string, firstVisitMs: num
 }
 
 /** The signed first visit, or null for a missing, altered, forged or future-dated value. */
-export function readFirstVisit(secret: string, cookie: string, value: string | undefined, nowMs: number): number | null {
+export function readFirstVisit(
+  secret: string,
+  cookie: string,
+  value: string | undefined,
+  nowMs: number,
+): number | null {
   const m = value ? /^(\d{10,16})\.([A-Za-z0-9_-]{43})$/.exec(value) : null;
   if (!m) return null;
   const ms = Number(m[1]);
@@ -37,18 +42,34 @@ export function readFirstVisit(secret: string, cookie: string, value: string | u
 }
 
 export type DiscountWindow =
-  | { state: 'open'; firstVisitMs: number; endsAtMs: number; secondsLeft: number; /** a fresh first visit: the cookie must be written */ started: boolean }
+  | {
+      state: 'open';
+      firstVisitMs: number;
+      endsAtMs: number;
+      secondsLeft: number;
+      /** a fresh first visit: the cookie must be written */ started: boolean;
+    }
   | { state: 'closed' };
 
 /**
  * Where a visitor stands: no valid cookie starts the window now (only when `start` is set: the
  * page's price list starts it, a payment never does); otherwise open until one day after it.
  */
-export function discountWindow(firstVisitMs: number | null, nowMs: number, opts: { start: boolean; windowMs?: number }): DiscountWindow {
+export function discountWindow(
+  firstVisitMs: number | null,
+  nowMs: number,
+  opts: { start: boolean; windowMs?: number },
+): DiscountWindow {
   const windowMs = opts.windowMs ?? DISCOUNT_WINDOW_MS;
   if (firstVisitMs === null) {
     if (!opts.start) return { state: 'closed' };
-    return { state: 'open', firstVisitMs: nowMs, endsAtMs: nowMs + windowMs, secondsLeft: Math.floor(windowMs / 1000), started: true };
+    return {
+      state: 'open',
+      firstVisitMs: nowMs,
+      endsAtMs: nowMs + windowMs,
+      secondsLeft: Math.floor(windowMs / 1000),
+      started: true,
+    };
   }
   const endsAtMs = firstVisitMs + windowMs;
   if (nowMs >= endsAtMs) return { state: 'closed' };

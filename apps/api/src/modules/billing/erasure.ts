@@ -12,19 +12,29 @@ import { billingErasureRepository } from './repository.js';
  * sandbox: its saved cards), so nothing can charge the person again.
  */
 export function billingErasure(providers: Partial<Record<string, PaymentProvider>>): ErasurePart {
-  const providerOf = (id: string | null | undefined) => (id && Object.hasOwn(providers, id) ? providers[id] : undefined);
+  const providerOf = (id: string | null | undefined) =>
+    id && Object.hasOwn(providers, id) ? providers[id] : undefined;
   return async (tx, { userId }) => {
     const renewal = await renewalsRepository(tx).forget(userId);
     await forgetReceiptBuyer(tx, userId);
     const { sandboxCards } = await billingErasureRepository(tx).erase(userId);
     const forget: (() => Promise<void>)[] = [];
     const saved = providerOf(renewal?.provider);
-    if (renewal?.method_ref && saved?.forgetMethod && !(renewal.provider === 'sandbox' && sandboxCards.includes(renewal.method_ref))) {
-      const method = { customerRef: renewal.customer_ref ?? undefined, methodRef: renewal.method_ref, label: renewal.method_label ?? '' };
+    if (
+      renewal?.method_ref &&
+      saved?.forgetMethod &&
+      !(renewal.provider === 'sandbox' && sandboxCards.includes(renewal.method_ref))
+    ) {
+      const method = {
+        customerRef: renewal.customer_ref ?? undefined,
+        methodRef: renewal.method_ref,
+        label: renewal.method_label ?? '',
+      };
       forget.push(() => saved.forgetMethod!(method));
     }
     const sandbox = providerOf('sandbox');
-    for (const card of sandboxCards) if (sandbox?.forgetMethod) forget.push(() => sandbox.forgetMethod!({ methodRef: card, label: '' }));
+    for (const card of sandboxCards)
+      if (sandbox?.forgetMethod) forget.push(() => sandbox.forgetMethod!({ methodRef: card, label: '' }));
     if (!forget.length) return;
     return async () => {
       for (const f of forget) await f();

@@ -20,14 +20,26 @@ export async function paymentHistoryRoutes(fastify: FastifyInstance, deps: Histo
   const { history, receipts, refunds } = deps.billing;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/billing/payments', { preHandler: auth, schema: { tags, response: { 200: envelope(paymentHistory) } } }, async (request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-    return { data: await history.list(userOf(request).id) };
-  });
+  app.get(
+    '/api/billing/payments',
+    { preHandler: auth, schema: { tags, response: { 200: envelope(paymentHistory) } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await history.list(userOf(request).id) };
+    },
+  );
 
   app.get(
     '/api/billing/payments/:publicId/receipt',
-    { preHandler: auth, schema: { tags, params: paymentParams, querystring: z.object({ lang: z.enum(LANGUAGES).optional() }), description: 'The receipt as application/pdf.' } },
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        params: paymentParams,
+        querystring: z.object({ lang: z.enum(LANGUAGES).optional() }),
+        description: 'The receipt as application/pdf.',
+      },
+    },
     async (request, reply) => {
       const { pdf, filename } = await receipts.pdf(userOf(request).id, request.params.publicId, request.query.lang);
       return reply
@@ -38,9 +50,13 @@ export async function paymentHistoryRoutes(fastify: FastifyInstance, deps: Histo
     },
   );
 
-  app.post('/api/billing/payments/:publicId/refund', { preHandler: auth, schema: { tags, params: paymentParams, response: { 200: envelope(refundAnswer) } } }, async (request) => {
-    const user = userOf(request);
-    const outcome = await refunds.request(user.id, request.params.publicId);
-    return { data: { ...(await history.list(user.id)), outcome } };
-  });
+  app.post(
+    '/api/billing/payments/:publicId/refund',
+    { preHandler: auth, schema: { tags, params: paymentParams, response: { 200: envelope(refundAnswer) } } },
+    async (request) => {
+      const user = userOf(request);
+      const outcome = await refunds.request(user.id, request.params.publicId);
+      return { data: { ...(await history.list(user.id)), outcome } };
+    },
+  );
 }

@@ -24,7 +24,11 @@ export function historyService(deps: HistoryDeps) {
   return {
     async list(userId: number): Promise<PaymentHistory> {
       const now = deps.now();
-      const [payments, tariffs, requested] = await Promise.all([repo.paymentsOf(userId), deps.prices.tariffs(), requests.pendingPaymentIdsOf(userId)]);
+      const [payments, tariffs, requested] = await Promise.all([
+        repo.paymentsOf(userId),
+        deps.prices.tariffs(),
+        requests.pendingPaymentIdsOf(userId),
+      ]);
       const nameOf = new Map(tariffs.map((t) => [t.id, t.name]));
       const keyOf = new Map(tariffs.map((t) => [t.id, t.key]));
       const items: PaymentHistoryItem[] = [];
@@ -34,7 +38,8 @@ export function historyService(deps: HistoryDeps) {
         // 'failed': nothing is written, so a provider that confirms later (a late webhook, a bank
         // transfer settling) moves the still-pending payment to succeeded as it always did, and
         // the entry reads "Paid" from then on.
-        const expired = p.status === 'pending' && now.getTime() - new Date(p.created_at).getTime() >= CHECKOUT_EXPIRES_MS;
+        const expired =
+          p.status === 'pending' && now.getTime() - new Date(p.created_at).getTime() >= CHECKOUT_EXPIRES_MS;
         const until = refundableUntil(p, deps.moneyBackDays);
         const refundRequested = p.status === 'succeeded' && requested.has(Number(p.id));
         const base = {

@@ -48,34 +48,80 @@ export interface BillingDeps {
   /** Background failures (a provider lookup after a payment). */
   log?: { error: (obj: object, msg: string) => void };
   /** Renewals (renewals.ts): mail links, the brand's auto-renew default, the lead before paid-until, the providers' notify URL. */
-  renewals: Pick<RenewalsDeps, 'originOf' | 'isTrustedOrigin' | 'autoRenewDefault' | 'leadDays' | 'retryDays' | 'notifyUrl'>;
+  renewals: Pick<
+    RenewalsDeps,
+    'originOf' | 'isTrustedOrigin' | 'autoRenewDefault' | 'leadDays' | 'retryDays' | 'notifyUrl'
+  >;
 }
 
 /** Builds the billing area's services; composition.ts calls it once per process. */
 export function billingServices(deps: BillingDeps) {
   const now = deps.now ?? (() => new Date());
   const prices = pricesService({ db: deps.db, catalogue: deps.catalogue, secret: deps.secret, now });
-  const checkout = checkoutService({ db: deps.db, prices, providers: deps.providers, isKnownHost: deps.isKnownHost, moneyBackDays: deps.moneyBackDays, now });
+  const checkout = checkoutService({
+    db: deps.db,
+    prices,
+    providers: deps.providers,
+    isKnownHost: deps.isKnownHost,
+    moneyBackDays: deps.moneyBackDays,
+    now,
+  });
   // Reconciliation calls renewals (receipts, saved methods) and renewals call reconciliation (apply a charge): bound late.
   const late: { renewals?: RenewalsService } = {};
   const reconciliation = reconciliationService({
-    db: deps.db, prices, providers: deps.providers, mailer: deps.mailer, defer: deps.defer, postbackUrls: deps.postbackUrls, brandName: deps.brandName,
-    onPaymentApplied: deps.onPaymentApplied, onPaymentOutcome: deps.onPaymentOutcome, onSubscriptionChanged: deps.onSubscriptionChanged, testHooks: deps.testHooks, now,
+    db: deps.db,
+    prices,
+    providers: deps.providers,
+    mailer: deps.mailer,
+    defer: deps.defer,
+    postbackUrls: deps.postbackUrls,
+    brandName: deps.brandName,
+    onPaymentApplied: deps.onPaymentApplied,
+    onPaymentOutcome: deps.onPaymentOutcome,
+    onSubscriptionChanged: deps.onSubscriptionChanged,
+    testHooks: deps.testHooks,
+    now,
     renewals: () => late.renewals!,
     log: deps.log,
   });
   const renewals = (late.renewals = renewalsService({
-    db: deps.db, prices, providers: deps.providers, reconciliation, mailer: deps.mailer, brandName: deps.brandName, now, ...deps.renewals,
+    db: deps.db,
+    prices,
+    providers: deps.providers,
+    reconciliation,
+    mailer: deps.mailer,
+    brandName: deps.brandName,
+    now,
+    ...deps.renewals,
     supportUrl: (brandId) => deps.brandOf(brandId).helpCenterUrl,
     onRenewal: deps.onRenewal,
     onPaymentOutcome: deps.onPaymentOutcome,
     receiptPdf: (userId, publicId, language) => receipts.pdf(userId, publicId, language),
   }));
-  const operator = operatorService({ db: deps.db, catalogue: deps.catalogue, prices, reconciliation, moneyBackDays: deps.moneyBackDays, now });
+  const operator = operatorService({
+    db: deps.db,
+    catalogue: deps.catalogue,
+    prices,
+    reconciliation,
+    moneyBackDays: deps.moneyBackDays,
+    now,
+  });
   // The customer's side of issue 13: payment history, receipts, money-back from the dashboard.
-  const history = historyService({ db: deps.db, prices, providers: deps.providers, moneyBackDays: deps.moneyBackDays, now });
+  const history = historyService({
+    db: deps.db,
+    prices,
+    providers: deps.providers,
+    moneyBackDays: deps.moneyBackDays,
+    now,
+  });
   const receipts = receiptsService({ db: deps.db, prices, brandOf: deps.brandOf });
-  const refunds = refundRequestService({ db: deps.db, providers: deps.providers, operator, moneyBackDays: deps.moneyBackDays, now });
+  const refunds = refundRequestService({
+    db: deps.db,
+    providers: deps.providers,
+    operator,
+    moneyBackDays: deps.moneyBackDays,
+    now,
+  });
   return { prices, checkout, reconciliation, operator, history, receipts, refunds, renewals };
 }
 export type BillingServices = ReturnType<typeof billingServices>;
@@ -86,7 +132,13 @@ export type { PaymentRow, TariffRow } from './repository.js';
 // cards, the answers cached for providers without idempotency keys, Payssion's mandates, and the
 // member a payment reference belongs to.
 export {
-  billingRepository, checkoutCacheRepository, mandateRepository, sandboxRepository, type SandboxCardRow, type SandboxEvent, type SandboxRow,
+  billingRepository,
+  checkoutCacheRepository,
+  mandateRepository,
+  sandboxRepository,
+  type SandboxCardRow,
+  type SandboxEvent,
+  type SandboxRow,
 } from './repository.js';
 export type { CheckoutContext } from './checkout.js';
 export type { CookieToSet, CookieJar } from './prices.js';

@@ -30,8 +30,16 @@ import { postbackRepository } from './repository.js';
  * Every instance may run the workers: pg-boss hands each job to one of them (SKIP LOCKED), and a
  * cron slot makes one job however many instances schedule it.
  */
-export const QUEUES = { pass: 'billing-pass', renew: 'billing-renew', postbacks: 'postbacks', sandbox: 'sandbox-webhooks' } as const;
-const QUEUE_OPTIONS: Record<string, { retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds: number }> = {
+export const QUEUES = {
+  pass: 'billing-pass',
+  renew: 'billing-renew',
+  postbacks: 'postbacks',
+  sandbox: 'sandbox-webhooks',
+} as const;
+const QUEUE_OPTIONS: Record<
+  string,
+  { retryLimit: number; retryDelay: number; retryBackoff: boolean; expireInSeconds: number }
+> = {
   [QUEUES.pass]: { retryLimit: 2, retryDelay: 30, retryBackoff: true, expireInSeconds: 600 },
   [QUEUES.renew]: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
   [QUEUES.postbacks]: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300 },
@@ -61,13 +69,23 @@ export async function sendDuePostbacks(db: Database, fetchImpl: typeof fetch = f
     await postbacks.recordAttempt(p.id, statusCode, error);
     const attempts = p.attempts + 1;
     if (!error) await postbacks.markSent(p.id, attempts);
-    else await postbacks.markFailedAttempt(p.id, attempts, error, MAX_POSTBACK_ATTEMPTS, Math.min(30 * 2 ** p.attempts, 6 * 3600));
+    else
+      await postbacks.markFailedAttempt(
+        p.id,
+        attempts,
+        error,
+        MAX_POSTBACK_ATTEMPTS,
+        Math.min(30 * 2 ** p.attempts, 6 * 3600),
+      );
   }
   return due.length;
 }
 
 /** The sandbox provider re-sends webhooks the merchant has not acknowledged, like a real provider. */
-export async function redeliverSandboxWebhooks(sandbox: SandboxProvider, deliver: (body: string, signature: string) => Promise<number>): Promise<number> {
+export async function redeliverSandboxWebhooks(
+  sandbox: SandboxProvider,
+  deliver: (body: string, signature: string) => Promise<number>,
+): Promise<number> {
   let delivered = 0;
   for (const { row, event } of await sandbox.undelivered()) {
     const { body, signature } = sandbox.signedDelivery(event);
@@ -126,7 +144,12 @@ export function jobEngine(deps: JobEngineDeps) {
     const pglite = pgliteOf(deps.db);
     const boss = pglite
       ? new PgBoss({ ...common, db: fromPglite(pglite), backend: 'pglite' })
-      : new PgBoss({ ...common, connectionString: (deps.database as { url: string }).url, max: 4, application_name: 'warren-jobs' });
+      : new PgBoss({
+          ...common,
+          connectionString: (deps.database as { url: string }).url,
+          max: 4,
+          application_name: 'warren-jobs',
+        });
     boss.on('error', () => {
       /* reported by the failing call itself; a lost connection is retried by pg-boss */
     });
@@ -219,7 +242,10 @@ export function jobEngine(deps: JobEngineDeps) {
       return { asOf: p.asOf, reminders: p.reminders, renewals, ended: p.ended, resent: p.resent };
     },
     /** Starts the workers and the schedules in this instance (JOBS=true). */
-    async startWorkers(opts: { deliverSandbox: (body: string, signature: string) => Promise<number>; log: FastifyBaseLogger }): Promise<void> {
+    async startWorkers(opts: {
+      deliverSandbox: (body: string, signature: string) => Promise<number>;
+      log: FastifyBaseLogger;
+    }): Promise<void> {
       if (workers) return;
       workers = true;
       // Maintenance and the cron clock run where workers run; a pg-boss started earlier without them (a job listed) restarts with them.
@@ -242,9 +268,18 @@ export function jobEngine(deps: JobEngineDeps) {
       // instances work N times as many; and while batches come back full the worker fetches again at
       // once: one job per fetch with a 5 s poll worked a backlog at 0.2 per second per worker (bench).
       // Each job of a batch completes or fails (and is retried) on its own.
-      await b.work<RenewJob, unknown, { pollingIntervalSeconds: number; batchSize: number; burstWhenBatchFull: true; perJobResults: true }>(
+      await b.work<
+        RenewJob,
+        unknown,
+        { pollingIntervalSeconds: number; batchSize: number; burstWhenBatchFull: true; perJobResults: true }
+      >(
         QUEUES.renew,
-        { pollingIntervalSeconds: 5, batchSize: deps.renewConcurrency ?? 4, burstWhenBatchFull: true, perJobResults: true },
+        {
+          pollingIntervalSeconds: 5,
+          batchSize: deps.renewConcurrency ?? 4,
+          burstWhenBatchFull: true,
+          perJobResults: true,
+        },
         async (jobs) =>
           Promise.all(
             jobs.map(async (job) => {
@@ -257,11 +292,23 @@ export function jobEngine(deps: JobEngineDeps) {
             }),
           ),
       );
-      await b.work(QUEUES.pass, { pollingIntervalSeconds: 5 }, guard(QUEUES.pass, () => pass(new Date())));
-      await b.work(QUEUES.postbacks, { pollingIntervalSeconds: 5 }, guard(QUEUES.postbacks, () => sendDuePostbacks(deps.db)));
+      await b.work(
+        QUEUES.pass,
+        { pollingIntervalSeconds: 5 },
+        guard(QUEUES.pass, () => pass(new Date())),
+      );
+      await b.work(
+        QUEUES.postbacks,
+        { pollingIntervalSeconds: 5 },
+        guard(QUEUES.postbacks, () => sendDuePostbacks(deps.db)),
+      );
       if (deps.sandbox) {
         const sandbox = deps.sandbox;
-        await b.work(QUEUES.sandbox, { pollingIntervalSeconds: 5 }, guard(QUEUES.sandbox, () => redeliverSandboxWebhooks(sandbox, opts.deliverSandbox)));
+        await b.work(
+          QUEUES.sandbox,
+          { pollingIntervalSeconds: 5 },
+          guard(QUEUES.sandbox, () => redeliverSandboxWebhooks(sandbox, opts.deliverSandbox)),
+        );
         await b.schedule(QUEUES.sandbox, '* * * * *');
       }
       await b.schedule(QUEUES.pass, '* * * * *');
@@ -274,10 +321,19 @@ export function jobEngine(deps: JobEngineDeps) {
       const b = await boss();
       const out: JobSummary[] = [];
       for (const name of Object.values(QUEUES)) {
-        for (const j of await b.findJobs<{ userId?: number }>(name, opts.userId !== undefined ? { data: { userId: opts.userId } } : {})) {
+        for (const j of await b.findJobs<{ userId?: number }>(
+          name,
+          opts.userId !== undefined ? { data: { userId: opts.userId } } : {},
+        )) {
           if (!opts.all && !['created', 'retry', 'active', 'failed'].includes(j.state)) continue;
           out.push({
-            queue: name, id: j.id, state: j.state, data: j.data, startAfter: new Date(j.startAfter).toISOString(), retryCount: j.retryCount, output: j.output,
+            queue: name,
+            id: j.id,
+            state: j.state,
+            data: j.data,
+            startAfter: new Date(j.startAfter).toISOString(),
+            retryCount: j.retryCount,
+            output: j.output,
           });
         }
       }
@@ -303,4 +359,3 @@ export function jobEngine(deps: JobEngineDeps) {
   };
 }
 export type JobEngine = ReturnType<typeof jobEngine>;
-

@@ -28,9 +28,14 @@ export function operatorService(deps: OperatorDeps) {
     if (!payment) throw new NotFoundError('No such payment.');
     if (payment.status !== 'succeeded') throw new ValidationError({ payment: [`The payment is ${payment.status}.`] });
     if (!opts.force && !isWithinMoneyBack(new Date(payment.paid_at ?? payment.created_at), now(), deps.moneyBackDays)) {
-      throw new ValidationError({ payment: [`The ${deps.moneyBackDays}-day money-back window has passed (use --force).`] });
+      throw new ValidationError({
+        payment: [`The ${deps.moneyBackDays}-day money-back window has passed (use --force).`],
+      });
     }
-    const { refunded } = await reconciliation.reconcile(payment, { providerRef: payment.provider_ref ?? '', status: 'refunded' });
+    const { refunded } = await reconciliation.reconcile(payment, {
+      providerRef: payment.provider_ref ?? '',
+      status: 'refunded',
+    });
     // A parallel refund of the same payment got there first: it took the period back, this one did nothing.
     if (!refunded) throw new ConflictError('This payment was already refunded.');
     return (await repo.paymentById(payment.id))!;
@@ -47,7 +52,8 @@ export function operatorService(deps: OperatorDeps) {
 
     prices: () => repo.allPrices(),
     /** One price until the next catalogue sync. */
-    setPrice: (priceList: string, tariffId: number, currency: string, amountMinor: number) => repo.setPrice(priceList, tariffId, currency, amountMinor),
+    setPrice: (priceList: string, tariffId: number, currency: string, amountMinor: number) =>
+      repo.setPrice(priceList, tariffId, currency, amountMinor),
 
     /**
      * Operator refund: inside the money-back window unless forced; records that the money went back
@@ -68,17 +74,28 @@ export function operatorService(deps: OperatorDeps) {
      * member). Refunding it takes exactly those days back. A lifetime plan has no end to move.
      */
     async grantDays(userId: number, days: number) {
-      if (!Number.isInteger(days) || days < 1 || days > 3650) throw new ValidationError({ days: ['Between 1 and 3650 days.'] });
+      if (!Number.isInteger(days) || days < 1 || days > 3650)
+        throw new ValidationError({ days: ['Between 1 and 3650 days.'] });
       const plan = await userPlansRepository(deps.db).plan(userId);
       if (!plan) throw new NotFoundError('No such user.');
       const tariffs = (await prices.tariffs()).filter((t) => !t.is_free && !t.is_lifetime && t.period_days);
-      if (plan.tariff_key !== 'free-plan' && plan.subscription_expires_at === null) throw new ValidationError({ days: ['The customer has a lifetime plan: there is no end date to move.'] });
+      if (plan.tariff_key !== 'free-plan' && plan.subscription_expires_at === null)
+        throw new ValidationError({ days: ['The customer has a lifetime plan: there is no end date to move.'] });
       const current = plan.tariff_key !== 'free-plan' ? tariffs.find((t) => t.key === plan.tariff_key) : undefined;
       const tariff = current ?? [...tariffs].sort((a, b) => (a.period_days ?? 0) - (b.period_days ?? 0))[0];
       if (!tariff) throw new ValidationError({ days: ['No paid plan to grant days on.'] });
       const { payment } = await repo.insertPayment({
-        public_id: `grant_${randomUUID().replace(/-/g, '')}`, user_id: userId, tariff_id: tariff.id, currency: deps.catalogue.currencies[0]!, amount_minor: 0,
-        price_list: 'grant', promo_code: null, provider: 'grant', idempotency_key: randomUUID(), return_url: null, grant_days: days,
+        public_id: `grant_${randomUUID().replace(/-/g, '')}`,
+        user_id: userId,
+        tariff_id: tariff.id,
+        currency: deps.catalogue.currencies[0]!,
+        amount_minor: 0,
+        price_list: 'grant',
+        promo_code: null,
+        provider: 'grant',
+        idempotency_key: randomUUID(),
+        return_url: null,
+        grant_days: days,
       });
       await reconciliation.reconcile(payment, { providerRef: payment.public_id, status: 'succeeded' });
       return (await repo.paymentById(payment.id))!;
@@ -99,8 +116,16 @@ export function operatorService(deps: OperatorDeps) {
       const tariff = (await prices.tariffs()).find((t) => t.key === tariffKey && !t.is_free);
       if (!tariff) throw new ValidationError({ tariff: ['Unknown paid tariff.'] });
       const { payment } = await repo.insertPayment({
-        public_id: `grant_${randomUUID().replace(/-/g, '')}`, user_id: userId, tariff_id: tariff.id, currency: deps.catalogue.currencies[0]!, amount_minor: 0,
-        price_list: 'grant', promo_code: null, provider: 'grant', idempotency_key: randomUUID(), return_url: null,
+        public_id: `grant_${randomUUID().replace(/-/g, '')}`,
+        user_id: userId,
+        tariff_id: tariff.id,
+        currency: deps.catalogue.currencies[0]!,
+        amount_minor: 0,
+        price_list: 'grant',
+        promo_code: null,
+        provider: 'grant',
+        idempotency_key: randomUUID(),
+        return_url: null,
       });
       await reconciliation.reconcile(payment, { providerRef: payment.public_id, status: 'succeeded' });
       return (await repo.paymentById(payment.id))!;

@@ -1,11 +1,23 @@
 import type { TariffPrice } from '@warren/contract';
-import { SPECIAL_OFFER_SELLS_TARIFF_ID, type guestPriceData, planMonths, specialOfferSecondsLeft } from '@warren/contract';
+import {
+  SPECIAL_OFFER_SELLS_TARIFF_ID,
+  type guestPriceData,
+  planMonths,
+  specialOfferSecondsLeft,
+} from '@warren/contract';
 import type { z } from 'zod';
 import type { Queryable } from '../../db/client.js';
 import { ValidationError } from '../../lib/errors.js';
 import type { UserRow } from '../users/index.js';
 import type { Catalogue } from './catalogue.js';
-import { type DiscountWindow, discountCookieName, discountWindow, isDiscountList, readFirstVisit, signFirstVisit } from './discount.js';
+import {
+  type DiscountWindow,
+  discountCookieName,
+  discountWindow,
+  isDiscountList,
+  readFirstVisit,
+  signFirstVisit,
+} from './discount.js';
 import { PROMO_MESSAGES, applyPercentOff, promoProblem, resolvePrice } from './pricing.js';
 import { type TariffRow, billingRepository } from './repository.js';
 
@@ -43,7 +55,8 @@ export function pricesService(deps: PricesDeps) {
     return (country && catalogue.countryCurrency[country]) || catalogue.currencies[0]!;
   }
   function checkCurrency(currency: string) {
-    if (!catalogue.currencies.includes(currency)) throw new ValidationError({ currency: ['This currency is not supported.'] });
+    if (!catalogue.currencies.includes(currency))
+      throw new ValidationError({ currency: ['This currency is not supported.'] });
   }
 
   async function quote(tariffId: number, currency: string, priceList: string, promocode: string | undefined) {
@@ -73,15 +86,23 @@ export function pricesService(deps: PricesDeps) {
   }
 
   /** The visitor's window for a discounted list; `start` opens one when the cookie is missing (the page's price list only). */
-  function windowFor(priceList: string, cookies: CookieJar | undefined, start: boolean): { window: DiscountWindow; set?: CookieToSet } {
+  function windowFor(
+    priceList: string,
+    cookies: CookieJar | undefined,
+    start: boolean,
+  ): { window: DiscountWindow; set?: CookieToSet } {
     const name = discountCookieName(priceList)!;
     const nowMs = now().getTime();
     const window = discountWindow(readFirstVisit(deps.secret, name, cookies?.[name], nowMs), nowMs, { start });
-    const set = window.state === 'open' && window.started ? { name, value: signFirstVisit(deps.secret, name, window.firstVisitMs) } : undefined;
+    const set =
+      window.state === 'open' && window.started
+        ? { name, value: signFirstVisit(deps.secret, name, window.firstVisitMs) }
+        : undefined;
     return { window, set };
   }
   /** A discounted list sells only inside the window its page started for this browser. */
-  const discountOpen = (priceList: string, cookies: CookieJar | undefined) => !isDiscountList(priceList) || windowFor(priceList, cookies, false).window.state === 'open';
+  const discountOpen = (priceList: string, cookies: CookieJar | undefined) =>
+    !isDiscountList(priceList) || windowFor(priceList, cookies, false).window.state === 'open';
 
   function toTariffPrice(t: TariffRow, currency: string, amount: number, listAmount: number): TariffPrice {
     return {
@@ -102,7 +123,12 @@ export function pricesService(deps: PricesDeps) {
   /** Members whose single first payment was the monthly plan, less than 48 hours ago (spec section 4). */
   async function qualifiesForSpecialOffer(user: UserRow): Promise<boolean> {
     const paid = (await repo.paymentsOf(user.id)).filter((p) => p.status === 'succeeded' && p.amount_minor > 0);
-    return specialOfferSecondsLeft(paid.map((p) => ({ tariff_id: p.tariff_id, created_at: new Date(p.created_at).toISOString() })), now().getTime()) !== null;
+    return (
+      specialOfferSecondsLeft(
+        paid.map((p) => ({ tariff_id: p.tariff_id, created_at: new Date(p.created_at).toISOString() })),
+        now().getTime(),
+      ) !== null
+    );
   }
 
   return {
@@ -123,7 +149,11 @@ export function pricesService(deps: PricesDeps) {
      * window: the first answer starts it (`setCookie` is for the route to write), a closed window
      * is answered as the default list.
      */
-    async landingPriceList(q: { selectedPlan?: string; currency?: string; promocode?: string }, country: string | undefined, cookies?: CookieJar) {
+    async landingPriceList(
+      q: { selectedPlan?: string; currency?: string; promocode?: string },
+      country: string | undefined,
+      cookies?: CookieJar,
+    ) {
       const currency = q.currency ?? currencyFor(country);
       checkCurrency(currency);
       const lists = await repo.priceLists();
@@ -166,12 +196,24 @@ export function pricesService(deps: PricesDeps) {
     ): Promise<GuestPriceData> {
       if (!q.tariffId) return {};
       const currency = q.currency ?? currencyFor(country);
-      const offer = q.priceList === 'special-offer' && q.tariffId === SPECIAL_OFFER_SELLS_TARIFF_ID && user && (await qualifiesForSpecialOffer(user));
-      let priceList = q.priceList === 'special-offer' ? (offer ? 'special-offer' : 'default') : (q.priceList ?? 'default');
+      const offer =
+        q.priceList === 'special-offer' &&
+        q.tariffId === SPECIAL_OFFER_SELLS_TARIFF_ID &&
+        user &&
+        (await qualifiesForSpecialOffer(user));
+      let priceList =
+        q.priceList === 'special-offer' ? (offer ? 'special-offer' : 'default') : (q.priceList ?? 'default');
       // A discounted list is quoted inside the visitor's window only (a quote never starts one).
       if (!discountOpen(priceList, cookies)) priceList = 'default';
       const r = await quote(q.tariffId, currency, priceList, q.promocode);
-      return { tariffId: r.tariff.id, tariffName: r.tariff.name, currency, amount: r.amountMinor, listAmount: r.listAmountMinor, promo: r.promo };
+      return {
+        tariffId: r.tariff.id,
+        tariffName: r.tariff.name,
+        currency,
+        amount: r.amountMinor,
+        listAmount: r.listAmountMinor,
+        promo: r.promo,
+      };
     },
   };
 }

@@ -11,8 +11,16 @@ const prices = [
 
 describe('pricing', () => {
   it('uses the list price where listed and the default elsewhere', () => {
-    expect(resolvePrice(prices, 3, 'USD', 'discount-15')).toEqual({ amountMinor: 5099, listAmountMinor: 5999, priceList: 'discount-15' });
-    expect(resolvePrice(prices, 2, 'USD', 'discount-15')).toEqual({ amountMinor: 1299, listAmountMinor: 1299, priceList: 'default' });
+    expect(resolvePrice(prices, 3, 'USD', 'discount-15')).toEqual({
+      amountMinor: 5099,
+      listAmountMinor: 5999,
+      priceList: 'discount-15',
+    });
+    expect(resolvePrice(prices, 2, 'USD', 'discount-15')).toEqual({
+      amountMinor: 1299,
+      listAmountMinor: 1299,
+      priceList: 'default',
+    });
     expect(resolvePrice(prices, 2, 'EUR', 'default')).toBeUndefined();
   });
   it('rounds percentage discounts and never reaches zero', () => {
@@ -21,7 +29,15 @@ describe('pricing', () => {
   });
   it('checks promo validity, usage and tariff restrictions', () => {
     const now = new Date('2027-01-01T00:00:00Z');
-    const promo: PromoCode = { code: 'X', percent_off: 10, valid_from: null, valid_until: '2027-06-01T00:00:00Z', max_uses: 2, used_count: 1, tariff_ids: [3] };
+    const promo: PromoCode = {
+      code: 'X',
+      percent_off: 10,
+      valid_from: null,
+      valid_until: '2027-06-01T00:00:00Z',
+      max_uses: 2,
+      used_count: 1,
+      tariff_ids: [3],
+    };
     expect(promoProblem(promo, 3, now)).toBeNull();
     expect(promoProblem(promo, 2, now)).toBe('not-for-tariff');
     expect(promoProblem({ ...promo, used_count: 2 }, 3, now)).toBe('used-up');
@@ -46,11 +62,16 @@ describe('subscription', () => {
     expect(lapsed.next.expiresAt).toEqual(days(30));
   });
   it('lifetime never expires and refunds take back exactly their period', () => {
-    expect(extend({ tariffKey: 'free-plan', tariffName: 'Free', expiresAt: null }, lifetime, now).next.expiresAt).toBeNull();
+    expect(
+      extend({ tariffKey: 'free-plan', tariffName: 'Free', expiresAt: null }, lifetime, now).next.expiresAt,
+    ).toBeNull();
     const twice = { tariffKey: '1-month', tariffName: '1 Month', expiresAt: days(60) };
     expect(revoke(twice, { start: days(30), end: days(60) }, now).expiresAt).toEqual(days(30));
     expect(revoke({ ...twice, expiresAt: days(30) }, { start: now, end: days(30) }, now).tariffKey).toBe('free-plan');
-    expect(revoke({ tariffKey: 'lifetime', tariffName: 'Lifetime', expiresAt: null }, { start: now, end: null }, now).tariffKey).toBe('free-plan');
+    expect(
+      revoke({ tariffKey: 'lifetime', tariffName: 'Lifetime', expiresAt: null }, { start: now, end: null }, now)
+        .tariffKey,
+    ).toBe('free-plan');
     expect(isPaidActive(twice, now)).toBe(true);
     expect(isPaidActive({ ...twice, expiresAt: days(-1) }, now)).toBe(false);
   });
@@ -64,12 +85,37 @@ describe('return URLs', () => {
     expect(safeReturnUrl('http://proxy.localhost:8080/plans', origin, known)?.host).toBe('proxy.localhost:8080');
   });
   const hostile = [
-    'https://evil.example/', '//evil.example/', '///evil.example/', '\\\\evil.example', '/\\evil.example', 'javascript:alert(1)',
-    'data:text/html,<script>alert(1)</script>', 'http://localhost:8080@evil.example/', 'http://user:pass@localhost:8080/', 'https://evil.example%2f@localhost/',
-    'http://evil.example#@localhost', 'http://evil.example?@localhost', 'http:evil.example', 'https:/evil.example', '/%09/evil.example',
-    '\t//evil.example', ' //evil.example', '/\t/evil.example', 'http://localhost.evil.example/', 'http://evillocalhost/', 'vbscript:msgbox(1)',
-    'ftp://localhost/', 'http://[::ffff:7f00:1]@evil.example/', 'http://evil.example\\@localhost/', '//evil.example/%2e%2e', 'http://0x7f.1/',
-    'https://evil.example/?next=http://localhost', 'file:///etc/passwd', '\u0000//evil.example', '/\u2028//evil.example', 'http://evil。example/',
+    'https://evil.example/',
+    '//evil.example/',
+    '///evil.example/',
+    '\\\\evil.example',
+    '/\\evil.example',
+    'javascript:alert(1)',
+    'data:text/html,<script>alert(1)</script>',
+    'http://localhost:8080@evil.example/',
+    'http://user:pass@localhost:8080/',
+    'https://evil.example%2f@localhost/',
+    'http://evil.example#@localhost',
+    'http://evil.example?@localhost',
+    'http:evil.example',
+    'https:/evil.example',
+    '/%09/evil.example',
+    '\t//evil.example',
+    ' //evil.example',
+    '/\t/evil.example',
+    'http://localhost.evil.example/',
+    'http://evillocalhost/',
+    'vbscript:msgbox(1)',
+    'ftp://localhost/',
+    'http://[::ffff:7f00:1]@evil.example/',
+    'http://evil.example\\@localhost/',
+    '//evil.example/%2e%2e',
+    'http://0x7f.1/',
+    'https://evil.example/?next=http://localhost',
+    'file:///etc/passwd',
+    '\u0000//evil.example',
+    '/\u2028//evil.example',
+    'http://evil。example/',
   ];
   it.each(hostile)('refuses %j', (payload) => {
     expect(safeReturnUrl(payload, origin, known)).toBeNull();

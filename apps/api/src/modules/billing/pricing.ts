@@ -52,9 +52,14 @@ export function resolvePrice(
   currency: string,
   priceList: string,
 ): { amountMinor: number; listAmountMinor: number; priceList: string } | undefined {
-  const find = (list: string) => prices.find((p) => p.price_list === list && p.tariff_id === tariffId && p.currency === currency);
+  const find = (list: string) =>
+    prices.find((p) => p.price_list === list && p.tariff_id === tariffId && p.currency === currency);
   const base = find('default');
   const listed = find(priceList) ?? base;
   if (!listed) return undefined;
-  return { amountMinor: listed.amount_minor, listAmountMinor: base?.amount_minor ?? listed.amount_minor, priceList: listed.price_list };
+  return {
+    amountMinor: listed.amount_minor,
+    listAmountMinor: base?.amount_minor ?? listed.amount_minor,
+    priceList: listed.price_list,
+  };
 }

@@ -22,7 +22,8 @@ const FONT_FILES = {
 
 let loaded: { regular: Buffer; bold: Buffer } | undefined;
 /** The font files (10 MB each), read once per process, on the first receipt. */
-const fonts = () => (loaded ??= { regular: fs.readFileSync(FONT_FILES.regular), bold: fs.readFileSync(FONT_FILES.bold) });
+const fonts = () =>
+  (loaded ??= { regular: fs.readFileSync(FONT_FILES.regular), bold: fs.readFileSync(FONT_FILES.bold) });
 
 /** Which fonts receipts use, and the languages they print (for tests and support). */
 export function fontReport(): { fonts: string[]; languages: ReceiptLanguage[] } {
@@ -31,27 +32,70 @@ export function fontReport(): { fonts: string[]; languages: ReceiptLanguage[] } 
 
 const TEXT = {
   en: {
-    title: 'Receipt', number: 'Receipt no.', issued: 'Issued', seller: 'Seller', taxId: 'Tax ID', buyer: 'Billed to', payment: 'Payment',
-    paidAt: 'Paid on', paidWith: 'Paid with', item: 'Item', period: 'Period', amount: 'Amount', lifetime: 'Lifetime', total: 'Total paid',
+    title: 'Receipt',
+    number: 'Receipt no.',
+    issued: 'Issued',
+    seller: 'Seller',
+    taxId: 'Tax ID',
+    buyer: 'Billed to',
+    payment: 'Payment',
+    paidAt: 'Paid on',
+    paidWith: 'Paid with',
+    item: 'Item',
+    period: 'Period',
+    amount: 'Amount',
+    lifetime: 'Lifetime',
+    total: 'Total paid',
     taxIncluded: (label: string, rate: string) => `Including ${label} ${rate}%`,
-    refunded: (date: string) => `Refunded on ${date}.`, thanks: 'Thank you for your purchase.',
+    refunded: (date: string) => `Refunded on ${date}.`,
+    thanks: 'Thank you for your purchase.',
   },
   ru: {
-    title: 'Квитанция', number: 'Квитанция №', issued: 'Выдана', seller: 'Продавец', taxId: 'Налоговый номер', buyer: 'Покупатель', payment: 'Платёж',
-    paidAt: 'Дата оплаты', paidWith: 'Способ оплаты', item: 'Наименование', period: 'Период', amount: 'Сумма', lifetime: 'Бессрочно', total: 'Итого оплачено',
+    title: 'Квитанция',
+    number: 'Квитанция №',
+    issued: 'Выдана',
+    seller: 'Продавец',
+    taxId: 'Налоговый номер',
+    buyer: 'Покупатель',
+    payment: 'Платёж',
+    paidAt: 'Дата оплаты',
+    paidWith: 'Способ оплаты',
+    item: 'Наименование',
+    period: 'Период',
+    amount: 'Сумма',
+    lifetime: 'Бессрочно',
+    total: 'Итого оплачено',
     taxIncluded: (label: string, rate: string) => `В том числе ${label} ${rate}%`,
-    refunded: (date: string) => `Возвращён ${date}.`, thanks: 'Спасибо за покупку.',
+    refunded: (date: string) => `Возвращён ${date}.`,
+    thanks: 'Спасибо за покупку.',
   },
   zh: {
-    title: '收据', number: '收据编号', issued: '开具日期', seller: '销售方', taxId: '税号', buyer: '购买方', payment: '付款编号',
-    paidAt: '付款日期', paidWith: '付款方式', item: '项目', period: '服务期限', amount: '金额', lifetime: '终身', total: '实付金额',
+    title: '收据',
+    number: '收据编号',
+    issued: '开具日期',
+    seller: '销售方',
+    taxId: '税号',
+    buyer: '购买方',
+    payment: '付款编号',
+    paidAt: '付款日期',
+    paidWith: '付款方式',
+    item: '项目',
+    period: '服务期限',
+    amount: '金额',
+    lifetime: '终身',
+    total: '实付金额',
     taxIncluded: (label: string, rate: string) => `含${label} ${rate}%`,
-    refunded: (date: string) => `已于 ${date} 退款。`, thanks: '感谢您的购买。',
+    refunded: (date: string) => `已于 ${date} 退款。`,
+    thanks: '感谢您的购买。',
   },
 } as const;
 
 const PROVIDER_NAMES: Record<string, string> = {
-  sandbox: 'Sandbox test card', stripe: 'Card (Stripe)', payssion: 'Payssion', payssionv2: 'Card (Payssion)', cardlink: 'Bank card (Cardlink)',
+  sandbox: 'Sandbox test card',
+  stripe: 'Card (Stripe)',
+  payssion: 'Payssion',
+  payssionv2: 'Card (Payssion)',
+  cardlink: 'Bank card (Cardlink)',
 };
 
 export function receiptNumber(prefix: string, number: number): string {
@@ -69,13 +113,22 @@ export interface ReceiptDocument {
 }
 
 /** The PDF's bytes and the language it was printed in. */
-export async function renderReceiptPdf(doc: ReceiptDocument, language: ReceiptLanguage): Promise<{ pdf: Buffer; language: ReceiptLanguage }> {
+export async function renderReceiptPdf(
+  doc: ReceiptDocument,
+  language: ReceiptLanguage,
+): Promise<{ pdf: Buffer; language: ReceiptLanguage }> {
   const t = TEXT[language];
   const { data } = doc;
   const plan = planName(data.tariffKey, data.tariffName, language);
   const pdf = new PDFDocument({
-    size: 'A4', margin: 56,
-    info: { Title: `${t.title} ${doc.number}`, Author: data.seller.name, Subject: `${data.productName} — ${plan}`, CreationDate: new Date(doc.issuedAt) },
+    size: 'A4',
+    margin: 56,
+    info: {
+      Title: `${t.title} ${doc.number}`,
+      Author: data.seller.name,
+      Subject: `${data.productName} — ${plan}`,
+      CreationDate: new Date(doc.issuedAt),
+    },
   });
   const chunks: Buffer[] = [];
   pdf.on('data', (c: Buffer) => chunks.push(c));
@@ -119,16 +172,25 @@ export async function renderReceiptPdf(doc: ReceiptDocument, language: ReceiptLa
   pdf.text(t.item, cols[0], header, { width: width * 0.43 });
   pdf.text(t.period, cols[1], header, { width: width * 0.32 });
   pdf.text(t.amount, cols[2], header, { width: width * 0.22, align: 'right' });
-  pdf.moveTo(left, pdf.y + 4).lineTo(left + width, pdf.y + 4).strokeColor('#999').stroke();
+  pdf
+    .moveTo(left, pdf.y + 4)
+    .lineTo(left + width, pdf.y + 4)
+    .strokeColor('#999')
+    .stroke();
   pdf.moveDown(0.6);
   const row = pdf.y;
-  const period = data.periodEnd === null ? t.lifetime : `${day(data.periodStart ?? data.paidAt)} – ${day(data.periodEnd)}`;
+  const period =
+    data.periodEnd === null ? t.lifetime : `${day(data.periodStart ?? data.paidAt)} – ${day(data.periodEnd)}`;
   pdf.font('body');
   pdf.text(`${data.productName} — ${plan}`, cols[0], row, { width: width * 0.43 });
   pdf.text(period, cols[1], row, { width: width * 0.32 });
   pdf.text(money(data.amountMinor, data.currency), cols[2], row, { width: width * 0.22, align: 'right' });
   pdf.moveDown(0.6);
-  pdf.moveTo(left, pdf.y).lineTo(left + width, pdf.y).strokeColor('#999').stroke();
+  pdf
+    .moveTo(left, pdf.y)
+    .lineTo(left + width, pdf.y)
+    .strokeColor('#999')
+    .stroke();
   pdf.moveDown(0.6);
 
   const sum = (label: string, value: string, strong = false) => {
@@ -138,10 +200,15 @@ export async function renderReceiptPdf(doc: ReceiptDocument, language: ReceiptLa
     pdf.text(value, cols[2], y, { width: width * 0.22, align: 'right' });
     pdf.moveDown(0.3);
   };
-  if (data.tax) sum(t.taxIncluded(data.tax.label, String(data.tax.ratePercent)), money(data.tax.amountMinor, data.currency));
+  if (data.tax)
+    sum(t.taxIncluded(data.tax.label, String(data.tax.ratePercent)), money(data.tax.amountMinor, data.currency));
   sum(t.total, money(data.amountMinor, data.currency), true);
   pdf.moveDown(1.5).font('body').fontSize(10);
-  if (doc.refundedAt) pdf.fillColor('#b00020').font('bold').text(t.refunded(day(doc.refundedAt)), left, pdf.y, { width });
+  if (doc.refundedAt)
+    pdf
+      .fillColor('#b00020')
+      .font('bold')
+      .text(t.refunded(day(doc.refundedAt)), left, pdf.y, { width });
   pdf.fillColor('#000').font('body').moveDown(1).text(t.thanks, left, pdf.y, { width });
   pdf.end();
   await done;

@@ -63,5 +63,8 @@ export function receiptsRepository(db: Database) {
 
 /** An erased account's receipts keep what accounting needs (number, date, seller, plan, amount, tax) and lose the buyer's email. */
 export async function forgetReceiptBuyer(db: Queryable, userId: number): Promise<void> {
-  await db.query(`update receipts set data = data - 'buyerEmail' where payment_id in (select id from payments where user_id = $1)`, [userId]);
+  await db.query(
+    `update receipts set data = data - 'buyerEmail' where payment_id in (select id from payments where user_id = $1)`,
+    [userId],
+  );
 }

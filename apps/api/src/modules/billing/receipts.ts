@@ -72,7 +72,14 @@ export function receiptsService(deps: ReceiptsDeps) {
       const seller = sellerOf(brand);
       const tariff = await deps.prices.tariffById(payment.tariff_id);
       const data: ReceiptData = {
-        seller: { id: seller.id, name: seller.name, address: seller.address, taxId: seller.taxId, email: seller.email, prefix: seller.prefix },
+        seller: {
+          id: seller.id,
+          name: seller.name,
+          address: seller.address,
+          taxId: seller.taxId,
+          email: seller.email,
+          prefix: seller.prefix,
+        },
         buyerEmail: user.email,
         productName: brand.productName,
         tariffName: tariff?.name ?? '',
@@ -81,7 +88,9 @@ export function receiptsService(deps: ReceiptsDeps) {
         periodEnd: iso(payment.period_end),
         amountMinor: payment.amount_minor,
         currency: payment.currency,
-        tax: seller.tax ? { ...seller.tax, amountMinor: includedTax(payment.amount_minor, seller.tax.ratePercent) } : null,
+        tax: seller.tax
+          ? { ...seller.tax, amountMinor: includedTax(payment.amount_minor, seller.tax.ratePercent) }
+          : null,
         provider: payment.provider,
         paymentId: payment.public_id,
         paidAt: iso(payment.paid_at ?? payment.created_at)!,
@@ -96,9 +105,15 @@ export function receiptsService(deps: ReceiptsDeps) {
     /** The receipt as a PDF in the given language (the member's own when none): bytes and a file name. */
     async pdf(userId: number, publicId: string, language?: ReceiptLanguage) {
       const { payment, row, number } = await issue(userId, publicId);
-      const lang = language ?? (((await userPlansRepository(deps.db).plan(userId))?.language ?? 'en') as ReceiptLanguage);
+      const lang =
+        language ?? (((await userPlansRepository(deps.db).plan(userId))?.language ?? 'en') as ReceiptLanguage);
       const { pdf } = await renderReceiptPdf(
-        { number, issuedAt: iso(row.issued_at)!, data: row.data, refundedAt: payment.status === 'refunded' ? iso(payment.refunded_at) : null },
+        {
+          number,
+          issuedAt: iso(row.issued_at)!,
+          data: row.data,
+          refundedAt: payment.status === 'refunded' ? iso(payment.refunded_at) : null,
+        },
         ['en', 'ru', 'zh'].includes(lang) ? lang : 'en',
       );
       return { pdf, filename: `receipt-${number}.pdf`, number };

@@ -56,10 +56,17 @@ export function reconciliationService(deps: ReconcileDeps) {
   const { db, prices, now } = deps;
   const repo = billingRepository(db);
 
-  async function subscriptionOf(plans: ReturnType<typeof userPlansRepository>, userId: number): Promise<SubscriptionState> {
+  async function subscriptionOf(
+    plans: ReturnType<typeof userPlansRepository>,
+    userId: number,
+  ): Promise<SubscriptionState> {
     const u = await plans.lockPlan(userId);
     if (!u) throw new NotFoundError('No such user.');
-    return { tariffKey: u.tariff_key, tariffName: u.tariff_name, expiresAt: u.subscription_expires_at ? new Date(u.subscription_expires_at) : null };
+    return {
+      tariffKey: u.tariff_key,
+      tariffName: u.tariff_name,
+      expiresAt: u.subscription_expires_at ? new Date(u.subscription_expires_at) : null,
+    };
   }
 
   /**
@@ -68,8 +75,14 @@ export function reconciliationService(deps: ReconcileDeps) {
    * (the `applied` flag flips in the same transaction) and a refund takes back exactly that
    * period, so any order and any number of deliveries converge on one result.
    */
-  async function reconcile(payment: PaymentRow, state: ProviderPaymentState): Promise<{ applied: boolean; refunded: boolean }> {
-    if (state.amountMinor !== undefined && (state.amountMinor !== payment.amount_minor || (state.currency && state.currency !== payment.currency))) {
+  async function reconcile(
+    payment: PaymentRow,
+    state: ProviderPaymentState,
+  ): Promise<{ applied: boolean; refunded: boolean }> {
+    if (
+      state.amountMinor !== undefined &&
+      (state.amountMinor !== payment.amount_minor || (state.currency && state.currency !== payment.currency))
+    ) {
       throw new WebhookRejected('amount or currency differs from the payment');
     }
     let applied: PaymentRow | undefined;
@@ -86,7 +99,11 @@ export function reconciliationService(deps: ReconcileDeps) {
       const current = await payments.lockPayment(payment.id);
       if (!current) return;
       const target = state.status;
-      if (STATUS_RANK[target] <= STATUS_RANK[current.status] && !(target === 'succeeded' && !current.applied && current.status === 'succeeded')) return;
+      if (
+        STATUS_RANK[target] <= STATUS_RANK[current.status] &&
+        !(target === 'succeeded' && !current.applied && current.status === 'succeeded')
+      )
+        return;
       if (target === 'failed' || target === 'pending') {
         if (current.status === 'pending' && target === 'failed') {
           await payments.markFailed(current.id);
@@ -98,7 +115,17 @@ export function reconciliationService(deps: ReconcileDeps) {
         const sub = await subscriptionOf(plans, current.user_id);
         // A support grant of N days applies those days on the plan's tariff (operator.ts grantDays).
         const periodDays = current.grant_days ?? tariff.period_days;
-        const { next, periodStart, periodEnd } = extend(sub, { key: tariff.key, name: tariff.name, periodDays, isLifetime: tariff.is_lifetime && !current.grant_days, isFree: tariff.is_free }, now());
+        const { next, periodStart, periodEnd } = extend(
+          sub,
+          {
+            key: tariff.key,
+            name: tariff.name,
+            periodDays,
+            isLifetime: tariff.is_lifetime && !current.grant_days,
+            isFree: tariff.is_free,
+          },
+          now(),
+        );
         const row = await payments.markApplied(current.id, periodStart, periodEnd);
         if (!row) return;
         await plans.savePlan(current.user_id, next, true);
@@ -131,7 +158,9 @@ export function reconciliationService(deps: ReconcileDeps) {
       const renewals = deps.renewals?.();
       if (renewals) {
         // The saved method and the next renewal: a provider lookup that fails here must not fail the webhook (the payment is applied).
-        await renewals.afterPayment(p).catch((err) => deps.log?.error({ err, payment: p.public_id }, 'saving the renewal method failed'));
+        await renewals
+          .afterPayment(p)
+          .catch((err) => deps.log?.error({ err, payment: p.public_id }, 'saving the renewal method failed'));
         deps.defer(() => renewals.sendReceipt(p));
       } else deps.defer(() => sendReceipt(p));
       if (firstPurchase) deps.defer(() => queuePostbacks(p));
@@ -166,8 +195,16 @@ export function reconciliationService(deps: ReconcileDeps) {
     if (!deps.postbackUrls.length) return;
     const a = await userPlansRepository(db).attribution(p.user_id);
     const vars: Record<string, string> = {
-      clickID: a.clickID ?? '', cid: a.cid ?? '', cid4: a.cid4 ?? '', voluumID: a.voluumID ?? '', vcommID: a.vcommID ?? '', myLeadID: a.myLeadID ?? '', papReferralID: a.papReferralID ?? '',
-      amount: (p.amount_minor / 100).toFixed(2), currency: p.currency, paymentId: p.public_id,
+      clickID: a.clickID ?? '',
+      cid: a.cid ?? '',
+      cid4: a.cid4 ?? '',
+      voluumID: a.voluumID ?? '',
+      vcommID: a.vcommID ?? '',
+      myLeadID: a.myLeadID ?? '',
+      papReferralID: a.papReferralID ?? '',
+      amount: (p.amount_minor / 100).toFixed(2),
+      currency: p.currency,
+      paymentId: p.public_id,
     };
     const postbacks = postbackRepository(db);
     for (const template of deps.postbackUrls) {

@@ -14,7 +14,10 @@ export function refundRequestRepository(db: Queryable) {
   return {
     /** True for the one request that claimed the payment; false when another one already did. */
     async claim(paymentId: number, userId: number): Promise<boolean> {
-      const rows = await db.query('insert into refund_requests (payment_id, user_id) values ($1, $2) on conflict do nothing returning payment_id', [paymentId, userId]);
+      const rows = await db.query(
+        'insert into refund_requests (payment_id, user_id) values ($1, $2) on conflict do nothing returning payment_id',
+        [paymentId, userId],
+      );
       return rows.length === 1;
     },
     /** The customer's payments with a request support has not completed yet (the payment is not refunded). */

@@ -16,7 +16,9 @@ export function refundableUntil(p: PaymentRow, moneyBackDays: number): Date | nu
 }
 
 /** A provider that gives money back through its API (the sandbox, Stripe). */
-export function canRefundAt(provider: PaymentProvider | undefined): provider is PaymentProvider & Required<Pick<PaymentProvider, 'refund'>> {
+export function canRefundAt(
+  provider: PaymentProvider | undefined,
+): provider is PaymentProvider & Required<Pick<PaymentProvider, 'refund'>> {
   return typeof provider?.refund === 'function';
 }
 
@@ -27,7 +29,6 @@ export interface RefundRequestDeps {
   moneyBackDays: number;
   now: () => Date;
 }
-
 
 /**
  * The money-back guarantee from the dashboard: inside the window, once per payment, through the
@@ -47,14 +48,18 @@ export function refundRequestService(deps: RefundRequestDeps) {
    * money (claimed once: a parallel refund gets a 409); otherwise only recorded (the money went
    * back at the provider by hand). A provider that refuses leaves everything as it was.
    */
-  async function giveBack(payment: PaymentRow, opts: { providerRefused: string; verifyAtProvider?: boolean }): Promise<{ viaProvider: boolean }> {
+  async function giveBack(
+    payment: PaymentRow,
+    opts: { providerRefused: string; verifyAtProvider?: boolean },
+  ): Promise<{ viaProvider: boolean }> {
     return lockSubscription(deps.db, payment.user_id, async (lock) => {
       // Read again under the lock: a refund that held it may have finished meanwhile.
       const current = await repo.paymentById(payment.id);
       if (!current || current.status === 'refunded') throw new ConflictError('This payment was already refunded.');
       const provider = deps.providers[current.provider];
       const viaProvider = canRefundAt(provider) && !!current.provider_ref && current.amount_minor > 0;
-      if (viaProvider && !(await requests.claim(current.id, current.user_id))) throw new ConflictError('A refund for this payment is already under way.');
+      if (viaProvider && !(await requests.claim(current.id, current.user_id)))
+        throw new ConflictError('A refund for this payment is already under way.');
       const renewal = await renewals.get(current.user_id);
       if (renewal?.auto_renew) await renewals.setAutoRenew(current.user_id, false);
       if (viaProvider) {
@@ -67,7 +72,8 @@ export function refundRequestService(deps: RefundRequestDeps) {
         try {
           await provider.refund(current.provider_ref!);
           // The provider's own view decides, where it offers one: only money that went back takes the period back.
-          const state = opts.verifyAtProvider && provider.fetchState ? await provider.fetchState(current.provider_ref!) : undefined;
+          const state =
+            opts.verifyAtProvider && provider.fetchState ? await provider.fetchState(current.provider_ref!) : undefined;
           if (state && state.status !== 'refunded') throw new Error(`provider state ${state.status}`);
         } catch {
           await requests.release(current.id);
@@ -92,9 +98,14 @@ export function refundRequestService(deps: RefundRequestDeps) {
       if (!payment || payment.user_id !== userId) throw new NotFoundError('No such payment.');
       if (payment.status === 'refunded') throw new ConflictError('This payment was already refunded.');
       const until = refundableUntil(payment, deps.moneyBackDays);
-      if (payment.status !== 'succeeded' || until === null) throw new ValidationError({ payment: ['Only a paid purchase can be refunded.'] });
+      if (payment.status !== 'succeeded' || until === null)
+        throw new ValidationError({ payment: ['Only a paid purchase can be refunded.'] });
       if (deps.now() > until) {
-        throw new ValidationError({ payment: [`The ${deps.moneyBackDays}-day money-back window for this payment ended on ${until.toISOString().slice(0, 10)}.`] });
+        throw new ValidationError({
+          payment: [
+            `The ${deps.moneyBackDays}-day money-back window for this payment ended on ${until.toISOString().slice(0, 10)}.`,
+          ],
+        });
       }
       const provider = deps.providers[payment.provider];
       if (!canRefundAt(provider) || !payment.provider_ref) {
@@ -102,7 +113,10 @@ export function refundRequestService(deps: RefundRequestDeps) {
         await requests.claim(payment.id, userId);
         return 'requested';
       }
-      await giveBack(payment, { providerRefused: 'The payment provider did not accept the refund. Please try again later or write to support.', verifyAtProvider: true });
+      await giveBack(payment, {
+        providerRefused: 'The payment provider did not accept the refund. Please try again later or write to support.',
+        verifyAtProvider: true,
+      });
       return 'refunded';
     },
     /** The requests support still has to complete, oldest first. */

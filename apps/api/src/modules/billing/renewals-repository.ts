@@ -65,7 +65,16 @@ export function renewalsRepository(db: Queryable) {
     /** After a purchase: the method that can renew (or none), the plan to renew at, and the buyer's choice. */
     async saveMethod(
       userId: number,
-      r: { autoRenew: boolean; provider: string | null; customerRef: string | null; methodRef: string | null; label: string | null; tariffId: number; priceList: string; currency: string },
+      r: {
+        autoRenew: boolean;
+        provider: string | null;
+        customerRef: string | null;
+        methodRef: string | null;
+        label: string | null;
+        tariffId: number;
+        priceList: string;
+        currency: string;
+      },
     ): Promise<void> {
       await db.query(
         `insert into subscription_renewals (user_id, auto_renew, provider, customer_ref, method_ref, method_label, tariff_id, price_list, currency)
@@ -99,10 +108,15 @@ export function renewalsRepository(db: Queryable) {
     /** An erased account: its renewal (auto-renew, the saved method's references and label) and its billing mails' records go; answers the renewal. */
     async forget(userId: number): Promise<RenewalRow | undefined> {
       await db.query('delete from billing_notices where user_id = $1', [userId]);
-      return (await db.query<RenewalRow>('delete from subscription_renewals where user_id = $1 returning *', [userId]))[0];
+      return (
+        await db.query<RenewalRow>('delete from subscription_renewals where user_id = $1 returning *', [userId])
+      )[0];
     },
     async setAutoRenew(userId: number, enabled: boolean): Promise<void> {
-      await db.query('update subscription_renewals set auto_renew = $2, updated_at = now() where user_id = $1', [userId, enabled]);
+      await db.query('update subscription_renewals set auto_renew = $2, updated_at = now() where user_id = $1', [
+        userId,
+        enabled,
+      ]);
     },
 
     /**
@@ -129,7 +143,11 @@ export function renewalsRepository(db: Queryable) {
      * markQueued once its job exists). A backlog is then queued once, a batch at a time, instead
      * of being read whole and sent again on every pass.
      */
-    toQueue(asOf: Date, leadDays: number, limit: number): Promise<{ user_id: number; key: string; expires_ms: number }[]> {
+    toQueue(
+      asOf: Date,
+      leadDays: number,
+      limit: number,
+    ): Promise<{ user_id: number; key: string; expires_ms: number }[]> {
       return db.query<{ user_id: number; key: string; expires_ms: number }>(
         `select user_id, key, floor(extract(epoch from expires) * 1000)::float8 as expires_ms from (
            select r.user_id, u.subscription_expires_at as expires, r.queued_key,
@@ -160,7 +178,11 @@ export function renewalsRepository(db: Queryable) {
      * Records a failed attempt of the period once: only the attempt that was current moves the
      * count (a second process recording the same attempt changes nothing).
      */
-    async recordFailure(userId: number, attempt: number, f: { error: string; unusable: boolean; nextRetryAt: Date | null }): Promise<boolean> {
+    async recordFailure(
+      userId: number,
+      attempt: number,
+      f: { error: string; unusable: boolean; nextRetryAt: Date | null },
+    ): Promise<boolean> {
       const rows = await db.query(
         `update subscription_renewals r set failed_attempts = $2::int + 1, period_end = u.subscription_expires_at, last_error = $3,
            unusable = r.unusable or $4, next_retry_at = $5, updated_at = now()
@@ -174,7 +196,10 @@ export function renewalsRepository(db: Queryable) {
 
     /** Support's "retry now": a failed renewal with attempts left becomes due at `at`. */
     async retryAt(userId: number, at: Date): Promise<void> {
-      await db.query('update subscription_renewals set next_retry_at = $2 where user_id = $1 and failed_attempts between 1 and 3', [userId, at]);
+      await db.query(
+        'update subscription_renewals set next_retry_at = $2 where user_id = $1 and failed_attempts between 1 and 3',
+        [userId, at],
+      );
     },
 
     /** Members with auto-renew on whose renewal reminder is due (`days` before the charge, by plan length). */
@@ -204,7 +229,14 @@ export function renewalsRepository(db: Queryable) {
      * for the insert, so a deletion in progress finishes first and this sees it.
      */
     async insertRenewalPayment(p: {
-      publicId: string; userId: number; tariffId: number; currency: string; amountMinor: number; priceList: string; provider: string; idempotencyKey: string;
+      publicId: string;
+      userId: number;
+      tariffId: number;
+      currency: string;
+      amountMinor: number;
+      priceList: string;
+      provider: string;
+      idempotencyKey: string;
     }): Promise<PaymentRow | undefined> {
       const [inserted] = await db.query<PaymentRow>(
         `insert into payments (public_id, user_id, tariff_id, currency, amount_minor, price_list, provider, idempotency_key, kind)
@@ -214,13 +246,26 @@ export function renewalsRepository(db: Queryable) {
         [p.publicId, p.userId, p.tariffId, p.currency, p.amountMinor, p.priceList, p.provider, p.idempotencyKey],
       );
       if (inserted) return inserted;
-      return (await db.query<PaymentRow>('select * from payments where user_id = $1 and idempotency_key = $2', [p.userId, p.idempotencyKey]))[0];
+      return (
+        await db.query<PaymentRow>('select * from payments where user_id = $1 and idempotency_key = $2', [
+          p.userId,
+          p.idempotencyKey,
+        ])
+      )[0];
     },
     async markPaymentFailed(id: number, reason: string): Promise<void> {
-      await db.query(`update payments set status = 'failed', failure_reason = coalesce(failure_reason, $2) where id = $1 and status = 'pending'`, [id, reason.slice(0, 300)]);
+      await db.query(
+        `update payments set status = 'failed', failure_reason = coalesce(failure_reason, $2) where id = $1 and status = 'pending'`,
+        [id, reason.slice(0, 300)],
+      );
     },
     /** Claims a mail for (user, kind, period): true only for the first claim. */
-    async claimNotice(userId: number, kind: string, periodKey: string, payload: Record<string, string>): Promise<boolean> {
+    async claimNotice(
+      userId: number,
+      kind: string,
+      periodKey: string,
+      payload: Record<string, string>,
+    ): Promise<boolean> {
       const rows = await db.query(
         `insert into billing_notices (user_id, kind, period_key, payload) values ($1, $2, $3, $4) on conflict do nothing returning user_id`,
         [userId, kind, periodKey, JSON.stringify(payload)],
@@ -228,10 +273,16 @@ export function renewalsRepository(db: Queryable) {
       return rows.length === 1;
     },
     async noticeSent(userId: number, kind: string, periodKey: string): Promise<void> {
-      await db.query('update billing_notices set sent_at = now(), attempts = attempts + 1 where user_id = $1 and kind = $2 and period_key = $3', [userId, kind, periodKey]);
+      await db.query(
+        'update billing_notices set sent_at = now(), attempts = attempts + 1 where user_id = $1 and kind = $2 and period_key = $3',
+        [userId, kind, periodKey],
+      );
     },
     async noticeFailed(userId: number, kind: string, periodKey: string): Promise<void> {
-      await db.query('update billing_notices set attempts = attempts + 1 where user_id = $1 and kind = $2 and period_key = $3', [userId, kind, periodKey]);
+      await db.query(
+        'update billing_notices set attempts = attempts + 1 where user_id = $1 and kind = $2 and period_key = $3',
+        [userId, kind, periodKey],
+      );
     },
     /** Mails whose sending failed (SMTP down): re-sent by the next pass, 10 tries at most. */
     unsentNotices: () =>

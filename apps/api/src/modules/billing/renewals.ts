@@ -102,16 +102,34 @@ export function renewalsService(deps: RenewalsDeps) {
   }
 
   /** Sends a claimed mail; a failure leaves it unsent for the next pass. */
-  async function deliver(userId: number, kind: MailKind, periodKey: string, payload: Record<string, string>): Promise<boolean> {
+  async function deliver(
+    userId: number,
+    kind: MailKind,
+    periodKey: string,
+    payload: Record<string, string>,
+  ): Promise<boolean> {
     const to = payload.to!;
     const language = languageOf(payload.language ?? 'en');
     // The refund notice is a security notice too: it ends with what to do if the owner did not ask for it.
-    const notYou = payload.notYouReset ? { reset: payload.notYouReset, profile: payload.notYouProfile ?? '', support: payload.notYouSupport ?? '' } : undefined;
-    const mail = renderMail(kind, { language, productName: deps.brandName(payload.brand ?? ''), link: payload.link, vars: payload, notYou });
+    const notYou = payload.notYouReset
+      ? { reset: payload.notYouReset, profile: payload.notYouProfile ?? '', support: payload.notYouSupport ?? '' }
+      : undefined;
+    const mail = renderMail(kind, {
+      language,
+      productName: deps.brandName(payload.brand ?? ''),
+      link: payload.link,
+      vars: payload,
+      notYou,
+    });
     try {
       // A receipt mail carries the receipt itself (issued here if the dashboard has not yet: one number either way).
-      const receipt = kind === 'receipt' && deps.receiptPdf && payload.payment ? await deps.receiptPdf(userId, payload.payment, language).catch(() => null) : null;
-      const attachments = receipt ? [{ filename: receipt.filename, content: receipt.pdf, contentType: 'application/pdf' }] : undefined;
+      const receipt =
+        kind === 'receipt' && deps.receiptPdf && payload.payment
+          ? await deps.receiptPdf(userId, payload.payment, language).catch(() => null)
+          : null;
+      const attachments = receipt
+        ? [{ filename: receipt.filename, content: receipt.pdf, contentType: 'application/pdf' }]
+        : undefined;
       await deps.mailer.send({ to, ...mail, ...(attachments ? { attachments } : {}) });
       await repo.noticeSent(userId, kind, periodKey);
       return true;
@@ -133,8 +151,20 @@ export function renewalsService(deps: RenewalsDeps) {
     }
   }
 
-  async function notify(m: { user_id: number; email: string; language: string; brand: string }, kind: MailKind, periodKey: string, vars: Record<string, string>, origin?: string) {
-    const payload = { ...vars, to: m.email, language: m.language, brand: m.brand, link: `${origin ?? deps.originOf(m.brand)}/subscription` };
+  async function notify(
+    m: { user_id: number; email: string; language: string; brand: string },
+    kind: MailKind,
+    periodKey: string,
+    vars: Record<string, string>,
+    origin?: string,
+  ) {
+    const payload = {
+      ...vars,
+      to: m.email,
+      language: m.language,
+      brand: m.brand,
+      link: `${origin ?? deps.originOf(m.brand)}/subscription`,
+    };
     if (!(await repo.claimNotice(m.user_id, kind, periodKey, payload))) return false;
     await deliver(m.user_id, kind, periodKey, payload);
     return true;
@@ -148,7 +178,12 @@ export function renewalsService(deps: RenewalsDeps) {
   async function memberOf(userId: number): Promise<Member> {
     const u = await userPlansRepository(db).plan(userId);
     if (!u) throw new NotFoundError('No such user.');
-    return { id: userId, tariff_key: u.tariff_key, tariff_name: u.tariff_name, subscription_expires_at: u.subscription_expires_at };
+    return {
+      id: userId,
+      tariff_key: u.tariff_key,
+      tariff_name: u.tariff_name,
+      subscription_expires_at: u.subscription_expires_at,
+    };
   }
 
   async function info(user: Member): Promise<SubscriptionInfo> {
@@ -159,9 +194,14 @@ export function renewalsService(deps: RenewalsDeps) {
     const lifetime = !!tariff?.is_lifetime;
     const expires = user.subscription_expires_at ? new Date(user.subscription_expires_at) : null;
     const paid = user.tariff_key !== 'free-plan' && (lifetime || (expires !== null && expires > nowDate));
-    const status: SubscriptionInfo['status'] = paid ? 'active' : user.tariff_key !== 'free-plan' || r || (await repo.everPaid(user.id)) ? 'expired' : 'free';
+    const status: SubscriptionInfo['status'] = paid
+      ? 'active'
+      : user.tariff_key !== 'free-plan' || r || (await repo.everPaid(user.id))
+        ? 'expired'
+        : 'free';
     const renewTariff = tariffs.find((t) => t.id === r?.tariff_id);
-    const canAutoRenew = paid && !lifetime && !!r && !r.unusable && !!r.method_ref && !!canCharge(r.provider) && renews(renewTariff);
+    const canAutoRenew =
+      paid && !lifetime && !!r && !r.unusable && !!r.method_ref && !!canCharge(r.provider) && renews(renewTariff);
     const autoRenew = canAutoRenew && !!r?.auto_renew;
     const renewsAt = autoRenew && expires ? new Date(expires.getTime() - deps.leadDays * DAY_MS) : null;
     const failing = r && r.failed_attempts > 0 && iso(r.period_end) === iso(expires) ? r.last_error : null;
@@ -173,7 +213,8 @@ export function renewalsService(deps: RenewalsDeps) {
       canAutoRenew,
       renewsAt: renewsAt ? iso(renewsAt < nowDate ? nowDate : renewsAt) : null,
       nextCharge: autoRenew && r ? await nextCharge(r) : null,
-      paymentMethod: r?.method_ref && !r.unusable && r.provider ? { provider: r.provider, label: await methodLabel(r) } : null,
+      paymentMethod:
+        r?.method_ref && !r.unusable && r.provider ? { provider: r.provider, label: await methodLabel(r) } : null,
       lastRenewalError: failing ?? null,
     };
   }
@@ -226,25 +267,37 @@ export function renewalsService(deps: RenewalsDeps) {
     if (enabled && !current.canAutoRenew) {
       if (current.plan.lifetime) throw new ConflictError('A lifetime plan never renews: there is nothing to turn on.');
       if (current.status !== 'active') throw new ConflictError('There is no active plan to renew. Buy a plan first.');
-      throw new ConflictError('This plan cannot renew automatically: it was paid with a method that cannot be charged again. Pay by card at your next purchase to turn auto-renew on.');
+      throw new ConflictError(
+        'This plan cannot renew automatically: it was paid with a method that cannot be charged again. Pay by card at your next purchase to turn auto-renew on.',
+      );
     }
     await repo.setAutoRenew(user.id, enabled);
     return info(user);
   }
 
   /** Charges one due renewal as of `asOf` (a job). Safe to run twice or on two instances at once. */
-  async function renewOne(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string }> {
+  async function renewOne(
+    userId: number,
+    asOf: Date,
+  ): Promise<{ outcome: RenewOutcome; payment?: string; error?: string }> {
     const { provider, ...result } = await chargeDue(userId, asOf);
     if (provider && result.outcome !== 'not-due') deps.onRenewal?.(provider, result.outcome);
     return result;
   }
 
   /** Under the subscription's lock: a refund in progress finishes first (and turns auto-renew off), or waits for this charge. */
-  function chargeDue(userId: number, asOf: Date): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
+  function chargeDue(
+    userId: number,
+    asOf: Date,
+  ): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
     return lockSubscription(db, userId, (lock) => chargeDueLocked(userId, asOf, lock.signal));
   }
 
-  async function chargeDueLocked(userId: number, asOf: Date, lockLost: AbortSignal): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
+  async function chargeDueLocked(
+    userId: number,
+    asOf: Date,
+    lockLost: AbortSignal,
+  ): Promise<{ outcome: RenewOutcome; payment?: string; error?: string; provider?: string }> {
     const [due] = await repo.due(asOf, deps.leadDays, userId);
     if (!due) return { outcome: 'not-due' };
     const provider = canCharge(due.provider);
@@ -253,7 +306,9 @@ export function renewalsService(deps: RenewalsDeps) {
     const attempt = due.attempts;
     const charge = await nextCharge(due);
     if (!charge) return { outcome: 'not-due' };
-    const q = await prices.quote(due.tariff_id!, charge.currency, due.price_list ?? 'default', undefined).catch(() => prices.quote(due.tariff_id!, charge.currency, 'default', undefined));
+    const q = await prices
+      .quote(due.tariff_id!, charge.currency, due.price_list ?? 'default', undefined)
+      .catch(() => prices.quote(due.tariff_id!, charge.currency, 'default', undefined));
     // One key per period and attempt: whoever runs this first creates the payment, every other run finds it.
     const payment = await repo.insertRenewalPayment({
       publicId: `pay_${randomUUID().replace(/-/g, '')}`,
@@ -267,12 +322,17 @@ export function renewalsService(deps: RenewalsDeps) {
     });
     // Deleted (or auto-renew turned off) since the renewal was found due: nothing is charged.
     if (!payment) return { outcome: 'not-due' };
-    if (payment.status === 'succeeded' || payment.status === 'refunded') return { outcome: 'renewed', payment: payment.public_id };
+    if (payment.status === 'succeeded' || payment.status === 'refunded')
+      return { outcome: 'renewed', payment: payment.public_id };
     let result;
     // Counted in the metrics only when this run asked the provider (a re-run finds the earlier attempt).
     const tried = payment.status === 'failed' ? undefined : provider.id;
     if (payment.status === 'failed') {
-      result = { status: 'failed' as const, error: String(payment.failure_reason ?? 'The payment was refused.'), unusable: false };
+      result = {
+        status: 'failed' as const,
+        error: String(payment.failure_reason ?? 'The payment was refused.'),
+        unusable: false,
+      };
     } else {
       // The lock's connection died meanwhile: another instance may hold the lock now, so the card is
       // not charged by this run (the job fails, is retried and finds this payment by its key).
@@ -285,14 +345,24 @@ export function renewalsService(deps: RenewalsDeps) {
         customerEmail: due.email,
         idempotencyKey: `renewal_${payment.public_id}`,
         notifyUrl: deps.notifyUrl(provider.id),
-        method: { customerRef: due.customer_ref ?? undefined, methodRef: due.method_ref!, label: due.method_label ?? provider.id },
+        method: {
+          customerRef: due.customer_ref ?? undefined,
+          methodRef: due.method_ref!,
+          label: due.method_label ?? provider.id,
+        },
       });
       if (result.providerRef) await billingRepository(db).setProviderRef(payment.id, result.providerRef);
     }
     if (result.status === 'succeeded') {
       // The provider's object is the source of truth, as for a webhook: the same path applies it once.
-      const state = provider.fetchState && result.providerRef ? await provider.fetchState(result.providerRef) : { providerRef: result.providerRef ?? '', status: 'succeeded' as const };
-      await deps.reconciliation.reconcile({ ...payment, provider_ref: result.providerRef ?? payment.provider_ref }, state);
+      const state =
+        provider.fetchState && result.providerRef
+          ? await provider.fetchState(result.providerRef)
+          : { providerRef: result.providerRef ?? '', status: 'succeeded' as const };
+      await deps.reconciliation.reconcile(
+        { ...payment, provider_ref: result.providerRef ?? payment.provider_ref },
+        state,
+      );
       return { outcome: 'renewed', payment: payment.public_id, provider: tried };
     }
     if (result.status === 'pending') return { outcome: 'pending', payment: payment.public_id, provider: tried };
@@ -350,20 +420,26 @@ export function renewalsService(deps: RenewalsDeps) {
     /** Reminders due as of `asOf`, each mailed once per period. */
     async sendReminders(asOf: Date): Promise<number> {
       let sent = 0;
-      for (const m of await repo.reminderDue(asOf, deps.leadDays, reminderDays.yearly, reminderDays.other)) if (await remind(m)) sent++;
+      for (const m of await repo.reminderDue(asOf, deps.leadDays, reminderDays.yearly, reminderDays.other))
+        if (await remind(m)) sent++;
       return sent;
     },
     /** Plans that end by `asOf`: the "plan ended" mail, then the plan returns to free (the VPN peers go). */
     async endLapsed(asOf: Date): Promise<number[]> {
       for (const m of await repo.ending(asOf)) {
-        await notify(m, 'planEnded', iso(m.subscription_expires_at)!, { plan: m.tariff_name, planKey: m.tariff_key, until: day(m.subscription_expires_at!) });
+        await notify(m, 'planEnded', iso(m.subscription_expires_at)!, {
+          plan: m.tariff_name,
+          planKey: m.tariff_key,
+          until: day(m.subscription_expires_at!),
+        });
       }
       return deps.reconciliation.expireSubscriptions(asOf);
     },
     /** Mails whose sending failed earlier. */
     async resendNotices(): Promise<number> {
       let sent = 0;
-      for (const n of await repo.unsentNotices()) if (await deliver(n.user_id, n.kind as MailKind, n.period_key, n.payload)) sent++;
+      for (const n of await repo.unsentNotices())
+        if (await deliver(n.user_id, n.kind as MailKind, n.period_key, n.payload)) sent++;
       return sent;
     },
     /**
@@ -376,20 +452,31 @@ export function renewalsService(deps: RenewalsDeps) {
       if (!u || u.deleted_at) return;
       const tariff = await prices.tariffById(p.tariff_id);
       if (p.provider === 'grant') {
-        await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'grant', p.public_id, {
-          plan: tariff?.name ?? '',
-          planKey: tariff?.key ?? '',
-          until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
-        });
+        await notify(
+          { user_id: p.user_id, email: u.email, language: u.language, brand: u.brand },
+          'grant',
+          p.public_id,
+          {
+            plan: tariff?.name ?? '',
+            planKey: tariff?.key ?? '',
+            until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
+          },
+        );
         return;
       }
-      await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'receipt', p.public_id, {
-        plan: tariff?.name ?? '',
-        planKey: tariff?.key ?? '',
-        amount: formatAmount(p.amount_minor, p.currency),
-        payment: p.public_id,
-        until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
-      }, paidOn(p) ?? undefined);
+      await notify(
+        { user_id: p.user_id, email: u.email, language: u.language, brand: u.brand },
+        'receipt',
+        p.public_id,
+        {
+          plan: tariff?.name ?? '',
+          planKey: tariff?.key ?? '',
+          amount: formatAmount(p.amount_minor, p.currency),
+          payment: p.public_id,
+          until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
+        },
+        paidOn(p) ?? undefined,
+      );
     },
     /**
      * The refund notice, once per payment, whichever way the money went back (the customer's
@@ -402,22 +489,28 @@ export function renewalsService(deps: RenewalsDeps) {
       if (!u || u.deleted_at) return;
       const tariff = await prices.tariffById(p.tariff_id);
       const links = notYouLinks(deps.originOf(u.brand), deps.supportUrl(u.brand));
-      await notify({ user_id: p.user_id, email: u.email, language: u.language, brand: u.brand }, 'refund', p.public_id, {
-        plan: tariff?.name ?? '',
-        planKey: tariff?.key ?? '',
-        amount: formatAmount(p.amount_minor, p.currency),
-        payment: p.public_id,
-        time: timeLabel(languageOf(u.language), now()),
-        notYouReset: links.reset,
-        notYouProfile: links.profile,
-        notYouSupport: links.support,
-      });
+      await notify(
+        { user_id: p.user_id, email: u.email, language: u.language, brand: u.brand },
+        'refund',
+        p.public_id,
+        {
+          plan: tariff?.name ?? '',
+          planKey: tariff?.key ?? '',
+          amount: formatAmount(p.amount_minor, p.currency),
+          payment: p.public_id,
+          time: timeLabel(languageOf(u.language), now()),
+          notYouReset: links.reset,
+          notYouProfile: links.profile,
+          notYouSupport: links.support,
+        },
+      );
     },
     /** Support: a failed renewal is tried again now (the saved method, if still usable, at the current attempt). */
     async retryNow(userId: number, asOf: Date) {
       const r = await repo.get(userId);
       if (!r) throw new NotFoundError('This customer has no renewal.');
-      if (r.unusable) throw new ConflictError('The provider reported the saved payment method unusable: it is not tried again.');
+      if (r.unusable)
+        throw new ConflictError('The provider reported the saved payment method unusable: it is not tried again.');
       if (!r.auto_renew) throw new ConflictError('Auto-renew is off for this customer.');
       await repo.retryAt(userId, asOf);
       return renewOne(userId, asOf);

@@ -53,7 +53,8 @@ export function billingRepository(db: Queryable) {
   return {
     tariffs: () => db.query<TariffRow>('select * from tariffs order by sort, id'),
     prices: () => db.query<PriceRow>('select * from prices'),
-    priceLists: async () => (await db.query<{ price_list: string }>('select distinct price_list from prices')).map((r) => r.price_list),
+    priceLists: async () =>
+      (await db.query<{ price_list: string }>('select distinct price_list from prices')).map((r) => r.price_list),
     async promo(code: string): Promise<PromoCode | undefined> {
       const [row] = await db.query<PromoCode>('select * from promo_codes where upper(code) = upper($1)', [code]);
       return row;
@@ -67,15 +68,43 @@ export function billingRepository(db: Queryable) {
     },
 
     /** Inserts, or returns the payment already made with this idempotency key. */
-    async insertPayment(p: Omit<PaymentRow, 'id' | 'status' | 'applied' | 'period_start' | 'period_end' | 'created_at' | 'paid_at' | 'refunded_at' | 'provider_ref'>): Promise<{ payment: PaymentRow; created: boolean }> {
+    async insertPayment(
+      p: Omit<
+        PaymentRow,
+        | 'id'
+        | 'status'
+        | 'applied'
+        | 'period_start'
+        | 'period_end'
+        | 'created_at'
+        | 'paid_at'
+        | 'refunded_at'
+        | 'provider_ref'
+      >,
+    ): Promise<{ payment: PaymentRow; created: boolean }> {
       const [inserted] = await db.query<PaymentRow>(
         `insert into payments (public_id, user_id, tariff_id, currency, amount_minor, price_list, promo_code, provider, idempotency_key, return_url, grant_days)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11)
          on conflict (user_id, idempotency_key) do nothing returning *`,
-        [p.public_id, p.user_id, p.tariff_id, p.currency, p.amount_minor, p.price_list, p.promo_code, p.provider, p.idempotency_key, p.return_url, p.grant_days ?? null],
+        [
+          p.public_id,
+          p.user_id,
+          p.tariff_id,
+          p.currency,
+          p.amount_minor,
+          p.price_list,
+          p.promo_code,
+          p.provider,
+          p.idempotency_key,
+          p.return_url,
+          p.grant_days ?? null,
+        ],
       );
       if (inserted) return { payment: inserted, created: true };
-      const [existing] = await db.query<PaymentRow>('select * from payments where user_id = $1 and idempotency_key = $2', [p.user_id, p.idempotency_key]);
+      const [existing] = await db.query<PaymentRow>(
+        'select * from payments where user_id = $1 and idempotency_key = $2',
+        [p.user_id, p.idempotency_key],
+      );
       return { payment: existing!, created: false };
     },
     /** The buyer's auto-renew choice at checkout, kept on the payment until it succeeds. */
@@ -92,9 +121,12 @@ export function billingRepository(db: Queryable) {
       return (await db.query<PaymentRow>('select * from payments where public_id = $1', [publicId]))[0];
     },
     async paymentByProviderRef(provider: string, ref: string) {
-      return (await db.query<PaymentRow>('select * from payments where provider = $1 and provider_ref = $2', [provider, ref]))[0];
+      return (
+        await db.query<PaymentRow>('select * from payments where provider = $1 and provider_ref = $2', [provider, ref])
+      )[0];
     },
-    paymentsOf: (userId: number) => db.query<PaymentRow>('select * from payments where user_id = $1 order by created_at, id', [userId]),
+    paymentsOf: (userId: number) =>
+      db.query<PaymentRow>('select * from payments where user_id = $1 order by created_at, id', [userId]),
     /** Locks the payment for the rest of the transaction. */
     async lockPayment(id: number) {
       return (await db.query<PaymentRow>('select * from payments where id = $1 for update', [id]))[0];
@@ -116,11 +148,15 @@ export function billingRepository(db: Queryable) {
     },
     /** Applied payments of a user that came through a provider (support grants are not purchases). */
     async countPurchases(userId: number): Promise<number> {
-      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from payments where user_id = $1 and applied = true and provider <> 'grant'`, [userId]);
+      const [row] = await db.query<{ n: number }>(
+        `select count(*)::int as n from payments where user_id = $1 and applied = true and provider <> 'grant'`,
+        [userId],
+      );
       return row?.n ?? 0;
     },
     async userOfPayment(publicId: string): Promise<number | undefined> {
-      return (await db.query<{ user_id: number }>('select user_id from payments where public_id = $1', [publicId]))[0]?.user_id;
+      return (await db.query<{ user_id: number }>('select user_id from payments where public_id = $1', [publicId]))[0]
+        ?.user_id;
     },
     async setPrice(priceList: string, tariffId: number, currency: string, amountMinor: number): Promise<void> {
       await db.query(
@@ -131,9 +167,20 @@ export function billingRepository(db: Queryable) {
     },
     /** Prices not named here ('list|tariffId|currency') go. */
     async deletePricesExcept(keep: string[]): Promise<void> {
-      await db.query(`delete from prices where not (price_list || '|' || tariff_id || '|' || currency = any($1))`, [keep]);
+      await db.query(`delete from prices where not (price_list || '|' || tariff_id || '|' || currency = any($1))`, [
+        keep,
+      ]);
     },
-    async upsertTariff(t: { id: number; key: string; name: string; periodDays: number | null; free: boolean; lifetime: boolean; trial: boolean; sort: number }): Promise<void> {
+    async upsertTariff(t: {
+      id: number;
+      key: string;
+      name: string;
+      periodDays: number | null;
+      free: boolean;
+      lifetime: boolean;
+      trial: boolean;
+      sort: number;
+    }): Promise<void> {
       await db.query(
         `insert into tariffs (id, key, name, period_days, is_free, is_lifetime, is_trial, sort) values ($1, $2, $3, $4, $5, $6, $7, $8)
          on conflict (id) do update set key = excluded.key, name = excluded.name, period_days = excluded.period_days, is_free = excluded.is_free,
@@ -142,7 +189,14 @@ export function billingRepository(db: Queryable) {
       );
     },
     /** A promo code's terms; its usage count stays. */
-    async upsertPromo(p: { code: string; percentOff: number; validFrom: string | null; validUntil: string | null; maxUses: number | null; tariffIds: number[] | null }): Promise<void> {
+    async upsertPromo(p: {
+      code: string;
+      percentOff: number;
+      validFrom: string | null;
+      validUntil: string | null;
+      maxUses: number | null;
+      tariffIds: number[] | null;
+    }): Promise<void> {
       await db.query(
         `insert into promo_codes (code, percent_off, valid_from, valid_until, max_uses, tariff_ids) values ($1, $2, $3, $4, $5, $6)
          on conflict (code) do update set percent_off = excluded.percent_off, valid_from = excluded.valid_from, valid_until = excluded.valid_until,
@@ -166,20 +220,36 @@ export type BillingRepository = ReturnType<typeof billingRepository>;
 export function postbackRepository(db: Queryable) {
   return {
     async queue(userId: number, paymentId: number, url: string): Promise<void> {
-      await db.query(`insert into conversion_postbacks (user_id, payment_id, url) values ($1, $2, $3) on conflict do nothing`, [userId, paymentId, url]);
+      await db.query(
+        `insert into conversion_postbacks (user_id, payment_id, url) values ($1, $2, $3) on conflict do nothing`,
+        [userId, paymentId, url],
+      );
     },
     due: () =>
       db.query<{ id: number; url: string; attempts: number }>(
         `select id, url, attempts from conversion_postbacks where status = 'pending' and next_attempt_at <= now() order by id limit 50`,
       ),
     async recordAttempt(postbackId: number, statusCode: number | null, error: string | null): Promise<void> {
-      await db.query('insert into postback_attempts (postback_id, status_code, error) values ($1, $2, $3)', [postbackId, statusCode, error]);
+      await db.query('insert into postback_attempts (postback_id, status_code, error) values ($1, $2, $3)', [
+        postbackId,
+        statusCode,
+        error,
+      ]);
     },
     async markSent(id: number, attempts: number): Promise<void> {
-      await db.query(`update conversion_postbacks set status = 'sent', attempts = $2, last_error = null where id = $1`, [id, attempts]);
+      await db.query(
+        `update conversion_postbacks set status = 'sent', attempts = $2, last_error = null where id = $1`,
+        [id, attempts],
+      );
     },
     /** Records a failed attempt: retried after delaySeconds, or failed for good after maxAttempts. */
-    async markFailedAttempt(id: number, attempts: number, error: string, maxAttempts: number, delaySeconds: number): Promise<void> {
+    async markFailedAttempt(
+      id: number,
+      attempts: number,
+      error: string,
+      maxAttempts: number,
+      delaySeconds: number,
+    ): Promise<void> {
       await db.query(
         `update conversion_postbacks set attempts = $2, last_error = $3, status = case when $2::int >= $4::int then 'failed' else 'pending' end,
            next_attempt_at = now() + ($5 || ' seconds')::interval where id = $1`,
@@ -276,15 +346,34 @@ export function sandboxRepository(db: Queryable) {
     find: async (id: string) => (await db.query<SandboxRow>('select * from sandbox_payments where id = $1', [id]))[0],
     /** Idempotent like a real provider: the same key returns the same payment. */
     async insert(p: {
-      id: string; amountMinor: number; currency: string; description: string; notifyUrl: string; returnUrl: string; merchantRef: string; idempotencyKey: string;
-      saveCard?: boolean; cardId?: string;
+      id: string;
+      amountMinor: number;
+      currency: string;
+      description: string;
+      notifyUrl: string;
+      returnUrl: string;
+      merchantRef: string;
+      idempotencyKey: string;
+      saveCard?: boolean;
+      cardId?: string;
     }) {
       const [row] = await db.query<SandboxRow>(
         `insert into sandbox_payments (id, amount_minor, currency, description, notify_url, return_url, merchant_ref, idempotency_key, save_card, card_id)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10)
          on conflict (idempotency_key) do update set idempotency_key = excluded.idempotency_key
          returning *`,
-        [p.id, p.amountMinor, p.currency, p.description, p.notifyUrl, p.returnUrl, p.merchantRef, p.idempotencyKey, p.saveCard ?? false, p.cardId ?? null],
+        [
+          p.id,
+          p.amountMinor,
+          p.currency,
+          p.description,
+          p.notifyUrl,
+          p.returnUrl,
+          p.merchantRef,
+          p.idempotencyKey,
+          p.saveCard ?? false,
+          p.cardId ?? null,
+        ],
       );
       return row!;
     },
@@ -293,7 +382,10 @@ export function sandboxRepository(db: Queryable) {
       await db.query('insert into sandbox_cards (id, label) values ($1, $2) on conflict do nothing', [id, label]);
     },
     async attachCard(paymentId: string, cardId: string): Promise<SandboxRow | undefined> {
-      const [row] = await db.query<SandboxRow>('update sandbox_payments set card_id = $2 where id = $1 and card_id is null returning *', [paymentId, cardId]);
+      const [row] = await db.query<SandboxRow>(
+        'update sandbox_payments set card_id = $2 where id = $1 and card_id is null returning *',
+        [paymentId, cardId],
+      );
       return row;
     },
     async setCard(id: string, change: { declineNext?: boolean; unusable?: boolean }): Promise<boolean> {
@@ -305,7 +397,10 @@ export function sandboxRepository(db: Queryable) {
     },
     /** Takes the card's "decline the next charge" flag: true once, for one charge. */
     async takeDeclineNext(id: string): Promise<boolean> {
-      const rows = await db.query('update sandbox_cards set decline_next = false where id = $1 and decline_next returning id', [id]);
+      const rows = await db.query(
+        'update sandbox_cards set decline_next = false where id = $1 and decline_next returning id',
+        [id],
+      );
       return rows.length === 1;
     },
     /** Moves the payment from one of `from` to `to` and queues the event; undefined when it was in another state. */
@@ -322,7 +417,8 @@ export function sandboxRepository(db: Queryable) {
         [id, eventId],
       );
     },
-    withPendingEvents: () => db.query<SandboxRow>(`select * from sandbox_payments where jsonb_array_length(pending_events) > 0`),
+    withPendingEvents: () =>
+      db.query<SandboxRow>(`select * from sandbox_payments where jsonb_array_length(pending_events) > 0`),
     /** Forgets a saved card, as a provider deletes a customer's payment method: it can never be charged again. */
     async forgetCard(id: string): Promise<void> {
       await db.query('update sandbox_payments set card_id = null where card_id = $1', [id]);

@@ -17,16 +17,26 @@ export async function subscriptionRoutes(fastify: FastifyInstance, deps: Subscri
   const { renewals } = deps.billing;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
-  app.get('/api/billing/subscription', { preHandler: auth, schema: { tags, response: { 200: envelope(subscriptionInfo) } } }, async (request, reply) => {
-    reply.header('cache-control', 'private, no-store');
-    return { data: await renewals.info(userOf(request)) };
-  });
+  app.get(
+    '/api/billing/subscription',
+    { preHandler: auth, schema: { tags, response: { 200: envelope(subscriptionInfo) } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await renewals.info(userOf(request)) };
+    },
+  );
 
   app.post(
     '/api/billing/subscription/autoRenew',
     {
       preHandler: auth,
-      schema: { tags, body: setAutoRenewBody, response: { 200: envelope(subscriptionInfo) }, description: '409 when the plan cannot renew (lifetime, no active plan, or no method that can be charged again).' },
+      schema: {
+        tags,
+        body: setAutoRenewBody,
+        response: { 200: envelope(subscriptionInfo) },
+        description:
+          '409 when the plan cannot renew (lifetime, no active plan, or no method that can be charged again).',
+      },
     },
     async (request, reply) => {
       reply.header('cache-control', 'private, no-store');

@@ -15,7 +15,11 @@ export interface TariffInfo {
   isFree: boolean;
 }
 
-export const FREE_STATE = (name = 'Free'): SubscriptionState => ({ tariffKey: 'free-plan', tariffName: name, expiresAt: null });
+export const FREE_STATE = (name = 'Free'): SubscriptionState => ({
+  tariffKey: 'free-plan',
+  tariffName: name,
+  expiresAt: null,
+});
 const DAY_MS = 86_400_000;
 
 export function isPaidActive(s: SubscriptionState, now: Date): boolean {
@@ -28,12 +32,23 @@ export function extend(
   tariff: TariffInfo,
   now: Date,
 ): { next: SubscriptionState; periodStart: Date; periodEnd: Date | null } {
-  if (tariff.isLifetime) return { next: { tariffKey: tariff.key, tariffName: tariff.name, expiresAt: null }, periodStart: now, periodEnd: null };
+  if (tariff.isLifetime)
+    return {
+      next: { tariffKey: tariff.key, tariffName: tariff.name, expiresAt: null },
+      periodStart: now,
+      periodEnd: null,
+    };
   // A lifetime subscriber who buys a period keeps the lifetime plan.
-  if (current.tariffKey !== 'free-plan' && current.expiresAt === null) return { next: current, periodStart: now, periodEnd: now };
-  const start = current.tariffKey !== 'free-plan' && current.expiresAt && current.expiresAt > now ? current.expiresAt : now;
+  if (current.tariffKey !== 'free-plan' && current.expiresAt === null)
+    return { next: current, periodStart: now, periodEnd: now };
+  const start =
+    current.tariffKey !== 'free-plan' && current.expiresAt && current.expiresAt > now ? current.expiresAt : now;
   const end = new Date(start.getTime() + (tariff.periodDays ?? 0) * DAY_MS);
-  return { next: { tariffKey: tariff.key, tariffName: tariff.name, expiresAt: end }, periodStart: start, periodEnd: end };
+  return {
+    next: { tariffKey: tariff.key, tariffName: tariff.name, expiresAt: end },
+    periodStart: start,
+    periodEnd: end,
+  };
 }
 
 /** Takes back [periodStart, periodEnd); falls back to the free plan when nothing is left. */

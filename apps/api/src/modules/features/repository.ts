@@ -13,7 +13,9 @@ export function featuresRepository(db: Queryable) {
     },
 
     async find(featureId: number): Promise<{ id: number; premium: boolean } | undefined> {
-      const [f] = await db.query<{ id: number; premium: boolean }>('select id, premium from features where id = $1', [featureId]);
+      const [f] = await db.query<{ id: number; premium: boolean }>('select id, premium from features where id = $1', [
+        featureId,
+      ]);
       return f;
     },
 

@@ -10,11 +10,19 @@ export async function featuresRoutes(
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['setup'];
-  app.get('/api/setup/features/get', { preHandler: auth, schema: { tags, response: { 200: envelope(featureList) } } }, async (request) => ({
-    data: { items: await features.list(userOf(request)) },
-  }));
-  app.post('/api/setup/features/state', { preHandler: auth, schema: { tags, body: featureStateBody, response: { 200: featureStateResult } } }, async (request) => {
-    const data = await features.setState(userOf(request), request.body.id, request.body.state);
-    return { result: true, data };
-  });
+  app.get(
+    '/api/setup/features/get',
+    { preHandler: auth, schema: { tags, response: { 200: envelope(featureList) } } },
+    async (request) => ({
+      data: { items: await features.list(userOf(request)) },
+    }),
+  );
+  app.post(
+    '/api/setup/features/state',
+    { preHandler: auth, schema: { tags, body: featureStateBody, response: { 200: featureStateResult } } },
+    async (request) => {
+      const data = await features.setState(userOf(request), request.body.id, request.body.state);
+      return { result: true, data };
+    },
+  );
 }

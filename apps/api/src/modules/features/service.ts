@@ -13,13 +13,25 @@ import { featuresRepository } from './repository.js';
 export function featuresService(db: Database) {
   const repo = featuresRepository(db);
   const hasPaidPlan = (u: UserRow) =>
-    isPaidActive({ tariffKey: u.tariff_key, tariffName: u.tariff_name, expiresAt: u.subscription_expires_at ? new Date(u.subscription_expires_at) : null }, new Date());
+    isPaidActive(
+      {
+        tariffKey: u.tariff_key,
+        tariffName: u.tariff_name,
+        expiresAt: u.subscription_expires_at ? new Date(u.subscription_expires_at) : null,
+      },
+      new Date(),
+    );
 
   return {
     async list(user: UserRow): Promise<Feature[]> {
       const rows = await repo.listFor(user.id);
       // A premium feature left on from a lapsed plan shows (and acts) as off.
-      return rows.map((r) => ({ id: r.id, name: r.name, premium: r.premium, isEnabled: Boolean(r.enabled) && (!r.premium || hasPaidPlan(user)) }));
+      return rows.map((r) => ({
+        id: r.id,
+        name: r.name,
+        premium: r.premium,
+        isEnabled: Boolean(r.enabled) && (!r.premium || hasPaidPlan(user)),
+      }));
     },
 
     async setState(user: UserRow, featureId: number, enabled: boolean): Promise<{ id: number; isEnabled: boolean }> {

@@ -36,14 +36,20 @@ const downloadsFile = z.object({
         version: z.string().min(1),
         size: z.number().int().min(0),
         sha256: z.string().regex(/^([0-9a-f]{64})?$/),
-        url: z.url().refine(notPlaceholder, 'a real https address, not a placeholder host (example, invalid, test, localhost)'),
+        url: z
+          .url()
+          .refine(notPlaceholder, 'a real https address, not a placeholder host (example, invalid, test, localhost)'),
         kind: z.enum(['installer', 'apk', 'store', 'package']),
         minOs: z.string().default(''),
         releasedAt: z.string().default(''),
       }),
     )
     .refine((items) => new Set(items.map((i) => i.id)).size === items.length, 'ids must be unique')
-    .refine((items) => items.every((i) => (i.kind === 'store' ? i.size === 0 && i.sha256 === '' : i.size > 0 && i.sha256 !== '')), 'a file has its size and sha256; a store link has neither'),
+    .refine(
+      (items) =>
+        items.every((i) => (i.kind === 'store' ? i.size === 0 && i.sha256 === '' : i.size > 0 && i.sha256 !== '')),
+      'a file has its size and sha256; a store link has neither',
+    ),
 });
 
 function readJson<T extends z.ZodType>(file: string, schema: T, what: string): z.infer<T> {
@@ -54,7 +60,10 @@ function readJson<T extends z.ZodType>(file: string, schema: T, what: string): z
     throw new Error(`Cannot read the ${what} ${file}: ${(err as Error).message}`);
   }
   const parsed = schema.safeParse(raw);
-  if (!parsed.success) throw new Error(`Invalid ${what} ${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`);
+  if (!parsed.success)
+    throw new Error(
+      `Invalid ${what} ${file}:\n${parsed.error.issues.map((i) => `  - ${i.path.join('.')}: ${i.message}`).join('\n')}`,
+    );
   return parsed.data;
 }
 
@@ -62,8 +71,12 @@ export const loadLocationSeeds = (file: string) => readJson(file, locationsFile,
 
 /** Style class per spec id (section 3: "a derived style class"). */
 const CLASS_BY_PLATFORM: Record<string, string> = {
-  windows: 'download-app--windows', mac: 'download-app--mac', ios: 'download-app--ios',
-  android: 'download-app--android', 'android-tv': 'download-app--android-tv', linux: 'download-app--linux',
+  windows: 'download-app--windows',
+  mac: 'download-app--mac',
+  ios: 'download-app--ios',
+  android: 'download-app--android',
+  'android-tv': 'download-app--android-tv',
+  linux: 'download-app--linux',
 };
 
 /** GET /api/dashboard/operationSystems: every system the setup guide covers, with the spec's ids (1 Windows, 2 Mac, 7 Android, 8 Android TV; 3 iOS and 4 Linux are ours). */
@@ -79,5 +92,8 @@ export const OPERATION_SYSTEMS: OperationSystem[] = (
 ).map(([id, platform, name]) => ({ id, platform, name, className: CLASS_BY_PLATFORM[platform]! }));
 
 export function loadDownloads(file: string): DownloadApp[] {
-  return readJson(file, downloadsFile, 'downloads catalogue').items.map((i) => ({ ...i, className: CLASS_BY_PLATFORM[i.platform]! }));
+  return readJson(file, downloadsFile, 'downloads catalogue').items.map((i) => ({
+    ...i,
+    className: CLASS_BY_PLATFORM[i.platform]!,
+  }));
 }

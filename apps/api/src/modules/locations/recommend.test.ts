@@ -5,7 +5,13 @@ import { loadLocationSeeds } from './catalogue.js';
 import { countryPosition } from './country-positions.js';
 import { type Candidate, distanceKm, effectiveKm, recommendedLocation } from './recommend.js';
 
-const at = (slug: string, latitude: number, longitude: number, load: number | null = 10, available = true): Candidate => ({ slug, latitude, longitude, load, available });
+const at = (
+  slug: string,
+  latitude: number,
+  longitude: number,
+  load: number | null = 10,
+  available = true,
+): Candidate => ({ slug, latitude, longitude, load, available });
 const sydney = at('au-syd', -33.9, 151.2);
 const frankfurt = at('de-fra', 50.1, 8.7);
 const amsterdam = at('nl-ams', 52.4, 4.9);
@@ -21,7 +27,10 @@ describe('distanceKm', () => {
     expect(distanceKm(tokyo, tokyo)).toBe(0);
   });
   it('is symmetric and never more than half the circumference', () => {
-    const pos = fc.record({ latitude: fc.double({ min: -90, max: 90, noNaN: true }), longitude: fc.double({ min: -180, max: 180, noNaN: true }) });
+    const pos = fc.record({
+      latitude: fc.double({ min: -90, max: 90, noNaN: true }),
+      longitude: fc.double({ min: -180, max: 180, noNaN: true }),
+    });
     fc.assert(
       fc.property(pos, pos, (a, b) => {
         const d = distanceKm(a, b);
@@ -43,7 +52,10 @@ describe('recommendedLocation', () => {
   });
 
   it('keeps a moderately busy neighbour but leaves a nearly full one for a farther quiet one', () => {
-    const busy = (load: number | null) => [{ ...frankfurt, load }, { ...amsterdam, load: 10 }];
+    const busy = (load: number | null) => [
+      { ...frankfurt, load },
+      { ...amsterdam, load: 10 },
+    ];
     expect(recommendedLocation(countryPosition('DE'), busy(50))?.slug).toBe('de-fra');
     expect(recommendedLocation(countryPosition('DE'), busy(90))?.slug).toBe('nl-ams');
     // No node online (load unknown) counts as full.
@@ -77,7 +89,12 @@ describe('recommendedLocation', () => {
         const usable = list.filter((c) => c.available);
         if (!usable.length) return pick === null;
         const min = Math.min(...usable.map((c) => effectiveKm(me, c)));
-        return pick !== null && pick.available && effectiveKm(me, pick) === min && recommendedLocation(me, [...list].reverse())?.slug === pick.slug;
+        return (
+          pick !== null &&
+          pick.available &&
+          effectiveKm(me, pick) === min &&
+          recommendedLocation(me, [...list].reverse())?.slug === pick.slug
+        );
       }),
     );
   });
@@ -85,7 +102,9 @@ describe('recommendedLocation', () => {
 
 describe('countryPosition', () => {
   it('knows the countries of every seeded location and the largest markets, in range', () => {
-    const seeded = loadLocationSeeds(fileURLToPath(new URL('../../../../../config/locations.json', import.meta.url))).locations.map((l) => l.countryCode);
+    const seeded = loadLocationSeeds(
+      fileURLToPath(new URL('../../../../../config/locations.json', import.meta.url)),
+    ).locations.map((l) => l.countryCode);
     expect(seeded.length).toBeGreaterThan(10);
     for (const code of [...seeded, 'RU', 'CN', 'BR', 'IN', 'ZA']) {
       const p = countryPosition(code)!;

@@ -37,7 +37,10 @@ export function effectiveKm(customer: Position, c: Candidate): number {
  * from the customer (ties: the first slug in alphabetical order, so the answer is stable). Null
  * when nothing is available or the customer's position is unknown.
  */
-export function recommendedLocation<C extends Candidate>(customer: Position | null, candidates: readonly C[]): C | null {
+export function recommendedLocation<C extends Candidate>(
+  customer: Position | null,
+  candidates: readonly C[],
+): C | null {
   if (!customer) return null;
   let best: C | null = null;
   let bestKm = Infinity;

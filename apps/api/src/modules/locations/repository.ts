@@ -7,8 +7,12 @@ export interface LocationRow {
   id: number;
   slug: string;
   country_code: string;
-  country_en: string; country_ru: string; country_zh: string;
-  city_en: string; city_ru: string; city_zh: string;
+  country_en: string;
+  country_ru: string;
+  country_zh: string;
+  city_en: string;
+  city_ru: string;
+  city_zh: string;
   latitude: number;
   longitude: number;
   premium: boolean;
@@ -54,14 +58,42 @@ export function placeholderKey(): string {
  * offered before they have reported. Off (production): a location is offered to customers only
  * with an enabled node that has reported, and configs name only such nodes.
  */
-export function locationsRepository(db: Queryable, { offerUnreported = false, highWaterPercent = NODE_HIGH_WATER_PERCENT }: { offerUnreported?: boolean; highWaterPercent?: number } = {}) {
+export function locationsRepository(
+  db: Queryable,
+  {
+    offerUnreported = false,
+    highWaterPercent = NODE_HIGH_WATER_PERCENT,
+  }: { offerUnreported?: boolean; highWaterPercent?: number } = {},
+) {
   return {
     /** Inserts a location; undefined when the slug is taken. */
-    async addLocation(l: { slug: string; countryCode: string; country: { en: string; ru: string; zh: string }; city: { en: string; ru: string; zh: string }; latitude: number; longitude: number; premium: boolean; dashVisible: boolean }): Promise<{ id: number } | undefined> {
+    async addLocation(l: {
+      slug: string;
+      countryCode: string;
+      country: { en: string; ru: string; zh: string };
+      city: { en: string; ru: string; zh: string };
+      latitude: number;
+      longitude: number;
+      premium: boolean;
+      dashVisible: boolean;
+    }): Promise<{ id: number } | undefined> {
       const [row] = await db.query<{ id: number }>(
         `insert into vpn_locations (slug, country_code, country_en, country_ru, country_zh, city_en, city_ru, city_zh, latitude, longitude, premium, dash_visible)
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12) on conflict (slug) do nothing returning id`,
-        [l.slug, l.countryCode, l.country.en, l.country.ru, l.country.zh, l.city.en, l.city.ru, l.city.zh, l.latitude, l.longitude, l.premium, l.dashVisible],
+        [
+          l.slug,
+          l.countryCode,
+          l.country.en,
+          l.country.ru,
+          l.country.zh,
+          l.city.en,
+          l.city.ru,
+          l.city.zh,
+          l.latitude,
+          l.longitude,
+          l.premium,
+          l.dashVisible,
+        ],
       );
       return row;
     },
@@ -82,8 +114,25 @@ export function locationsRepository(db: Queryable, { offerUnreported = false, hi
 
     /** Every location with each of its nodes (one row per node; a location without nodes once, node fields null), for the operator. */
     async operatorList() {
-      return db.query<{ slug: string; city: string; premium: boolean; visible: boolean; node: string | null; endpoint: string | null; enabled: boolean | null; demo: boolean | null; has_token: boolean; load: number | null; last_seen_at: Date | null; agent_version: string | null;
-        draining_since: Date | null; wg_kind: string | null; wg_max_peers: number | null; wg_peers: number | null; wg_refused: number | null }>(
+      return db.query<{
+        slug: string;
+        city: string;
+        premium: boolean;
+        visible: boolean;
+        node: string | null;
+        endpoint: string | null;
+        enabled: boolean | null;
+        demo: boolean | null;
+        has_token: boolean;
+        load: number | null;
+        last_seen_at: Date | null;
+        agent_version: string | null;
+        draining_since: Date | null;
+        wg_kind: string | null;
+        wg_max_peers: number | null;
+        wg_peers: number | null;
+        wg_refused: number | null;
+      }>(
         `select l.slug, l.city_en as city, l.premium, l.dash_visible as visible, n.name as node,
                 n.endpoint_host || ':' || n.listen_port as endpoint, n.enabled, n.demo, n.token_hash is not null as has_token, n.load, n.last_seen_at, n.agent_version,
                 n.draining_since, n.wg_kind, n.wg_max_peers, n.wg_peers, n.wg_refused
@@ -103,10 +152,18 @@ export function locationsRepository(db: Queryable, { offerUnreported = false, hi
                               $9::float8[], $10::float8[], $11::bool[], $12::bool[])
          on conflict (slug) do nothing returning id`,
         [
-          seeds.map((s) => s.slug), seeds.map((s) => s.countryCode),
-          seeds.map((s) => s.country.en), seeds.map((s) => s.country.ru), seeds.map((s) => s.country.zh),
-          seeds.map((s) => s.city.en), seeds.map((s) => s.city.ru), seeds.map((s) => s.city.zh),
-          seeds.map((s) => s.latitude), seeds.map((s) => s.longitude), seeds.map((s) => s.premium), seeds.map((s) => s.dashVisible),
+          seeds.map((s) => s.slug),
+          seeds.map((s) => s.countryCode),
+          seeds.map((s) => s.country.en),
+          seeds.map((s) => s.country.ru),
+          seeds.map((s) => s.country.zh),
+          seeds.map((s) => s.city.en),
+          seeds.map((s) => s.city.ru),
+          seeds.map((s) => s.city.zh),
+          seeds.map((s) => s.latitude),
+          seeds.map((s) => s.longitude),
+          seeds.map((s) => s.premium),
+          seeds.map((s) => s.dashVisible),
         ],
       );
       const bare = await db.query<{ id: number; slug: string }>(
@@ -116,7 +173,12 @@ export function locationsRepository(db: Queryable, { offerUnreported = false, hi
         await db.query(
           `insert into vpn_nodes (location_id, name, endpoint_host, public_key, demo)
            select *, true from unnest($1::int[], $2::text[], $3::text[], $4::text[]) on conflict (name) do nothing`,
-          [bare.map((b) => b.id), bare.map((b) => `${b.slug}-1`), bare.map((b) => `${b.slug}-1.${nodeDomain}`), bare.map(() => placeholderKey())],
+          [
+            bare.map((b) => b.id),
+            bare.map((b) => `${b.slug}-1`),
+            bare.map((b) => `${b.slug}-1.${nodeDomain}`),
+            bare.map(() => placeholderKey()),
+          ],
         );
       }
       return rows.length;
@@ -128,7 +190,11 @@ export function locationsRepository(db: Queryable, { offerUnreported = false, hi
      * below its limit (`room`). One grouped read of the nodes, nothing of what listWithNodes orders
      * by: the add path pays a few indexed rows, not the whole list.
      */
-    async wireguardRoom(slug: string | null): Promise<{ slug: string; premium: boolean; city_en: string; country_en: string; serving: boolean; room: boolean }[]> {
+    async wireguardRoom(
+      slug: string | null,
+    ): Promise<
+      { slug: string; premium: boolean; city_en: string; country_en: string; serving: boolean; room: boolean }[]
+    > {
       return db.query(
         `select l.slug, l.premium, l.city_en, l.country_en, count(n.id) > 0 as serving, coalesce(bool_or(not ${nodeFullSql('n', '$3')}), false) as room
          from vpn_locations l

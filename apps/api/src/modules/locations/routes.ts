@@ -1,6 +1,13 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { downloadsResult, envelope, langCodeQuery, operationSystemsResult, serverListResult, SETUP_PATHS } from '@warren/contract';
+import {
+  downloadsResult,
+  envelope,
+  langCodeQuery,
+  operationSystemsResult,
+  serverListResult,
+  SETUP_PATHS,
+} from '@warren/contract';
 import { userOf } from '../../plugins/auth.js';
 import type { LocationsService } from './service.js';
 
@@ -20,8 +27,14 @@ export async function locationsRoutes(fastify: FastifyInstance, { locations, aut
   );
 
   // The catalogue is public: the checkout and iOS download pages show it before sign-in.
-  app.get(SETUP_PATHS.downloads, { schema: { tags, response: { 200: envelope(downloadsResult) } } }, async () => ({ data: { items: locations.downloads() } }));
-  app.get(SETUP_PATHS.operationSystems, { schema: { tags: ['dashboard'], response: { 200: envelope(operationSystemsResult) } } }, async () => ({
-    data: { items: locations.operationSystems() },
+  app.get(SETUP_PATHS.downloads, { schema: { tags, response: { 200: envelope(downloadsResult) } } }, async () => ({
+    data: { items: locations.downloads() },
   }));
+  app.get(
+    SETUP_PATHS.operationSystems,
+    { schema: { tags: ['dashboard'], response: { 200: envelope(operationSystemsResult) } } },
+    async () => ({
+      data: { items: locations.operationSystems() },
+    }),
+  );
 }

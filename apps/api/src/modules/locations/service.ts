@@ -6,7 +6,15 @@ import { type LocationWithNodes, locationsRepository } from './repository.js';
 import { OPERATION_SYSTEMS } from './catalogue.js';
 
 export const accessOf = (u: UserRow, now: Date | number = Date.now()) =>
-  vpnAccess({ accountStatus: u.account_status, tariffKey: u.tariff_key, subscriptionExpiresAt: u.subscription_expires_at, deletedAt: u.deleted_at }, now);
+  vpnAccess(
+    {
+      accountStatus: u.account_status,
+      tariffKey: u.tariff_key,
+      subscriptionExpiresAt: u.subscription_expires_at,
+      deletedAt: u.deleted_at,
+    },
+    now,
+  );
 
 export const localName = (l: LocationWithNodes, lang: Language) => ({
   country: l[`country_${lang}`] || l.country_en,
@@ -35,7 +43,13 @@ export function locationsService({ db, vpn, downloads }: { db: Database; vpn: Vp
         unavailable: l.unavailable,
       }));
       const collator = new Intl.Collator(lang);
-      return items.sort((a, b) => Number(b.isBlur) - Number(a.isBlur) || Number(b.premium) - Number(a.premium) || collator.compare(a.country, b.country) || collator.compare(a.city, b.city));
+      return items.sort(
+        (a, b) =>
+          Number(b.isBlur) - Number(a.isBlur) ||
+          Number(b.premium) - Number(a.premium) ||
+          collator.compare(a.country, b.country) ||
+          collator.compare(a.city, b.city),
+      );
     },
     downloads: () => downloads,
     operationSystems: () => OPERATION_SYSTEMS,

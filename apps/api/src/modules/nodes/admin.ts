@@ -16,7 +16,11 @@ export type NewLocation = z.input<typeof newLocation>;
 export const newNode = z.object({
   location: z.string().min(1),
   name: z.string().regex(/^[a-z0-9-]{2,60}$/, 'lower-case letters, digits and dashes'),
-  endpointHost: z.string().min(1).max(253).regex(/^[A-Za-z0-9.:-]+$/, 'a host name or an IP address'),
+  endpointHost: z
+    .string()
+    .min(1)
+    .max(253)
+    .regex(/^[A-Za-z0-9.:-]+$/, 'a host name or an IP address'),
   listenPort: dbInt().min(1).max(65535).default(51820),
   publicKey: z.string().refine(isWgKey, 'a WireGuard public key (base64, 32 bytes)').optional(),
 });
@@ -36,7 +40,14 @@ export async function addNode(db: Queryable, input: NewNode): Promise<{ id: numb
   const locationId = await locationsRepository(db).locationIdBySlug(n.location);
   if (locationId === undefined) throw new Error(`No location with the slug ${n.location}.`);
   const token = newNodeToken();
-  const row = await nodesRepository(db).add({ locationId, name: n.name, tokenHash: hashToken(token), endpointHost: n.endpointHost, listenPort: n.listenPort, publicKey: n.publicKey ?? null });
+  const row = await nodesRepository(db).add({
+    locationId,
+    name: n.name,
+    tokenHash: hashToken(token),
+    endpointHost: n.endpointHost,
+    listenPort: n.listenPort,
+    publicKey: n.publicKey ?? null,
+  });
   if (!row) throw new Error(`A node named ${n.name} exists already.`);
   return { id: row.id, token };
 }
@@ -48,8 +59,13 @@ export async function issueNodeToken(db: Queryable, name: string): Promise<strin
   return token;
 }
 
-export async function setLocation(db: Queryable, slug: string, patch: { premium?: boolean; dashVisible?: boolean }): Promise<void> {
-  if (!(await locationsRepository(db).updateLocation(slug, patch))) throw new Error(`No location with the slug ${slug}.`);
+export async function setLocation(
+  db: Queryable,
+  slug: string,
+  patch: { premium?: boolean; dashVisible?: boolean },
+): Promise<void> {
+  if (!(await locationsRepository(db).updateLocation(slug, patch)))
+    throw new Error(`No location with the slug ${slug}.`);
 }
 
 export async function setNode(
@@ -57,7 +73,8 @@ export async function setNode(
   name: string,
   patch: { enabled?: boolean; draining?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string },
 ): Promise<void> {
-  if (patch.publicKey !== undefined && !isWgKey(patch.publicKey)) throw new Error('The public key must be a WireGuard key (base64, 32 bytes).');
+  if (patch.publicKey !== undefined && !isWgKey(patch.publicKey))
+    throw new Error('The public key must be a WireGuard key (base64, 32 bytes).');
   if (!(await nodesRepository(db).update(name, patch))) throw new Error(`No node named ${name}.`);
 }
 

@@ -10,7 +10,16 @@ import { openvpnSocks5Service } from '../openvpn-socks5/service.js';
 import { stealthKeys } from '../stealth/credentials.js';
 import { loadStealthKey } from '../stealth/key.js';
 import { stealthNodeSide } from '../stealth/nodes.js';
-import { type NewLocation, type NewNode, addLocation, addNode, issueNodeToken, listNodes, setLocation, setNode } from './admin.js';
+import {
+  type NewLocation,
+  type NewNode,
+  addLocation,
+  addNode,
+  issueNodeToken,
+  listNodes,
+  setLocation,
+  setNode,
+} from './admin.js';
 import { VPN_CHANGES_CHANNEL, nodesRepository } from './repository.js';
 import { nodesService } from './service.js';
 import { createChangeWatcher } from './watcher.js';
@@ -31,7 +40,11 @@ export interface VpnServicesDeps {
  * watcher wakes this instance's long polls: devices and operator actions poke it after they commit.
  */
 export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
-  const watcher = createChangeWatcher(() => nodesRepository(db).version(), vpn.changePollMs, (err) => log?.warn({ err }, 'reading the VPN change log failed'));
+  const watcher = createChangeWatcher(
+    () => nodesRepository(db).version(),
+    vpn.changePollMs,
+    (err) => log?.warn({ err }, 'reading the VPN change log failed'),
+  );
   const locations = locationsService({ db, vpn, downloads: loadDownloads(vpn.downloadsFile) });
   const pki = pkiStore(db, keys);
   const stealthKeyring = stealthKeys(() => loadStealthKey(db, keys));
@@ -54,7 +67,13 @@ export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
     /** The stealth credentials' key (stealth/credentials.ts) and the stealth module's node side (the console and metrics read its figures). */
     stealthKeys: stealthKeyring,
     stealthNodes,
-    openvpnSocks5: openvpnSocks5Service({ db, pki, keys, offerUnreported: vpn.demoNodes, published: () => nodes.publish() }),
+    openvpnSocks5: openvpnSocks5Service({
+      db,
+      pki,
+      keys,
+      offerUnreported: vpn.demoNodes,
+      published: () => nodes.publish(),
+    }),
     /** Operator actions on locations and nodes (`npx warren vpn …`); node tokens are shown once. */
     admin: {
       addLocation: (input: NewLocation) => poked(addLocation(db, input)),
@@ -79,7 +98,9 @@ export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
     async seed(): Promise<void> {
       if (!vpn.seed) return;
       const seeds = loadLocationSeeds(vpn.locationsFile);
-      await db.exclusive(727_004, (tx) => locationsRepository(tx).seed(seeds.locations, seeds.nodeDomain, vpn.demoNodes));
+      await db.exclusive(727_004, (tx) =>
+        locationsRepository(tx).seed(seeds.locations, seeds.nodeDomain, vpn.demoNodes),
+      );
     },
   };
 }

@@ -3,9 +3,19 @@ import type { DesiredState } from '@warren/contract';
 import { desiredStateJson } from './service.js';
 
 const state = (peers: number): DesiredState => ({
-  node: { id: 1, name: 'n' }, version: 7, evaluatedAt: 1000, nextCheckAt: null, full: true, changedOwners: [],
-  peers: Array.from({ length: peers }, (_, i) => ({ publicKey: `k${i}`, allowedIps: [`10.64.0.${i % 250}/32`], owner: i })),
-  serviceUsers: [], stealthUsers: [],
+  node: { id: 1, name: 'n' },
+  version: 7,
+  evaluatedAt: 1000,
+  nextCheckAt: null,
+  full: true,
+  changedOwners: [],
+  peers: Array.from({ length: peers }, (_, i) => ({
+    publicKey: `k${i}`,
+    allowedIps: [`10.64.0.${i % 250}/32`],
+    owner: i,
+  })),
+  serviceUsers: [],
+  stealthUsers: [],
 });
 
 async function text(s: DesiredState, batch: number): Promise<{ text: string; pieces: number }> {

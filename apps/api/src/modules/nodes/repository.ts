@@ -2,7 +2,6 @@ import type { NodeWireguardCapacity } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
 import { nodeFullSql } from '../locations/repository.js';
 
-
 /** The channel the change log's writer (vpn_note_change, migration 0020) notifies, with its schema as the payload. */
 export const VPN_CHANGES_CHANNEL = 'warren_vpn_changes';
 
@@ -27,7 +26,14 @@ export interface PeerSourceRow {
 export function nodesRepository(db: Queryable) {
   return {
     /** Inserts a node; undefined when the name is taken. */
-    async add(n: { locationId: number; name: string; tokenHash: string; endpointHost: string; listenPort: number; publicKey: string | null }): Promise<{ id: number } | undefined> {
+    async add(n: {
+      locationId: number;
+      name: string;
+      tokenHash: string;
+      endpointHost: string;
+      listenPort: number;
+      publicKey: string | null;
+    }): Promise<{ id: number } | undefined> {
       const [row] = await db.query<{ id: number }>(
         `insert into vpn_nodes (location_id, name, token_hash, endpoint_host, listen_port, public_key) values ($1, $2, $3, $4, $5, $6)
          on conflict (name) do nothing returning id`,
@@ -43,14 +49,24 @@ export function nodesRepository(db: Queryable) {
     },
 
     /** False when there is no node of that name. */
-    async update(name: string, patch: { enabled?: boolean; draining?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string }): Promise<boolean> {
+    async update(
+      name: string,
+      patch: { enabled?: boolean; draining?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string },
+    ): Promise<boolean> {
       // Draining keeps the time it started (a second "drain" does not restart it); undraining clears it.
       const rows = await db.query(
         `update vpn_nodes set enabled = coalesce($2, enabled), endpoint_host = coalesce($3, endpoint_host), listen_port = coalesce($4, listen_port),
            public_key = coalesce($5, public_key),
            draining_since = case when $6::bool is null then draining_since when $6::bool then coalesce(draining_since, now()) end
          where name = $1 returning id`,
-        [name, patch.enabled ?? null, patch.endpointHost ?? null, patch.listenPort ?? null, patch.publicKey ?? null, patch.draining ?? null],
+        [
+          name,
+          patch.enabled ?? null,
+          patch.endpointHost ?? null,
+          patch.listenPort ?? null,
+          patch.publicKey ?? null,
+          patch.draining ?? null,
+        ],
       );
       return rows.length > 0;
     },
@@ -60,8 +76,18 @@ export function nodesRepository(db: Queryable) {
      * full = an enabled node at its WireGuard high-water mark (`highWaterPercent` of its cap) or
      * refusing peers; demo nodes left out (they never report).
      */
-    async states(onlineSeconds: number, highWaterPercent: number): Promise<{ online: number; offline: number; never: number; disabled: number; draining: number; full: number }> {
-      const [row] = await db.query<{ online: number; offline: number; never: number; disabled: number; draining: number; full: number }>(
+    async states(
+      onlineSeconds: number,
+      highWaterPercent: number,
+    ): Promise<{ online: number; offline: number; never: number; disabled: number; draining: number; full: number }> {
+      const [row] = await db.query<{
+        online: number;
+        offline: number;
+        never: number;
+        disabled: number;
+        draining: number;
+        full: number;
+      }>(
         `select count(*) filter (where enabled and last_seen_at > now() - make_interval(secs => $1))::int as online,
                 count(*) filter (where enabled and last_seen_at <= now() - make_interval(secs => $1))::int as offline,
                 count(*) filter (where enabled and last_seen_at is null)::int as never,
@@ -83,8 +109,16 @@ export function nodesRepository(db: Queryable) {
     },
 
     /** The current version, the prune horizon, the database clock (ms) and the node's current premium flag, in one round trip. */
-    async head(nodeId: number): Promise<{ version: number; pruned: number; now_ms: number; premium: boolean; enabled: boolean }> {
-      const [row] = await db.query<{ version: number; pruned: number; now_ms: number; premium: boolean; enabled: boolean }>(
+    async head(
+      nodeId: number,
+    ): Promise<{ version: number; pruned: number; now_ms: number; premium: boolean; enabled: boolean }> {
+      const [row] = await db.query<{
+        version: number;
+        pruned: number;
+        now_ms: number;
+        premium: boolean;
+        enabled: boolean;
+      }>(
         `select (select coalesce(max(seq), 0) from vpn_changes)::float8 as version,
                 (select pruned_through from vpn_meta where id = 1)::float8 as pruned,
                 floor(extract(epoch from now()) * 1000)::float8 as now_ms, l.premium, n.enabled
@@ -135,7 +169,10 @@ export function nodesRepository(db: Queryable) {
 
     /** Owners touched by changes after `since`; null when one of them was a "resync everything" change. */
     async changedOwnersSince(since: number): Promise<number[] | null> {
-      const rows = await db.query<{ user_id: number | null }>(`select distinct user_id from vpn_changes where seq > $1`, [since]);
+      const rows = await db.query<{ user_id: number | null }>(
+        `select distinct user_id from vpn_changes where seq > $1`,
+        [since],
+      );
       if (rows.some((r) => r.user_id === null)) return null;
       return rows.map((r) => r.user_id!);
     },
@@ -176,11 +213,17 @@ export function nodesRepository(db: Queryable) {
          where u.deleted_at is null and u.account_status = 'Active' and ($1::int[] is null or d.user_id = any($1::int[]))`,
         [owners],
       );
-      return (JSON.parse(row!.j) as [number, string, number, string, string, number | null, boolean][]).map(([user_id, public_key, addr_index, account_status, tariff_key, expires, deleted]) => ({
-        user_id, public_key, addr_index, account_status, tariff_key,
-        subscription_expires_at: expires === null ? null : new Date(expires),
-        deleted_at: deleted ? new Date(0) : null,
-      }));
+      return (JSON.parse(row!.j) as [number, string, number, string, string, number | null, boolean][]).map(
+        ([user_id, public_key, addr_index, account_status, tariff_key, expires, deleted]) => ({
+          user_id,
+          public_key,
+          addr_index,
+          account_status,
+          tariff_key,
+          subscription_expires_at: expires === null ? null : new Date(expires),
+          deleted_at: deleted ? new Date(0) : null,
+        }),
+      );
     },
 
     /**
@@ -200,7 +243,11 @@ export function nodesRepository(db: Queryable) {
       const list = JSON.parse(row!.j) as [number, string, number, string, string, number | null, boolean, number][];
       return {
         rows: list.map(([user_id, public_key, addr_index, account_status, tariff_key, expires, deleted]) => ({
-          user_id, public_key, addr_index, account_status, tariff_key,
+          user_id,
+          public_key,
+          addr_index,
+          account_status,
+          tariff_key,
           subscription_expires_at: expires === null ? null : new Date(expires),
           deleted_at: deleted ? new Date(0) : null,
         })),
@@ -212,20 +259,46 @@ export function nodesRepository(db: Queryable) {
      * agentVersion, lastApplyError and wireguard are optional (older agents): an absent one keeps what
      * was stored; lastApplyError null clears it.
      */
-    async saveReport(nodeId: number, r: { load: number; activePeers: number; publicKey?: string; listenPort?: number; agentVersion?: string; lastApplyError?: string | null; wireguard?: NodeWireguardCapacity }): Promise<void> {
+    async saveReport(
+      nodeId: number,
+      r: {
+        load: number;
+        activePeers: number;
+        publicKey?: string;
+        listenPort?: number;
+        agentVersion?: string;
+        lastApplyError?: string | null;
+        wireguard?: NodeWireguardCapacity;
+      },
+    ): Promise<void> {
       const wg = r.wireguard;
       await db.query(
         `update vpn_nodes set load = $2, active_peers = $3, last_seen_at = now(), demo = false, public_key = coalesce($4, public_key), listen_port = coalesce($5, listen_port),
            agent_version = coalesce($6, agent_version), last_apply_error = case when $7 then $8 else last_apply_error end,
            wg_kind = coalesce($9, wg_kind), wg_max_peers = coalesce($10, wg_max_peers), wg_peers = coalesce($11, wg_peers), wg_refused = coalesce($12, wg_refused)
          where id = $1`,
-        [nodeId, Math.round(r.load), r.activePeers, r.publicKey ?? null, r.listenPort ?? null, r.agentVersion ?? null, r.lastApplyError !== undefined, r.lastApplyError ?? null,
-          wg?.kind ?? null, wg?.maxPeers ?? null, wg?.peers ?? null, wg?.refused ?? null],
+        [
+          nodeId,
+          Math.round(r.load),
+          r.activePeers,
+          r.publicKey ?? null,
+          r.listenPort ?? null,
+          r.agentVersion ?? null,
+          r.lastApplyError !== undefined,
+          r.lastApplyError ?? null,
+          wg?.kind ?? null,
+          wg?.maxPeers ?? null,
+          wg?.peers ?? null,
+          wg?.refused ?? null,
+        ],
       );
     },
 
     /** Upserts counters for the reported peers that are devices; unknown keys are ignored. */
-    async saveStats(nodeId: number, peers: { publicKey: string; lastHandshake: number; rxBytes: number; txBytes: number }[]): Promise<number> {
+    async saveStats(
+      nodeId: number,
+      peers: { publicKey: string; lastHandshake: number; rxBytes: number; txBytes: number }[],
+    ): Promise<number> {
       if (!peers.length) return 0;
       const rows = await db.query(
         `insert into wg_peer_stats as s (device_id, node_id, last_handshake_at, rx_bytes, tx_bytes, updated_at)
@@ -235,7 +308,13 @@ export function nodesRepository(db: Queryable) {
          on conflict (device_id, node_id) do update set last_handshake_at = coalesce(excluded.last_handshake_at, s.last_handshake_at),
            rx_bytes = excluded.rx_bytes, tx_bytes = excluded.tx_bytes, updated_at = now()
          returning s.device_id`,
-        [nodeId, peers.map((p) => p.publicKey), peers.map((p) => p.lastHandshake), peers.map((p) => p.rxBytes), peers.map((p) => p.txBytes)],
+        [
+          nodeId,
+          peers.map((p) => p.publicKey),
+          peers.map((p) => p.lastHandshake),
+          peers.map((p) => p.rxBytes),
+          peers.map((p) => p.txBytes),
+        ],
       );
       return rows.length;
     },

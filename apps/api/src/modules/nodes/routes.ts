@@ -1,7 +1,15 @@
 import { Readable } from 'node:stream';
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { desiredState, desiredStateQuery, envelope, MAX_REPORTED_PEERS, NODE_PATHS, nodeReport, nodeReportResult } from '@warren/contract';
+import {
+  desiredState,
+  desiredStateQuery,
+  envelope,
+  MAX_REPORTED_PEERS,
+  NODE_PATHS,
+  nodeReport,
+  nodeReportResult,
+} from '@warren/contract';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { bearerToken } from '../../plugins/auth.js';
 import type { NodeRow } from './repository.js';
@@ -27,7 +35,10 @@ export async function nodesRoutes(fastify: FastifyInstance, { nodes }: { nodes: 
 
   app.get(
     NODE_PATHS.desired,
-    { preHandler: requireNode, schema: { tags, security, querystring: desiredStateQuery, response: { 200: envelope(desiredState) } } },
+    {
+      preHandler: requireNode,
+      schema: { tags, security, querystring: desiredStateQuery, response: { 200: envelope(desiredState) } },
+    },
     async (request, reply) => {
       const state = await nodes.desiredState(request.currentNode!, request.query);
       if (!state.full) return { data: state };

@@ -1,4 +1,12 @@
-import { type DesiredState, type DesiredStateQuery, desiredState, type NodePeer, type NodeReport, mayUseLocation, vpnAccess } from '@warren/contract';
+import {
+  type DesiredState,
+  type DesiredStateQuery,
+  desiredState,
+  type NodePeer,
+  type NodeReport,
+  mayUseLocation,
+  vpnAccess,
+} from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { hashToken } from '../../lib/secrets.js';
 import { peerAllowedIps } from '../wireguard/addresses.js';
@@ -55,7 +63,8 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
     const head = await repo.head(node.id);
     const now = head.now_ms;
     let owners: number[] | null = null;
-    const canDelta = q.since !== undefined && q.at !== undefined && q.since >= head.pruned && q.since <= head.version && q.at <= now;
+    const canDelta =
+      q.since !== undefined && q.at !== undefined && q.since >= head.pruned && q.since <= head.version && q.at <= now;
     if (canDelta) {
       const changed = await repo.changedOwnersSince(q.since!);
       if (changed) {
@@ -70,16 +79,28 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
       rows
         .filter((r) =>
           mayUseLocation(
-            vpnAccess({ accountStatus: r.account_status, tariffKey: r.tariff_key, subscriptionExpiresAt: r.subscription_expires_at, deletedAt: r.deleted_at }, now),
+            vpnAccess(
+              {
+                accountStatus: r.account_status,
+                tariffKey: r.tariff_key,
+                subscriptionExpiresAt: r.subscription_expires_at,
+                deletedAt: r.deleted_at,
+              },
+              now,
+            ),
             head.premium,
           ),
         )
-        .map((r) => ({ publicKey: r.public_key, allowedIps: peerAllowedIps(r.addr_index, vpn.pools), owner: r.user_id }));
+        .map((r) => ({
+          publicKey: r.public_key,
+          allowedIps: peerAllowedIps(r.addr_index, vpn.pools),
+          owner: r.user_id,
+        }));
     if (head.enabled && !full && owners!.length) peers = toPeers(await repo.peerSources(owners));
     else if (head.enabled && full) {
       // A page at a time, letting other requests run between pages. Pages are not one snapshot: a
       // change committed meanwhile is after the version read above, so the next delta resends its owner.
-      for (let after = 0; ; ) {
+      for (let after = 0; ;) {
         const page = await repo.peerSourcesPage(after, FULL_PAGE);
         for (const p of toPeers(page.rows)) peers.push(p);
         if (page.lastId === null || page.rows.length < FULL_PAGE) break;
@@ -88,9 +109,11 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
       }
     }
     // OpenVPN/SOCKS5 users follow the same rule and the same delta (modules/openvpn-socks5).
-    const serviceUsers = head.enabled && (full || owners!.length) ? await serviceUsersFor(db, owners, head.premium, now) : [];
+    const serviceUsers =
+      head.enabled && (full || owners!.length) ? await serviceUsersFor(db, owners, head.premium, now) : [];
     // Stealth (VLESS/Trojan) users too: a rotation, lapse, refund, disable or deletion is a delta for that owner.
-    const stealthUsers = stealth && head.enabled && (full || owners!.length) ? await stealth.usersFor(owners, head.premium, now) : [];
+    const stealthUsers =
+      stealth && head.enabled && (full || owners!.length) ? await stealth.usersFor(owners, head.premium, now) : [];
     return {
       node: { id: node.id, name: node.name },
       version: head.version,
@@ -127,7 +150,8 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
         const version = await repo.version();
         if (version === q.since) {
           const next = await repo.nextExpiry(q.at);
-          if (next === null || next > Date.now()) await watcher.wait(q.since, Math.min(deadline, next ?? Infinity), mark);
+          if (next === null || next > Date.now())
+            await watcher.wait(q.since, Math.min(deadline, next ?? Infinity), mark);
         }
       }
       return compute(node, q);
@@ -176,7 +200,9 @@ export async function* desiredStateJson(state: DesiredState, batch = 2000): Asyn
   const cut = head.length - 3;
   yield head.slice(0, cut);
   for (let i = 0; i < peers.length; i += batch) {
-    const part = peers.slice(i, i + batch).map((p) => JSON.stringify({ publicKey: p.publicKey, allowedIps: p.allowedIps, owner: p.owner }));
+    const part = peers
+      .slice(i, i + batch)
+      .map((p) => JSON.stringify({ publicKey: p.publicKey, allowedIps: p.allowedIps, owner: p.owner }));
     yield (i ? ',' : '') + part.join(',');
     await new Promise((resolve) => setImmediate(resolve));
   }

@@ -30,7 +30,11 @@ interface Waiter {
   resolve: () => void;
 }
 
-export function createChangeWatcher(readVersion: () => Promise<number>, pollMs: number, onError: (err: unknown) => void = () => {}): ChangeWatcher {
+export function createChangeWatcher(
+  readVersion: () => Promise<number>,
+  pollMs: number,
+  onError: (err: unknown) => void = () => {},
+): ChangeWatcher {
   const waiters = new Set<Waiter>();
   let timer: NodeJS.Timeout | undefined;
   let ticking = false;

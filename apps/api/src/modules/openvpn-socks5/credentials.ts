@@ -21,7 +21,9 @@ export const newServicePassword = () => pick(MIXED, 20);
 
 const scryptAsync = (password: string, salt: Buffer, keyLen: number, o: { N: number; r: number; p: number }) =>
   new Promise<Buffer>((resolve, reject) =>
-    scrypt(password, salt, keyLen, { N: o.N, r: o.r, p: o.p, maxmem: 256 * o.N * o.r }, (err, key) => (err ? reject(err) : resolve(key))),
+    scrypt(password, salt, keyLen, { N: o.N, r: o.r, p: o.p, maxmem: 256 * o.N * o.r }, (err, key) =>
+      err ? reject(err) : resolve(key),
+    ),
   );
 
 export async function makeVerifier(password: string): Promise<string> {

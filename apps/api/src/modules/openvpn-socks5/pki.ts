@@ -32,7 +32,10 @@ export function newTlsCryptKey(): string {
 }
 
 function pem(label: string, der: ArrayBuffer): string {
-  const b64 = Buffer.from(der).toString('base64').match(/.{1,64}/g)!.join('\n');
+  const b64 = Buffer.from(der)
+    .toString('base64')
+    .match(/.{1,64}/g)!
+    .join('\n');
   return `-----BEGIN ${label}-----\n${b64}\n-----END ${label}-----\n`;
 }
 
@@ -77,7 +80,11 @@ export async function createCa(name = 'Warren VPN CA'): Promise<CaMaterial> {
 }
 
 /** A TLS server certificate for one node, signed by the CA (what `remote-cert-tls server` checks). */
-export async function issueServerCert(ca: Pick<CaMaterial, 'caCert' | 'caKey'>, commonName: string, now = new Date()): Promise<{ cert: string; key: string; notAfter: Date }> {
+export async function issueServerCert(
+  ca: Pick<CaMaterial, 'caCert' | 'caKey'>,
+  commonName: string,
+  now = new Date(),
+): Promise<{ cert: string; key: string; notAfter: Date }> {
   const caCert = new x509.X509Certificate(ca.caCert);
   const caKey = await importKey(ca.caKey);
   const keys = (await webcrypto.subtle.generateKey(ALG, true, ['sign', 'verify'])) as CryptoKeyPair;
@@ -108,14 +115,23 @@ export function pkiStore(db: Database, keys: Keyring) {
   const open = (enc: string, what: string) => {
     const plain = keys.open(SEAL.openvpnPki, enc);
     // The server checked at start that every key its data names is configured (modules/secrets): this is a damaged value.
-    if (plain === null) throw new PkiSecretError(`Cannot open the ${what} with the configured secrets (OPENVPN_CA_SECRET or APP_SECRET, APP_SECRET_PREVIOUS).`);
+    if (plain === null)
+      throw new PkiSecretError(
+        `Cannot open the ${what} with the configured secrets (OPENVPN_CA_SECRET or APP_SECRET, APP_SECRET_PREVIOUS).`,
+      );
     return plain;
   };
   let cached: CaMaterial | undefined;
 
   async function readCa(q: Queryable): Promise<CaMaterial | undefined> {
     const row = await openvpnSocks5Repository(q).pki();
-    return row && { caCert: row.ca_cert, caKey: open(row.ca_key_enc, 'OpenVPN CA key'), tlsCrypt: open(row.tls_crypt_enc, 'tls-crypt key') };
+    return (
+      row && {
+        caCert: row.ca_cert,
+        caKey: open(row.ca_key_enc, 'OpenVPN CA key'),
+        tlsCrypt: open(row.tls_crypt_enc, 'tls-crypt key'),
+      }
+    );
   }
 
   return {
@@ -136,7 +152,8 @@ export function pkiStore(db: Database, keys: Keyring) {
     async nodeCert(nodeId: number, nodeName: string): Promise<{ cert: string; key: string }> {
       const ca = await this.ensureCa();
       const row = await repo.nodeCert(nodeId);
-      if (row && new Date(row.not_after).getTime() - Date.now() > RENEW_BEFORE_DAYS * 86_400_000) return { cert: row.cert, key: open(row.key_enc, 'node key') };
+      if (row && new Date(row.not_after).getTime() - Date.now() > RENEW_BEFORE_DAYS * 86_400_000)
+        return { cert: row.cert, key: open(row.key_enc, 'node key') };
       const issued = await issueServerCert(ca, nodeName);
       await repo.saveNodeCert(nodeId, issued.cert, seal(issued.key), issued.notAfter);
       return { cert: issued.cert, key: issued.key };
@@ -144,4 +161,3 @@ export function pkiStore(db: Database, keys: Keyring) {
   };
 }
 export type PkiStore = ReturnType<typeof pkiStore>;
-

@@ -24,7 +24,8 @@ const block = (tag: string, body: string) => `<${tag}>\n${body.trim()}\n</${tag}
 
 export function renderOvpn(o: OvpnInput): string {
   if (!o.remotes.length) throw new Error('a configuration needs at least one server');
-  for (const r of o.remotes) if (!/^[A-Za-z0-9.:-]+$/.test(r.host) || !Number.isInteger(r.port)) throw new Error(`invalid remote ${r.host}`);
+  for (const r of o.remotes)
+    if (!/^[A-Za-z0-9.:-]+$/.test(r.host) || !Number.isInteger(r.port)) throw new Error(`invalid remote ${r.host}`);
   const lines = [
     `# Warren VPN: ${clean(o.title)} (OpenVPN ${o.protocol.toUpperCase()})`,
     '# Sign in with your service username and password (Setup → OpenVPN), not your account password.',
@@ -55,6 +56,13 @@ export function renderOvpn(o: OvpnInput): string {
   // connect-retry 2 30: OpenVPN doubles the wait after every few failed tries up to 300 s by
   // default, so a client refused for a while came back up to 5 minutes after the renewal; capped
   // at 30 s, it is back within about half a minute (a refused try costs the node one handshake).
-  lines.push('auth-retry nointeract', 'connect-retry 2 30', 'auth-nocache', 'verb 3', block('ca', o.ca), block('tls-crypt', o.tlsCrypt));
+  lines.push(
+    'auth-retry nointeract',
+    'connect-retry 2 30',
+    'auth-nocache',
+    'verb 3',
+    block('ca', o.ca),
+    block('tls-crypt', o.tlsCrypt),
+  );
   return `${lines.join('\n')}\n`;
 }

@@ -12,22 +12,37 @@ export interface ServiceLocationRow {
   id: number;
   slug: string;
   country_code: string;
-  country_en: string; country_ru: string; country_zh: string;
-  city_en: string; city_ru: string; city_zh: string;
+  country_en: string;
+  country_ru: string;
+  country_zh: string;
+  city_en: string;
+  city_ru: string;
+  city_zh: string;
   premium: boolean;
   nodes: { host: string; udpPort: number; tcpPort: number; socksPort: number }[];
 }
 
 /** `offerUnreported`: as in locations/repository.ts (off in production: only nodes that have reported are offered). */
-export function openvpnSocks5Repository(db: Queryable, { offerUnreported = false }: { offerUnreported?: boolean } = {}) {
+export function openvpnSocks5Repository(
+  db: Queryable,
+  { offerUnreported = false }: { offerUnreported?: boolean } = {},
+) {
   return {
     async credentials(userId: number): Promise<CredentialRow | undefined> {
-      const [row] = await db.query<CredentialRow>('select user_id, username, password_enc, verifier from service_credentials where user_id = $1', [userId]);
+      const [row] = await db.query<CredentialRow>(
+        'select user_id, username, password_enc, verifier from service_credentials where user_id = $1',
+        [userId],
+      );
       return row;
     },
 
     /** Inserts unless the account has credentials already (a parallel request won); returns the row in force. */
-    async createCredentials(userId: number, username: string, passwordEnc: string, verifier: string): Promise<CredentialRow | undefined> {
+    async createCredentials(
+      userId: number,
+      username: string,
+      passwordEnc: string,
+      verifier: string,
+    ): Promise<CredentialRow | undefined> {
       await db.query(
         `insert into service_credentials (user_id, username, password_enc, verifier) values ($1, $2, $3, $4) on conflict do nothing`,
         [userId, username, passwordEnc, verifier],
@@ -36,7 +51,10 @@ export function openvpnSocks5Repository(db: Queryable, { offerUnreported = false
     },
 
     async resetPassword(userId: number, passwordEnc: string, verifier: string): Promise<boolean> {
-      const rows = await db.query('update service_credentials set password_enc = $2, verifier = $3, updated_at = now() where user_id = $1 returning user_id', [userId, passwordEnc, verifier]);
+      const rows = await db.query(
+        'update service_credentials set password_enc = $2, verifier = $3, updated_at = now() where user_id = $1 returning user_id',
+        [userId, passwordEnc, verifier],
+      );
       return rows.length > 0;
     },
 
@@ -57,16 +75,25 @@ export function openvpnSocks5Repository(db: Queryable, { offerUnreported = false
 
     /** The stored CA (keys encrypted), if made. */
     async pki(): Promise<{ ca_cert: string; ca_key_enc: string; tls_crypt_enc: string } | undefined> {
-      const [row] = await db.query<{ ca_cert: string; ca_key_enc: string; tls_crypt_enc: string }>('select ca_cert, ca_key_enc, tls_crypt_enc from openvpn_pki where id = 1');
+      const [row] = await db.query<{ ca_cert: string; ca_key_enc: string; tls_crypt_enc: string }>(
+        'select ca_cert, ca_key_enc, tls_crypt_enc from openvpn_pki where id = 1',
+      );
       return row;
     },
 
     async savePki(caCert: string, caKeyEnc: string, tlsCryptEnc: string): Promise<void> {
-      await db.query('insert into openvpn_pki (id, ca_cert, ca_key_enc, tls_crypt_enc) values (1, $1, $2, $3)', [caCert, caKeyEnc, tlsCryptEnc]);
+      await db.query('insert into openvpn_pki (id, ca_cert, ca_key_enc, tls_crypt_enc) values (1, $1, $2, $3)', [
+        caCert,
+        caKeyEnc,
+        tlsCryptEnc,
+      ]);
     },
 
     async nodeCert(nodeId: number): Promise<{ cert: string; key_enc: string; not_after: Date | string } | undefined> {
-      const [row] = await db.query<{ cert: string; key_enc: string; not_after: Date | string }>('select cert, key_enc, not_after from openvpn_node_certs where node_id = $1', [nodeId]);
+      const [row] = await db.query<{ cert: string; key_enc: string; not_after: Date | string }>(
+        'select cert, key_enc, not_after from openvpn_node_certs where node_id = $1',
+        [nodeId],
+      );
       return row;
     },
 
@@ -85,8 +112,21 @@ export function openvpnSocks5Repository(db: Queryable, { offerUnreported = false
  * credentials, filtered by THE access rule (vpnAccess + mayUseLocation, as for WireGuard peers).
  * SOCKS5 and the ad blocker need a paid plan; a lapsed one drops the account from every node.
  */
-export async function serviceUsersFor(db: Queryable, owners: number[] | null, premium: boolean, now: number): Promise<NodeServiceUser[]> {
-  const rows = await db.query<{ user_id: number; username: string; verifier: string; account_status: string; tariff_key: string; expires: number | null; adblock: boolean }>(
+export async function serviceUsersFor(
+  db: Queryable,
+  owners: number[] | null,
+  premium: boolean,
+  now: number,
+): Promise<NodeServiceUser[]> {
+  const rows = await db.query<{
+    user_id: number;
+    username: string;
+    verifier: string;
+    account_status: string;
+    tariff_key: string;
+    expires: number | null;
+    adblock: boolean;
+  }>(
     `select c.user_id, c.username, c.verifier, u.account_status, u.tariff_key,
             floor(extract(epoch from u.subscription_expires_at) * 1000)::float8 as expires, coalesce(uf.enabled, false) as adblock
      from service_credentials c
@@ -98,11 +138,25 @@ export async function serviceUsersFor(db: Queryable, owners: number[] | null, pr
   );
   const out: NodeServiceUser[] = [];
   for (const r of rows) {
-    const access = vpnAccess({ accountStatus: r.account_status, tariffKey: r.tariff_key, subscriptionExpiresAt: r.expires === null ? null : new Date(r.expires) }, now);
+    const access = vpnAccess(
+      {
+        accountStatus: r.account_status,
+        tariffKey: r.tariff_key,
+        subscriptionExpiresAt: r.expires === null ? null : new Date(r.expires),
+      },
+      now,
+    );
     const openvpn = mayUseLocation(access, premium);
     const socks = access === 'paid';
     if (!openvpn && !socks) continue;
-    out.push({ owner: r.user_id, username: r.username, verifier: r.verifier, openvpn, socks, adblock: r.adblock && access === 'paid' });
+    out.push({
+      owner: r.user_id,
+      username: r.username,
+      verifier: r.verifier,
+      openvpn,
+      socks,
+      adblock: r.adblock && access === 'paid',
+    });
   }
   return out;
 }

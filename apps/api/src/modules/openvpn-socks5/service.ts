@@ -1,4 +1,12 @@
-import { type Language, type NodeServices, type OpenVpnConfigQuery, type ServiceCredentials, type ServicesOverview, mayUseLocation, ovpnFileName } from '@warren/contract';
+import {
+  type Language,
+  type NodeServices,
+  type OpenVpnConfigQuery,
+  type ServiceCredentials,
+  type ServicesOverview,
+  mayUseLocation,
+  ovpnFileName,
+} from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { type Keyring, SEAL } from '../../lib/keyring.js';
@@ -26,20 +34,32 @@ export interface OpenvpnSocks5Deps {
   published?: () => Promise<unknown>;
 }
 
-const localName = (l: ServiceLocationRow, lang: Language) => ({ country: l[`country_${lang}`] || l.country_en, city: l[`city_${lang}`] || l.city_en });
+const localName = (l: ServiceLocationRow, lang: Language) => ({
+  country: l[`country_${lang}`] || l.country_en,
+  city: l[`city_${lang}`] || l.city_en,
+});
 
 /**
  * OpenVPN files, router variants and SOCKS5 details for the logged-in user, the credentials behind
  * them, and what each node needs to serve them. Every call works on the caller's own account only.
  */
-export function openvpnSocks5Service({ db, pki, keys, offerUnreported = false, published = async () => {} }: OpenvpnSocks5Deps) {
+export function openvpnSocks5Service({
+  db,
+  pki,
+  keys,
+  offerUnreported = false,
+  published = async () => {},
+}: OpenvpnSocks5Deps) {
   const repo = openvpnSocks5Repository(db, { offerUnreported });
   const seal = (password: string) => keys.seal(SEAL.servicePassword, password);
 
   const reveal = (row: CredentialRow): ServiceCredentials => {
     const password = keys.open(SEAL.servicePassword, row.password_enc);
     // Every key the data names was checked at start (modules/secrets): this is a damaged value.
-    if (password === null) throw new Error('Cannot open a service password with the configured secrets (OPENVPN_CA_SECRET or APP_SECRET, APP_SECRET_PREVIOUS).');
+    if (password === null)
+      throw new Error(
+        'Cannot open a service password with the configured secrets (OPENVPN_CA_SECRET or APP_SECRET, APP_SECRET_PREVIOUS).',
+      );
     return { username: row.username, password };
   };
 
@@ -49,7 +69,12 @@ export function openvpnSocks5Service({ db, pki, keys, offerUnreported = false, p
     for (let attempt = 0; attempt < 5; attempt++) {
       const password = newServicePassword();
       try {
-        const row = await repo.createCredentials(userId, newServiceUsername(), seal(password), await makeVerifier(password));
+        const row = await repo.createCredentials(
+          userId,
+          newServiceUsername(),
+          seal(password),
+          await makeVerifier(password),
+        );
         if (row) {
           await published();
           return reveal(row);
@@ -66,7 +91,11 @@ export function openvpnSocks5Service({ db, pki, keys, offerUnreported = false, p
 
     async overview(user: UserRow, lang: Language): Promise<ServicesOverview> {
       const access = accessOf(user);
-      const [credentials, locations, adblock] = await Promise.all([credentialsOf(user.id), repo.locations(), featuresRepository(db).adblockEnabled(user.id)]);
+      const [credentials, locations, adblock] = await Promise.all([
+        credentialsOf(user.id),
+        repo.locations(),
+        featuresRepository(db).adblockEnabled(user.id),
+      ]);
       return {
         access,
         credentials,
@@ -74,7 +103,15 @@ export function openvpnSocks5Service({ db, pki, keys, offerUnreported = false, p
         adblock: adblock && access === 'paid',
         locations: locations.map((l) => {
           const available = mayUseLocation(access, l.premium);
-          return { id: l.id, slug: l.slug, countryCode: l.country_code, ...localName(l, lang), premium: l.premium, available, nodes: available ? l.nodes : [] };
+          return {
+            id: l.id,
+            slug: l.slug,
+            countryCode: l.country_code,
+            ...localName(l, lang),
+            premium: l.premium,
+            available,
+            nodes: available ? l.nodes : [],
+          };
         }),
       };
     },
@@ -88,11 +125,16 @@ export function openvpnSocks5Service({ db, pki, keys, offerUnreported = false, p
       return reveal((await repo.credentials(user.id))!);
     },
 
-    async openvpnConfig(user: UserRow, q: OpenVpnConfigQuery, lang: Language): Promise<{ fileName: string; text: string }> {
+    async openvpnConfig(
+      user: UserRow,
+      q: OpenVpnConfigQuery,
+      lang: Language,
+    ): Promise<{ fileName: string; text: string }> {
       const [loc] = await repo.locations(q.location);
       if (!loc) throw new NotFoundError('Unknown location.');
       const access = accessOf(user);
-      if (access === 'none') throw new ForbiddenError('Activate your account or renew your plan to download configurations.');
+      if (access === 'none')
+        throw new ForbiddenError('Activate your account or renew your plan to download configurations.');
       if (!mayUseLocation(access, loc.premium)) throw new ForbiddenError('This location needs a premium plan.');
       if (!loc.nodes.length) throw new NotFoundError('This location has no servers right now.');
       const ca = await pki.ensureCa();
@@ -114,7 +156,17 @@ export function openvpnSocks5Service({ db, pki, keys, offerUnreported = false, p
       const ca = await pki.ensureCa();
       const own = await pki.nodeCert(node.id, node.name);
       const ports = await nodesRepository(db).servicePorts(node.id);
-      return { openvpn: { ca: ca.caCert, cert: own.cert, key: own.key, tlsCrypt: ca.tlsCrypt, udpPort: ports!.udp, tcpPort: ports!.tcp }, socksPort: ports!.socks };
+      return {
+        openvpn: {
+          ca: ca.caCert,
+          cert: own.cert,
+          key: own.key,
+          tlsCrypt: ca.tlsCrypt,
+          udpPort: ports!.udp,
+          tcpPort: ports!.tcp,
+        },
+        socksPort: ports!.socks,
+      };
     },
   };
 }

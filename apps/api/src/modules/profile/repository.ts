@@ -11,7 +11,10 @@ export function profileRepository(db: Queryable) {
       return r ?? { marketing_emails: false, left: 0 };
     },
 
-    async updateNames(userId: number, body: { firstName?: string; secondName?: string; language?: string }): Promise<void> {
+    async updateNames(
+      userId: number,
+      body: { firstName?: string; secondName?: string; language?: string },
+    ): Promise<void> {
       await db.query(
         `update users set first_name = coalesce($2, first_name), second_name = coalesce($3, second_name), language = coalesce($4, language), updated_at = now() where id = $1`,
         [userId, body.firstName ?? null, body.secondName ?? null, body.language ?? null],
@@ -39,20 +42,30 @@ export function profileRepository(db: Queryable) {
     },
 
     async pendingTotpSecret(userId: number): Promise<string | null> {
-      const [row] = await db.query<{ totp_pending_secret: string | null }>('select totp_pending_secret from users where id = $1', [userId]);
+      const [row] = await db.query<{ totp_pending_secret: string | null }>(
+        'select totp_pending_secret from users where id = $1',
+        [userId],
+      );
       return row?.totp_pending_secret ?? null;
     },
 
     /** Turns two-factor on with the pending secret and a fresh set of recovery codes, in one transaction. */
     async enableTotp(userId: number, codeHashes: string[]): Promise<void> {
-      await db.query('update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled = true where id = $1', [userId]);
+      await db.query(
+        'update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled = true where id = $1',
+        [userId],
+      );
       await db.query('delete from recovery_codes where user_id = $1', [userId]);
-      for (const h of codeHashes) await db.query('insert into recovery_codes (user_id, code_hash) values ($1, $2)', [userId, h]);
+      for (const h of codeHashes)
+        await db.query('insert into recovery_codes (user_id, code_hash) values ($1, $2)', [userId, h]);
     },
 
     /** Off, and the secret forgotten; the last used step stays, so an old code of a re-enabled secret cannot come back. */
     async disableTotp(userId: number): Promise<void> {
-      await db.query('update users set totp_enabled = false, totp_secret = null, totp_pending_secret = null where id = $1', [userId]);
+      await db.query(
+        'update users set totp_enabled = false, totp_secret = null, totp_pending_secret = null where id = $1',
+        [userId],
+      );
       await db.query('delete from recovery_codes where user_id = $1', [userId]);
     },
   };

@@ -39,10 +39,14 @@ export function profileService(deps: {
   const factor = secondFactor(users, keys);
 
   // Signed with APP_SECRET; links mailed before a rotation keep working while the old secret is in APP_SECRET_PREVIOUS.
-  const unsubscribeSignature = (userId: number, secret = config.appSecret) => hmac(`unsubscribe:${secret}`, String(userId));
+  const unsubscribeSignature = (userId: number, secret = config.appSecret) =>
+    hmac(`unsubscribe:${secret}`, String(userId));
 
   async function mailPasswordChanged(user: UserRow) {
-    const m = renderMail('passwordChanged', { language: (['en', 'ru', 'zh'].includes(user.language) ? user.language : 'en') as 'en', productName: deps.productName(user.brand) });
+    const m = renderMail('passwordChanged', {
+      language: (['en', 'ru', 'zh'].includes(user.language) ? user.language : 'en') as 'en',
+      productName: deps.productName(user.brand),
+    });
     deps.defer(() => deps.mailer.send({ to: user.email, ...m }));
   }
 
@@ -50,7 +54,10 @@ export function profileService(deps: {
   async function checkPassword(user: UserRow, token: TokenRow, password: string, field: string): Promise<void> {
     const key = sessionKey(user.id, token.id);
     await spend(limiter, LIMITS.reauthPerSession, key);
-    if (!(await verifyPassword(user.password_hash, password))) throw new ValidationError({ [field]: [field === 'currentPassword' ? 'The current password is incorrect.' : 'The password is incorrect.'] });
+    if (!(await verifyPassword(user.password_hash, password)))
+      throw new ValidationError({
+        [field]: [field === 'currentPassword' ? 'The current password is incorrect.' : 'The password is incorrect.'],
+      });
     await limiter.reset(LIMITS.reauthPerSession, key);
   }
 
@@ -83,9 +90,17 @@ export function profileService(deps: {
     },
 
     /** The update, answered with the profile as it now is (the plain and the restricted call). */
-    async updateAndGet(user: UserRow, body: { firstName?: string; secondName?: string; language?: string }): Promise<Profile> {
+    async updateAndGet(
+      user: UserRow,
+      body: { firstName?: string; secondName?: string; language?: string },
+    ): Promise<Profile> {
       await profiles.updateNames(user.id, body);
-      return profileOf({ ...user, first_name: body.firstName ?? user.first_name, second_name: body.secondName ?? user.second_name, language: body.language ?? user.language });
+      return profileOf({
+        ...user,
+        first_name: body.firstName ?? user.first_name,
+        second_name: body.secondName ?? user.second_name,
+        language: body.language ?? user.language,
+      });
     },
 
     /** Changes the password and signs out every other session. */
@@ -98,7 +113,13 @@ export function profileService(deps: {
      * set-new-pass: no current password, but a token from the mailbox (POST users/setNewPassword/sendLink).
      * A session alone is no proof: it may be stolen, or come from a one-time link minted with a stolen one.
      */
-    async setNewPassword(user: UserRow, token: TokenRow, mailedToken: string | undefined, next: string, ip: string): Promise<void> {
+    async setNewPassword(
+      user: UserRow,
+      token: TokenRow,
+      mailedToken: string | undefined,
+      next: string,
+      ip: string,
+    ): Promise<void> {
       if (!user.is_wg_section_available) throw new ForbiddenError();
       const invalid = new ValidationError({ token: ['Open the link we emailed you to set a new password.'] });
       if (!mailedToken) throw invalid;
@@ -124,7 +145,13 @@ export function profileService(deps: {
 
     async sessions(user: UserRow, current: TokenRow) {
       const rows = await profiles.sessions(user.id);
-      return rows.map((r) => ({ id: Number(r.id), current: Number(r.id) === Number(current.id), userAgent: r.user_agent, createdAt: new Date(r.created_at).toISOString(), lastUsedAt: new Date(r.last_used_at).toISOString() }));
+      return rows.map((r) => ({
+        id: Number(r.id),
+        current: Number(r.id) === Number(current.id),
+        userAgent: r.user_agent,
+        createdAt: new Date(r.created_at).toISOString(),
+        lastUsedAt: new Date(r.last_used_at).toISOString(),
+      }));
     },
     /** Sign out everywhere else: other sessions and every outstanding sign-in or reset link. */
     async revokeOthers(user: UserRow, current: TokenRow) {
@@ -144,10 +171,22 @@ export function profileService(deps: {
     },
     async enableTwoFactor(user: UserRow, code: string, ctx: RequestContext) {
       await spend(limiter, LIMITS.totpSetupPerUser, String(user.id));
-      if (!(await factor.totp(user.id, await profiles.pendingTotpSecret(user.id), code))) throw new ValidationError({ code: [BAD_CODE] });
+      if (!(await factor.totp(user.id, await profiles.pendingTotpSecret(user.id), code)))
+        throw new ValidationError({ code: [BAD_CODE] });
       await limiter.reset(LIMITS.totpSetupPerUser, String(user.id));
-      const codes = Array.from({ length: RECOVERY_CODES }, () => randomToken(9).toLowerCase().replace(/[^a-z0-9]/g, 'x').slice(0, 12).replace(/(.{4})(?!$)/g, '$1-'));
-      await db.transaction(async (tx) => profileRepository(tx).enableTotp(user.id, codes.map((c) => hashToken(normaliseRecoveryCode(c)))));
+      const codes = Array.from({ length: RECOVERY_CODES }, () =>
+        randomToken(9)
+          .toLowerCase()
+          .replace(/[^a-z0-9]/g, 'x')
+          .slice(0, 12)
+          .replace(/(.{4})(?!$)/g, '$1-'),
+      );
+      await db.transaction(async (tx) =>
+        profileRepository(tx).enableTotp(
+          user.id,
+          codes.map((c) => hashToken(normaliseRecoveryCode(c))),
+        ),
+      );
       await users.invalidateCredentialTokens(user.id);
       deps.security?.twoFactorChanged(user, true, ctx);
       return { recoveryCodes: codes };

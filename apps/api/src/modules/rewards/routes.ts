@@ -11,7 +11,11 @@ export async function rewardsRoutes(
   opts: { rewards: RewardsService; origins: BrandOrigins; auth: (r: FastifyRequest, s: FastifyReply) => Promise<void> },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
-  app.get('/api/rewards', { preHandler: opts.auth, schema: { tags: ['rewards'], response: { 200: envelope(rewards) } } }, async (request) => ({
-    data: await opts.rewards.summary(userOf(request), contextOf(request, opts.origins).origin),
-  }));
+  app.get(
+    '/api/rewards',
+    { preHandler: opts.auth, schema: { tags: ['rewards'], response: { 200: envelope(rewards) } } },
+    async (request) => ({
+      data: await opts.rewards.summary(userOf(request), contextOf(request, opts.origins).origin),
+    }),
+  );
 }

@@ -29,7 +29,13 @@ export function rewardsService(db: Database, opts: { daysPerFriend: number }) {
         daysPerFriend: opts.daysPerFriend,
         totalDays: ledger.reduce((s, e) => s + e.days, 0),
         invited: await users.countSignedUpWith('friendID', code),
-        ledger: ledger.map((e) => ({ id: Number(e.id), days: e.days, reason: e.reason, friend: e.email ? maskEmail(e.email) : '', createdAt: new Date(e.created_at).toISOString() })),
+        ledger: ledger.map((e) => ({
+          id: Number(e.id),
+          days: e.days,
+          reason: e.reason,
+          friend: e.email ? maskEmail(e.email) : '',
+          createdAt: new Date(e.created_at).toISOString(),
+        })),
       };
     },
 

@@ -35,7 +35,10 @@ export function secretsRepository(db: Database) {
      * A page of values not under `keyId` (with `legacyOnly`: only those without a key id), in key
      * order after `after`: a value that cannot be opened is passed over, never read again.
      */
-    async page(col: SealedColumn, opts: { notUnder?: string; legacyOnly?: boolean; after: number; limit: number }): Promise<{ key: number; value: string }[]> {
+    async page(
+      col: SealedColumn,
+      opts: { notUnder?: string; legacyOnly?: boolean; after: number; limit: number },
+    ): Promise<{ key: number; value: string }[]> {
       return db.query<{ key: number; value: string }>(
         `select ${col.key} as key, ${col.column} as value from ${col.table}
           where ${col.column} is not null and ${col.key} > $1
@@ -55,7 +58,9 @@ export function secretsRepository(db: Database) {
       return db.transaction(async (tx: Queryable) => {
         await tx.query(`select set_config('warren.resealing', 'on', true)`);
         // Rows locked in key order first: two reseals running at once wait for each other instead of deadlocking.
-        await tx.query(`select 1 from ${col.table} where ${col.key} = any($1::int[]) order by ${col.key} for update`, [changes.map((c) => c.key)]);
+        await tx.query(`select 1 from ${col.table} where ${col.key} = any($1::int[]) order by ${col.key} for update`, [
+          changes.map((c) => c.key),
+        ]);
         const rows = await tx.query(
           `update ${col.table} t set ${col.column} = c.to_value
              from unnest($1::int[], $2::text[], $3::text[]) as c(key, from_value, to_value)

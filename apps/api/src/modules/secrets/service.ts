@@ -29,7 +29,11 @@ export function secretsService({ db, keys }: { db: Database; keys: Keyring }) {
   const repo = secretsRepository(db);
 
   /** Values of one column, a page at a time, each opened and handed to `change` (null: not opened); returns what the writes wrote. */
-  async function rewrite(col: SealedColumn, filter: { notUnder?: string; legacyOnly?: boolean }, change: (value: string) => string | null) {
+  async function rewrite(
+    col: SealedColumn,
+    filter: { notUnder?: string; legacyOnly?: boolean },
+    change: (value: string) => string | null,
+  ) {
     let after = -1;
     let written = 0;
     let unreadable = 0;
@@ -60,7 +64,11 @@ export function secretsService({ db, keys }: { db: Database; keys: Keyring }) {
     return unreadable;
   }
 
-  const settingsNote = () => keys.keys().map((k) => `${k.setting} is ${k.id}`).join(', ');
+  const settingsNote = () =>
+    keys
+      .keys()
+      .map((k) => `${k.setting} is ${k.id}`)
+      .join(', ');
 
   return {
     /**
@@ -95,10 +103,14 @@ export function secretsService({ db, keys }: { db: Database; keys: Keyring }) {
     },
 
     /** The configured keys and how many sealed values each column holds under each key id. */
-    async status(): Promise<{ keys: { id: string; setting: string; current: boolean }[]; columns: { what: string; keys: Record<string, number> }[] }> {
+    async status(): Promise<{
+      keys: { id: string; setting: string; current: boolean }[];
+      columns: { what: string; keys: Record<string, number> }[];
+    }> {
       const current = new Set(SEALED_COLUMNS.map((c) => keys.currentId(c.purpose)));
       const columns = [];
-      for (const col of SEALED_COLUMNS) columns.push({ what: describe(col), keys: Object.fromEntries(await repo.keyCounts(col)) });
+      for (const col of SEALED_COLUMNS)
+        columns.push({ what: describe(col), keys: Object.fromEntries(await repo.keyCounts(col)) });
       return { keys: keys.keys().map((k) => ({ ...k, current: current.has(k.id) })), columns };
     },
 
@@ -114,7 +126,12 @@ export function secretsService({ db, keys }: { db: Database; keys: Keyring }) {
           const plain = keys.open(col.purpose, value);
           return plain === null ? null : keys.seal(col.purpose, plain);
         });
-        reports.push({ what: describe(col), resealed: written, unreadable, keys: Object.fromEntries(await repo.keyCounts(col)) });
+        reports.push({
+          what: describe(col),
+          resealed: written,
+          unreadable,
+          keys: Object.fromEntries(await repo.keyCounts(col)),
+        });
       }
       return reports;
     },

@@ -34,9 +34,16 @@ const field = (v: string | null) => (v === null ? '~' : `${Buffer.byteLength(v, 
 const sha256 = (text: string) => createHash('sha256').update(text, 'utf8').digest('hex');
 
 export const personalHash = (r: Pick<ChainRow, 'personal_salt' | 'actor' | 'target' | 'ip' | 'user_agent'>) =>
-  sha256(`warren-staff-audit-personal-v1|${field(r.personal_salt)}${field(r.actor)}${field(r.target)}${field(r.ip)}${field(r.user_agent)}`);
+  sha256(
+    `warren-staff-audit-personal-v1|${field(r.personal_salt)}${field(r.actor)}${field(r.target)}${field(r.ip)}${field(r.user_agent)}`,
+  );
 
-export const rowHash = (r: Pick<ChainRow, 'seq' | 'at_us' | 'actor_user_id' | 'role' | 'action' | 'target_user_id' | 'detail' | 'personal_hash' | 'prev_hash'>) =>
+export const rowHash = (
+  r: Pick<
+    ChainRow,
+    'seq' | 'at_us' | 'actor_user_id' | 'role' | 'action' | 'target_user_id' | 'detail' | 'personal_hash' | 'prev_hash'
+  >,
+) =>
   sha256(
     `warren-staff-audit-v1|${field(r.seq)}${field(r.at_us)}${field(r.actor_user_id)}${field(r.role)}${field(r.action)}${field(r.target_user_id)}${field(r.detail)}${field(r.personal_hash)}${field(r.prev_hash)}`,
   );
@@ -87,12 +94,18 @@ export function chainVerifier(exported?: ChainHead) {
       for (const r of page) {
         rows++;
         const seq = BigInt(r.seq);
-        if (seq > expected) problem(`${expected === seq - 1n ? `row seq ${expected} is` : `rows seq ${expected}–${seq - 1n} are`} missing (deleted) before ${name(r)}`);
+        if (seq > expected)
+          problem(
+            `${expected === seq - 1n ? `row seq ${expected} is` : `rows seq ${expected}–${seq - 1n} are`} missing (deleted) before ${name(r)}`,
+          );
         else if (seq < expected) problem(`${name(r)} repeats a seq already in the chain (inserted)`);
-        else if (r.prev_hash !== prev) problem(`${name(r)} does not follow the row before it (a row was inserted, or the one before it rewritten)`);
-        if (r.personal_salt !== null && personalHash(r) !== r.personal_hash) problem(`${name(r)} was edited (actor, target, address or user agent)`);
+        else if (r.prev_hash !== prev)
+          problem(`${name(r)} does not follow the row before it (a row was inserted, or the one before it rewritten)`);
+        if (r.personal_salt !== null && personalHash(r) !== r.personal_hash)
+          problem(`${name(r)} was edited (actor, target, address or user agent)`);
         if (rowHash(r) !== r.row_hash) problem(`${name(r)} was edited (its fields no longer give its hash)`);
-        if (r.personal_salt === null) erased.push({ seq, id: r.id, actor: r.actor_user_id, target: r.target_user_id, atUs: BigInt(r.at_us) });
+        if (r.personal_salt === null)
+          erased.push({ seq, id: r.id, actor: r.actor_user_id, target: r.target_user_id, atUs: BigInt(r.at_us) });
         if (r.action === PSEUDONYMISE) {
           let d: { userId?: unknown; before?: unknown } = {};
           try {
@@ -101,11 +114,16 @@ export function chainVerifier(exported?: ChainHead) {
             /* no usable record: covers nothing */
           }
           const before = typeof d.before === 'string' ? Date.parse(d.before) : NaN;
-          records.push({ seq, userId: typeof d.userId === 'number' ? String(d.userId) : undefined, beforeUs: Number.isFinite(before) ? BigInt(before) * 1000n : undefined });
+          records.push({
+            seq,
+            userId: typeof d.userId === 'number' ? String(d.userId) : undefined,
+            beforeUs: Number.isFinite(before) ? BigInt(before) * 1000n : undefined,
+          });
         }
         if (exported && seq === exported.seq) {
           exportedSeen = true;
-          if (exported.hash && !r.row_hash.startsWith(exported.hash.toLowerCase())) problem(`${name(r)} differs from the exported head (the chain was rewritten up to it)`);
+          if (exported.hash && !r.row_hash.startsWith(exported.hash.toLowerCase()))
+            problem(`${name(r)} differs from the exported head (the chain was rewritten up to it)`);
         }
         expected = (seq >= expected ? seq : expected - 1n) + 1n;
         prev = r.row_hash;
@@ -115,13 +133,27 @@ export function chainVerifier(exported?: ChainHead) {
     finish(stored?: { seq: string; hash: string }): ChainReport {
       const last = { seq: String(expected - 1n), hash: prev };
       if (exported && !exportedSeen) {
-        if (exported.seq > expected - 1n) problem(`rows seq ${expected}–${exported.seq} are missing: the exported head is seq ${exported.seq}, the chain ends at seq ${expected - 1n} (the newest rows were deleted)`);
+        if (exported.seq > expected - 1n)
+          problem(
+            `rows seq ${expected}–${exported.seq} are missing: the exported head is seq ${exported.seq}, the chain ends at seq ${expected - 1n} (the newest rows were deleted)`,
+          );
         else problem(`row seq ${exported.seq} of the exported head is missing`);
       }
-      if (stored && (stored.seq !== last.seq || stored.hash !== last.hash)) problem(`the head table says seq ${stored.seq} ${stored.hash.slice(0, 16)}…, the chain ends at seq ${last.seq} ${last.hash.slice(0, 16)}…`);
+      if (stored && (stored.seq !== last.seq || stored.hash !== last.hash))
+        problem(
+          `the head table says seq ${stored.seq} ${stored.hash.slice(0, 16)}…, the chain ends at seq ${last.seq} ${last.hash.slice(0, 16)}…`,
+        );
       for (const e of erased) {
-        const recorded = records.some((p) => p.seq > e.seq && ((p.userId !== undefined && (p.userId === e.actor || p.userId === e.target)) || (p.beforeUs !== undefined && e.atUs < p.beforeUs)));
-        if (!recorded) problem(`row seq ${e.seq} (id ${e.id}): personal fields erased with no later "${PSEUDONYMISE}" row recording it`);
+        const recorded = records.some(
+          (p) =>
+            p.seq > e.seq &&
+            ((p.userId !== undefined && (p.userId === e.actor || p.userId === e.target)) ||
+              (p.beforeUs !== undefined && e.atUs < p.beforeUs)),
+        );
+        if (!recorded)
+          problem(
+            `row seq ${e.seq} (id ${e.id}): personal fields erased with no later "${PSEUDONYMISE}" row recording it`,
+          );
       }
       return { ok: problems.length === 0, rows, head: last, problems, pseudonymised: erased.length };
     },

@@ -8,20 +8,40 @@ describe('the known-device cookie of the staff sign-in', () => {
   it('is known for the email it was issued to, in any case, until it is 30 days old', () => {
     const cookie = devices.issue('Member@Example.com', now, 'device1');
     expect(devices.verify(cookie, 'member@example.com', now)).toBe('device1');
-    expect(devices.verify(cookie, 'member@example.com', new Date(now.getTime() + STAFF_DEVICE_DAYS * 86_400_000))).toBe('device1');
-    expect(devices.verify(cookie, 'member@example.com', new Date(now.getTime() + STAFF_DEVICE_DAYS * 86_400_000 + 1))).toBeUndefined();
+    expect(devices.verify(cookie, 'member@example.com', new Date(now.getTime() + STAFF_DEVICE_DAYS * 86_400_000))).toBe(
+      'device1',
+    );
+    expect(
+      devices.verify(cookie, 'member@example.com', new Date(now.getTime() + STAFF_DEVICE_DAYS * 86_400_000 + 1)),
+    ).toBeUndefined();
   });
 
   it("buys nothing for another account (an attacker's own cookie), another secret, or an edited cookie", () => {
     const cookie = devices.issue('attacker@example.com', now, 'device1');
     expect(devices.verify(cookie, 'member@example.com', now)).toBeUndefined();
-    expect(staffDevices(['another-secret-of-enough-length-0123456789abc']).verify(cookie, 'attacker@example.com', now)).toBeUndefined();
+    expect(
+      staffDevices(['another-secret-of-enough-length-0123456789abc']).verify(cookie, 'attacker@example.com', now),
+    ).toBeUndefined();
     const [id, at, sig] = cookie.split('.');
-    for (const forged of [`x${id}.${at}.${sig}`, `${id}.${Number(at) + 1}.${sig}`, `${id}.${at}.${sig}x`, `${id}.${at}`, `${cookie}.x`, '', 'a'.repeat(500)]) {
+    for (const forged of [
+      `x${id}.${at}.${sig}`,
+      `${id}.${Number(at) + 1}.${sig}`,
+      `${id}.${at}.${sig}x`,
+      `${id}.${at}`,
+      `${cookie}.x`,
+      '',
+      'a'.repeat(500),
+    ]) {
       expect(devices.verify(forged, 'attacker@example.com', now), forged).toBeUndefined();
     }
     // A cookie from the future (more than a minute of clock skew) is no cookie.
-    expect(devices.verify(devices.issue('attacker@example.com', new Date(now.getTime() + 120_000)), 'attacker@example.com', now)).toBeUndefined();
+    expect(
+      devices.verify(
+        devices.issue('attacker@example.com', new Date(now.getTime() + 120_000)),
+        'attacker@example.com',
+        now,
+      ),
+    ).toBeUndefined();
   });
 
   it('stays known across a rotation while the old secret is in APP_SECRET_PREVIOUS, and new cookies are signed with the new one', () => {
@@ -31,6 +51,8 @@ describe('the known-device cookie of the staff sign-in', () => {
     const rotated = staffDevices([next, old]);
     expect(rotated.verify(cookie, 'member@example.com', now)).toBe('device1');
     expect(staffDevices([next]).verify(cookie, 'member@example.com', now)).toBeUndefined();
-    expect(staffDevices([next]).verify(rotated.issue('member@example.com', now, 'device2'), 'member@example.com', now)).toBe('device2');
+    expect(
+      staffDevices([next]).verify(rotated.issue('member@example.com', now, 'device2'), 'member@example.com', now),
+    ).toBe('device2');
   });
 });

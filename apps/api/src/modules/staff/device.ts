@@ -15,7 +15,8 @@ const DEVICE_MS = STAFF_DEVICE_DAYS * 86_400_000;
 export function staffDevices(appSecrets: readonly string[]) {
   // APP_SECRET signs; the replaced ones (APP_SECRET_PREVIOUS) still verify, so a rotation does not make every browser a stranger.
   const keys = appSecrets.map((secret) => hmac(secret, 'warren staff device v1'));
-  const mac = (email: string, id: string, at: string, key = keys[0]!) => hmac(key, `${email.toLowerCase()}|${id}|${at}`);
+  const mac = (email: string, id: string, at: string, key = keys[0]!) =>
+    hmac(key, `${email.toLowerCase()}|${id}|${at}`);
   return {
     issue(email: string, now: Date, id = randomToken(12)): string {
       const at = String(now.getTime());

@@ -65,7 +65,8 @@ export function staffRepository(db: Queryable) {
   return {
     // --- roles -------------------------------------------------------------------------------
     async roleOf(userId: number): Promise<StaffRole | undefined> {
-      return (await db.query<{ role: StaffRole }>(`select role from staff_members where user_id = $1`, [userId]))[0]?.role;
+      return (await db.query<{ role: StaffRole }>(`select role from staff_members where user_id = $1`, [userId]))[0]
+        ?.role;
     },
     /** Grants or changes a role; answers the previous one. */
     async setRole(userId: number, role: StaffRole): Promise<StaffRole | null> {
@@ -77,21 +78,31 @@ export function staffRepository(db: Queryable) {
         [userId, role],
       );
       // A changed role takes effect at once: sessions signed in under the old one end.
-      if (row?.previous && row.previous !== role) await db.query(`delete from staff_sessions where user_id = $1`, [userId]);
+      if (row?.previous && row.previous !== role)
+        await db.query(`delete from staff_sessions where user_id = $1`, [userId]);
       return row?.previous ?? null;
     },
     /** Takes the role away (its sessions end by trigger); false when there was none. */
     async removeRole(userId: number): Promise<boolean> {
       return (await db.query(`delete from staff_members where user_id = $1 returning user_id`, [userId])).length === 1;
     },
-    async members(): Promise<{ user_id: number; email: string; role: StaffRole; granted_at: Date | string; totp_enabled: boolean }[]> {
+    async members(): Promise<
+      { user_id: number; email: string; role: StaffRole; granted_at: Date | string; totp_enabled: boolean }[]
+    > {
       return db.query(
         `select m.user_id, u.email, m.role, m.granted_at, u.totp_enabled from staff_members m join users u on u.id = m.user_id order by u.email`,
       );
     },
 
     // --- sessions ----------------------------------------------------------------------------
-    async insertSession(s: { userId: number; tokenHash: string; xsrfKeyHash: string; now: Date; ip: string; userAgent: string }): Promise<void> {
+    async insertSession(s: {
+      userId: number;
+      tokenHash: string;
+      xsrfKeyHash: string;
+      now: Date;
+      ip: string;
+      userAgent: string;
+    }): Promise<void> {
       await db.query(
         `insert into staff_sessions (user_id, token_hash, xsrf_key_hash, created_at, last_used_at, ip, user_agent) values ($1, $2, $3, $4, $4, $5, $6)`,
         [s.userId, s.tokenHash, s.xsrfKeyHash, s.now, s.ip.slice(0, 100), s.userAgent.slice(0, 300)],
@@ -101,7 +112,12 @@ export function staffRepository(db: Queryable) {
      * The live session of this token, touched in the same statement: inside both the idle and the
      * absolute limit, the account still holding a role, not deleted and not disabled. Expired ones are removed.
      */
-    async useSession(tokenHash: string, now: Date, idleMs: number, absoluteMs: number): Promise<StaffSessionRow | undefined> {
+    async useSession(
+      tokenHash: string,
+      now: Date,
+      idleMs: number,
+      absoluteMs: number,
+    ): Promise<StaffSessionRow | undefined> {
       const [row] = await db.query<StaffSessionRow>(
         `update staff_sessions s set last_used_at = $2
          from staff_members m, users u
@@ -127,19 +143,38 @@ export function staffRepository(db: Queryable) {
      */
     async audit(a: NewAudit): Promise<AuditHead> {
       const target = a.targetUserId != null ? '' : (a.target ?? '');
-      const [person] = a.targetUserId != null
-        ? await db.query<{ first_name: string; second_name: string }>('select first_name, second_name from users where id = $1', [a.targetUserId])
-        : [];
+      const [person] =
+        a.targetUserId != null
+          ? await db.query<{ first_name: string; second_name: string }>(
+              'select first_name, second_name from users where id = $1',
+              [a.targetUserId],
+            )
+          : [];
       const [head] = await db.query<AuditHead>(
         `insert into staff_audit (actor_user_id, actor, role, action, target_user_id, target, detail, ip, user_agent) values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          returning seq::text as seq, row_hash as hash`,
-        [a.actorUserId, a.actor, a.role, a.action, a.targetUserId ?? null, target, JSON.stringify(withoutPersonal(a.detail ?? {}, [person?.first_name, person?.second_name])), (a.ip ?? '').slice(0, 100), (a.userAgent ?? '').slice(0, 300)],
+        [
+          a.actorUserId,
+          a.actor,
+          a.role,
+          a.action,
+          a.targetUserId ?? null,
+          target,
+          JSON.stringify(withoutPersonal(a.detail ?? {}, [person?.first_name, person?.second_name])),
+          (a.ip ?? '').slice(0, 100),
+          (a.userAgent ?? '').slice(0, 300),
+        ],
       );
       return head!;
     },
     /** The chain's head as the database keeps it (the last row's seq and hash). */
     async auditHead(): Promise<AuditHead> {
-      return (await db.query<AuditHead>(`select seq::text as seq, hash from staff_audit_head`))[0] ?? { seq: '0', hash: GENESIS_HASH };
+      return (
+        (await db.query<AuditHead>(`select seq::text as seq, hash from staff_audit_head`))[0] ?? {
+          seq: '0',
+          hash: GENESIS_HASH,
+        }
+      );
     },
     /** Rows in chain order after (seq, id), every value as the database's text, for the verifier. */
     async auditChainPage(after: { seq: string; id: string } | null, limit: number): Promise<ChainRow[]> {
@@ -235,7 +270,18 @@ export function staffRepository(db: Queryable) {
     },
     /** Devices and their counters per node: never addresses or destinations (none are stored). */
     async devices(userId: number) {
-      return db.query<{ id: number; name: string; created_at: Date | string; location: string | null; city: string | null; node: string | null; last_handshake_at: Date | string | null; rx_bytes: string | number | null; tx_bytes: string | number | null; updated_at: Date | string | null }>(
+      return db.query<{
+        id: number;
+        name: string;
+        created_at: Date | string;
+        location: string | null;
+        city: string | null;
+        node: string | null;
+        last_handshake_at: Date | string | null;
+        rx_bytes: string | number | null;
+        tx_bytes: string | number | null;
+        updated_at: Date | string | null;
+      }>(
         `select d.id, d.name, d.created_at, l.slug as location, l.city_en as city, n.name as node, s.last_handshake_at, s.rx_bytes, s.tx_bytes, s.updated_at
          from wg_devices d left join wg_peer_stats s on s.device_id = d.id left join vpn_nodes n on n.id = s.node_id left join vpn_locations l on l.id = n.location_id
          where d.user_id = $1 order by d.id, n.name`,
@@ -243,14 +289,25 @@ export function staffRepository(db: Queryable) {
       );
     },
     async serviceCredentials(userId: number): Promise<{ username: string; updated_at: Date | string } | undefined> {
-      return (await db.query<{ username: string; updated_at: Date | string }>(`select username, updated_at from service_credentials where user_id = $1`, [userId]))[0];
+      return (
+        await db.query<{ username: string; updated_at: Date | string }>(
+          `select username, updated_at from service_credentials where user_id = $1`,
+          [userId],
+        )
+      )[0];
     },
     async activeSessions(userId: number): Promise<number> {
-      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from auth_tokens where user_id = $1 and expires_at > now() and rotated_at is null`, [userId]);
+      const [row] = await db.query<{ n: number }>(
+        `select count(*)::int as n from auth_tokens where user_id = $1 and expires_at > now() and rotated_at is null`,
+        [userId],
+      );
       return row?.n ?? 0;
     },
     async mails(userId: number, limit: number): Promise<{ kind: string; sent_at: Date | string }[]> {
-      return db.query(`select kind, sent_at from mail_log where user_id = $1 order by id desc limit $2`, [userId, limit]);
+      return db.query(`select kind, sent_at from mail_log where user_id = $1 order by id desc limit $2`, [
+        userId,
+        limit,
+      ]);
     },
     /** Customer sessions end (sign out everywhere); staff sessions of the account end with them. */
     async signOutAll(userId: number): Promise<number> {
@@ -273,11 +330,28 @@ export function staffRepository(db: Queryable) {
     // --- nodes -------------------------------------------------------------------------------
     async locationsWithNodes() {
       return db.query<{
-        slug: string; country_code: string; country: string; city: string; premium: boolean; visible: boolean;
-        node: string | null; endpoint_host: string | null; listen_port: number | null; enabled: boolean | null; demo: boolean | null; has_token: boolean;
-        last_seen_at: Date | string | null; active_peers: number | null; load: number | null; agent_version: string | null; last_apply_error: string | null;
+        slug: string;
+        country_code: string;
+        country: string;
+        city: string;
+        premium: boolean;
+        visible: boolean;
+        node: string | null;
+        endpoint_host: string | null;
+        listen_port: number | null;
+        enabled: boolean | null;
+        demo: boolean | null;
+        has_token: boolean;
+        last_seen_at: Date | string | null;
+        active_peers: number | null;
+        load: number | null;
+        agent_version: string | null;
+        last_apply_error: string | null;
         draining_since: Date | string | null;
-        wg_kind: 'kernel' | 'userspace' | null; wg_max_peers: number | null; wg_peers: number | null; wg_refused: number | null;
+        wg_kind: 'kernel' | 'userspace' | null;
+        wg_max_peers: number | null;
+        wg_peers: number | null;
+        wg_refused: number | null;
       }>(
         `select l.slug, l.country_code, l.country_en as country, l.city_en as city, l.premium, l.dash_visible as visible,
                 n.name as node, n.endpoint_host, n.listen_port, n.enabled, n.demo, n.token_hash is not null as has_token,
@@ -290,10 +364,18 @@ export function staffRepository(db: Queryable) {
       return (await db.query(`select 1 from vpn_locations where slug = $1`, [slug])).length === 1;
     },
     async nodeLocation(name: string): Promise<string | undefined> {
-      return (await db.query<{ slug: string }>(`select l.slug from vpn_nodes n join vpn_locations l on l.id = n.location_id where n.name = $1`, [name]))[0]?.slug;
+      return (
+        await db.query<{ slug: string }>(
+          `select l.slug from vpn_nodes n join vpn_locations l on l.id = n.location_id where n.name = $1`,
+          [name],
+        )
+      )[0]?.slug;
     },
     async setLocationNodesEnabled(slug: string, enabled: boolean): Promise<void> {
-      await db.query(`update vpn_nodes set enabled = $2 where location_id = (select id from vpn_locations where slug = $1) and enabled <> $2`, [slug, enabled]);
+      await db.query(
+        `update vpn_nodes set enabled = $2 where location_id = (select id from vpn_locations where slug = $1) and enabled <> $2`,
+        [slug, enabled],
+      );
     },
   };
 }
@@ -307,7 +389,9 @@ const escapeRegExp = (text: string) => text.replace(/[.*+?^${}()|[\]\\]/g, '\\$&
  */
 function withoutPersonal(value: unknown, names: (string | undefined)[]): unknown {
   const words = names.flatMap((n) => (n ?? '').split(/\s+/)).filter((w) => w.length >= 3);
-  const name = words.length ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu') : null;
+  const name = words.length
+    ? new RegExp(`(?<![\\p{L}\\p{N}])(?:${words.map(escapeRegExp).join('|')})(?![\\p{L}\\p{N}])`, 'giu')
+    : null;
   const scrub = (v: unknown): unknown => {
     if (typeof v === 'string') {
       const noEmail = v.replace(EMAIL, '[email]');
@@ -333,5 +417,8 @@ export async function eraseStaffData(tx: Queryable, account: { userId: number })
 
 /** Records a mail sent to an address (kind and time only) when the address is an account's. */
 export async function logMail(db: Queryable, to: string, kind: string): Promise<void> {
-  await db.query(`insert into mail_log (user_id, kind) select id, $2 from users where lower(email) = lower($1) and deleted_at is null`, [to, kind.slice(0, 40)]);
+  await db.query(
+    `insert into mail_log (user_id, kind) select id, $2 from users where lower(email) = lower($1) and deleted_at is null`,
+    [to, kind.slice(0, 40)],
+  );
 }

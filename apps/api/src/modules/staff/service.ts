@@ -1,8 +1,25 @@
 import {
-  STAFF_ABSOLUTE_HOURS, STAFF_AUDIT_PAGE, STAFF_IDLE_MINUTES, STAFF_SEARCH_LIMIT,
-  type StaffAddLocationBody, type StaffAddNodeBody, type StaffAuditEntry, type StaffAuditPage, type StaffCustomer, type StaffCustomerSummary,
-  type StaffJob, type StaffLocation, type StaffMe, type StaffNode, type StaffRole, type StaffSignInBody, type StaffAuditAction,
-  NODE_REPORT_INTERVAL_S, LANGUAGES, nodeIsFull, nodePeerLimit,
+  STAFF_ABSOLUTE_HOURS,
+  STAFF_AUDIT_PAGE,
+  STAFF_IDLE_MINUTES,
+  STAFF_SEARCH_LIMIT,
+  type StaffAddLocationBody,
+  type StaffAddNodeBody,
+  type StaffAuditEntry,
+  type StaffAuditPage,
+  type StaffCustomer,
+  type StaffCustomerSummary,
+  type StaffJob,
+  type StaffLocation,
+  type StaffMe,
+  type StaffNode,
+  type StaffRole,
+  type StaffSignInBody,
+  type StaffAuditAction,
+  NODE_REPORT_INTERVAL_S,
+  LANGUAGES,
+  nodeIsFull,
+  nodePeerLimit,
 } from '@warren/contract';
 import type { BrandRegistry } from '../../brands/registry.js';
 import type { Database } from '../../db/client.js';
@@ -15,7 +32,16 @@ import { hashToken, randomToken } from '../../lib/secrets.js';
 import { type BillingServices, type JobEngine, type PaymentRow, isWithinMoneyBack } from '../billing/index.js';
 import type { VpnServices } from '../nodes/index.js';
 import type { StealthService } from '../stealth/index.js';
-import { type AccountErasure, LIMITS, type SecurityMails, type UsersService, secondFactor, spend, spendSignIn, usersRepository } from '../users/index.js';
+import {
+  type AccountErasure,
+  LIMITS,
+  type SecurityMails,
+  type UsersService,
+  secondFactor,
+  spend,
+  spendSignIn,
+  usersRepository,
+} from '../users/index.js';
 import { staffDevices } from './device.js';
 import { type ChainReport, chainVerifier, type ChainHead } from './audit-chain.js';
 import { type AuditHead, type CustomerRow, type NewAudit, staffRepository } from './repository.js';
@@ -27,7 +53,8 @@ export const STAFF_AUDIT_ADDRESS_DAYS = 365;
 const AUDIT_VERIFY_PAGE = 1000;
 const BAD_CREDENTIALS = 'These credentials do not match our records.';
 const ACCOUNT_DISABLED = 'This account is disabled. Please contact support.';
-const NEEDS_TWO_FACTOR = 'Staff sign-in needs two-factor sign-in: turn it on in your profile (Profile → Two-factor sign-in) first.';
+const NEEDS_TWO_FACTOR =
+  'Staff sign-in needs two-factor sign-in: turn it on in your profile (Profile → Two-factor sign-in) first.';
 /** The operator's CLI as the audit log names it. */
 export const CLI_ACTOR = 'operator (CLI)';
 
@@ -76,10 +103,12 @@ export interface StaffDeps {
 
 const iso = (d: Date | string) => new Date(d).toISOString();
 const isoOrNull = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : iso(d));
-const asLanguage = (l: string) => ((LANGUAGES as readonly string[]).includes(l) ? (l as (typeof LANGUAGES)[number]) : 'en');
+const asLanguage = (l: string) =>
+  (LANGUAGES as readonly string[]).includes(l) ? (l as (typeof LANGUAGES)[number]) : 'en';
 const asStatus = (s: string) => (s === 'Active' || s === 'Suspended' ? s : 'Inactive');
 /** Inside the money-back window as the customer's own refund counts it (from when it was paid). */
-const isWithinMoneyBackWindow = (p: PaymentRow, at: Date, days: number) => isWithinMoneyBack(new Date(p.paid_at ?? p.created_at), at, days);
+const isWithinMoneyBackWindow = (p: PaymentRow, at: Date, days: number) =>
+  isWithinMoneyBack(new Date(p.paid_at ?? p.created_at), at, days);
 
 /**
  * The operator console (issue 15): staff sign-in with two-factor, short sessions, the customer view
@@ -104,13 +133,30 @@ export function staffService(deps: StaffDeps) {
   const factor = secondFactor(usersRepo, deps.keys);
   const devices = staffDevices(deps.keys.appSecrets());
 
-  const audit = (actor: StaffActor, action: StaffAuditAction, target: { userId?: number | null; text?: string }, detail: Record<string, unknown> = {}) =>
-    repo.audit({ actorUserId: actor.userId, actor: actor.email, role: actor.role, action, targetUserId: target.userId ?? null, target: target.text ?? '', detail, ip: actor.ip, userAgent: actor.userAgent });
+  const audit = (
+    actor: StaffActor,
+    action: StaffAuditAction,
+    target: { userId?: number | null; text?: string },
+    detail: Record<string, unknown> = {},
+  ) =>
+    repo.audit({
+      actorUserId: actor.userId,
+      actor: actor.email,
+      role: actor.role,
+      action,
+      targetUserId: target.userId ?? null,
+      target: target.text ?? '',
+      detail,
+      ip: actor.ip,
+      userAgent: actor.userAgent,
+    });
 
   const meOf = (s: { email: string; role: StaffRole; createdAt: Date; lastUsedAt: Date }): StaffMe => ({
     email: s.email,
     role: s.role,
-    expiresAt: new Date(Math.min(s.lastUsedAt.getTime() + STAFF_IDLE_MS, s.createdAt.getTime() + STAFF_ABSOLUTE_MS)).toISOString(),
+    expiresAt: new Date(
+      Math.min(s.lastUsedAt.getTime() + STAFF_IDLE_MS, s.createdAt.getTime() + STAFF_ABSOLUTE_MS),
+    ).toISOString(),
     absoluteExpiresAt: new Date(s.createdAt.getTime() + STAFF_ABSOLUTE_MS).toISOString(),
   });
 
@@ -127,12 +173,19 @@ export function staffService(deps: StaffDeps) {
    */
   async function targetOf(actor: StaffActor, id: number): Promise<CustomerRow> {
     const row = await customerRow(id);
-    if (actor.role !== 'admin' && row.staff_role) throw new ForbiddenError("Only an admin acts on a staff member's account.");
+    if (actor.role !== 'admin' && row.staff_role)
+      throw new ForbiddenError("Only an admin acts on a staff member's account.");
     return row;
   }
 
   const summaryOf = (r: CustomerRow): StaffCustomerSummary => ({
-    id: r.id, email: r.email, verified: r.verified, status: asStatus(r.account_status), createdAt: iso(r.created_at), tariffName: r.tariff_name, expiresAt: isoOrNull(r.subscription_expires_at),
+    id: r.id,
+    email: r.email,
+    verified: r.verified,
+    status: asStatus(r.account_status),
+    createdAt: iso(r.created_at),
+    tariffName: r.tariff_name,
+    expiresAt: isoOrNull(r.subscription_expires_at),
   });
 
   async function view(id: number): Promise<StaffCustomer> {
@@ -153,21 +206,34 @@ export function staffService(deps: StaffDeps) {
       devices.set(d.id, device);
       if (d.node) {
         device.nodes.push({
-          location: d.location ?? '', city: d.city ?? '', node: d.node, lastHandshakeAt: isoOrNull(d.last_handshake_at),
-          rxBytes: Number(d.rx_bytes ?? 0), txBytes: Number(d.tx_bytes ?? 0), updatedAt: iso(d.updated_at ?? d.created_at),
+          location: d.location ?? '',
+          city: d.city ?? '',
+          node: d.node,
+          lastHandshakeAt: isoOrNull(d.last_handshake_at),
+          rxBytes: Number(d.rx_bytes ?? 0),
+          txBytes: Number(d.tx_bytes ?? 0),
+          updatedAt: iso(d.updated_at ?? d.created_at),
         });
       }
     }
     return {
       account: {
-        id: row.id, email: row.email, verified: row.verified, status: asStatus(row.account_status), createdAt: iso(row.created_at),
-        twoFactorEnabled: row.totp_enabled, language: asLanguage(row.language), brand: row.brand, staffRole: row.staff_role,
+        id: row.id,
+        email: row.email,
+        verified: row.verified,
+        status: asStatus(row.account_status),
+        createdAt: iso(row.created_at),
+        twoFactorEnabled: row.totp_enabled,
+        language: asLanguage(row.language),
+        brand: row.brand,
+        staffRole: row.staff_role,
       },
       subscription,
       payments: history.items.map((item) => {
         const p = byPublicId.get(item.paymentId);
         // A support grant moved no money: there is nothing to give back (the console offers no refund for it).
-        const refundable = item.kind !== 'refund' && !!p && p.status === 'succeeded' && p.applied && p.provider !== 'grant';
+        const refundable =
+          item.kind !== 'refund' && !!p && p.status === 'succeeded' && p.applied && p.provider !== 'grant';
         const inside = !!p && isWithinMoneyBackWindow(p, now(), history.moneyBackDays);
         return { ...item, staffRefundable: refundable, insideWindow: item.kind !== 'refund' && inside };
       }),
@@ -182,25 +248,56 @@ export function staffService(deps: StaffDeps) {
   const answer = async (id: number) => ({ customer: await view(id) });
 
   type StealthStatus = Awaited<ReturnType<VpnServices['stealthNodes']['nodeGauges']>>[number];
-  function nodeOf(r: Awaited<ReturnType<typeof repo.locationsWithNodes>>[number], st: StealthStatus | undefined): StaffNode {
+  function nodeOf(
+    r: Awaited<ReturnType<typeof repo.locationsWithNodes>>[number],
+    st: StealthStatus | undefined,
+  ): StaffNode {
     const lastSeen = r.last_seen_at ? new Date(r.last_seen_at) : null;
     return {
-      name: r.node!, location: r.slug, endpointHost: r.endpoint_host ?? '', listenPort: r.listen_port ?? 0, enabled: !!r.enabled, demo: !!r.demo, hasToken: r.has_token,
+      name: r.node!,
+      location: r.slug,
+      endpointHost: r.endpoint_host ?? '',
+      listenPort: r.listen_port ?? 0,
+      enabled: !!r.enabled,
+      demo: !!r.demo,
+      hasToken: r.has_token,
       lastSeenAt: lastSeen?.toISOString() ?? null,
       online: !!lastSeen && now().getTime() - lastSeen.getTime() < 3 * NODE_REPORT_INTERVAL_S * 1000,
-      activePeers: r.active_peers ?? 0, load: r.load, drainingSince: isoOrNull(r.draining_since), agentVersion: r.agent_version, lastApplyError: r.last_apply_error,
+      activePeers: r.active_peers ?? 0,
+      load: r.load,
+      drainingSince: isoOrNull(r.draining_since),
+      agentVersion: r.agent_version,
+      lastApplyError: r.last_apply_error,
       wireguard: wireguardOf(r),
       stealth: st
-        ? { up: st.up, version: st.version, users: Number(st.users), host: st.host, port: Number(st.port), certNotAfter: st.cert_not_after_s === null ? null : new Date(Number(st.cert_not_after_s) * 1000).toISOString() }
+        ? {
+            up: st.up,
+            version: st.version,
+            users: Number(st.users),
+            host: st.host,
+            port: Number(st.port),
+            certNotAfter:
+              st.cert_not_after_s === null ? null : new Date(Number(st.cert_not_after_s) * 1000).toISOString(),
+          }
         : null,
     };
   }
 
   /** The node's WireGuard capacity as reported, with the API's limit (the high-water mark) and whether it takes new devices. */
-  function wireguardOf(r: { wg_kind: 'kernel' | 'userspace' | null; wg_max_peers: number | null; wg_peers: number | null; wg_refused: number | null }): StaffNode['wireguard'] {
+  function wireguardOf(r: {
+    wg_kind: 'kernel' | 'userspace' | null;
+    wg_max_peers: number | null;
+    wg_peers: number | null;
+    wg_refused: number | null;
+  }): StaffNode['wireguard'] {
     if (!r.wg_kind || r.wg_max_peers === null) return null;
     const c = { maxPeers: r.wg_max_peers, peers: r.wg_peers ?? 0, refused: r.wg_refused ?? 0 };
-    return { kind: r.wg_kind, ...c, limit: nodePeerLimit(c.maxPeers, vpn.highWaterPercent), full: nodeIsFull(c, vpn.highWaterPercent) };
+    return {
+      kind: r.wg_kind,
+      ...c,
+      limit: nodePeerLimit(c.maxPeers, vpn.highWaterPercent),
+      full: nodeIsFull(c, vpn.highWaterPercent),
+    };
   }
 
   async function locations(): Promise<StaffLocation[]> {
@@ -209,7 +306,16 @@ export function staffService(deps: StaffDeps) {
     const [rows, stealth] = await Promise.all([repo.locationsWithNodes(), vpn.stealthNodes.nodeGauges()]);
     const stealthOf = new Map(stealth.map((st) => [st.node, st]));
     for (const r of rows) {
-      const l = out.get(r.slug) ?? { slug: r.slug, countryCode: r.country_code, country: r.country, city: r.city, premium: r.premium, visible: r.visible, enabled: false, nodes: [] };
+      const l = out.get(r.slug) ?? {
+        slug: r.slug,
+        countryCode: r.country_code,
+        country: r.country,
+        city: r.city,
+        premium: r.premium,
+        visible: r.visible,
+        enabled: false,
+        nodes: [],
+      };
       out.set(r.slug, l);
       if (r.node) {
         const node = nodeOf(r, stealthOf.get(r.node));
@@ -257,18 +363,32 @@ export function staffService(deps: StaffDeps) {
      * event: it is counted in metrics only and answers exactly as a wrong password does, after the
      * same work (issue 20).
      */
-    async signIn(body: StaffSignInBody, ctx: { ip: string; userAgent: string; xsrfKey: string; device?: string }): Promise<{ token: string; me: StaffMe; device: string }> {
+    async signIn(
+      body: StaffSignInBody,
+      ctx: { ip: string; userAgent: string; xsrfKey: string; device?: string },
+    ): Promise<{ token: string; me: StaffMe; device: string }> {
       const email = body.email.toLowerCase();
       // The account's one budget, shared with the customer sign-in. Beyond it the account is slowed
       // down, never locked (no captcha here, so always the slow-down), and a browser the member signed
       // in from before skips it: strangers' wrong passwords must not keep the member out.
       const { giveBack } = await spendSignIn(limiter, {
-        email, ip: ctx.ip, perIp: deps.loginPerIp ? { ...LIMITS.loginPerIp, max: deps.loginPerIp } : LIMITS.loginPerIp, slowDown: true,
+        email,
+        ip: ctx.ip,
+        perIp: deps.loginPerIp ? { ...LIMITS.loginPerIp, max: deps.loginPerIp } : LIMITS.loginPerIp,
+        slowDown: true,
         knownDevice: devices.verify(ctx.device, email, now()),
       });
       const failed = async (why: Exclude<StaffSignInFailure, 'not-staff'>, userId: number, role: StaffRole) => {
         deps.metrics?.staffSignInFailures.inc({ reason: why });
-        await repo.audit({ actorUserId: userId, actor: email.slice(0, 254), role, action: 'sign-in-failed', targetUserId: userId, target: email.slice(0, 254), detail: { why } });
+        await repo.audit({
+          actorUserId: userId,
+          actor: email.slice(0, 254),
+          role,
+          action: 'sign-in-failed',
+          targetUserId: userId,
+          target: email.slice(0, 254),
+          detail: { why },
+        });
       };
 
       const row = await usersRepo.findByEmail(email);
@@ -304,18 +424,49 @@ export function staffService(deps: StaffDeps) {
 
       const token = `ws_${randomToken(32)}`;
       const at = now();
-      await repo.insertSession({ userId: row.id, tokenHash: hashToken(token), xsrfKeyHash: hashToken(ctx.xsrfKey), now: at, ip: ctx.ip, userAgent: ctx.userAgent });
+      await repo.insertSession({
+        userId: row.id,
+        tokenHash: hashToken(token),
+        xsrfKeyHash: hashToken(ctx.xsrfKey),
+        now: at,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+      });
       // Which factor: a recovery code used at the console is something an admin reviewing the audit must see.
-      const detail = secondFactorUsed === 'recovery' ? { secondFactor: 'recovery', recoveryCodesLeft: await usersRepo.recoveryCodesLeft(row.id) } : { secondFactor: 'totp' };
-      await repo.audit({ actorUserId: row.id, actor: row.email, role, action: 'sign-in', targetUserId: row.id, target: row.email, detail, ip: ctx.ip, userAgent: ctx.userAgent });
+      const detail =
+        secondFactorUsed === 'recovery'
+          ? { secondFactor: 'recovery', recoveryCodesLeft: await usersRepo.recoveryCodesLeft(row.id) }
+          : { secondFactor: 'totp' };
+      await repo.audit({
+        actorUserId: row.id,
+        actor: row.email,
+        role,
+        action: 'sign-in',
+        targetUserId: row.id,
+        target: row.email,
+        detail,
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
+      });
       if (secondFactorUsed === 'recovery' && deps.security) {
         const brand = deps.brands.byId(row.brand) ?? deps.brands.all()[0]!;
-        deps.security.signedIn(row, { brand, ip: ctx.ip, userAgent: ctx.userAgent, origin: deps.originOf(brand.id) }, 'recovery');
+        deps.security.signedIn(
+          row,
+          { brand, ip: ctx.ip, userAgent: ctx.userAgent, origin: deps.originOf(brand.id) },
+          'recovery',
+        );
       }
       // Staff addresses past their retention go now (an indexed look at the few rows still holding one).
-      await repo.expireAddresses(new Date(at.getTime() - STAFF_AUDIT_ADDRESS_DAYS * 86_400_000), `staff addresses are kept ${STAFF_AUDIT_ADDRESS_DAYS} days`);
+      await repo.expireAddresses(
+        new Date(at.getTime() - STAFF_AUDIT_ADDRESS_DAYS * 86_400_000),
+        `staff addresses are kept ${STAFF_AUDIT_ADDRESS_DAYS} days`,
+      );
       // This browser is known from now on (a fresh cookie each time: its 30 days start again).
-      return { token, me: meOf({ email: row.email, role, createdAt: at, lastUsedAt: at }), device: devices.issue(email, at) };
+      return {
+        token,
+        me: meOf({ email: row.email, role, createdAt: at, lastUsedAt: at }),
+        device: devices.issue(email, at),
+      };
     },
 
     /** The live session of a cookie, its idle time restarted; undefined when there is none. */
@@ -324,8 +475,15 @@ export function staffService(deps: StaffDeps) {
       const s = await repo.useSession(hashToken(token), now(), STAFF_IDLE_MS, STAFF_ABSOLUTE_MS);
       if (!s) return undefined;
       return {
-        sessionId: Number(s.id), userId: s.user_id, email: s.email, role: s.role, xsrfKeyHash: s.xsrf_key_hash,
-        createdAt: new Date(s.created_at), lastUsedAt: new Date(s.last_used_at), ip: ctx.ip, userAgent: ctx.userAgent,
+        sessionId: Number(s.id),
+        userId: s.user_id,
+        email: s.email,
+        role: s.role,
+        xsrfKeyHash: s.xsrf_key_hash,
+        createdAt: new Date(s.created_at),
+        lastUsedAt: new Date(s.last_used_at),
+        ip: ctx.ip,
+        userAgent: ctx.userAgent,
       };
     },
     me: (s: StaffSession) => meOf(s),
@@ -348,7 +506,12 @@ export function staffService(deps: StaffDeps) {
     async grantDays(actor: StaffActor, id: number, days: number, reason: string) {
       const c = await targetOf(actor, id);
       const p = await billing.operator.grantDays(id, days);
-      await audit(actor, 'grant-days', { userId: id, text: c.email }, { days, reason, paymentId: p.public_id, until: isoOrNull(p.period_end) });
+      await audit(
+        actor,
+        'grant-days',
+        { userId: id, text: c.email },
+        { days, reason, paymentId: p.public_id, until: isoOrNull(p.period_end) },
+      );
       return answer(id);
     },
 
@@ -363,17 +526,36 @@ export function staffService(deps: StaffDeps) {
       const payment = (await billing.operator.payments(id)).find((p) => p.public_id === body.paymentId);
       if (!payment) throw new NotFoundError('No such payment.');
       if (payment.status === 'refunded') throw new ConflictError('This payment was already refunded.');
-      if (payment.status !== 'succeeded' || !payment.applied) throw new ValidationError({ paymentId: [`The payment is ${payment.status}: only a paid payment can be refunded.`] });
-      if (payment.provider === 'grant') throw new ValidationError({ paymentId: ['A grant moved no money: there is nothing to refund.'] });
+      if (payment.status !== 'succeeded' || !payment.applied)
+        throw new ValidationError({
+          paymentId: [`The payment is ${payment.status}: only a paid payment can be refunded.`],
+        });
+      if (payment.provider === 'grant')
+        throw new ValidationError({ paymentId: ['A grant moved no money: there is nothing to refund.'] });
       const inside = isWithinMoneyBackWindow(payment, now(), deps.moneyBackDays);
       if (!inside && body.outsideWindow !== true) {
-        throw new ValidationError({ outsideWindow: ['The money-back window has closed: confirm a refund outside it.'] });
+        throw new ValidationError({
+          outsideWindow: ['The money-back window has closed: confirm a refund outside it.'],
+        });
       }
       // As the customer's own refund: under the subscription's lock, auto-renew off before the provider is asked.
-      const { viaProvider } = await billing.refunds.giveBack(payment, { providerRefused: 'The payment provider did not accept the refund. Try again later.' });
-      await audit(actor, 'refund', { userId: id, text: c.email }, {
-        paymentId: payment.public_id, amountMinor: payment.amount_minor, currency: payment.currency, provider: payment.provider, viaProvider, outsideWindow: !inside, reason: body.reason,
+      const { viaProvider } = await billing.refunds.giveBack(payment, {
+        providerRefused: 'The payment provider did not accept the refund. Try again later.',
       });
+      await audit(
+        actor,
+        'refund',
+        { userId: id, text: c.email },
+        {
+          paymentId: payment.public_id,
+          amountMinor: payment.amount_minor,
+          currency: payment.currency,
+          provider: payment.provider,
+          viaProvider,
+          outsideWindow: !inside,
+          reason: body.reason,
+        },
+      );
       return answer(id);
     },
 
@@ -382,7 +564,12 @@ export function staffService(deps: StaffDeps) {
       if (c.verified) throw new ValidationError({ email: ['The email is verified already.'] });
       const user = await deps.users.reload(id);
       const brand = deps.brands.byId(c.brand) ?? deps.brands.all()[0]!;
-      await deps.users.resendVerification(user, { brand, ip: actor.ip, userAgent: actor.userAgent, origin: deps.originOf(brand.id) });
+      await deps.users.resendVerification(user, {
+        brand,
+        ip: actor.ip,
+        userAgent: actor.userAgent,
+        origin: deps.originOf(brand.id),
+      });
       await audit(actor, 'resend-verification', { userId: id, text: c.email }, reason ? { reason } : {});
       return answer(id);
     },
@@ -408,17 +595,26 @@ export function staffService(deps: StaffDeps) {
       // The new password is never shown to staff: the customer sees it in their dashboard.
       if (services) await vpn.openvpnSocks5.resetPassword(await deps.users.reload(id));
       const stealth = await deps.stealth.rotateForStaff(id);
-      if (!services && !stealth) throw new ValidationError({ services: ['The customer has no OpenVPN/SOCKS5 or stealth credentials yet.'] });
+      if (!services && !stealth)
+        throw new ValidationError({ services: ['The customer has no OpenVPN/SOCKS5 or stealth credentials yet.'] });
       await audit(actor, 'reset-service-credentials', { userId: id, text: c.email }, { reason, services, stealth });
       return answer(id);
     },
 
     async setDisabled(actor: StaffActor, id: number, disabled: boolean, reason: string) {
       const c = await customerRow(id);
-      if (!(await repo.setDisabled(id, disabled))) throw new ValidationError({ status: [disabled ? 'The account is disabled already.' : 'The account is not disabled.'] });
+      if (!(await repo.setDisabled(id, disabled)))
+        throw new ValidationError({
+          status: [disabled ? 'The account is disabled already.' : 'The account is not disabled.'],
+        });
       // A disabled account is signed out everywhere (and cannot sign in: users service).
       if (disabled) await repo.signOutAll(id);
-      await audit(actor, disabled ? 'disable' : 'enable', { userId: id, text: c.email }, { reason, previousStatus: c.account_status });
+      await audit(
+        actor,
+        disabled ? 'disable' : 'enable',
+        { userId: id, text: c.email },
+        { reason, previousStatus: c.account_status },
+      );
       return answer(id);
     },
 
@@ -435,10 +631,23 @@ export function staffService(deps: StaffDeps) {
     // --- audit -------------------------------------------------------------------------------
 
     async auditPage(q: { targetUserId?: number; cursor?: string }): Promise<StaffAuditPage> {
-      const rows = await repo.auditPage({ targetUserId: q.targetUserId, before: q.cursor, limit: STAFF_AUDIT_PAGE + 1 });
+      const rows = await repo.auditPage({
+        targetUserId: q.targetUserId,
+        before: q.cursor,
+        limit: STAFF_AUDIT_PAGE + 1,
+      });
       const items: StaffAuditEntry[] = rows.slice(0, STAFF_AUDIT_PAGE).map((r) => ({
-        id: r.id, at: iso(r.at), actorUserId: r.actor_user_id, actor: r.actor, role: r.role, action: r.action as StaffAuditAction,
-        targetUserId: r.target_user_id, target: r.target, detail: r.detail ?? {}, ip: r.ip, userAgent: r.user_agent,
+        id: r.id,
+        at: iso(r.at),
+        actorUserId: r.actor_user_id,
+        actor: r.actor,
+        role: r.role,
+        action: r.action as StaffAuditAction,
+        targetUserId: r.target_user_id,
+        target: r.target,
+        detail: r.detail ?? {},
+        ip: r.ip,
+        userAgent: r.user_agent,
       }));
       return { items, nextCursor: rows.length > STAFF_AUDIT_PAGE ? items[items.length - 1]!.id : null };
     },
@@ -473,10 +682,19 @@ export function staffService(deps: StaffDeps) {
     async addLocation(actor: StaffActor, body: StaffAddLocationBody): Promise<StaffLocation> {
       const { visible, ...rest } = body;
       await vpnAdmin(() => vpn.admin.addLocation({ ...rest, dashVisible: visible ?? true }));
-      await audit(actor, 'location-add', { text: body.slug }, { countryCode: body.countryCode, city: body.city.en, premium: body.premium, visible: visible ?? true });
+      await audit(
+        actor,
+        'location-add',
+        { text: body.slug },
+        { countryCode: body.countryCode, city: body.city.en, premium: body.premium, visible: visible ?? true },
+      );
       return location(body.slug);
     },
-    async patchLocation(actor: StaffActor, slug: string, patch: { enabled?: boolean; premium?: boolean; visible?: boolean }): Promise<StaffLocation> {
+    async patchLocation(
+      actor: StaffActor,
+      slug: string,
+      patch: { enabled?: boolean; premium?: boolean; visible?: boolean },
+    ): Promise<StaffLocation> {
       if (!(await repo.locationExists(slug))) throw new NotFoundError('No such location.');
       if (patch.premium !== undefined || patch.visible !== undefined) {
         await vpnAdmin(() => vpn.admin.setLocation(slug, { premium: patch.premium, dashVisible: patch.visible }));
@@ -491,11 +709,20 @@ export function staffService(deps: StaffDeps) {
     async addNode(actor: StaffActor, body: StaffAddNodeBody): Promise<{ node: StaffNode; token: string }> {
       if (!(await repo.locationExists(body.location))) throw new ValidationError({ location: ['No such location.'] });
       const { token } = await vpnAdmin(() => vpn.admin.addNode(body));
-      await audit(actor, 'node-add', { text: body.name }, { location: body.location, endpointHost: body.endpointHost, listenPort: body.listenPort ?? 51820 });
+      await audit(
+        actor,
+        'node-add',
+        { text: body.name },
+        { location: body.location, endpointHost: body.endpointHost, listenPort: body.listenPort ?? 51820 },
+      );
       return { node: await node(body.name), token };
     },
     /** Switch a node on or off, or drain it (issue 22: given to no new customer, its customers told to move); one audit row per change asked. */
-    async patchNode(actor: StaffActor, name: string, patch: { enabled?: boolean; draining?: boolean }): Promise<StaffNode> {
+    async patchNode(
+      actor: StaffActor,
+      name: string,
+      patch: { enabled?: boolean; draining?: boolean },
+    ): Promise<StaffNode> {
       if (!(await repo.nodeLocation(name))) throw new NotFoundError('No such node.');
       await vpnAdmin(() => vpn.admin.setNode(name, patch));
       if (patch.draining !== undefined) await audit(actor, 'node-update', { text: name }, { draining: patch.draining });
@@ -521,16 +748,29 @@ export function staffService(deps: StaffDeps) {
       if (outcome === 'not-failed') throw new ValidationError({ id: ['Only a failed job can be retried.'] });
       await audit(actor, 'job-retry', { text: `${queue}/${id}` }, { queue, id });
       const job = (await deps.jobs.list({ all: true })).find((j) => j.id === id);
-      return job ?? { queue, id, state: 'retry', data: null, startAfter: now().toISOString(), retryCount: 0, output: null };
+      return (
+        job ?? { queue, id, state: 'retry', data: null, startAfter: now().toISOString(), retryCount: 0, output: null }
+      );
     },
 
     // --- roles (the operator's CLI only) -----------------------------------------------------
 
-    async grantRole(email: string, role: StaffRole): Promise<{ userId: number; previous: StaffRole | null; twoFactor: boolean }> {
+    async grantRole(
+      email: string,
+      role: StaffRole,
+    ): Promise<{ userId: number; previous: StaffRole | null; twoFactor: boolean }> {
       const user = await usersRepo.findByEmail(email);
       if (!user) throw new NotFoundError(`No account with the email ${email}.`);
       const previous = await repo.setRole(user.id, role);
-      await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action: 'role-grant', targetUserId: user.id, target: user.email, detail: { role, previous } });
+      await repo.audit({
+        actorUserId: null,
+        actor: CLI_ACTOR,
+        role: 'operator',
+        action: 'role-grant',
+        targetUserId: user.id,
+        target: user.email,
+        detail: { role, previous },
+      });
       return { userId: user.id, previous, twoFactor: user.totp_enabled };
     },
     async revokeRole(email: string): Promise<boolean> {
@@ -538,7 +778,15 @@ export function staffService(deps: StaffDeps) {
       if (!user) throw new NotFoundError(`No account with the email ${email}.`);
       const role = await repo.roleOf(user.id);
       if (!(await repo.removeRole(user.id))) return false;
-      await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action: 'role-revoke', targetUserId: user.id, target: user.email, detail: { role } });
+      await repo.audit({
+        actorUserId: null,
+        actor: CLI_ACTOR,
+        role: 'operator',
+        action: 'role-revoke',
+        targetUserId: user.id,
+        target: user.email,
+        detail: { role },
+      });
       return true;
     },
     /**
@@ -551,15 +799,38 @@ export function staffService(deps: StaffDeps) {
      * console's same change is, with "operator (CLI)" as its actor: a node drained or switched off
      * from a shell shows in the console's audit log like one done there.
      */
-    async auditCliVpnChange(action: Extract<StaffAuditAction, 'location-add' | 'location-update' | 'node-add' | 'node-update' | 'node-token'>, target: string, detail: Record<string, unknown> = {}): Promise<void> {
-      await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action, targetUserId: null, target, detail });
+    async auditCliVpnChange(
+      action: Extract<StaffAuditAction, 'location-add' | 'location-update' | 'node-add' | 'node-update' | 'node-token'>,
+      target: string,
+      detail: Record<string, unknown> = {},
+    ): Promise<void> {
+      await repo.audit({
+        actorUserId: null,
+        actor: CLI_ACTOR,
+        role: 'operator',
+        action,
+        targetUserId: null,
+        target,
+        detail,
+      });
     },
-    async setAffiliatePortal(email: string, enabled: boolean): Promise<{ userId: number; brand: string; changed: boolean }> {
+    async setAffiliatePortal(
+      email: string,
+      enabled: boolean,
+    ): Promise<{ userId: number; brand: string; changed: boolean }> {
       const user = await usersRepo.findByEmail(email);
       if (!user) throw new NotFoundError(`No account with the email ${email}.`);
       const previous = await usersRepo.setAffiliatePortal(user.id, enabled);
       if (previous === null) throw new NotFoundError(`No account with the email ${email}.`);
-      await repo.audit({ actorUserId: null, actor: CLI_ACTOR, role: 'operator', action: 'affiliate-portal', targetUserId: user.id, target: user.email, detail: { enabled, previous } });
+      await repo.audit({
+        actorUserId: null,
+        actor: CLI_ACTOR,
+        role: 'operator',
+        action: 'affiliate-portal',
+        targetUserId: user.id,
+        target: user.email,
+        detail: { enabled, previous },
+      });
       return { userId: user.id, brand: user.brand, changed: previous !== enabled };
     },
     members: () => repo.members(),

@@ -20,7 +20,8 @@ export interface StealthSecrets {
 export const newStealthSeed = (): string => randomBytes(32).toString('base64url');
 
 /** The key releases before the stored one derived from APP_SECRET: a first start finds the one customers' credentials were made under (stealth/key.ts). */
-export const legacyStealthKey = (appSecret: string): Buffer => createHmac('sha256', appSecret).update('warren stealth credentials v1').digest();
+export const legacyStealthKey = (appSecret: string): Buffer =>
+  createHmac('sha256', appSecret).update('warren stealth credentials v1').digest();
 
 /** One account's credentials under `key`. */
 export function deriveStealthSecrets(key: Buffer, userId: number, seed: string): StealthSecrets {

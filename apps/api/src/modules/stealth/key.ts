@@ -21,13 +21,20 @@ export async function loadStealthKey(db: Queryable, keys: Keyring): Promise<Buff
   if (!sealed) {
     const sample = await repo.anyCredentials();
     const inUse = sample
-      ? keys.appSecrets().map(legacyStealthKey).find((k) => stealthSubHash(deriveStealthSecrets(k, sample.user_id, sample.seed).subscription) === sample.sub_hash)
+      ? keys
+          .appSecrets()
+          .map(legacyStealthKey)
+          .find(
+            (k) =>
+              stealthSubHash(deriveStealthSecrets(k, sample.user_id, sample.seed).subscription) === sample.sub_hash,
+          )
       : undefined;
     await repo.saveKeyOnce(keys.seal(SEAL.stealthKey, (inUse ?? randomBytes(32)).toString('base64')));
     sealed = (await repo.sealedKey())!;
   }
   const plain = keys.open(SEAL.stealthKey, sealed);
   // The start-up check (modules/secrets) refuses to start when a sealed value's key is not configured.
-  if (plain === null) throw new Error('The stealth credentials key cannot be opened with APP_SECRET or APP_SECRET_PREVIOUS.');
+  if (plain === null)
+    throw new Error('The stealth credentials key cannot be opened with APP_SECRET or APP_SECRET_PREVIOUS.');
   return Buffer.from(plain, 'base64');
 }

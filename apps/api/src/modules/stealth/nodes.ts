@@ -21,7 +21,14 @@ export function stealthNodeSide(db: Queryable, keys: StealthKeys) {
     async usersFor(owners: number[] | null, premium: boolean, now: number): Promise<NodeStealthUser[]> {
       const out: NodeStealthUser[] = [];
       for (const r of await repo.nodeSources(owners)) {
-        const access = vpnAccess({ accountStatus: r.account_status, tariffKey: r.tariff_key, subscriptionExpiresAt: r.expires === null ? null : new Date(r.expires) }, now);
+        const access = vpnAccess(
+          {
+            accountStatus: r.account_status,
+            tariffKey: r.tariff_key,
+            subscriptionExpiresAt: r.expires === null ? null : new Date(r.expires),
+          },
+          now,
+        );
         if (access !== 'paid' || !mayUseLocation(access, premium)) continue;
         const { id, password } = await keys.derive(r.user_id, r.seed);
         out.push({ owner: r.user_id, id, password });

@@ -29,8 +29,12 @@ export interface StealthNodeRow {
 
 export interface StealthLocationRow {
   slug: string;
-  country_en: string; country_ru: string; country_zh: string;
-  city_en: string; city_ru: string; city_zh: string;
+  country_en: string;
+  country_ru: string;
+  country_zh: string;
+  city_en: string;
+  city_ru: string;
+  city_zh: string;
   premium: boolean;
   nodes: StealthNodeRow[];
 }
@@ -48,7 +52,10 @@ export interface StealthNodeGaugeRow {
 export function stealthRepository(db: Queryable) {
   return {
     async credentials(userId: number): Promise<StealthCredentialRow | undefined> {
-      const [row] = await db.query<StealthCredentialRow>('select user_id, seed from stealth_credentials where user_id = $1', [userId]);
+      const [row] = await db.query<StealthCredentialRow>(
+        'select user_id, seed from stealth_credentials where user_id = $1',
+        [userId],
+      );
       return row;
     },
 
@@ -65,18 +72,26 @@ export function stealthRepository(db: Queryable) {
 
     /** One account's credentials with its subscription hash: which key they were made under. */
     async anyCredentials(): Promise<(StealthCredentialRow & { sub_hash: string }) | undefined> {
-      const [row] = await db.query<StealthCredentialRow & { sub_hash: string }>('select user_id, seed, sub_hash from stealth_credentials order by user_id limit 1');
+      const [row] = await db.query<StealthCredentialRow & { sub_hash: string }>(
+        'select user_id, seed, sub_hash from stealth_credentials order by user_id limit 1',
+      );
       return row;
     },
 
     /** Inserts unless the account has credentials already (a parallel request won); the row in force. */
     async create(userId: number, seed: string, subHash: string): Promise<StealthCredentialRow> {
-      await db.query('insert into stealth_credentials (user_id, seed, sub_hash) values ($1, $2, $3) on conflict (user_id) do nothing', [userId, seed, subHash]);
+      await db.query(
+        'insert into stealth_credentials (user_id, seed, sub_hash) values ($1, $2, $3) on conflict (user_id) do nothing',
+        [userId, seed, subHash],
+      );
       return (await this.credentials(userId))!;
     },
 
     async rotate(userId: number, seed: string, subHash: string): Promise<boolean> {
-      const rows = await db.query('update stealth_credentials set seed = $2, sub_hash = $3, updated_at = now() where user_id = $1 returning user_id', [userId, seed, subHash]);
+      const rows = await db.query(
+        'update stealth_credentials set seed = $2, sub_hash = $3, updated_at = now() where user_id = $1 returning user_id',
+        [userId, seed, subHash],
+      );
       return rows.length > 0;
     },
 
@@ -120,14 +135,26 @@ export function stealthRepository(db: Queryable) {
      * The accounts in `owners` (all when null) that have stealth credentials, with the fields the
      * access rule needs. The where clause only narrows the scan; the rule runs in the caller.
      */
-    async nodeSources(owners: number[] | null): Promise<{ user_id: number; seed: string; account_status: string; tariff_key: string; expires: number | null }[]> {
+    async nodeSources(
+      owners: number[] | null,
+    ): Promise<
+      { user_id: number; seed: string; account_status: string; tariff_key: string; expires: number | null }[]
+    > {
       const [row] = await db.query<{ j: string }>(
         `select coalesce(json_agg(json_build_array(c.user_id, c.seed, u.account_status, u.tariff_key, floor(extract(epoch from u.subscription_expires_at) * 1000)))::text, '[]') as j
          from stealth_credentials c join users u on u.id = c.user_id
          where u.deleted_at is null and u.account_status = 'Active' and u.tariff_key <> 'free-plan' and ($1::int[] is null or c.user_id = any($1::int[]))`,
         [owners],
       );
-      return (JSON.parse(row!.j) as [number, string, string, string, number | null][]).map(([user_id, seed, account_status, tariff_key, expires]) => ({ user_id, seed, account_status, tariff_key, expires }));
+      return (JSON.parse(row!.j) as [number, string, string, string, number | null][]).map(
+        ([user_id, seed, account_status, tariff_key, expires]) => ({
+          user_id,
+          seed,
+          account_status,
+          tariff_key,
+          expires,
+        }),
+      );
     },
 
     async saveStatus(nodeId: number, s: NodeStealthStatus): Promise<void> {

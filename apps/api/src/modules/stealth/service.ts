@@ -1,11 +1,28 @@
-import { type Language, type StealthLink, type StealthOverview, type StealthSubscriptionFormat, STEALTH_PATHS, languageFromTag, mayUseLocation, vpnAccess } from '@warren/contract';
+import {
+  type Language,
+  type StealthLink,
+  type StealthOverview,
+  type StealthSubscriptionFormat,
+  STEALTH_PATHS,
+  languageFromTag,
+  mayUseLocation,
+  vpnAccess,
+} from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ForbiddenError, NotFoundError, TooManyRequestsError } from '../../lib/errors.js';
 import type { LimitRule, RateLimiter } from '../../lib/rate-limit.js';
 import { accessOf } from '../locations/service.js';
 import type { UserRow } from '../users/index.js';
 import { type StealthKeys, newStealthSeed } from './credentials.js';
-import { type RenderedLink, type StealthCredentials, type StealthEndpoint, base64Subscription, clashProfile, linksFor, singboxProfile } from './render.js';
+import {
+  type RenderedLink,
+  type StealthCredentials,
+  type StealthEndpoint,
+  base64Subscription,
+  clashProfile,
+  linksFor,
+  singboxProfile,
+} from './render.js';
 import { type StealthLocationRow, type StealthNodeRow, stealthRepository } from './repository.js';
 
 const MINUTE = 60_000;
@@ -57,19 +74,30 @@ function pickNode(nodes: StealthNodeRow[]): StealthNodeRow | undefined {
   return usable.sort((a, b) => Number(b.up) - Number(a.up) || (a.load ?? 100) - (b.load ?? 100))[0];
 }
 
-const localName = (l: StealthLocationRow, lang: Language) => `${l[`country_${lang}`] || l.country_en}, ${l[`city_${lang}`] || l.city_en}`;
+const localName = (l: StealthLocationRow, lang: Language) =>
+  `${l[`country_${lang}`] || l.country_en}, ${l[`city_${lang}`] || l.city_en}`;
 
 /** Unix seconds of the paid-until date; 0 (what the apps read as "never") for a plan without an end. */
-const expireSeconds = (expires: Date | string | null) => (expires === null ? 0 : Math.floor(new Date(expires).getTime() / 1000));
+const expireSeconds = (expires: Date | string | null) =>
+  expires === null ? 0 : Math.floor(new Date(expires).getTime() / 1000);
 
 /** A header value the apps decode: plain when ASCII, else `base64:` + UTF-8 base64 (Profile-Title, as Hiddify/Happ/v2rayN read it). */
-const headerText = (s: string) => (/^[\x20-\x7e]*$/.test(s) ? s : `base64:${Buffer.from(s, 'utf8').toString('base64')}`);
+const headerText = (s: string) =>
+  /^[\x20-\x7e]*$/.test(s) ? s : `base64:${Buffer.from(s, 'utf8').toString('base64')}`;
 
 /**
  * VLESS and Trojan for the signed-in customer (issue 21): the credentials, the share links of the
  * offered locations, the subscription URL the apps import, and the subscription itself.
  */
-export function stealthService({ db, keys, limiter, originOf, brandName, onlineSeconds, published = async () => {} }: StealthDeps) {
+export function stealthService({
+  db,
+  keys,
+  limiter,
+  originOf,
+  brandName,
+  onlineSeconds,
+  published = async () => {},
+}: StealthDeps) {
   const repo = stealthRepository(db);
 
   async function secretsOf(userId: number) {
@@ -86,12 +114,23 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
   }
 
   /** The endpoints of the offered locations a customer with `access` may use, named for the brand and language. */
-  async function endpoints(access: ReturnType<typeof accessOf>, brand: string, lang: Language): Promise<(StealthEndpoint & { slug: string })[]> {
+  async function endpoints(
+    access: ReturnType<typeof accessOf>,
+    brand: string,
+    lang: Language,
+  ): Promise<(StealthEndpoint & { slug: string })[]> {
     const out: (StealthEndpoint & { slug: string })[] = [];
     for (const l of await repo.locations(onlineSeconds)) {
       if (!mayUseLocation(access, l.premium)) continue;
       const node = pickNode(l.nodes);
-      if (node) out.push({ slug: l.slug, name: `${brandName(brand)} · ${localName(l, lang)}`, host: node.host, port: node.port, wsPath: node.wsPath });
+      if (node)
+        out.push({
+          slug: l.slug,
+          name: `${brandName(brand)} · ${localName(l, lang)}`,
+          host: node.host,
+          port: node.port,
+          wsPath: node.wsPath,
+        });
     }
     return out;
   }
@@ -108,7 +147,10 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
     const links: StealthLink[] = eps.flatMap((e) =>
       linksFor([e], secrets).map((l) => ({ location: e.slug, name: e.name, protocol: l.protocol, url: l.url })),
     );
-    return { subscriptionUrl: `${originOf(user.brand)}${STEALTH_PATHS.subscriptionPrefix}${secrets.subscription}`, links };
+    return {
+      subscriptionUrl: `${originOf(user.brand)}${STEALTH_PATHS.subscriptionPrefix}${secrets.subscription}`,
+      links,
+    };
   }
 
   /** New credentials and subscription secret for an account that has them (a new seed); false when it has none. Answered once the reporting nodes have the change (bounded wait). */
@@ -162,18 +204,28 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
       const lang = languageFromTag(sub.language);
       const brand = brandName(sub.brand);
       const origin = originOf(sub.brand);
-      const access = vpnAccess({ accountStatus: sub.account_status, tariffKey: sub.tariff_key, subscriptionExpiresAt: sub.subscription_expires_at, deletedAt: sub.deleted_at });
+      const access = vpnAccess({
+        accountStatus: sub.account_status,
+        tariffKey: sub.tariff_key,
+        subscriptionExpiresAt: sub.subscription_expires_at,
+        deletedAt: sub.deleted_at,
+      });
       const secrets = await keys.derive(sub.user_id, sub.seed);
       let eps: StealthEndpoint[];
       let creds: StealthCredentials = secrets;
       if (access === 'paid') eps = await endpoints(access, sub.brand, lang);
       else {
-        eps = [{ name: `${brand} · ${EXPIRED[lang](new URL(origin).host)}`, host: '127.0.0.1', port: 1, wsPath: '/expired' }];
+        eps = [
+          { name: `${brand} · ${EXPIRED[lang](new URL(origin).host)}`, host: '127.0.0.1', port: 1, wsPath: '/expired' },
+        ];
         creds = { id: '00000000-0000-4000-8000-000000000000', password: 'expired' };
       }
       const usage = await repo.usage(sub.user_id);
       // A free plan never had a paid-until date: an expiry in the past (1 s) so the app shows "expired", not "never".
-      const expire = access === 'paid' ? expireSeconds(sub.subscription_expires_at) : Math.max(1, expireSeconds(sub.subscription_expires_at));
+      const expire =
+        access === 'paid'
+          ? expireSeconds(sub.subscription_expires_at)
+          : Math.max(1, expireSeconds(sub.subscription_expires_at));
       const fileBase = brand.replace(/[^A-Za-z0-9._-]+/g, '-').replace(/^-+|-+$/g, '') || 'vpn';
       const ext = format === 'clash' ? 'yaml' : format === 'singbox' ? 'json' : 'txt';
       const headers: Record<string, string> = {
@@ -187,8 +239,10 @@ export function stealthService({ db, keys, limiter, originOf, brandName, onlineS
         'referrer-policy': 'no-referrer',
         'x-robots-tag': 'noindex, nofollow',
       };
-      if (format === 'clash') return { contentType: 'text/yaml; charset=utf-8', body: clashProfile(eps, creds, brand), headers };
-      if (format === 'singbox') return { contentType: 'application/json; charset=utf-8', body: singboxProfile(eps, creds, brand), headers };
+      if (format === 'clash')
+        return { contentType: 'text/yaml; charset=utf-8', body: clashProfile(eps, creds, brand), headers };
+      if (format === 'singbox')
+        return { contentType: 'application/json; charset=utf-8', body: singboxProfile(eps, creds, brand), headers };
       const links: RenderedLink[] = linksFor(eps, creds);
       return { contentType: 'text/plain; charset=utf-8', body: base64Subscription(links), headers };
     },

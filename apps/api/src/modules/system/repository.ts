@@ -8,15 +8,33 @@ export function systemRepository(db: Queryable) {
     },
 
     /** What a backup holds, said after a backup or a restore so the operator can compare the two (cli/db.ts). */
-    async backupFigures(): Promise<{ migration: string; customers: number; devices: number; payments: number; staffAudit: number }> {
-      const [row] = await db.query<{ migration: string; customers: number; devices: number; payments: number; staff_audit: number }>(
+    async backupFigures(): Promise<{
+      migration: string;
+      customers: number;
+      devices: number;
+      payments: number;
+      staffAudit: number;
+    }> {
+      const [row] = await db.query<{
+        migration: string;
+        customers: number;
+        devices: number;
+        payments: number;
+        staff_audit: number;
+      }>(
         `select (select max(name) from schema_migrations) as migration,
                 (select count(*)::int from users) as customers,
                 (select count(*)::int from wg_devices) as devices,
                 (select count(*)::int from payments) as payments,
                 (select count(*)::int from staff_audit) as staff_audit`,
       );
-      return { migration: row!.migration, customers: row!.customers, devices: row!.devices, payments: row!.payments, staffAudit: row!.staff_audit };
+      return {
+        migration: row!.migration,
+        customers: row!.customers,
+        devices: row!.devices,
+        payments: row!.payments,
+        staffAudit: row!.staff_audit,
+      };
     },
 
     /**

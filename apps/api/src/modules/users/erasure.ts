@@ -49,8 +49,11 @@ export function accountErasure(deps: ErasureDeps) {
         return { account, after };
       });
       if (!done) return undefined;
-      for (const then of done.after) await then().catch((err) => deps.log?.warn({ err: (err as Error).message }, 'erasure: an outside step failed'));
-      await deps.forgetMail?.(done.account.email).catch((err) => deps.log?.warn({ err: (err as Error).message }, 'erasure: forgetting the mails failed'));
+      for (const then of done.after)
+        await then().catch((err) => deps.log?.warn({ err: (err as Error).message }, 'erasure: an outside step failed'));
+      await deps
+        .forgetMail?.(done.account.email)
+        .catch((err) => deps.log?.warn({ err: (err as Error).message }, 'erasure: forgetting the mails failed'));
       return done.account;
     },
   };

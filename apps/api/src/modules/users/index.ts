@@ -1,7 +1,16 @@
 /** The accounts module as other modules and the composition see it. */
 export { usersService, type UsersService, type RequestContext } from './service.js';
 export { usersRoutes } from './routes.js';
-export { type TokenRow, type UserRow, type UserPlanRow, usersRepository, userPlansRepository, newsletterRecipients, userIdByEmail, userReferralsRepository } from './repository.js';
+export {
+  type TokenRow,
+  type UserRow,
+  type UserPlanRow,
+  usersRepository,
+  userPlansRepository,
+  newsletterRecipients,
+  userIdByEmail,
+  userReferralsRepository,
+} from './repository.js';
 export { LIMITS, spend, spendSignIn } from './limits.js';
 export { secondFactor } from './second-factor.js';
 export { securityMails, type SecurityMails } from './security-mail.js';

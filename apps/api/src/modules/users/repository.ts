@@ -40,7 +40,10 @@ const USER_COLUMNS = `u.id, u.email, u.password_hash, u.verified, u.account_stat
 export function usersRepository(db: Queryable) {
   return {
     async findById(id: number): Promise<UserRow | undefined> {
-      const [row] = await db.query<UserRow>(`select ${USER_COLUMNS} from users u where u.id = $1 and u.deleted_at is null`, [id]);
+      const [row] = await db.query<UserRow>(
+        `select ${USER_COLUMNS} from users u where u.id = $1 and u.deleted_at is null`,
+        [id],
+      );
       return row;
     },
 
@@ -105,12 +108,18 @@ export function usersRepository(db: Queryable) {
     },
 
     async mergeAttribution(id: number, fields: Record<string, unknown>): Promise<void> {
-      await db.query(`update users set attribution = attribution || $2::jsonb, updated_at = now() where id = $1`, [id, JSON.stringify(fields)]);
+      await db.query(`update users set attribution = attribution || $2::jsonb, updated_at = now() where id = $1`, [
+        id,
+        JSON.stringify(fields),
+      ]);
     },
 
     /** Adds only the fields the account does not have yet (the first value is the one that converted). */
     async fillAttribution(id: number, fields: Record<string, unknown>): Promise<void> {
-      await db.query(`update users set attribution = $2::jsonb || attribution, updated_at = now() where id = $1`, [id, JSON.stringify(fields)]);
+      await db.query(`update users set attribution = $2::jsonb || attribution, updated_at = now() where id = $1`, [
+        id,
+        JSON.stringify(fields),
+      ]);
     },
 
     /**
@@ -138,7 +147,10 @@ export function usersRepository(db: Queryable) {
 
     /** Unused recovery codes left (the recovery-code notice says how many). */
     async recoveryCodesLeft(userId: number): Promise<number> {
-      const [r] = await db.query<{ n: number }>(`select count(*)::int as n from recovery_codes where user_id = $1 and used_at is null`, [userId]);
+      const [r] = await db.query<{ n: number }>(
+        `select count(*)::int as n from recovery_codes where user_id = $1 and used_at is null`,
+        [userId],
+      );
       return r?.n ?? 0;
     },
 
@@ -154,7 +166,9 @@ export function usersRepository(db: Queryable) {
      * from the members who signed up with them. Answers the codes it had, or undefined when the
      * account was deleted already: the row is locked first, so of two deletions at once one erases.
      */
-    async erase(id: number): Promise<{ email: string; referralCode: string | null; friendCode: string | null } | undefined> {
+    async erase(
+      id: number,
+    ): Promise<{ email: string; referralCode: string | null; friendCode: string | null } | undefined> {
       const [old] = await db.query<{ email: string; referral_code: string | null; friend_code: string | null }>(
         `select email, referral_code, friend_code from users where id = $1 and deleted_at is null for update`,
         [id],
@@ -178,7 +192,10 @@ export function usersRepository(db: Queryable) {
         `update users set attribution = attribution - 'referralID' where $1::text is not null and attribution->>'referralID' = $1`,
         [old.referral_code],
       );
-      await db.query(`update users set attribution = attribution - 'friendID' where $1::text is not null and attribution->>'friendID' = $1`, [old.friend_code]);
+      await db.query(
+        `update users set attribution = attribution - 'friendID' where $1::text is not null and attribution->>'friendID' = $1`,
+        [old.friend_code],
+      );
       return { email: old.email, referralCode: old.referral_code, friendCode: old.friend_code };
     },
 
@@ -194,7 +211,16 @@ export function usersRepository(db: Queryable) {
 
     /** One query on the hot path: the live token and its user. */
     async findSession(tokenHash: string): Promise<{ token: TokenRow; user: UserRow } | undefined> {
-      const [row] = await db.query<UserRow & { t_id: number; t_created_at: string; t_last_used_at: string; t_expires_at: string; t_rotated_at: string | null; t_user_agent: string }>(
+      const [row] = await db.query<
+        UserRow & {
+          t_id: number;
+          t_created_at: string;
+          t_last_used_at: string;
+          t_expires_at: string;
+          t_rotated_at: string | null;
+          t_user_agent: string;
+        }
+      >(
         `select ${USER_COLUMNS}, t.id as t_id, t.created_at as t_created_at, t.last_used_at as t_last_used_at,
                 t.expires_at as t_expires_at, t.rotated_at as t_rotated_at, t.user_agent as t_user_agent
          from auth_tokens t join users u on u.id = t.user_id
@@ -203,18 +229,32 @@ export function usersRepository(db: Queryable) {
       );
       if (!row) return undefined;
       return {
-        token: { id: row.t_id, user_id: row.id, created_at: row.t_created_at, last_used_at: row.t_last_used_at, expires_at: row.t_expires_at, rotated_at: row.t_rotated_at, user_agent: row.t_user_agent },
+        token: {
+          id: row.t_id,
+          user_id: row.id,
+          created_at: row.t_created_at,
+          last_used_at: row.t_last_used_at,
+          expires_at: row.t_expires_at,
+          rotated_at: row.t_rotated_at,
+          user_agent: row.t_user_agent,
+        },
         user: row,
       };
     },
 
     async touchToken(id: number, expiresAt: Date): Promise<void> {
-      await db.query(`update auth_tokens set last_used_at = now(), expires_at = $2 where id = $1 and rotated_at is null`, [id, expiresAt]);
+      await db.query(
+        `update auth_tokens set last_used_at = now(), expires_at = $2 where id = $1 and rotated_at is null`,
+        [id, expiresAt],
+      );
     },
 
     /** Marks a token as replaced, once: returns false when a parallel request rotated it first. */
     async retireToken(id: number, graceUntil: Date): Promise<boolean> {
-      const rows = await db.query(`update auth_tokens set rotated_at = now(), expires_at = $2 where id = $1 and rotated_at is null returning id`, [id, graceUntil]);
+      const rows = await db.query(
+        `update auth_tokens set rotated_at = now(), expires_at = $2 where id = $1 and rotated_at is null returning id`,
+        [id, graceUntil],
+      );
       return rows.length === 1;
     },
 
@@ -224,13 +264,22 @@ export function usersRepository(db: Queryable) {
 
     /** Signs out every other session (sign-out-everywhere, password change or reset): the account's staff sessions end too. */
     async deleteTokensOf(userId: number, exceptId?: number): Promise<void> {
-      await db.query(`delete from auth_tokens where user_id = $1 and id <> coalesce($2, -1)`, [userId, exceptId ?? null]);
+      await db.query(`delete from auth_tokens where user_id = $1 and id <> coalesce($2, -1)`, [
+        userId,
+        exceptId ?? null,
+      ]);
       await db.query(`delete from staff_sessions where user_id = $1`, [userId]);
     },
 
     // --- single-use email tokens ---------------------------------------------------------
 
-    async insertEmailToken(userId: number, purpose: EmailTokenPurpose, tokenHash: string, expiresAt: Date, payload: Record<string, unknown> = {}): Promise<void> {
+    async insertEmailToken(
+      userId: number,
+      purpose: EmailTokenPurpose,
+      tokenHash: string,
+      expiresAt: Date,
+      payload: Record<string, unknown> = {},
+    ): Promise<void> {
       await db.query(
         `insert into email_tokens (user_id, purpose, token_hash, expires_at, payload) values ($1, $2, $3, $4, $5)`,
         [userId, purpose, tokenHash, expiresAt, JSON.stringify(payload)],
@@ -242,9 +291,17 @@ export function usersRepository(db: Queryable) {
      * lock on the user's row, so parallel mints still leave exactly one link that works.
      * Run it inside a transaction.
      */
-    async replaceOnetimeToken(userId: number, tokenHash: string, expiresAt: Date, payload: Record<string, unknown>): Promise<void> {
+    async replaceOnetimeToken(
+      userId: number,
+      tokenHash: string,
+      expiresAt: Date,
+      payload: Record<string, unknown>,
+    ): Promise<void> {
       await db.query(`select id from users where id = $1 for update`, [userId]);
-      await db.query(`update email_tokens set used_at = now() where user_id = $1 and purpose = 'onetime' and used_at is null`, [userId]);
+      await db.query(
+        `update email_tokens set used_at = now() where user_id = $1 and purpose = 'onetime' and used_at is null`,
+        [userId],
+      );
       await db.query(
         `insert into email_tokens (user_id, purpose, token_hash, expires_at, payload) values ($1, 'onetime', $2, $3, $4)`,
         [userId, tokenHash, expiresAt, JSON.stringify(payload)],
@@ -252,7 +309,11 @@ export function usersRepository(db: Queryable) {
     },
 
     /** Uses a token atomically: only one caller ever gets the row back. */
-    async consumeEmailToken(userId: number, purpose: EmailTokenPurpose, tokenHash: string): Promise<{ payload: Record<string, unknown> } | undefined> {
+    async consumeEmailToken(
+      userId: number,
+      purpose: EmailTokenPurpose,
+      tokenHash: string,
+    ): Promise<{ payload: Record<string, unknown> } | undefined> {
       const [row] = await db.query<{ payload: Record<string, unknown> }>(
         `update email_tokens set used_at = now()
          where user_id = $1 and purpose = $2 and token_hash = $3 and used_at is null and expires_at > now()
@@ -263,7 +324,10 @@ export function usersRepository(db: Queryable) {
     },
 
     async invalidateEmailTokens(userId: number, purpose: EmailTokenPurpose): Promise<void> {
-      await db.query(`update email_tokens set used_at = now() where user_id = $1 and purpose = $2 and used_at is null`, [userId, purpose]);
+      await db.query(
+        `update email_tokens set used_at = now() where user_id = $1 and purpose = $2 and used_at is null`,
+        [userId, purpose],
+      );
     },
 
     /**
@@ -271,12 +335,18 @@ export function usersRepository(db: Queryable) {
      * sign-in links and reset links. Verification links stay: they prove the mailbox and sign nobody in.
      */
     async invalidateCredentialTokens(userId: number): Promise<void> {
-      await db.query(`update email_tokens set used_at = now() where user_id = $1 and purpose in ('reset', 'onetime') and used_at is null`, [userId]);
+      await db.query(
+        `update email_tokens set used_at = now() where user_id = $1 and purpose in ('reset', 'onetime') and used_at is null`,
+        [userId],
+      );
     },
 
     /** Whether this exact token was ever issued to the user for this purpose (used or expired). */
     async emailTokenIssued(userId: number, purpose: EmailTokenPurpose, tokenHash: string): Promise<boolean> {
-      const rows = await db.query(`select 1 from email_tokens where user_id = $1 and purpose = $2 and token_hash = $3`, [userId, purpose, tokenHash]);
+      const rows = await db.query(
+        `select 1 from email_tokens where user_id = $1 and purpose = $2 and token_hash = $3`,
+        [userId, purpose, tokenHash],
+      );
       return rows.length > 0;
     },
   };
@@ -309,11 +379,18 @@ export function userPlansRepository(db: Queryable) {
       return row;
     },
     async plan(userId: number): Promise<UserPlanRow | undefined> {
-      const [row] = await db.query<UserPlanRow>('select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand, deleted_at from users where id = $1', [userId]);
+      const [row] = await db.query<UserPlanRow>(
+        'select tariff_key, tariff_name, subscription_expires_at, email, language, verified, brand, deleted_at from users where id = $1',
+        [userId],
+      );
       return row;
     },
     /** Sets the plan; `activate` also marks the account Active (a payment did it), unless staff disabled it (Suspended). */
-    async savePlan(userId: number, plan: { tariffKey: string; tariffName: string; expiresAt: Date | null }, activate: boolean): Promise<void> {
+    async savePlan(
+      userId: number,
+      plan: { tariffKey: string; tariffName: string; expiresAt: Date | null },
+      activate: boolean,
+    ): Promise<void> {
       await db.query(
         `update users set tariff_key = $2, tariff_name = $3, subscription_expires_at = $4,
            account_status = case when $5 and account_status <> 'Suspended' then 'Active' else account_status end, updated_at = now() where id = $1`,
@@ -331,7 +408,10 @@ export function userPlansRepository(db: Queryable) {
     },
     /** The marketing attribution ids the sign-up carried (postbacks). */
     async attribution(userId: number): Promise<Record<string, string>> {
-      const [row] = await db.query<{ attribution: Record<string, string> | null }>('select attribution from users where id = $1', [userId]);
+      const [row] = await db.query<{ attribution: Record<string, string> | null }>(
+        'select attribution from users where id = $1',
+        [userId],
+      );
       return row?.attribution ?? {};
     },
   };
@@ -354,17 +434,29 @@ export async function userIdByEmail(db: Queryable, email: string): Promise<numbe
 export function userReferralsRepository(db: Queryable) {
   return {
     async code(userId: number, column: 'referral_code' | 'friend_code'): Promise<string | null> {
-      const [row] = await db.query<{ code: string | null }>(`select ${column} as code from users where id = $1`, [userId]);
+      const [row] = await db.query<{ code: string | null }>(`select ${column} as code from users where id = $1`, [
+        userId,
+      ]);
       return row?.code ?? null;
     },
     /** Sets the code unless the user has one; undefined when they had one. Throws on a unique collision. */
-    async setCodeIfNone(userId: number, column: 'referral_code' | 'friend_code', code: string): Promise<string | undefined> {
-      const [set] = await db.query<{ code: string }>(`update users set ${column} = $2 where id = $1 and ${column} is null returning ${column} as code`, [userId, code]);
+    async setCodeIfNone(
+      userId: number,
+      column: 'referral_code' | 'friend_code',
+      code: string,
+    ): Promise<string | undefined> {
+      const [set] = await db.query<{ code: string }>(
+        `update users set ${column} = $2 where id = $1 and ${column} is null returning ${column} as code`,
+        [userId, code],
+      );
       return set?.code;
     },
     /** Accounts that signed up with this code in their attribution. */
     async countSignedUpWith(key: 'referralID' | 'friendID', code: string): Promise<number> {
-      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from users where attribution->>'${key}' = $1`, [code]);
+      const [row] = await db.query<{ n: number }>(
+        `select count(*)::int as n from users where attribution->>'${key}' = $1`,
+        [code],
+      );
       return row?.n ?? 0;
     },
     /** The (not deleted) member whose friend link this user signed up with. */
@@ -404,11 +496,22 @@ const KNOWN_BROWSERS_PER_ACCOUNT = 50;
 export function knownBrowsersRepository(tx: Queryable) {
   return {
     /** 'known' (seen before; its time refreshed), 'new' (other browsers known, not this one), 'first' (none known yet). */
-    async record(userId: number, browserHash: string, previousHashes: readonly string[] = []): Promise<'known' | 'new' | 'first'> {
-      const [account] = await tx.query(`select id from users where id = $1 and deleted_at is null for update`, [userId]);
+    async record(
+      userId: number,
+      browserHash: string,
+      previousHashes: readonly string[] = [],
+    ): Promise<'known' | 'new' | 'first'> {
+      const [account] = await tx.query(`select id from users where id = $1 and deleted_at is null for update`, [
+        userId,
+      ]);
       if (!account) return 'known';
-      await tx.query(`delete from known_browsers where user_id = $1 and last_seen_at < now() - interval '400 days'`, [userId]);
-      const seen = await tx.query(`update known_browsers set last_seen_at = now() where user_id = $1 and browser_hash = $2 returning user_id`, [userId, browserHash]);
+      await tx.query(`delete from known_browsers where user_id = $1 and last_seen_at < now() - interval '400 days'`, [
+        userId,
+      ]);
+      const seen = await tx.query(
+        `update known_browsers set last_seen_at = now() where user_id = $1 and browser_hash = $2 returning user_id`,
+        [userId, browserHash],
+      );
       if (seen.length) return 'known';
       // Remembered under a secret since replaced (APP_SECRET_PREVIOUS): known, and moved under the current one.
       if (previousHashes.length) {
@@ -419,8 +522,14 @@ export function knownBrowsersRepository(tx: Queryable) {
         );
         if (moved.length) return 'known';
       }
-      const [{ n }] = (await tx.query<{ n: number }>(`select count(*)::int as n from known_browsers where user_id = $1`, [userId])) as [{ n: number }];
-      await tx.query(`insert into known_browsers (user_id, browser_hash) values ($1, $2) on conflict do nothing`, [userId, browserHash]);
+      const [{ n }] = (await tx.query<{ n: number }>(
+        `select count(*)::int as n from known_browsers where user_id = $1`,
+        [userId],
+      )) as [{ n: number }];
+      await tx.query(`insert into known_browsers (user_id, browser_hash) values ($1, $2) on conflict do nothing`, [
+        userId,
+        browserHash,
+      ]);
       if (n >= KNOWN_BROWSERS_PER_ACCOUNT) {
         await tx.query(
           `delete from known_browsers where user_id = $1 and browser_hash in

@@ -1,7 +1,14 @@
 import type { FastifyInstance, FastifyRequest } from 'fastify';
 import {
-  loginBody, onetimeLoginBody, registerBody, requestResetBody, resetPasswordBody, restrictedAnnihilationBody, restrictedOnetimeLinkBody,
-  restrictedSessionBody, verifyUserBody,
+  loginBody,
+  onetimeLoginBody,
+  registerBody,
+  requestResetBody,
+  resetPasswordBody,
+  restrictedAnnihilationBody,
+  restrictedOnetimeLinkBody,
+  restrictedSessionBody,
+  verifyUserBody,
 } from '@warren/contract';
 import { UnauthorizedError } from '../../lib/errors.js';
 import { userOf } from '../../plugins/auth.js';
@@ -25,52 +32,95 @@ export async function usersRestrictedRoutes(app: FastifyInstance, { users, origi
     return { data: await users.login(body, ctx(request)) };
   });
 
-  restrictedRoute(app, '/api/users/restrictedRegister', { tags, body: registerBody, status: 201 }, async (request, body) => {
-    await captcha.verify(body['g-recaptcha-response'], request.ip);
-    return { data: await users.register({ ...body, isRestrictedDomain: true }, ctx(request)) };
-  });
+  restrictedRoute(
+    app,
+    '/api/users/restrictedRegister',
+    { tags, body: registerBody, status: 201 },
+    async (request, body) => {
+      await captcha.verify(body['g-recaptcha-response'], request.ip);
+      return { data: await users.register({ ...body, isRestrictedDomain: true }, ctx(request)) };
+    },
+  );
 
-  restrictedRoute(app, '/api/users/restrictedRequestResetPassword', { tags, body: requestResetBody }, async (request, body) => {
-    await captcha.verify(body['g-recaptcha-response'], request.ip);
-    await users.requestPasswordReset(body.email, ctx(request));
-    return { data: { ok: true }, message: RESET_SENT };
-  });
+  restrictedRoute(
+    app,
+    '/api/users/restrictedRequestResetPassword',
+    { tags, body: requestResetBody },
+    async (request, body) => {
+      await captcha.verify(body['g-recaptcha-response'], request.ip);
+      await users.requestPasswordReset(body.email, ctx(request));
+      return { data: { ok: true }, message: RESET_SENT };
+    },
+  );
 
   /** The new password from the emailed link. */
-  restrictedRoute(app, '/api/users/restrictedResetPassword', { tags, body: resetPasswordBody }, async (request, body) => {
-    await users.resetPassword(body, ctx(request));
-    return { data: { ok: true }, message: 'Password updated successfully' };
-  });
+  restrictedRoute(
+    app,
+    '/api/users/restrictedResetPassword',
+    { tags, body: resetPasswordBody },
+    async (request, body) => {
+      await users.resetPassword(body, ctx(request));
+      return { data: { ok: true }, message: 'Password updated successfully' };
+    },
+  );
 
   /** Lets a restricted host check a stored token without the bearer header a filter could spot. */
-  restrictedRoute(app, '/api/users/restrictedUserCheck', { tags, body: restrictedSessionBody }, async (request, body) => {
-    const session = await users.authenticate(body.token);
-    if (!session) throw new UnauthorizedError();
-    return { data: { user: toUserDto(session.user, request.brand), token: session.rotatedTo ?? body.token } };
-  });
+  restrictedRoute(
+    app,
+    '/api/users/restrictedUserCheck',
+    { tags, body: restrictedSessionBody },
+    async (request, body) => {
+      const session = await users.authenticate(body.token);
+      if (!session) throw new UnauthorizedError();
+      return { data: { user: toUserDto(session.user, request.brand), token: session.rotatedTo ?? body.token } };
+    },
+  );
 
   /** The emailed verification link (its userId and token). */
   restrictedRoute(app, '/api/users/restrictedVerifyUser', { tags, body: verifyUserBody }, async (request, body) => ({
     data: { user: await users.verifyEmail(body, ctx(request)) },
   }));
 
-  restrictedRoute(app, '/api/users/restrictedResendVerificationByLink', { tags, body: verifyUserBody.pick({ userId: true, token: true }) }, async (request, body) => {
-    await users.resendVerificationByLink(body, ctx(request));
-    return { data: { ok: true }, message: 'If this account still needs verifying, we have sent a new verification email.' };
-  });
+  restrictedRoute(
+    app,
+    '/api/users/restrictedResendVerificationByLink',
+    { tags, body: verifyUserBody.pick({ userId: true, token: true }) },
+    async (request, body) => {
+      await users.resendVerificationByLink(body, ctx(request));
+      return {
+        data: { ok: true },
+        message: 'If this account still needs verifying, we have sent a new verification email.',
+      };
+    },
+  );
 
   /** A one-time sign-in link's userID and token; the answer holds the new session. */
-  restrictedRoute(app, '/api/users/restrictedOnetimeLogin', { tags, body: onetimeLoginBody }, async (request, body) => ({
-    data: await users.onetimeLogin(body.userID, body.token, ctx(request)),
-  }));
+  restrictedRoute(
+    app,
+    '/api/users/restrictedOnetimeLogin',
+    { tags, body: onetimeLoginBody },
+    async (request, body) => ({
+      data: await users.onetimeLogin(body.userID, body.token, ctx(request)),
+    }),
+  );
 
-  restrictedRoute(app, '/api/users/restrictedOnetimeLinkByPromo', { tags, body: restrictedOnetimeLinkBody, auth }, async (request, body) => ({
-    data: await users.onetimeLink(userOf(request), body.promocode, ctx(request)),
-  }));
+  restrictedRoute(
+    app,
+    '/api/users/restrictedOnetimeLinkByPromo',
+    { tags, body: restrictedOnetimeLinkBody, auth },
+    async (request, body) => ({
+      data: await users.onetimeLink(userOf(request), body.promocode, ctx(request)),
+    }),
+  );
 
   /** Account deletion: the password inside the encrypted body. */
-  restrictedRoute(app, '/api/users/restrictedAnnihilation', { tags, body: restrictedAnnihilationBody, auth }, async (request, body) => {
-    await users.annihilate(userOf(request), request.currentToken!.id, body.password, ctx(request));
-    return { data: { ok: true }, message: 'Account deleted' };
-  });
+  restrictedRoute(
+    app,
+    '/api/users/restrictedAnnihilation',
+    { tags, body: restrictedAnnihilationBody, auth },
+    async (request, body) => {
+      await users.annihilate(userOf(request), request.currentToken!.id, body.password, ctx(request));
+      return { data: { ok: true }, message: 'Account deleted' };
+    },
+  );
 }

@@ -24,7 +24,9 @@ export function secondFactor(repo: UsersRepository, keys: Keyring) {
     async check(user: { id: number; totp_secret: string | null }, code: string): Promise<'totp' | 'recovery' | false> {
       if (await totp(user.id, user.totp_secret, code)) return 'totp';
       const normalised = normaliseRecoveryCode(code);
-      return normalised.length >= 8 && (await repo.useRecoveryCode(user.id, hashToken(normalised))) ? 'recovery' : false;
+      return normalised.length >= 8 && (await repo.useRecoveryCode(user.id, hashToken(normalised)))
+        ? 'recovery'
+        : false;
     },
   };
 }

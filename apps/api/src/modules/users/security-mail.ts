@@ -3,7 +3,14 @@ import type { Database } from '../../db/client.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hmac } from '../../lib/secrets.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { type SecurityMailKind, browserLabel, notYouLinks, placeLabel, renderMail, timeLabel } from '../../mail/templates.js';
+import {
+  type SecurityMailKind,
+  browserLabel,
+  notYouLinks,
+  placeLabel,
+  renderMail,
+  timeLabel,
+} from '../../mail/templates.js';
 import { LIMITS } from './limits.js';
 import { knownBrowsersRepository, usersRepository } from './repository.js';
 import type { RequestContext } from './service.js';
@@ -45,9 +52,16 @@ const asLanguage = (l: string): Language => ((LANGUAGES as readonly string[]).in
 export function securityMails(deps: SecurityMailDeps) {
   const users = usersRepository(deps.db);
   // Per account: the same browser has unrelated values in two accounts' rows.
-  const browserHash = (userId: number, browserId: string, secret: string) => hmac(`known-browser:${secret}`, `${userId}:${browserId}`);
+  const browserHash = (userId: number, browserId: string, secret: string) =>
+    hmac(`known-browser:${secret}`, `${userId}:${browserId}`);
 
-  async function send(account: Account, kind: SecurityMailKind, ctx: Pick<RequestContext, 'brand' | 'origin'>, vars: Record<string, string>, link?: string) {
+  async function send(
+    account: Account,
+    kind: SecurityMailKind,
+    ctx: Pick<RequestContext, 'brand' | 'origin'>,
+    vars: Record<string, string>,
+    link?: string,
+  ) {
     const mail = renderMail(kind, {
       language: asLanguage(account.language),
       productName: ctx.brand.productName,

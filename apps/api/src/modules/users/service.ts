@@ -37,7 +37,8 @@ const BAD_CREDENTIALS = 'These credentials do not match our records.';
 const ACCOUNT_DISABLED = 'This account is disabled. Please contact support.';
 
 type Language = (typeof LANGUAGES)[number];
-const asLanguage = (l: string | undefined): Language => (LANGUAGES as readonly string[]).includes(l ?? '') ? (l as Language) : 'en';
+const asLanguage = (l: string | undefined): Language =>
+  (LANGUAGES as readonly string[]).includes(l ?? '') ? (l as Language) : 'en';
 const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOString());
 
 /** The account as the web app sees it; a brand can switch the WireGuard section off for everyone on it. */
@@ -46,21 +47,38 @@ export function toUserDto(row: UserRow, brand?: { wgSection?: boolean }): User {
     id: row.id,
     email: row.email,
     verified: row.verified ? 1 : 0,
-    accountStatus: row.account_status === 'Active' || row.account_status === 'Suspended' ? row.account_status : 'Inactive',
+    accountStatus:
+      row.account_status === 'Active' || row.account_status === 'Suspended' ? row.account_status : 'Inactive',
     firstName: row.first_name,
     secondName: row.second_name,
     language: asLanguage(row.language),
     isPostAffiliateAvailable: row.is_post_affiliate_available,
     isWgSectionAvailable: row.is_wg_section_available && brand?.wgSection !== false,
     twoFactorEnabled: row.totp_enabled,
-    subscriptionData: { tariffName: row.tariff_name, tariffKey: row.tariff_key, expiresAt: iso(row.subscription_expires_at) },
+    subscriptionData: {
+      tariffName: row.tariff_name,
+      tariffKey: row.tariff_key,
+      expiresAt: iso(row.subscription_expires_at),
+    },
   };
 }
 
 /** Attribution fields kept from the sign-up payload; everything else in the body is ignored. */
 const ATTRIBUTION_FIELDS = [
-  'cid', 'cid4', 'clickID', 'vcommID', 'myLeadID', 'voluumID', 'utmSource', 'utmMedium', 'utmCampaign', 'referrer',
-  'papReferralID', 'referralID', 'friendID', 'promocode',
+  'cid',
+  'cid4',
+  'clickID',
+  'vcommID',
+  'myLeadID',
+  'voluumID',
+  'utmSource',
+  'utmMedium',
+  'utmCampaign',
+  'referrer',
+  'papReferralID',
+  'referralID',
+  'friendID',
+  'promocode',
 ] as const;
 
 export interface UsersServiceDeps {
@@ -89,7 +107,13 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
     return token;
   }
 
-  function sendMail(to: string, kind: Parameters<typeof renderMail>[0], language: string, ctx: RequestContext, link?: string) {
+  function sendMail(
+    to: string,
+    kind: Parameters<typeof renderMail>[0],
+    language: string,
+    ctx: RequestContext,
+    link?: string,
+  ) {
     const rendered = renderMail(kind, { language: asLanguage(language), productName: ctx.brand.productName, link });
     defer(() => mailer.send({ to, ...rendered }));
   }
@@ -98,7 +122,13 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
     const token = randomToken(24);
     await repo.invalidateEmailTokens(user.id, 'verify');
     await repo.insertEmailToken(user.id, 'verify', hashToken(token), new Date(Date.now() + VERIFY_TTL_MS));
-    sendMail(user.email, 'verify', user.language, ctx, `${ctx.origin}/sign-in?userId=${user.id}&token=${encodeURIComponent(token)}`);
+    sendMail(
+      user.email,
+      'verify',
+      user.language,
+      ctx,
+      `${ctx.origin}/sign-in?userId=${user.id}&token=${encodeURIComponent(token)}`,
+    );
   }
 
   /**
@@ -149,7 +179,12 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
     async login(body: LoginBody, ctx: RequestContext): Promise<AuthResult> {
       const email = body.email.toLowerCase();
       // The account's one budget, shared with the operator console's sign-in.
-      const { giveBack } = await spendSignIn(limiter, { email, ip: ctx.ip, perIp: perIp.login, slowDown: config.captcha.provider === 'none' });
+      const { giveBack } = await spendSignIn(limiter, {
+        email,
+        ip: ctx.ip,
+        perIp: perIp.login,
+        slowDown: config.captcha.provider === 'none',
+      });
 
       const row = await repo.findByEmail(email);
       const ok = await verifyPassword(row?.password_hash, body.password);
@@ -188,7 +223,13 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
       defer(async () => {
         if (!row) return;
         await repo.insertEmailToken(row.id, 'reset', hashToken(token), new Date(Date.now() + RESET_TTL_MS));
-        sendMail(row.email, 'reset', row.language, ctx, `${ctx.origin}/reset-password?userId=${row.id}&token=${encodeURIComponent(token)}`);
+        sendMail(
+          row.email,
+          'reset',
+          row.language,
+          ctx,
+          `${ctx.origin}/reset-password?userId=${row.id}&token=${encodeURIComponent(token)}`,
+        );
       });
     },
 
@@ -197,7 +238,13 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
       await spend(limiter, LIMITS.resetPerEmail, user.email.toLowerCase());
       const token = randomToken(24);
       await repo.insertEmailToken(user.id, 'reset', hashToken(token), new Date(Date.now() + RESET_TTL_MS));
-      sendMail(user.email, 'reset', user.language, ctx, `${ctx.origin}/set-new-pass?token=${encodeURIComponent(token)}`);
+      sendMail(
+        user.email,
+        'reset',
+        user.language,
+        ctx,
+        `${ctx.origin}/set-new-pass?token=${encodeURIComponent(token)}`,
+      );
     },
 
     async resetPassword(body: { userId: number; token: string; password: string }, ctx: RequestContext): Promise<void> {
@@ -227,7 +274,10 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
         const already = issued && (await repo.findById(body.userId))?.verified === true;
         return { genuine: issued, result: already ? ('already' as const) : ('invalid' as const) };
       });
-      if (outcome === 'already') throw new ConflictError('Your account is already verified. Please sign in.', { token: ['This account is already verified.'] });
+      if (outcome === 'already')
+        throw new ConflictError('Your account is already verified. Please sign in.', {
+          token: ['This account is already verified.'],
+        });
       if (outcome === 'invalid') throw invalidLink('token', 'This verification link is invalid or has expired.');
       // clickID is the click that converted: the first one stays. The analytics ids are the latest.
       if (body.clickID) await repo.fillAttribution(body.userId, { clickID: body.clickID });
@@ -286,13 +336,22 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
     },
 
     /** A 15-minute sign-in link; minting is budgeted and a new link ends the earlier ones. */
-    async onetimeLink(user: UserRow, promocode: string | undefined, ctx: RequestContext): Promise<{ url: string; expiresAt: string }> {
+    async onetimeLink(
+      user: UserRow,
+      promocode: string | undefined,
+      ctx: RequestContext,
+    ): Promise<{ url: string; expiresAt: string }> {
       await spend(limiter, LIMITS.onetimeMintPerUser, String(user.id));
       const token = randomToken(24);
       const expiresAt = new Date(Date.now() + ONETIME_TTL_MS);
-      await db.transaction((tx) => usersRepository(tx).replaceOnetimeToken(user.id, hashToken(token), expiresAt, promocode ? { promocode } : {}));
+      await db.transaction((tx) =>
+        usersRepository(tx).replaceOnetimeToken(user.id, hashToken(token), expiresAt, promocode ? { promocode } : {}),
+      );
       const promo = promocode ? `&promocode=${encodeURIComponent(promocode)}` : '';
-      return { url: `${ctx.origin}/auth?userID=${user.id}&token=${encodeURIComponent(token)}${promo}`, expiresAt: expiresAt.toISOString() };
+      return {
+        url: `${ctx.origin}/auth?userID=${user.id}&token=${encodeURIComponent(token)}${promo}`,
+        expiresAt: expiresAt.toISOString(),
+      };
     },
 
     async onetimeLogin(userId: number, token: string, ctx: RequestContext): Promise<AuthResult> {
@@ -313,7 +372,8 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
 
     async annihilate(user: UserRow, tokenId: number, password: string, ctx: RequestContext): Promise<void> {
       await spend(limiter, LIMITS.reauthPerSession, sessionKey(user.id, tokenId));
-      if (!(await verifyPassword(user.password_hash, password))) throw new ValidationError({ password: ['The password is incorrect.'] });
+      if (!(await verifyPassword(user.password_hash, password)))
+        throw new ValidationError({ password: ['The password is incorrect.'] });
       const { email, language } = user;
       // Every session and emailed link ends with the personal data; a parallel deletion of the same
       // account (a second tab, staff) erased it first: this request's session is gone with it.

@@ -27,7 +27,8 @@ describe('address pools', () => {
   it('maps distinct indexes to distinct addresses, inside the pools', () => {
     fc.assert(
       fc.property(fc.integer({ min: 1, max: pools.maxIndex }), fc.integer({ min: 1, max: pools.maxIndex }), (a, b) => {
-        const x = addressesOf(a, pools), y = addressesOf(b, pools);
+        const x = addressesOf(a, pools),
+          y = addressesOf(b, pools);
         expect(x.ipv4 === y.ipv4).toBe(a === b);
         expect(x.ipv6 === y.ipv6).toBe(a === b);
         expect(x.ipv4.startsWith('10.')).toBe(true);
@@ -39,7 +40,8 @@ describe('address pools', () => {
   });
 
   it('round-trips IPv6 text', () => {
-    for (const ip of ['::1', 'fd77:6172:7265::2', '2001:db8:0:1:0:0:0:1', '::']) expect(bigIntToIpv6(ipv6ToBigInt(ip))).toBe(ip === '2001:db8:0:1:0:0:0:1' ? '2001:db8:0:1::1' : ip);
+    for (const ip of ['::1', 'fd77:6172:7265::2', '2001:db8:0:1:0:0:0:1', '::'])
+      expect(bigIntToIpv6(ipv6ToBigInt(ip))).toBe(ip === '2001:db8:0:1:0:0:0:1' ? '2001:db8:0:1::1' : ip);
   });
 
   it('picks the smallest free index, reusing gaps', () => {

@@ -32,12 +32,19 @@ export function bigIntToIpv6(n: bigint): string {
   const groups: string[] = [];
   for (let i = 7; i >= 0; i--) groups.push(((n >> BigInt(i * 16)) & 0xffffn).toString(16));
   // Compress the longest run of zero groups (RFC 5952).
-  let best = -1, bestLen = 0;
-  for (let i = 0; i < 8; ) {
-    if (groups[i] !== '0') { i++; continue; }
+  let best = -1,
+    bestLen = 0;
+  for (let i = 0; i < 8;) {
+    if (groups[i] !== '0') {
+      i++;
+      continue;
+    }
     let j = i;
     while (j < 8 && groups[j] === '0') j++;
-    if (j - i > bestLen && j - i > 1) { best = i; bestLen = j - i; }
+    if (j - i > bestLen && j - i > 1) {
+      best = i;
+      bestLen = j - i;
+    }
     i = j;
   }
   if (best < 0) return groups.join(':');
@@ -47,9 +54,12 @@ export function bigIntToIpv6(n: bigint): string {
 export function parsePools(v4cidr: string, v6cidr: string): Pools {
   const [a4, p4s] = v4cidr.trim().split('/');
   const [a6, p6s] = v6cidr.trim().split('/');
-  const p4 = Number(p4s), p6 = Number(p6s);
-  if (!a4 || net.isIPv4(a4) === false || !Number.isInteger(p4) || p4 < 8 || p4 > 28) throw new Error(`IPv4 pool must be a.b.c.d/8..28, got ${v4cidr}`);
-  if (!a6 || net.isIPv6(a6) === false || !Number.isInteger(p6) || p6 < 16 || p6 > 120) throw new Error(`IPv6 pool must be an IPv6 /16..120, got ${v6cidr}`);
+  const p4 = Number(p4s),
+    p6 = Number(p6s);
+  if (!a4 || net.isIPv4(a4) === false || !Number.isInteger(p4) || p4 < 8 || p4 > 28)
+    throw new Error(`IPv4 pool must be a.b.c.d/8..28, got ${v4cidr}`);
+  if (!a6 || net.isIPv6(a6) === false || !Number.isInteger(p6) || p6 < 16 || p6 > 120)
+    throw new Error(`IPv6 pool must be an IPv6 /16..120, got ${v6cidr}`);
   const size4 = 2 ** (32 - p4);
   const base4 = ipv4ToInt(a4) - (ipv4ToInt(a4) % size4);
   const mask6 = (1n << BigInt(128 - p6)) - 1n;
@@ -65,7 +75,8 @@ export function parsePools(v4cidr: string, v6cidr: string): Pools {
 }
 
 export function addressesOf(index: number, pools: Pools): { ipv4: string; ipv6: string } {
-  if (!Number.isInteger(index) || index < 1 || index > pools.maxIndex) throw new RangeError(`address index ${index} outside 1..${pools.maxIndex}`);
+  if (!Number.isInteger(index) || index < 1 || index > pools.maxIndex)
+    throw new RangeError(`address index ${index} outside 1..${pools.maxIndex}`);
   return { ipv4: intToIpv4(pools.v4.base + 1 + index), ipv6: bigIntToIpv6(pools.v6.base + 1n + BigInt(index)) };
 }
 

@@ -14,7 +14,15 @@ export interface DeviceRow {
    * The node of the device's latest handshake, when it is being drained or switched off (issue 22):
    * its location's names and why; null otherwise (listOf only).
    */
-  leaving?: { country_en: string; country_ru: string; country_zh: string; city_en: string; city_ru: string; city_zh: string; why: 'off' | 'retiring' } | null;
+  leaving?: {
+    country_en: string;
+    country_ru: string;
+    country_zh: string;
+    city_en: string;
+    city_ru: string;
+    city_zh: string;
+    why: 'off' | 'retiring';
+  } | null;
 }
 
 /**
@@ -53,7 +61,9 @@ export function wireguardRepository(db: Queryable) {
     },
 
     async countOf(userId: number): Promise<number> {
-      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from wg_devices where user_id = $1`, [userId]);
+      const [row] = await db.query<{ n: number }>(`select count(*)::int as n from wg_devices where user_id = $1`, [
+        userId,
+      ]);
       return row!.n;
     },
 
@@ -84,11 +94,22 @@ export function wireguardRepository(db: Queryable) {
     },
 
     async rename(userId: number, id: number, name: string): Promise<boolean> {
-      return (await db.query(`update wg_devices set name = $3 where id = $1 and user_id = $2 returning id`, [id, userId, name])).length === 1;
+      return (
+        (
+          await db.query(`update wg_devices set name = $3 where id = $1 and user_id = $2 returning id`, [
+            id,
+            userId,
+            name,
+          ])
+        ).length === 1
+      );
     },
 
     async remove(userId: number, id: number): Promise<boolean> {
-      return (await db.query(`delete from wg_devices where id = $1 and user_id = $2 returning id`, [id, userId])).length === 1;
+      return (
+        (await db.query(`delete from wg_devices where id = $1 and user_id = $2 returning id`, [id, userId])).length ===
+        1
+      );
     },
   };
 }

@@ -2,7 +2,15 @@ import { describe, expect, it } from 'vitest';
 import { nodeIsFull, nodePeerLimit } from '@warren/contract';
 import { type LocationRoom, roomVerdict } from './room.js';
 
-const loc = (slug: string, over: Partial<LocationRoom> = {}): LocationRoom => ({ slug, premium: false, city_en: slug.toUpperCase(), country_en: 'Testland', serving: true, room: true, ...over });
+const loc = (slug: string, over: Partial<LocationRoom> = {}): LocationRoom => ({
+  slug,
+  premium: false,
+  city_en: slug.toUpperCase(),
+  country_en: 'Testland',
+  serving: true,
+  room: true,
+  ...over,
+});
 
 describe('a node at its WireGuard limit (issue 22)', () => {
   it('is full at the high-water mark of its cap, or as soon as it refuses a peer', () => {
@@ -19,7 +27,12 @@ describe('a node at its WireGuard limit (issue 22)', () => {
 });
 
 describe('room for a new device (issue 22)', () => {
-  const list = [loc('de-fra'), loc('nl-ams', { room: false }), loc('us-nyc', { premium: true, room: false }), loc('jp-tyo', { serving: false, room: false })];
+  const list = [
+    loc('de-fra'),
+    loc('nl-ams', { room: false }),
+    loc('us-nyc', { premium: true, room: false }),
+    loc('jp-tyo', { serving: false, room: false }),
+  ];
 
   it('takes a device that starts on a location with room; refuses one that starts on a full one, naming it', () => {
     expect(roomVerdict(list, 'free', 'de-fra')).toEqual({ ok: true });
@@ -38,7 +51,11 @@ describe('room for a new device (issue 22)', () => {
 
   it('without a location: refused only when something is full and nothing the plan reaches has room', () => {
     expect(roomVerdict(list, 'free', undefined)).toEqual({ ok: true });
-    const allFull = [loc('nl-ams', { room: false }), loc('us-nyc', { premium: true }), loc('jp-tyo', { serving: false, room: false })];
+    const allFull = [
+      loc('nl-ams', { room: false }),
+      loc('us-nyc', { premium: true }),
+      loc('jp-tyo', { serving: false, room: false }),
+    ];
     expect(roomVerdict(allFull, 'free', undefined)).toEqual({ ok: false, why: 'full', place: null }); // the premium one with room is not the free plan's
     expect(roomVerdict(allFull, 'paid', undefined)).toEqual({ ok: true });
     expect(roomVerdict([loc('jp-tyo', { serving: false, room: false })], 'free', undefined)).toEqual({ ok: true }); // nothing serving: not a capacity matter

@@ -13,7 +13,8 @@ export interface LocationRoom {
   room: boolean;
 }
 
-export type RoomVerdict = { ok: true } | { ok: false; why: 'unknown-location' } | { ok: false; why: 'full'; place: string | null };
+export type RoomVerdict =
+  { ok: true } | { ok: false; why: 'unknown-location' } | { ok: false; why: 'full'; place: string | null };
 
 /**
  * Whether a new device may be added (issue 22), purely: the location it starts on must be one the
@@ -21,7 +22,11 @@ export type RoomVerdict = { ok: true } | { ok: false; why: 'unknown-location' } 
  * location, some location the plan reaches must have room when any is full. A location that serves
  * no one at all (switched off, retiring, no node yet) is not "full": that has its own message.
  */
-export function roomVerdict(locations: readonly LocationRoom[], access: VpnAccess, location: string | undefined): RoomVerdict {
+export function roomVerdict(
+  locations: readonly LocationRoom[],
+  access: VpnAccess,
+  location: string | undefined,
+): RoomVerdict {
   const reach = locations.filter((l) => mayUseLocation(access, l.premium));
   const full = (l: LocationRoom) => l.serving && !l.room;
   if (location !== undefined) {

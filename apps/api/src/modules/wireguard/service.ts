@@ -1,4 +1,11 @@
-import { type Language, type VpnAccess, type WgDevice, type WgLocation, type WgOverview, mayUseLocation } from '@warren/contract';
+import {
+  type Language,
+  type VpnAccess,
+  type WgDevice,
+  type WgLocation,
+  type WgOverview,
+  mayUseLocation,
+} from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { VpnConfig } from '../../config.js';
@@ -19,7 +26,9 @@ const iso = (d: Date | string | null) => (d === null ? null : new Date(d).toISOS
  */
 export class LocationFullError extends ConflictError {
   constructor(readonly place: string | null) {
-    const message = place ? `Every ${place} server is full right now. Please pick another location.` : 'Every server your plan reaches is full right now. Please try again later.';
+    const message = place
+      ? `Every ${place} server is full right now. Please pick another location.`
+      : 'Every server your plan reaches is full right now. Please try again later.';
     super(message, { location: [message] });
   }
 }
@@ -53,7 +62,13 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
       lastHandshakeAt: iso(d.last_handshake_at),
       rxBytes: Number(d.rx_bytes),
       txBytes: Number(d.tx_bytes),
-      serverRetiring: leaving ? { country: leaving[`country_${lang}`] || leaving.country_en, city: leaving[`city_${lang}`] || leaving.city_en, why: leaving.why } : null,
+      serverRetiring: leaving
+        ? {
+            country: leaving[`country_${lang}`] || leaving.country_en,
+            city: leaving[`city_${lang}`] || leaving.city_en,
+            why: leaving.why,
+          }
+        : null,
     };
   };
 
@@ -61,11 +76,20 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
     /** The devices, limit and locations; `country` (the request's, from its address) picks the recommended location. */
     async overview(user: UserRow, lang: Language, country: string): Promise<WgOverview> {
       const access = accessOf(user);
-      const [devices, locations] = await Promise.all([repo.listOf(user.id), locationsRepo.listWithNodes(vpn.nodeOnlineSeconds, true)]);
+      const [devices, locations] = await Promise.all([
+        repo.listOf(user.id),
+        locationsRepo.listWithNodes(vpn.nodeOnlineSeconds, true),
+      ]);
       const usable = (l: (typeof locations)[number]) => mayUseLocation(access, l.premium) && l.best_node_key !== null;
       const recommended = recommendedLocation(
         countryPosition(country),
-        locations.map((l) => ({ slug: l.slug, latitude: l.latitude, longitude: l.longitude, load: l.load, available: usable(l) })),
+        locations.map((l) => ({
+          slug: l.slug,
+          latitude: l.latitude,
+          longitude: l.longitude,
+          load: l.load,
+          available: usable(l),
+        })),
       );
       return {
         access,
@@ -104,21 +128,28 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
       if (access === 'none') throw new ForbiddenError('Activate your account or renew your plan to add a device.');
       await ensureRoom(access, location);
       const limit = deviceLimitOf(access, vpn);
-      const row = await db.transaction(async (tx) => {
-        const r = wireguardRepository(tx);
-        await r.lockUser(user.id);
-        if ((await r.countOf(user.id)) >= limit) {
-          throw new ConflictError(`Your plan allows ${limit} device${limit === 1 ? '' : 's'}. Revoke one to add another.`, {
-            publicKey: ['Device limit reached.'],
-          });
-        }
-        if (await r.keyTaken(publicKey)) throw new ValidationError({ publicKey: ['This key is already registered. Generate a new one.'] });
-        return allocate(r, user.id, name, publicKey);
-      }).catch((err: unknown) => {
-        // A parallel request registered the same key between our check and our insert.
-        if ((err as { code?: string }).code === '23505') throw new ValidationError({ publicKey: ['This key is already registered. Generate a new one.'] });
-        throw err;
-      });
+      const row = await db
+        .transaction(async (tx) => {
+          const r = wireguardRepository(tx);
+          await r.lockUser(user.id);
+          if ((await r.countOf(user.id)) >= limit) {
+            throw new ConflictError(
+              `Your plan allows ${limit} device${limit === 1 ? '' : 's'}. Revoke one to add another.`,
+              {
+                publicKey: ['Device limit reached.'],
+              },
+            );
+          }
+          if (await r.keyTaken(publicKey))
+            throw new ValidationError({ publicKey: ['This key is already registered. Generate a new one.'] });
+          return allocate(r, user.id, name, publicKey);
+        })
+        .catch((err: unknown) => {
+          // A parallel request registered the same key between our check and our insert.
+          if ((err as { code?: string }).code === '23505')
+            throw new ValidationError({ publicKey: ['This key is already registered. Generate a new one.'] });
+          throw err;
+        });
       changed();
       return toDto(row);
     },
@@ -141,7 +172,12 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
     throw new LocationFullError(verdict.place);
   }
 
-  async function allocate(r: ReturnType<typeof wireguardRepository>, userId: number, name: string, publicKey: string): Promise<DeviceRow> {
+  async function allocate(
+    r: ReturnType<typeof wireguardRepository>,
+    userId: number,
+    name: string,
+    publicKey: string,
+  ): Promise<DeviceRow> {
     for (let attempt = 0; attempt < MAX_ALLOCATION_ATTEMPTS; attempt++) {
       const index = await r.takeFreeIndex();
       if (index > vpn.pools.maxIndex) throw new ConflictError('No addresses left in the pool. Please contact support.');

@@ -29,7 +29,10 @@ export function AppLayout() {
   const narrow = useMediaQuery(`(max-width: ${SIDEBAR_BREAKPOINT_PX - 0.02}px)`) ?? false;
   const { pathname } = useLocation();
   const matches = useMatches();
-  const titleKey = [...matches].reverse().map((m) => (m.handle as RouteHandle | undefined)?.titleKey).find(Boolean);
+  const titleKey = [...matches]
+    .reverse()
+    .map((m) => (m.handle as RouteHandle | undefined)?.titleKey)
+    .find(Boolean);
 
   const phone = useMediaQuery('(max-width: 36em)') ?? false;
   const deviceType = useSession((s) => s.deviceType);
@@ -122,7 +125,16 @@ export function AppLayout() {
       <AppShell.Navbar ref={navbarRef} id="app-navbar" className={classes.navbar} inert={narrow && !opened}>
         <Sidebar onNavigate={onNavigate} />
       </AppShell.Navbar>
-      {drawerOpen && <Overlay fixed onClick={closeByOverlay} backgroundOpacity={0.55} color="#000" zIndex={150} className={classes.overlay} />}
+      {drawerOpen && (
+        <Overlay
+          fixed
+          onClick={closeByOverlay}
+          backgroundOpacity={0.55}
+          color="#000"
+          zIndex={150}
+          className={classes.overlay}
+        />
+      )}
       <AppShell.Main ref={mainRef} id="main-content" tabIndex={-1} className={classes.main} inert={drawerOpen}>
         <div className={floating ? `${classes.content} ${classes.withFloating}` : classes.content}>
           <Outlet />

@@ -18,7 +18,16 @@ export function FloatingUpgrade() {
   const { t } = useTranslation();
   return (
     <div className={classes.floatingUpgrade}>
-      <Button component={Link} to="/plans" size="md" h={46} radius="xl" leftSection={<IconCrown size={18} />} className={classes.floatingButton} data-testid="floating-upgrade">
+      <Button
+        component={Link}
+        to="/plans"
+        size="md"
+        h={46}
+        radius="xl"
+        leftSection={<IconCrown size={18} />}
+        className={classes.floatingButton}
+        data-testid="floating-upgrade"
+      >
         {t('dashboard.upgrade')}
       </Button>
     </div>

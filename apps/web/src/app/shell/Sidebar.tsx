@@ -8,7 +8,16 @@ import { FREE_TARIFF_KEY } from '@warren/contract';
 import { getBrand } from '../../lib/brand';
 import { useSession } from '../../lib/session';
 import { Logo } from '../../components/Logo';
-import { IconCard, IconGauge, IconGift, IconGlobe, IconReceipt, IconTools, IconUser, IconUsers } from '../../components/icons';
+import {
+  IconCard,
+  IconGauge,
+  IconGift,
+  IconGlobe,
+  IconReceipt,
+  IconTools,
+  IconUser,
+  IconUsers,
+} from '../../components/icons';
 import { sidebarMenu, type MenuLink } from './menu';
 import classes from './AppLayout.module.css';
 

@@ -16,7 +16,10 @@ function browserLanguages(): string[] {
 export function SupportChat({ raised }: { raised: boolean }) {
   const { t } = useTranslation();
   const botUrl = getBrand().supportChat?.botUrl ?? null;
-  const state = useMemo(() => supportChatState({ botUrl, languages: browserLanguages(), search: window.location.search }), [botUrl]);
+  const state = useMemo(
+    () => supportChatState({ botUrl, languages: browserLanguages(), search: window.location.search }),
+    [botUrl],
+  );
   const [open, setOpen] = useState(state.openOnStart);
   useEffect(() => setOpen(state.openOnStart), [state.openOnStart]);
   if (!botUrl || (!state.button && !open)) return null;
@@ -25,7 +28,17 @@ export function SupportChat({ raised }: { raised: boolean }) {
     <div className={classes.chat} data-raised={raised || undefined}>
       <Transition mounted={open} transition="pop-bottom-right" duration={150}>
         {(style) => (
-          <Paper style={style} shadow="xl" radius="lg" p="md" withBorder className={classes.chatCard} role="dialog" aria-label={t('shell.chat.title')} data-testid="support-chat-card">
+          <Paper
+            style={style}
+            shadow="xl"
+            radius="lg"
+            p="md"
+            withBorder
+            className={classes.chatCard}
+            role="dialog"
+            aria-label={t('shell.chat.title')}
+            data-testid="support-chat-card"
+          >
             <Group justify="space-between" wrap="nowrap" mb="xs">
               <Group gap="sm" wrap="nowrap">
                 <ThemeIcon radius="xl" size={36}>

@@ -14,7 +14,12 @@ export const UserButton = forwardRef<HTMLButtonElement, UserButtonProps>(functio
   const letters = initials(user);
   // The name starts with the initials the button shows (WCAG 2.5.3: a voice user says what they see).
   return (
-    <UnstyledButton ref={ref} className={classes.userButton} aria-label={`${letters}, ${t('shell.userMenu')}`} {...rest}>
+    <UnstyledButton
+      ref={ref}
+      className={classes.userButton}
+      aria-label={`${letters}, ${t('shell.userMenu')}`}
+      {...rest}
+    >
       <Group gap={8} wrap="nowrap">
         <Avatar color="brand" radius="xl" size={34}>
           {letters}

@@ -32,7 +32,15 @@ export default function UserMenuPopover({ defaultOpened }: { defaultOpened: bool
   const portal = user.isPostAffiliateAvailable ? brand.affiliatePortalUrl : null;
 
   return (
-    <Menu position="bottom-end" shadow="lg" width={260} withinPortal defaultOpened={defaultOpened} onClose={onClose} withInitialFocusPlaceholder={false}>
+    <Menu
+      position="bottom-end"
+      shadow="lg"
+      width={260}
+      withinPortal
+      defaultOpened={defaultOpened}
+      onClose={onClose}
+      withInitialFocusPlaceholder={false}
+    >
       <Menu.Target>
         <UserButton ref={target} user={user} />
       </Menu.Target>
@@ -56,7 +64,13 @@ export default function UserMenuPopover({ defaultOpened }: { defaultOpened: bool
         </Menu.Item>
         {deviceType === 'mobile' ? (
           portal ? (
-            <Menu.Item component="a" href={portal} target="_blank" rel="noopener noreferrer" leftSection={<IconUsers size={18} />}>
+            <Menu.Item
+              component="a"
+              href={portal}
+              target="_blank"
+              rel="noopener noreferrer"
+              leftSection={<IconUsers size={18} />}
+            >
               {t('menu.affiliate')}
             </Menu.Item>
           ) : (
@@ -65,7 +79,13 @@ export default function UserMenuPopover({ defaultOpened }: { defaultOpened: bool
             </Menu.Item>
           )
         ) : (
-          <Menu.Item component="a" href={brand.helpCenterUrl} target="_blank" rel="noopener noreferrer" leftSection={<IconHelp size={18} />}>
+          <Menu.Item
+            component="a"
+            href={brand.helpCenterUrl}
+            target="_blank"
+            rel="noopener noreferrer"
+            leftSection={<IconHelp size={18} />}
+          >
             {t('shell.contactUs')}
           </Menu.Item>
         )}
@@ -79,7 +99,11 @@ export default function UserMenuPopover({ defaultOpened }: { defaultOpened: bool
           ))}
         </Menu.RadioGroup>
         <Menu.Divider />
-        <Menu.Item color="var(--mantine-color-red-text)" leftSection={<IconLogout size={18} />} onClick={() => void session.signOut()}>
+        <Menu.Item
+          color="var(--mantine-color-red-text)"
+          leftSection={<IconLogout size={18} />}
+          onClick={() => void session.signOut()}
+        >
           {t('shell.logOut')}
         </Menu.Item>
       </Menu.Dropdown>

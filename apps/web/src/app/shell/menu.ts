@@ -13,9 +13,17 @@ export interface MenuLink {
 
 /** The sidebar (spec section 2, logged-in shell). */
 export function sidebarMenu(user: User | null, affiliatePortalUrl: string | null): MenuLink[] {
-  const pages = (['setup', 'downloads', 'config', 'router', 'socks5', 'stealth', ...(user?.isWgSectionAvailable ? ['wg' as const] : [])] as const).map(
-    (key): MenuLink => ({ key, ...SETUP_PAGES[key], icon: 'features' }),
-  );
+  const pages = (
+    [
+      'setup',
+      'downloads',
+      'config',
+      'router',
+      'socks5',
+      'stealth',
+      ...(user?.isWgSectionAvailable ? ['wg' as const] : []),
+    ] as const
+  ).map((key): MenuLink => ({ key, ...SETUP_PAGES[key], icon: 'features' }));
   const portal = user?.isPostAffiliateAvailable && affiliatePortalUrl ? affiliatePortalUrl : undefined;
   return [
     { key: 'dashboard', labelKey: 'menu.dashboard', to: '/dashboard', icon: 'dashboard' },

@@ -14,7 +14,11 @@ export interface SupportChatState {
  * The support chat (spec section 2): on brands with a chat, a floating button unless the
  * browser language is Chinese; the opt-in `?openChat` opens the card for everyone on such a brand.
  */
-export function supportChatState(opts: { botUrl: string | null | undefined; languages: readonly string[]; search: string }): SupportChatState {
+export function supportChatState(opts: {
+  botUrl: string | null | undefined;
+  languages: readonly string[];
+  search: string;
+}): SupportChatState {
   if (!opts.botUrl) return { button: false, openOnStart: false };
   const openOnStart = new URLSearchParams(opts.search).has('openChat');
   return { button: !isChineseBrowser(opts.languages), openOnStart };
@@ -22,5 +26,8 @@ export function supportChatState(opts: { botUrl: string | null | undefined; lang
 
 /** The user menu's head: initials (contract rule), full name, email. */
 export function userDisplayName(u: { firstName: string; secondName: string }): string {
-  return [u.firstName, u.secondName].map((s) => s.trim()).filter(Boolean).join(' ');
+  return [u.firstName, u.secondName]
+    .map((s) => s.trim())
+    .filter(Boolean)
+    .join(' ');
 }

@@ -14,7 +14,15 @@ import classes from './billing.module.css';
  * options need no searchable dropdown, a phone shows its native picker, and the checkout's first
  * screen does not load and hydrate a popover, a portal and a scroll area for it (~40 kB of script).
  */
-export function CurrencySelect({ checkout, size = 'sm', width = 100 }: { checkout: CheckoutState; size?: 'xs' | 'sm'; width?: number }) {
+export function CurrencySelect({
+  checkout,
+  size = 'sm',
+  width = 100,
+}: {
+  checkout: CheckoutState;
+  size?: 'xs' | 'sm';
+  width?: number;
+}) {
   const { t } = useTranslation();
   const { currency, currencyOptions, setCurrency } = checkout;
   if (currencyOptions.length <= 1 || !currency) return null;
@@ -48,7 +56,14 @@ export function MethodChoice({ checkout }: { checkout: CheckoutState }) {
   const { t } = useTranslation();
   const { methods, method, setMethod } = checkout;
   if (methods.isPending) return <Skeleton h={48} radius="md" />;
-  return <PaymentMethodOptions methods={methods.data?.methods ?? []} value={method ? methodId(method) : null} onChange={setMethod} label={t('checkout.stepMethod')} />;
+  return (
+    <PaymentMethodOptions
+      methods={methods.data?.methods ?? []}
+      value={method ? methodId(method) : null}
+      onChange={setMethod}
+      label={t('checkout.stepMethod')}
+    />
+  );
 }
 
 /**

@@ -4,7 +4,11 @@ import { useResendVerification } from '../../lib/resend-verification';
 import { IconMail } from '../icons';
 
 /** "Confirm your email" for an unverified buyer (plans and thank-you pages): what to do, and Resend. */
-export function ConfirmEmailAlert({ text, textTestId, ...props }: { text: string; textTestId?: string } & Omit<AlertProps, 'title' | 'children'>) {
+export function ConfirmEmailAlert({
+  text,
+  textTestId,
+  ...props
+}: { text: string; textTestId?: string } & Omit<AlertProps, 'title' | 'children'>) {
   const { t } = useTranslation();
   const resend = useResendVerification();
   return (

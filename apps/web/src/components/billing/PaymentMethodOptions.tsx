@@ -50,7 +50,13 @@ export function PaymentMethodOptions({
  * The reassurance line under a Pay button. "Cancel anytime" only where it is true: the plan
  * renews and the customer can turn that off on the Subscription page, which it links to.
  */
-export function TrustLine({ moneyBackDays = 7, cancelAnytime = false }: { moneyBackDays?: number; cancelAnytime?: boolean }) {
+export function TrustLine({
+  moneyBackDays = 7,
+  cancelAnytime = false,
+}: {
+  moneyBackDays?: number;
+  cancelAnytime?: boolean;
+}) {
   const { t } = useTranslation();
   return (
     <Stack gap={6} className={classes.trust}>

@@ -23,7 +23,12 @@ export function PlanOptions({ plans, value, onChange, layout = 'grid', label }: 
   const lang = i18n.language;
   const monthly = plans.find((p) => p.key === '1-month');
   return (
-    <Radio.Group value={value === null ? null : String(value)} onChange={(v) => onChange(Number(v))} label={label} labelProps={{ className: a11y.srOnly }}>
+    <Radio.Group
+      value={value === null ? null : String(value)}
+      onChange={(v) => onChange(Number(v))}
+      label={label}
+      labelProps={{ className: a11y.srOnly }}
+    >
       <div className={layout === 'grid' ? classes.planGrid : classes.planList} data-count={plans.length}>
         {plans.map((plan) => {
           const save = savingsPercent(plan, monthly);
@@ -62,7 +67,9 @@ export function PlanOptions({ plans, value, onChange, layout = 'grid', label }: 
                   </Group>
                   <div className={classes.priceBlock}>
                     <span className={classes.price}>
-                      {perMonth ? formatPerMonth(plan.monthlyAmount!, plan.currency, lang) : formatMoney(plan.amount, plan.currency, lang)}
+                      {perMonth
+                        ? formatPerMonth(plan.monthlyAmount!, plan.currency, lang)
+                        : formatMoney(plan.amount, plan.currency, lang)}
                     </span>
                     {perMonth && <span className={classes.perMonth}>{t('payment.perMonth')}</span>}
                   </div>

@@ -10,6 +10,9 @@ export const signUpResolver = zodResolver(z.object({ email, password }));
 export const signInResolver = zodResolver(
   z.object({
     email,
-    password: z.string({ error: 'The password is required.' }).min(1, { error: 'The password is required.' }).max(PASSWORD_MAX),
+    password: z
+      .string({ error: 'The password is required.' })
+      .min(1, { error: 'The password is required.' })
+      .max(PASSWORD_MAX),
   }),
 );

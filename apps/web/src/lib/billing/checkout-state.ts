@@ -20,7 +20,10 @@ const RENEWING_PROVIDERS: ReadonlySet<PaymentProviderId> = new Set(['stripe', 'p
  * Whether this purchase can renew: a provider that charges again, and a plan with a period
  * (lifetime plans never renew). Cardlink and Payssion v1 are one-off payments.
  */
-export function canRenew(plan: Pick<TariffPrice, 'isLifetime'> | null, method: Pick<PaymentMethod, 'provider'> | null): boolean {
+export function canRenew(
+  plan: Pick<TariffPrice, 'isLifetime'> | null,
+  method: Pick<PaymentMethod, 'provider'> | null,
+): boolean {
   if (!method || !RENEWING_PROVIDERS.has(method.provider)) return false;
   return !plan?.isLifetime;
 }
@@ -34,8 +37,24 @@ export function autoRenewDefault(brand: Pick<PublicBrand, 'autoRenewDefault'>): 
  * What one Pay attempt buys: while it stays the same, retries and double clicks reuse one
  * idempotency key. Every choice that changes the payment is part of it.
  */
-export function checkoutAttempt(a: { tariffId: number | null; currency: string | null; method: PaymentMethod | null; promo?: string | null; priceList?: string; accountId?: number | null; autoRenew: boolean }): string {
-  return [a.tariffId, a.currency, a.method ? methodId(a.method) : '', a.promo ?? '', a.priceList ?? '', a.accountId ?? '', a.autoRenew ? 'renew' : 'once'].join('|');
+export function checkoutAttempt(a: {
+  tariffId: number | null;
+  currency: string | null;
+  method: PaymentMethod | null;
+  promo?: string | null;
+  priceList?: string;
+  accountId?: number | null;
+  autoRenew: boolean;
+}): string {
+  return [
+    a.tariffId,
+    a.currency,
+    a.method ? methodId(a.method) : '',
+    a.promo ?? '',
+    a.priceList ?? '',
+    a.accountId ?? '',
+    a.autoRenew ? 'renew' : 'once',
+  ].join('|');
 }
 
 export interface CheckoutOptions {
@@ -64,12 +83,18 @@ export function useCheckout(opts: CheckoutOptions) {
   const currencies = useCurrencies();
   const ip = useIpInfo(!opts.currency);
   const [currencyChoice, setCurrency] = useState<string | null>(null);
-  const currency = currencyChoice ?? opts.currency ?? ip.data?.currency ?? currencies.data?.default ?? (ip.isError ? 'USD' : null);
+  const currency =
+    currencyChoice ?? opts.currency ?? ip.data?.currency ?? currencies.data?.default ?? (ip.isError ? 'USD' : null);
   const currencyOptions = currencies.data?.currencies ?? (currency ? [currency] : []);
 
   const [promo, setPromo] = useState<string | null>(null);
   const prices = useLandingPriceList(
-    { selectedPlan: opts.selectedPlan, currency: currency ?? undefined, promocode: promo ?? undefined, referralID: opts.referralID },
+    {
+      selectedPlan: opts.selectedPlan,
+      currency: currency ?? undefined,
+      promocode: promo ?? undefined,
+      referralID: opts.referralID,
+    },
     !!currency,
   );
   const plans = useMemo(() => orderPlans(prices.data?.plans ?? [], opts.tariffIds), [prices.data, opts.tariffIds]);
@@ -99,7 +124,12 @@ export function useCheckout(opts: CheckoutOptions) {
     if (!plan || !currency) return;
     setCheckingPromo(true);
     try {
-      await getGuestPriceData({ tariffId: plan.tariffId, currency, promocode: code, priceList: prices.data?.priceList });
+      await getGuestPriceData({
+        tariffId: plan.tariffId,
+        currency,
+        promocode: code,
+        priceList: prices.data?.priceList,
+      });
       setPromo(code.toUpperCase());
     } catch (err) {
       const body = errorBodyOf(err);
@@ -109,7 +139,15 @@ export function useCheckout(opts: CheckoutOptions) {
     }
   };
 
-  const attempt = checkoutAttempt({ tariffId: chosenId, currency, method, promo, priceList, accountId: opts.accountId, autoRenew });
+  const attempt = checkoutAttempt({
+    tariffId: chosenId,
+    currency,
+    method,
+    promo,
+    priceList,
+    accountId: opts.accountId,
+    autoRenew,
+  });
   const { pay, busy, error: payError } = usePay(attempt, opts.captcha);
   const language = isLanguage(i18n.resolvedLanguage) ? i18n.resolvedLanguage : undefined;
 
@@ -119,7 +157,16 @@ export function useCheckout(opts: CheckoutOptions) {
     // The code goes with the payment only for a plan it discounts (the server would refuse it for another).
     const promocode = promo && plan.promo ? promo : undefined;
     const ok = await pay(
-      { tariffId: plan.tariffId, currency, provider: method.provider, type: method.type || undefined, priceList, promocode, language, autoRenew },
+      {
+        tariffId: plan.tariffId,
+        currency,
+        provider: method.provider,
+        type: method.type || undefined,
+        priceList,
+        promocode,
+        language,
+        autoRenew,
+      },
       plan.name,
       prepare,
     );

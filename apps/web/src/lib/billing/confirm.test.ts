@@ -5,7 +5,15 @@ import { CONFIRM_TIMEOUT_MS, confirmState } from './confirm';
 const NOW = Date.UTC(2026, 0, 10, 12);
 const DEADLINE = NOW + CONFIRM_TIMEOUT_MS;
 const last = (status: NonNullable<PlanInfo['lastPayment']>['status']): PlanInfo['lastPayment'] => ({
-  id: 'pay_1', tariff_id: 3, tariff_name: '1 Year', amount: 5999, currency: 'USD', status, provider: 'sandbox', created_at: new Date(NOW).toISOString(), paid_at: null,
+  id: 'pay_1',
+  tariff_id: 3,
+  tariff_name: '1 Year',
+  amount: 5999,
+  currency: 'USD',
+  status,
+  provider: 'sandbox',
+  created_at: new Date(NOW).toISOString(),
+  paid_at: null,
 });
 
 describe('confirming a payment', () => {
@@ -21,7 +29,9 @@ describe('confirming a payment', () => {
   });
 
   it('a pending checkout older than the server keeps as processing still does not read as paid', () => {
-    expect(confirmState({ paymentStatus: 'processed', lastPayment: last('pending') }, DEADLINE, DEADLINE)).toBe('timeout');
+    expect(confirmState({ paymentStatus: 'processed', lastPayment: last('pending') }, DEADLINE, DEADLINE)).toBe(
+      'timeout',
+    );
   });
 
   it('ends with the outcome: paid, or declined/cancelled', () => {

@@ -13,7 +13,11 @@ export type ConfirmState = 'waiting' | 'paid' | 'failed' | 'timeout';
  * deadline has passed with the payment still open at the provider, timed out. It never waits
  * forever: "Confirming your payment…" always ends with an outcome and a way on.
  */
-export function confirmState(info: Pick<PlanInfo, 'paymentStatus' | 'lastPayment'> | undefined, nowMs: number, deadlineMs: number): ConfirmState {
+export function confirmState(
+  info: Pick<PlanInfo, 'paymentStatus' | 'lastPayment'> | undefined,
+  nowMs: number,
+  deadlineMs: number,
+): ConfirmState {
   const last = info?.lastPayment;
   const pending = info ? (last ? last.status === 'pending' : info.paymentStatus === 'processing') : true;
   if (last?.status === 'failed') return 'failed';

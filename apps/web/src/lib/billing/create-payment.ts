@@ -30,7 +30,11 @@ export async function createPayment(input: CreatePaymentInput): Promise<CreatePa
   const body = usesRestrictedCalls()
     ? await restrictedPost<{ data: unknown }>(...restrictedPayment(json), { silent: true }, { withToken: true })
     : await api
-        .post('billing/createPayment', { json, headers: { 'idempotency-key': input.idempotencyKey }, context: { silent: true } })
+        .post('billing/createPayment', {
+          json,
+          headers: { 'idempotency-key': input.idempotencyKey },
+          context: { silent: true },
+        })
         .json<{ data: unknown }>();
   const schemas = await import('./billing-schemas');
   return schemas.createPaymentResult.parse(body.data);

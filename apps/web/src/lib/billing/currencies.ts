@@ -12,7 +12,11 @@ export async function getCurrencies(): Promise<Currencies> {
   return ensureShape(body.data, isCurrenciesShape, 'billing/getCurrencies');
 }
 
-export const currenciesQuery = queryOptions({ queryKey: ['billing', 'currencies'], queryFn: getCurrencies, staleTime: Infinity });
+export const currenciesQuery = queryOptions({
+  queryKey: ['billing', 'currencies'],
+  queryFn: getCurrencies,
+  staleTime: Infinity,
+});
 
 export function useCurrencies() {
   return useQuery(currenciesQuery);

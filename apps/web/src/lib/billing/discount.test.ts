@@ -1,6 +1,13 @@
 import { describe, expect, it } from 'vitest';
 import { CHECKOUT_ROUTES, CHECKOUT_VARIANTS, DAY_MS, checkoutAfterDiscount } from '@warren/contract';
-import { checkoutVariant, discountEntry, formatCountdown, parseFirstVisit, secondsUntil, serverOffer } from './discount';
+import {
+  checkoutVariant,
+  discountEntry,
+  formatCountdown,
+  parseFirstVisit,
+  secondsUntil,
+  serverOffer,
+} from './discount';
 
 const NOW = Date.UTC(2026, 0, 10, 12, 0, 0);
 
@@ -11,9 +18,15 @@ describe('checkout variants', () => {
     expect(checkoutVariant('/nope').path).toBe('/checkout');
   });
   it('the 25 variants use a separate cookie from the 15 ones', () => {
-    expect(CHECKOUT_VARIANTS['/checkout-15']!.discountCookie).toBe(CHECKOUT_VARIANTS['/checkout-ru-15']!.discountCookie);
-    expect(CHECKOUT_VARIANTS['/checkout-25']!.discountCookie).toBe(CHECKOUT_VARIANTS['/checkout-ru-25']!.discountCookie);
-    expect(CHECKOUT_VARIANTS['/checkout-15']!.discountCookie).not.toBe(CHECKOUT_VARIANTS['/checkout-25']!.discountCookie);
+    expect(CHECKOUT_VARIANTS['/checkout-15']!.discountCookie).toBe(
+      CHECKOUT_VARIANTS['/checkout-ru-15']!.discountCookie,
+    );
+    expect(CHECKOUT_VARIANTS['/checkout-25']!.discountCookie).toBe(
+      CHECKOUT_VARIANTS['/checkout-ru-25']!.discountCookie,
+    );
+    expect(CHECKOUT_VARIANTS['/checkout-15']!.discountCookie).not.toBe(
+      CHECKOUT_VARIANTS['/checkout-25']!.discountCookie,
+    );
   });
 });
 
@@ -28,7 +41,11 @@ describe('discount window', () => {
   });
   it("a return visit inside the day keeps the first time from the server's signed cookie", () => {
     const first = NOW - 23 * 3600_000;
-    expect(discountEntry(v15, `${first}.${SIG}`, NOW)).toEqual({ kind: 'open', firstVisitMs: first, endsAtMs: first + DAY_MS });
+    expect(discountEntry(v15, `${first}.${SIG}`, NOW)).toEqual({
+      kind: 'open',
+      firstVisitMs: first,
+      endsAtMs: first + DAY_MS,
+    });
     expect(parseFirstVisit(`${first}.${SIG}`, NOW)).toBe(first);
     expect(parseFirstVisit(`${first}.short`, NOW)).toBeNull();
   });
@@ -43,9 +60,12 @@ describe('discount window', () => {
     expect(parseFirstVisit(String(NOW + 60_000), NOW)).toBeNull();
     expect(discountEntry(v15, 'x', NOW)).toMatchObject({ kind: 'open', firstVisitMs: NOW });
   });
-  it("follows the server: its seconds left from when the answer came, closed when it answers another list", () => {
+  it('follows the server: its seconds left from when the answer came, closed when it answers another list', () => {
     const v25 = CHECKOUT_VARIANTS['/checkout-25']!;
-    expect(serverOffer(v25, { priceList: 'discount-25', offerSecondsLeft: 90 }, NOW)).toEqual({ kind: 'open', endsAtMs: NOW + 90_000 });
+    expect(serverOffer(v25, { priceList: 'discount-25', offerSecondsLeft: 90 }, NOW)).toEqual({
+      kind: 'open',
+      endsAtMs: NOW + 90_000,
+    });
     expect(serverOffer(v25, { priceList: 'default', offerSecondsLeft: null }, NOW)).toEqual({ kind: 'closed' });
     expect(serverOffer(v25, { priceList: 'discount-25', offerSecondsLeft: 0 }, NOW)).toEqual({ kind: 'closed' });
     expect(serverOffer(v25, undefined, NOW)).toEqual({ kind: 'none' });

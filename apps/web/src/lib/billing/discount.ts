@@ -19,7 +19,8 @@ export function parseFirstVisit(value: string | null | undefined, nowMs: number)
   return ms > nowMs ? null : ms;
 }
 
-export type DiscountEntry = { kind: 'none' } | { kind: 'open'; firstVisitMs: number; endsAtMs: number } | { kind: 'expired' };
+export type DiscountEntry =
+  { kind: 'none' } | { kind: 'open'; firstVisitMs: number; endsAtMs: number } | { kind: 'expired' };
 
 /**
  * Entering a discounted checkout (spec sections 2 and 9): the first visit starts a one-day
@@ -27,7 +28,12 @@ export type DiscountEntry = { kind: 'none' } | { kind: 'open'; firstVisitMs: num
  * list; once it has passed the visitor goes to /checkout. Without a cookie yet the window is
  * about to start now.
  */
-export function discountEntry(variant: CheckoutVariant, cookieValue: string | null, nowMs: number, windowMs = DISCOUNT_WINDOW_MS): DiscountEntry {
+export function discountEntry(
+  variant: CheckoutVariant,
+  cookieValue: string | null,
+  nowMs: number,
+  windowMs = DISCOUNT_WINDOW_MS,
+): DiscountEntry {
   if (!variant.discountCookie) return { kind: 'none' };
   const firstVisitMs = parseFirstVisit(cookieValue, nowMs) ?? nowMs;
   if (!isDiscountWindowOpen(firstVisitMs, nowMs, windowMs)) return { kind: 'expired' };
@@ -47,7 +53,8 @@ export function serverOffer(
   receivedAtMs: number,
 ): ServerOffer {
   if (!variant.discountCookie || !answer) return { kind: 'none' };
-  if (answer.priceList !== variant.priceList || !answer.offerSecondsLeft || answer.offerSecondsLeft <= 0) return { kind: 'closed' };
+  if (answer.priceList !== variant.priceList || !answer.offerSecondsLeft || answer.offerSecondsLeft <= 0)
+    return { kind: 'closed' };
   return { kind: 'open', endsAtMs: receivedAtMs + answer.offerSecondsLeft * 1000 };
 }
 

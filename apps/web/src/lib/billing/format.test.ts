@@ -1,6 +1,14 @@
 import { describe, expect, it } from 'vitest';
 import type { TariffPrice } from '@warren/contract';
-import { defaultPlanId, formatMoney, formatPerMonth, localeFor, orderPlans, planMonths, savingsPercent } from './format';
+import {
+  defaultPlanId,
+  formatMoney,
+  formatPerMonth,
+  localeFor,
+  orderPlans,
+  planMonths,
+  savingsPercent,
+} from './format';
 
 const plan = (over: Partial<TariffPrice>): TariffPrice => ({
   tariffId: 2,
@@ -17,10 +25,42 @@ const plan = (over: Partial<TariffPrice>): TariffPrice => ({
   ...over,
 });
 const month = plan({});
-const year = plan({ tariffId: 3, key: '1-year', name: '1 Year', periodDays: 365, amount: 5999, listAmount: 5999, monthlyAmount: 500 }); // 5999 / 12
-const twoYears = plan({ tariffId: 4, key: '2-years', name: '2 Years', periodDays: 730, amount: 8999, listAmount: 8999, monthlyAmount: 375 }); // 8999 / 24
-const lifetime = plan({ tariffId: 5, key: 'lifetime', periodDays: null, isLifetime: true, amount: 19999, listAmount: 19999, monthlyAmount: null });
-const trial = plan({ tariffId: 6, key: 'trial', periodDays: 7, isTrial: true, amount: 199, listAmount: 199, monthlyAmount: null });
+const year = plan({
+  tariffId: 3,
+  key: '1-year',
+  name: '1 Year',
+  periodDays: 365,
+  amount: 5999,
+  listAmount: 5999,
+  monthlyAmount: 500,
+}); // 5999 / 12
+const twoYears = plan({
+  tariffId: 4,
+  key: '2-years',
+  name: '2 Years',
+  periodDays: 730,
+  amount: 8999,
+  listAmount: 8999,
+  monthlyAmount: 375,
+}); // 8999 / 24
+const lifetime = plan({
+  tariffId: 5,
+  key: 'lifetime',
+  periodDays: null,
+  isLifetime: true,
+  amount: 19999,
+  listAmount: 19999,
+  monthlyAmount: null,
+});
+const trial = plan({
+  tariffId: 6,
+  key: 'trial',
+  periodDays: 7,
+  isTrial: true,
+  amount: 199,
+  listAmount: 199,
+  monthlyAmount: null,
+});
 
 describe('formatMoney', () => {
   it('formats per currency and language, dropping decimals on whole amounts', () => {

@@ -18,7 +18,10 @@ export interface GuestPriceQuery {
 export async function getGuestPriceData(q: GuestPriceQuery): Promise<GuestPriceData> {
   if (!q.tariffId) return {};
   const body = await api
-    .get('billing/getGuestPriceData', { searchParams: searchOf({ ...q, tariffId: String(q.tariffId) }), context: { silent: true } })
+    .get('billing/getGuestPriceData', {
+      searchParams: searchOf({ ...q, tariffId: String(q.tariffId) }),
+      context: { silent: true },
+    })
     .json<{ data: unknown }>();
   const schemas = await import('./billing-schemas');
   return schemas.guestPriceData.parse(body.data);

@@ -13,7 +13,9 @@ export interface LandingPriceQuery {
 }
 
 function searchOf(q: object): Record<string, string> {
-  return Object.fromEntries(Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''));
+  return Object.fromEntries(
+    Object.entries(q).filter((e): e is [string, string] => typeof e[1] === 'string' && e[1] !== ''),
+  );
 }
 
 /** GET billing/getLandingPriceList: the plans of a price list (selectedPlan picks a landing list) in a currency. */
@@ -31,7 +33,11 @@ export async function getLandingPriceList(q: LandingPriceQuery): Promise<Landing
  */
 export function landingPriceListQuery(q: LandingPriceQuery) {
   const { referralID: _sentNotKeyed, ...keyed } = q;
-  return queryOptions({ queryKey: ['billing', 'landingPriceList', searchOf(keyed)], queryFn: () => getLandingPriceList(q), staleTime: 5 * 60_000 });
+  return queryOptions({
+    queryKey: ['billing', 'landingPriceList', searchOf(keyed)],
+    queryFn: () => getLandingPriceList(q),
+    staleTime: 5 * 60_000,
+  });
 }
 
 export function useLandingPriceList(q: LandingPriceQuery, enabled = true) {

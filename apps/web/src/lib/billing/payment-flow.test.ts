@@ -10,7 +10,11 @@ afterEach(() => {
 
 describe('payments never lock a payer out', () => {
   it('a paying member who leaves for the provider keeps every page; a buyer without access waits for the payment', () => {
-    beginPayment('1 Year', testUser({ subscriptionData: { tariffKey: '1-month', tariffName: '1 Month', expiresAt: null } }), false);
+    beginPayment(
+      '1 Year',
+      testUser({ subscriptionData: { tariffKey: '1-month', tariffName: '1 Month', expiresAt: null } }),
+      false,
+    );
     expect(session.get().paymentStatus).toBe('processed');
     expect(localStorage.getItem('tariffName')).toBe('1 Year');
     beginPayment('1 Year', testUser({ verified: 0 }), false);

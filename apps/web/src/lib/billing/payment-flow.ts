@@ -24,7 +24,8 @@ export type PaymentNext = { kind: 'redirect'; url: string } | { kind: 'thankYou'
 
 /** What to do with a createPayment answer: a hosted page, a charge already made (saved mandate), or nothing we can show. */
 export function nextStep(result: Pick<CreatePaymentResult, 'redirectUrl' | 'status'>): PaymentNext {
-  if (result.redirectUrl && /^(https?:\/\/|\/)/i.test(result.redirectUrl)) return { kind: 'redirect', url: result.redirectUrl };
+  if (result.redirectUrl && /^(https?:\/\/|\/)/i.test(result.redirectUrl))
+    return { kind: 'redirect', url: result.redirectUrl };
   if (result.status === 'succeeded' || result.status === 'pending') return { kind: 'thankYou' };
   return { kind: 'unsupported' };
 }
@@ -35,7 +36,11 @@ export function nextStep(result: Pick<CreatePaymentResult, 'redirectUrl' | 'stat
  * for a buyer who is not activated yet: a paying member renewing keeps the dashboard whatever
  * becomes of this payment (abandoned at the provider, declined, late).
  */
-export function beginPayment(tariffName: string, user: Pick<User, 'verified' | 'accountStatus'> | null = session.get().user, paymentFirst = getBrand().paymentFirst): void {
+export function beginPayment(
+  tariffName: string,
+  user: Pick<User, 'verified' | 'accountStatus'> | null = session.get().user,
+  paymentFirst = getBrand().paymentFirst,
+): void {
   storage.set(STORAGE_KEYS.tariffName, tariffName);
   if (!user || !isActivated(user, paymentFirst)) session.setPaymentStatus('processing');
 }
@@ -45,7 +50,10 @@ export function beginPayment(tariffName: string, user: Pick<User, 'verified' | '
  * back/forward cache as it was left (Pay button busy, payment processing). Nothing was paid
  * that we know of: the page is usable again and the session no longer waits for a payment.
  */
-export function onReturnFromProvider(reset: () => void, w: Pick<Window, 'addEventListener' | 'removeEventListener'> = window): () => void {
+export function onReturnFromProvider(
+  reset: () => void,
+  w: Pick<Window, 'addEventListener' | 'removeEventListener'> = window,
+): () => void {
   const onShow = (e: Event) => {
     if (!(e as PageTransitionEvent).persisted) return;
     session.setPaymentStatus('processed');
@@ -73,7 +81,11 @@ export function usePay(attempt: string, captcha?: Pick<Captcha, 'take'>) {
   useEffect(() => onReturnFromProvider(() => setBusy(false)), []);
 
   /** Resolves false when the payment was refused or failed to start, true when the browser is on its way to pay. */
-  const pay = async (input: Omit<CreatePaymentInput, 'idempotencyKey' | 'returnPath'>, tariffName: string, prepare?: () => Promise<boolean>): Promise<boolean | undefined> => {
+  const pay = async (
+    input: Omit<CreatePaymentInput, 'idempotencyKey' | 'returnPath'>,
+    tariffName: string,
+    prepare?: () => Promise<boolean>,
+  ): Promise<boolean | undefined> => {
     if (busy) return undefined;
     setError(null);
     setBusy(true);
@@ -81,7 +93,12 @@ export function usePay(attempt: string, captcha?: Pick<Captcha, 'take'>) {
     try {
       if (prepare && !(await prepare())) return undefined;
       const captchaToken = await captcha?.take();
-      const result = await payment.mutateAsync({ ...input, idempotencyKey: keyRef.current!.key, returnPath: PAYMENT_RETURN_PATH, 'g-recaptcha-response': captchaToken });
+      const result = await payment.mutateAsync({
+        ...input,
+        idempotencyKey: keyRef.current!.key,
+        returnPath: PAYMENT_RETURN_PATH,
+        'g-recaptcha-response': captchaToken,
+      });
       const next = nextStep(result);
       if (next.kind === 'unsupported') {
         setError(t('payment.unsupported'));

@@ -9,12 +9,18 @@ export type PaymentMethod = PaymentMethods['methods'][number];
 
 /** GET billing/paymentMethods: what can pay in the visitor's country (from the IP unless given). */
 export async function getPaymentMethods(country?: string): Promise<PaymentMethods> {
-  const body = await api.get('billing/paymentMethods', { searchParams: country ? { country } : {} }).json<{ data: unknown }>();
+  const body = await api
+    .get('billing/paymentMethods', { searchParams: country ? { country } : {} })
+    .json<{ data: unknown }>();
   return ensureShape(body.data, isPaymentMethodsShape, 'billing/paymentMethods');
 }
 
 export function paymentMethodsQuery(country?: string) {
-  return queryOptions({ queryKey: ['billing', 'paymentMethods', country ?? ''], queryFn: () => getPaymentMethods(country), staleTime: 10 * 60_000 });
+  return queryOptions({
+    queryKey: ['billing', 'paymentMethods', country ?? ''],
+    queryFn: () => getPaymentMethods(country),
+    staleTime: 10 * 60_000,
+  });
 }
 
 export function usePaymentMethods(country?: string) {

@@ -17,6 +17,13 @@ export function planInfoQuery(tariffName: string | null | undefined) {
   return queryOptions({ queryKey: ['billing', 'planInfo', tariffName ?? ''], queryFn: getPlanInfo, staleTime: 60_000 });
 }
 
-export function usePlanInfo(tariffName: string | null | undefined, opts: { enabled?: boolean; refetchInterval?: number | false } = {}) {
-  return useQuery({ ...planInfoQuery(tariffName), enabled: opts.enabled ?? true, refetchInterval: opts.refetchInterval });
+export function usePlanInfo(
+  tariffName: string | null | undefined,
+  opts: { enabled?: boolean; refetchInterval?: number | false } = {},
+) {
+  return useQuery({
+    ...planInfoQuery(tariffName),
+    enabled: opts.enabled ?? true,
+    refetchInterval: opts.refetchInterval,
+  });
 }

@@ -18,7 +18,12 @@ const pay = (over: Partial<Payment> = {}): Payment => ({
   ...over,
 });
 const banner = (payments: Payment[], extra: { now?: number; dismissed?: string[]; pathname?: string } = {}) =>
-  specialOfferBanner({ planInfo: { payments }, nowMs: extra.now ?? NOW, dismissed: extra.dismissed ?? [], pathname: extra.pathname ?? '/dashboard' });
+  specialOfferBanner({
+    planInfo: { payments },
+    nowMs: extra.now ?? NOW,
+    dismissed: extra.dismissed ?? [],
+    pathname: extra.pathname ?? '/dashboard',
+  });
 
 beforeEach(() => localStorage.clear());
 

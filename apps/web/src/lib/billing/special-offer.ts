@@ -14,7 +14,12 @@ export interface BannerInput {
  * /thank-you. A plan change brings a new payments list (re-fetched), which ends it too.
  * Returns the seconds left, or null when hidden.
  */
-export function specialOfferBanner({ planInfo, nowMs, dismissed, pathname }: BannerInput): { paymentId: string; secondsLeft: number } | null {
+export function specialOfferBanner({
+  planInfo,
+  nowMs,
+  dismissed,
+  pathname,
+}: BannerInput): { paymentId: string; secondsLeft: number } | null {
   if (!planInfo || pathname.replace(/\/+$/, '') === '/thank-you') return null;
   const succeeded = planInfo.payments.filter((p) => p.status === 'succeeded');
   // A refund counts as a payment too: a refunded month never qualifies.

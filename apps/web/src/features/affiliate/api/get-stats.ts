@@ -11,7 +11,11 @@ export async function getAffiliateStats(): Promise<AffiliateStats> {
   return envelope(affiliateStats).parse(body).data;
 }
 
-export const affiliateStatsQuery = queryOptions({ queryKey: ['affiliate', 'stats'], queryFn: getAffiliateStats, staleTime: 60_000 });
+export const affiliateStatsQuery = queryOptions({
+  queryKey: ['affiliate', 'stats'],
+  queryFn: getAffiliateStats,
+  staleTime: 60_000,
+});
 
 export function useAffiliateStats() {
   return useQuery(affiliateStatsQuery);

@@ -6,8 +6,17 @@ import { renderRoute } from '../../../test/render';
 import { AffiliatePage } from './AffiliatePage';
 
 const STATS = {
-  referralId: 'ref123', link: 'http://localhost/checkout?referralID=ref123', clicks: 7, signups: 3, payingReferrals: 2,
-  commissionPercent: 25, earnings: [{ currency: 'USD', amount: 649 }, { currency: 'EUR', amount: 0 }], portalUrl: null,
+  referralId: 'ref123',
+  link: 'http://localhost/checkout?referralID=ref123',
+  clicks: 7,
+  signups: 3,
+  payingReferrals: 2,
+  commissionPercent: 25,
+  earnings: [
+    { currency: 'USD', amount: 649 },
+    { currency: 'EUR', amount: 0 },
+  ],
+  portalUrl: null,
 };
 
 afterEach(() => vi.unstubAllGlobals());
@@ -25,7 +34,10 @@ describe('affiliate page', () => {
 
   it('a failed load is an error with a retry that asks again', async () => {
     let fail = true;
-    const api = stubApi({ 'GET affiliate/stats': () => (fail ? { status: 500, body: { message: 'down' } } : { status: 200, body: { data: STATS } }) });
+    const api = stubApi({
+      'GET affiliate/stats': () =>
+        fail ? { status: 500, body: { message: 'down' } } : { status: 200, body: { data: STATS } },
+    });
     await renderRoute(<AffiliatePage />, '/affiliate');
     expect(await screen.findByText('The affiliate statistics could not be loaded.')).toBeTruthy();
     fail = false;

@@ -13,7 +13,10 @@ export function AffiliatePage() {
   const stats = useAffiliateStats();
 
   if (stats.isPending) return <LoadingState label={t('states.affiliateLoading')} />;
-  if (stats.isError) return <ErrorState message={t('affiliate.failed')} onRetry={() => void stats.refetch()} retrying={stats.isFetching} />;
+  if (stats.isError)
+    return (
+      <ErrorState message={t('affiliate.failed')} onRetry={() => void stats.refetch()} retrying={stats.isFetching} />
+    );
   const s = stats.data;
   const earnings = s.earnings.filter((e) => e.amount > 0);
 

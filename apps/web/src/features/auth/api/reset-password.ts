@@ -6,7 +6,8 @@ import type { MessageAnswer } from './request-reset';
 
 /** POST users/resetPassword (restrictedResetPassword on restricted hosts). Silent: failures get a 5 s snackbar on the page. */
 export async function resetPassword(body: ResetPasswordBody): Promise<MessageAnswer> {
-  if (usesRestrictedCalls()) return restrictedPost<MessageAnswer>('users/restrictedResetPassword', body, { silent: true });
+  if (usesRestrictedCalls())
+    return restrictedPost<MessageAnswer>('users/restrictedResetPassword', body, { silent: true });
   return api.post('users/resetPassword', { json: body, context: { silent: true } }).json<MessageAnswer>();
 }
 

@@ -18,12 +18,20 @@ const LINK = 'link-token-abcdefghijklmnop';
 it('onetimeLogin: the link inside the encrypted body, the new session in the encrypted answer', async () => {
   const session = { user: testUser({ email: 'ann@example.com' }), token: 'new-session-token-0123456789abcdef' };
   await expectRestrictedCall(async () => expect(await onetimeLogin({ userID: 7, token: LINK })).toEqual(session), {
-    path: '/api/users/restrictedOnetimeLogin', answer: { data: session }, inside: { userID: 7, token: LINK }, sessionField: null, clear: [LINK],
+    path: '/api/users/restrictedOnetimeLogin',
+    answer: { data: session },
+    inside: { userID: 7, token: LINK },
+    sessionField: null,
+    clear: [LINK],
   });
 });
 
 it('resendVerificationByLink: the old link inside the encrypted body', async () => {
   await expectRestrictedCall(() => resendVerificationByLink({ userId: 7, token: LINK }), {
-    path: '/api/users/restrictedResendVerificationByLink', answer: { data: { ok: true }, message: 'sent' }, inside: { userId: 7, token: LINK }, sessionField: null, clear: [LINK],
+    path: '/api/users/restrictedResendVerificationByLink',
+    answer: { data: { ok: true }, message: 'sent' },
+    inside: { userId: 7, token: LINK },
+    sessionField: null,
+    clear: [LINK],
   });
 });

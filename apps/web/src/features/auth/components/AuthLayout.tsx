@@ -16,7 +16,17 @@ export interface AuthFooterLink {
   to: string;
 }
 
-export function AuthLayout({ title, subtitle, children, footer }: { title: string; subtitle?: ReactNode; children: ReactNode; footer?: AuthFooterLink }) {
+export function AuthLayout({
+  title,
+  subtitle,
+  children,
+  footer,
+}: {
+  title: string;
+  subtitle?: ReactNode;
+  children: ReactNode;
+  footer?: AuthFooterLink;
+}) {
   const { t } = useTranslation();
   return (
     <div className={classes.page}>
@@ -38,9 +48,7 @@ export function AuthLayout({ title, subtitle, children, footer }: { title: strin
               )}
             </Stack>
             {/* Server-rendered: nothing to type into or press until the app's handlers are attached. */}
-            <HydratedFieldset className={classes.form}>
-              {children}
-            </HydratedFieldset>
+            <HydratedFieldset className={classes.form}>{children}</HydratedFieldset>
           </Box>
           {footer && (
             <Box className={classes.cardFooter}>

@@ -54,10 +54,7 @@ export function ForgotPassPage() {
       ) : (
         <form onSubmit={onSubmit} noValidate>
           <Stack gap="md">
-            <EmailInput
-              error={translateValidation(formState.errors.email?.message, t)}
-              {...register('email')}
-            />
+            <EmailInput error={translateValidation(formState.errors.email?.message, t)} {...register('email')} />
             {captcha.element}
             <Button type="submit" size="md" fullWidth loading={formState.isSubmitting}>
               {t('auth.forgot.submit')}

@@ -57,7 +57,12 @@ export function ResetPasswordPage() {
           </Button>
         </Stack>
       ) : (
-        <NewPasswordForm onSubmit={onSubmit} labels={{ password: t('auth.fields.newPassword'), confirmation: t('auth.fields.passwordConfirmation') }} register={register} errors={formState.errors}>
+        <NewPasswordForm
+          onSubmit={onSubmit}
+          labels={{ password: t('auth.fields.newPassword'), confirmation: t('auth.fields.passwordConfirmation') }}
+          register={register}
+          errors={formState.errors}
+        >
           <Button type="submit" size="md" fullWidth loading={formState.isSubmitting}>
             {t('auth.reset.submit')}
           </Button>

@@ -17,7 +17,11 @@ import { SignInPage } from './SignInPage';
 import { testUser } from '../../../test/fixtures';
 
 function apiError(status: number, body: unknown) {
-  const err = new HTTPError(new Response(null, { status }), new Request('http://localhost/api/users/login'), {} as NormalizedOptions);
+  const err = new HTTPError(
+    new Response(null, { status }),
+    new Request('http://localhost/api/users/login'),
+    {} as NormalizedOptions,
+  );
   return Object.assign(err, { body });
 }
 
@@ -39,7 +43,12 @@ async function fillAndSubmit() {
 
 describe('SignInPage', () => {
   it('shows the server message and field error on wrong credentials', async () => {
-    loginFn.mockRejectedValue(apiError(422, { message: 'These credentials do not match our records.', errors: { email: ['These credentials do not match our records.'] } }));
+    loginFn.mockRejectedValue(
+      apiError(422, {
+        message: 'These credentials do not match our records.',
+        errors: { email: ['These credentials do not match our records.'] },
+      }),
+    );
     await renderRoute(<SignInPage />, '/sign-in');
     await fillAndSubmit();
     expect(await screen.findByText('These credentials do not match our records.')).toBeInTheDocument();
@@ -47,16 +56,25 @@ describe('SignInPage', () => {
   });
 
   it('asks for the authenticator code when the server wants one, then signs in with it', async () => {
-    loginFn.mockRejectedValueOnce(apiError(422, { message: 'Two-factor code required.', errors: { otp: ['Enter the code from your authenticator app.'] } }));
+    loginFn.mockRejectedValueOnce(
+      apiError(422, {
+        message: 'Two-factor code required.',
+        errors: { otp: ['Enter the code from your authenticator app.'] },
+      }),
+    );
     loginFn.mockResolvedValueOnce({ user, token: 'tok' });
-    const { router } = await renderRoute(<SignInPage />, '/sign-in', [{ path: '/dashboard', element: <p>dashboard</p> }]);
+    const { router } = await renderRoute(<SignInPage />, '/sign-in', [
+      { path: '/dashboard', element: <p>dashboard</p> },
+    ]);
     const u = await fillAndSubmit();
     const otp = await screen.findByRole('textbox', { name: 'Authentication code' });
     expect(snackbar).not.toHaveBeenCalled();
     await u.type(otp, '123456');
     await u.click(screen.getByRole('button', { name: 'Sign in' }));
     expect(await screen.findByText('dashboard')).toBeInTheDocument();
-    expect(loginFn).toHaveBeenLastCalledWith(expect.objectContaining({ email: 'ann@example.com', password: 'secret-pass', otp: '123456' }));
+    expect(loginFn).toHaveBeenLastCalledWith(
+      expect.objectContaining({ email: 'ann@example.com', password: 'secret-pass', otp: '123456' }),
+    );
     expect(router.state.location.pathname).toBe('/dashboard');
     expect(localStorage.getItem('token')).toBe('tok');
   });

@@ -64,7 +64,9 @@ export function SignInPage() {
     verifyUser(link)
       .then(() => setVerify({ kind: 'ok' }))
       // 409: the link was used before, so the account is verified already.
-      .catch((err: unknown) => setVerify(errorStatus(err) === 409 ? { kind: 'already' } : { kind: 'failed', link, resend: 'idle' }))
+      .catch((err: unknown) =>
+        setVerify(errorStatus(err) === 409 ? { kind: 'already' } : { kind: 'failed', link, resend: 'idle' }),
+      )
       .finally(() => setParams({}, { replace: true }));
   }, [params, pathname, setParams]);
 
@@ -107,7 +109,12 @@ export function SignInPage() {
     session.setLoading(true);
     try {
       // The spec's login payload: cid, cid4 (analytics client ids) and voluumID.
-      const result = await loginMutation.mutateAsync({ ...values, otp: values.otp || undefined, ...loginAttribution(), 'g-recaptcha-response': await captcha.take() });
+      const result = await loginMutation.mutateAsync({
+        ...values,
+        otp: values.otp || undefined,
+        ...loginAttribution(),
+        'g-recaptcha-response': await captcha.take(),
+      });
       session.signedIn(result);
       navigate(pathAfterLogin(result.user, storage.get(STORAGE_KEYS.firstPathname)), { replace: true });
     } catch (err) {
@@ -152,7 +159,13 @@ export function SignInPage() {
           <Stack gap="xs" align="flex-start">
             <Text size="sm">{verify.resend === 'sent' ? t('auth.verify.resent') : t('auth.verify.signInFailed')}</Text>
             {verify.resend !== 'sent' && (
-              <Button size="compact-sm" variant="light" color="red" loading={verify.resend === 'pending'} onClick={() => void resend()}>
+              <Button
+                size="compact-sm"
+                variant="light"
+                color="red"
+                loading={verify.resend === 'pending'}
+                onClick={() => void resend()}
+              >
                 {t('auth.verify.resend')}
               </Button>
             )}
@@ -166,11 +179,7 @@ export function SignInPage() {
       )}
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <EmailInput
-            error={fieldError('email')}
-            disabled={linkBusy}
-            {...register('email')}
-          />
+          <EmailInput error={fieldError('email')} disabled={linkBusy} {...register('email')} />
           <div>
             <PasswordInput
               label={t('auth.fields.password')}

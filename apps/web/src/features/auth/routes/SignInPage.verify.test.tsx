@@ -16,7 +16,11 @@ import { renderRoute } from '../../../test/render';
 import { SignInPage } from './SignInPage';
 
 function apiError(status: number, body: unknown) {
-  const err = new HTTPError(new Response(null, { status }), new Request('http://localhost/api/users/verifyUser'), {} as NormalizedOptions);
+  const err = new HTTPError(
+    new Response(null, { status }),
+    new Request('http://localhost/api/users/verifyUser'),
+    {} as NormalizedOptions,
+  );
   return Object.assign(err, { body });
 }
 
@@ -29,7 +33,9 @@ describe('SignInPage verification links', () => {
   it('a link opened again says the account is already verified', async () => {
     verifyFn.mockRejectedValue(apiError(409, { message: 'Your account is already verified. Please sign in.' }));
     await renderRoute(<SignInPage />, '/sign-in?userId=7&token=used-token');
-    expect(await screen.findByTestId('verify-already')).toHaveTextContent('Your account is already verified. Please sign in.');
+    expect(await screen.findByTestId('verify-already')).toHaveTextContent(
+      'Your account is already verified. Please sign in.',
+    );
     expect(screen.queryByRole('button', { name: 'Resend Email' })).toBeNull();
   });
 

@@ -73,12 +73,13 @@ export function SignUpPage() {
     >
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <TextInput label={t('auth.fields.name')} autoComplete="name" error={fieldError('name')} {...register('name')} />
-          <EmailInput
-            withAsterisk
-            error={fieldError('email')}
-            {...register('email')}
+          <TextInput
+            label={t('auth.fields.name')}
+            autoComplete="name"
+            error={fieldError('name')}
+            {...register('name')}
           />
+          <EmailInput withAsterisk error={fieldError('email')} {...register('email')} />
           <PasswordInput
             label={t('auth.fields.password')}
             description={t('auth.signUp.passwordHint', { min: PASSWORD_MIN })}

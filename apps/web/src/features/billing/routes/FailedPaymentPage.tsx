@@ -21,7 +21,15 @@ export function FailedPaymentPage() {
       <Card withBorder shadow="sm" radius="lg" padding={0}>
         <div className={classes.hero}>
           <span className={classes.iconFail} aria-hidden="true">
-            <svg width="36" height="36" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round">
+            <svg
+              width="36"
+              height="36"
+              viewBox="0 0 24 24"
+              fill="none"
+              stroke="currentColor"
+              strokeWidth="2.4"
+              strokeLinecap="round"
+            >
               <path d="M7 7l10 10M17 7L7 17" />
             </svg>
           </span>
@@ -45,7 +53,14 @@ export function FailedPaymentPage() {
             <Button component={Link} to="/plans" size="md" data-testid="try-again">
               {t('payment.failed.tryAgain')}
             </Button>
-            <Button component="a" href={getBrand().helpCenterUrl} target="_blank" rel="noopener noreferrer" size="md" variant="default">
+            <Button
+              component="a"
+              href={getBrand().helpCenterUrl}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="md"
+              variant="default"
+            >
               {t('shell.contactUs')}
             </Button>
           </Group>

@@ -20,7 +20,10 @@ export function PaymentEventPage() {
     const target = paymentReturnTarget(status);
     if (target !== '/thank-you') session.setPaymentStatus('processed');
     const go = () => live && navigate(target, { replace: true });
-    if (target === '/thank-you') void refreshUser().catch(() => null).finally(go);
+    if (target === '/thank-you')
+      void refreshUser()
+        .catch(() => null)
+        .finally(go);
     else go();
     return () => {
       live = false;

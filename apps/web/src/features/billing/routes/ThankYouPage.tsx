@@ -62,7 +62,9 @@ export function ThankYouPage() {
   const waitTime = t('payment.thankYou.minutes', { count: Math.round(CONFIRM_TIMEOUT_MS / 60_000) });
 
   const plan = info.data ?? user?.subscriptionData;
-  const planName = plan ? planDisplayName(t, plan.tariffKey, plan.tariffName) : (storage.get(STORAGE_KEYS.tariffName) ?? '');
+  const planName = plan
+    ? planDisplayName(t, plan.tariffKey, plan.tariffName)
+    : (storage.get(STORAGE_KEYS.tariffName) ?? '');
   const expiresAt = info.data?.expiresAt ?? user?.subscriptionData.expiresAt ?? null;
   const expires = expiresAt ? new Date(expiresAt) : null;
   const moneyBackDays = info.data?.moneyBackDays ?? MONEY_BACK_DAYS;
@@ -80,9 +82,23 @@ export function ThankYouPage() {
               <Text c="dimmed">{t('payment.thankYou.waitText', { time: waitTime })}</Text>
             </Stack>
           ) : state === 'timeout' || state === 'failed' ? (
-            <Stack align="center" gap="sm" py="lg" role="alert" data-testid={state === 'timeout' ? 'confirm-timeout' : 'confirm-failed'}>
+            <Stack
+              align="center"
+              gap="sm"
+              py="lg"
+              role="alert"
+              data-testid={state === 'timeout' ? 'confirm-timeout' : 'confirm-failed'}
+            >
               <span className={classes.iconFail} aria-hidden="true">
-                <svg width="36" height="36" viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth="2.4" strokeLinecap="round">
+                <svg
+                  width="36"
+                  height="36"
+                  viewBox="0 0 24 24"
+                  fill="none"
+                  stroke="currentColor"
+                  strokeWidth="2.4"
+                  strokeLinecap="round"
+                >
                   {state === 'timeout' ? (
                     <>
                       <circle cx="12" cy="12" r="8.5" />
@@ -97,7 +113,9 @@ export function ThankYouPage() {
                 {t(state === 'timeout' ? 'payment.thankYou.timeoutTitle' : 'payment.thankYou.failedTitle')}
               </Title>
               <Text c="dimmed" maw={520}>
-                {state === 'timeout' ? t('payment.thankYou.timeoutText', { time: waitTime }) : t('payment.thankYou.failedText')}
+                {state === 'timeout'
+                  ? t('payment.thankYou.timeoutText', { time: waitTime })
+                  : t('payment.thankYou.failedText')}
               </Text>
               <Group justify="center" gap="sm" mt="sm">
                 <Button component={Link} to="/plans" size="md" data-testid="try-again">
@@ -148,7 +166,11 @@ export function ThankYouPage() {
               mt="lg"
               ta="left"
               data-testid="confirm-email"
-              text={state === 'paid' ? t('payment.thankYou.paidConfirmEmail', { plan: planName, email: user.email }) : t('payment.thankYou.confirmEmail', { email: user.email })}
+              text={
+                state === 'paid'
+                  ? t('payment.thankYou.paidConfirmEmail', { plan: planName, email: user.email })
+                  : t('payment.thankYou.confirmEmail', { email: user.email })
+              }
             />
           )}
           {state === 'paid' && (

@@ -7,7 +7,10 @@ import { register } from '../../../lib/account-api';
  * with the sign-up page: lib/account-api).
  */
 export function useRegisterOneStep() {
-  return useMutation({ mutationKey: ['users', 'register', 'oneStep'], mutationFn: (body: RegisterBody) => register(body, { oneStep: true }) });
+  return useMutation({
+    mutationKey: ['users', 'register', 'oneStep'],
+    mutationFn: (body: RegisterBody) => register(body, { oneStep: true }),
+  });
 }
 
 /** The API's answer for an email that has an account already. */

@@ -9,7 +9,15 @@ import classes from '../routes/CheckoutPage.module.css';
  * The discounted checkout's countdown to the end of the one-day window. At zero the page stops
  * selling at the discount (`onExpire`; the server refuses it from then on too).
  */
-export function DiscountCountdown({ endsAtMs, percent, onExpire }: { endsAtMs: number; percent: number; onExpire?: () => void }) {
+export function DiscountCountdown({
+  endsAtMs,
+  percent,
+  onExpire,
+}: {
+  endsAtMs: number;
+  percent: number;
+  onExpire?: () => void;
+}) {
   const { t } = useTranslation();
   const [now, setNow] = useState(() => Date.now());
   useEffect(() => {

@@ -12,7 +12,13 @@ import { IconCheck, IconLock } from '../../../components/icons';
 import { EmailInput } from '../../../components/EmailInput';
 import { PlanOptions } from '../../../components/billing/PlanOptions';
 import { TrustLine } from '../../../components/billing/PaymentMethodOptions';
-import { AutoRenewChoice, CurrencySelect, MethodChoice, PayError, PricesFailed } from '../../../components/billing/CheckoutParts';
+import {
+  AutoRenewChoice,
+  CurrencySelect,
+  MethodChoice,
+  PayError,
+  PricesFailed,
+} from '../../../components/billing/CheckoutParts';
 import { MoneyBack } from '../../../components/billing/MoneyBack';
 import { billedText, planName } from '../../../components/billing/plan-text';
 import { collectAttribution, loginAttribution } from '../../../lib/attribution';
@@ -48,7 +54,19 @@ type Mode = 'signUp' | 'signIn';
 const FEATURES = ['allLocations', 'protocols', 'adBlocker', 'noLogs'] as const;
 
 /** One numbered step of the checkout: its number, its title (which names the section) and a control beside it. */
-function Step({ no, id, title, aside, children }: { no: number; id: string; title: string; aside?: ReactNode; children: ReactNode }) {
+function Step({
+  no,
+  id,
+  title,
+  aside,
+  children,
+}: {
+  no: number;
+  id: string;
+  title: string;
+  aside?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <section className={classes.step} aria-labelledby={id}>
       <div className={classes.stepHead}>
@@ -81,7 +99,17 @@ interface AccountHandle {
  * checkout in one long task while the page is taken over. Server-rendered (entry-server.tsx):
  * nothing to type into until the app's handlers are attached (HydratedFieldset).
  */
-function AccountForm({ ref, onSubmit, language, captcha }: { ref: Ref<AccountHandle>; onSubmit: () => void; language: Language | undefined; captcha: Captcha }) {
+function AccountForm({
+  ref,
+  onSubmit,
+  language,
+  captcha,
+}: {
+  ref: Ref<AccountHandle>;
+  onSubmit: () => void;
+  language: Language | undefined;
+  captcha: Captcha;
+}) {
   const { t } = useTranslation();
   const [mode, setMode] = useState<Mode>('signUp');
   const [takenEmail, setTakenEmail] = useState<string | null>(null);
@@ -110,7 +138,12 @@ function AccountForm({ ref, onSubmit, language, captcha }: { ref: Ref<AccountHan
           });
           session.signedIn(result);
         } else {
-          const result = await loginMutation.mutateAsync({ email: values.email, password: values.password, ...loginAttribution(), 'g-recaptcha-response': await captcha.take() });
+          const result = await loginMutation.mutateAsync({
+            email: values.email,
+            password: values.password,
+            ...loginAttribution(),
+            'g-recaptcha-response': await captcha.take(),
+          });
           session.signedIn(result);
         }
         ok = true;
@@ -130,7 +163,10 @@ function AccountForm({ ref, onSubmit, language, captcha }: { ref: Ref<AccountHan
         }
         const rest = applyFieldErrors(body, form.setError, ['email', 'password'] as const);
         if (rest.length || !body?.errors) {
-          snackbar(capitalizeFirst(errorText(body, t(mode === 'signUp' ? 'auth.signUp.failed' : 'checkout.signInFailed'))), { ms: SNACKBAR_MS.signUpError });
+          snackbar(
+            capitalizeFirst(errorText(body, t(mode === 'signUp' ? 'auth.signUp.failed' : 'checkout.signInFailed'))),
+            { ms: SNACKBAR_MS.signUpError },
+          );
         }
       }
     })();
@@ -149,40 +185,36 @@ function AccountForm({ ref, onSubmit, language, captcha }: { ref: Ref<AccountHan
       }}
     >
       <HydratedFieldset className={classes.fieldset}>
-      <Stack gap="sm" mt="xs">
-        {mode === 'signIn' ? (
-          <Alert color="brand" variant="light" data-testid="existing-account">
-            <Text size="sm">{t('checkout.existingAccount', { email: takenEmail ?? '' })}</Text>
-            <Anchor component="button" type="button" size="sm" mt={4} onClick={() => setMode('signUp')}>
-              {t('checkout.useAnotherEmail')}
+        <Stack gap="sm" mt="xs">
+          {mode === 'signIn' ? (
+            <Alert color="brand" variant="light" data-testid="existing-account">
+              <Text size="sm">{t('checkout.existingAccount', { email: takenEmail ?? '' })}</Text>
+              <Anchor component="button" type="button" size="sm" mt={4} onClick={() => setMode('signUp')}>
+                {t('checkout.useAnotherEmail')}
+              </Anchor>
+            </Alert>
+          ) : (
+            <Text size="sm" c="dimmed">
+              {t('checkout.accountHint')}
+            </Text>
+          )}
+          <EmailInput withAsterisk error={fieldError('email')} {...form.register('email')} />
+          <PasswordInput
+            label={t('auth.fields.password')}
+            description={mode === 'signUp' ? t('auth.signUp.passwordHint', { min: PASSWORD_MIN }) : undefined}
+            autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
+            withAsterisk
+            error={fieldError('password')}
+            visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
+            {...form.register('password')}
+          />
+          {mode === 'signIn' && (
+            <Anchor component={Link} to="/forgot-pass" size="sm">
+              {t('checkout.forgot')}
             </Anchor>
-          </Alert>
-        ) : (
-          <Text size="sm" c="dimmed">
-            {t('checkout.accountHint')}
-          </Text>
-        )}
-        <EmailInput
-          withAsterisk
-          error={fieldError('email')}
-          {...form.register('email')}
-        />
-        <PasswordInput
-          label={t('auth.fields.password')}
-          description={mode === 'signUp' ? t('auth.signUp.passwordHint', { min: PASSWORD_MIN }) : undefined}
-          autoComplete={mode === 'signUp' ? 'new-password' : 'current-password'}
-          withAsterisk
-          error={fieldError('password')}
-          visibilityToggleButtonProps={{ 'aria-label': t('auth.fields.togglePassword') }}
-          {...form.register('password')}
-        />
-        {mode === 'signIn' && (
-          <Anchor component={Link} to="/forgot-pass" size="sm">
-            {t('checkout.forgot')}
-          </Anchor>
-        )}
-        <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
-      </Stack>
+          )}
+          <button type="submit" hidden aria-hidden="true" tabIndex={-1} />
+        </Stack>
       </HydratedFieldset>
     </form>
   );
@@ -227,7 +259,8 @@ export function CheckoutPage() {
   const discountPercent = Number(/discount-(\d+)/.exec(variant.priceList)?.[1] ?? 0);
   // The discount window is the server's: its answer says how long is left, or that it is over.
   const offer = serverOffer(variant, prices.data, prices.dataUpdatedAt);
-  const discountEndsAtMs = offer.kind === 'open' ? offer.endsAtMs : offer.kind === 'none' ? (loaderData?.discountEndsAtMs ?? null) : null;
+  const discountEndsAtMs =
+    offer.kind === 'open' ? offer.endsAtMs : offer.kind === 'none' ? (loaderData?.discountEndsAtMs ?? null) : null;
   // Spec section 2: after the window the visitor is sent to the regular checkout, in the variant's language.
   const afterDiscount = checkoutAfterDiscount(variant);
   const endDiscount = useCallback(() => {
@@ -248,7 +281,9 @@ export function CheckoutPage() {
 
   return (
     <div className={classes.page}>
-      {discountEndsAtMs ? <DiscountCountdown endsAtMs={discountEndsAtMs} percent={discountPercent} onExpire={endDiscount} /> : null}
+      {discountEndsAtMs ? (
+        <DiscountCountdown endsAtMs={discountEndsAtMs} percent={discountPercent} onExpire={endDiscount} />
+      ) : null}
       <header className={classes.top}>
         <Logo />
         <Group gap={8} wrap="nowrap">
@@ -273,7 +308,12 @@ export function CheckoutPage() {
 
         <div className={classes.layout}>
           <div className={classes.steps}>
-            <Step no={1} id="step-plan" title={t('checkout.stepPlan')} aside={<CurrencySelect checkout={checkout} size="xs" width={92} />}>
+            <Step
+              no={1}
+              id="step-plan"
+              title={t('checkout.stepPlan')}
+              aside={<CurrencySelect checkout={checkout} size="xs" width={92} />}
+            >
               {prices.isPending && !prices.data ? (
                 <Stack gap={10} pt={10}>
                   {variant.tariffIds.map((id) => (
@@ -283,7 +323,13 @@ export function CheckoutPage() {
               ) : prices.isError ? (
                 <PricesFailed checkout={checkout} mt="sm" />
               ) : (
-                <PlanOptions plans={plans} value={chosenId} onChange={setTariffId} layout="list" label={t('checkout.stepPlan')} />
+                <PlanOptions
+                  plans={plans}
+                  value={chosenId}
+                  onChange={setTariffId}
+                  layout="list"
+                  label={t('checkout.stepPlan')}
+                />
               )}
             </Step>
 
@@ -352,14 +398,20 @@ export function CheckoutPage() {
                   disabled={!plan || !checkout.method}
                   data-testid="pay-button"
                 >
-                  {plan ? t('checkout.pay', { price: formatMoney(plan.amount, plan.currency, lang) }) : t('checkout.payNoPrice')}
+                  {plan
+                    ? t('checkout.pay', { price: formatMoney(plan.amount, plan.currency, lang) })
+                    : t('checkout.payNoPrice')}
                 </Button>
                 <PayError checkout={checkout} />
                 <MoneyBack />
                 <div className={classes.features}>
                   {FEATURES.map((f) => (
                     <Group key={f} gap={6} wrap="nowrap" align="flex-start">
-                      <IconCheck size={16} color="var(--mantine-color-brand-6)" style={{ flex: 'none', marginTop: 2 }} />
+                      <IconCheck
+                        size={16}
+                        color="var(--mantine-color-brand-6)"
+                        style={{ flex: 'none', marginTop: 2 }}
+                      />
                       <Text size="xs">{t(`checkout.features.${f}`)}</Text>
                     </Group>
                   ))}

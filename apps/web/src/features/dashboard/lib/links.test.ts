@@ -3,7 +3,9 @@ import en from '../../../../public/assets/i18n/en.json';
 import { setupLinks } from './links';
 
 function text(key: string): unknown {
-  return key.split('.').reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), en);
+  return key
+    .split('.')
+    .reduce<unknown>((o, k) => (o && typeof o === 'object' ? (o as Record<string, unknown>)[k] : undefined), en);
 }
 
 describe('dashboard quick links', () => {

@@ -10,7 +10,12 @@ export interface QuickLink {
 
 /** Quick links to set-up on the dashboard; WireGuard only for users with isWgSectionAvailable. */
 export function setupLinks(user: Pick<User, 'isWgSectionAvailable'>): QuickLink[] {
-  const page = (key: keyof typeof SETUP_PAGES, icon: QuickLink['icon'], text: string): QuickLink => ({ to: SETUP_PAGES[key].to, icon, title: SETUP_PAGES[key].labelKey, text });
+  const page = (key: keyof typeof SETUP_PAGES, icon: QuickLink['icon'], text: string): QuickLink => ({
+    to: SETUP_PAGES[key].to,
+    icon,
+    title: SETUP_PAGES[key].labelKey,
+    text,
+  });
   const links: QuickLink[] = [
     { to: '/server-locations', icon: 'globe', title: 'menu.serverLocations', text: 'dashboard.cards.locations' },
     page('setup', 'tools', 'dashboard.cards.setup'),

@@ -68,7 +68,9 @@ export function DashboardPage({ features }: { features?: ReactNode }) {
           </Text>
           <PlanLine user={user} placement="page" />
           <Text size="sm" c="dimmed" data-testid="plan-expiry">
-            {validExpiry ? t('dashboard.renews', { date: validExpiry.toLocaleDateString(i18n.language) }) : t('dashboard.noExpiry')}
+            {validExpiry
+              ? t('dashboard.renews', { date: validExpiry.toLocaleDateString(i18n.language) })
+              : t('dashboard.noExpiry')}
           </Text>
         </Stack>
       </Card>
@@ -84,7 +86,15 @@ export function DashboardPage({ features }: { features?: ReactNode }) {
             <Card key={c.to} component={Link} to={c.to} withBorder padding="lg" className={classes.tile}>
               <div className={classes.tileInner}>
                 <ThemeIcon variant="light" size={40} radius="md" className={classes.tileIcon}>
-                  {c.icon === 'globe' ? <IconGlobe size={22} /> : c.icon === 'download' ? <IconDownload size={22} /> : c.icon === 'card' ? <IconCard size={22} /> : <IconTools size={22} />}
+                  {c.icon === 'globe' ? (
+                    <IconGlobe size={22} />
+                  ) : c.icon === 'download' ? (
+                    <IconDownload size={22} />
+                  ) : c.icon === 'card' ? (
+                    <IconCard size={22} />
+                  ) : (
+                    <IconTools size={22} />
+                  )}
                 </ThemeIcon>
                 <div>
                   <Text fw={600}>{t(c.title)}</Text>
@@ -117,7 +127,12 @@ export function DashboardPage({ features }: { features?: ReactNode }) {
             </Button>
           )}
         </Group>
-        <List spacing={8} mt="md" center icon={<IconCrown size={16} className={classes.crown} aria-label={t('features.premium')} role="img" />}>
+        <List
+          spacing={8}
+          mt="md"
+          center
+          icon={<IconCrown size={16} className={classes.crown} aria-label={t('features.premium')} role="img" />}
+        >
           {PREMIUM.map((k) => (
             <List.Item key={k}>{t(`dashboard.premium.${k}`)}</List.Item>
           ))}

@@ -21,7 +21,9 @@ export function useSetFeatureState() {
     mutationFn: setFeatureState,
     onSuccess: (res) => {
       if (!res.result) return;
-      qc.setQueryData(featuresQuery.queryKey, (items) => items?.map((f) => (f.id === res.data.id ? { ...f, isEnabled: res.data.isEnabled } : f)));
+      qc.setQueryData(featuresQuery.queryKey, (items) =>
+        items?.map((f) => (f.id === res.data.id ? { ...f, isEnabled: res.data.isEnabled } : f)),
+      );
     },
   });
 }

@@ -13,7 +13,10 @@ afterEach(() => vi.unstubAllGlobals());
 
 describe('feature list: only "your plan does not include this" offers an upgrade', () => {
   it('a 403 on the switch opens the upgrade dialog and the switch goes back', async () => {
-    stubApi({ 'GET setup/features/get': features, 'POST setup/features/state': { status: 403, body: { message: 'This feature needs a premium plan.' } } });
+    stubApi({
+      'GET setup/features/get': features,
+      'POST setup/features/state': { status: 403, body: { message: 'This feature needs a premium plan.' } },
+    });
     await renderRoute(<FeatureListPanel />, '/dashboard');
     await userEvent.click(await screen.findByRole('switch', { name: 'Ad Blocker' }));
     expect(await screen.findByRole('dialog', { name: 'Upgrade to use the Ad Blocker' })).toBeInTheDocument();
@@ -21,11 +24,16 @@ describe('feature list: only "your plan does not include this" offers an upgrade
   });
 
   it('a server error (500) says the change failed, and no upgrade dialog opens', async () => {
-    const api = stubApi({ 'GET setup/features/get': features, 'POST setup/features/state': { status: 500, body: { message: 'Internal error' } } });
+    const api = stubApi({
+      'GET setup/features/get': features,
+      'POST setup/features/state': { status: 500, body: { message: 'Internal error' } },
+    });
     await renderRoute(<FeatureListPanel />, '/dashboard');
     await userEvent.click(await screen.findByRole('switch', { name: 'Ad Blocker' }));
     await waitFor(() => expect(api.count('POST setup/features/state')).toBe(1));
-    expect(await screen.findByText('Ad Blocker could not be changed: the server did not answer. Please try again.')).toBeInTheDocument();
+    expect(
+      await screen.findByText('Ad Blocker could not be changed: the server did not answer. Please try again.'),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('dialog')).not.toBeInTheDocument();
     expect(screen.getByRole('switch', { name: 'Ad Blocker' })).not.toBeChecked();
   });

@@ -56,7 +56,11 @@ export function FeatureListPanel() {
         {t('features.intro')}
       </Text>
       {!features.data && features.isError ? (
-        <ErrorState message={t('states.featuresFailed')} onRetry={() => void features.refetch()} retrying={features.isFetching} />
+        <ErrorState
+          message={t('states.featuresFailed')}
+          onRetry={() => void features.refetch()}
+          retrying={features.isFetching}
+        />
       ) : features.isPending ? (
         <LoadingState label={t('states.featuresLoading')} />
       ) : (
@@ -77,8 +81,22 @@ export function FeatureListPanel() {
                   {label(f)}
                 </Text>
                 {isAdBlocker(f) && (
-                  <LazyTooltip label={t('features.adBlockerTip')} id={tipId} multiline w={240} withArrow events={{ hover: true, focus: true, touch: true }}>
-                    <ActionIcon variant="subtle" color="gray" size="sm" radius="xl" aria-label={t('features.adBlockerTip')} className={classes.info}>
+                  <LazyTooltip
+                    label={t('features.adBlockerTip')}
+                    id={tipId}
+                    multiline
+                    w={240}
+                    withArrow
+                    events={{ hover: true, focus: true, touch: true }}
+                  >
+                    <ActionIcon
+                      variant="subtle"
+                      color="gray"
+                      size="sm"
+                      radius="xl"
+                      aria-label={t('features.adBlockerTip')}
+                      className={classes.info}
+                    >
                       <IconInfo size={16} />
                     </ActionIcon>
                   </LazyTooltip>

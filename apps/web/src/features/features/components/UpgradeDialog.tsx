@@ -55,7 +55,15 @@ export function UpgradeDialog({ opened, onClose }: { opened: boolean; onClose: (
           <List.Item>{t('features.upgrade.ads')}</List.Item>
           <List.Item>{t('features.upgrade.malicious')}</List.Item>
         </List>
-        <Button component={Link} to="/plans" size="md" h={46} fullWidth leftSection={<IconCrown size={18} />} onClick={onClose}>
+        <Button
+          component={Link}
+          to="/plans"
+          size="md"
+          h={46}
+          fullWidth
+          leftSection={<IconCrown size={18} />}
+          onClick={onClose}
+        >
           {t('features.upgrade.cta')}
         </Button>
       </Stack>

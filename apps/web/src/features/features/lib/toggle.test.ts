@@ -11,12 +11,21 @@ describe('toggleOutcome', () => {
     expect(toggleOutcome(false, {})).toEqual({ kind: 'notSaved', state: true, note: 'errorToSave' });
   });
   it('"your plan does not include this" (403, 402) opens the upgrade dialog and flips the switch back', () => {
-    expect(toggleOutcome(true, { httpError: new Error('403'), status: 403 })).toEqual({ kind: 'upgrade', state: false });
-    expect(toggleOutcome(false, { httpError: new Error('402'), status: 402 })).toEqual({ kind: 'upgrade', state: true });
+    expect(toggleOutcome(true, { httpError: new Error('403'), status: 403 })).toEqual({
+      kind: 'upgrade',
+      state: false,
+    });
+    expect(toggleOutcome(false, { httpError: new Error('402'), status: 402 })).toEqual({
+      kind: 'upgrade',
+      state: true,
+    });
   });
   it('a server error, a 404 or no answer at all is an error, never the upgrade dialog', () => {
     for (const status of [500, 502, 503, 404, 429, null]) {
-      expect(toggleOutcome(true, { httpError: new Error(String(status)), status })).toEqual({ kind: 'failed', state: false });
+      expect(toggleOutcome(true, { httpError: new Error(String(status)), status })).toEqual({
+        kind: 'failed',
+        state: false,
+      });
     }
   });
 });
@@ -26,7 +35,13 @@ describe('featureRows', () => {
     for (const items of [[], undefined]) {
       const rows = featureRows(items);
       expect(rows).toHaveLength(1);
-      expect(rows[0]).toMatchObject({ id: AD_BLOCKER_ID, name: 'Ad Blocker', premium: true, isEnabled: false, fallback: true });
+      expect(rows[0]).toMatchObject({
+        id: AD_BLOCKER_ID,
+        name: 'Ad Blocker',
+        premium: true,
+        isEnabled: false,
+        fallback: true,
+      });
     }
   });
   it('a list is shown as it is, one row per feature', () => {

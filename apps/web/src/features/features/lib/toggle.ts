@@ -37,8 +37,15 @@ const PLAN_STATUSES = new Set([402, 403]);
  * (status null without an HTTP answer). A server error never offers an upgrade: a paying
  * customer who hits one would be told to buy what they have.
  */
-export function toggleOutcome(requested: boolean, answer: { result?: unknown } | { httpError: unknown; status: number | null }): ToggleOutcome {
-  if ('httpError' in answer) return { kind: answer.status !== null && PLAN_STATUSES.has(answer.status) ? 'upgrade' : 'failed', state: !requested };
+export function toggleOutcome(
+  requested: boolean,
+  answer: { result?: unknown } | { httpError: unknown; status: number | null },
+): ToggleOutcome {
+  if ('httpError' in answer)
+    return {
+      kind: answer.status !== null && PLAN_STATUSES.has(answer.status) ? 'upgrade' : 'failed',
+      state: !requested,
+    };
   if (answer.result) return { kind: 'saved', state: requested, note: requested ? 'turnedOn' : 'turnedOff' };
   return { kind: 'notSaved', state: !requested, note: 'errorToSave' };
 }

@@ -46,7 +46,19 @@ export function IosPage() {
           <Text c="dimmed" ta="center">
             {t(`${k}.intro`)}
           </Text>
-          <Button component="a" href={WIREGUARD_IOS_APP_STORE} target="_blank" rel="noopener noreferrer" size="lg" h="auto" mih={52} py={10} styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }} leftSection={<IconDownload size={20} />} data-testid="app-store-link">
+          <Button
+            component="a"
+            href={WIREGUARD_IOS_APP_STORE}
+            target="_blank"
+            rel="noopener noreferrer"
+            size="lg"
+            h="auto"
+            mih={52}
+            py={10}
+            styles={{ label: { whiteSpace: 'normal', textAlign: 'center' } }}
+            leftSection={<IconDownload size={20} />}
+            data-testid="app-store-link"
+          >
             {t(variant.mode === 'update' ? 'ios.updateButton' : 'ios.storeButton')}
           </Button>
           <div>

@@ -8,7 +8,8 @@ export async function getServers(langCode: string): Promise<ServerListItem[]> {
   return envelope(serverListResult).parse(body).data.serverList;
 }
 
-export const serversQuery = (langCode: string) => queryOptions({ queryKey: ['setup', 'servers', langCode], queryFn: () => getServers(langCode), staleTime: 60_000 });
+export const serversQuery = (langCode: string) =>
+  queryOptions({ queryKey: ['setup', 'servers', langCode], queryFn: () => getServers(langCode), staleTime: 60_000 });
 
 export function useServers(langCode: string) {
   return useQuery(serversQuery(langCode));

@@ -6,7 +6,11 @@ export function flagOf(countryCode: string): string {
 
 /** Case- and accent-insensitive match of a query against location names. */
 export function matchesQuery(query: string, ...fields: string[]): boolean {
-  const norm = (s: string) => s.normalize('NFD').replace(/\p{Diacritic}/gu, '').toLowerCase();
+  const norm = (s: string) =>
+    s
+      .normalize('NFD')
+      .replace(/\p{Diacritic}/gu, '')
+      .toLowerCase();
   const q = norm(query.trim());
   return !q || fields.some((f) => norm(f).includes(q));
 }

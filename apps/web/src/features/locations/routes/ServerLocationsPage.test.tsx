@@ -7,7 +7,19 @@ import { stubApi } from '../../../test/http';
 import { ServerLocationsPage } from './ServerLocationsPage';
 
 // The API is mocked at the HTTP boundary (fetch); the api client, React Query and the page are real.
-const sydney: ServerListItem = { id: 1, countryCode: 'AU', country: 'Australia', city: 'Sydney', latitude: -33.9, longitude: 151.2, premium: false, dashVisible: true, isBlur: false, load: 20, online: true };
+const sydney: ServerListItem = {
+  id: 1,
+  countryCode: 'AU',
+  country: 'Australia',
+  city: 'Sydney',
+  latitude: -33.9,
+  longitude: 151.2,
+  premium: false,
+  dashVisible: true,
+  isBlur: false,
+  load: 20,
+  online: true,
+};
 const list = (items: ServerListItem[]) => ({ status: 200, body: { data: { serverList: items } } });
 
 afterEach(() => vi.unstubAllGlobals());
@@ -25,7 +37,9 @@ describe('server locations: loading, error with retry, empty', () => {
 
   it('a failed list says so and offers a retry, not "No locations match your search"', async () => {
     let fail = true;
-    const api = stubApi({ 'GET setup/servers/get': () => (fail ? { status: 500, body: { message: 'Internal error' } } : list([sydney])) });
+    const api = stubApi({
+      'GET setup/servers/get': () => (fail ? { status: 500, body: { message: 'Internal error' } } : list([sydney])),
+    });
     await renderRoute(<ServerLocationsPage />, '/server-locations');
     const alert = await screen.findByTestId('error-state');
     expect(alert).toHaveTextContent('The server locations could not be loaded.');
@@ -53,7 +67,15 @@ describe('server locations: loading, error with retry, empty', () => {
 });
 
 describe('"Available on my plan"', () => {
-  const tokyo: ServerListItem = { ...sydney, id: 2, countryCode: 'JP', country: 'Japan', city: 'Tokyo', premium: true, isBlur: true };
+  const tokyo: ServerListItem = {
+    ...sydney,
+    id: 2,
+    countryCode: 'JP',
+    country: 'Japan',
+    city: 'Tokyo',
+    premium: true,
+    isBlur: true,
+  };
   const frankfurt: ServerListItem = { ...sydney, id: 3, countryCode: 'DE', country: 'Germany', city: 'Frankfurt' };
   const cities = () => screen.getAllByTestId('location').map((el) => el.querySelector('p')?.textContent);
 

@@ -1,4 +1,17 @@
-import { Alert, Badge, Button, Card, Group, Progress, SimpleGrid, Stack, Switch, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  Progress,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Progress.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
@@ -20,11 +33,28 @@ const loadColor = (load: number) => (load < 50 ? 'teal' : load < 80 ? 'yellow' :
 function LocationCard({ s, tiers }: { s: ServerListItem; tiers: boolean }) {
   const { t } = useTranslation();
   return (
-    <Card withBorder padding="md" className={s.isBlur ? classes.blurred : undefined} data-testid="location" data-blur={s.isBlur ? '1' : '0'}>
+    <Card
+      withBorder
+      padding="md"
+      className={s.isBlur ? classes.blurred : undefined}
+      data-testid="location"
+      data-blur={s.isBlur ? '1' : '0'}
+    >
       <Group justify="space-between" wrap="nowrap" gap="sm">
-        <PlaceLabel code={s.countryCode} title={s.city} subtitle={s.country} className={s.isBlur ? classes.blurText : undefined} />
+        <PlaceLabel
+          code={s.countryCode}
+          title={s.city}
+          subtitle={s.country}
+          className={s.isBlur ? classes.blurText : undefined}
+        />
         {!tiers ? null : s.premium ? (
-          <Badge color="yellow" variant="light" leftSection={<IconCrown size={12} />} className={classes.badge} data-testid="tier-badge">
+          <Badge
+            color="yellow"
+            variant="light"
+            leftSection={<IconCrown size={12} />}
+            className={classes.badge}
+            data-testid="tier-badge"
+          >
             {t('setup.premium')}
           </Badge>
         ) : (
@@ -36,7 +66,13 @@ function LocationCard({ s, tiers }: { s: ServerListItem; tiers: boolean }) {
       {s.unavailable ? (
         // Switched off or its servers retiring (issue 22): said, instead of the location vanishing.
         <Text size="xs" c="orange" mt="sm" data-testid="location-unavailable">
-          {t(s.unavailable === 'off' ? 'setup.locationOff' : s.unavailable === 'full' ? 'setup.locationFull' : 'setup.locationRetiring')}
+          {t(
+            s.unavailable === 'off'
+              ? 'setup.locationOff'
+              : s.unavailable === 'full'
+                ? 'setup.locationFull'
+                : 'setup.locationRetiring',
+          )}
         </Text>
       ) : s.isBlur ? (
         <Button component={Link} to="/plans" variant="subtle" size="xs" mt="sm" leftSection={<IconLock size={14} />}>
@@ -72,7 +108,10 @@ export function ServerLocationsPage() {
   const [query, setQuery] = useState('');
   const [onPlan, setOnPlan] = useState(false);
   const locked = (data ?? []).filter((s) => s.isBlur).length;
-  const list = useMemo(() => (data ?? []).filter((s) => !(onPlan && s.isBlur) && matchesQuery(query, s.city, s.country, s.countryCode)), [data, query, onPlan]);
+  const list = useMemo(
+    () => (data ?? []).filter((s) => !(onPlan && s.isBlur) && matchesQuery(query, s.city, s.country, s.countryCode)),
+    [data, query, onPlan],
+  );
 
   return (
     <Stack gap="lg">
@@ -94,7 +133,12 @@ export function ServerLocationsPage() {
             leftSection={<IconGlobe size={16} />}
           />
           {locked > 0 && (
-            <Switch label={t('setup.availableOnPlan')} checked={onPlan} onChange={(e) => setOnPlan(e.currentTarget.checked)} data-testid="available-on-plan" />
+            <Switch
+              label={t('setup.availableOnPlan')}
+              checked={onPlan}
+              onChange={(e) => setOnPlan(e.currentTarget.checked)}
+              data-testid="available-on-plan"
+            />
           )}
         </Stack>
       </Group>
@@ -109,7 +153,11 @@ export function ServerLocationsPage() {
         </Alert>
       )}
       {!data && servers.isError ? (
-        <ErrorState message={t('states.locationsFailed')} onRetry={() => void servers.refetch()} retrying={servers.isFetching} />
+        <ErrorState
+          message={t('states.locationsFailed')}
+          onRetry={() => void servers.refetch()}
+          retrying={servers.isFetching}
+        />
       ) : !data ? (
         <LoadingState label={t('states.locationsLoading')} />
       ) : data.length === 0 ? (

@@ -16,19 +16,35 @@ const credentials = { username: 'wabcdefghijk', password: 'p4ssw0rd-abcdefghijk'
 it('getServices: the session inside the encrypted body, the credentials in the encrypted answer', async () => {
   const overview = { access: 'paid', credentials, socksAvailable: true, adblock: false, locations: [] };
   await expectRestrictedCall(async () => expect((await getServices('en')).credentials).toEqual(credentials), {
-    path: '/api/setup/services/restrictedGet', answer: { data: overview }, inside: { langCode: 'en' }, sessionField: 'token', clear: [],
+    path: '/api/setup/services/restrictedGet',
+    answer: { data: overview },
+    inside: { langCode: 'en' },
+    sessionField: 'token',
+    clear: [],
   });
 });
 
 it('resetCredentials: the new password in the encrypted answer', async () => {
   await expectRestrictedCall(async () => expect(await resetCredentials()).toEqual(credentials), {
-    path: '/api/setup/services/credentials/restrictedReset', answer: { data: credentials, message: 'ok' }, inside: {}, sessionField: 'token', clear: [],
+    path: '/api/setup/services/credentials/restrictedReset',
+    answer: { data: credentials, message: 'ok' },
+    inside: {},
+    sessionField: 'token',
+    clear: [],
   });
 });
 
 it('fetchOvpn: the file (the Keenetic one holds the password) in the encrypted answer', async () => {
   const text = 'client\n<auth-user-pass>\nwabcdefghijk\np4ssw0rd-abcdefghijk\n</auth-user-pass>';
-  await expectRestrictedCall(async () => expect(await fetchOvpn({ location: 'de-frankfurt', protocol: 'udp', variant: 'keenetic' }, 'en')).toBe(text), {
-    path: '/api/setup/openvpn/restrictedConfig', answer: { data: { fileName: 'x.ovpn', text } }, inside: { location: 'de-frankfurt', variant: 'keenetic', langCode: 'en' }, sessionField: 'token', clear: [],
-  });
+  await expectRestrictedCall(
+    async () =>
+      expect(await fetchOvpn({ location: 'de-frankfurt', protocol: 'udp', variant: 'keenetic' }, 'en')).toBe(text),
+    {
+      path: '/api/setup/openvpn/restrictedConfig',
+      answer: { data: { fileName: 'x.ovpn', text } },
+      inside: { location: 'de-frankfurt', variant: 'keenetic', langCode: 'en' },
+      sessionField: 'token',
+      clear: [],
+    },
+  );
 });

@@ -1,5 +1,13 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from '@tanstack/react-query';
-import { RESTRICTED_PATHS, type OpenVpnConfigQuery, type ServiceCredentials, type ServicesOverview, serviceCredentials, servicesOverview, envelope } from '@warren/contract';
+import {
+  RESTRICTED_PATHS,
+  type OpenVpnConfigQuery,
+  type ServiceCredentials,
+  type ServicesOverview,
+  serviceCredentials,
+  servicesOverview,
+  envelope,
+} from '@warren/contract';
 import { api } from '../../../lib/api-client';
 import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-call';
 
@@ -14,7 +22,8 @@ export async function getServices(langCode: string): Promise<ServicesOverview> {
   return envelope(servicesOverview).parse(body).data;
 }
 
-export const servicesQuery = (langCode: string) => queryOptions({ queryKey: ['setup', 'services', langCode], queryFn: () => getServices(langCode), staleTime: 30_000 });
+export const servicesQuery = (langCode: string) =>
+  queryOptions({ queryKey: ['setup', 'services', langCode], queryFn: () => getServices(langCode), staleTime: 30_000 });
 
 export function useServices(langCode: string) {
   return useQuery(servicesQuery(langCode));
@@ -30,13 +39,23 @@ export async function resetCredentials(): Promise<ServiceCredentials> {
 
 export function useResetCredentials() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: resetCredentials, onSettled: () => qc.invalidateQueries({ queryKey: ['setup', 'services'] }) });
+  return useMutation({
+    mutationFn: resetCredentials,
+    onSettled: () => qc.invalidateQueries({ queryKey: ['setup', 'services'] }),
+  });
 }
 
 /** GET setup/openvpn/config: the .ovpn text (the bearer token rides along, so no plain link); restrictedConfig on a restricted host. */
 export async function fetchOvpn(q: OpenVpnConfigQuery, langCode: string): Promise<string> {
   if (usesRestrictedCalls()) {
-    return (await restrictedPost<{ data: { text: string } }>(RESTRICTED_PATHS.openvpnConfig, { ...q, langCode }, {}, { withToken: true })).data.text;
+    return (
+      await restrictedPost<{ data: { text: string } }>(
+        RESTRICTED_PATHS.openvpnConfig,
+        { ...q, langCode },
+        {},
+        { withToken: true },
+      )
+    ).data.text;
   }
   return api.get('setup/openvpn/config', { searchParams: { ...q, langCode } }).text();
 }

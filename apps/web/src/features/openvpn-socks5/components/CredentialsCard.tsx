@@ -1,4 +1,17 @@
-import { ActionIcon, Button, Card, CopyButton, Group, PasswordInput, SimpleGrid, Stack, Text, TextInput, Title, Tooltip } from '@mantine/core';
+import {
+  ActionIcon,
+  Button,
+  Card,
+  CopyButton,
+  Group,
+  PasswordInput,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+  Tooltip,
+} from '@mantine/core';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Tooltip.layer.css';
@@ -11,7 +24,17 @@ import { useResetCredentials } from '../api/services';
 import classes from './openvpn-socks5.module.css';
 
 const CopyIcon = () => (
-  <svg width={16} height={16} viewBox="0 0 24 24" fill="none" stroke="currentColor" strokeWidth={2} strokeLinecap="round" strokeLinejoin="round" aria-hidden>
+  <svg
+    width={16}
+    height={16}
+    viewBox="0 0 24 24"
+    fill="none"
+    stroke="currentColor"
+    strokeWidth={2}
+    strokeLinecap="round"
+    strokeLinejoin="round"
+    aria-hidden
+  >
     <rect x="9" y="9" width="11" height="11" rx="2" />
     <path d="M5 15V6a2 2 0 0 1 2-2h9" />
   </svg>
@@ -23,7 +46,13 @@ export function Copy({ value, label }: { value: string; label: string }) {
     <CopyButton value={value} timeout={1500}>
       {({ copied, copy }) => (
         <Tooltip label={copied ? t('services.copied') : t('services.copy')} withArrow>
-          <ActionIcon variant="light" size="lg" onClick={copy} aria-label={`${t('services.copy')}: ${label}`} data-testid={`copy-${label}`}>
+          <ActionIcon
+            variant="light"
+            size="lg"
+            onClick={copy}
+            aria-label={`${t('services.copy')}: ${label}`}
+            data-testid={`copy-${label}`}
+          >
             {copied ? <IconCheck size={16} /> : <CopyIcon />}
           </ActionIcon>
         </Tooltip>
@@ -35,7 +64,15 @@ export function Copy({ value, label }: { value: string; label: string }) {
 export function CopyField({ label, value, testId }: { label: string; value: string; testId?: string }) {
   return (
     <Group gap="xs" align="flex-end" wrap="nowrap">
-      <TextInput label={label} value={value} readOnly flex={1} miw={0} classNames={{ input: classes.monoInput }} data-testid={testId} />
+      <TextInput
+        label={label}
+        value={value}
+        readOnly
+        flex={1}
+        miw={0}
+        classNames={{ input: classes.monoInput }}
+        data-testid={testId}
+      />
       <Copy value={value} label={label} />
     </Group>
   );
@@ -53,7 +90,8 @@ export function CredentialsCard({ credentials }: { credentials: ServiceCredentia
       cancelLabel: t('services.cancel'),
       danger: true,
       confirmTestId: 'confirm-reset',
-      onConfirm: () => reset.mutate(undefined, { onSuccess: () => snackbar(t('services.resetDone'), { kind: 'success' }) }),
+      onConfirm: () =>
+        reset.mutate(undefined, { onSuccess: () => snackbar(t('services.resetDone'), { kind: 'success' }) }),
     });
   return (
     <Card withBorder padding="lg" data-testid="service-credentials">
@@ -70,12 +108,26 @@ export function CredentialsCard({ credentials }: { credentials: ServiceCredentia
         <SimpleGrid cols={{ base: 1, sm: 2 }} spacing="md">
           <CopyField label={t('services.username')} value={credentials.username} testId="service-username" />
           <Group gap="xs" align="flex-end" wrap="nowrap">
-            <PasswordInput label={t('services.password')} value={credentials.password} readOnly flex={1} classNames={{ innerInput: classes.monoInput }} data-testid="service-password" />
+            <PasswordInput
+              label={t('services.password')}
+              value={credentials.password}
+              readOnly
+              flex={1}
+              classNames={{ innerInput: classes.monoInput }}
+              data-testid="service-password"
+            />
             <Copy value={credentials.password} label={t('services.password')} />
           </Group>
         </SimpleGrid>
         <Group justify="flex-end">
-          <Button variant="light" color="red" size="xs" onClick={onReset} loading={reset.isPending} data-testid="reset-credentials">
+          <Button
+            variant="light"
+            color="red"
+            size="xs"
+            onClick={onReset}
+            loading={reset.isPending}
+            data-testid="reset-credentials"
+          >
             {t('services.reset')}
           </Button>
         </Group>

@@ -15,4 +15,11 @@ export async function downloadOvpn(q: OpenVpnConfigQuery, langCode: string): Pro
 }
 
 /** Steps of each router guide, by firmware: the count of `services.router.<id>.steps.N` keys. */
-export const ROUTER_STEPS = { openwrt: 5, 'dd-wrt': 5, pfsense: 5, 'asus-merlin': 4, keenetic: 4, mikrotik: 4 } as const;
+export const ROUTER_STEPS = {
+  openwrt: 5,
+  'dd-wrt': 5,
+  pfsense: 5,
+  'asus-merlin': 4,
+  keenetic: 4,
+  mikrotik: 4,
+} as const;

@@ -36,15 +36,34 @@ function LocationCard({ loc }: { loc: ServicesLocation }) {
         </div>
         {loc.available ? (
           <Group gap={6} wrap="nowrap" style={{ flex: 'none', marginLeft: 'auto' }}>
-            <Button size="xs" variant="light" loading={busy === 'udp'} onClick={() => get('udp')} data-testid={`ovpn-udp-${loc.slug}`}>
+            <Button
+              size="xs"
+              variant="light"
+              loading={busy === 'udp'}
+              onClick={() => get('udp')}
+              data-testid={`ovpn-udp-${loc.slug}`}
+            >
               UDP
             </Button>
-            <Button size="xs" variant="light" loading={busy === 'tcp'} onClick={() => get('tcp')} data-testid={`ovpn-tcp-${loc.slug}`}>
+            <Button
+              size="xs"
+              variant="light"
+              loading={busy === 'tcp'}
+              onClick={() => get('tcp')}
+              data-testid={`ovpn-tcp-${loc.slug}`}
+            >
               TCP
             </Button>
           </Group>
         ) : (
-          <Button size="xs" component={Link} to="/plans" leftSection={<IconCrown size={12} />} variant="subtle" style={{ flex: 'none', marginLeft: 'auto' }}>
+          <Button
+            size="xs"
+            component={Link}
+            to="/plans"
+            leftSection={<IconCrown size={12} />}
+            variant="subtle"
+            style={{ flex: 'none', marginLeft: 'auto' }}
+          >
             {t('setup.unlock')}
           </Button>
         )}
@@ -80,9 +99,15 @@ export function ConfigurationFilesPage() {
             <Stack gap={6}>
               <Text fw={600}>{t('services.howTo')}</Text>
               <ol className={classes.steps} style={{ margin: 0, paddingInlineStart: 20 }}>
-                <li><Text size="sm">{t('services.ovpnStep1')}</Text></li>
-                <li><Text size="sm">{t('services.ovpnStep2')}</Text></li>
-                <li><Text size="sm">{t('services.ovpnStep3')}</Text></li>
+                <li>
+                  <Text size="sm">{t('services.ovpnStep1')}</Text>
+                </li>
+                <li>
+                  <Text size="sm">{t('services.ovpnStep2')}</Text>
+                </li>
+                <li>
+                  <Text size="sm">{t('services.ovpnStep3')}</Text>
+                </li>
               </ol>
               <Group gap="xs" mt={4}>
                 <Badge variant="light" color={data.adblock ? 'teal' : 'gray'} data-testid="adblock-state">
@@ -98,14 +123,22 @@ export function ConfigurationFilesPage() {
             <Title order={3} fz={18}>
               {t('services.locations')}
             </Title>
-            <TextInput placeholder={t('setup.search')} value={q} onChange={(e) => setQ(e.currentTarget.value)} w={{ base: '100%', sm: 280 }} aria-label={t('setup.search')} />
+            <TextInput
+              placeholder={t('setup.search')}
+              value={q}
+              onChange={(e) => setQ(e.currentTarget.value)}
+              w={{ base: '100%', sm: 280 }}
+              aria-label={t('setup.search')}
+            />
           </Group>
           <SimpleGrid cols={{ base: 1, md: 2 }} spacing="sm">
             {locations.map((l) => (
               <LocationCard key={l.id} loc={l} />
             ))}
           </SimpleGrid>
-          {!locations.length && <EmptyState message={t(data.locations.length ? 'setup.noResults' : 'states.locationsEmpty')} />}
+          {!locations.length && (
+            <EmptyState message={t(data.locations.length ? 'setup.noResults' : 'states.locationsEmpty')} />
+          )}
         </>
       )}
     </SetupPageFrame>

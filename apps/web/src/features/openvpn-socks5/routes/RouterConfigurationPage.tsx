@@ -1,4 +1,16 @@
-import { Alert, Button, Card, Group, SegmentedControl, Select, SimpleGrid, Stack, Table, Text, Title } from '@mantine/core';
+import {
+  Alert,
+  Button,
+  Card,
+  Group,
+  SegmentedControl,
+  Select,
+  SimpleGrid,
+  Stack,
+  Table,
+  Text,
+  Title,
+} from '@mantine/core';
 import '@mantine/core/styles/SegmentedControl.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Table.layer.css';
@@ -33,7 +45,11 @@ export function RouterConfigurationPage() {
   const [busy, setBusy] = useState(false);
   const available = (data?.locations ?? []).filter((l) => l.available && l.nodes.length);
   const loc = available.find((l) => l.slug === slug) ?? available[0];
-  const steps = Array.from({ length: ROUTER_STEPS[firmware] }, (_, i) => t(`services.router.${firmware}.steps.${i + 1}`, { file: loc ? `warren-${loc.slug}-${protocol}-${firmware}.ovpn` : '' }));
+  const steps = Array.from({ length: ROUTER_STEPS[firmware] }, (_, i) =>
+    t(`services.router.${firmware}.steps.${i + 1}`, {
+      file: loc ? `warren-${loc.slug}-${protocol}-${firmware}.ovpn` : '',
+    }),
+  );
 
   const download = async () => {
     if (!loc) return;
@@ -48,7 +64,13 @@ export function RouterConfigurationPage() {
   };
 
   return (
-    <SetupPageFrame title={t('titles.routerConfiguration')} intro={t('services.routerIntro')} query={services} loading={t('states.servicesLoading')} error={t('states.servicesFailed')}>
+    <SetupPageFrame
+      title={t('titles.routerConfiguration')}
+      intro={t('services.routerIntro')}
+      query={services}
+      loading={t('states.servicesLoading')}
+      error={t('states.servicesFailed')}
+    >
       {(data) => (
         <>
           {data.access === 'none' && <Alert color="red">{t('services.inactive')}</Alert>}
@@ -76,7 +98,14 @@ export function RouterConfigurationPage() {
                   <Text size="sm" fw={500}>
                     {t('services.protocol')}
                   </Text>
-                  <SegmentedControl data={[{ value: 'udp', label: 'UDP' }, { value: 'tcp', label: 'TCP' }]} value={protocol} onChange={(v) => setProtocol(v as OpenVpnProtocol)} />
+                  <SegmentedControl
+                    data={[
+                      { value: 'udp', label: 'UDP' },
+                      { value: 'tcp', label: 'TCP' },
+                    ]}
+                    value={protocol}
+                    onChange={(v) => setProtocol(v as OpenVpnProtocol)}
+                  />
                 </Stack>
               </SimpleGrid>
               {data.access === 'free' && (

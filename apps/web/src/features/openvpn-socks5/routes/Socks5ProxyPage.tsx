@@ -14,10 +14,21 @@ export function Socks5ProxyPage() {
   const { t, i18n } = useTranslation();
   const services = useServices(i18n.language);
   const { data } = services;
-  const rows = (data?.locations ?? []).flatMap((l) => l.nodes.map((n) => ({ loc: l, host: n.host, port: n.socksPort })));
-  const example = data && rows[0] ? `curl --socks5-hostname ${data.credentials.username}:${data.credentials.password}@${rows[0].host}:${rows[0].port} https://example.com/` : '';
+  const rows = (data?.locations ?? []).flatMap((l) =>
+    l.nodes.map((n) => ({ loc: l, host: n.host, port: n.socksPort })),
+  );
+  const example =
+    data && rows[0]
+      ? `curl --socks5-hostname ${data.credentials.username}:${data.credentials.password}@${rows[0].host}:${rows[0].port} https://example.com/`
+      : '';
   return (
-    <SetupPageFrame title={t('titles.socks5')} intro={t('services.socksIntro')} query={services} loading={t('states.servicesLoading')} error={t('states.servicesFailed')}>
+    <SetupPageFrame
+      title={t('titles.socks5')}
+      intro={t('services.socksIntro')}
+      query={services}
+      loading={t('states.servicesLoading')}
+      error={t('states.servicesFailed')}
+    >
       {(data) =>
         !data.socksAvailable ? (
           <Card withBorder padding="lg" data-testid="socks-upgrade">
@@ -49,7 +60,15 @@ export function Socks5ProxyPage() {
                 </Text>
                 <Stack gap={0} data-testid="socks-hosts">
                   {rows.map((r) => (
-                    <Group key={`${r.loc.id}-${r.host}`} justify="space-between" gap="xs" py={8} className={classes.hostRow} data-testid="socks-host" wrap="wrap">
+                    <Group
+                      key={`${r.loc.id}-${r.host}`}
+                      justify="space-between"
+                      gap="xs"
+                      py={8}
+                      className={classes.hostRow}
+                      data-testid="socks-host"
+                      wrap="wrap"
+                    >
                       <LocationLabel loc={r.loc} />
                       <Group gap="xs" wrap="nowrap" miw={0} ml="auto">
                         <Text size="xs" className={classes.mono}>

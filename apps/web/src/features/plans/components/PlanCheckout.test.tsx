@@ -9,27 +9,75 @@ import { renderRoute } from '../../../test/render';
 import { PlanCheckout } from './PlanCheckout';
 
 const plan = (o: Partial<TariffPrice>): TariffPrice => ({
-  tariffId: 2, key: '1-month', name: '1 Month', periodDays: 30, isLifetime: false, isTrial: false, currency: 'USD',
-  amount: 1299, listAmount: 1299, discountPercent: 0, monthlyAmount: 1299, promo: null, ...o,
+  tariffId: 2,
+  key: '1-month',
+  name: '1 Month',
+  periodDays: 30,
+  isLifetime: false,
+  isTrial: false,
+  currency: 'USD',
+  amount: 1299,
+  listAmount: 1299,
+  discountPercent: 0,
+  monthlyAmount: 1299,
+  promo: null,
+  ...o,
 });
-const PLANS = [plan({}), plan({ tariffId: 3, key: '1-year', name: '1 Year', periodDays: 365, amount: 5999, listAmount: 5999, monthlyAmount: 500 }), plan({ tariffId: 5, key: 'lifetime', name: 'Lifetime', periodDays: null, isLifetime: true, amount: 19900, listAmount: 19900, monthlyAmount: null })];
+const PLANS = [
+  plan({}),
+  plan({
+    tariffId: 3,
+    key: '1-year',
+    name: '1 Year',
+    periodDays: 365,
+    amount: 5999,
+    listAmount: 5999,
+    monthlyAmount: 500,
+  }),
+  plan({
+    tariffId: 5,
+    key: 'lifetime',
+    name: 'Lifetime',
+    periodDays: null,
+    isLifetime: true,
+    amount: 19900,
+    listAmount: 19900,
+    monthlyAmount: null,
+  }),
+];
 
 /** The API at the HTTP boundary; returns the JSON bodies the page sends to createPayment. */
 function stubCheckoutApi(): Record<string, unknown>[] {
   stubApi({
     'GET ip/info': { status: 200, body: { data: { code: 'US', currency: 'USD' } } },
     'GET billing/getCurrencies': { status: 200, body: { data: { currencies: ['USD'], default: 'USD' } } },
-    'GET billing/getLandingPriceList': { status: 200, body: { data: { currency: 'USD', priceList: 'default', plans: PLANS, promo: null } } },
+    'GET billing/getLandingPriceList': {
+      status: 200,
+      body: { data: { currency: 'USD', priceList: 'default', plans: PLANS, promo: null } },
+    },
     'GET billing/paymentMethods': {
       status: 200,
-      body: { data: { country: 'US', currency: 'USD', methods: [{ provider: 'sandbox', type: '', label: 'Test card' }, { provider: 'cardlink', type: '', label: 'Cardlink' }] } },
+      body: {
+        data: {
+          country: 'US',
+          currency: 'USD',
+          methods: [
+            { provider: 'sandbox', type: '', label: 'Test card' },
+            { provider: 'cardlink', type: '', label: 'Cardlink' },
+          ],
+        },
+      },
     },
-    'POST billing/createPayment': { status: 200, body: { data: { paymentId: 'p1', provider: 'sandbox', amount: 5999, currency: 'USD' } } },
+    'POST billing/createPayment': {
+      status: 200,
+      body: { data: { paymentId: 'p1', provider: 'sandbox', amount: 5999, currency: 'USD' } },
+    },
   });
   const bodies: Record<string, unknown>[] = [];
   const answer = globalThis.fetch;
   vi.stubGlobal('fetch', async (input: RequestInfo | URL, init?: RequestInit) => {
-    if (input instanceof Request && input.url.endsWith('/billing/createPayment')) bodies.push(JSON.parse(await input.clone().text()) as Record<string, unknown>);
+    if (input instanceof Request && input.url.endsWith('/billing/createPayment'))
+      bodies.push(JSON.parse(await input.clone().text()) as Record<string, unknown>);
     return answer(input, init);
   });
   return bodies;
@@ -42,7 +90,8 @@ afterEach(() => {
 
 describe('renewal rules', () => {
   it('renews only with a provider that charges again and a plan with a period', () => {
-    for (const provider of ['stripe', 'payssionv2', 'sandbox'] as const) expect(canRenew(plan({}), { provider })).toBe(true);
+    for (const provider of ['stripe', 'payssionv2', 'sandbox'] as const)
+      expect(canRenew(plan({}), { provider })).toBe(true);
     for (const provider of ['cardlink', 'payssion'] as const) expect(canRenew(plan({}), { provider })).toBe(false);
     expect(canRenew(plan({ isLifetime: true }), { provider: 'stripe' })).toBe(false);
     expect(canRenew(plan({}), null)).toBe(false);
@@ -54,7 +103,12 @@ describe('renewal rules', () => {
   });
 
   it('a different renewal choice is a different payment attempt (a new idempotency key)', () => {
-    const base = { tariffId: 3, currency: 'USD', method: { provider: 'sandbox' as const, type: '', label: 'Test card' }, autoRenew: true };
+    const base = {
+      tariffId: 3,
+      currency: 'USD',
+      method: { provider: 'sandbox' as const, type: '', label: 'Test card' },
+      autoRenew: true,
+    };
     expect(checkoutAttempt(base)).toBe(checkoutAttempt({ ...base }));
     expect(checkoutAttempt(base)).not.toBe(checkoutAttempt({ ...base, autoRenew: false }));
     expect(checkoutAttempt(base)).not.toBe(checkoutAttempt({ ...base, accountId: 7 }));
@@ -117,10 +171,13 @@ describe('plans checkout', () => {
     expect(await screen.findByRole('switch', { name: /^Renew automatically/ })).not.toBeChecked();
   });
 
-  it('with a captcha, every Pay sends a token of its own: a retry after an error waits for the widget\'s next one', async () => {
+  it("with a captcha, every Pay sends a token of its own: a retry after an error waits for the widget's next one", async () => {
     setBrand({ ...FALLBACK_BRAND, captcha: { provider: 'turnstile', siteKey: 'site-key' } });
     let callback: ((token: string) => void) | null = null;
-    window.turnstile = { render: (_el, opts) => ((callback = opts.callback as (t: string) => void), 'w1'), reset: () => undefined };
+    window.turnstile = {
+      render: (_el, opts) => ((callback = opts.callback as (t: string) => void), 'w1'),
+      reset: () => undefined,
+    };
     const bodies = stubCheckoutApi();
     const user = userEvent.setup();
     await renderRoute(<PlanCheckout />, '/plans');

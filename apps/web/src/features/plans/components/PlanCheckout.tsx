@@ -6,7 +6,13 @@ import '@mantine/core/styles/Skeleton.layer.css';
 import { useTranslation } from 'react-i18next';
 import { PlanOptions } from '../../../components/billing/PlanOptions';
 import { TrustLine } from '../../../components/billing/PaymentMethodOptions';
-import { AutoRenewChoice, CurrencySelect, MethodChoice, PayError, PricesFailed } from '../../../components/billing/CheckoutParts';
+import {
+  AutoRenewChoice,
+  CurrencySelect,
+  MethodChoice,
+  PayError,
+  PricesFailed,
+} from '../../../components/billing/CheckoutParts';
 import { MoneyBack } from '../../../components/billing/MoneyBack';
 import { billedText, planName } from '../../../components/billing/plan-text';
 import { IconLock } from '../../../components/icons';
@@ -34,7 +40,14 @@ interface Props {
 }
 
 /** Plan cards, promo code, payment method, the renewal choice and Pay, for signed-in users (plans and special plan). */
-export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = true, layout = 'grid', offer = false }: Props) {
+export function PlanCheckout({
+  selectedPlan,
+  tariffIds,
+  priceList,
+  withPromo = true,
+  layout = 'grid',
+  offer = false,
+}: Props) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const accountId = useSession((s) => s.user?.id ?? null);
@@ -46,7 +59,8 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
   const offerTariff = tariffIds?.[0];
   const offerQuote = useQuery({
     queryKey: ['billing', 'guestPrice', offerTariff, currency, checkout.priceList],
-    queryFn: () => getGuestPriceData({ tariffId: offerTariff, currency: currency ?? undefined, priceList: checkout.priceList }),
+    queryFn: () =>
+      getGuestPriceData({ tariffId: offerTariff, currency: currency ?? undefined, priceList: checkout.priceList }),
     enabled: offer && !!offerTariff && !!currency,
     staleTime: 60_000,
   });
@@ -57,25 +71,31 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
   return (
     <Stack gap="lg">
       {!offer && (
-      <>
-      <Group justify="space-between" align="center" gap="sm">
-        <Text fw={700} size="lg">
-          {t('plans.choose')}
-        </Text>
-        <CurrencySelect checkout={checkout} />
-      </Group>
-      {prices.isPending && !prices.data ? (
-        <SimpleGrid cols={{ base: 1, sm: 3 }}>
-          {[0, 1, 2].map((i) => (
-            <Skeleton key={i} h={150} radius="lg" />
-          ))}
-        </SimpleGrid>
-      ) : prices.isError ? (
-        <PricesFailed checkout={checkout} />
-      ) : (
-        <PlanOptions plans={plans} value={chosenId} onChange={setTariffId} layout={layout} label={t('plans.choose')} />
-      )}
-      </>
+        <>
+          <Group justify="space-between" align="center" gap="sm">
+            <Text fw={700} size="lg">
+              {t('plans.choose')}
+            </Text>
+            <CurrencySelect checkout={checkout} />
+          </Group>
+          {prices.isPending && !prices.data ? (
+            <SimpleGrid cols={{ base: 1, sm: 3 }}>
+              {[0, 1, 2].map((i) => (
+                <Skeleton key={i} h={150} radius="lg" />
+              ))}
+            </SimpleGrid>
+          ) : prices.isError ? (
+            <PricesFailed checkout={checkout} />
+          ) : (
+            <PlanOptions
+              plans={plans}
+              value={chosenId}
+              onChange={setTariffId}
+              layout={layout}
+              label={t('plans.choose')}
+            />
+          )}
+        </>
       )}
 
       <Card withBorder padding="lg" radius="lg" className={classes.checkout}>
@@ -112,9 +132,18 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
                   </Button>
                 </Group>
                 {promo && prices.data?.promo && plan && (
-                  <Text size="sm" c={promoFitsPlan ? 'teal.7' : 'dimmed'} mt={6} role="status" data-testid="promo-status">
+                  <Text
+                    size="sm"
+                    c={promoFitsPlan ? 'teal.7' : 'dimmed'}
+                    mt={6}
+                    role="status"
+                    data-testid="promo-status"
+                  >
                     {promoFitsPlan
-                      ? t('payment.promo.applied', { code: prices.data.promo.code, percent: prices.data.promo.percentOff })
+                      ? t('payment.promo.applied', {
+                          code: prices.data.promo.code,
+                          percent: prices.data.promo.percentOff,
+                        })
                       : t('payment.promo.notForPlan', { code: prices.data.promo.code, plan: planName(t, plan) })}
                   </Text>
                 )}
@@ -140,7 +169,9 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
                   </Group>
                   {quote.listAmount > quote.amount && (
                     <Text size="xs" c="teal.7" fw={600}>
-                      {t('plans.special.youSave', { amount: formatMoney(quote.listAmount - quote.amount, quote.currency, lang) })}
+                      {t('plans.special.youSave', {
+                        amount: formatMoney(quote.listAmount - quote.amount, quote.currency, lang),
+                      })}
                     </Text>
                   )}
                 </>
@@ -168,7 +199,15 @@ export function PlanCheckout({ selectedPlan, tariffIds, priceList, withPromo = t
             )}
             <AutoRenewChoice checkout={checkout} />
             {captcha.element}
-            <Button size="md" fullWidth leftSection={<IconLock size={18} />} onClick={() => void checkout.pay()} loading={busy} disabled={!plan || !checkout.method} data-testid="pay-button">
+            <Button
+              size="md"
+              fullWidth
+              leftSection={<IconLock size={18} />}
+              onClick={() => void checkout.pay()}
+              loading={busy}
+              disabled={!plan || !checkout.method}
+              data-testid="pay-button"
+            >
               {offer && quote
                 ? t('checkout.pay', { price: formatMoney(quote.amount, quote.currency, lang) })
                 : plan && !offer

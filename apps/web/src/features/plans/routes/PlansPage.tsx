@@ -66,12 +66,21 @@ export function PlansPage() {
             // A buyer who paid before confirming: the plan waits for the email, by name.
             isFree
               ? t('plans.confirmText', { email: user.email })
-              : t('plans.paidConfirmText', { plan: planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName), email: user.email })
+              : t('plans.paidConfirmText', {
+                  plan: planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName),
+                  email: user.email,
+                })
           }
         />
       )}
       {paymentFirstPending && (
-        <Alert color="brand" variant="light" icon={<IconCrown size={20} />} title={t('plans.paymentFirstTitle')} data-testid="payment-first">
+        <Alert
+          color="brand"
+          variant="light"
+          icon={<IconCrown size={20} />}
+          title={t('plans.paymentFirstTitle')}
+          data-testid="payment-first"
+        >
           {t('guard.paymentFirst')}
         </Alert>
       )}
@@ -103,7 +112,9 @@ export function PlansPage() {
               <Text size="xs" c="dimmed" tt="uppercase" fw={600}>
                 {t('plans.current')}
               </Text>
-              <Text fw={700}>{planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName)}</Text>
+              <Text fw={700}>
+                {planDisplayName(t, user.subscriptionData.tariffKey, user.subscriptionData.tariffName)}
+              </Text>
               {expires && (
                 <Text size="sm" c="dimmed">
                   {t('dashboard.renews', { date: expires.toLocaleDateString(i18n.language) })}

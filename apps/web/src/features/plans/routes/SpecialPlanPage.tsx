@@ -31,7 +31,8 @@ export function SpecialPlanPage() {
     );
   }
   const succeeded = info.data?.payments.filter((p) => p.status === 'succeeded') ?? [];
-  const left = info.data && succeeded.length === info.data.payments.length ? specialOfferSecondsLeft(succeeded, now) : null;
+  const left =
+    info.data && succeeded.length === info.data.payments.length ? specialOfferSecondsLeft(succeeded, now) : null;
 
   if (left === null) {
     return (
@@ -51,14 +52,25 @@ export function SpecialPlanPage() {
 
   return (
     <Stack gap="lg" maw={880}>
-      <Card withBorder padding="xl" radius="lg" style={{ background: 'linear-gradient(120deg, #f0eeff 0%, #ffffff 55%, #e6fcf5 100%)' }}>
+      <Card
+        withBorder
+        padding="xl"
+        radius="lg"
+        style={{ background: 'linear-gradient(120deg, #f0eeff 0%, #ffffff 55%, #e6fcf5 100%)' }}
+      >
         <Stack gap="sm">
           <Group gap="sm">
             <IconGift size={26} color="var(--mantine-color-brand-6)" />
             <Badge variant="filled" radius="sm">
               {t('plans.special.badge')}
             </Badge>
-            <Badge variant="light" color="dark" radius="sm" data-testid="special-plan-countdown" style={{ fontVariantNumeric: 'tabular-nums' }}>
+            <Badge
+              variant="light"
+              color="dark"
+              radius="sm"
+              data-testid="special-plan-countdown"
+              style={{ fontVariantNumeric: 'tabular-nums' }}
+            >
               {t('plans.special.endsIn', { time: formatCountdown(left) })}
             </Badge>
           </Group>

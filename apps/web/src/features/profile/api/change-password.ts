@@ -15,5 +15,8 @@ export async function changePassword(body: z.input<typeof changePasswordBody>): 
 
 export function useChangePassword() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: changePassword, onSuccess: () => qc.invalidateQueries({ queryKey: ['profile', 'sessions'] }) });
+  return useMutation({
+    mutationFn: changePassword,
+    onSuccess: () => qc.invalidateQueries({ queryKey: ['profile', 'sessions'] }),
+  });
 }

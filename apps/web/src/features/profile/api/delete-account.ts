@@ -6,7 +6,14 @@ import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-cal
 /** POST users/annihilation {password} (restrictedAnnihilation on a restricted host): deletes the account; answers "Account deleted". */
 export async function deleteAccount(body: { password: string }): Promise<string> {
   if (usesRestrictedCalls()) {
-    return (await restrictedPost<{ message: string }>(RESTRICTED_PATHS.annihilation, body, { silent: true }, { withToken: true })).message;
+    return (
+      await restrictedPost<{ message: string }>(
+        RESTRICTED_PATHS.annihilation,
+        body,
+        { silent: true },
+        { withToken: true },
+      )
+    ).message;
   }
   return api.post('users/annihilation', { json: body, context: { silent: true } }).text();
 }

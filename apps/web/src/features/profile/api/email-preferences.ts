@@ -11,6 +11,7 @@ export function useEmailPreferences() {
   const qc = useQueryClient();
   return useMutation({
     mutationFn: setEmailPreferences,
-    onSuccess: (_r, v) => qc.setQueryData(profileQuery.queryKey, (p) => (p ? { ...p, marketingEmails: v.marketing } : p)),
+    onSuccess: (_r, v) =>
+      qc.setQueryData(profileQuery.queryKey, (p) => (p ? { ...p, marketingEmails: v.marketing } : p)),
   });
 }

@@ -6,7 +6,9 @@ import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-cal
 /** GET profile: names, email, language, email preferences and two-factor state. */
 export async function getProfile(): Promise<Profile> {
   // A restricted host reads it with profile/restrictedGet (the email only encrypted).
-  const body = usesRestrictedCalls() ? await restrictedPost(RESTRICTED_PATHS.profile, {}, {}, { withToken: true }) : await api.get('profile').json();
+  const body = usesRestrictedCalls()
+    ? await restrictedPost(RESTRICTED_PATHS.profile, {}, {}, { withToken: true })
+    : await api.get('profile').json();
   return envelope(profile).parse(body).data;
 }
 

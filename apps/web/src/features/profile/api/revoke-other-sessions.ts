@@ -9,5 +9,8 @@ export async function revokeOtherSessions(): Promise<void> {
 
 export function useRevokeOtherSessions() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: revokeOtherSessions, onSettled: () => qc.invalidateQueries({ queryKey: sessionsQuery.queryKey }) });
+  return useMutation({
+    mutationFn: revokeOtherSessions,
+    onSettled: () => qc.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
+  });
 }

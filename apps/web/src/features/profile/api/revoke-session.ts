@@ -9,5 +9,8 @@ export async function revokeSession(body: { id: number }): Promise<void> {
 
 export function useRevokeSession() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: revokeSession, onSettled: () => qc.invalidateQueries({ queryKey: sessionsQuery.queryKey }) });
+  return useMutation({
+    mutationFn: revokeSession,
+    onSettled: () => qc.invalidateQueries({ queryKey: sessionsQuery.queryKey }),
+  });
 }

@@ -11,7 +11,11 @@ export async function getSessions(): Promise<ActiveSession[]> {
   return envelope(sessionList).parse(body).data.items;
 }
 
-export const sessionsQuery = queryOptions({ queryKey: ['profile', 'sessions'], queryFn: getSessions, staleTime: 10_000 });
+export const sessionsQuery = queryOptions({
+  queryKey: ['profile', 'sessions'],
+  queryFn: getSessions,
+  staleTime: 10_000,
+});
 
 export function useSessions() {
   return useQuery(sessionsQuery);

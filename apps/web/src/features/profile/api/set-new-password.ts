@@ -11,7 +11,12 @@ import { restrictedPost, usesRestrictedCalls } from '../../../lib/restricted-cal
 export async function setNewPassword(body: z.input<typeof setNewPasswordBody>): Promise<void> {
   // restrictedSetNewPassword: `token` stays the link's, the session goes as `sessionToken`.
   if (usesRestrictedCalls()) {
-    await restrictedPost(RESTRICTED_PATHS.setNewPassword, body, { silent: true }, { withToken: true, tokenField: 'sessionToken' });
+    await restrictedPost(
+      RESTRICTED_PATHS.setNewPassword,
+      body,
+      { silent: true },
+      { withToken: true, tokenField: 'sessionToken' },
+    );
     return;
   }
   await api.post('users/setNewPassword', { json: body, context: { silent: true } });

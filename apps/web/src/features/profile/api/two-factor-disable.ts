@@ -15,5 +15,8 @@ export async function disableTwoFactor(body: { password: string; code: string })
 
 export function useDisableTwoFactor() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: disableTwoFactor, onSuccess: () => qc.invalidateQueries({ queryKey: profileQuery.queryKey }) });
+  return useMutation({
+    mutationFn: disableTwoFactor,
+    onSuccess: () => qc.invalidateQueries({ queryKey: profileQuery.queryKey }),
+  });
 }

@@ -14,5 +14,8 @@ export async function enableTwoFactor(body: { code: string }): Promise<string[]>
 
 export function useEnableTwoFactor() {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: enableTwoFactor, onSuccess: () => qc.invalidateQueries({ queryKey: profileQuery.queryKey }) });
+  return useMutation({
+    mutationFn: enableTwoFactor,
+    onSuccess: () => qc.invalidateQueries({ queryKey: profileQuery.queryKey }),
+  });
 }

@@ -8,7 +8,9 @@ export type TwoFactorSetup = z.infer<typeof twoFactorSetup>;
 
 /** POST profile/2fa/setup: a new TOTP secret and its otpauth:// URL (not on until confirmed with a code). */
 export async function startTwoFactor(): Promise<TwoFactorSetup> {
-  const res = usesRestrictedCalls() ? await restrictedPost(RESTRICTED_PATHS.twoFactorSetup, {}, {}, { withToken: true }) : await api.post('profile/2fa/setup').json();
+  const res = usesRestrictedCalls()
+    ? await restrictedPost(RESTRICTED_PATHS.twoFactorSetup, {}, {}, { withToken: true })
+    : await api.post('profile/2fa/setup').json();
   return envelope(twoFactorSetup).parse(res).data;
 }
 

@@ -22,7 +22,12 @@ export function DeleteAccountCard() {
   };
 
   return (
-    <SectionCard id="profile-delete" title={t('profile.delete')} intro={t('profile.deleteIntro')} style={{ borderColor: 'var(--mantine-color-red-2)' }}>
+    <SectionCard
+      id="profile-delete"
+      title={t('profile.delete')}
+      intro={t('profile.deleteIntro')}
+      style={{ borderColor: 'var(--mantine-color-red-2)' }}
+    >
       <Group>
         <Button color="red" variant="outline" leftSection={<IconTrash size={16} />} onClick={() => setOpen(true)}>
           {t('profile.deleteButton')}

@@ -34,7 +34,13 @@ export function EmailPreferencesCard({ marketing }: { marketing: boolean }) {
             {t('profile.marketingHint')}
           </Text>
         </div>
-        <Switch size="md" checked={checked} onChange={(e) => void onChange(e.currentTarget.checked)} aria-label={t('profile.marketing')} data-testid="marketing-switch" />
+        <Switch
+          size="md"
+          checked={checked}
+          onChange={(e) => void onChange(e.currentTarget.checked)}
+          aria-label={t('profile.marketing')}
+          data-testid="marketing-switch"
+        />
       </Group>
     </Card>
   );

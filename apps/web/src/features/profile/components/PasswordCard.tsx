@@ -19,13 +19,18 @@ type Values = z.input<typeof changePasswordBody>;
 export function PasswordCard() {
   const { t } = useTranslation();
   const change = useChangePassword();
-  const { register, handleSubmit, setError, formState, reset } = useForm<Values, unknown, z.output<typeof changePasswordBody>>({
+  const { register, handleSubmit, setError, formState, reset } = useForm<
+    Values,
+    unknown,
+    z.output<typeof changePasswordBody>
+  >({
     resolver: zodResolver(changePasswordBody),
     defaultValues: { currentPassword: '', password: '', password_confirmation: '' },
     mode: 'onTouched',
   });
   const toggle = { 'aria-label': t('auth.fields.togglePassword') };
-  const err = (m: string | undefined) => (m === 'Enter your current password.' ? t('profile.currentRequired') : translateValidation(m, t));
+  const err = (m: string | undefined) =>
+    m === 'Enter your current password.' ? t('profile.currentRequired') : translateValidation(m, t);
 
   const onSubmit = handleSubmit(async (values) => {
     try {
@@ -43,7 +48,13 @@ export function PasswordCard() {
     <SectionCard id="profile-password" title={t('profile.password')} intro={t('profile.passwordIntro')}>
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <PasswordInput label={t('profile.currentPassword')} autoComplete="current-password" error={err(formState.errors.currentPassword?.message)} visibilityToggleButtonProps={toggle} {...register('currentPassword')} />
+          <PasswordInput
+            label={t('profile.currentPassword')}
+            autoComplete="current-password"
+            error={err(formState.errors.currentPassword?.message)}
+            visibilityToggleButtonProps={toggle}
+            {...register('currentPassword')}
+          />
           <NewPasswordFields
             side
             labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}

@@ -7,7 +7,16 @@ import { PasswordConfirmDialog } from './PasswordConfirmDialog';
 
 it('refuses an empty password, shows a failure under the field, and passes the password on', async () => {
   const onConfirm = vi.fn().mockRejectedValueOnce(new Error('network down')).mockResolvedValueOnce(undefined);
-  await renderRoute(<PasswordConfirmDialog opened onClose={() => undefined} title="Delete your account?" lead={<p>Gone for good.</p>} confirmLabel="Delete" onConfirm={onConfirm} />);
+  await renderRoute(
+    <PasswordConfirmDialog
+      opened
+      onClose={() => undefined}
+      title="Delete your account?"
+      lead={<p>Gone for good.</p>}
+      confirmLabel="Delete"
+      onConfirm={onConfirm}
+    />,
+  );
   const u = userEvent.setup();
   const dialog = await screen.findByRole('dialog', { name: 'Delete your account?' });
   expect(dialog).toHaveTextContent('Gone for good.');
@@ -27,10 +36,17 @@ it('refuses an empty password, shows a failure under the field, and passes the p
   await waitFor(() => expect(field).toHaveValue(''));
 });
 
-it('with a code field, asks for both and shows the server\'s code message under the code', async () => {
-  const refusal = Object.assign(new HTTPError(new Response(null, { status: 422 }), new Request('http://localhost/api/profile/2fa/disable'), {} as never), {
-    body: { message: 'The code is not valid.', errors: { code: ['The code is not valid.'] } },
-  });
+it("with a code field, asks for both and shows the server's code message under the code", async () => {
+  const refusal = Object.assign(
+    new HTTPError(
+      new Response(null, { status: 422 }),
+      new Request('http://localhost/api/profile/2fa/disable'),
+      {} as never,
+    ),
+    {
+      body: { message: 'The code is not valid.', errors: { code: ['The code is not valid.'] } },
+    },
+  );
   const onConfirm = vi.fn().mockRejectedValueOnce(refusal).mockResolvedValueOnce(undefined);
   await renderRoute(
     <PasswordConfirmDialog

@@ -19,7 +19,11 @@ type Values = z.input<typeof profileUpdateBody>;
 export function PersonalCard({ profile }: { profile: Profile }) {
   const { t, i18n } = useTranslation();
   const update = useUpdateProfile();
-  const { register, handleSubmit, control, setError, formState, reset } = useForm<Values, unknown, z.output<typeof profileUpdateBody>>({
+  const { register, handleSubmit, control, setError, formState, reset } = useForm<
+    Values,
+    unknown,
+    z.output<typeof profileUpdateBody>
+  >({
     resolver: zodResolver(profileUpdateBody),
     defaultValues: { firstName: profile.firstName, secondName: profile.secondName, language: profile.language },
   });
@@ -46,11 +50,29 @@ export function PersonalCard({ profile }: { profile: Profile }) {
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t('profile.firstName')} autoComplete="given-name" maxLength={100} error={translateValidation(formState.errors.firstName?.message, t)} {...register('firstName')} />
-            <TextInput label={t('profile.secondName')} autoComplete="family-name" maxLength={100} error={translateValidation(formState.errors.secondName?.message, t)} {...register('secondName')} />
+            <TextInput
+              label={t('profile.firstName')}
+              autoComplete="given-name"
+              maxLength={100}
+              error={translateValidation(formState.errors.firstName?.message, t)}
+              {...register('firstName')}
+            />
+            <TextInput
+              label={t('profile.secondName')}
+              autoComplete="family-name"
+              maxLength={100}
+              error={translateValidation(formState.errors.secondName?.message, t)}
+              {...register('secondName')}
+            />
           </SimpleGrid>
           <SimpleGrid cols={{ base: 1, sm: 2 }}>
-            <TextInput label={t('profile.email')} value={profile.email} readOnly description={t('profile.emailHint')} data-testid="profile-email" />
+            <TextInput
+              label={t('profile.email')}
+              value={profile.email}
+              readOnly
+              description={t('profile.emailHint')}
+              data-testid="profile-email"
+            />
             <Controller
               control={control}
               name="language"

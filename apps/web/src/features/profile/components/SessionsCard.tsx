@@ -17,7 +17,8 @@ export function SessionsCard() {
   const revoke = useRevokeSession();
   const revokeOthers = useRevokeOtherSessions();
   const others = sessions.data?.filter((s) => !s.current).length ?? 0;
-  const when = (iso: string) => new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
+  const when = (iso: string) =>
+    new Date(iso).toLocaleString(i18n.language, { dateStyle: 'medium', timeStyle: 'short' });
 
   return (
     <Card withBorder padding="lg" component="section" aria-labelledby="profile-sessions">
@@ -30,7 +31,11 @@ export function SessionsCard() {
           color="red"
           disabled={others === 0}
           loading={revokeOthers.isPending}
-          onClick={() => revokeOthers.mutate(undefined, { onSuccess: () => snackbar(t('profile.othersSignedOut'), { kind: 'success' }) })}
+          onClick={() =>
+            revokeOthers.mutate(undefined, {
+              onSuccess: () => snackbar(t('profile.othersSignedOut'), { kind: 'success' }),
+            })
+          }
         >
           {t('profile.signOutOthers')}
         </Button>
@@ -41,9 +46,19 @@ export function SessionsCard() {
         <Stack gap={0} data-testid="sessions-list">
           {(sessions.data ?? []).map((s) => {
             const ua = describeUserAgent(s.userAgent);
-            const name = ua.browser && ua.os ? t('profile.browserOn', { browser: ua.browser, os: ua.os }) : (ua.browser ?? ua.os ?? t('profile.unknownDevice'));
+            const name =
+              ua.browser && ua.os
+                ? t('profile.browserOn', { browser: ua.browser, os: ua.os })
+                : (ua.browser ?? ua.os ?? t('profile.unknownDevice'));
             return (
-              <Group key={s.id} justify="space-between" wrap="nowrap" py="sm" style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }} data-testid="session-row">
+              <Group
+                key={s.id}
+                justify="space-between"
+                wrap="nowrap"
+                py="sm"
+                style={{ borderTop: '1px solid var(--mantine-color-gray-2)' }}
+                data-testid="session-row"
+              >
                 <Group gap="sm" wrap="nowrap" miw={0}>
                   <ThemeIcon variant="light" color={s.current ? 'teal' : 'gray'} size={36} radius="md">
                     <IconDevice size={20} />
@@ -60,7 +75,8 @@ export function SessionsCard() {
                       )}
                     </Group>
                     <Text size="xs" c="dimmed">
-                      {t('profile.lastActive', { date: when(s.lastUsedAt) })} · {t('profile.signedIn', { date: when(s.createdAt) })}
+                      {t('profile.lastActive', { date: when(s.lastUsedAt) })} ·{' '}
+                      {t('profile.signedIn', { date: when(s.createdAt) })}
                     </Text>
                   </div>
                 </Group>
@@ -70,7 +86,12 @@ export function SessionsCard() {
                     color="red"
                     size="compact-sm"
                     loading={revoke.isPending && revoke.variables?.id === s.id}
-                    onClick={() => revoke.mutate({ id: s.id }, { onSuccess: () => snackbar(t('profile.sessionSignedOut'), { kind: 'success' }) })}
+                    onClick={() =>
+                      revoke.mutate(
+                        { id: s.id },
+                        { onSuccess: () => snackbar(t('profile.sessionSignedOut'), { kind: 'success' }) },
+                      )
+                    }
                     aria-label={`${t('profile.signOutSession')}: ${name}`}
                   >
                     {t('profile.signOutSession')}

@@ -1,5 +1,18 @@
 import { useEffect, useState } from 'react';
-import { Alert, Badge, Button, Card, CopyButton, Group, Image, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  CopyButton,
+  Group,
+  Image,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Image.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
@@ -22,7 +35,10 @@ function useQrCode(text: string | null): string | null {
   useEffect(() => {
     let live = true;
     setUrl(null);
-    if (text) void import('qrcode').then((QR) => QR.toDataURL(text, { errorCorrectionLevel: 'M', margin: 1, width: 360 })).then((u) => live && setUrl(u));
+    if (text)
+      void import('qrcode')
+        .then((QR) => QR.toDataURL(text, { errorCorrectionLevel: 'M', margin: 1, width: 360 }))
+        .then((u) => live && setUrl(u));
     return () => {
       live = false;
     };
@@ -90,7 +106,12 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
         <Title order={2} fz={18} id="profile-2fa">
           {t('profile.tfa.title')}
         </Title>
-        <Badge color={profile.twoFactorEnabled ? 'teal' : 'gray'} variant="light" radius="sm" data-testid="two-factor-state">
+        <Badge
+          color={profile.twoFactorEnabled ? 'teal' : 'gray'}
+          variant="light"
+          radius="sm"
+          data-testid="two-factor-state"
+        >
           {profile.twoFactorEnabled ? t('profile.tfa.on') : t('profile.tfa.off')}
         </Badge>
       </Group>
@@ -113,12 +134,20 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
           <Group gap="sm">
             <CopyButton value={codes.join('\n')} timeout={1500}>
               {({ copied, copy }) => (
-                <Button variant="light" onClick={copy} leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}>
+                <Button
+                  variant="light"
+                  onClick={copy}
+                  leftSection={copied ? <IconCheck size={16} /> : <IconCopy size={16} />}
+                >
                   {copied ? t('shell.copied') : t('profile.tfa.copyCodes')}
                 </Button>
               )}
             </CopyButton>
-            <Button variant="light" leftSection={<IconDownload size={16} />} onClick={() => download('recovery-codes.txt', codesText)}>
+            <Button
+              variant="light"
+              leftSection={<IconDownload size={16} />}
+              onClick={() => download('recovery-codes.txt', codesText)}
+            >
               {t('profile.tfa.downloadCodes')}
             </Button>
             <Button onClick={() => setCodes(null)}>{t('profile.tfa.savedCodes')}</Button>
@@ -143,7 +172,12 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
               </div>
               <Stack gap="sm" style={{ flex: '1 1 240px', minWidth: 0 }}>
                 <Text size="sm">{t('profile.tfa.step1')}</Text>
-                <CopyField label={t('profile.tfa.secret')} value={groupSecret(setup.secret)} testId="two-factor-secret" mono />
+                <CopyField
+                  label={t('profile.tfa.secret')}
+                  value={groupSecret(setup.secret)}
+                  testId="two-factor-secret"
+                  mono
+                />
                 <Text size="sm">{t('profile.tfa.step2')}</Text>
                 <TextInput
                   label={t('profile.tfa.code')}
@@ -181,7 +215,11 @@ export function TwoFactorCard({ profile }: { profile: Profile }) {
         title={t('profile.tfa.disableTitle')}
         lead={<Text size="sm">{t('profile.tfa.disableText')}</Text>}
         confirmLabel={t('profile.tfa.disable')}
-        codeField={{ label: t('profile.tfa.disableCode'), description: t('profile.tfa.disableCodeHint'), required: t('profile.tfa.disableCodeNeeded') }}
+        codeField={{
+          label: t('profile.tfa.disableCode'),
+          description: t('profile.tfa.disableCodeHint'),
+          required: t('profile.tfa.disableCodeNeeded'),
+        }}
         onConfirm={turnOff}
       />
     </Card>

@@ -33,16 +33,30 @@ describe('SetNewPassPage', () => {
   });
 
   it('from the link it sends the token with the new password; a spent token asks for a new link', async () => {
-    const spent = Object.assign(new HTTPError(new Response(null, { status: 422 }), new Request('http://localhost/api/users/setNewPassword'), {} as NormalizedOptions), {
-      body: { message: 'Open the link we emailed you to set a new password.', errors: { token: ['Open the link we emailed you to set a new password.'] } },
-    });
+    const spent = Object.assign(
+      new HTTPError(
+        new Response(null, { status: 422 }),
+        new Request('http://localhost/api/users/setNewPassword'),
+        {} as NormalizedOptions,
+      ),
+      {
+        body: {
+          message: 'Open the link we emailed you to set a new password.',
+          errors: { token: ['Open the link we emailed you to set a new password.'] },
+        },
+      },
+    );
     setFn.mockRejectedValue(spent);
     await renderRoute(<SetNewPassPage />, '/set-new-pass?token=mailed-token');
     const u = userEvent.setup();
     await u.type(await screen.findByLabelText('New password', { exact: true }), 'another-horse-7');
     await u.type(screen.getByLabelText('Confirm new password'), 'another-horse-7');
     await u.click(screen.getByRole('button', { name: 'Save new password' }));
-    expect(setFn).toHaveBeenCalledWith({ token: 'mailed-token', password: 'another-horse-7', password_confirmation: 'another-horse-7' });
+    expect(setFn).toHaveBeenCalledWith({
+      token: 'mailed-token',
+      password: 'another-horse-7',
+      password_confirmation: 'another-horse-7',
+    });
     expect(await screen.findByTestId('set-new-pass-stale')).toHaveTextContent('Ask for a new one.');
   });
 });

@@ -28,7 +28,11 @@ export function SetNewPassPage() {
   const [linkInvalid, setLinkInvalid] = useState(false);
   const [sent, setSent] = useState(false);
   const [done, setDone] = useState(false);
-  const { register, handleSubmit, setError, formState, reset } = useForm<Values, unknown, z.output<typeof setNewPasswordBody>>({
+  const { register, handleSubmit, setError, formState, reset } = useForm<
+    Values,
+    unknown,
+    z.output<typeof setNewPasswordBody>
+  >({
     resolver: zodResolver(setNewPasswordBody),
     defaultValues: { password: '', password_confirmation: '' },
     mode: 'onTouched',
@@ -62,7 +66,12 @@ export function SetNewPassPage() {
   });
 
   const sendButton = (
-    <Button variant={token ? 'light' : 'filled'} size={token ? 'compact-sm' : 'sm'} loading={send.isPending} onClick={() => void sendLink()}>
+    <Button
+      variant={token ? 'light' : 'filled'}
+      size={token ? 'compact-sm' : 'sm'}
+      loading={send.isPending}
+      onClick={() => void sendLink()}
+    >
       {t('profile.setNew.sendLink')}
     </Button>
   );
@@ -91,7 +100,12 @@ export function SetNewPassPage() {
         </Alert>
       )}
       {token ? (
-        <NewPasswordForm onSubmit={onSubmit} labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }} register={register} errors={formState.errors}>
+        <NewPasswordForm
+          onSubmit={onSubmit}
+          labels={{ password: t('profile.newPassword'), confirmation: t('profile.confirmPassword') }}
+          register={register}
+          errors={formState.errors}
+        >
           <Group>
             <Button type="submit" loading={save.isPending}>
               {t('profile.setNew.submit')}

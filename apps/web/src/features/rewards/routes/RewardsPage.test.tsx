@@ -4,7 +4,14 @@ import { stubApi } from '../../../test/http';
 import { renderRoute } from '../../../test/render';
 import { RewardsPage } from './RewardsPage';
 
-const base = { friendId: 'f1', link: 'http://localhost/sign-up?friendID=f1', daysPerFriend: 14, totalDays: 0, invited: 0, ledger: [] };
+const base = {
+  friendId: 'f1',
+  link: 'http://localhost/sign-up?friendID=f1',
+  daysPerFriend: 14,
+  totalDays: 0,
+  invited: 0,
+  ledger: [],
+};
 
 afterEach(() => vi.unstubAllGlobals());
 

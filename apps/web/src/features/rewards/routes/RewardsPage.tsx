@@ -14,7 +14,10 @@ export function RewardsPage() {
   const rewards = useRewards();
 
   if (rewards.isPending) return <LoadingState label={t('states.rewardsLoading')} />;
-  if (rewards.isError) return <ErrorState message={t('rewards.failed')} onRetry={() => void rewards.refetch()} retrying={rewards.isFetching} />;
+  if (rewards.isError)
+    return (
+      <ErrorState message={t('rewards.failed')} onRetry={() => void rewards.refetch()} retrying={rewards.isFetching} />
+    );
   const r = rewards.data;
   const steps = [
     { icon: IconUsers, text: t('rewards.step1') },
@@ -83,7 +86,9 @@ export function RewardsPage() {
                 {r.ledger.map((e) => (
                   <Table.Tr key={e.id}>
                     <Table.Td>{new Date(e.createdAt).toLocaleDateString(i18n.language)}</Table.Td>
-                    <Table.Td>{t(e.reason === 'invited-friend' ? 'rewards.reasonInvited' : 'rewards.reasonInvitedBy')}</Table.Td>
+                    <Table.Td>
+                      {t(e.reason === 'invited-friend' ? 'rewards.reasonInvited' : 'rewards.reasonInvitedBy')}
+                    </Table.Td>
                     <Table.Td>{e.friend}</Table.Td>
                     <Table.Td ta="right" fw={700}>
                       +{e.days}

@@ -8,7 +8,11 @@ export async function getDownloads(): Promise<DownloadApp[]> {
   return envelope(downloadsResult).parse(body).data.items;
 }
 
-export const downloadsQuery = queryOptions({ queryKey: ['setup', 'downloads'], queryFn: getDownloads, staleTime: 10 * 60_000 });
+export const downloadsQuery = queryOptions({
+  queryKey: ['setup', 'downloads'],
+  queryFn: getDownloads,
+  staleTime: 10 * 60_000,
+});
 
 export function useDownloads() {
   return useQuery(downloadsQuery);

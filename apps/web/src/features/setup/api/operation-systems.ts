@@ -15,7 +15,11 @@ export async function getOperationSystems(): Promise<OperationSystem[]> {
   return envelope(operationSystemsResult).parse(body).data.items;
 }
 
-export const operationSystemsQuery = queryOptions({ queryKey: ['dashboard', 'operationSystems'], queryFn: getOperationSystems, staleTime: 60 * 60_000 });
+export const operationSystemsQuery = queryOptions({
+  queryKey: ['dashboard', 'operationSystems'],
+  queryFn: getOperationSystems,
+  staleTime: 60 * 60_000,
+});
 
 export function useOperationSystems() {
   return useQuery(operationSystemsQuery);

@@ -10,7 +10,13 @@ import classes from '../routes/setup.module.css';
 export function AppCard({ app, highlight = false }: { app: DownloadApp; highlight?: boolean }) {
   const { t, i18n } = useTranslation();
   return (
-    <Card withBorder padding="lg" className={app.className} data-testid={`app-${app.id}`} shadow={highlight ? 'sm' : undefined}>
+    <Card
+      withBorder
+      padding="lg"
+      className={app.className}
+      data-testid={`app-${app.id}`}
+      shadow={highlight ? 'sm' : undefined}
+    >
       <Stack gap="xs">
         <Group justify="space-between">
           <Text fw={700} size="lg">
@@ -42,7 +48,13 @@ export function AppCard({ app, highlight = false }: { app: DownloadApp; highligh
             </CopyButton>
           </Group>
         )}
-        <Button component="a" href={app.url} target={app.kind === 'store' ? '_blank' : undefined} rel="noopener noreferrer" mt="xs">
+        <Button
+          component="a"
+          href={app.url}
+          target={app.kind === 'store' ? '_blank' : undefined}
+          rel="noopener noreferrer"
+          mt="xs"
+        >
           {app.kind === 'store' ? t('setup.getIt') : t('setup.download')}
         </Button>
       </Stack>

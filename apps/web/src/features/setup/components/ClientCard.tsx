@@ -22,7 +22,17 @@ const WRAP = {
  * a Warren configuration into it. `configAvailable` is false when the user has no page with the
  * configuration it imports (WireGuard without isWgSectionAvailable).
  */
-export function ClientCard({ client, os, configAvailable = true, headingOrder = 4 }: { client: VpnClient; os: string; configAvailable?: boolean; headingOrder?: 3 | 4 }) {
+export function ClientCard({
+  client,
+  os,
+  configAvailable = true,
+  headingOrder = 4,
+}: {
+  client: VpnClient;
+  os: string;
+  configAvailable?: boolean;
+  headingOrder?: 3 | 4;
+}) {
   const { t, i18n } = useTranslation();
   // A client's own pitfall, where it has one (wg-quick on Linux needs resolvconf for the DNS line).
   const note = i18n.exists(`clients.${client.key}.note`) ? t(`clients.${client.key}.note`) : null;
@@ -49,12 +59,30 @@ export function ClientCard({ client, os, configAvailable = true, headingOrder = 
         )}
         <Group gap="xs" wrap="wrap">
           {client.url && (
-            <Button component="a" href={client.url} target="_blank" rel="noopener noreferrer" size="sm" h="auto" mih={36} styles={WRAP} leftSection={<IconDownload size={16} />}>
+            <Button
+              component="a"
+              href={client.url}
+              target="_blank"
+              rel="noopener noreferrer"
+              size="sm"
+              h="auto"
+              mih={36}
+              styles={WRAP}
+              leftSection={<IconDownload size={16} />}
+            >
               {t(`clients.link.${client.link}`, { name: client.name })}
             </Button>
           )}
           {configAvailable ? (
-            <Button component={Link} to={configPageOf(client)} variant="light" size="sm" h="auto" mih={36} styles={WRAP}>
+            <Button
+              component={Link}
+              to={configPageOf(client)}
+              variant="light"
+              size="sm"
+              h="auto"
+              mih={36}
+              styles={WRAP}
+            >
               {t(client.protocol === 'wireguard' ? 'clients.getWgConfig' : 'clients.getOvpnConfig')}
             </Button>
           ) : (

@@ -22,7 +22,13 @@ export function OsGuide({ os, mine, headingOrder = 3 }: { os: OperationSystem; m
       </Group>
       <SimpleGrid cols={{ base: 1, sm: Math.min(clients.length, 2) }} spacing="md">
         {clients.map((c) => (
-          <ClientCard key={c.key} client={c} os={os.name} configAvailable={c.protocol === 'openvpn' || wg} headingOrder={headingOrder === 2 ? 3 : 4} />
+          <ClientCard
+            key={c.key}
+            client={c}
+            os={os.name}
+            configAvailable={c.protocol === 'openvpn' || wg}
+            headingOrder={headingOrder === 2 ? 3 : 4}
+          />
         ))}
       </SimpleGrid>
     </Stack>

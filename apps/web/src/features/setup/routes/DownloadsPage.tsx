@@ -33,7 +33,11 @@ export function DownloadsPage() {
       </div>
       <BrandApps mine={mine} />
       {!data && systems.isError ? (
-        <ErrorState message={t('states.appsFailed')} onRetry={() => void systems.refetch()} retrying={systems.isFetching} />
+        <ErrorState
+          message={t('states.appsFailed')}
+          onRetry={() => void systems.refetch()}
+          retrying={systems.isFetching}
+        />
       ) : !data ? (
         <LoadingState label={t('states.appsLoading')} />
       ) : list.length === 0 ? (

@@ -30,7 +30,11 @@ export function SetupPage() {
         <Text c="dimmed">{t('setup.guideIntro')}</Text>
       </div>
       {!data && systems.isError ? (
-        <ErrorState message={t('states.appsFailed')} onRetry={() => void systems.refetch()} retrying={systems.isFetching} />
+        <ErrorState
+          message={t('states.appsFailed')}
+          onRetry={() => void systems.refetch()}
+          retrying={systems.isFetching}
+        />
       ) : !data ? (
         <LoadingState label={t('states.appsLoading')} />
       ) : !primary ? (

@@ -14,7 +14,8 @@ export function hadStaffSession(): boolean {
 
 /** Where an ended session sends the operator: the sign-in, saying why, then back to the page they were on. */
 export function signInAfterExpiry(current: string = window.location.pathname + window.location.search): string {
-  const next = current.startsWith('/staff/') && !current.startsWith(STAFF_SIGN_IN) ? `&next=${encodeURIComponent(current)}` : '';
+  const next =
+    current.startsWith('/staff/') && !current.startsWith(STAFF_SIGN_IN) ? `&next=${encodeURIComponent(current)}` : '';
   return `${STAFF_SIGN_IN}?expired=1${next}`;
 }
 
@@ -23,7 +24,10 @@ export function signInAfterExpiry(current: string = window.location.pathname + w
  * the XSRF header like every state-changing call, and never the customer's bearer token. A 401 means
  * the short staff session ended: back to the staff sign-in with a message.
  */
-export const staffApi = createApiClient({ prefixUrl: '/api/staff' }, { bearer: false, onUnauthorized: () => navigateTo(signInAfterExpiry(), { replace: true }) });
+export const staffApi = createApiClient(
+  { prefixUrl: '/api/staff' },
+  { bearer: false, onUnauthorized: () => navigateTo(signInAfterExpiry(), { replace: true }) },
+);
 
 /** Query keys of the console start here: signing out drops them all. */
 export const STAFF_KEY = 'staff';

@@ -13,8 +13,13 @@ export interface CustomerActionVars {
  * is, which replaces the page's copy (no second request). Refusals are shown by the dialog that
  * asked, not as a snackbar.
  */
-export async function customerAction<V extends CustomerActionVars>(action: StaffCustomerAction, { customerId, ...body }: V): Promise<StaffCustomerAnswer> {
-  const res = await staffApi.post(`customers/${encodeURIComponent(customerId)}/${action}`, { json: body, context: { silent: true } }).json();
+export async function customerAction<V extends CustomerActionVars>(
+  action: StaffCustomerAction,
+  { customerId, ...body }: V,
+): Promise<StaffCustomerAnswer> {
+  const res = await staffApi
+    .post(`customers/${encodeURIComponent(customerId)}/${action}`, { json: body, context: { silent: true } })
+    .json();
   return envelope(staffCustomerAnswer).parse(res).data;
 }
 

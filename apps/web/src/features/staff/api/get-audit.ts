@@ -3,7 +3,15 @@ import { envelope, staffAuditPage, type StaffAuditPage } from '@warren/contract'
 import { STAFF_KEY, staffApi } from './client';
 
 /** GET staff/audit?targetUserId=&cursor=: the audit log, newest first, a page at a time; of everyone or of one customer. */
-export async function getAudit({ customerId, cursor, signal }: { customerId: number | null; cursor: string | null; signal?: AbortSignal }): Promise<StaffAuditPage> {
+export async function getAudit({
+  customerId,
+  cursor,
+  signal,
+}: {
+  customerId: number | null;
+  cursor: string | null;
+  signal?: AbortSignal;
+}): Promise<StaffAuditPage> {
   const searchParams: Record<string, string> = {};
   if (customerId) searchParams.targetUserId = String(customerId);
   if (cursor) searchParams.cursor = cursor;

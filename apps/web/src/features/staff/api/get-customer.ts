@@ -8,7 +8,12 @@ export async function getCustomer(id: string, signal?: AbortSignal): Promise<Sta
   return envelope(staffCustomer).parse(body).data;
 }
 
-export const customerQuery = (id: string) => queryOptions({ queryKey: [STAFF_KEY, 'customer', id], queryFn: ({ signal }) => getCustomer(id, signal), staleTime: 30_000 });
+export const customerQuery = (id: string) =>
+  queryOptions({
+    queryKey: [STAFF_KEY, 'customer', id],
+    queryFn: ({ signal }) => getCustomer(id, signal),
+    staleTime: 30_000,
+  });
 
 export function useCustomer(id: string) {
   return useQuery(customerQuery(id));

@@ -7,7 +7,11 @@ export async function getJobs(signal?: AbortSignal): Promise<StaffJob[]> {
   return envelope(staffJobList).parse(await staffApi.get('jobs', { signal }).json()).data.items;
 }
 
-export const jobsQuery = queryOptions({ queryKey: [STAFF_KEY, 'jobs'], queryFn: ({ signal }) => getJobs(signal), staleTime: 5_000 });
+export const jobsQuery = queryOptions({
+  queryKey: [STAFF_KEY, 'jobs'],
+  queryFn: ({ signal }) => getJobs(signal),
+  staleTime: 5_000,
+});
 
 export function useJobs() {
   return useQuery(jobsQuery);

@@ -7,7 +7,11 @@ export async function getLocations(signal?: AbortSignal): Promise<StaffLocation[
   return envelope(staffLocationList).parse(await staffApi.get('locations', { signal }).json()).data.items;
 }
 
-export const locationsQuery = queryOptions({ queryKey: [STAFF_KEY, 'locations'], queryFn: ({ signal }) => getLocations(signal), staleTime: 5_000 });
+export const locationsQuery = queryOptions({
+  queryKey: [STAFF_KEY, 'locations'],
+  queryFn: ({ signal }) => getLocations(signal),
+  staleTime: 5_000,
+});
 
 /** Live: read again every 15 s while the page is open (agents report about that often). */
 export function useLocations() {

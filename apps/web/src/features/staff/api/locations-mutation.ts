@@ -9,6 +9,10 @@ export function useLocationsMutation<V, R>(call: (vars: V) => Promise<R>) {
     mutationFn: call,
     // Node tokens come in these answers: the cache forgets them as soon as the dialog lets go.
     gcTime: 0,
-    onSettled: () => Promise.all([qc.invalidateQueries({ queryKey: locationsQuery.queryKey }), qc.invalidateQueries({ queryKey: [STAFF_KEY, 'audit'] })]),
+    onSettled: () =>
+      Promise.all([
+        qc.invalidateQueries({ queryKey: locationsQuery.queryKey }),
+        qc.invalidateQueries({ queryKey: [STAFF_KEY, 'audit'] }),
+      ]),
   });
 }

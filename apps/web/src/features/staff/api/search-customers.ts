@@ -9,7 +9,12 @@ export async function searchCustomers(q: string, signal?: AbortSignal): Promise<
 }
 
 export const customerSearchQuery = (q: string) =>
-  queryOptions({ queryKey: [STAFF_KEY, 'customers', 'search', q], queryFn: ({ signal }) => searchCustomers(q, signal), enabled: q.trim().length > 0, staleTime: 10_000 });
+  queryOptions({
+    queryKey: [STAFF_KEY, 'customers', 'search', q],
+    queryFn: ({ signal }) => searchCustomers(q, signal),
+    enabled: q.trim().length > 0,
+    staleTime: 10_000,
+  });
 
 export function useCustomerSearch(q: string) {
   return useQuery(customerSearchQuery(q));

@@ -45,7 +45,17 @@ export function ActionDialog({
     if (canSubmit && !pending) onSubmit();
   };
   return (
-    <Modal opened={opened} onClose={onClose} title={title} centered radius="lg" size={size} returnFocus={false} closeButtonProps={{ 'aria-label': tc('notify.close') }} data-testid={testId}>
+    <Modal
+      opened={opened}
+      onClose={onClose}
+      title={title}
+      centered
+      radius="lg"
+      size={size}
+      returnFocus={false}
+      closeButtonProps={{ 'aria-label': tc('notify.close') }}
+      data-testid={testId}
+    >
       <form onSubmit={submit} noValidate>
         <Stack gap="md">
           {children}

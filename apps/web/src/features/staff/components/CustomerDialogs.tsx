@@ -26,7 +26,17 @@ function reasonOk(reason: string, required: boolean) {
   return r.length === 0 ? !required : r.length >= REASON_MIN;
 }
 
-function ReasonField({ value, onChange, tried, required }: { value: string; onChange: (v: string) => void; tried: boolean; required: boolean }) {
+function ReasonField({
+  value,
+  onChange,
+  tried,
+  required,
+}: {
+  value: string;
+  onChange: (v: string) => void;
+  tried: boolean;
+  required: boolean;
+}) {
   const { t } = useTranslation(STAFF_NS);
   return (
     <Textarea
@@ -55,7 +65,15 @@ export function ReasonDialog({
   onSubmit,
   testId,
   ...p
-}: DialogProps & { title: string; body: string; confirmLabel: string; danger?: boolean; reasonRequired: boolean; testId?: string; onSubmit: (v: { reason?: string }) => void }) {
+}: DialogProps & {
+  title: string;
+  body: string;
+  confirmLabel: string;
+  danger?: boolean;
+  reasonRequired: boolean;
+  testId?: string;
+  onSubmit: (v: { reason?: string }) => void;
+}) {
   const { t } = useTranslation(STAFF_NS);
   const [reason, setReason] = useState('');
   const [tried, setTried] = useState(false);
@@ -79,7 +97,10 @@ export function ReasonDialog({
   );
 }
 
-export function GrantDaysDialog({ onSubmit, ...p }: DialogProps & { onSubmit: (v: { days: number; reason: string }) => void }) {
+export function GrantDaysDialog({
+  onSubmit,
+  ...p
+}: DialogProps & { onSubmit: (v: { days: number; reason: string }) => void }) {
   const { t } = useTranslation(STAFF_NS);
   const [days, setDays] = useState('30');
   const [reason, setReason] = useState('');
@@ -116,7 +137,16 @@ export function GrantDaysDialog({ onSubmit, ...p }: DialogProps & { onSubmit: (v
   );
 }
 
-export function RefundDialog({ payment, amount, onSubmit, ...p }: DialogProps & { payment: StaffPayment; amount: string; onSubmit: (v: { reason: string; outsideWindow?: boolean }) => void }) {
+export function RefundDialog({
+  payment,
+  amount,
+  onSubmit,
+  ...p
+}: DialogProps & {
+  payment: StaffPayment;
+  amount: string;
+  onSubmit: (v: { reason: string; outsideWindow?: boolean }) => void;
+}) {
   const { t } = useTranslation(STAFF_NS);
   const [reason, setReason] = useState('');
   const [outside, setOutside] = useState(false);
@@ -144,12 +174,21 @@ export function RefundDialog({ payment, amount, onSubmit, ...p }: DialogProps & 
         </Alert>
       )}
       <ReasonField value={reason} onChange={setReason} tried={tried} required />
-      <Checkbox label={t('dialogs.outsideWindow')} checked={outside} onChange={(e) => setOutside(e.currentTarget.checked)} data-testid="outside-window" />
+      <Checkbox
+        label={t('dialogs.outsideWindow')}
+        checked={outside}
+        onChange={(e) => setOutside(e.currentTarget.checked)}
+        data-testid="outside-window"
+      />
     </ActionDialog>
   );
 }
 
-export function DeleteDialog({ email, onSubmit, ...p }: DialogProps & { email: string; onSubmit: (v: { reason: string }) => void }) {
+export function DeleteDialog({
+  email,
+  onSubmit,
+  ...p
+}: DialogProps & { email: string; onSubmit: (v: { reason: string }) => void }) {
   const { t } = useTranslation(STAFF_NS);
   const [reason, setReason] = useState('');
   const [typed, setTyped] = useState('');
@@ -174,7 +213,14 @@ export function DeleteDialog({ email, onSubmit, ...p }: DialogProps & { email: s
         {t('dialogs.deleteBody')}
       </Alert>
       <ReasonField value={reason} onChange={setReason} tried={tried} required />
-      <TextInput label={t('dialogs.deleteType', { email })} value={typed} onChange={(e) => setTyped(e.currentTarget.value)} autoComplete="off" spellCheck={false} data-testid="delete-confirm" />
+      <TextInput
+        label={t('dialogs.deleteType', { email })}
+        value={typed}
+        onChange={(e) => setTyped(e.currentTarget.value)}
+        autoComplete="off"
+        spellCheck={false}
+        data-testid="delete-confirm"
+      />
     </ActionDialog>
   );
 }

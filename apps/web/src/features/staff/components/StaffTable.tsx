@@ -9,10 +9,36 @@ import classes from './StaffTable.module.css';
  * is a card instead, every cell under its column's name (the cells carry `data-label`), so
  * nothing scrolls sideways at all.
  */
-export function StaffTable({ label, minWidth = 640, head, children, testId, stacked = false }: { label: string; minWidth?: number; head: ReactNode[]; children: ReactNode; testId?: string; stacked?: boolean }) {
+export function StaffTable({
+  label,
+  minWidth = 640,
+  head,
+  children,
+  testId,
+  stacked = false,
+}: {
+  label: string;
+  minWidth?: number;
+  head: ReactNode[];
+  children: ReactNode;
+  testId?: string;
+  stacked?: boolean;
+}) {
   return (
-    <Table.ScrollContainer minWidth={minWidth} type="native" tabIndex={0} role="region" aria-label={label} className={stacked ? classes.stackedScroll : undefined}>
-      <Table verticalSpacing="xs" highlightOnHover data-testid={testId} className={stacked ? classes.stacked : undefined}>
+    <Table.ScrollContainer
+      minWidth={minWidth}
+      type="native"
+      tabIndex={0}
+      role="region"
+      aria-label={label}
+      className={stacked ? classes.stackedScroll : undefined}
+    >
+      <Table
+        verticalSpacing="xs"
+        highlightOnHover
+        data-testid={testId}
+        className={stacked ? classes.stacked : undefined}
+      >
         <Table.Thead>
           <Table.Tr>
             {head.map((h, i) => (

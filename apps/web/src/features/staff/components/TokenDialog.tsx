@@ -11,7 +11,17 @@ export function TokenDialog({ node, token, onClose }: { node: string; token: str
   const { t: tc } = useTranslation();
   useReturnFocus(true);
   return (
-    <Modal opened onClose={onClose} title={t('nodes.tokenTitle', { node })} centered radius="lg" size="lg" returnFocus={false} closeButtonProps={{ 'aria-label': tc('notify.close') }} data-testid="token-dialog">
+    <Modal
+      opened
+      onClose={onClose}
+      title={t('nodes.tokenTitle', { node })}
+      centered
+      radius="lg"
+      size="lg"
+      returnFocus={false}
+      closeButtonProps={{ 'aria-label': tc('notify.close') }}
+      data-testid="token-dialog"
+    >
       <Stack gap="md">
         <Alert color="orange" variant="light" title={t('nodes.tokenOnceTitle')}>
           <Text size="sm">{t('nodes.tokenOnce')}</Text>

@@ -28,26 +28,39 @@ export function auditWords(e: StaffAuditEntry, language: string): AuditWords {
   const d = e.detail;
   const reason = str(d.reason);
   const base = { target: TARGET_MARK };
-  const say = (key: string, values: Record<string, string | number> = {}): AuditWords => ({ key: `audit.say.${key}`, values: { ...base, ...values }, reason });
+  const say = (key: string, values: Record<string, string | number> = {}): AuditWords => ({
+    key: `audit.say.${key}`,
+    values: { ...base, ...values },
+    reason,
+  });
   switch (e.action) {
     case 'sign-in':
       if (d.secondFactor === 'recovery') return say('sign-in-recovery', { count: num(d.recoveryCodesLeft) ?? 0 });
       return say(d.secondFactor === 'totp' ? 'sign-in-totp' : 'sign-in');
     case 'sign-in-failed': {
       const why = str(d.why);
-      return say(why && ['password', 'code', 'two-factor-off', 'disabled'].includes(why) ? `sign-in-failed-${why}` : 'sign-in-failed');
+      return say(
+        why && ['password', 'code', 'two-factor-off', 'disabled'].includes(why)
+          ? `sign-in-failed-${why}`
+          : 'sign-in-failed',
+      );
     }
     case 'grant-days': {
       const until = str(d.until);
       const count = num(d.days) ?? 0;
-      return until ? say('grant-days-until', { count, until: formatDay(until, language) }) : say('grant-days', { count });
+      return until
+        ? say('grant-days-until', { count, until: formatDay(until, language) })
+        : say('grant-days', { count });
     }
     case 'refund': {
       const amountMinor = num(d.amountMinor);
       const currency = str(d.currency);
       const amount = amountMinor !== null && currency ? formatMoney(amountMinor, currency, language) : '';
       const how = bool(d.viaProvider) === false ? 'recorded' : 'provider';
-      return say(`refund-${how}${bool(d.outsideWindow) ? '-outside' : ''}`, { payment: str(d.paymentId) ?? '—', amount });
+      return say(`refund-${how}${bool(d.outsideWindow) ? '-outside' : ''}`, {
+        payment: str(d.paymentId) ?? '—',
+        amount,
+      });
     }
     case 'sign-out-all':
       return say('sign-out-all', { count: num(d.sessions) ?? 0 });
@@ -62,11 +75,17 @@ export function auditWords(e: StaffAuditEntry, language: string): AuditWords {
     case 'node-token':
       return say(e.action);
     case 'location-add':
-      return say(bool(d.premium) ? 'location-add-premium' : 'location-add', { city: str(d.city) ?? '', country: str(d.countryCode) ?? '' });
+      return say(bool(d.premium) ? 'location-add-premium' : 'location-add', {
+        city: str(d.city) ?? '',
+        country: str(d.countryCode) ?? '',
+      });
     case 'location-update':
       return { ...say('location-update'), lists: { changes: changes(d, ['enabled', 'premium', 'visible']) } };
     case 'node-add':
-      return say('node-add', { location: str(d.location) ?? '', endpoint: `${str(d.endpointHost) ?? ''}:${num(d.listenPort) ?? ''}` });
+      return say('node-add', {
+        location: str(d.location) ?? '',
+        endpoint: `${str(d.endpointHost) ?? ''}:${num(d.listenPort) ?? ''}`,
+      });
     case 'node-update':
       if (bool(d.draining) === true) return say('node-drain');
       if (bool(d.draining) === false) return say('node-undrain');
@@ -74,13 +93,17 @@ export function auditWords(e: StaffAuditEntry, language: string): AuditWords {
     case 'job-retry':
       return say('job-retry', { queue: str(d.queue) ?? '', id: str(d.id) ?? '' });
     case 'role-grant':
-      return str(d.previous) ? say('role-change', { role: str(d.role) ?? '', previous: str(d.previous)! }) : say('role-grant', { role: str(d.role) ?? '' });
+      return str(d.previous)
+        ? say('role-change', { role: str(d.role) ?? '', previous: str(d.previous)! })
+        : say('role-grant', { role: str(d.role) ?? '' });
     case 'role-revoke':
       return say('role-revoke', { role: str(d.role) ?? '' });
     case 'affiliate-portal':
       return say(bool(d.enabled) === false ? 'affiliate-portal-off' : 'affiliate-portal-on');
     case 'pseudonymise':
-      return say(num(d.userId) !== null ? 'pseudonymise-account' : 'pseudonymise-addresses', { count: num(d.rows) ?? 0 });
+      return say(num(d.userId) !== null ? 'pseudonymise-account' : 'pseudonymise-addresses', {
+        count: num(d.rows) ?? 0,
+      });
     default:
       return { key: 'audit.say.unknown', values: { ...base, fields: fields(d) }, reason };
   }

@@ -37,7 +37,9 @@ export function fleetSummary(list: StaffLocation[]): FleetSummary {
   const nodes = nodesOf(list);
   const online = nodes.filter((n) => n.enabled && n.online);
   const loads = online.map((n) => n.load).filter((l): l is number => l !== null);
-  const busiest = online.filter((n) => n.load !== null).sort((a, b) => b.load! - a.load! || a.name.localeCompare(b.name))[0];
+  const busiest = online
+    .filter((n) => n.load !== null)
+    .sort((a, b) => b.load! - a.load! || a.name.localeCompare(b.name))[0];
   const capped = nodes.filter((n) => n.enabled && n.wireguard);
   const fill = (n: StaffNode) => (n.wireguard!.peers + n.wireguard!.refused) / n.wireguard!.maxPeers;
   const fullest = capped.sort((a, b) => fill(b) - fill(a) || a.name.localeCompare(b.name))[0];
@@ -53,18 +55,26 @@ export function fleetSummary(list: StaffLocation[]): FleetSummary {
     activePeers: online.reduce((sum, n) => sum + n.activePeers, 0),
     averageLoad: loads.length ? Math.round(loads.reduce((a, b) => a + b, 0) / loads.length) : null,
     busiest: busiest ? { name: busiest.name, load: Math.round(busiest.load!) } : null,
-    versions: [...versions.entries()].map(([version, count]) => ({ version, nodes: count })).sort((a, b) => b.nodes - a.nodes || String(a.version).localeCompare(String(b.version))),
+    versions: [...versions.entries()]
+      .map(([version, count]) => ({ version, nodes: count }))
+      .sort((a, b) => b.nodes - a.nodes || String(a.version).localeCompare(String(b.version))),
     wireguardFull: nodes.filter((n) => n.enabled && n.wireguard?.full).length,
     refusedPeers: capped.reduce((sum, n) => sum + n.wireguard!.refused, 0),
     fullest: fullest ? { name: fullest.name, percent: Math.min(100, Math.round(fill(fullest) * 100)) } : null,
-    applyErrors: nodes.filter((n) => n.lastApplyError).map((n) => ({ name: n.name, location: n.location, error: n.lastApplyError! })),
+    applyErrors: nodes
+      .filter((n) => n.lastApplyError)
+      .map((n) => ({ name: n.name, location: n.location, error: n.lastApplyError! })),
     locationsWithNodes: list.filter((l) => l.nodes.length > 0).length,
     locationsWithoutNodes: list.filter((l) => l.nodes.length === 0).length,
   };
 }
 
 /** A node that needs someone: enabled and silent, failing to apply, draining, or full. */
-export const needsAttention = (n: StaffNode) => (n.enabled && !n.online) || !!n.lastApplyError || (n.enabled && !!n.drainingSince) || (n.enabled && !!n.wireguard?.full);
+export const needsAttention = (n: StaffNode) =>
+  (n.enabled && !n.online) ||
+  !!n.lastApplyError ||
+  (n.enabled && !!n.drainingSince) ||
+  (n.enabled && !!n.wireguard?.full);
 
 /** Locations as the page lists them: those with nodes first as they came, the empty ones apart (one compact list, not a card each). */
 export function splitLocations(list: StaffLocation[]): { withNodes: StaffLocation[]; empty: StaffLocation[] } {

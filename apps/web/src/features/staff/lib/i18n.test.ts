@@ -6,17 +6,22 @@ import { safeNext } from '../routes/StaffSignInPage';
 import { isSecondFactorCode } from './format';
 
 function keys(obj: unknown, prefix = ''): string[] {
-  return Object.entries(obj as Record<string, unknown>).flatMap(([k, v]) => (v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`]));
+  return Object.entries(obj as Record<string, unknown>).flatMap(([k, v]) =>
+    v && typeof v === 'object' ? keys(v, `${prefix}${k}.`) : [`${prefix}${k}`],
+  );
 }
-const base = (obj: unknown) => [...new Set(keys(obj).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
+const base = (obj: unknown) =>
+  [...new Set(keys(obj).map((k) => k.replace(/_(zero|one|two|few|many|other)$/, '')))].sort();
 
 describe('console translations', () => {
   it('ru and zh have every key en has, none empty', () => {
     const { en, ru, zh } = STAFF_TRANSLATIONS;
     expect(base(ru)).toEqual(base(en));
     expect(base(zh)).toEqual(base(en));
-    const values = (o: unknown): unknown[] => Object.values(o as Record<string, unknown>).flatMap((v) => (v && typeof v === 'object' ? values(v) : [v]));
-    for (const lang of [en, ru, zh]) for (const v of values(lang)) expect(typeof v === 'string' && v.trim().length > 0).toBe(true);
+    const values = (o: unknown): unknown[] =>
+      Object.values(o as Record<string, unknown>).flatMap((v) => (v && typeof v === 'object' ? values(v) : [v]));
+    for (const lang of [en, ru, zh])
+      for (const v of values(lang)) expect(typeof v === 'string' && v.trim().length > 0).toBe(true);
   });
 
   it('come in their own namespace, without touching the customer app’s', async () => {
@@ -32,8 +37,17 @@ describe('console translations', () => {
 
 describe('roles', () => {
   it('support reads, grants, resends, turns off auto-renew and signs out; the rest is admin', () => {
-    for (const a of ['grant-days', 'resend-verification', 'auto-renew-off', 'sign-out-all'] as const) expect(can('support', a)).toBe(true);
-    for (const a of ['refund', 'reset-service-credentials', 'disable', 'enable', 'delete', 'manageNodes', 'retryJobs'] as const) {
+    for (const a of ['grant-days', 'resend-verification', 'auto-renew-off', 'sign-out-all'] as const)
+      expect(can('support', a)).toBe(true);
+    for (const a of [
+      'refund',
+      'reset-service-credentials',
+      'disable',
+      'enable',
+      'delete',
+      'manageNodes',
+      'retryJobs',
+    ] as const) {
       expect(can('support', a)).toBe(false);
       expect(can('admin', a)).toBe(true);
     }

@@ -20,13 +20,23 @@ const ID = /^\d{1,10}$/;
  * The customer to filter by: an id as it is, an email through the customer search (exact match).
  * undefined while that search runs; null for "everyone".
  */
-function useCustomerFilter(customer: string): { id: number | null | undefined; unknown: boolean; failed: boolean; retry: () => void } {
+function useCustomerFilter(customer: string): {
+  id: number | null | undefined;
+  unknown: boolean;
+  failed: boolean;
+  retry: () => void;
+} {
   const byEmail = !!customer && !ID.test(customer);
   const search = useQuery({ ...customerSearchQuery(customer), enabled: byEmail });
   if (!customer) return { id: null, unknown: false, failed: false, retry: () => {} };
   if (!byEmail) return { id: Number(customer), unknown: false, failed: false, retry: () => {} };
   const match = search.data?.find((c) => c.email.toLowerCase() === customer.toLowerCase());
-  return { id: match ? match.id : search.data ? null : undefined, unknown: !!search.data && !match, failed: search.isError, retry: () => void search.refetch() };
+  return {
+    id: match ? match.id : search.data ? null : undefined,
+    unknown: !!search.data && !match,
+    failed: search.isError,
+    retry: () => void search.refetch(),
+  };
 }
 
 /** /staff/audit?customer=: every staff action, newest first (who, what, whom, when, from where); no one can edit it. */
@@ -48,7 +58,16 @@ export function AuditPage() {
       </Title>
       <form onSubmit={submit} role="search" aria-label={t('audit.filter')}>
         <Group align="flex-end" gap="sm" wrap="nowrap">
-          <TextInput label={t('audit.customer')} placeholder={t('customers.placeholder')} value={text} onChange={(e) => setText(e.currentTarget.value)} flex={1} miw={0} maxLength={254} data-testid="audit-customer" />
+          <TextInput
+            label={t('audit.customer')}
+            placeholder={t('customers.placeholder')}
+            value={text}
+            onChange={(e) => setText(e.currentTarget.value)}
+            flex={1}
+            miw={0}
+            maxLength={254}
+            data-testid="audit-customer"
+          />
           <Button type="submit">{t('audit.apply')}</Button>
           {customer && (
             <Button
@@ -83,10 +102,17 @@ function AuditList({ customerId, label }: { customerId: number | null; label: st
     <QueryState query={audit} loading={t('audit.loading')} error={t('audit.loadFailed')}>
       {(data) => {
         const list = data.pages.flatMap((p) => p.items);
-        if (list.length === 0) return <EmptyState message={customerId ? t('audit.noneFor', { customer: label }) : t('audit.none')} />;
+        if (list.length === 0)
+          return <EmptyState message={customerId ? t('audit.noneFor', { customer: label }) : t('audit.none')} />;
         return (
           <Stack gap="sm">
-            <StaffTable label={t('audit.title')} minWidth={0} stacked head={[t('audit.colWhen'), t('audit.colWho'), t('audit.colWhat'), t('audit.colFrom')]} testId="audit-table">
+            <StaffTable
+              label={t('audit.title')}
+              minWidth={0}
+              stacked
+              head={[t('audit.colWhen'), t('audit.colWho'), t('audit.colWhat'), t('audit.colFrom')]}
+              testId="audit-table"
+            >
               {list.map((e) => (
                 <Table.Tr key={e.id} data-testid={`audit-${e.action}`}>
                   <Table.Td data-label={t('audit.colWhen')} style={{ whiteSpace: 'nowrap' }}>
@@ -129,9 +155,13 @@ function AuditList({ customerId, label }: { customerId: number | null; label: st
 function AuditSentence({ entry: e }: { entry: StaffAuditEntry }) {
   const { t, i18n } = useTranslation(STAFF_NS);
   const words = auditWords(e, i18n.language);
-  const lists = Object.fromEntries(Object.entries(words.lists ?? {}).map(([name, keys]) => [name, keys.map((k) => t(k)).join(', ')]));
+  const lists = Object.fromEntries(
+    Object.entries(words.lists ?? {}).map(([name, keys]) => [name, keys.map((k) => t(k)).join(', ')]),
+  );
   // The target's place is marked: the sentence is split there and the link (or the name) put in.
-  const [before, after] = t(words.key, { ...words.values, ...lists, interpolation: { escapeValue: false } }).split(TARGET_MARK);
+  const [before, after] = t(words.key, { ...words.values, ...lists, interpolation: { escapeValue: false } }).split(
+    TARGET_MARK,
+  );
   const target = e.targetUserId ? (
     <Anchor component={Link} to={`/staff/customers/${e.targetUserId}`}>
       {e.target || `#${e.targetUserId}`}

@@ -39,9 +39,24 @@ const REASON_ACTIONS = {
 } as const;
 type ReasonAction = keyof typeof REASON_ACTIONS;
 
-type Dialog = { kind: 'grant-days' } | { kind: 'delete' } | { kind: 'refund'; payment: StaffPayment } | { kind: ReasonAction } | null;
+type Dialog =
+  | { kind: 'grant-days' }
+  | { kind: 'delete' }
+  | { kind: 'refund'; payment: StaffPayment }
+  | { kind: ReasonAction }
+  | null;
 
-function Section({ id, title, actions, children }: { id: string; title: string; actions?: ReactNode; children: ReactNode }) {
+function Section({
+  id,
+  title,
+  actions,
+  children,
+}: {
+  id: string;
+  title: string;
+  actions?: ReactNode;
+  children: ReactNode;
+}) {
   return (
     <Card withBorder padding="lg" radius="lg" component="section" aria-labelledby={id}>
       <Group justify="space-between" mb="sm" gap="sm">
@@ -91,7 +106,10 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
   const me = useStaffMe();
   const navigate = useNavigate();
   const [dialog, setDialog] = useState<Dialog>(null);
-  const mutations: Record<StaffCustomerAction, UseMutationResult<StaffCustomerAnswer, Error, CustomerActionVars & Record<string, unknown>>> = {
+  const mutations: Record<
+    StaffCustomerAction,
+    UseMutationResult<StaffCustomerAnswer, Error, CustomerActionVars & Record<string, unknown>>
+  > = {
     'grant-days': useGrantDays() as never,
     refund: useRefundPayment() as never,
     'resend-verification': useResendVerification() as never,
@@ -143,7 +161,12 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
             <Text size="sm" c="dimmed">
               {t('customer.id', { id: a.id })}
             </Text>
-            <Badge color={a.status === 'Active' ? 'teal' : suspended ? 'red' : 'gray'} variant="light" radius="sm" data-testid="customer-status">
+            <Badge
+              color={a.status === 'Active' ? 'teal' : suspended ? 'red' : 'gray'}
+              variant="light"
+              radius="sm"
+              data-testid="customer-status"
+            >
               {t(`customer.statuses.${a.status}`)}
             </Badge>
             <Badge color={a.verified ? 'teal' : 'gray'} variant="light" radius="sm">
@@ -170,7 +193,13 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
               {!a.verified && actionButton('resend-verification')}
               {suspended ? actionButton('enable') : actionButton('disable', 'red')}
               {allowed('delete') && (
-                <Button size="compact-sm" variant="light" color="red" onClick={() => open('delete')} data-testid="action-delete">
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  color="red"
+                  onClick={() => open('delete')}
+                  data-testid="action-delete"
+                >
                   {t('actions.delete')}
                 </Button>
               )}
@@ -191,7 +220,12 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           actions={
             <>
               {allowed('grant-days') && (
-                <Button size="compact-sm" variant="light" onClick={() => open('grant-days')} data-testid="action-grant-days">
+                <Button
+                  size="compact-sm"
+                  variant="light"
+                  onClick={() => open('grant-days')}
+                  data-testid="action-grant-days"
+                >
                   {t('actions.grant-days')}
                 </Button>
               )}
@@ -207,7 +241,9 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
             <Field label={t('customer.paidUntil')} testId="customer-paid-until">
               {s.plan.lifetime ? t('customer.lifetime') : formatWhen(s.paidUntil, lang)}
             </Field>
-            <Field label={t('customer.autoRenew')}>{s.autoRenew ? t('customer.renewsAt', { when: formatWhen(s.renewsAt, lang) }) : t('common.off')}</Field>
+            <Field label={t('customer.autoRenew')}>
+              {s.autoRenew ? t('customer.renewsAt', { when: formatWhen(s.renewsAt, lang) }) : t('common.off')}
+            </Field>
             {s.paymentMethod && <Field label={t('customer.method')}>{s.paymentMethod.label}</Field>}
             {s.lastRenewalError && <Field label={t('customer.renewalError')}>{s.lastRenewalError}</Field>}
           </SimpleGrid>
@@ -221,7 +257,15 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           <StaffTable
             label={t('customer.payments')}
             minWidth={760}
-            head={[t('customer.colDate'), t('customer.colKind'), t('customer.colPlan'), t('customer.colAmount'), t('customer.colProvider'), t('customer.colStatus'), t('customer.colActions')]}
+            head={[
+              t('customer.colDate'),
+              t('customer.colKind'),
+              t('customer.colPlan'),
+              t('customer.colAmount'),
+              t('customer.colProvider'),
+              t('customer.colStatus'),
+              t('customer.colActions'),
+            ]}
             testId="payments-table"
           >
             {c.payments.map((p) => {
@@ -234,7 +278,19 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
                   <Table.Td style={{ fontVariantNumeric: 'tabular-nums', whiteSpace: 'nowrap' }}>{amount}</Table.Td>
                   <Table.Td>{p.provider}</Table.Td>
                   <Table.Td>
-                    <Badge color={p.status === 'succeeded' ? 'teal' : p.status === 'refunded' ? 'orange' : p.status === 'failed' ? 'red' : 'gray'} variant="light" radius="sm">
+                    <Badge
+                      color={
+                        p.status === 'succeeded'
+                          ? 'teal'
+                          : p.status === 'refunded'
+                            ? 'orange'
+                            : p.status === 'failed'
+                              ? 'red'
+                              : 'gray'
+                      }
+                      variant="light"
+                      radius="sm"
+                    >
                       {t(`customer.paymentStatuses.${p.status}`)}
                     </Badge>
                     {p.refundRequested && (
@@ -245,7 +301,14 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
                   </Table.Td>
                   <Table.Td>
                     {allowed('refund') && p.staffRefundable && (
-                      <Button size="compact-xs" variant="light" color="red" onClick={() => setDialog({ kind: 'refund', payment: p })} aria-label={`${t('actions.refund')}: ${amount}, ${formatWhen(p.date, lang)}`} data-testid="action-refund">
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        color="red"
+                        onClick={() => setDialog({ kind: 'refund', payment: p })}
+                        aria-label={`${t('actions.refund')}: ${amount}, ${formatWhen(p.date, lang)}`}
+                        data-testid="action-refund"
+                      >
                         {t('actions.refund')}
                       </Button>
                     )}
@@ -265,9 +328,18 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           {c.devices.length === 0 ? (
             <EmptyState message={t('customer.noDevices')} />
           ) : (
-            <StaffTable label={t('customer.devices')} minWidth={420} head={[t('customer.colDevice'), t('customer.colLocation'), t('customer.colHandshake')]}>
+            <StaffTable
+              label={t('customer.devices')}
+              minWidth={420}
+              head={[t('customer.colDevice'), t('customer.colLocation'), t('customer.colHandshake')]}
+            >
               {c.devices.map((d) => {
-                const seen = d.nodes.map((n) => n.lastHandshakeAt).filter((x): x is string => !!x).sort().at(-1) ?? null;
+                const seen =
+                  d.nodes
+                    .map((n) => n.lastHandshakeAt)
+                    .filter((x): x is string => !!x)
+                    .sort()
+                    .at(-1) ?? null;
                 return (
                   <Table.Tr key={d.id}>
                     <Table.Td>
@@ -277,7 +349,9 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
                       </Text>
                     </Table.Td>
                     <Table.Td>{d.nodes.length ? d.nodes.map((n) => `${n.city} (${n.node})`).join(', ') : '—'}</Table.Td>
-                    <Table.Td title={formatWhen(seen, lang)}>{seen ? formatAgo(seen, lang) : t('customer.never')}</Table.Td>
+                    <Table.Td title={formatWhen(seen, lang)}>
+                      {seen ? formatAgo(seen, lang) : t('customer.never')}
+                    </Table.Td>
                   </Table.Tr>
                 );
               })}
@@ -285,7 +359,11 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           )}
         </Section>
 
-        <Section id="customer-services" title={t('customer.services')} actions={actionButton('reset-service-credentials', 'orange')}>
+        <Section
+          id="customer-services"
+          title={t('customer.services')}
+          actions={actionButton('reset-service-credentials', 'orange')}
+        >
           {c.services.present ? (
             <SimpleGrid cols={{ base: 1, xs: 2 }} spacing="sm">
               <Field label={t('customer.username')}>{c.services.username ?? '—'}</Field>
@@ -296,7 +374,11 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           )}
         </Section>
 
-        <Section id="customer-sessions" title={t('customer.sessions')} actions={c.sessions.active > 0 && actionButton('sign-out-all', 'red')}>
+        <Section
+          id="customer-sessions"
+          title={t('customer.sessions')}
+          actions={c.sessions.active > 0 && actionButton('sign-out-all', 'red')}
+        >
           <Text size="sm" data-testid="customer-sessions">
             {t('customer.activeSessions', { count: c.sessions.active })}
           </Text>
@@ -306,7 +388,11 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           {c.mails.length === 0 ? (
             <EmptyState message={t('customer.noMails')} />
           ) : (
-            <StaffTable label={t('customer.mails')} minWidth={360} head={[t('customer.colSent'), t('customer.colMail')]}>
+            <StaffTable
+              label={t('customer.mails')}
+              minWidth={360}
+              head={[t('customer.colSent'), t('customer.colMail')]}
+            >
               {c.mails.map((m, i) => (
                 <Table.Tr key={`${m.sentAt}-${i}`}>
                   <Table.Td style={{ whiteSpace: 'nowrap' }}>{formatWhen(m.sentAt, lang)}</Table.Td>
@@ -319,7 +405,12 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
       </SimpleGrid>
 
       {dialog?.kind === 'grant-days' && (
-        <GrantDaysDialog onClose={close} pending={!!current?.isPending} error={current?.error} onSubmit={(v) => run(v, t('done.grant-days', { count: v.days }))} />
+        <GrantDaysDialog
+          onClose={close}
+          pending={!!current?.isPending}
+          error={current?.error}
+          onSubmit={(v) => run(v, t('done.grant-days', { count: v.days }))}
+        />
       )}
       {dialog?.kind === 'refund' && (
         <RefundDialog
@@ -337,7 +428,9 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           email={a.email}
           pending={!!current?.isPending}
           error={current?.error}
-          onSubmit={(v) => run(v, t('done.delete', { email: a.email }), () => navigate('/staff/customers', { replace: true }))}
+          onSubmit={(v) =>
+            run(v, t('done.delete', { email: a.email }), () => navigate('/staff/customers', { replace: true }))
+          }
         />
       )}
       {dialog && dialog.kind in REASON_ACTIONS && (

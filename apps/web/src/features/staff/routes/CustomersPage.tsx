@@ -42,43 +42,52 @@ export function CustomersPage() {
           <Button type="submit">{t('customers.search')}</Button>
         </Group>
       </form>
-      {q &&
-        (
-          <QueryState query={results} loading={t('customers.loading')} error={t('customers.loadFailed')}>
-            {(list) =>
-              list.length === 0 ? (
-                <EmptyState message={t('customers.none', { q })} />
-              ) : (
-                <StaffTable label={t('customers.results')} head={[t('customers.colId'), t('customers.colEmail'), t('customers.colPlan'), t('customers.colExpires'), t('customers.colStatus')]} testId="customer-results">
-                  {list.map((c) => (
-                    <Table.Tr key={c.id}>
-                      <Table.Td>{c.id}</Table.Td>
-                      <Table.Td>
-                        <Anchor component={Link} to={`/staff/customers/${c.id}`} fw={600}>
-                          {c.email}
-                        </Anchor>
-                      </Table.Td>
-                      <Table.Td>{c.tariffName}</Table.Td>
-                      <Table.Td>{formatDay(c.expiresAt, i18n.language)}</Table.Td>
-                      <Table.Td>
-                        <Group gap={4}>
-                          {c.status !== 'Active' && (
-                            <Badge color={c.status === 'Suspended' ? 'red' : 'gray'} variant="light" radius="sm">
-                              {t(`customer.statuses.${c.status}`)}
-                            </Badge>
-                          )}
-                          <Badge color={c.verified ? 'teal' : 'gray'} variant="light" radius="sm">
-                            {c.verified ? t('customer.verified') : t('customer.notVerified')}
+      {q && (
+        <QueryState query={results} loading={t('customers.loading')} error={t('customers.loadFailed')}>
+          {(list) =>
+            list.length === 0 ? (
+              <EmptyState message={t('customers.none', { q })} />
+            ) : (
+              <StaffTable
+                label={t('customers.results')}
+                head={[
+                  t('customers.colId'),
+                  t('customers.colEmail'),
+                  t('customers.colPlan'),
+                  t('customers.colExpires'),
+                  t('customers.colStatus'),
+                ]}
+                testId="customer-results"
+              >
+                {list.map((c) => (
+                  <Table.Tr key={c.id}>
+                    <Table.Td>{c.id}</Table.Td>
+                    <Table.Td>
+                      <Anchor component={Link} to={`/staff/customers/${c.id}`} fw={600}>
+                        {c.email}
+                      </Anchor>
+                    </Table.Td>
+                    <Table.Td>{c.tariffName}</Table.Td>
+                    <Table.Td>{formatDay(c.expiresAt, i18n.language)}</Table.Td>
+                    <Table.Td>
+                      <Group gap={4}>
+                        {c.status !== 'Active' && (
+                          <Badge color={c.status === 'Suspended' ? 'red' : 'gray'} variant="light" radius="sm">
+                            {t(`customer.statuses.${c.status}`)}
                           </Badge>
-                        </Group>
-                      </Table.Td>
-                    </Table.Tr>
-                  ))}
-                </StaffTable>
-              )
-            }
-          </QueryState>
-        )}
+                        )}
+                        <Badge color={c.verified ? 'teal' : 'gray'} variant="light" radius="sm">
+                          {c.verified ? t('customer.verified') : t('customer.notVerified')}
+                        </Badge>
+                      </Group>
+                    </Table.Td>
+                  </Table.Tr>
+                ))}
+              </StaffTable>
+            )
+          }
+        </QueryState>
+      )}
       {!q && (
         <Text size="sm" c="dimmed">
           {t('customers.hint')}

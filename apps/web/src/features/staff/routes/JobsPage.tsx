@@ -34,8 +34,18 @@ export function JobsPage() {
       <QueryState query={jobs} loading={t('jobs.loading')} error={t('jobs.loadFailed')}>
         {(list) => (
           <>
-            <JobTable id="jobs-failed" title={t('jobs.failed')} empty={t('jobs.noFailed')} jobs={list.filter((j) => j.state === 'failed')} />
-            <JobTable id="jobs-due" title={t('jobs.due')} empty={t('jobs.noDue')} jobs={list.filter((j) => j.state !== 'failed')} />
+            <JobTable
+              id="jobs-failed"
+              title={t('jobs.failed')}
+              empty={t('jobs.noFailed')}
+              jobs={list.filter((j) => j.state === 'failed')}
+            />
+            <JobTable
+              id="jobs-due"
+              title={t('jobs.due')}
+              empty={t('jobs.noDue')}
+              jobs={list.filter((j) => j.state !== 'failed')}
+            />
           </>
         )}
       </QueryState>
@@ -54,7 +64,8 @@ function JobTable({ id, title, empty, jobs }: { id: string; title: string; empty
       body: t('jobs.retryBody'),
       confirmLabel: t('jobs.retry'),
       cancelLabel: t('common.cancel'),
-      onConfirm: () => retry.mutate({ queue: j.queue, id: j.id }, { onSuccess: () => snackbar(t('done.retry'), { kind: 'success' }) }),
+      onConfirm: () =>
+        retry.mutate({ queue: j.queue, id: j.id }, { onSuccess: () => snackbar(t('done.retry'), { kind: 'success' }) }),
     });
   const showActions = admin && jobs.some((j) => j.state === 'failed');
   return (
@@ -71,7 +82,15 @@ function JobTable({ id, title, empty, jobs }: { id: string; title: string; empty
         <StaffTable
           label={title}
           minWidth={760}
-          head={[t('jobs.colKind'), t('jobs.colState'), t('jobs.colRunAt'), t('jobs.colAttempts'), t('jobs.colData'), t('jobs.colOutput'), ...(showActions ? [t('jobs.colActions')] : [])]}
+          head={[
+            t('jobs.colKind'),
+            t('jobs.colState'),
+            t('jobs.colRunAt'),
+            t('jobs.colAttempts'),
+            t('jobs.colData'),
+            t('jobs.colOutput'),
+            ...(showActions ? [t('jobs.colActions')] : []),
+          ]}
         >
           {jobs.map((j) => (
             <Table.Tr key={`${j.queue}/${j.id}`}>
@@ -90,7 +109,13 @@ function JobTable({ id, title, empty, jobs }: { id: string; title: string; empty
               {showActions && (
                 <Table.Td>
                   {j.state === 'failed' && (
-                    <Button size="compact-xs" variant="light" loading={retry.isPending && retry.variables?.id === j.id} onClick={() => ask(j)} aria-label={`${t('jobs.retry')}: ${j.queue} ${j.id}`}>
+                    <Button
+                      size="compact-xs"
+                      variant="light"
+                      loading={retry.isPending && retry.variables?.id === j.id}
+                      onClick={() => ask(j)}
+                      aria-label={`${t('jobs.retry')}: ${j.queue} ${j.id}`}
+                    >
                       {t('jobs.retry')}
                     </Button>
                   )}

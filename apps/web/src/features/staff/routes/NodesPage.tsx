@@ -1,5 +1,18 @@
 import { useState } from 'react';
-import { Alert, Badge, Button, Card, Group, SimpleGrid, Stack, Switch, Table, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Group,
+  SimpleGrid,
+  Stack,
+  Switch,
+  Table,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
 import '@mantine/core/styles/Switch.layer.css';
@@ -44,7 +57,9 @@ function StealthCore({ stealth: s }: { stealth: StaffNode['stealth'] }) {
       </Group>
       <Text size="xs">{t('nodes.stealthUsers', { count: s.users })}</Text>
       <Text size="xs" c={left === null || left < 0 ? 'red' : left < CERT_SOON_MS ? 'orange' : 'dimmed'}>
-        {s.certNotAfter ? t('nodes.stealthCert', { date: formatDay(s.certNotAfter, i18n.language) }) : t('nodes.stealthCertUnknown')}
+        {s.certNotAfter
+          ? t('nodes.stealthCert', { date: formatDay(s.certNotAfter, i18n.language) })
+          : t('nodes.stealthCertUnknown')}
       </Text>
       <Text size="xs" c="dimmed" style={{ overflowWrap: 'anywhere' }}>
         {s.host}:{s.port}
@@ -58,7 +73,9 @@ export function filterLocations(list: StaffLocation[], query: string): StaffLoca
   const words = query.trim().toLowerCase().split(/\s+/).filter(Boolean);
   if (!words.length) return list;
   return list.filter((l) => {
-    const text = [l.slug, l.countryCode, l.country, l.city, ...l.nodes.flatMap((n) => [n.name, n.endpointHost])].join(' ').toLowerCase();
+    const text = [l.slug, l.countryCode, l.country, l.city, ...l.nodes.flatMap((n) => [n.name, n.endpointHost])]
+      .join(' ')
+      .toLowerCase();
     return words.every((w) => text.includes(w));
   });
 }
@@ -90,7 +107,11 @@ export function NodesPage() {
             <Button variant="default" onClick={() => setDialog({ kind: 'location' })} data-testid="add-location">
               {t('nodes.addLocation')}
             </Button>
-            <Button onClick={() => setDialog({ kind: 'node', location: null })} disabled={!locations.data?.length} data-testid="add-node">
+            <Button
+              onClick={() => setDialog({ kind: 'node', location: null })}
+              disabled={!locations.data?.length}
+              data-testid="add-node"
+            >
               {t('nodes.addNode')}
             </Button>
           </Group>
@@ -124,7 +145,13 @@ export function NodesPage() {
               ) : (
                 <>
                   {withNodes.map((l) => (
-                    <LocationCard key={l.slug} location={l} admin={admin} onAddNode={() => setDialog({ kind: 'node', location: l.slug })} onToken={setToken} />
+                    <LocationCard
+                      key={l.slug}
+                      location={l}
+                      admin={admin}
+                      onAddNode={() => setDialog({ kind: 'node', location: l.slug })}
+                      onToken={setToken}
+                    />
                   ))}
                   {empty.length > 0 && (
                     <EmptyLocations
@@ -184,19 +211,49 @@ export function NodesPage() {
 function FleetSummaryCard({ summary: f }: { summary: FleetSummary }) {
   const { t } = useTranslation(STAFF_NS);
   const tiles: { label: string; value: string; hint?: string; tone?: 'red' | 'orange' }[] = [
-    { label: t('fleet.online'), value: t('fleet.ofNodes', { online: f.online, count: f.nodes }), hint: [f.offline && t('fleet.offline', { count: f.offline }), f.neverReported && t('fleet.never', { count: f.neverReported })].filter(Boolean).join(' · ') || undefined, tone: f.offline ? 'red' : undefined },
+    {
+      label: t('fleet.online'),
+      value: t('fleet.ofNodes', { online: f.online, count: f.nodes }),
+      hint:
+        [
+          f.offline && t('fleet.offline', { count: f.offline }),
+          f.neverReported && t('fleet.never', { count: f.neverReported }),
+        ]
+          .filter(Boolean)
+          .join(' · ') || undefined,
+      tone: f.offline ? 'red' : undefined,
+    },
     { label: t('fleet.peers'), value: String(f.activePeers) },
-    { label: t('fleet.load'), value: f.averageLoad === null ? '—' : `${f.averageLoad}%`, hint: f.busiest ? t('fleet.busiest', { node: f.busiest.name, load: f.busiest.load }) : undefined, tone: f.busiest && f.busiest.load >= 80 ? 'orange' : undefined },
+    {
+      label: t('fleet.load'),
+      value: f.averageLoad === null ? '—' : `${f.averageLoad}%`,
+      hint: f.busiest ? t('fleet.busiest', { node: f.busiest.name, load: f.busiest.load }) : undefined,
+      tone: f.busiest && f.busiest.load >= 80 ? 'orange' : undefined,
+    },
     { label: t('fleet.drainingOff'), value: `${f.draining} / ${f.switchedOff}`, hint: t('fleet.drainingOffHint') },
     {
       label: t('fleet.capacity'),
       value: t('fleet.capacityValue', { count: f.wireguardFull }),
-      hint: f.fullest ? [t('fleet.fullest', { node: f.fullest.name, percent: f.fullest.percent }), f.refusedPeers && t('fleet.refused', { count: f.refusedPeers })].filter(Boolean).join(' · ') : t('fleet.noCaps'),
+      hint: f.fullest
+        ? [
+            t('fleet.fullest', { node: f.fullest.name, percent: f.fullest.percent }),
+            f.refusedPeers && t('fleet.refused', { count: f.refusedPeers }),
+          ]
+            .filter(Boolean)
+            .join(' · ')
+        : t('fleet.noCaps'),
       tone: f.refusedPeers || f.wireguardFull ? 'red' : f.fullest && f.fullest.percent >= 80 ? 'orange' : undefined,
     },
   ];
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="fleet-title" data-testid="fleet-summary">
+    <Card
+      withBorder
+      radius="lg"
+      padding="lg"
+      component="section"
+      aria-labelledby="fleet-title"
+      data-testid="fleet-summary"
+    >
       <Title order={2} fz={18} id="fleet-title" mb="sm">
         {t('fleet.title')}
       </Title>
@@ -206,7 +263,12 @@ function FleetSummaryCard({ summary: f }: { summary: FleetSummary }) {
             <Text size="xs" c="dimmed" fw={600}>
               {tile.label}
             </Text>
-            <Text fz={22} fw={700} c={tile.tone ? `${tile.tone}.7` : undefined} style={{ fontVariantNumeric: 'tabular-nums' }}>
+            <Text
+              fz={22}
+              fw={700}
+              c={tile.tone ? `${tile.tone}.7` : undefined}
+              style={{ fontVariantNumeric: 'tabular-nums' }}
+            >
               {tile.value}
             </Text>
             {tile.hint && (
@@ -227,14 +289,26 @@ function FleetSummaryCard({ summary: f }: { summary: FleetSummary }) {
           </Text>
         ) : (
           f.versions.map((v) => (
-            <Badge key={String(v.version)} variant="light" color={f.versions.length > 1 ? 'orange' : 'gray'} radius="sm" tt="none">
+            <Badge
+              key={String(v.version)}
+              variant="light"
+              color={f.versions.length > 1 ? 'orange' : 'gray'}
+              radius="sm"
+              tt="none"
+            >
               {t('fleet.version', { version: v.version ?? t('fleet.unknownVersion'), count: v.nodes })}
             </Badge>
           ))
         )}
       </Group>
       {f.applyErrors.length > 0 ? (
-        <Alert color="red" variant="light" mt="md" title={t('fleet.applyErrors', { count: f.applyErrors.length })} data-testid="fleet-apply-errors">
+        <Alert
+          color="red"
+          variant="light"
+          mt="md"
+          title={t('fleet.applyErrors', { count: f.applyErrors.length })}
+          data-testid="fleet-apply-errors"
+        >
           <Stack gap={4}>
             {f.applyErrors.map((e) => (
               <Text size="sm" key={e.name} style={{ overflowWrap: 'anywhere' }}>
@@ -264,7 +338,13 @@ function WireguardCapacity({ wg }: { wg: StaffNode['wireguard'] }) {
       </Text>
       <Group gap={6} className={classes.badges}>
         {wg.full && (
-          <Badge color="red" variant="light" radius="sm" title={t('nodes.fullHint', { limit: num(wg.limit) })} data-testid="node-full">
+          <Badge
+            color="red"
+            variant="light"
+            radius="sm"
+            title={t('nodes.fullHint', { limit: num(wg.limit) })}
+            data-testid="node-full"
+          >
             {t('nodes.full')}
           </Badge>
         )}
@@ -282,13 +362,32 @@ function WireguardCapacity({ wg }: { wg: StaffNode['wireguard'] }) {
 }
 
 /** Locations without nodes: one compact list (36 seeded ones were a 6,700 px page); one opens as a full card to add its node or switch it. */
-function EmptyLocations({ locations, admin, openFirst, onAddNode, onToken }: { locations: StaffLocation[]; admin: boolean; openFirst: boolean; onAddNode: (slug: string) => void; onToken: (v: { node: string; token: string }) => void }) {
+function EmptyLocations({
+  locations,
+  admin,
+  openFirst,
+  onAddNode,
+  onToken,
+}: {
+  locations: StaffLocation[];
+  admin: boolean;
+  openFirst: boolean;
+  onAddNode: (slug: string) => void;
+  onToken: (v: { node: string; token: string }) => void;
+}) {
   const { t } = useTranslation(STAFF_NS);
   const [shown, setShown] = useState(false);
   const [opened, setOpened] = useState<string | null>(null);
   const open = locations.find((l) => l.slug === opened) ?? (openFirst ? locations[0] : undefined);
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby="empty-locations" data-testid="empty-locations">
+    <Card
+      withBorder
+      radius="lg"
+      padding="lg"
+      component="section"
+      aria-labelledby="empty-locations"
+      data-testid="empty-locations"
+    >
       <Group justify="space-between" gap="sm">
         <div>
           <Title order={2} fz={18} id="empty-locations">
@@ -298,14 +397,29 @@ function EmptyLocations({ locations, admin, openFirst, onAddNode, onToken }: { l
             {t('nodes.emptyIntro')}
           </Text>
         </div>
-        <Button variant="default" size="compact-sm" onClick={() => setShown((v) => !v)} aria-expanded={shown} aria-controls="empty-locations-list" data-testid="empty-locations-toggle">
+        <Button
+          variant="default"
+          size="compact-sm"
+          onClick={() => setShown((v) => !v)}
+          aria-expanded={shown}
+          aria-controls="empty-locations-list"
+          data-testid="empty-locations-toggle"
+        >
           {shown ? t('nodes.emptyHide') : t('nodes.emptyShow')}
         </Button>
       </Group>
       {shown && (
         <Group gap={6} mt="sm" id="empty-locations-list" wrap="wrap">
           {locations.map((l) => (
-            <Button key={l.slug} size="compact-xs" variant={open?.slug === l.slug ? 'filled' : 'light'} color="gray" onClick={() => setOpened(open?.slug === l.slug ? null : l.slug)} aria-pressed={open?.slug === l.slug} data-testid={`empty-${l.slug}`}>
+            <Button
+              key={l.slug}
+              size="compact-xs"
+              variant={open?.slug === l.slug ? 'filled' : 'light'}
+              color="gray"
+              onClick={() => setOpened(open?.slug === l.slug ? null : l.slug)}
+              aria-pressed={open?.slug === l.slug}
+              data-testid={`empty-${l.slug}`}
+            >
               {l.city}, {l.countryCode}
               {!l.visible && ` · ${t('nodes.hidden')}`}
             </Button>
@@ -321,7 +435,17 @@ function EmptyLocations({ locations, admin, openFirst, onAddNode, onToken }: { l
   );
 }
 
-function LocationCard({ location: l, admin, onAddNode, onToken }: { location: StaffLocation; admin: boolean; onAddNode: () => void; onToken: (v: { node: string; token: string }) => void }) {
+function LocationCard({
+  location: l,
+  admin,
+  onAddNode,
+  onToken,
+}: {
+  location: StaffLocation;
+  admin: boolean;
+  onAddNode: () => void;
+  onToken: (v: { node: string; token: string }) => void;
+}) {
   const { t, i18n } = useTranslation(STAFF_NS);
   const update = useUpdateLocation();
   const updateNode = useUpdateNode();
@@ -334,7 +458,11 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
       confirmLabel: t('common.confirm'),
       cancelLabel: t('common.cancel'),
       danger: field === 'enabled' && !next,
-      onConfirm: () => update.mutate({ slug: l.slug, [field]: next }, { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) }),
+      onConfirm: () =>
+        update.mutate(
+          { slug: l.slug, [field]: next },
+          { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) },
+        ),
     });
   };
   const flipNode = (n: StaffNode) =>
@@ -344,7 +472,11 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
       confirmLabel: n.enabled ? t('nodes.disable') : t('nodes.enable'),
       cancelLabel: t('common.cancel'),
       danger: n.enabled,
-      onConfirm: () => updateNode.mutate({ name: n.name, enabled: !n.enabled }, { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) }),
+      onConfirm: () =>
+        updateNode.mutate(
+          { name: n.name, enabled: !n.enabled },
+          { onSuccess: () => snackbar(t('done.saved'), { kind: 'success' }) },
+        ),
     });
   const drain = (n: StaffNode) => {
     const next = !n.drainingSince;
@@ -354,7 +486,13 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
       confirmLabel: next ? t('nodes.drain') : t('nodes.undrain'),
       cancelLabel: t('common.cancel'),
       danger: next,
-      onConfirm: () => updateNode.mutate({ name: n.name, draining: next }, { onSuccess: () => snackbar(t(next ? 'done.draining' : 'done.saved', { node: n.name }), { kind: 'success' }) }),
+      onConfirm: () =>
+        updateNode.mutate(
+          { name: n.name, draining: next },
+          {
+            onSuccess: () => snackbar(t(next ? 'done.draining' : 'done.saved', { node: n.name }), { kind: 'success' }),
+          },
+        ),
     });
   };
   const newToken = (n: StaffNode) =>
@@ -378,7 +516,14 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
     });
   const headingId = `location-${l.slug}`;
   return (
-    <Card withBorder radius="lg" padding="lg" component="section" aria-labelledby={headingId} data-testid={`location-${l.slug}`}>
+    <Card
+      withBorder
+      radius="lg"
+      padding="lg"
+      component="section"
+      aria-labelledby={headingId}
+      data-testid={`location-${l.slug}`}
+    >
       <Group justify="space-between" gap="sm" mb="sm">
         <div>
           <Title order={2} fz={18} id={headingId}>
@@ -390,18 +535,50 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
         </div>
         {admin ? (
           <Group gap="md">
-            <Switch label={t('nodes.enabled')} checked={l.enabled} onChange={() => flip('enabled')} disabled={update.isPending || l.nodes.length === 0} />
-            <Switch label={t('nodes.premium')} checked={l.premium} onChange={() => flip('premium')} disabled={update.isPending} />
-            <Switch label={t('nodes.visible')} checked={l.visible} onChange={() => flip('visible')} disabled={update.isPending} />
-            <Button size="compact-sm" variant="light" onClick={onAddNode} aria-label={`${t('nodes.addNode')}: ${l.slug}`}>
+            <Switch
+              label={t('nodes.enabled')}
+              checked={l.enabled}
+              onChange={() => flip('enabled')}
+              disabled={update.isPending || l.nodes.length === 0}
+            />
+            <Switch
+              label={t('nodes.premium')}
+              checked={l.premium}
+              onChange={() => flip('premium')}
+              disabled={update.isPending}
+            />
+            <Switch
+              label={t('nodes.visible')}
+              checked={l.visible}
+              onChange={() => flip('visible')}
+              disabled={update.isPending}
+            />
+            <Button
+              size="compact-sm"
+              variant="light"
+              onClick={onAddNode}
+              aria-label={`${t('nodes.addNode')}: ${l.slug}`}
+            >
               {t('nodes.addNode')}
             </Button>
           </Group>
         ) : (
           <Group gap={4}>
-            {!l.enabled && <Badge color="gray" variant="outline" radius="sm">{t('nodes.off')}</Badge>}
-            {l.premium && <Badge color="yellow" variant="light" radius="sm">{t('nodes.premium')}</Badge>}
-            {!l.visible && <Badge color="gray" variant="light" radius="sm">{t('nodes.hidden')}</Badge>}
+            {!l.enabled && (
+              <Badge color="gray" variant="outline" radius="sm">
+                {t('nodes.off')}
+              </Badge>
+            )}
+            {l.premium && (
+              <Badge color="yellow" variant="light" radius="sm">
+                {t('nodes.premium')}
+              </Badge>
+            )}
+            {!l.visible && (
+              <Badge color="gray" variant="light" radius="sm">
+                {t('nodes.hidden')}
+              </Badge>
+            )}
           </Group>
         )}
       </Group>
@@ -412,7 +589,18 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
           label={t('nodes.nodesOf', { location: l.slug })}
           minWidth={1060}
           stacked
-          head={[t('nodes.colNode'), t('nodes.colStatus'), t('nodes.colLastReport'), t('nodes.colPeers'), t('nodes.colCapacity'), t('nodes.colLoad'), t('nodes.colAgent'), t('nodes.colStealth'), t('nodes.colError'), ...(admin ? [t('nodes.colActions')] : [])]}
+          head={[
+            t('nodes.colNode'),
+            t('nodes.colStatus'),
+            t('nodes.colLastReport'),
+            t('nodes.colPeers'),
+            t('nodes.colCapacity'),
+            t('nodes.colLoad'),
+            t('nodes.colAgent'),
+            t('nodes.colStealth'),
+            t('nodes.colError'),
+            ...(admin ? [t('nodes.colActions')] : []),
+          ]}
         >
           {l.nodes.map((n) => {
             const health = n.online ? 'online' : n.lastSeenAt ? 'stale' : 'never';
@@ -438,7 +626,13 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                     )}
                     {n.enabled && n.drainingSince && (
                       // The badge says what, the line under it since when: one long badge was cut to "DRAINING SIN…" in the table.
-                      <Badge color="orange" variant="light" radius="sm" title={t('nodes.draining', { since: formatWhen(n.drainingSince, i18n.language) })} data-testid="node-draining">
+                      <Badge
+                        color="orange"
+                        variant="light"
+                        radius="sm"
+                        title={t('nodes.draining', { since: formatWhen(n.drainingSince, i18n.language) })}
+                        data-testid="node-draining"
+                      >
                         {t('nodes.drainingBadge')}
                       </Badge>
                     )}
@@ -459,14 +653,24 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                     </Text>
                   )}
                 </Table.Td>
-                <Table.Td data-label={t('nodes.colLastReport')} title={formatWhen(n.lastSeenAt, i18n.language)}>{n.lastSeenAt ? formatAgo(n.lastSeenAt, i18n.language) : t('customer.never')}</Table.Td>
+                <Table.Td data-label={t('nodes.colLastReport')} title={formatWhen(n.lastSeenAt, i18n.language)}>
+                  {n.lastSeenAt ? formatAgo(n.lastSeenAt, i18n.language) : t('customer.never')}
+                </Table.Td>
                 <Table.Td data-label={t('nodes.colPeers')}>{n.lastSeenAt ? n.activePeers : '—'}</Table.Td>
-                <Table.Td data-label={t('nodes.colCapacity')} style={{ minWidth: 150 }} data-testid={`capacity-${n.name}`}>
+                <Table.Td
+                  data-label={t('nodes.colCapacity')}
+                  style={{ minWidth: 150 }}
+                  data-testid={`capacity-${n.name}`}
+                >
                   <WireguardCapacity wg={n.wireguard} />
                 </Table.Td>
                 <Table.Td data-label={t('nodes.colLoad')}>{n.load === null ? '—' : `${Math.round(n.load)}%`}</Table.Td>
                 <Table.Td data-label={t('nodes.colAgent')}>{n.agentVersion ?? '—'}</Table.Td>
-                <Table.Td data-label={t('nodes.colStealth')} style={{ minWidth: 160 }} data-testid={`stealth-${n.name}`}>
+                <Table.Td
+                  data-label={t('nodes.colStealth')}
+                  style={{ minWidth: 160 }}
+                  data-testid={`stealth-${n.name}`}
+                >
                   <StealthCore stealth={n.stealth} />
                 </Table.Td>
                 <Table.Td data-label={t('nodes.colError')} style={{ maxWidth: 220 }}>
@@ -479,21 +683,41 @@ function LocationCard({ location: l, admin, onAddNode, onToken }: { location: St
                   )}
                 </Table.Td>
                 {admin && (
-                <Table.Td data-label={t('nodes.colActions')}>
-                  <Group gap={4} wrap="wrap">
-                    <Button size="compact-xs" variant="light" color={n.enabled ? 'red' : undefined} onClick={() => flipNode(n)} aria-label={`${n.enabled ? t('nodes.disable') : t('nodes.enable')}: ${n.name}`}>
-                      {n.enabled ? t('nodes.disable') : t('nodes.enable')}
-                    </Button>
-                    {n.enabled && (
-                      <Button size="compact-xs" variant="light" color={n.drainingSince ? undefined : 'orange'} onClick={() => drain(n)} aria-label={`${n.drainingSince ? t('nodes.undrain') : t('nodes.drain')}: ${n.name}`} data-testid={`drain-${n.name}`}>
-                        {n.drainingSince ? t('nodes.undrain') : t('nodes.drain')}
+                  <Table.Td data-label={t('nodes.colActions')}>
+                    <Group gap={4} wrap="wrap">
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        color={n.enabled ? 'red' : undefined}
+                        onClick={() => flipNode(n)}
+                        aria-label={`${n.enabled ? t('nodes.disable') : t('nodes.enable')}: ${n.name}`}
+                      >
+                        {n.enabled ? t('nodes.disable') : t('nodes.enable')}
                       </Button>
-                    )}
-                    <Button size="compact-xs" variant="light" color="orange" loading={issue.isPending && issue.variables?.name === n.name} onClick={() => newToken(n)} aria-label={`${t('nodes.newToken')}: ${n.name}`}>
-                      {t('nodes.newToken')}
-                    </Button>
-                  </Group>
-                </Table.Td>
+                      {n.enabled && (
+                        <Button
+                          size="compact-xs"
+                          variant="light"
+                          color={n.drainingSince ? undefined : 'orange'}
+                          onClick={() => drain(n)}
+                          aria-label={`${n.drainingSince ? t('nodes.undrain') : t('nodes.drain')}: ${n.name}`}
+                          data-testid={`drain-${n.name}`}
+                        >
+                          {n.drainingSince ? t('nodes.undrain') : t('nodes.drain')}
+                        </Button>
+                      )}
+                      <Button
+                        size="compact-xs"
+                        variant="light"
+                        color="orange"
+                        loading={issue.isPending && issue.variables?.name === n.name}
+                        onClick={() => newToken(n)}
+                        aria-label={`${t('nodes.newToken')}: ${n.name}`}
+                      >
+                        {t('nodes.newToken')}
+                      </Button>
+                    </Group>
+                  </Table.Td>
                 )}
               </Table.Tr>
             );

@@ -61,7 +61,13 @@ export function StaffConsole() {
           <div className={classes.whoText}>
             <Text size="xs" fw={600} truncate="end" title={me.email} data-testid="staff-me">
               {me.email}{' '}
-              <Badge size="xs" variant="light" color={me.role === 'admin' ? 'red' : 'blue'} radius="sm" component="span">
+              <Badge
+                size="xs"
+                variant="light"
+                color={me.role === 'admin' ? 'red' : 'blue'}
+                radius="sm"
+                component="span"
+              >
                 {t(`roles.${me.role}`)}
               </Badge>
             </Text>

@@ -11,7 +11,9 @@ import classes from './staff.module.css';
 
 /** Only a console page may be the way back after signing in (never another site, never a customer page). */
 export function safeNext(next: string | null): string {
-  return next && /^\/staff\/[A-Za-z0-9/_?=&%.-]*$/.test(next) && !next.startsWith('/staff/sign-in') ? next : '/staff/customers';
+  return next && /^\/staff\/[A-Za-z0-9/_?=&%.-]*$/.test(next) && !next.startsWith('/staff/sign-in')
+    ? next
+    : '/staff/customers';
 }
 
 /** /staff/sign-in: email, password and the authenticator's 6-digit code or one of the account's recovery codes; two-factor is required for staff. */
@@ -31,7 +33,10 @@ export function StaffSignInPage() {
     e.preventDefault();
     setTried(true);
     if (!email.trim() || !password || !isSecondFactorCode(code)) return;
-    signIn.mutate({ email: email.trim(), password, code }, { onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) });
+    signIn.mutate(
+      { email: email.trim(), password, code },
+      { onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) },
+    );
   };
 
   const status = signIn.isError ? errorStatus(signIn.error) : null;
@@ -56,7 +61,13 @@ export function StaffSignInPage() {
               </Alert>
             )}
             {status === 403 && (
-              <Alert color="orange" variant="light" role="alert" title={t('signIn.twoFactorTitle')} data-testid="staff-2fa-required">
+              <Alert
+                color="orange"
+                variant="light"
+                role="alert"
+                title={t('signIn.twoFactorTitle')}
+                data-testid="staff-2fa-required"
+              >
                 <Text size="sm">{apiMessage || t('signIn.twoFactorBody')}</Text>
                 <Anchor component={Link} to="/profile" size="sm" fw={600}>
                   {t('signIn.twoFactorLink')}
@@ -65,11 +76,30 @@ export function StaffSignInPage() {
             )}
             {signIn.isError && status !== 403 && (
               <Alert color="red" variant="light" role="alert" data-testid="staff-sign-in-error">
-                {status === 429 ? t('signIn.tooMany') : status === 401 || status === 422 ? apiMessage || t('signIn.wrong') : t('signIn.failed')}
+                {status === 429
+                  ? t('signIn.tooMany')
+                  : status === 401 || status === 422
+                    ? apiMessage || t('signIn.wrong')
+                    : t('signIn.failed')}
               </Alert>
             )}
-            <TextInput label={t('signIn.email')} type="email" autoComplete="username" required value={email} onChange={(e) => setEmail(e.currentTarget.value)} error={tried && !email.trim() ? t('signIn.required') : null} />
-            <PasswordInput label={t('signIn.password')} autoComplete="current-password" required value={password} onChange={(e) => setPassword(e.currentTarget.value)} error={tried && !password ? t('signIn.required') : null} />
+            <TextInput
+              label={t('signIn.email')}
+              type="email"
+              autoComplete="username"
+              required
+              value={email}
+              onChange={(e) => setEmail(e.currentTarget.value)}
+              error={tried && !email.trim() ? t('signIn.required') : null}
+            />
+            <PasswordInput
+              label={t('signIn.password')}
+              autoComplete="current-password"
+              required
+              value={password}
+              onChange={(e) => setPassword(e.currentTarget.value)}
+              error={tried && !password ? t('signIn.required') : null}
+            />
             <TextInput
               label={t('signIn.code')}
               description={t('signIn.codeHint')}

@@ -2,8 +2,22 @@ import { describe, expect, it } from 'vitest';
 import type { StaffLocation } from '@warren/contract';
 import { filterLocations } from './NodesPage';
 
-const loc = (slug: string, country: string, city: string, nodes: { name: string; endpointHost: string }[] = []): StaffLocation =>
-  ({ slug, countryCode: slug.slice(0, 2).toUpperCase(), country, city, premium: false, visible: true, enabled: true, nodes }) as unknown as StaffLocation;
+const loc = (
+  slug: string,
+  country: string,
+  city: string,
+  nodes: { name: string; endpointHost: string }[] = [],
+): StaffLocation =>
+  ({
+    slug,
+    countryCode: slug.slice(0, 2).toUpperCase(),
+    country,
+    city,
+    premium: false,
+    visible: true,
+    enabled: true,
+    nodes,
+  }) as unknown as StaffLocation;
 
 describe('nodes page filter', () => {
   const list = [

@@ -16,12 +16,20 @@ const overview = { subscriptionUrl: 'http://proxy.localhost/api/sub/secret-abcde
 
 it('getStealth: the session inside the encrypted body, the subscription URL in the encrypted answer', async () => {
   await expectRestrictedCall(async () => expect(await getStealth('en')).toEqual({ kind: 'ready', overview }), {
-    path: '/api/setup/stealth/restrictedGet', answer: { data: overview }, inside: { langCode: 'en' }, sessionField: 'token', clear: [],
+    path: '/api/setup/stealth/restrictedGet',
+    answer: { data: overview },
+    inside: { langCode: 'en' },
+    sessionField: 'token',
+    clear: [],
   });
 });
 
 it('resetStealth: the new subscription URL in the encrypted answer', async () => {
   await expectRestrictedCall(async () => expect(await resetStealth('en')).toEqual(overview), {
-    path: '/api/setup/stealth/restrictedReset', answer: { data: overview, message: 'ok' }, inside: { langCode: 'en' }, sessionField: 'token', clear: [],
+    path: '/api/setup/stealth/restrictedReset',
+    answer: { data: overview, message: 'ok' },
+    inside: { langCode: 'en' },
+    sessionField: 'token',
+    clear: [],
   });
 });

@@ -13,5 +13,8 @@ export async function resetStealth(langCode: string): Promise<StealthOverview> {
 
 export function useResetStealth(langCode: string) {
   const qc = useQueryClient();
-  return useMutation({ mutationFn: () => resetStealth(langCode), onSettled: () => qc.invalidateQueries({ queryKey: ['setup', 'stealth'] }) });
+  return useMutation({
+    mutationFn: () => resetStealth(langCode),
+    onSettled: () => qc.invalidateQueries({ queryKey: ['setup', 'stealth'] }),
+  });
 }

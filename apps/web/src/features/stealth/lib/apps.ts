@@ -64,10 +64,28 @@ export const STEALTH_APPS: Record<StealthPlatform, StealthApp[]> = {
   ],
   windows: [
     hiddify([{ label: 'github', url: HIDDIFY_RELEASES }]),
-    { id: 'v2rayn', name: 'v2rayN', stores: [{ label: 'github', url: 'https://github.com/2dust/v2rayN/releases/latest' }] },
+    {
+      id: 'v2rayn',
+      name: 'v2rayN',
+      stores: [{ label: 'github', url: 'https://github.com/2dust/v2rayN/releases/latest' }],
+    },
   ],
-  mac: [hiddify([{ label: 'github', url: HIDDIFY_RELEASES }]), { id: 'v2rayn', name: 'v2rayN', stores: [{ label: 'github', url: 'https://github.com/2dust/v2rayN/releases/latest' }] }],
-  linux: [hiddify([{ label: 'github', url: HIDDIFY_RELEASES }]), { id: 'v2rayn', name: 'v2rayN', stores: [{ label: 'github', url: 'https://github.com/2dust/v2rayN/releases/latest' }] }],
+  mac: [
+    hiddify([{ label: 'github', url: HIDDIFY_RELEASES }]),
+    {
+      id: 'v2rayn',
+      name: 'v2rayN',
+      stores: [{ label: 'github', url: 'https://github.com/2dust/v2rayN/releases/latest' }],
+    },
+  ],
+  linux: [
+    hiddify([{ label: 'github', url: HIDDIFY_RELEASES }]),
+    {
+      id: 'v2rayn',
+      name: 'v2rayN',
+      stores: [{ label: 'github', url: 'https://github.com/2dust/v2rayN/releases/latest' }],
+    },
+  ],
 };
 
 /** The visitor's platform among those with stealth apps (an Android TV gets the Android apps). */

@@ -8,12 +8,30 @@ import { StealthPage } from './StealthPage';
 
 const SUB = 'https://vpn.example.com/api/sub/AbCdEfGhIjKlMnOpQrStUvWxYz0123456789_-abcde';
 const links = [
-  { location: 'de-frankfurt', name: 'Warren VPN · Germany, Frankfurt', protocol: 'vless', url: 'vless://11111111-2222-4333-8444-555555555555@de.example.net:443?encryption=none&security=tls&sni=de.example.net&type=ws&host=de.example.net&path=%2Fws#x' },
-  { location: 'de-frankfurt', name: 'Warren VPN · Germany, Frankfurt', protocol: 'trojan', url: 'trojan://pw@de.example.net:443?security=tls&sni=de.example.net&type=tcp#x' },
+  {
+    location: 'de-frankfurt',
+    name: 'Warren VPN · Germany, Frankfurt',
+    protocol: 'vless',
+    url: 'vless://11111111-2222-4333-8444-555555555555@de.example.net:443?encryption=none&security=tls&sni=de.example.net&type=ws&host=de.example.net&path=%2Fws#x',
+  },
+  {
+    location: 'de-frankfurt',
+    name: 'Warren VPN · Germany, Frankfurt',
+    protocol: 'trojan',
+    url: 'trojan://pw@de.example.net:443?security=tls&sni=de.example.net&type=tcp#x',
+  },
 ];
 /** A paying customer: the page asks the API only for a paid plan. */
-const payingUser = () => testUser({ subscriptionData: { tariffName: '1 Year', tariffKey: '1-year', expiresAt: new Date(Date.now() + 86_400_000 * 300).toISOString() } });
-const ANDROID = 'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
+const payingUser = () =>
+  testUser({
+    subscriptionData: {
+      tariffName: '1 Year',
+      tariffKey: '1-year',
+      expiresAt: new Date(Date.now() + 86_400_000 * 300).toISOString(),
+    },
+  });
+const ANDROID =
+  'Mozilla/5.0 (Linux; Android 14; Pixel 8) AppleWebKit/537.36 (KHTML, like Gecko) Chrome/126.0 Mobile Safari/537.36';
 
 beforeEach(() => vi.spyOn(navigator, 'userAgent', 'get').mockReturnValue(ANDROID));
 afterEach(() => {
@@ -32,9 +50,18 @@ describe('stealth page', () => {
     const platforms = screen.getAllByTestId(/^stealth-platform-/);
     expect(platforms[0]).toHaveAttribute('data-testid', 'stealth-platform-android');
     expect(within(platforms[0]!).getByText('Your device')).toBeInTheDocument();
-    expect(screen.getByTestId('stealth-add-android-v2rayng')).toHaveAttribute('href', `v2rayng://install-sub?url=${encodeURIComponent(SUB)}&name=Warren%20VPN`);
-    expect(within(platforms[0]!).getByRole('link', { name: 'Add to Hiddify (Android)' })).toHaveAttribute('href', `hiddify://import/${SUB}#Warren%20VPN`);
-    expect(within(platforms[0]!).getByRole('link', { name: 'v2rayNG: Google Play' })).toHaveAttribute('href', 'https://play.google.com/store/apps/details?id=com.v2ray.ang');
+    expect(screen.getByTestId('stealth-add-android-v2rayng')).toHaveAttribute(
+      'href',
+      `v2rayng://install-sub?url=${encodeURIComponent(SUB)}&name=Warren%20VPN`,
+    );
+    expect(within(platforms[0]!).getByRole('link', { name: 'Add to Hiddify (Android)' })).toHaveAttribute(
+      'href',
+      `hiddify://import/${SUB}#Warren%20VPN`,
+    );
+    expect(within(platforms[0]!).getByRole('link', { name: 'v2rayNG: Google Play' })).toHaveAttribute(
+      'href',
+      'https://play.google.com/store/apps/details?id=com.v2ray.ang',
+    );
     const loc = screen.getByTestId('stealth-location');
     expect(within(loc).getByDisplayValue(links[0]!.url)).toBeInTheDocument();
     expect(within(loc).getByDisplayValue(links[1]!.url)).toBeInTheDocument();
@@ -43,7 +70,9 @@ describe('stealth page', () => {
 
   it('a free plan gets the upgrade prompt without asking the API (no 403 in the console)', async () => {
     act(() => session.setUser(testUser()));
-    const api = stubApi({ 'GET setup/stealth/get': { status: 403, body: { message: 'This feature needs a premium plan.' } } });
+    const api = stubApi({
+      'GET setup/stealth/get': { status: 403, body: { message: 'This feature needs a premium plan.' } },
+    });
     await renderRoute(<StealthPage />, '/setup/stealth');
     const card = await screen.findByTestId('stealth-upgrade');
     expect(within(card).getByRole('link', { name: /Upgrade/ })).toHaveAttribute('href', '/plans');

@@ -26,12 +26,31 @@ import classes from './stealth.module.css';
 export function StealthPage() {
   const { t, i18n } = useTranslation();
   const paid = useSession(({ user }) =>
-    user ? vpnAccess({ accountStatus: user.accountStatus, tariffKey: user.subscriptionData.tariffKey, subscriptionExpiresAt: user.subscriptionData.expiresAt }) === 'paid' : false,
+    user
+      ? vpnAccess({
+          accountStatus: user.accountStatus,
+          tariffKey: user.subscriptionData.tariffKey,
+          subscriptionExpiresAt: user.subscriptionData.expiresAt,
+        }) === 'paid'
+      : false,
   );
   const stealth = useStealth(i18n.language, paid);
   return (
-    <SetupPageFrame title={t('titles.stealth')} intro={t('stealth.intro')} icon={<IconShieldCheck size={16} />} query={stealth} loading={t('stealth.loading')} error={t('stealth.failed')}>
-      {(state) => (state.kind === 'upgrade' ? <Upgrade /> : <Ready subscriptionUrl={state.overview.subscriptionUrl} links={state.overview.links} />)}
+    <SetupPageFrame
+      title={t('titles.stealth')}
+      intro={t('stealth.intro')}
+      icon={<IconShieldCheck size={16} />}
+      query={stealth}
+      loading={t('stealth.loading')}
+      error={t('stealth.failed')}
+    >
+      {(state) =>
+        state.kind === 'upgrade' ? (
+          <Upgrade />
+        ) : (
+          <Ready subscriptionUrl={state.overview.subscriptionUrl} links={state.overview.links} />
+        )
+      }
     </SetupPageFrame>
   );
 }
@@ -73,7 +92,8 @@ function Ready({ subscriptionUrl, links }: { subscriptionUrl: string; links: Ste
       cancelLabel: t('services.cancel'),
       danger: true,
       confirmTestId: 'confirm-stealth-reset',
-      onConfirm: () => reset.mutate(undefined, { onSuccess: () => snackbar(t('stealth.resetDone'), { kind: 'success' }) }),
+      onConfirm: () =>
+        reset.mutate(undefined, { onSuccess: () => snackbar(t('stealth.resetDone'), { kind: 'success' }) }),
     });
 
   return (
@@ -87,14 +107,31 @@ function Ready({ subscriptionUrl, links }: { subscriptionUrl: string; links: Ste
             {t('stealth.subscriptionHint')}
           </Text>
           <div className={classes.subscription}>
-            <QrCode value={subscriptionUrl} alt={t('stealth.subscriptionQr')} size={180} testId="stealth-subscription-qr" />
+            <QrCode
+              value={subscriptionUrl}
+              alt={t('stealth.subscriptionQr')}
+              size={180}
+              testId="stealth-subscription-qr"
+            />
             <Stack gap="sm" className={classes.grow}>
-              <CopyField label={t('stealth.subscriptionUrl')} value={subscriptionUrl} testId="stealth-subscription-url" mono />
+              <CopyField
+                label={t('stealth.subscriptionUrl')}
+                value={subscriptionUrl}
+                testId="stealth-subscription-url"
+                mono
+              />
               <Text size="xs" c="dimmed">
                 {t('stealth.private')}
               </Text>
               <Group justify="flex-end">
-                <Button variant="light" color="red" size="xs" onClick={onReset} loading={reset.isPending} data-testid="stealth-reset">
+                <Button
+                  variant="light"
+                  color="red"
+                  size="xs"
+                  onClick={onReset}
+                  loading={reset.isPending}
+                  data-testid="stealth-reset"
+                >
                   {t('stealth.reset')}
                 </Button>
               </Group>
@@ -158,7 +195,17 @@ function Ready({ subscriptionUrl, links }: { subscriptionUrl: string; links: Ste
   );
 }
 
-function PlatformApps({ platform, mine, subscriptionUrl, title }: { platform: StealthPlatform; mine: boolean; subscriptionUrl: string; title: string }) {
+function PlatformApps({
+  platform,
+  mine,
+  subscriptionUrl,
+  title,
+}: {
+  platform: StealthPlatform;
+  mine: boolean;
+  subscriptionUrl: string;
+  title: string;
+}) {
   const { t } = useTranslation();
   return (
     <Stack gap={6} data-testid={`stealth-platform-${platform}`}>
@@ -186,7 +233,14 @@ function PlatformApps({ platform, mine, subscriptionUrl, title }: { platform: St
               </Group>
               <Group gap="xs">
                 {app.stores.map((s) => (
-                  <Anchor key={s.url} href={s.url} target="_blank" rel="noopener noreferrer" size="sm" aria-label={`${app.name}: ${t(`stealth.stores.${s.label}`)}`}>
+                  <Anchor
+                    key={s.url}
+                    href={s.url}
+                    target="_blank"
+                    rel="noopener noreferrer"
+                    size="sm"
+                    aria-label={`${app.name}: ${t(`stealth.stores.${s.label}`)}`}
+                  >
                     {t(`stealth.stores.${s.label}`)}
                   </Anchor>
                 ))}
@@ -216,7 +270,12 @@ function ShareLink({ link }: { link: StealthLink }) {
   const label = `${link.name} · ${link.protocol === 'vless' ? 'VLESS' : 'Trojan'}`;
   return (
     <div>
-      <CopyField label={link.protocol === 'vless' ? t('stealth.vless') : t('stealth.trojan')} value={link.url} testId={`stealth-link-${link.location}-${link.protocol}`} mono />
+      <CopyField
+        label={link.protocol === 'vless' ? t('stealth.vless') : t('stealth.trojan')}
+        value={link.url}
+        testId={`stealth-link-${link.location}-${link.protocol}`}
+        mono
+      />
       <details className={classes.qrDetails}>
         <summary>{t('stealth.showQr')}</summary>
         <QrCode value={link.url} alt={t('stealth.linkQr', { name: label })} size={200} />

@@ -12,8 +12,16 @@ export function receiptFileName(disposition: string | null, paymentId: string): 
  * bearer token lives in the page, so the file is fetched here and handed to the browser as a
  * download (a plain link would go without it).
  */
-export async function downloadReceipt({ paymentId, language }: { paymentId: string; language: string }): Promise<string> {
-  const res = await api.get(`billing/payments/${encodeURIComponent(paymentId)}/receipt`, { searchParams: { lang: language } });
+export async function downloadReceipt({
+  paymentId,
+  language,
+}: {
+  paymentId: string;
+  language: string;
+}): Promise<string> {
+  const res = await api.get(`billing/payments/${encodeURIComponent(paymentId)}/receipt`, {
+    searchParams: { lang: language },
+  });
   const name = receiptFileName(res.headers.get('content-disposition'), paymentId);
   const url = URL.createObjectURL(await res.blob());
   try {

@@ -7,7 +7,11 @@ export async function getPayments(): Promise<PaymentHistory> {
   return envelope(paymentHistory).parse(await api.get('billing/payments').json()).data;
 }
 
-export const paymentsQuery = queryOptions({ queryKey: ['billing', 'payments'], queryFn: getPayments, staleTime: 10_000 });
+export const paymentsQuery = queryOptions({
+  queryKey: ['billing', 'payments'],
+  queryFn: getPayments,
+  staleTime: 10_000,
+});
 
 export function usePayments() {
   return useQuery(paymentsQuery);

@@ -7,7 +7,11 @@ export async function getSubscription(): Promise<SubscriptionInfo> {
   return envelope(subscriptionInfo).parse(await api.get('billing/subscription').json()).data;
 }
 
-export const subscriptionQuery = queryOptions({ queryKey: ['billing', 'subscription'], queryFn: getSubscription, staleTime: 10_000 });
+export const subscriptionQuery = queryOptions({
+  queryKey: ['billing', 'subscription'],
+  queryFn: getSubscription,
+  staleTime: 10_000,
+});
 
 export function useSubscription() {
   return useQuery(subscriptionQuery);

@@ -15,7 +15,12 @@ import { usePayments } from '../api/get-payments';
 import { useRequestRefund } from '../api/request-refund';
 import { formatDate, formatMoney, providerName } from '../lib/format';
 
-const KIND_KEY = { purchase: 'subscription.kindPurchase', renewal: 'subscription.kindRenewal', grant: 'subscription.kindGrant', refund: 'subscription.kindRefund' } as const;
+const KIND_KEY = {
+  purchase: 'subscription.kindPurchase',
+  renewal: 'subscription.kindRenewal',
+  grant: 'subscription.kindGrant',
+  refund: 'subscription.kindRefund',
+} as const;
 const STATUS_KEY = {
   pending: 'subscription.stPending',
   succeeded: 'subscription.stSucceeded',
@@ -23,7 +28,13 @@ const STATUS_KEY = {
   refunded: 'subscription.stRefunded',
   expired: 'subscription.stExpired',
 } as const;
-const STATUS_COLOR = { pending: 'yellow', succeeded: 'teal', failed: 'red', refunded: 'gray', expired: 'gray' } as const;
+const STATUS_COLOR = {
+  pending: 'yellow',
+  succeeded: 'teal',
+  failed: 'red',
+  refunded: 'gray',
+  expired: 'gray',
+} as const;
 
 /** Every payment, renewal, failed attempt and refund; a receipt per paid one; a refund inside the window. Cards on a phone. */
 export function PaymentHistoryCard() {
@@ -35,17 +46,28 @@ export function PaymentHistoryCard() {
   const phone = useMediaQuery('(max-width: 48em)') ?? false;
 
   const date = (iso: string) => formatDate(iso, lang);
-  const money = (p: PaymentHistoryItem) => `${p.kind === 'refund' ? '−' : ''}${formatMoney(p.amountMinor, p.currency, lang)}`;
+  const money = (p: PaymentHistoryItem) =>
+    `${p.kind === 'refund' ? '−' : ''}${formatMoney(p.amountMinor, p.currency, lang)}`;
   const item = (p: PaymentHistoryItem) => `${t(KIND_KEY[p.kind])}: ${planDisplayName(t, p.tariffKey, p.tariffName)}`;
   const period = (p: PaymentHistoryItem) =>
-    p.periodStart === null ? null : p.periodEnd === null ? t('subscription.periodLifetime') : t('subscription.period', { from: date(p.periodStart), to: date(p.periodEnd) });
+    p.periodStart === null
+      ? null
+      : p.periodEnd === null
+        ? t('subscription.periodLifetime')
+        : t('subscription.period', { from: date(p.periodStart), to: date(p.periodEnd) });
 
   const download = (p: PaymentHistoryItem) =>
-    receipt.mutate({ paymentId: p.paymentId, language: lang }, { onError: (err) => snackbar(errorText(errorBodyOf(err), t('subscription.receiptFailed')), { kind: 'error' }) });
+    receipt.mutate(
+      { paymentId: p.paymentId, language: lang },
+      { onError: (err) => snackbar(errorText(errorBodyOf(err), t('subscription.receiptFailed')), { kind: 'error' }) },
+    );
   const askRefund = (p: PaymentHistoryItem) =>
     openConfirm({
       title: t('subscription.refundTitle'),
-      body: t('subscription.refundBody', { amount: formatMoney(p.amountMinor, p.currency, lang), period: period(p) ?? '—' }),
+      body: t('subscription.refundBody', {
+        amount: formatMoney(p.amountMinor, p.currency, lang),
+        period: period(p) ?? '—',
+      }),
       confirmLabel: t('subscription.refundConfirm', { amount: formatMoney(p.amountMinor, p.currency, lang) }),
       cancelLabel: t('subscription.cancel'),
       danger: true,
@@ -53,7 +75,12 @@ export function PaymentHistoryCard() {
       onConfirm: () =>
         refund.mutate(p.paymentId, {
           onSuccess: ({ outcome }) =>
-            snackbar(t(outcome === 'requested' ? 'subscription.refundRequestedDone' : 'subscription.refundDone', { amount: formatMoney(p.amountMinor, p.currency, lang) }), { kind: 'success' }),
+            snackbar(
+              t(outcome === 'requested' ? 'subscription.refundRequestedDone' : 'subscription.refundDone', {
+                amount: formatMoney(p.amountMinor, p.currency, lang),
+              }),
+              { kind: 'success' },
+            ),
           onError: (err) => snackbar(errorText(errorBodyOf(err), t('subscription.refundFailed')), { kind: 'error' }),
         }),
     });
@@ -162,7 +189,9 @@ export function PaymentHistoryCard() {
                       {status(p)}
                     </Stack>
                   </Group>
-                  {(p.receiptAvailable || p.refundAvailable || p.refundRequested) && <div style={{ marginTop: 8 }}>{actions(p)}</div>}
+                  {(p.receiptAvailable || p.refundAvailable || p.refundRequested) && (
+                    <div style={{ marginTop: 8 }}>{actions(p)}</div>
+                  )}
                 </Card>
               ))}
             </Stack>

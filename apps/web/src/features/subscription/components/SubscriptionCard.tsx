@@ -13,7 +13,11 @@ import { useSetAutoRenew } from '../api/set-auto-renew';
 import { formatDate, formatMoney } from '../lib/format';
 
 const STATUS_COLOR = { active: 'teal', expired: 'red', free: 'gray' } as const;
-const STATUS_KEY = { active: 'subscription.statusActive', expired: 'subscription.statusExpired', free: 'subscription.statusFree' } as const;
+const STATUS_KEY = {
+  active: 'subscription.statusActive',
+  expired: 'subscription.statusExpired',
+  free: 'subscription.statusFree',
+} as const;
 
 function Fact({ label, children, testId }: { label: string; children: ReactNode; testId?: string }) {
   return (
@@ -38,7 +42,10 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
     setAutoRenew.mutate(
       { enabled },
       {
-        onSuccess: (next) => snackbar(enabled ? t('subscription.turnedOn') : t('subscription.turnedOff', { date: date(next.paidUntil) }), { kind: 'success' }),
+        onSuccess: (next) =>
+          snackbar(enabled ? t('subscription.turnedOn') : t('subscription.turnedOff', { date: date(next.paidUntil) }), {
+            kind: 'success',
+          }),
         onError: (err) => snackbar(errorText(errorBodyOf(err), t('subscription.changeFailed')), { kind: 'error' }),
       },
     );
@@ -63,7 +70,13 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
     });
 
   return (
-    <Card withBorder padding="lg" component="section" aria-labelledby="subscription-plan" data-testid="subscription-card">
+    <Card
+      withBorder
+      padding="lg"
+      component="section"
+      aria-labelledby="subscription-plan"
+      data-testid="subscription-card"
+    >
       <Group justify="space-between" mb="md" gap="sm">
         <div>
           <Text size="sm" c="dimmed">
@@ -73,7 +86,13 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
             {planDisplayName(t, info.plan.tariffKey, info.plan.tariffName)}
           </Title>
         </div>
-        <Badge color={STATUS_COLOR[info.status]} variant="light" size="lg" radius="sm" data-testid="subscription-status">
+        <Badge
+          color={STATUS_COLOR[info.status]}
+          variant="light"
+          size="lg"
+          radius="sm"
+          data-testid="subscription-status"
+        >
           {t(STATUS_KEY[info.status])}
         </Badge>
       </Group>
@@ -81,7 +100,11 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
       {info.plan.lifetime && <Text mb="md">{t('subscription.lifetime')}</Text>}
       {info.status !== 'active' && (
         <Group gap="sm" mb="md">
-          <Text>{info.status === 'expired' && info.paidUntil ? `${t('subscription.paidUntil')}: ${date(info.paidUntil)}` : t('subscription.freeHint')}</Text>
+          <Text>
+            {info.status === 'expired' && info.paidUntil
+              ? `${t('subscription.paidUntil')}: ${date(info.paidUntil)}`
+              : t('subscription.freeHint')}
+          </Text>
           <Button component={Link} to="/plans" variant="light" size="xs">
             {t('subscription.seePlans')}
           </Button>
@@ -132,7 +155,13 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
       {paid && (
         <Group>
           {info.autoRenew ? (
-            <Button variant="light" color="red" onClick={askOff} loading={setAutoRenew.isPending} data-testid="auto-renew-off">
+            <Button
+              variant="light"
+              color="red"
+              onClick={askOff}
+              loading={setAutoRenew.isPending}
+              data-testid="auto-renew-off"
+            >
               {t('subscription.turnOff')}
             </Button>
           ) : info.canAutoRenew ? (

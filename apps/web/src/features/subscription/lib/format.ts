@@ -13,6 +13,13 @@ export function formatDate(iso: string, language: string): string {
 
 /** A provider's id as a customer knows it. */
 export function providerName(provider: string): string {
-  const names: Record<string, string> = { sandbox: 'Sandbox', stripe: 'Stripe', payssion: 'Payssion', payssionv2: 'Payssion', cardlink: 'Cardlink', grant: '—' };
+  const names: Record<string, string> = {
+    sandbox: 'Sandbox',
+    stripe: 'Stripe',
+    payssion: 'Payssion',
+    payssionv2: 'Payssion',
+    cardlink: 'Cardlink',
+    grant: '—',
+  };
   return names[provider] ?? provider;
 }

@@ -20,11 +20,38 @@ const renewing: SubscriptionInfo = {
   lastRenewalError: null,
 };
 const paid: PaymentHistoryItem = {
-  id: 'pay_1', paymentId: 'pay_1', kind: 'purchase', status: 'succeeded', date: '2026-11-24T10:00:00.000Z', amountMinor: 1299, currency: 'USD', provider: 'sandbox',
-  tariffName: '1 Month', tariffKey: '1-month', periodStart: '2026-11-24T10:00:00.000Z', periodEnd: '2026-12-24T10:00:00.000Z', failureReason: null,
-  receiptAvailable: true, refundAvailable: true, refundRequested: false, refundableUntil: '2026-12-01T10:00:00.000Z',
+  id: 'pay_1',
+  paymentId: 'pay_1',
+  kind: 'purchase',
+  status: 'succeeded',
+  date: '2026-11-24T10:00:00.000Z',
+  amountMinor: 1299,
+  currency: 'USD',
+  provider: 'sandbox',
+  tariffName: '1 Month',
+  tariffKey: '1-month',
+  periodStart: '2026-11-24T10:00:00.000Z',
+  periodEnd: '2026-12-24T10:00:00.000Z',
+  failureReason: null,
+  receiptAvailable: true,
+  refundAvailable: true,
+  refundRequested: false,
+  refundableUntil: '2026-12-01T10:00:00.000Z',
 };
-const failed: PaymentHistoryItem = { ...paid, id: 'pay_0', paymentId: 'pay_0', kind: 'renewal', status: 'failed', date: '2026-11-20T10:00:00.000Z', periodStart: null, periodEnd: null, failureReason: 'Card declined', receiptAvailable: false, refundAvailable: false, refundableUntil: null };
+const failed: PaymentHistoryItem = {
+  ...paid,
+  id: 'pay_0',
+  paymentId: 'pay_0',
+  kind: 'renewal',
+  status: 'failed',
+  date: '2026-11-20T10:00:00.000Z',
+  periodStart: null,
+  periodEnd: null,
+  failureReason: 'Card declined',
+  receiptAvailable: false,
+  refundAvailable: false,
+  refundableUntil: null,
+};
 const ok = <T,>(data: T) => ({ status: 200, body: { data } });
 const history = (items: PaymentHistoryItem[]): PaymentHistory => ({ items, moneyBackDays: 7 });
 
@@ -37,7 +64,12 @@ describe('subscription page', () => {
       'GET billing/subscription': () => ok(info),
       'GET billing/payments': ok(history([paid])),
       'POST billing/subscription/autoRenew': () => {
-        info = { ...info, autoRenew: !info.autoRenew, renewsAt: info.autoRenew ? null : renewing.renewsAt, nextCharge: info.autoRenew ? null : renewing.nextCharge };
+        info = {
+          ...info,
+          autoRenew: !info.autoRenew,
+          renewsAt: info.autoRenew ? null : renewing.renewsAt,
+          nextCharge: info.autoRenew ? null : renewing.nextCharge,
+        };
         return ok(info);
       },
     });
@@ -72,16 +104,41 @@ describe('subscription page', () => {
 
   it('after a refund or the end of a paid plan: the free plan by name, and a badge that says the paid plan ended (not "Free" beside "Expired")', async () => {
     stubApi({
-      'GET billing/subscription': ok({ ...renewing, plan: { tariffKey: 'free-plan', tariffName: 'Free', lifetime: false }, status: 'expired', paidUntil: null, autoRenew: false, canAutoRenew: false, renewsAt: null, nextCharge: null, paymentMethod: null }),
-      'GET billing/payments': ok(history([{ ...paid, status: 'refunded', refundAvailable: false, refundableUntil: null }])),
+      'GET billing/subscription': ok({
+        ...renewing,
+        plan: { tariffKey: 'free-plan', tariffName: 'Free', lifetime: false },
+        status: 'expired',
+        paidUntil: null,
+        autoRenew: false,
+        canAutoRenew: false,
+        renewsAt: null,
+        nextCharge: null,
+        paymentMethod: null,
+      }),
+      'GET billing/payments': ok(
+        history([{ ...paid, status: 'refunded', refundAvailable: false, refundableUntil: null }]),
+      ),
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
-    expect(await screen.findByTestId('subscription-status', {}, { timeout: 5000 })).toHaveTextContent('Paid plan ended');
+    expect(await screen.findByTestId('subscription-status', {}, { timeout: 5000 })).toHaveTextContent(
+      'Paid plan ended',
+    );
     expect(screen.getByText('You are on the free plan.')).toBeInTheDocument();
   });
 
   it('an abandoned checkout reads "Not completed" with what it means, not "Processing" beside real payments', async () => {
-    const abandoned: PaymentHistoryItem = { ...paid, id: 'pay_2', paymentId: 'pay_2', status: 'expired', date: '2026-11-25T10:00:00.000Z', periodStart: null, periodEnd: null, receiptAvailable: false, refundAvailable: false, refundableUntil: null };
+    const abandoned: PaymentHistoryItem = {
+      ...paid,
+      id: 'pay_2',
+      paymentId: 'pay_2',
+      status: 'expired',
+      date: '2026-11-25T10:00:00.000Z',
+      periodStart: null,
+      periodEnd: null,
+      receiptAvailable: false,
+      refundAvailable: false,
+      refundableUntil: null,
+    };
     stubApi({ 'GET billing/subscription': ok(renewing), 'GET billing/payments': ok(history([abandoned, paid])) });
     await renderRoute(<SubscriptionPage />, '/subscription');
     const rows = await screen.findAllByTestId('history-row', {}, { timeout: 5000 });
@@ -95,11 +152,21 @@ describe('subscription page', () => {
 
   it('a lifetime plan says it never renews and offers no switch; a plan without a reusable method says why', async () => {
     stubApi({
-      'GET billing/subscription': ok({ ...renewing, plan: { tariffKey: 'lifetime', tariffName: 'Lifetime', lifetime: true }, paidUntil: null, autoRenew: false, canAutoRenew: false, renewsAt: null, nextCharge: null }),
+      'GET billing/subscription': ok({
+        ...renewing,
+        plan: { tariffKey: 'lifetime', tariffName: 'Lifetime', lifetime: true },
+        paidUntil: null,
+        autoRenew: false,
+        canAutoRenew: false,
+        renewsAt: null,
+        nextCharge: null,
+      }),
       'GET billing/payments': ok(history([])),
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
-    expect(await screen.findByText('Lifetime: it never ends and is never charged again.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText('Lifetime: it never ends and is never charged again.', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     expect(screen.queryByRole('button', { name: /auto-renew/ })).not.toBeInTheDocument();
     expect(await screen.findByTestId('history-empty', {}, { timeout: 5000 })).toHaveTextContent('No payments yet.');
   });
@@ -110,7 +177,19 @@ describe('subscription page', () => {
       'GET billing/subscription': ok(renewing),
       'GET billing/payments': () => ok(history(items)),
       'POST billing/payments/pay_1/refund': () => {
-        items = [{ ...paid, id: 'pay_1:refund', kind: 'refund', status: 'refunded', receiptAvailable: false, refundAvailable: false, refundableUntil: null }, { ...paid, status: 'refunded', refundAvailable: false, refundableUntil: null }, failed];
+        items = [
+          {
+            ...paid,
+            id: 'pay_1:refund',
+            kind: 'refund',
+            status: 'refunded',
+            receiptAvailable: false,
+            refundAvailable: false,
+            refundableUntil: null,
+          },
+          { ...paid, status: 'refunded', refundAvailable: false, refundableUntil: null },
+          failed,
+        ];
         return ok({ ...history(items), outcome: 'refunded' });
       },
     });
@@ -133,10 +212,15 @@ describe('subscription page', () => {
     expect(dialog).toHaveTextContent('$12.99 goes back');
     expect(dialog).toHaveTextContent('November 24, 2026 – December 24, 2026');
     await userEvent.click(within(dialog).getByTestId('confirm-refund'));
-    await waitFor(() => expect(within(screen.getByTestId('history-table')).getAllByTestId('history-row')).toHaveLength(3), { timeout: 5000 });
+    await waitFor(
+      () => expect(within(screen.getByTestId('history-table')).getAllByTestId('history-row')).toHaveLength(3),
+      { timeout: 5000 },
+    );
     expect(api.count('POST billing/payments/pay_1/refund')).toBe(1);
     expect(screen.queryByRole('button', { name: /Ask for a refund/ })).not.toBeInTheDocument();
-    expect(await screen.findByText('Refund done: $12.99 is on its way back.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText('Refund done: $12.99 is on its way back.', {}, { timeout: 5000 }),
+    ).toBeInTheDocument();
     // The plan is read again (a period went back).
     expect(api.count('GET billing/subscription')).toBeGreaterThanOrEqual(2);
   });
@@ -157,7 +241,13 @@ describe('subscription page', () => {
     expect(within(table).queryByTestId('refund-requested')).not.toBeInTheDocument();
     await userEvent.click(within(table).getByRole('button', { name: /Ask for a refund of Payment: 1 Month/ }));
     await userEvent.click(await screen.findByTestId('confirm-refund', {}, { timeout: 5000 }));
-    expect(await screen.findByText('Refund requested: support will return $12.99 to you, and the plan ends then.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'Refund requested: support will return $12.99 to you, and the plan ends then.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeInTheDocument();
     const row = within(screen.getByTestId('history-table')).getAllByTestId('history-row')[0]!;
     expect(within(row).getByTestId('refund-requested')).toHaveTextContent('Refund requested');
     expect(row).toHaveTextContent('Support will refund it; the plan ends then.');
@@ -170,16 +260,32 @@ describe('subscription page', () => {
     stubApi({
       'GET billing/subscription': ok(renewing),
       'GET billing/payments': ok(history([paid])),
-      'POST billing/payments/pay_1/refund': { status: 422, body: { message: 'x', errors: { payment: ['The 7-day money-back window for this payment ended on 2026-12-01.'] } } },
+      'POST billing/payments/pay_1/refund': {
+        status: 422,
+        body: {
+          message: 'x',
+          errors: { payment: ['The 7-day money-back window for this payment ended on 2026-12-01.'] },
+        },
+      },
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
     await userEvent.click(await screen.findByRole('button', { name: /Ask for a refund/ }, { timeout: 5000 }));
     await userEvent.click(await screen.findByTestId('confirm-refund', {}, { timeout: 5000 }));
-    expect(await screen.findByText('The 7-day money-back window for this payment ended on 2026-12-01.', {}, { timeout: 5000 })).toBeInTheDocument();
+    expect(
+      await screen.findByText(
+        'The 7-day money-back window for this payment ended on 2026-12-01.',
+        {},
+        { timeout: 5000 },
+      ),
+    ).toBeInTheDocument();
   });
 
   it('downloads the receipt in the page language under the server’s file name', async () => {
-    const api = stubApi({ 'GET billing/subscription': ok(renewing), 'GET billing/payments': ok(history([paid])), 'GET billing/payments/pay_1/receipt': ok({}) });
+    const api = stubApi({
+      'GET billing/subscription': ok(renewing),
+      'GET billing/payments': ok(history([paid])),
+      'GET billing/payments/pay_1/receipt': ok({}),
+    });
     const created = vi.fn(() => 'blob:receipt');
     vi.stubGlobal('URL', Object.assign(URL, { createObjectURL: created, revokeObjectURL: vi.fn() }));
     const clicked: string[] = [];
@@ -187,7 +293,9 @@ describe('subscription page', () => {
       clicked.push(`${this.href} ${this.download}`);
     });
     await renderRoute(<SubscriptionPage />, '/subscription');
-    await userEvent.click(await screen.findByRole('button', { name: /Download the receipt for Payment: 1 Month/ }, { timeout: 5000 }));
+    await userEvent.click(
+      await screen.findByRole('button', { name: /Download the receipt for Payment: 1 Month/ }, { timeout: 5000 }),
+    );
     await waitFor(() => expect(clicked).toEqual(['blob:receipt receipt-pay_1.pdf']), { timeout: 5000 });
     expect(api.count('GET billing/payments/pay_1/receipt')).toBe(1);
     click.mockRestore();
@@ -195,7 +303,10 @@ describe('subscription page', () => {
 
   it('says it is loading, then offers a retry when the plan could not be loaded', async () => {
     let fail = true;
-    const api = stubApi({ 'GET billing/subscription': () => (fail ? { status: 500, body: { message: 'Internal' } } : ok(renewing)), 'GET billing/payments': ok(history([])) });
+    const api = stubApi({
+      'GET billing/subscription': () => (fail ? { status: 500, body: { message: 'Internal' } } : ok(renewing)),
+      'GET billing/payments': ok(history([])),
+    });
     await renderRoute(<SubscriptionPage />, '/subscription');
     expect(screen.getAllByRole('status')[0]).toHaveTextContent(/Loading your/);
     const alert = await screen.findByTestId('error-state', {}, { timeout: 5000 });

@@ -9,7 +9,12 @@ export async function getWgOverview(langCode: string): Promise<WgOverview> {
 }
 
 export const wgOverviewQuery = (langCode: string) =>
-  queryOptions({ queryKey: ['setup', 'wg', langCode], queryFn: () => getWgOverview(langCode), staleTime: 15_000, refetchInterval: 30_000 });
+  queryOptions({
+    queryKey: ['setup', 'wg', langCode],
+    queryFn: () => getWgOverview(langCode),
+    staleTime: 15_000,
+    refetchInterval: 30_000,
+  });
 
 export function useWgOverview(langCode: string) {
   return useQuery(wgOverviewQuery(langCode));

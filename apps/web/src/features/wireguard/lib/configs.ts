@@ -1,7 +1,12 @@
 import { renderWgConfig, wgConfigFileName, type WgDevice, type WgLocation, type WgOverview } from '@warren/contract';
 
 /** Config files of a freshly added device, one per available location, built in the browser. */
-export function configFor(device: WgDevice, privateKey: string, loc: WgLocation, o: Pick<WgOverview, 'dns' | 'allowedIps'>): { name: string; text: string } {
+export function configFor(
+  device: WgDevice,
+  privateKey: string,
+  loc: WgLocation,
+  o: Pick<WgOverview, 'dns' | 'allowedIps'>,
+): { name: string; text: string } {
   return {
     name: wgConfigFileName(loc),
     text: renderWgConfig({

@@ -54,7 +54,12 @@ const overviewOf = (devices: WgDevice[], recommended: string | null): WgOverview
   limit: 1,
   dns: ['10.64.0.1'],
   allowedIps: ['0.0.0.0/0', '::/0'],
-  locations: [location('au-syd', 'Sydney'), location('jp-tyo', 'Tokyo', false), location('de-fra', 'Frankfurt'), location('nl-ams', 'Amsterdam')],
+  locations: [
+    location('au-syd', 'Sydney'),
+    location('jp-tyo', 'Tokyo', false),
+    location('de-fra', 'Frankfurt'),
+    location('nl-ams', 'Amsterdam'),
+  ],
   recommended,
 });
 
@@ -68,7 +73,17 @@ describe('the location a new device starts on', () => {
 });
 
 describe('a fresh device on a phone and on a wide screen', () => {
-  const device: WgDevice = { id: 7, name: 'Phone', publicKey: KEY, ipv4: '10.64.0.7', ipv6: 'fd77::7', createdAt: '2026-11-24T00:00:00.000Z', lastHandshakeAt: null, rxBytes: 0, txBytes: 0 };
+  const device: WgDevice = {
+    id: 7,
+    name: 'Phone',
+    publicKey: KEY,
+    ipv4: '10.64.0.7',
+    ipv6: 'fd77::7',
+    createdAt: '2026-11-24T00:00:00.000Z',
+    lastHandshakeAt: null,
+    rxBytes: 0,
+    txBytes: 0,
+  };
 
   /** Adds a device with the media queries answering as a screen of this width would. */
   async function addDevice(width: number) {
@@ -89,7 +104,9 @@ describe('a fresh device on a phone and on a wide screen', () => {
 
   it('starts on the recommended location and marks it', async () => {
     const fresh = await addDevice(1280);
-    expect(screen.getAllByLabelText('Location').find((el) => el.tagName === 'INPUT')).toHaveValue('Frankfurt, Frankfurt (DE) · Recommended');
+    expect(screen.getAllByLabelText('Location').find((el) => el.tagName === 'INPUT')).toHaveValue(
+      'Frankfurt, Frankfurt (DE) · Recommended',
+    );
     expect(fresh.querySelector('[data-testid="recommended"]')).toHaveTextContent('Recommended');
   });
 
@@ -112,19 +129,29 @@ describe('a fresh device on a phone and on a wide screen', () => {
 });
 
 describe('a location with no room (issue 22)', () => {
-  it('sends the location the device starts on; a full one is said in the customer\'s words, naming the place', async () => {
+  it("sends the location the device starts on; a full one is said in the customer's words, naming the place", async () => {
     let sent: unknown;
     vi.mocked(snackbar).mockClear();
     stubApi({
       'GET setup/wg/get': { status: 200, body: { data: overviewOf([], 'de-fra') } },
       'POST setup/wg/devices/add': async (request) => {
         sent = await request.json();
-        return { status: 409, body: { message: 'Every Frankfurt, Germany server is full right now. Please pick another location.', errors: { location: ['Every Frankfurt, Germany server is full right now.'] } } };
+        return {
+          status: 409,
+          body: {
+            message: 'Every Frankfurt, Germany server is full right now. Please pick another location.',
+            errors: { location: ['Every Frankfurt, Germany server is full right now.'] },
+          },
+        };
       },
     });
     await renderRoute(<WireGuardPage />, '/setup/wg');
     await userEvent.click(await screen.findByTestId('add-device'));
-    await vi.waitFor(() => expect(snackbar).toHaveBeenCalledWith('Every Frankfurt, Frankfurt server is full right now. Choose another location.'));
+    await vi.waitFor(() =>
+      expect(snackbar).toHaveBeenCalledWith(
+        'Every Frankfurt, Frankfurt server is full right now. Choose another location.',
+      ),
+    );
     expect(snackbar).toHaveBeenCalledTimes(1); // the client's own English one stays silent
     expect(sent).toMatchObject({ location: 'de-fra' });
     expect(screen.queryByTestId('fresh-config')).not.toBeInTheDocument();
@@ -132,8 +159,15 @@ describe('a location with no room (issue 22)', () => {
 
   it('lists a location whose WireGuard servers are full with why', async () => {
     const full: WgLocation = { ...location('fr-par', 'Paris', false), premium: false, unavailable: 'full' };
-    stubApi({ 'GET setup/wg/get': { status: 200, body: { data: { ...overviewOf([], 'de-fra'), locations: [...overviewOf([], 'de-fra').locations, full] } } } });
+    stubApi({
+      'GET setup/wg/get': {
+        status: 200,
+        body: { data: { ...overviewOf([], 'de-fra'), locations: [...overviewOf([], 'de-fra').locations, full] } },
+      },
+    });
     await renderRoute(<WireGuardPage />, '/setup/wg');
-    expect(await screen.findByTestId('wg-unavailable-locations')).toHaveTextContent('Paris, Paris: Its WireGuard servers are full right now: choose another location (OpenVPN still works there).');
+    expect(await screen.findByTestId('wg-unavailable-locations')).toHaveTextContent(
+      'Paris, Paris: Its WireGuard servers are full right now: choose another location (OpenVPN still works there).',
+    );
   });
 });

@@ -1,4 +1,17 @@
-import { Alert, Badge, Button, Card, Code, Group, Select, SimpleGrid, Stack, Text, TextInput, Title } from '@mantine/core';
+import {
+  Alert,
+  Badge,
+  Button,
+  Card,
+  Code,
+  Group,
+  Select,
+  SimpleGrid,
+  Stack,
+  Text,
+  TextInput,
+  Title,
+} from '@mantine/core';
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Code.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
@@ -46,19 +59,29 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
   const available = overview.locations.filter((l) => l.available);
   const [slug, setSlug] = useState(() => initialLocation(overview));
   const loc = available.find((l) => l.slug === slug) ?? available[0];
-  const conf = useMemo(() => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview) : null), [fresh, loc, overview]);
+  const conf = useMemo(
+    () => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview) : null),
+    [fresh, loc, overview],
+  );
   const [showText, setShowText] = useState(false);
   if (!loc || !conf) return null;
   const recommended = overview.recommended;
   const download = () => saveFile(conf.name, conf.text, 'text/plain');
   const zipAll = async () =>
-    saveFile(`warren-${fresh.device.name.replace(/[^A-Za-z0-9-]+/g, '-')}.zip`, (await zipConfigs(available.map((l) => configFor(fresh.device, fresh.privateKey, l, overview)))) as BlobPart, 'application/zip');
+    saveFile(
+      `warren-${fresh.device.name.replace(/[^A-Za-z0-9-]+/g, '-')}.zip`,
+      (await zipConfigs(available.map((l) => configFor(fresh.device, fresh.privateKey, l, overview)))) as BlobPart,
+      'application/zip',
+    );
 
   const picker = (
     <Stack gap={6}>
       <Select
         label={t('setup.wg.location')}
-        data={available.map((l) => ({ value: l.slug, label: `${l.country}, ${l.city} (${l.countryCode})${l.slug === recommended ? ` · ${t('setup.wg.recommended')}` : ''}` }))}
+        data={available.map((l) => ({
+          value: l.slug,
+          label: `${l.country}, ${l.city} (${l.countryCode})${l.slug === recommended ? ` · ${t('setup.wg.recommended')}` : ''}`,
+        }))}
         value={loc.slug}
         onChange={setSlug}
         allowDeselect={false}
@@ -114,7 +137,14 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
           <>
             {picker}
             <Stack gap={4}>
-              <Button size="md" fullWidth leftSection={<IconDownload size={18} />} onClick={download} classNames={{ root: classes.tallButton, label: classes.wrapLabel }} data-testid="download-conf">
+              <Button
+                size="md"
+                fullWidth
+                leftSection={<IconDownload size={18} />}
+                onClick={download}
+                classNames={{ root: classes.tallButton, label: classes.wrapLabel }}
+                data-testid="download-conf"
+              >
                 {t('setup.wg.downloadForApp')}
               </Button>
               <Text size="xs" c="dimmed">
@@ -146,15 +176,26 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
 }
 
 /** Locations customers knew that take no one now, and why (issue 22): instead of them vanishing from the list. */
-const UNAVAILABLE_TEXT = { off: 'setup.locationOff', retiring: 'setup.locationRetiring', full: 'setup.locationFull' } as const;
+const UNAVAILABLE_TEXT = {
+  off: 'setup.locationOff',
+  retiring: 'setup.locationRetiring',
+  full: 'setup.locationFull',
+} as const;
 
 /**
  * What a failed add says: a full location (issue 22) in the customer's language, naming the place;
  * anything else as the API said it (field messages first), as the client would have.
  */
-export function addErrorText(err: unknown, start: WgOverview['locations'][number] | undefined, t: (key: string, o?: Record<string, string>) => string): string {
+export function addErrorText(
+  err: unknown,
+  start: WgOverview['locations'][number] | undefined,
+  t: (key: string, o?: Record<string, string>) => string,
+): string {
   const body = errorBodyOf(err);
-  if (errorStatus(err) === 409 && body?.errors?.location) return start ? t('setup.wg.locationFullError', { place: `${start.city}, ${start.country}` }) : t('setup.wg.allFullError');
+  if (errorStatus(err) === 409 && body?.errors?.location)
+    return start
+      ? t('setup.wg.locationFullError', { place: `${start.city}, ${start.country}` })
+      : t('setup.wg.allFullError');
   return errorText(body, t('setup.wg.addFailed'));
 }
 
@@ -186,12 +227,21 @@ function DeviceRow({ d, onRevoke }: { d: WgDevice; onRevoke: (d: WgDevice) => vo
         <Stack gap={2} miw={0}>
           {editing ? (
             <Group gap="xs">
-              <TextInput size="xs" value={name} onChange={(e) => setName(e.currentTarget.value)} maxLength={50} aria-label={t('setup.wg.name')} />
+              <TextInput
+                size="xs"
+                value={name}
+                onChange={(e) => setName(e.currentTarget.value)}
+                maxLength={50}
+                aria-label={t('setup.wg.name')}
+              />
               <Button
                 size="xs"
                 loading={rename.isPending}
                 onClick={() =>
-                  rename.mutate({ id: d.id, name }, { onSuccess: () => (setEditing(false), snackbar(t('setup.wg.renamed'), { kind: 'success' })) })
+                  rename.mutate(
+                    { id: d.id, name },
+                    { onSuccess: () => (setEditing(false), snackbar(t('setup.wg.renamed'), { kind: 'success' })) },
+                  )
                 }
               >
                 {t('setup.wg.save')}
@@ -208,12 +258,18 @@ function DeviceRow({ d, onRevoke }: { d: WgDevice; onRevoke: (d: WgDevice) => vo
           </Text>
           {d.serverRetiring && (
             <Alert color="orange" variant="light" mt={6} p="xs" data-testid="wg-server-retiring">
-              <Text size="sm">{t(d.serverRetiring.why === 'off' ? 'setup.wg.serverOff' : 'setup.wg.serverRetiring', { place: `${d.serverRetiring.city}, ${d.serverRetiring.country}` })}</Text>
+              <Text size="sm">
+                {t(d.serverRetiring.why === 'off' ? 'setup.wg.serverOff' : 'setup.wg.serverRetiring', {
+                  place: `${d.serverRetiring.city}, ${d.serverRetiring.country}`,
+                })}
+              </Text>
             </Alert>
           )}
           <Text size="xs" c="dimmed">
-            {t('setup.wg.lastHandshake')}: {d.lastHandshakeAt ? new Date(d.lastHandshakeAt).toLocaleString(i18n.language) : t('setup.wg.never')}
-            {d.lastHandshakeAt && ` · ${t('setup.wg.transfer', { rx: formatBytes(d.txBytes, i18n.language), tx: formatBytes(d.rxBytes, i18n.language) })}`}
+            {t('setup.wg.lastHandshake')}:{' '}
+            {d.lastHandshakeAt ? new Date(d.lastHandshakeAt).toLocaleString(i18n.language) : t('setup.wg.never')}
+            {d.lastHandshakeAt &&
+              ` · ${t('setup.wg.transfer', { rx: formatBytes(d.txBytes, i18n.language), tx: formatBytes(d.rxBytes, i18n.language) })}`}
           </Text>
         </Stack>
         {!editing && (
@@ -255,7 +311,11 @@ export function WireGuardPage() {
     setBusy(true);
     try {
       const keys = await generateWgKeyPair();
-      const device = await add.mutateAsync({ name: deviceName, publicKey: keys.publicKey, ...(start ? { location: start.slug } : {}) });
+      const device = await add.mutateAsync({
+        name: deviceName,
+        publicKey: keys.publicKey,
+        ...(start ? { location: start.slug } : {}),
+      });
       setFresh({ device, privateKey: keys.privateKey });
       setName('');
     } catch (err) {
@@ -299,7 +359,11 @@ export function WireGuardPage() {
         </Group>
       </div>
       {!data && overview.isError ? (
-        <ErrorState message={t('states.wgFailed')} onRetry={() => void overview.refetch()} retrying={overview.isFetching} />
+        <ErrorState
+          message={t('states.wgFailed')}
+          onRetry={() => void overview.refetch()}
+          retrying={overview.isFetching}
+        />
       ) : !data ? (
         <LoadingState label={t('states.wgLoading')} />
       ) : (
