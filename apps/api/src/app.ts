@@ -16,7 +16,7 @@ import type { Mailer } from './mail/mailer.js';
 import { type BillingServices, billingRoutes, seedCatalogue, webhookRoutes } from './modules/billing/index.js';
 import type { PaymentProviderId } from '@warren/contract';
 import { affiliateRoutes } from './modules/affiliate/index.js';
-import { featuresRoutes } from './modules/features/index.js';
+import { featuresRoutes } from './modules/ad-blocker/index.js';
 import { geoRoutes } from './modules/geo/index.js';
 import { profileRoutes } from './modules/profile/index.js';
 import { rewardsRoutes } from './modules/rewards/index.js';

@@ -22,7 +22,7 @@ import {
   jobEngine,
   readCatalogue,
 } from './modules/billing/index.js';
-import { eraseFeatureSwitches, featuresService } from './modules/features/index.js';
+import { eraseFeatureSwitches, featuresService } from './modules/ad-blocker/index.js';
 import { eraseServiceCredentials, eraseWireguardData, vpnServices } from './modules/nodes/index.js';
 import { profileService } from './modules/profile/index.js';
 import { eraseRewardsData, rewardsService } from './modules/rewards/index.js';

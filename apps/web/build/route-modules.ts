@@ -17,7 +17,7 @@ export const ROUTE_MODULES: Record<string, string[]> = {
   '/sign-up': [page('auth', 'SignUpPage')],
   '/forgot-pass': [page('auth', 'ForgotPassPage')],
   '/reset-password': [page('auth', 'ResetPasswordPage')],
-  '/dashboard': [shell, page('dashboard', 'DashboardPage'), 'src/features/features/components/FeatureListPanel.tsx'],
+  '/dashboard': [shell, page('dashboard', 'DashboardPage'), 'src/features/ad-blocker/components/FeatureListPanel.tsx'],
   '/server-locations': [shell, page('locations', 'ServerLocationsPage')],
   '/setup': [shell, page('setup', 'SetupPage')],
   '/setup/downloads': [shell, page('setup', 'DownloadsPage')],

@@ -19,7 +19,7 @@ const authPages = {
 const dashboard: LazyPage = () =>
   Promise.all([
     import('../features/dashboard/routes/DashboardPage'),
-    import('../features/features/components/FeatureListPanel'),
+    import('../features/ad-blocker/components/FeatureListPanel'),
   ]).then(([d, f]) => ({
     Component: () => <d.DashboardPage features={<f.FeatureListPanel />} />,
   }));

@@ -10,7 +10,7 @@ import {
 import type { Database } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { type Keyring, SEAL } from '../../lib/keyring.js';
-import { featuresRepository } from '../features/index.js';
+import { featuresRepository } from '../ad-blocker/index.js';
 import { type NodeRow, nodesRepository } from '../nodes/repository.js';
 import { accessOf } from '../locations/service.js';
 import type { UserRow } from '../users/index.js';

@@ -1,4 +1,4 @@
-// The per-user feature switches (modules/features): the ad blocker.
+// The per-user feature switches (modules/ad-blocker): the ad blocker.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { createTestApp, payWithSandbox, signedUpClient, type TestApp } from './helpers.js';
 
