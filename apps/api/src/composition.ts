@@ -174,7 +174,19 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     forgetMail: mailer.forget ? (email) => mailer.forget!(email) : undefined,
     log: deps.log,
   });
-  const users = usersService({ db, config, mailer, limiter, defer, metrics, security, erasure });
+  const users = usersService({
+    db,
+    keys,
+    tokens: config.tokens,
+    perIpLimits: config.perIpLimits,
+    captchaProvider: config.captcha.provider,
+    mailer,
+    limiter,
+    defer,
+    metrics,
+    security,
+    erasure,
+  });
   const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });
   const billing = billingServices({
     db,
@@ -267,7 +279,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     providers,
     sandbox,
     users,
-    profiles: profileService({ db, config, mailer, limiter, defer, productName: brandName, security }),
+    profiles: profileService({ db, keys, mailer, limiter, defer, productName: brandName, security }),
     features: featuresService(db),
     affiliate: affiliateService(db, {
       commissionPercent: config.affiliateCommissionPercent,

@@ -4,6 +4,7 @@ import path from 'node:path';
 import { afterAll, beforeAll, expect, it } from 'vitest';
 import { parseFlags, runCli } from '../src/cli/index.js';
 import { openDatabase } from '../src/db/client.js';
+import { keyringOf } from '../src/lib/keyring.js';
 
 // The CLI reads its configuration from the environment, like `npx warren` does.
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-cli-'));
@@ -286,7 +287,7 @@ it(
     const { loadConfig } = await import('../src/config.js');
     const profiles = profileService({
       db,
-      config: loadConfig(),
+      keys: keyringOf(loadConfig()),
       mailer: { send: async () => {}, close() {} },
       limiter: {} as never,
       defer: () => {},

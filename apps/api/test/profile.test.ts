@@ -1,6 +1,7 @@
 // The profile (modules/profile): names and language, password, sessions, two-factor sign-in.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { totpCode } from '../src/lib/totp.js';
+import { keyringOf } from '../src/lib/keyring.js';
 import {
   PASSWORD,
   TestClient,
@@ -79,7 +80,7 @@ describe('profile', () => {
     const link = new URL(
       profileService({
         db: t.app.db,
-        config: t.config,
+        keys: keyringOf(t.config),
         mailer: { send: async () => {}, close() {} },
         limiter: {} as never,
         defer: () => {},

@@ -1,11 +1,10 @@
 import type { Profile } from '@warren/contract';
-import type { Config } from '../../config.js';
 import type { Database } from '../../db/client.js';
 import { ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { hashToken, hmac, randomToken, safeEqual } from '../../lib/secrets.js';
-import { keyringOf } from '../../lib/keyring.js';
+import type { Keyring } from '../../lib/keyring.js';
 import { newTotpSecret, otpauthUrl, sealSecret } from '../../lib/totp.js';
 import type { Mailer } from '../../mail/mailer.js';
 import { renderMail } from '../../mail/templates.js';
@@ -24,7 +23,8 @@ const BAD_CODE = 'The code is not valid. Check the time on your device and try t
 
 export function profileService(deps: {
   db: Database;
-  config: Config;
+  /** APP_SECRET and the replaced ones (lib/keyring.ts): two-factor secrets, unsubscribe links. */
+  keys: Keyring;
   mailer: Mailer;
   limiter: RateLimiter;
   defer: (t: () => Promise<unknown>) => void;
@@ -32,14 +32,13 @@ export function profileService(deps: {
   /** The two-factor notices; the composition always passes it (tests that never touch two-factor may not). */
   security?: SecurityMails;
 }) {
-  const { db, config, limiter } = deps;
+  const { db, keys, limiter } = deps;
   const users = usersRepository(db);
   const profiles = profileRepository(db);
-  const keys = keyringOf(config);
   const factor = secondFactor(users, keys);
 
   // Signed with APP_SECRET; links mailed before a rotation keep working while the old secret is in APP_SECRET_PREVIOUS.
-  const unsubscribeSignature = (userId: number, secret = config.appSecret) =>
+  const unsubscribeSignature = (userId: number, secret = keys.appSecrets()[0]!) =>
     hmac(`unsubscribe:${secret}`, String(userId));
 
   async function mailPasswordChanged(user: UserRow) {

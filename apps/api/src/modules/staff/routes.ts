@@ -39,7 +39,8 @@ import { DomainError, ForbiddenError, UnauthorizedError } from '../../lib/errors
 import { hashToken } from '../../lib/secrets.js';
 import { xsrfKeyCookie } from '../../plugins/xsrf.js';
 import { STAFF_DEVICE_DAYS } from './device.js';
-import type { StaffService, StaffSession } from './service.js';
+import type { StaffService } from './service.js';
+import type { StaffSession } from './sessions.js';
 
 declare module 'fastify' {
   interface FastifyRequest {

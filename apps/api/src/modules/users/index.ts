@@ -5,6 +5,7 @@ export {
   type TokenRow,
   type UserRow,
   type UserPlanRow,
+  type UsersRepository,
   usersRepository,
   userPlansRepository,
   newsletterRecipients,
@@ -12,6 +13,6 @@ export {
   userReferralsRepository,
 } from './repository.js';
 export { LIMITS, spend, spendSignIn } from './limits.js';
-export { secondFactor } from './second-factor.js';
+export { secondFactor, type SecondFactor } from './second-factor.js';
 export { securityMails, type SecurityMails } from './security-mail.js';
 export { accountErasure, type AccountErasure, type ErasedAccount, type ErasurePart } from './erasure.js';

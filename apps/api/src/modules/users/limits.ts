@@ -50,11 +50,11 @@ export const LIMITS = {
 } as const satisfies Record<string, LimitRule>;
 
 /** The per-address budgets an operator can raise (the browser tests sign in hundreds of times from 127.0.0.1). */
-export function perIpRules(config: Config) {
+export function perIpRules(perIpLimits: Config['perIpLimits']) {
   return {
-    login: { ...LIMITS.loginPerIp, max: config.perIpLimits.login },
-    register: { ...LIMITS.registerPerIp, max: config.perIpLimits.register },
-    reset: { ...LIMITS.resetPerIp, max: config.perIpLimits.reset },
+    login: { ...LIMITS.loginPerIp, max: perIpLimits.login },
+    register: { ...LIMITS.registerPerIp, max: perIpLimits.register },
+    reset: { ...LIMITS.resetPerIp, max: perIpLimits.reset },
   };
 }
 

@@ -30,3 +30,4 @@ export function secondFactor(repo: UsersRepository, keys: Keyring) {
     },
   };
 }
+export type SecondFactor = ReturnType<typeof secondFactor>;

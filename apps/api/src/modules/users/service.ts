@@ -2,6 +2,7 @@ import type { AuthResult, LoginBody, RegisterBody, User, VerifyUserBody } from '
 import { LANGUAGES } from '@warren/contract';
 import type { Brand } from '../../brands/registry.js';
 import type { Config } from '../../config.js';
+import type { Keyring } from '../../lib/keyring.js';
 import type { Database } from '../../db/client.js';
 import { ConflictError, ForbiddenError, UnauthorizedError, ValidationError } from '../../lib/errors.js';
 import { hashPassword, verifyPassword } from '../../lib/passwords.js';
@@ -13,7 +14,6 @@ import { renderMail } from '../../mail/templates.js';
 import { LIMITS, perIpRules, sessionKey, spend, spendSignIn } from './limits.js';
 import type { AccountErasure } from './erasure.js';
 import { type TokenRow, type UserRow, usersRepository } from './repository.js';
-import { keyringOf } from '../../lib/keyring.js';
 import { secondFactor } from './second-factor.js';
 import type { SecurityMails, SignInMethod } from './security-mail.js';
 
@@ -83,7 +83,14 @@ const ATTRIBUTION_FIELDS = [
 
 export interface UsersServiceDeps {
   db: Database;
-  config: Config;
+  /** APP_SECRET and the replaced ones (lib/keyring.ts): the two-factor secrets. */
+  keys: Keyring;
+  /** The bearer tokens' lifetime, rotation and grace (TOKEN_TTL_DAYS, TOKEN_ROTATE_AFTER_MINUTES, TOKEN_GRACE_SECONDS). */
+  tokens: Config['tokens'];
+  /** The per-address budgets an operator can raise (LIMIT_*_PER_IP). */
+  perIpLimits: Config['perIpLimits'];
+  /** Whether a captcha guards sign-in (else a per-account slow-down does). */
+  captchaProvider: Config['captcha']['provider'];
   mailer: Mailer;
   limiter: RateLimiter;
   /** Background work (emails) the request does not wait for; tracked so shutdown can drain it. */
@@ -96,14 +103,26 @@ export interface UsersServiceDeps {
   erasure: AccountErasure;
 }
 
-export function usersService({ db, config, mailer, limiter, defer, metrics, security, erasure }: UsersServiceDeps) {
+export function usersService({
+  db,
+  keys,
+  tokens,
+  perIpLimits,
+  captchaProvider,
+  mailer,
+  limiter,
+  defer,
+  metrics,
+  security,
+  erasure,
+}: UsersServiceDeps) {
   const repo = usersRepository(db);
-  const factor = secondFactor(repo, keyringOf(config));
-  const perIp = perIpRules(config);
+  const factor = secondFactor(repo, keys);
+  const perIp = perIpRules(perIpLimits);
 
   async function issueToken(userId: number, userAgent: string): Promise<string> {
     const token = randomToken();
-    await repo.insertToken(userId, hashToken(token), new Date(Date.now() + config.tokens.ttlMs), userAgent);
+    await repo.insertToken(userId, hashToken(token), new Date(Date.now() + tokens.ttlMs), userAgent);
     return token;
   }
 
@@ -183,7 +202,7 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
         email,
         ip: ctx.ip,
         perIp: perIp.login,
-        slowDown: config.captcha.provider === 'none',
+        slowDown: captchaProvider === 'none',
       });
 
       const row = await repo.findByEmail(email);
@@ -318,15 +337,15 @@ export function usersService({ db, config, mailer, limiter, defer, metrics, secu
       if (!session) return undefined;
       const { token: t, user } = session;
       const now = Date.now();
-      if (t.rotated_at === null && now - new Date(t.created_at).getTime() > config.tokens.rotateAfterMs) {
-        if (await repo.retireToken(t.id, new Date(now + config.tokens.graceMs))) {
+      if (t.rotated_at === null && now - new Date(t.created_at).getTime() > tokens.rotateAfterMs) {
+        if (await repo.retireToken(t.id, new Date(now + tokens.graceMs))) {
           // The fresh token is the same session: it keeps the device's user agent for the sessions list.
           const rotatedTo = await issueToken(user.id, t.user_agent);
           return { user, tokenRow: t, rotatedTo };
         }
       } else if (t.rotated_at === null && now - new Date(t.last_used_at).getTime() > 5 * MINUTE) {
         // Sliding expiry, written at most every few minutes so the hot path stays one read.
-        await repo.touchToken(t.id, new Date(now + config.tokens.ttlMs));
+        await repo.touchToken(t.id, new Date(now + tokens.ttlMs));
       }
       return { user, tokenRow: t };
     },
