@@ -23,6 +23,7 @@ const answer = (a: Partial<DesiredState>): DesiredState => ({
   peers: [],
   serviceUsers: [],
   stealthUsers: [],
+  dnsBlocking: [],
   ...a,
 });
 

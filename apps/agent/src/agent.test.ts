@@ -29,6 +29,7 @@ const answer = (a: Partial<DesiredState>): DesiredState => ({
   peers: [],
   serviceUsers: [],
   stealthUsers: [],
+  dnsBlocking: [],
   ...a,
 });
 

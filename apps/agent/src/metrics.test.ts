@@ -21,6 +21,7 @@ const answer = (a: Partial<DesiredState>): DesiredState => ({
   peers: [],
   serviceUsers: [],
   stealthUsers: [],
+  dnsBlocking: [],
   ...a,
 });
 

@@ -337,6 +337,7 @@ export async function benchAgentDeltaCpu(
     peers: Array.from({ length: peers }, (_, i) => ({ publicKey: key(), allowedIps: ips(i + 1), owner: i + 1 })),
     serviceUsers: [],
     stealthUsers: [],
+    dnsBlocking: [],
   };
   let version = 1;
   let next: DesiredState = full;

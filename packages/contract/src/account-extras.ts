@@ -18,6 +18,38 @@ export const featureStateResult = z.object({
   data: z.object({ id: z.number(), isEnabled: z.boolean() }),
 });
 
+// --- the ad blocker's categories (issue 23) -------------------------------------------------
+/**
+ * What the ad blocker can block, as nodes load it (one operator blocklist per category). The
+ * switch (features/state) stays the on/off of the whole blocker; a customer who never chose
+ * categories gets AD_BLOCK_DEFAULT, which is what the switch meant before categories existed.
+ */
+export const AD_BLOCK_CATEGORIES = ['ads', 'trackers', 'malware', 'adult', 'gambling'] as const;
+export type AdBlockCategory = (typeof AD_BLOCK_CATEGORIES)[number];
+export const AD_BLOCK_DEFAULT: readonly AdBlockCategory[] = ['ads', 'trackers'];
+export const AD_BLOCK_PATHS = { categories: '/api/setup/features/categories' } as const;
+
+/** Sorted in AD_BLOCK_CATEGORIES order, without repeats. */
+export function sortCategories(list: readonly AdBlockCategory[]): AdBlockCategory[] {
+  return AD_BLOCK_CATEGORIES.filter((c) => list.includes(c));
+}
+
+export const adBlockCategory = z.enum(AD_BLOCK_CATEGORIES, { error: 'Unknown category.' });
+export const adBlockCategoriesBody = z.object({
+  categories: z
+    .array(adBlockCategory, { error: 'The categories must be a list.' })
+    .min(1, { error: 'Pick at least one category, or switch the ad blocker off.' })
+    .max(AD_BLOCK_CATEGORIES.length * 2, { error: 'Too many categories.' })
+    .transform((l) => sortCategories(l)),
+});
+export type AdBlockCategoriesBody = z.infer<typeof adBlockCategoriesBody>;
+export const adBlockSettings = z.object({
+  /** The switch (the same as the ad blocker's isEnabled in features/get). */
+  enabled: z.boolean(),
+  categories: z.array(adBlockCategory),
+});
+export type AdBlockSettings = z.infer<typeof adBlockSettings>;
+
 // --- profile ------------------------------------------------------------------------------
 export const profile = z.object({
   firstName: z.string(),

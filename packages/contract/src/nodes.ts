@@ -27,6 +27,16 @@ export const nodePeer = z.object({
 });
 export type NodePeer = z.infer<typeof nodePeer>;
 
+export const nodeDnsBlocking = z.object({
+  owner: z.number().int(),
+  /** AD_BLOCK_CATEGORIES names; a name an agent does not know is skipped (a newer API), never a refused answer. */
+  categories: z
+    .array(z.string().regex(/^[a-z0-9-]{1,32}$/))
+    .min(1)
+    .max(32),
+});
+export type NodeDnsBlocking = z.infer<typeof nodeDnsBlocking>;
+
 export const desiredStateQuery = z.object({
   /** The version the agent holds; absent for a full state. */
   since: dbBigint({ coerce: true }).min(0).optional(),
@@ -52,6 +62,13 @@ export const desiredState = z.object({
   serviceUsers: z.array(nodeServiceUser).default([]),
   /** Stealth (VLESS/Trojan) users, by owner like peers (stealth.ts); absent from older APIs. */
   stealthUsers: z.array(nodeStealthUser).default([]),
+  /**
+   * The ad blocker's categories of each owner that has it on (issue 23), by owner like peers: the
+   * node's resolver answers that owner's WireGuard peers (by tunnel source address) and its
+   * OpenVPN/SOCKS5 sessions by them. An owner absent from a full state, or changed and absent from a
+   * delta, blocks nothing. Absent from older APIs.
+   */
+  dnsBlocking: z.array(nodeDnsBlocking).default([]),
 });
 export type DesiredState = z.infer<typeof desiredState>;
 

@@ -31,6 +31,7 @@ const answer = (a: Partial<DesiredState>): DesiredState => ({
   peers: [],
   serviceUsers: [],
   stealthUsers: [],
+  dnsBlocking: [],
   ...a,
 });
 

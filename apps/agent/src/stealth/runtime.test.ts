@@ -20,6 +20,7 @@ const answer = (a: Partial<DesiredState>): DesiredState => ({
   peers: [],
   serviceUsers: [],
   stealthUsers: [],
+  dnsBlocking: [],
   ...a,
 });
 const user = (owner: number, n = 0): NodeStealthUser => ({

@@ -1,4 +1,4 @@
-/** The features module (ad blocker and other plan features) as the composition sees it. */
+/** The ad blocker module (the features switch and its categories) as the composition and the nodes see it. */
 export { featuresService, type FeaturesService } from './service.js';
 export { featuresRoutes } from './routes.js';
-export { eraseFeatureSwitches, featuresRepository, type FeaturesRepository } from './repository.js';
+export { dnsBlockingFor, eraseFeatureSwitches, featuresRepository, type FeaturesRepository } from './repository.js';

@@ -1,4 +1,4 @@
-import type { Feature } from '@warren/contract';
+import { AD_BLOCK_DEFAULT, type AdBlockCategory, type AdBlockSettings, type Feature } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ForbiddenError, NotFoundError } from '../../lib/errors.js';
 import { isPaidActive } from '../billing/index.js';
@@ -40,6 +40,19 @@ export function featuresService(db: Database) {
       if (f.premium && !hasPaidPlan(user)) throw new ForbiddenError('This feature needs a premium plan.');
       await repo.setState(user.id, featureId, enabled);
       return { id: featureId, isEnabled: enabled };
+    },
+
+    /** The switch (as features/get shows it) and the categories it blocks. */
+    async adBlocker(user: UserRow): Promise<AdBlockSettings> {
+      const s = await repo.adblockSettings(user.id);
+      return { enabled: s.enabled && hasPaidPlan(user), categories: s.categories ?? [...AD_BLOCK_DEFAULT] };
+    },
+
+    /** Premium like the switch; the nodes get it as this user's delta (the table's trigger). */
+    async setCategories(user: UserRow, categories: AdBlockCategory[]): Promise<AdBlockSettings> {
+      if (!hasPaidPlan(user)) throw new ForbiddenError('The ad blocker needs a premium plan.');
+      await repo.setAdblockCategories(user.id, categories);
+      return this.adBlocker(user);
     },
   };
 }

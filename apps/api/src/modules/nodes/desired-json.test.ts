@@ -16,6 +16,7 @@ const state = (peers: number): DesiredState => ({
   })),
   serviceUsers: [],
   stealthUsers: [],
+  dnsBlocking: [],
 });
 
 async function text(s: DesiredState, batch: number): Promise<{ text: string; pieces: number }> {

@@ -11,6 +11,7 @@ import type { Database } from '../../db/client.js';
 import { hashToken } from '../../lib/secrets.js';
 import { peerAllowedIps } from '../wireguard/addresses.js';
 import { serviceUsersFor } from '../openvpn-socks5/repository.js';
+import { dnsBlockingFor } from '../ad-blocker/index.js';
 import type { StealthNodeSide } from '../stealth/nodes.js';
 import { type NodeRow, type PeerSourceRow, nodesRepository } from './repository.js';
 import type { VpnConfig } from '../../config.js';
@@ -114,6 +115,8 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
     // Stealth (VLESS/Trojan) users too: a rotation, lapse, refund, disable or deletion is a delta for that owner.
     const stealthUsers =
       stealth && head.enabled && (full || owners!.length) ? await stealth.usersFor(owners, head.premium, now) : [];
+    // The ad blocker's categories, the same delta: the node's resolver answers by them (issue 23).
+    const dnsBlocking = head.enabled && (full || owners!.length) ? await dnsBlockingFor(db, owners, now) : [];
     return {
       node: { id: node.id, name: node.name },
       version: head.version,
@@ -124,6 +127,7 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
       peers,
       serviceUsers,
       stealthUsers,
+      dnsBlocking,
     };
   }
 
