@@ -34,6 +34,10 @@ const EXEMPT = new Map<string, string>([
   ['POST /api/setup/features/state', 'a feature id of the public catalogue; the state is stored per signed-in user'],
   ['GET /api/billing/getLandingPriceList', 'referralID is a public referral code'],
   ['GET /api/billing/getGuestPriceData', 'tariffId is the public catalogue'],
+  [
+    'POST /api/billing/subscription/switch',
+    "tariffId is the public catalogue; the switch acts on the signed-in member's own plan only (billing-switch.test.ts)",
+  ],
   ['POST /api/affiliate/session/create', 'referralID is a public referral code'],
   ['POST /api/nodes/report', "a node reports its own public key, authenticated by the node's token"],
   [

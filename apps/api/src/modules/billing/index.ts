@@ -12,6 +12,7 @@ import { pricesService } from './prices.js';
 import { type BillingTestHooks, type ReconcileDeps, reconciliationService } from './reconcile.js';
 import { type RenewalsDeps, type RenewalsService, renewalsService } from './renewals.js';
 import type { PaymentRow } from './repository.js';
+import { switchingService } from './switching.js';
 
 /**
  * The billing module as other modules and the composition see it. Inside: prices.ts (plans,
@@ -122,7 +123,16 @@ export function billingServices(deps: BillingDeps) {
     moneyBackDays: deps.moneyBackDays,
     now,
   });
-  return { prices, checkout, reconciliation, operator, history, receipts, refunds, renewals };
+  // Switching plans from /subscription (issue 23): a longer period now with a credit, a shorter one at the renewal.
+  const switching = switchingService({
+    db: deps.db,
+    prices,
+    providers: deps.providers,
+    renewals,
+    isKnownHost: deps.isKnownHost,
+    now,
+  });
+  return { prices, checkout, reconciliation, operator, history, receipts, refunds, renewals, switching };
 }
 export type BillingServices = ReturnType<typeof billingServices>;
 

@@ -6,7 +6,9 @@ import type { PaymentProvider, ProviderPaymentState, WebhookRequest } from '../.
 import { WebhookRejected } from '../../payments/provider.js';
 import { userPlansRepository } from '../users/index.js';
 import type { PricesService } from './prices.js';
-import { type PaymentRow, billingRepository, postbackRepository } from './repository.js';
+import { DAY_MS } from './plan-switch.js';
+import { refundRequestRepository } from './refund-request-repository.js';
+import { type PaymentRow, billingRepository, lockSubscription, postbackRepository } from './repository.js';
 import { type SubscriptionState, extend, revoke } from './subscription.js';
 
 /** Test-only seams the composition may pass in (test/crash.test.ts); production passes none. */
@@ -75,7 +77,27 @@ export function reconciliationService(deps: ReconcileDeps) {
    * (the `applied` flag flips in the same transaction) and a refund takes back exactly that
    * period, so any order and any number of deliveries converge on one result.
    */
-  async function reconcile(
+  function reconcile(
+    payment: PaymentRow,
+    state: ProviderPaymentState,
+  ): Promise<{ applied: boolean; refunded: boolean }> {
+    // A switch (issue 23) is applied under the subscription's lock: a renewal charge of the same
+    // period and the switch never both extend it (the one that comes second finds its basis gone).
+    if (payment.kind === 'switch' && state.status === 'succeeded')
+      return lockSubscription(db, payment.user_id, () => reconcileUnlocked(payment, state));
+    return reconcileUnlocked(payment, state);
+  }
+
+  /** A switch paid after the plan it was quoted against changed: the money goes back (the provider's refund, else support's list). */
+  async function refundStale(p: PaymentRow) {
+    const provider = deps.providers[p.provider];
+    if (provider?.refund && p.provider_ref) {
+      await provider.refund(p.provider_ref);
+      await reconcileUnlocked(p, { providerRef: p.provider_ref, status: 'refunded' });
+    } else await refundRequestRepository(db).claim(p.id, p.user_id);
+  }
+
+  async function reconcileUnlocked(
     payment: PaymentRow,
     state: ProviderPaymentState,
   ): Promise<{ applied: boolean; refunded: boolean }> {
@@ -87,11 +109,16 @@ export function reconciliationService(deps: ReconcileDeps) {
     }
     let applied: PaymentRow | undefined;
     let refunded: PaymentRow | undefined;
+    let stale: PaymentRow | undefined;
     let failed = false;
     let firstPurchase = false;
     let changed = false;
     // Read the catalogue before the transaction: on PGlite a query outside the transaction waits for it (deadlock).
     const tariff = (await prices.tariffById(payment.tariff_id))!;
+    const switchFrom =
+      payment.kind === 'switch' && payment.switch_from_tariff_id
+        ? await prices.tariffById(Number(payment.switch_from_tariff_id))
+        : undefined;
     const freePlanName = await prices.freeName();
     await db.transaction(async (tx) => {
       const payments = billingRepository(tx);
@@ -109,6 +136,31 @@ export function reconciliationService(deps: ReconcileDeps) {
           await payments.markFailed(current.id);
           failed = true;
         }
+        return;
+      }
+      if (target === 'succeeded' && current.kind === 'switch') {
+        const sub = await subscriptionOf(plans, current.user_id);
+        const basis = current.switch_basis_expires ? new Date(current.switch_basis_expires as string) : null;
+        // Only while the plan it was quoted against still holds: the same plan, the same paid-until.
+        const holds =
+          !!basis && !!switchFrom && sub.tariffKey === switchFrom.key && sub.expiresAt?.getTime() === basis.getTime();
+        if (!holds) {
+          stale = await payments.markPaidNotApplied(
+            current.id,
+            'The plan changed before this switch was paid: the payment goes back.',
+          );
+          return;
+        }
+        // The new period starts at the quote (the payment's creation): the credit was worked out for that instant.
+        const start = new Date(current.created_at);
+        const end = new Date(start.getTime() + (tariff.period_days ?? 0) * DAY_MS);
+        const row = await payments.markApplied(current.id, start, end);
+        if (!row) return;
+        await payments.supersede(current.user_id, current.id, start);
+        const expiresAt = new Date(end.getTime() + Number(current.switch_carried_ms ?? 0));
+        await plans.savePlan(current.user_id, { tariffKey: tariff.key, tariffName: tariff.name, expiresAt }, true);
+        applied = row;
+        changed = true;
         return;
       }
       if (target === 'succeeded') {
@@ -149,8 +201,16 @@ export function reconciliationService(deps: ReconcileDeps) {
     const refund = refunded as PaymentRow | undefined;
     if (failed) deps.onPaymentOutcome?.(payment, 'failed');
     if (refund) deps.onPaymentOutcome?.(refund, 'refunded');
-    // A refunded customer is not charged again unless they turn auto-renew back on.
-    if (refund && deps.renewals) await deps.renewals().afterRefund(refund);
+    // A refunded customer is not charged again unless they turn auto-renew back on (a refund that took no period back, a stale switch's, changes nothing).
+    if (refund && refund.applied && deps.renewals) await deps.renewals().afterRefund(refund);
+    if (stale) {
+      const s = stale as PaymentRow;
+      deps.defer(() =>
+        refundStale(s).catch((err) =>
+          deps.log?.error({ err, payment: s.public_id }, 'refunding a stale switch failed'),
+        ),
+      );
+    }
     // Every refund passes here exactly once (the transition above): the owner is told, in the background.
     if (refund && deps.renewals) deps.defer(() => deps.renewals!().sendRefundNotice(refund));
     if (applied) {

@@ -12,6 +12,8 @@ const DAY_MS = 86_400_000;
 /** The money-back window's end for a paid payment (a support grant has none). */
 export function refundableUntil(p: PaymentRow, moneyBackDays: number): Date | null {
   if (p.provider === 'grant' || p.amount_minor <= 0 || !p.paid_at) return null;
+  // Its unused part was credited into a plan switch (issue 23): that money is in the new plan already.
+  if (p.superseded_by) return null;
   return new Date(new Date(p.paid_at).getTime() + moneyBackDays * DAY_MS);
 }
 
@@ -97,6 +99,10 @@ export function refundRequestService(deps: RefundRequestDeps) {
       const payment = await repo.paymentByPublicId(publicId);
       if (!payment || payment.user_id !== userId) throw new NotFoundError('No such payment.');
       if (payment.status === 'refunded') throw new ConflictError('This payment was already refunded.');
+      if (payment.superseded_by)
+        throw new ValidationError({
+          payment: ['The unused part of this payment went into your plan switch: it cannot be refunded on its own.'],
+        });
       const until = refundableUntil(payment, deps.moneyBackDays);
       if (payment.status !== 'succeeded' || until === null)
         throw new ValidationError({ payment: ['Only a paid purchase can be refunded.'] });

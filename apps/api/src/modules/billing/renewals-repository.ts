@@ -18,6 +18,8 @@ export interface RenewalRow {
   next_retry_at: Date | string | null;
   last_error: string | null;
   unusable: boolean;
+  /** A move to a shorter period, taken at the next renewal (issue 23). */
+  scheduled_tariff_id?: number | null;
 }
 
 /** A renewal to charge now: the renewal row with the member's plan; `attempts` counts only this period's failures. */
@@ -81,7 +83,7 @@ export function renewalsRepository(db: Queryable) {
          values ($1, $2, $3, $4, $5, $6, $7, $8, $9)
          on conflict (user_id) do update set auto_renew = excluded.auto_renew, provider = excluded.provider, customer_ref = excluded.customer_ref,
            method_ref = excluded.method_ref, method_label = excluded.method_label, tariff_id = excluded.tariff_id, price_list = excluded.price_list,
-           currency = excluded.currency, unusable = false, failed_attempts = 0, next_retry_at = null, last_error = null, updated_at = now()`,
+           currency = excluded.currency, scheduled_tariff_id = null, unusable = false, failed_attempts = 0, next_retry_at = null, last_error = null, updated_at = now()`,
         [userId, r.autoRenew, r.provider, r.customerRef, r.methodRef, r.label, r.tariffId, r.priceList, r.currency],
       );
     },
@@ -111,6 +113,24 @@ export function renewalsRepository(db: Queryable) {
       return (
         await db.query<RenewalRow>('delete from subscription_renewals where user_id = $1 returning *', [userId])
       )[0];
+    },
+    /** Schedules (or, with null, cancels) a move to a shorter period at the next renewal. */
+    async setScheduled(userId: number, tariffId: number | null): Promise<boolean> {
+      const rows = await db.query(
+        'update subscription_renewals set scheduled_tariff_id = $2, updated_at = now() where user_id = $1 returning user_id',
+        [userId, tariffId],
+      );
+      return rows.length === 1;
+    },
+    /**
+     * What renews changes: after a switch (the new plan, whatever was scheduled goes), or after the
+     * renewal that took a scheduled change (the shorter plan is what renews from then on).
+     */
+    async renewAs(userId: number, tariffId: number, priceList: string | null): Promise<void> {
+      await db.query(
+        `update subscription_renewals set tariff_id = $2, price_list = coalesce($3, price_list), scheduled_tariff_id = null, updated_at = now() where user_id = $1`,
+        [userId, tariffId, priceList],
+      );
     },
     async setAutoRenew(userId: number, enabled: boolean): Promise<void> {
       await db.query('update subscription_renewals set auto_renew = $2, updated_at = now() where user_id = $1', [

@@ -88,11 +88,15 @@ export function renewalsService(deps: RenewalsDeps) {
   };
   const renews = (t: TariffRow | undefined) => !!t && !t.is_free && !t.is_lifetime && !t.is_trial && !!t.period_days;
 
+  /** What the next renewal buys: a scheduled move to a shorter period (issue 23), else the plan that renews. */
+  const renewTariffOf = (r: RenewalRow) => r.scheduled_tariff_id ?? r.tariff_id;
+
   async function nextCharge(r: RenewalRow): Promise<{ amountMinor: number; currency: string } | null> {
-    if (!r.tariff_id || !r.currency) return null;
+    const tariffId = renewTariffOf(r);
+    if (!tariffId || !r.currency) return null;
     for (const list of [r.price_list ?? 'default', 'default']) {
       try {
-        const q = await prices.quote(r.tariff_id, r.currency, list, undefined);
+        const q = await prices.quote(tariffId, r.currency, list, undefined);
         return { amountMinor: q.amountMinor, currency: r.currency };
       } catch {
         /* this list no longer sells the plan: the default list does */
@@ -205,6 +209,10 @@ export function renewalsService(deps: RenewalsDeps) {
     const autoRenew = canAutoRenew && !!r?.auto_renew;
     const renewsAt = autoRenew && expires ? new Date(expires.getTime() - deps.leadDays * DAY_MS) : null;
     const failing = r && r.failed_attempts > 0 && iso(r.period_end) === iso(expires) ? r.last_error : null;
+    const scheduled =
+      autoRenew && r?.scheduled_tariff_id && r.scheduled_tariff_id !== tariff?.id
+        ? tariffs.find((t) => t.id === r.scheduled_tariff_id)
+        : undefined;
     return {
       plan: { tariffKey: user.tariff_key, tariffName: user.tariff_name, lifetime },
       status,
@@ -216,6 +224,16 @@ export function renewalsService(deps: RenewalsDeps) {
       paymentMethod:
         r?.method_ref && !r.unusable && r.provider ? { provider: r.provider, label: await methodLabel(r) } : null,
       lastRenewalError: failing ?? null,
+      scheduledChange:
+        scheduled && expires
+          ? {
+              tariffId: scheduled.id,
+              tariffKey: scheduled.key,
+              tariffName: scheduled.name,
+              effectiveAt: iso(expires)!,
+              nextCharge: r ? await nextCharge(r) : null,
+            }
+          : null,
     };
   }
 
@@ -254,6 +272,14 @@ export function renewalsService(deps: RenewalsDeps) {
         // A lifetime plan never renews.
         await repo.setAutoRenew(p.user_id, false);
       }
+      // A switch (issue 23): the new plan is what renews, with whichever method renews it; a scheduled change goes.
+      if (p.kind === 'switch' && renews(tariff))
+        await repo.renewAs(p.user_id, p.tariff_id, ONE_TIME_LISTS.test(p.price_list) ? 'default' : p.price_list);
+    } else if (p.kind === 'renewal') {
+      // The renewal that took a scheduled move to a shorter period: that plan renews from now on.
+      const r = await repo.get(p.user_id);
+      if (r?.scheduled_tariff_id && r.scheduled_tariff_id === p.tariff_id)
+        await repo.renewAs(p.user_id, p.tariff_id, null);
     }
     await repo.schedule(p.user_id, deps.leadDays);
   }
@@ -306,9 +332,10 @@ export function renewalsService(deps: RenewalsDeps) {
     const attempt = due.attempts;
     const charge = await nextCharge(due);
     if (!charge) return { outcome: 'not-due' };
+    const renewTariff = renewTariffOf(due)!;
     const q = await prices
-      .quote(due.tariff_id!, charge.currency, due.price_list ?? 'default', undefined)
-      .catch(() => prices.quote(due.tariff_id!, charge.currency, 'default', undefined));
+      .quote(renewTariff, charge.currency, due.price_list ?? 'default', undefined)
+      .catch(() => prices.quote(renewTariff, charge.currency, 'default', undefined));
     // One key per period and attempt: whoever runs this first creates the payment, every other run finds it.
     const payment = await repo.insertRenewalPayment({
       publicId: `pay_${randomUUID().replace(/-/g, '')}`,
@@ -393,8 +420,8 @@ export function renewalsService(deps: RenewalsDeps) {
     const charge = await nextCharge(r);
     const tariffs = await prices.tariffs();
     return notify(m, 'renewalReminder', iso(m.subscription_expires_at)!, {
-      plan: tariffs.find((t) => t.id === r.tariff_id)?.name ?? m.tariff_name,
-      planKey: tariffs.find((t) => t.id === r.tariff_id)?.key ?? '',
+      plan: tariffs.find((t) => t.id === renewTariffOf(r))?.name ?? m.tariff_name,
+      planKey: tariffs.find((t) => t.id === renewTariffOf(r))?.key ?? '',
       amount: charge ? formatAmount(charge.amountMinor, charge.currency) : '',
       method: r.method_label ?? r.provider ?? '',
       date: day(m.renews_at!),

@@ -143,6 +143,123 @@ export function billingRepository(db: Queryable) {
       );
       return row;
     },
+    /**
+     * The member's live paid periods (plan-switch.ts): applied, not refunded, not credited into a
+     * switch before, ending after `after`. A switch's period is worth its plan's price before the credit.
+     */
+    livePeriods: (userId: number, after: Date) =>
+      db.query<{
+        id: number;
+        value_minor: number;
+        currency: string;
+        period_start: Date | string;
+        period_end: Date | string;
+      }>(
+        `select id, case when kind = 'switch' then coalesce(list_amount_minor, amount_minor) when provider = 'grant' then 0 else amount_minor end as value_minor,
+           currency, period_start, period_end
+         from payments where user_id = $1 and applied and status = 'succeeded' and superseded_by is null
+           and period_start is not null and period_end is not null and period_end > $2
+         order by period_start, id`,
+        [userId, after],
+      ),
+    /** The currency the member last paid money in (a switch is priced in it); undefined when they never paid. */
+    async lastPaidCurrency(userId: number): Promise<string | undefined> {
+      const [row] = await db.query<{ currency: string }>(
+        `select currency from payments where user_id = $1 and applied and provider <> 'grant' and amount_minor > 0
+         order by paid_at desc nulls last, id desc limit 1`,
+        [userId],
+      );
+      return row?.currency;
+    },
+    /** Whether a renewal charge of the member is still open at the provider (a switch waits for it). */
+    async renewalPending(userId: number): Promise<boolean> {
+      const rows = await db.query(
+        `select 1 from payments where user_id = $1 and kind = 'renewal' and status = 'pending' and created_at > now() - interval '3 days' limit 1`,
+        [userId],
+      );
+      return rows.length > 0;
+    },
+    /**
+     * A switch's payment, once per member, basis and key (parallel requests find the same row).
+     * Answers the row and whether this call made it.
+     */
+    async insertSwitchPayment(p: {
+      publicId: string;
+      userId: number;
+      tariffId: number;
+      currency: string;
+      amountMinor: number;
+      listAmountMinor: number;
+      creditMinor: number;
+      priceList: string;
+      provider: string;
+      idempotencyKey: string;
+      returnUrl: string;
+      fromTariffId: number;
+      basisExpires: Date;
+      carriedMs: number;
+      autoRenew: boolean;
+    }): Promise<{ payment: PaymentRow; created: boolean }> {
+      const [inserted] = await db.query<PaymentRow>(
+        `insert into payments (public_id, user_id, tariff_id, currency, amount_minor, list_amount_minor, credit_minor, price_list, provider,
+           idempotency_key, return_url, kind, switch_from_tariff_id, switch_basis_expires, switch_carried_ms, auto_renew)
+         values ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, 'switch', $12, $13, $14, $15)
+         on conflict (user_id, idempotency_key) do nothing returning *`,
+        [
+          p.publicId,
+          p.userId,
+          p.tariffId,
+          p.currency,
+          p.amountMinor,
+          p.listAmountMinor,
+          p.creditMinor,
+          p.priceList,
+          p.provider,
+          p.idempotencyKey,
+          p.returnUrl,
+          p.fromTariffId,
+          p.basisExpires,
+          p.carriedMs,
+          p.autoRenew,
+        ],
+      );
+      if (inserted) return { payment: inserted, created: true };
+      const [existing] = await db.query<PaymentRow>(
+        'select * from payments where user_id = $1 and idempotency_key = $2',
+        [p.userId, p.idempotencyKey],
+      );
+      return { payment: existing!, created: false };
+    },
+    /** A switch's quote that went out of date before it was paid for (another one opened): it will not be offered again. */
+    async abandonSwitch(id: number, reason: string): Promise<void> {
+      await db.query(
+        `update payments set status = 'failed', failure_reason = coalesce(failure_reason, $2) where id = $1 and status = 'pending' and kind = 'switch'`,
+        [id, reason],
+      );
+    },
+    /** The member's open switch checkouts (pending, with a provider payment). */
+    openSwitches: (userId: number) =>
+      db.query<PaymentRow>(
+        `select * from payments where user_id = $1 and kind = 'switch' and status = 'pending' order by id`,
+        [userId],
+      ),
+    /** The periods a switch credited end there: no second credit, no money-back for them. */
+    async supersede(userId: number, switchId: number, at: Date): Promise<void> {
+      await db.query(
+        `update payments set superseded_by = $2 where user_id = $1 and id <> $2 and applied and status = 'succeeded'
+           and superseded_by is null and period_end is not null and period_end > $3`,
+        [userId, switchId, at],
+      );
+    },
+    /** A switch paid after its basis changed: succeeded at the provider, never applied; its money goes back. */
+    async markPaidNotApplied(id: number, reason: string) {
+      const [row] = await db.query<PaymentRow>(
+        `update payments set status = 'succeeded', paid_at = coalesce(paid_at, now()), failure_reason = $2
+         where id = $1 and applied = false and status in ('pending', 'failed') returning *`,
+        [id, reason],
+      );
+      return row;
+    },
     async markRefunded(id: number): Promise<void> {
       await db.query(`update payments set status = 'refunded', refunded_at = now() where id = $1`, [id]);
     },

@@ -34,6 +34,7 @@ import type { CookieToSet, PricesService } from './prices.js';
 import type { ReceiptsService } from './receipts.js';
 import type { RefundRequestService } from './refund-request.js';
 import type { RenewalsService } from './renewals.js';
+import type { SwitchingService } from './switching.js';
 
 export interface BillingRoutesDeps {
   /** The billing services the routes call (index.ts builds them; named by their own files, so index.ts and the routes don't import each other). */
@@ -44,6 +45,7 @@ export interface BillingRoutesDeps {
     receipts: ReceiptsService;
     refunds: RefundRequestService;
     renewals: RenewalsService;
+    switching: SwitchingService;
   };
   /** The signed-in member when the request carries a good token; public calls say more to them. */
   optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;
@@ -278,5 +280,5 @@ export async function billingRoutes(fastify: FastifyInstance, deps: BillingRoute
   // The customer's payments, receipts and money-back requests (history-routes.ts).
   await paymentHistoryRoutes(fastify, { billing: deps.billing, auth });
   // The member's subscription and auto-renew (subscription-routes.ts).
-  await subscriptionRoutes(fastify, { billing: deps.billing, auth });
+  await subscriptionRoutes(fastify, { billing: deps.billing, auth, originOf: (request) => ctx(request).origin });
 }

@@ -1,12 +1,23 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
-import { envelope, setAutoRenewBody, subscriptionInfo } from '@warren/contract';
+import {
+  envelope,
+  languageFromTag,
+  setAutoRenewBody,
+  subscriptionInfo,
+  switchOptions,
+  switchPlanBody,
+  switchPlanResult,
+} from '@warren/contract';
 import { userOf } from '../../plugins/auth.js';
 import type { RenewalsService } from './renewals.js';
+import type { SwitchingService } from './switching.js';
 
 export interface SubscriptionRoutesDeps {
-  billing: { renewals: RenewalsService };
+  billing: { renewals: RenewalsService; switching: SwitchingService };
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The origin of the request's brand host (plugins/context.ts contextOf): the provider's return address. */
+  originOf: (request: FastifyRequest) => string;
 }
 
 const tags = ['billing'];
@@ -14,7 +25,7 @@ const tags = ['billing'];
 /** The member's own subscription: what renews, when, at what price and with what; auto-renew on or off. */
 export async function subscriptionRoutes(fastify: FastifyInstance, deps: SubscriptionRoutesDeps) {
   const { auth } = deps;
-  const { renewals } = deps.billing;
+  const { renewals, switching } = deps.billing;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get(
@@ -41,6 +52,63 @@ export async function subscriptionRoutes(fastify: FastifyInstance, deps: Subscri
     async (request, reply) => {
       reply.header('cache-control', 'private, no-store');
       return { data: await renewals.setAutoRenew(userOf(request), request.body.enabled) };
+    },
+  );
+
+  app.get(
+    '/api/billing/subscription/switch/options',
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        response: { 200: envelope(switchOptions) },
+        description:
+          'The periods the member can switch to, each with its quote: a longer one now (price, credit for the unused part, charge), a shorter one at the next renewal, or why not.',
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await switching.options(userOf(request)) };
+    },
+  );
+
+  app.post(
+    '/api/billing/subscription/switch',
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        body: switchPlanBody,
+        response: { 200: envelope(switchPlanResult) },
+        description:
+          'A longer period: a checkout of the difference (the payment applies once, only while the plan it was quoted against holds). A shorter one: scheduled for the next renewal. 409 when the switch is not possible or the quote moved.',
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      const accept = request.headers['accept-language'];
+      return {
+        data: await switching.start(userOf(request), request.body, {
+          origin: deps.originOf(request),
+          language: accept ? languageFromTag(accept) : undefined,
+        }),
+      };
+    },
+  );
+
+  app.post(
+    '/api/billing/subscription/switch/cancel',
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        response: { 200: envelope(subscriptionInfo) },
+        description: 'Drops a scheduled move to a shorter period; 409 when none is scheduled.',
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await switching.cancelScheduled(userOf(request)) };
     },
   );
 }

@@ -9,6 +9,7 @@ import { openConfirm } from '../../../lib/confirm';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
 import { planDisplayName } from '../../../lib/plan';
+import { useCancelSwitch } from '../api/cancel-switch';
 import { useSetAutoRenew } from '../api/set-auto-renew';
 import { formatDate, formatMoney } from '../lib/format';
 
@@ -35,6 +36,7 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
   const { t, i18n } = useTranslation();
   const lang = i18n.language;
   const setAutoRenew = useSetAutoRenew();
+  const cancelSwitch = useCancelSwitch();
   const date = (iso: string | null) => (iso ? formatDate(iso, lang) : '—');
   const paid = info.status === 'active' && !info.plan.lifetime;
 
@@ -139,6 +141,41 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
         <Text size="sm" mb="md" data-testid="ends-note">
           {t('subscription.endsNote', { date: date(info.paidUntil) })}
         </Text>
+      )}
+
+      {info.scheduledChange && (
+        <Alert color="blue" variant="light" mb="md" data-testid="scheduled-change">
+          <Stack gap={6} align="flex-start">
+            <Text size="sm">
+              {t('subscription.switch.scheduledNote', {
+                plan: planDisplayName(t, info.scheduledChange.tariffKey, info.scheduledChange.tariffName),
+                date: date(info.scheduledChange.effectiveAt),
+                amount: info.scheduledChange.nextCharge
+                  ? formatMoney(
+                      info.scheduledChange.nextCharge.amountMinor,
+                      info.scheduledChange.nextCharge.currency,
+                      lang,
+                    )
+                  : '—',
+              })}
+            </Text>
+            <Button
+              size="xs"
+              variant="default"
+              loading={cancelSwitch.isPending}
+              data-testid="cancel-scheduled-change"
+              onClick={() =>
+                cancelSwitch.mutate(undefined, {
+                  onSuccess: () => snackbar(t('subscription.switch.cancelled'), { kind: 'success' }),
+                  onError: (err) =>
+                    snackbar(errorText(errorBodyOf(err), t('subscription.switch.failed')), { kind: 'error' }),
+                })
+              }
+            >
+              {t('subscription.switch.cancelChange')}
+            </Button>
+          </Stack>
+        </Alert>
       )}
 
       {info.lastRenewalError && (

@@ -18,6 +18,7 @@ const renewing: SubscriptionInfo = {
   nextCharge: { amountMinor: 1299, currency: 'USD' },
   paymentMethod: { provider: 'sandbox', label: 'Test card •••• 4242' },
   lastRenewalError: null,
+  scheduledChange: null,
 };
 const paid: PaymentHistoryItem = {
   id: 'pay_1',
@@ -57,10 +58,22 @@ const history = (items: PaymentHistoryItem[]): PaymentHistory => ({ items, money
 
 afterEach(() => vi.unstubAllGlobals());
 
+/** The switch card's calls (issue 23): nothing to switch to, unless a test says otherwise. */
+const noSwitch = {
+  'GET billing/subscription/switch/options': ok({
+    currentTariffKey: '1-month',
+    currency: 'USD',
+    options: [],
+    providers: [],
+  }),
+  'GET billing/paymentMethods': ok({ country: 'US', currency: 'USD', methods: [] }),
+};
+
 describe('subscription page', () => {
   it('shows a renewing plan and turns auto-renew off and on, each after a confirmation that says what happens', async () => {
     let info = renewing;
     const api = stubApi({
+      ...noSwitch,
       'GET billing/subscription': () => ok(info),
       'GET billing/payments': ok(history([paid])),
       'POST billing/subscription/autoRenew': () => {
@@ -104,6 +117,7 @@ describe('subscription page', () => {
 
   it('after a refund or the end of a paid plan: the free plan by name, and a badge that says the paid plan ended (not "Free" beside "Expired")', async () => {
     stubApi({
+      ...noSwitch,
       'GET billing/subscription': ok({
         ...renewing,
         plan: { tariffKey: 'free-plan', tariffName: 'Free', lifetime: false },
@@ -139,7 +153,11 @@ describe('subscription page', () => {
       refundAvailable: false,
       refundableUntil: null,
     };
-    stubApi({ 'GET billing/subscription': ok(renewing), 'GET billing/payments': ok(history([abandoned, paid])) });
+    stubApi({
+      ...noSwitch,
+      'GET billing/subscription': ok(renewing),
+      'GET billing/payments': ok(history([abandoned, paid])),
+    });
     await renderRoute(<SubscriptionPage />, '/subscription');
     const rows = await screen.findAllByTestId('history-row', {}, { timeout: 5000 });
     expect(rows[0]).toHaveTextContent('Not completed');
@@ -152,6 +170,7 @@ describe('subscription page', () => {
 
   it('a lifetime plan says it never renews and offers no switch; a plan without a reusable method says why', async () => {
     stubApi({
+      ...noSwitch,
       'GET billing/subscription': ok({
         ...renewing,
         plan: { tariffKey: 'lifetime', tariffName: 'Lifetime', lifetime: true },
@@ -174,6 +193,7 @@ describe('subscription page', () => {
   it('lists payments and failed attempts, and refunds inside the window after a confirmation', async () => {
     let items = [paid, failed];
     const api = stubApi({
+      ...noSwitch,
       'GET billing/subscription': ok(renewing),
       'GET billing/payments': () => ok(history(items)),
       'POST billing/payments/pay_1/refund': () => {
@@ -229,6 +249,7 @@ describe('subscription page', () => {
     const payssion: PaymentHistoryItem = { ...paid, provider: 'payssionv2' };
     let items = [payssion];
     const api = stubApi({
+      ...noSwitch,
       'GET billing/subscription': ok(renewing),
       'GET billing/payments': () => ok(history(items)),
       'POST billing/payments/pay_1/refund': () => {
@@ -258,6 +279,7 @@ describe('subscription page', () => {
 
   it('a refused refund shows the server’s reason', async () => {
     stubApi({
+      ...noSwitch,
       'GET billing/subscription': ok(renewing),
       'GET billing/payments': ok(history([paid])),
       'POST billing/payments/pay_1/refund': {
@@ -282,6 +304,7 @@ describe('subscription page', () => {
 
   it('downloads the receipt in the page language under the server’s file name', async () => {
     const api = stubApi({
+      ...noSwitch,
       'GET billing/subscription': ok(renewing),
       'GET billing/payments': ok(history([paid])),
       'GET billing/payments/pay_1/receipt': ok({}),
@@ -304,6 +327,7 @@ describe('subscription page', () => {
   it('says it is loading, then offers a retry when the plan could not be loaded', async () => {
     let fail = true;
     const api = stubApi({
+      ...noSwitch,
       'GET billing/subscription': () => (fail ? { status: 500, body: { message: 'Internal' } } : ok(renewing)),
       'GET billing/payments': ok(history([])),
     });
