@@ -11,28 +11,27 @@ export function affiliateRepository(db: Queryable) {
         userId,
       ]);
     },
-    async clicks(code: string): Promise<number> {
-      const [row] = await db.query<{ n: number }>(
-        'select count(*)::int as n from affiliate_sessions where referral_id = $1',
+    /**
+     * The code's running totals (migration 0028: kept by triggers on affiliate_sessions, users and
+     * payments in the same transaction as the rows they count), so a partner's page reads two
+     * small rows however many members the code brought.
+     */
+    async totals(code: string): Promise<{
+      clicks: number;
+      signups: number;
+      paying: number;
+      paid: { currency: string; paying: number; total: number }[];
+    }> {
+      const [counts] = await db.query<{ clicks: number; signups: number; paying: number }>(
+        'select clicks, signups, paying from affiliate_counts where referral_id = $1',
         [code],
       );
-      return row?.n ?? 0;
-    },
-    /** Paid totals per currency of the members who signed up with the code. */
-    paidByCurrency: (code: string) =>
-      db.query<{ users: number; currency: string; total: number }>(
-        `select count(distinct p.user_id)::int as users, p.currency, sum(p.amount_minor)::int as total
-         from payments p join users u on u.id = p.user_id
-         where u.attribution->>'referralID' = $1 and p.status = 'succeeded' and p.amount_minor > 0 group by p.currency`,
-        [code],
-      ),
-    async payingReferrals(code: string): Promise<number> {
-      const [row] = await db.query<{ n: number }>(
-        `select count(distinct p.user_id)::int as n from payments p join users u on u.id = p.user_id
-         where u.attribution->>'referralID' = $1 and p.status = 'succeeded' and p.amount_minor > 0`,
+      const paid = await db.query<{ currency: string; paying: number; total: number }>(
+        `select currency, paying, total_minor::float8 as total from affiliate_paid
+         where referral_id = $1 and paying > 0 order by currency`,
         [code],
       );
-      return row?.n ?? 0;
+      return { clicks: counts?.clicks ?? 0, signups: counts?.signups ?? 0, paying: counts?.paying ?? 0, paid };
     },
   };
 }

@@ -48,16 +48,15 @@ export function affiliateService(
 
     async stats(user: UserRow, origin: string) {
       const code = await ensureCode(db, user.id, 'referral_code');
-      const repo = affiliateRepository(db);
-      const paid = await repo.paidByCurrency(code);
+      const totals = await affiliateRepository(db).totals(code);
       return {
         referralId: code,
         link: `${origin}/checkout?referralID=${code}`,
-        clicks: await repo.clicks(code),
-        signups: await userReferralsRepository(db).countSignedUpWith('referralID', code),
-        payingReferrals: await repo.payingReferrals(code),
+        clicks: totals.clicks,
+        signups: totals.signups,
+        payingReferrals: totals.paying,
         commissionPercent: opts.commissionPercent,
-        earnings: paid.map((p) => ({
+        earnings: totals.paid.map((p) => ({
           currency: p.currency,
           amount: Math.floor((p.total * opts.commissionPercent) / 100),
         })),
