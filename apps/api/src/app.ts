@@ -308,7 +308,12 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
   });
   await app.register(usersRoutes, { users, origins, captcha, auth });
   await app.register(vpnModule, { vpn: services.vpn, auth, countryOf: (ip: string) => geo.country(ip) });
-  await app.register(openvpnSocks5Module, { openvpnSocks5: services.vpn.openvpnSocks5, pki: services.vpn.pki, auth });
+  await app.register(openvpnSocks5Module, {
+    openvpnSocks5: services.vpn.openvpnSocks5,
+    pki: services.vpn.pki,
+    auth,
+    authenticateNode: services.vpn.nodes.authenticate,
+  });
   await app.register(stealthModule, { stealth: services.stealth, auth });
 
   await app.register(featuresRoutes, { features: services.features, auth });

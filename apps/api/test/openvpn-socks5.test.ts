@@ -2,6 +2,7 @@ import { keyring } from '../src/lib/keyring.js';
 import { X509Certificate } from 'node:crypto';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredState, NodeServices, ServicesOverview } from '@warren/contract';
+import { hashToken } from '../src/lib/secrets.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { checkVerifier } from '../src/modules/openvpn-socks5/credentials.js';
 import { PkiSecretError, pkiStore } from '../src/modules/openvpn-socks5/pki.js';
@@ -254,6 +255,22 @@ describe('PKI and the node side', () => {
     // The user side never carries a private key.
     const paid = await user('paid');
     expect(JSON.stringify(await overview(paid.c))).not.toContain('PRIVATE KEY');
+  });
+
+  it('checks a node token as the node API does (one check): a token the desired state takes, the services take too', async () => {
+    // 200 characters: the node API's longest; the services route once had its own check that stopped at 199.
+    const long = `wn_${'a'.repeat(197)}`;
+    await addNode(t.app.db, { location: 'zz-free', name: 'zz-free-long', endpointHost: '198.51.100.12' });
+    await t.app.db.query(`update vpn_nodes set token_hash = $1 where name = 'zz-free-long'`, [hashToken(long)]);
+    const call = (url: string, token: string) =>
+      t.app.inject({ method: 'GET', url, headers: { authorization: `Bearer ${token}` } });
+    expect((await call('/api/nodes/desired', long)).statusCode).toBe(200);
+    expect((await call('/api/nodes/services', long)).statusCode).toBe(200);
+    for (const url of ['/api/nodes/desired', '/api/nodes/services']) {
+      expect((await call(url, `${long}a`)).statusCode).toBe(401);
+      expect((await call(url, `xx_${'a'.repeat(197)}`)).statusCode).toBe(401);
+    }
+    await t.app.db.query(`delete from vpn_nodes where name = 'zz-free-long'`);
   });
 
   it('keeps private keys encrypted at rest, and refuses to start with another secret', async () => {

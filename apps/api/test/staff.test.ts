@@ -779,6 +779,8 @@ describe('locations, nodes and jobs', () => {
       premium: false,
     });
     expect(dup.statusCode).toBe(409);
+    // The admin functions' own errors, typed where they are thrown: the field they are about, no message matching.
+    expect(dup.json().errors).toEqual({ slug: ['A location with this slug exists already.'] });
 
     const node = await adminBrowser.post('/api/staff/nodes', {
       location: 'test-city',
@@ -786,6 +788,13 @@ describe('locations, nodes and jobs', () => {
       endpointHost: 'vpn.example.net',
     });
     expect(node.statusCode, node.body).toBe(201);
+    const again = await adminBrowser.post('/api/staff/nodes', {
+      location: 'test-city',
+      name: 'test-city-1',
+      endpointHost: 'vpn.example.net',
+    });
+    expect(again.statusCode, again.body).toBe(409);
+    expect(again.json().errors).toEqual({ name: ['A node with this name exists already.'] });
     const first = node.json().data.token as string;
     expect(first).toMatch(/^wn_/);
     expect(node.json().data.node).toMatchObject({

@@ -1,4 +1,4 @@
-import { ZodError } from 'zod';
+import { DomainError, ValidationError } from '../lib/errors.js';
 import { type CliContext, type CliGroup, CliUsageError } from './command.js';
 
 /**
@@ -30,15 +30,18 @@ const bool = (ctx: CliContext, name: string): boolean | undefined => {
   throw new CliUsageError(`--${name} must be true or false`);
 };
 
-/** Turns validation and "not found" errors of the admin functions into usage errors (exit 64, one line). */
+/** Turns the admin functions' refusals (bad input, a taken or unknown name: 4xx domain errors) into usage errors (exit 64, one line). */
 async function friendly<T>(fn: () => Promise<T>): Promise<T> {
   try {
     return await fn();
   } catch (err) {
-    if (err instanceof ZodError)
-      throw new CliUsageError(err.issues.map((i) => `${i.path.join('.')}: ${i.message}`).join('; '));
-    if (err instanceof Error && /^(No |A location|A node|The public key)/.test(err.message))
-      throw new CliUsageError(err.message);
+    if (err instanceof ValidationError && err.errors)
+      throw new CliUsageError(
+        Object.entries(err.errors)
+          .map(([field, messages]) => `${field}: ${messages.join(', ')}`)
+          .join('; '),
+      );
+    if (err instanceof DomainError && err.status < 500) throw new CliUsageError(err.message);
     throw err;
   }
 }

@@ -2,6 +2,8 @@
  * Typed domain errors. Services throw these; the error plugin maps them to HTTP in one place,
  * always with the `{ message, errors? }` body.
  */
+import type { z } from 'zod';
+
 export type FieldErrors = Record<string, string[]>;
 
 export class DomainError extends Error {
@@ -76,4 +78,25 @@ export class DatabaseUnavailableError extends DomainError {
 function firstMessage(errors: FieldErrors): string {
   for (const messages of Object.values(errors)) if (messages[0]) return messages[0];
   return 'The given data was invalid.';
+}
+
+/** A zod error's messages by field path (`_` for the whole value). */
+export function fieldErrorsOf(err: z.ZodError): FieldErrors {
+  // A Map: field paths can carry the sender's keys (a record's keys), and `constructor` or
+  // `__proto__` must be a field name like any other, not a lookup on Object.prototype.
+  const out = new Map<string, string[]>();
+  for (const issue of err.issues) {
+    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
+    const messages = out.get(key) ?? [];
+    messages.push(issue.message);
+    out.set(key, messages);
+  }
+  return Object.fromEntries(out);
+}
+
+/** Parses a service's input with its schema: a ValidationError (422) with each field's messages when it does not fit. */
+export function parseOrThrow<S extends z.ZodType>(schema: S, input: unknown): z.output<S> {
+  const parsed = schema.safeParse(input);
+  if (!parsed.success) throw new ValidationError(fieldErrorsOf(parsed.error));
+  return parsed.data;
 }

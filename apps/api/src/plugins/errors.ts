@@ -1,7 +1,8 @@
 import type { FastifyError, FastifyInstance } from 'fastify';
-import type { ZodError } from 'zod';
 import { isDatabaseUnavailable } from '../db/client.js';
 import { DatabaseUnavailableError, DomainError, type FieldErrors } from '../lib/errors.js';
+
+export { fieldErrorsOf } from '../lib/errors.js';
 
 /** Thrown by the validator compiler: carries field messages for the 422 body. */
 export class RequestValidationError extends Error {
@@ -9,19 +10,6 @@ export class RequestValidationError extends Error {
   constructor(readonly fieldErrors: FieldErrors) {
     super(Object.values(fieldErrors)[0]?.[0] ?? 'The given data was invalid.');
   }
-}
-
-export function fieldErrorsOf(err: ZodError): FieldErrors {
-  // A Map: field paths can carry the sender's keys (a record's keys), and `constructor` or
-  // `__proto__` must be a field name like any other, not a lookup on Object.prototype.
-  const out = new Map<string, string[]>();
-  for (const issue of err.issues) {
-    const key = issue.path.length ? issue.path.map(String).join('.') : '_';
-    const messages = out.get(key) ?? [];
-    messages.push(issue.message);
-    out.set(key, messages);
-  }
-  return Object.fromEntries(out);
 }
 
 const XSRF_MESSAGE = 'The page has expired. Please refresh and try again.';

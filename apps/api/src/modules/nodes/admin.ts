@@ -1,14 +1,17 @@
 import { z } from 'zod';
 import { dbInt, isWgKey } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
+import { ConflictError, NotFoundError, ValidationError, parseOrThrow } from '../../lib/errors.js';
 import { hashToken, randomToken } from '../../lib/secrets.js';
 import { locationSeed } from '../locations/catalogue.js';
 import { locationsRepository } from '../locations/repository.js';
 import { nodesRepository } from './repository.js';
 
 /**
- * Operator actions on locations and nodes, used by `npx warren vpn …` and by tests. Node tokens are
- * shown once and stored only as hashes.
+ * Operator actions on locations and nodes, used by `npx warren vpn …`, the operator console
+ * (staff/vpn.ts) and tests. Node tokens are shown once and stored only as hashes. Bad input is a
+ * ValidationError with field messages, a taken slug or name a ConflictError, an unknown one a
+ * NotFoundError: the API answers them as they are, the CLI prints their message (exit 64).
  */
 export const newLocation = locationSeed;
 export type NewLocation = z.input<typeof newLocation>;
@@ -29,16 +32,19 @@ export type NewNode = z.input<typeof newNode>;
 export const newNodeToken = () => `wn_${randomToken(32)}`;
 
 export async function addLocation(db: Queryable, input: NewLocation): Promise<{ id: number }> {
-  const l = newLocation.parse(input);
+  const l = parseOrThrow(newLocation, input);
   const row = await locationsRepository(db).addLocation(l);
-  if (!row) throw new Error(`A location with the slug ${l.slug} exists already.`);
+  if (!row)
+    throw new ConflictError(`A location with the slug ${l.slug} exists already.`, {
+      slug: ['A location with this slug exists already.'],
+    });
   return row;
 }
 
 export async function addNode(db: Queryable, input: NewNode): Promise<{ id: number; token: string }> {
-  const n = newNode.parse(input);
+  const n = parseOrThrow(newNode, input);
   const locationId = await locationsRepository(db).locationIdBySlug(n.location);
-  if (locationId === undefined) throw new Error(`No location with the slug ${n.location}.`);
+  if (locationId === undefined) throw new NotFoundError(`No location with the slug ${n.location}.`);
   const token = newNodeToken();
   const row = await nodesRepository(db).add({
     locationId,
@@ -48,14 +54,18 @@ export async function addNode(db: Queryable, input: NewNode): Promise<{ id: numb
     listenPort: n.listenPort,
     publicKey: n.publicKey ?? null,
   });
-  if (!row) throw new Error(`A node named ${n.name} exists already.`);
+  if (!row)
+    throw new ConflictError(`A node named ${n.name} exists already.`, {
+      name: ['A node with this name exists already.'],
+    });
   return { id: row.id, token };
 }
 
 /** Issues a fresh token for a node (seeded nodes have none); the previous one stops working at once. */
 export async function issueNodeToken(db: Queryable, name: string): Promise<string> {
   const token = newNodeToken();
-  if (!(await nodesRepository(db).setTokenHash(name, hashToken(token)))) throw new Error(`No node named ${name}.`);
+  if (!(await nodesRepository(db).setTokenHash(name, hashToken(token))))
+    throw new NotFoundError(`No node named ${name}.`);
   return token;
 }
 
@@ -65,7 +75,7 @@ export async function setLocation(
   patch: { premium?: boolean; dashVisible?: boolean },
 ): Promise<void> {
   if (!(await locationsRepository(db).updateLocation(slug, patch)))
-    throw new Error(`No location with the slug ${slug}.`);
+    throw new NotFoundError(`No location with the slug ${slug}.`);
 }
 
 export async function setNode(
@@ -74,8 +84,8 @@ export async function setNode(
   patch: { enabled?: boolean; draining?: boolean; endpointHost?: string; listenPort?: number; publicKey?: string },
 ): Promise<void> {
   if (patch.publicKey !== undefined && !isWgKey(patch.publicKey))
-    throw new Error('The public key must be a WireGuard key (base64, 32 bytes).');
-  if (!(await nodesRepository(db).update(name, patch))) throw new Error(`No node named ${name}.`);
+    throw new ValidationError({ publicKey: ['The public key must be a WireGuard key (base64, 32 bytes).'] });
+  if (!(await nodesRepository(db).update(name, patch))) throw new NotFoundError(`No node named ${name}.`);
 }
 
 export async function listNodes(db: Queryable) {

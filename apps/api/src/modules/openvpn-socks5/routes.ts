@@ -16,18 +16,22 @@ import {
   servicesOverview,
 } from '@warren/contract';
 import { UnauthorizedError } from '../../lib/errors.js';
-import { hashToken } from '../../lib/secrets.js';
 import { bearerToken, userOf } from '../../plugins/auth.js';
 import { mainProductOnly, restrictedRoute } from '../../plugins/restricted.js';
-import { nodesRepository } from '../nodes/repository.js';
+import type { NodeRow } from '../nodes/repository.js';
 import type { OpenvpnSocks5Service } from './service.js';
 
 export interface OpenvpnSocks5RoutesDeps {
   openvpnSocks5: OpenvpnSocks5Service;
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+  /** The node of a node token: the node API's one check (nodes/service.ts `authenticate`). */
+  authenticateNode: (token: string) => Promise<NodeRow | undefined>;
 }
 
-export async function openvpnSocks5Routes(fastify: FastifyInstance, { openvpnSocks5, auth }: OpenvpnSocks5RoutesDeps) {
+export async function openvpnSocks5Routes(
+  fastify: FastifyInstance,
+  { openvpnSocks5, auth, authenticateNode }: OpenvpnSocks5RoutesDeps,
+) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['openvpn-socks5'];
 
@@ -122,10 +126,7 @@ export async function openvpnSocks5Routes(fastify: FastifyInstance, { openvpnSoc
     { schema: { tags: ['nodes'], security: [{ bearer: [] }], response: { 200: envelope(nodeServices) } } },
     async (request, reply) => {
       const token = bearerToken(request);
-      const node =
-        token?.startsWith('wn_') && token.length < 200
-          ? await nodesRepository(fastify.db).findByTokenHash(hashToken(token))
-          : undefined;
+      const node = token ? await authenticateNode(token) : undefined;
       if (!node) throw new UnauthorizedError('Unknown node token.');
       reply.header('cache-control', 'no-store');
       return { data: await openvpnSocks5.nodeServices(node) };

@@ -7,7 +7,7 @@ import {
   nodeIsFull,
   nodePeerLimit,
 } from '@warren/contract';
-import { ConflictError, DomainError, NotFoundError, ValidationError } from '../../lib/errors.js';
+import { NotFoundError, ValidationError } from '../../lib/errors.js';
 import type { VpnServices } from '../nodes/index.js';
 import type { StaffActor, StaffAudit } from './audit.js';
 import type { StaffRepository } from './repository.js';
@@ -120,25 +120,11 @@ export function staffVpn(deps: StaffVpnDeps) {
     throw new NotFoundError('No such node.');
   }
 
-  /** The VPN admin functions answer plain errors (the CLI prints them): mapped to the API's here. */
-  async function vpnAdmin<T>(fn: () => Promise<T>): Promise<T> {
-    try {
-      return await fn();
-    } catch (err) {
-      if (err instanceof DomainError) throw err;
-      const message = (err as Error).message;
-      if (/exists already/.test(message)) throw new ConflictError(message);
-      if (/^No (location|node)/.test(message)) throw new NotFoundError(message);
-      if (err && typeof err === 'object' && 'issues' in err) throw new ValidationError({ body: ['Check the fields.'] });
-      throw new ValidationError({ body: [message] });
-    }
-  }
-
   return {
     locations,
     async addLocation(actor: StaffActor, body: StaffAddLocationBody): Promise<StaffLocation> {
       const { visible, ...rest } = body;
-      await vpnAdmin(() => vpn.admin.addLocation({ ...rest, dashVisible: visible ?? true }));
+      await vpn.admin.addLocation({ ...rest, dashVisible: visible ?? true });
       await audit.record(
         actor,
         'location-add',
@@ -154,7 +140,7 @@ export function staffVpn(deps: StaffVpnDeps) {
     ): Promise<StaffLocation> {
       if (!(await repo.locationExists(slug))) throw new NotFoundError('No such location.');
       if (patch.premium !== undefined || patch.visible !== undefined) {
-        await vpnAdmin(() => vpn.admin.setLocation(slug, { premium: patch.premium, dashVisible: patch.visible }));
+        await vpn.admin.setLocation(slug, { premium: patch.premium, dashVisible: patch.visible });
       }
       if (patch.enabled !== undefined) {
         await repo.setLocationNodesEnabled(slug, patch.enabled);
@@ -165,7 +151,7 @@ export function staffVpn(deps: StaffVpnDeps) {
     },
     async addNode(actor: StaffActor, body: StaffAddNodeBody): Promise<{ node: StaffNode; token: string }> {
       if (!(await repo.locationExists(body.location))) throw new ValidationError({ location: ['No such location.'] });
-      const { token } = await vpnAdmin(() => vpn.admin.addNode(body));
+      const { token } = await vpn.admin.addNode(body);
       await audit.record(
         actor,
         'node-add',
@@ -181,7 +167,7 @@ export function staffVpn(deps: StaffVpnDeps) {
       patch: { enabled?: boolean; draining?: boolean },
     ): Promise<StaffNode> {
       if (!(await repo.nodeLocation(name))) throw new NotFoundError('No such node.');
-      await vpnAdmin(() => vpn.admin.setNode(name, patch));
+      await vpn.admin.setNode(name, patch);
       if (patch.draining !== undefined)
         await audit.record(actor, 'node-update', { text: name }, { draining: patch.draining });
       if (patch.enabled !== undefined)
@@ -190,7 +176,7 @@ export function staffVpn(deps: StaffVpnDeps) {
     },
     async issueNodeToken(actor: StaffActor, name: string): Promise<{ node: StaffNode; token: string }> {
       if (!(await repo.nodeLocation(name))) throw new NotFoundError('No such node.');
-      const token = await vpnAdmin(() => vpn.admin.issueNodeToken(name));
+      const token = await vpn.admin.issueNodeToken(name);
       // The token itself is never written: only that one was issued.
       await audit.record(actor, 'node-token', { text: name });
       return { node: await node(name), token };
