@@ -207,4 +207,62 @@ test.describe('subscription page', () => {
     await expect(row).toContainText('Paid');
     await shots(page, info, 'subscription-lifetime');
   });
+
+  test(
+    'a monthly customer switches to a year (the price difference shown before paying, through the sandbox), then schedules a month back and cancels it',
+    { tag: '@phone' },
+    async ({ page, request }, info) => {
+      await customer(page, info, request);
+      await page.goto('/subscription');
+      const card = page.getByTestId('switch-card');
+      await expect(card).toBeVisible();
+      // A month just bought: the year is paid now, less almost the whole month's 12.99.
+      const year = page.getByTestId('switch-option-1-year');
+      await expect(year).toContainText('1 Year');
+      await expect(year).toContainText('with the unused part of your current plan credited');
+      await year.click();
+      const quote = page.getByTestId('switch-quote');
+      await expect(page.getByTestId('switch-price')).toHaveText('$59.99');
+      await expect(page.getByTestId('switch-credit')).toHaveText(/^−\$12\.9\d$/);
+      const charge = (await page.getByTestId('switch-charge').textContent())!;
+      expect(charge).toMatch(/^\$47\.0\d$/);
+      await expect(quote).toContainText('Your new plan starts now and is paid until');
+      await expect(page.getByTestId('switch-pay')).toHaveText(`Switch and pay ${charge}`);
+      await lightAndDarkShots(page, info, 'subscription-switch-quote', SHOTS);
+
+      // Paid on the provider's page, for the amount shown.
+      await page.getByTestId('switch-pay').click();
+      await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
+      await expect(page.locator('body')).toContainText(charge.replace('$', ''));
+      await page.getByRole('button', { name: 'Pay', exact: true }).click();
+      await expect(page).toHaveURL(/\/subscription\?switch=done$/);
+      await expect(page.getByTestId('switch-back')).toBeVisible();
+      await expect(page.getByTestId('subscription-card').getByRole('heading', { name: '1 Year' })).toBeVisible();
+      await expect(page.getByTestId('next-charge')).toContainText('$59.99');
+      const rows = page.getByTestId('history-row');
+      await expect(rows).toHaveCount(2);
+      await expect(rows.first()).toContainText('Plan switch: 1 Year');
+      await expect(rows.first()).toContainText(charge);
+
+      // Back to a month: from the paid-until, nothing charged today, shown as scheduled and cancellable.
+      const month = page.getByTestId('switch-option-1-month');
+      await expect(month).toContainText('nothing charged today');
+      await month.click();
+      await expect(page.getByTestId('switch-scheduled-quote')).toContainText('Nothing is charged today');
+      await page.getByTestId('switch-schedule').click();
+      const scheduled = page.getByTestId('scheduled-change');
+      await expect(scheduled).toContainText('your plan changes to 1 Month');
+      await expect(scheduled).toContainText('$12.99');
+      await expect(page.getByTestId('next-charge')).toContainText('$12.99');
+      await expect(rows).toHaveCount(2); // no payment for a scheduled change
+      await lightAndDarkShots(page, info, 'subscription-switch-scheduled', SHOTS);
+      await page.getByTestId('cancel-scheduled-change').click();
+      await expect(scheduled).toHaveCount(0);
+      await expect(page.getByTestId('next-charge')).toContainText('$59.99');
+      // The server's state, not the page's.
+      await page.reload();
+      await expect(page.getByTestId('subscription-card').getByRole('heading', { name: '1 Year' })).toBeVisible();
+      await expect(page.getByTestId('scheduled-change')).toHaveCount(0);
+    },
+  );
 });

@@ -2,6 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { SubscriptionInfo, SwitchOptions } from '@warren/contract';
 import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
 import { dropJobsSchema } from './jobs-helpers.js';
+import { pdfText } from './pdf-text.js';
+import { mailTo } from './helpers.js';
 
 /**
  * Switching plans from /subscription (issue 23) through the real checkout path on the sandbox
@@ -163,6 +165,20 @@ describe('a month to a year: now, with the unused part credited', () => {
       nextCharge: { amountMinor: 5999, currency: 'USD' },
       scheduledChange: null,
     });
+
+    // The receipt shows the credit line: the year at its price, less the credit, the total charged.
+    const pdf = await c.get(`/api/billing/payments/${first.payment.paymentId}/receipt`);
+    expect(pdf.statusCode).toBe(200);
+    const text = (await pdfText(pdf.rawPayload)).replace(/\s+/g, ' ');
+    expect(text).toContain('59.99 USD');
+    expect(text).toContain('Credit for the unused part of 1 Month');
+    expect(text).toContain('−6.49 USD');
+    expect(text).toMatch(/Total paid\s*53.50 USD/);
+    const mails = await mailTo(c, t.app, user.email);
+    const receiptMail = mails.find((m) => m.text.includes('53.50 USD ('))!;
+    expect(receiptMail.text).toContain(
+      '53.50 USD (1 Year: 59.99 USD, less 6.49 USD credit for the unused part of 1 Month)',
+    );
 
     // The sandbox's webhooks for the switch, delivered again and twice: nothing more happens.
     const paidUntil = s.paidUntil;

@@ -5,7 +5,7 @@ import { z } from 'zod';
 //   GET  /api/billing/payments/:publicId/receipt    → application/pdf (own payments only)
 //   POST /api/billing/payments/:publicId/refund     → { data: RefundAnswer } (the list after it and the outcome; inside MONEY_BACK_DAYS)
 
-export const PAYMENT_HISTORY_KINDS = ['purchase', 'renewal', 'grant', 'refund'] as const;
+export const PAYMENT_HISTORY_KINDS = ['purchase', 'renewal', 'switch', 'grant', 'refund'] as const;
 export type PaymentHistoryKind = (typeof PAYMENT_HISTORY_KINDS)[number];
 /**
  * expired: a checkout left unpaid for CHECKOUT_EXPIRES_MS (an abandoned checkout). A reading, not a

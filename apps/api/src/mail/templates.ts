@@ -442,6 +442,20 @@ export function renderMail(
 }
 
 /** The renewal-failed mail's {retry} when no attempt is left. */
+/**
+ * The receipt's {amount} for a plan switch (issue 23): what was charged, and how: the new plan's
+ * price less the credit for the unused part of the plan it replaced.
+ */
+export function switchAmountLabel(
+  language: Language,
+  v: { amount: string; price: string; credit: string; plan: string; from: string },
+): string {
+  if (language === 'ru')
+    return `${v.amount} (${v.plan}: ${v.price}, минус зачёт ${v.credit} за неиспользованную часть тарифа ${v.from})`;
+  if (language === 'zh') return `${v.amount}（${v.plan}：${v.price}，减去 ${v.from} 未使用部分的抵扣 ${v.credit}）`;
+  return `${v.amount} (${v.plan}: ${v.price}, less ${v.credit} credit for the unused part of ${v.from})`;
+}
+
 export const NO_MORE_RETRIES: Record<Language, string> = {
   en: 'no later date (that was the last try)',
   ru: 'не будет (это была последняя попытка)',

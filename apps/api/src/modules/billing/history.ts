@@ -55,7 +55,14 @@ export function historyService(deps: HistoryDeps) {
         items.push({
           ...base,
           id: p.public_id,
-          kind: p.provider === 'grant' ? 'grant' : p.kind === 'renewal' ? 'renewal' : 'purchase',
+          kind:
+            p.provider === 'grant'
+              ? 'grant'
+              : p.kind === 'renewal'
+                ? 'renewal'
+                : p.kind === 'switch'
+                  ? 'switch'
+                  : 'purchase',
           status: expired ? 'expired' : p.status,
           date: iso(p.paid_at ?? p.created_at)!,
           failureReason: p.status === 'failed' && typeof p.failure_reason === 'string' ? p.failure_reason : null,

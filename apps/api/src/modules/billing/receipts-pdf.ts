@@ -46,6 +46,7 @@ const TEXT = {
     amount: 'Amount',
     lifetime: 'Lifetime',
     total: 'Total paid',
+    credit: (plan: string) => `Credit for the unused part of ${plan}`,
     taxIncluded: (label: string, rate: string) => `Including ${label} ${rate}%`,
     refunded: (date: string) => `Refunded on ${date}.`,
     thanks: 'Thank you for your purchase.',
@@ -65,6 +66,7 @@ const TEXT = {
     amount: 'Сумма',
     lifetime: 'Бессрочно',
     total: 'Итого оплачено',
+    credit: (plan: string) => `Зачёт неиспользованной части тарифа ${plan}`,
     taxIncluded: (label: string, rate: string) => `В том числе ${label} ${rate}%`,
     refunded: (date: string) => `Возвращён ${date}.`,
     thanks: 'Спасибо за покупку.',
@@ -84,6 +86,7 @@ const TEXT = {
     amount: '金额',
     lifetime: '终身',
     total: '实付金额',
+    credit: (plan: string) => `${plan} 未使用部分的抵扣`,
     taxIncluded: (label: string, rate: string) => `含${label} ${rate}%`,
     refunded: (date: string) => `已于 ${date} 退款。`,
     thanks: '感谢您的购买。',
@@ -184,8 +187,19 @@ export async function renderReceiptPdf(
   pdf.font('body');
   pdf.text(`${data.productName} — ${plan}`, cols[0], row, { width: width * 0.43 });
   pdf.text(period, cols[1], row, { width: width * 0.32 });
-  pdf.text(money(data.amountMinor, data.currency), cols[2], row, { width: width * 0.22, align: 'right' });
+  // A switch's line is the new plan at its price; the credit for the plan it replaced follows as its own line.
+  pdf.text(money(data.credit?.listAmountMinor ?? data.amountMinor, data.currency), cols[2], row, {
+    width: width * 0.22,
+    align: 'right',
+  });
   pdf.moveDown(0.6);
+  if (data.credit) {
+    const y = pdf.y;
+    const from = planName(data.credit.fromTariffKey, data.credit.fromTariffName, language);
+    pdf.text(t.credit(from), cols[0], y, { width: width * 0.75 });
+    pdf.text(`−${money(data.credit.creditMinor, data.currency)}`, cols[2], y, { width: width * 0.22, align: 'right' });
+    pdf.moveDown(0.6);
+  }
   pdf
     .moveTo(left, pdf.y)
     .lineTo(left + width, pdf.y)

@@ -19,6 +19,8 @@ export interface ReceiptData {
   provider: string;
   paymentId: string;
   paidAt: string;
+  /** A plan switch (issue 23): the new plan's price, and the credit for the unused part of the plan it replaced (amountMinor = price − credit). */
+  credit?: { listAmountMinor: number; creditMinor: number; fromTariffKey: string; fromTariffName: string };
 }
 
 export interface ReceiptRow {

@@ -71,6 +71,10 @@ export function receiptsService(deps: ReceiptsDeps) {
       const brand = deps.brandOf(user.brand);
       const seller = sellerOf(brand);
       const tariff = await deps.prices.tariffById(payment.tariff_id);
+      const from =
+        payment.kind === 'switch' && payment.switch_from_tariff_id
+          ? await deps.prices.tariffById(Number(payment.switch_from_tariff_id))
+          : undefined;
       const data: ReceiptData = {
         seller: {
           id: seller.id,
@@ -94,6 +98,16 @@ export function receiptsService(deps: ReceiptsDeps) {
         provider: payment.provider,
         paymentId: payment.public_id,
         paidAt: iso(payment.paid_at ?? payment.created_at)!,
+        ...(from && payment.credit_minor !== null && payment.credit_minor !== undefined
+          ? {
+              credit: {
+                listAmountMinor: Number(payment.list_amount_minor ?? payment.amount_minor),
+                creditMinor: Number(payment.credit_minor),
+                fromTariffKey: from.key,
+                fromTariffName: from.name,
+              },
+            }
+          : {}),
       };
       row = await receipts.issue(payment.id, seller.id, data);
     }

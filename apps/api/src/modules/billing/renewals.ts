@@ -3,7 +3,15 @@ import type { Language, SubscriptionInfo } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { Mailer } from '../../mail/mailer.js';
-import { type MailKind, NO_MORE_RETRIES, notYouLinks, renderMail, timeLabel } from '../../mail/templates.js';
+import { planName } from '../../mail/plan-names.js';
+import {
+  type MailKind,
+  NO_MORE_RETRIES,
+  notYouLinks,
+  renderMail,
+  switchAmountLabel,
+  timeLabel,
+} from '../../mail/templates.js';
 import type { PaymentProvider } from '../../payments/provider.js';
 import { type UserRow, userPlansRepository } from '../users/index.js';
 import type { PricesService } from './prices.js';
@@ -491,6 +499,19 @@ export function renewalsService(deps: RenewalsDeps) {
         );
         return;
       }
+      // A switch's receipt says how its amount came about: the new plan's price less the credit.
+      const lang = languageOf(u.language);
+      const from = p.kind === 'switch' ? await prices.tariffById(Number(p.switch_from_tariff_id)) : undefined;
+      const amount =
+        p.kind === 'switch' && from && p.credit_minor !== null && p.credit_minor !== undefined
+          ? switchAmountLabel(lang, {
+              amount: formatAmount(p.amount_minor, p.currency),
+              price: formatAmount(Number(p.list_amount_minor ?? p.amount_minor), p.currency),
+              credit: formatAmount(Number(p.credit_minor), p.currency),
+              plan: planName(tariff?.key, tariff?.name ?? '', lang),
+              from: planName(from.key, from.name, lang),
+            })
+          : formatAmount(p.amount_minor, p.currency);
       await notify(
         { user_id: p.user_id, email: u.email, language: u.language, brand: u.brand },
         'receipt',
@@ -498,7 +519,7 @@ export function renewalsService(deps: RenewalsDeps) {
         {
           plan: tariff?.name ?? '',
           planKey: tariff?.key ?? '',
-          amount: formatAmount(p.amount_minor, p.currency),
+          amount,
           payment: p.public_id,
           until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
         },

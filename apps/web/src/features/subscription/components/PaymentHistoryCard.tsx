@@ -18,6 +18,7 @@ import { formatDate, formatMoney, providerName } from '../lib/format';
 const KIND_KEY = {
   purchase: 'subscription.kindPurchase',
   renewal: 'subscription.kindRenewal',
+  switch: 'subscription.kindSwitch',
   grant: 'subscription.kindGrant',
   refund: 'subscription.kindRefund',
 } as const;
