@@ -108,7 +108,7 @@ async function seed(app: FastifyInstance, accounts: number): Promise<void> {
       [accounts * 3, accounts, tariff!.id],
     );
   });
-  // The seed ran with triggers off: the affiliate running totals (migration 0028) are built from it.
+  // The seed ran with triggers off: the affiliate running totals (migration 0029) are built from it.
   await app.db.query('select affiliate_totals_rebuild()');
   await app.db.query('analyze');
 }

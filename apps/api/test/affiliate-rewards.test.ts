@@ -33,7 +33,7 @@ describe('affiliate and rewards', () => {
   });
 
   it('keeps running totals equal to the rows through payments, refunds, currencies, re-attribution, erasure and parallel writes (issue 22)', async () => {
-    // The partner page reads affiliate_counts/affiliate_paid (migration 0028), kept by triggers.
+    // The partner page reads affiliate_counts/affiliate_paid (migration 0029), kept by triggers.
     // After each batch of writes the kept totals must equal a rebuild from the rows: the test
     // snapshots them, rebuilds (affiliate_totals_rebuild, the old query's counting) and compares.
     const db = t.app.db;

@@ -55,4 +55,14 @@ describe('migrate', () => {
       await db.query(`select count(*)::int as n from information_schema.tables where table_name = 'ok_part'`),
     ).toEqual([{ n: 0 }]);
   });
+
+  it("the release's migrations each have their own number (engineers working at once took the same next one)", () => {
+    const names = fs.readdirSync(path.join(import.meta.dirname, 'migrations')).filter((f) => f.endsWith('.sql'));
+    const numbers = names.map((n) => n.split('_')[0]);
+    expect(
+      names.every((n) => /^\d{4}_[a-z0-9_]+\.sql$/.test(n)),
+      names.join(' '),
+    ).toBe(true);
+    expect(numbers.filter((n, i) => numbers.indexOf(n) !== i)).toEqual([]);
+  });
 });

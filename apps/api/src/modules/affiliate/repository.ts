@@ -12,7 +12,7 @@ export function affiliateRepository(db: Queryable) {
       ]);
     },
     /**
-     * The code's running totals (migration 0028: kept by triggers on affiliate_sessions, users and
+     * The code's running totals (migration 0029: kept by triggers on affiliate_sessions, users and
      * payments in the same transaction as the rows they count), so a partner's page reads two
      * small rows however many members the code brought.
      */
