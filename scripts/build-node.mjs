@@ -7,6 +7,7 @@
 //   apps/api/dist/migrations/         the SQL files, read beside the bundle at start
 //   apps/agent/dist/bin/warren-agent.mjs  the node agent as ONE self-contained file (zod and
 //                                     the contract inside): a VPN server needs only Node
+//   apps/agent/dist/blocklists/       the ad blocker's default lists per category
 //   apps/agent/dist/openvpn/helper.mjs    OpenVPN's hook script, found at the same relative path
 //                                     as in the sources
 // `--if-stale` builds only when an output is missing or older than its sources. esbuild is a
@@ -37,7 +38,10 @@ function newestMtime(target) {
 }
 const oldest = (files) => Math.min(...files.map((f) => (fs.existsSync(f) ? fs.statSync(f).mtimeMs : 0)));
 export const isStale = (part) => {
-  const sources = part === 'api' ? [path.join(api, 'src'), contract] : [path.join(agent, 'src'), contract];
+  const sources =
+    part === 'api'
+      ? [path.join(api, 'src'), contract]
+      : [path.join(agent, 'src'), path.join(agent, 'blocklists'), contract];
   return Math.max(...sources.map(newestMtime)) > oldest(outputs[part]);
 };
 
@@ -134,6 +138,8 @@ export async function buildAgent(dist = path.join(agent, 'dist')) {
   fs.chmodSync(outfile, 0o755);
   fs.mkdirSync(path.join(dist, 'openvpn'), { recursive: true });
   fs.copyFileSync(path.join(agent, 'src/openvpn/helper.mjs'), path.join(dist, 'openvpn/helper.mjs'));
+  // The ad blocker's small default lists, found beside the built agent (dns/blocklists.ts).
+  fs.cpSync(path.join(agent, 'blocklists'), path.join(dist, 'blocklists'), { recursive: true });
 }
 
 const builders = { api: buildApi, agent: () => buildAgent() };

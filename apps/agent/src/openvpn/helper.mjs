@@ -3,7 +3,7 @@
 //   auth-user-pass-verify "node helper.mjs verify USERS_DIR" via-file   → argv ends with the credentials file
 //   client-connect "node helper.mjs connect USERS_DIR PLAIN_DNS FILTER_DNS" → argv ends with the config file to write
 // USERS_DIR holds one JSON file per service user, written by the agent from the API's desired state
-// ({ verifier, openvpn, adblock }); the password itself is never on the node. Exit 0 accepts.
+// ({ verifier, openvpn, adblock, dns }); the password itself is never on the node. Exit 0 accepts.
 // Plain JavaScript with no dependencies: it starts in ~40 ms for every connection.
 import { readFileSync, writeFileSync } from 'node:fs';
 import path from 'node:path';
@@ -43,7 +43,9 @@ try {
     const e = entry(process.env.common_name || process.env.username);
     if (!e?.openvpn) process.exit(1);
     // The ad blocker is read at connect time: switching it takes effect on the next connection.
-    writeFileSync(file, `push "dhcp-option DNS ${e.adblock ? filter : plain}"\n`);
+    // `dns` is the resolver of the user's categories (issue 23); files from before it have adblock only.
+    const dns = /^\d{1,3}(\.\d{1,3}){3}$/.test(e.dns ?? '') ? e.dns : e.adblock ? filter : plain;
+    writeFileSync(file, `push "dhcp-option DNS ${dns}"\n`);
     process.exit(0);
   }
 } catch (err) {

@@ -15,7 +15,13 @@ import path from 'node:path';
  *   WARREN_DNS_WG          more addresses of the plain resolver: the   default: none
  *                          WireGuard gateways, which configs name as DNS (set by `setup`)
  *   WARREN_DNS_UPSTREAM    upstream resolvers, comma-separated         default: the system's (resolv.conf)
- *   WARREN_BLOCKLIST       the operator's blocklist (watched)          default: /etc/warren/blocklist.txt
+ *   WARREN_BLOCKLIST       the single blocklist of before categories,  default: /etc/warren/blocklist.txt
+ *                          read as more "ads" (watched)
+ *   WARREN_BLOCKLIST_DIR   the operator's lists per category:          default: /etc/warren/blocklists
+ *                          <dir>/{ads,trackers,malware,adult,gambling}.txt (watched; a missing
+ *                          file: the small default shipped in apps/agent/blocklists/)
+ *   WARREN_DNS_CATEGORIES  a free /27 whose .1–.31 are the ad blocker's default: 10.255.54.0
+ *                          resolvers for OpenVPN, one per choice of categories (added to lo)
  *   WARREN_SOCKS_LISTEN    SOCKS5 listen address                       default: 0.0.0.0
  *   WARREN_IP_BIN          iproute2's ip                               default: ip
  */
@@ -33,6 +39,9 @@ export interface ServicesConfig {
   wgDns: string[];
   upstream: string[];
   blocklist: string;
+  blocklistDir: string;
+  /** The first address of the /27 of OpenVPN's category resolvers (its .N blocks the categories of bits N). */
+  dnsCategories: string;
   socksListen: string;
   ipBin: string;
   dir: string;
@@ -67,6 +76,8 @@ export function loadServicesConfig(stateDir: string, env: NodeJS.ProcessEnv = pr
       .map((s) => s.trim())
       .filter(Boolean),
     blocklist: path.resolve(env.WARREN_BLOCKLIST || '/etc/warren/blocklist.txt'),
+    blocklistDir: path.resolve(env.WARREN_BLOCKLIST_DIR || '/etc/warren/blocklists'),
+    dnsCategories: env.WARREN_DNS_CATEGORIES || '10.255.54.0',
     socksListen: env.WARREN_SOCKS_LISTEN || '0.0.0.0',
     ipBin: env.WARREN_IP_BIN || 'ip',
     dir: path.join(stateDir, 'services'),
@@ -74,10 +85,15 @@ export function loadServicesConfig(stateDir: string, env: NodeJS.ProcessEnv = pr
   for (const [k, v] of [
     ['WARREN_DNS_PLAIN', c.dnsPlain],
     ['WARREN_DNS_FILTER', c.dnsFilter],
+    ['WARREN_DNS_CATEGORIES', c.dnsCategories],
     ...c.upstream.map((u) => ['WARREN_DNS_UPSTREAM', u]),
   ] as const) {
     if (!IPV4.test(v)) throw new Error(`${k}: ${v} is not an IPv4 address`);
   }
+  if (Number(c.dnsCategories.split('.')[3]) % 32 !== 0)
+    throw new Error(
+      `WARREN_DNS_CATEGORIES: ${c.dnsCategories} does not start a /27 (its last number must be a multiple of 32)`,
+    );
   for (const a of c.wgDns) if (!net.isIP(a)) throw new Error(`WARREN_DNS_WG: ${a} is not an IP address`);
   return c;
 }

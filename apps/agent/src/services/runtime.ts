@@ -1,12 +1,14 @@
 import { execFile } from 'node:child_process';
-import fsSync from 'node:fs';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
 import net from 'node:net';
 import path from 'node:path';
 import { type DesiredState, NODE_SERVICES_PATH, type NodeServices, envelope, nodeServices } from '@warren/contract';
-import { dnsmasqArgs, parseBlocklist, renderServersFile } from '../dns/dnsmasq.js';
+import { ADS_AND_TRACKERS, ALL_CATEGORIES, Blocklists } from '../dns/blocklists.js';
+import { DnsChoices } from '../dns/choices.js';
+import { dnsmasqArgs } from '../dns/dnsmasq.js';
+import { type Binding, DnsResponder } from '../dns/responder.js';
 import { renderOpenVpnServer } from '../openvpn/render.js';
 import { SocksServer, defaultDenied, resolverAt } from '../socks/server.js';
 import type { ServicesConfig } from './config.js';
@@ -99,18 +101,22 @@ function killOpenVpnSessions(socket: string, usernames: string[]): Promise<void>
  */
 export class NodeServicesRuntime {
   private users: ServiceUsers = new Map();
-  private byName = new Map<string, { verifier: string; openvpn: boolean; socks: boolean; adblock: boolean }>();
+  private byName = new Map<string, { owner: number; verifier: string; socks: boolean; adblock: boolean }>();
+  /** Who asks and what they chose: WireGuard tunnel addresses → owners → category bits (issue 23). */
+  readonly choices = new DnsChoices();
+  readonly lists: Blocklists;
+  private responder?: DnsResponder;
+  /** The resolver each OpenVPN user file names now, by username (rewritten when the choice changes). */
+  private dnsOf = new Map<string, string>();
   private material?: string;
   private openvpn: { proc: Supervised; mgmt: string }[] = [];
   private dnsPlain?: Supervised;
-  private dnsFilter?: Supervised;
   private socks?: SocksServer;
   /** Open SOCKS5 connections now; undefined when this node serves no SOCKS5. */
   socksSessions(): number | undefined {
     return this.c.socks ? (this.socks?.liveConnections() ?? 0) : undefined;
   }
   private socksPort?: number;
-  private blocklistSig = '';
   private readonly usersDir: string;
   private readonly cache = new VerifyCache();
 
@@ -121,72 +127,115 @@ export class NodeServicesRuntime {
     private readonly fetchServices: () => Promise<NodeServices> = () => fetchNodeServices(api),
   ) {
     this.usersDir = path.join(c.dir, 'users');
+    this.lists = new Blocklists({ dir: c.blocklistDir, legacy: c.blocklist, log });
   }
 
-  /** Resolvers first (they need no API), so OpenVPN and SOCKS5 users have DNS from their first connection. */
+  /** A service user's category bits: the owner's choice; an API from before categories sends only `adblock` (ads + trackers). */
+  private blocksOf(u: { owner: number; adblock: boolean }): number {
+    return this.choices.maskOfOwner(u.owner) || (u.adblock ? ADS_AND_TRACKERS : 0);
+  }
+
+  /** OpenVPN's resolver for these category bits: the plain one, the filter (ads + trackers), or the category address .bits. */
+  resolverFor(bits: number): string {
+    if (!bits) return this.c.dnsPlain;
+    // The switch's classic meaning keeps the address it always had.
+    if (bits === ADS_AND_TRACKERS) return this.c.dnsFilter;
+    return this.categoryAddress(bits);
+  }
+
+  /** The address .bits of the categories' /27. */
+  private categoryAddress(bits: number): string {
+    const [a, b, cc, d] = this.c.dnsCategories.split('.').map(Number);
+    return `${a}.${b}.${cc}.${d! + bits}`;
+  }
+
+  /** The addresses the responder answers on: the WireGuard gateways by source, the filter and category addresses by their bits. */
+  private bindings(): Binding[] {
+    return [
+      ...this.c.wgDns.map((address) => ({ address, port: 53 })),
+      { address: this.c.dnsFilter, port: 53, mask: ADS_AND_TRACKERS },
+      ...Array.from({ length: ALL_CATEGORIES }, (_, i) => ({
+        address: this.categoryAddress(i + 1),
+        port: 53,
+        mask: i + 1,
+      })),
+    ];
+  }
+
+  /**
+   * Resolvers first (they need no API), so users have DNS from their first connection: dnsmasq as
+   * the node's plain resolver (cache, upstreams), and the agent's responder in front of it on the
+   * WireGuard gateways and the filter and category addresses (dns/responder.ts).
+   */
   async start(): Promise<void> {
     await fs.mkdir(this.usersDir, { recursive: true, mode: 0o700 });
     await fs.mkdir(path.join(this.c.dir, 'openvpn', 'tmp'), { recursive: true, mode: 0o700 });
     if (this.c.dns) {
-      for (const a of [this.c.dnsPlain, this.c.dnsFilter])
+      const onLo = this.bindings()
+        .filter((b) => !this.c.wgDns.includes(b.address))
+        .map((b) => b.address);
+      for (const a of [this.c.dnsPlain, ...onLo])
         await run(this.c.ipBin, ['address', 'replace', `${a}/32`, 'dev', 'lo']);
-      const serversFile = path.join(this.c.dir, 'blocklist.servers');
-      await this.loadBlocklist(serversFile);
+      await this.lists.load();
       this.dnsPlain = new Supervised(
         'dns-plain',
         this.c.dnsmasqBin,
-        dnsmasqArgs({ listen: [this.c.dnsPlain, ...this.c.wgDns], upstream: this.c.upstream }),
+        dnsmasqArgs({ listen: [this.c.dnsPlain], upstream: this.c.upstream }),
         this.log,
         /started, version/,
       );
-      this.dnsFilter = new Supervised(
-        'dns-filter',
-        this.c.dnsmasqBin,
-        dnsmasqArgs({ listen: [this.c.dnsFilter], upstream: this.c.upstream, serversFile }),
-        this.log,
-        /started, version/,
-      );
-      await Promise.all([this.dnsPlain.start(), this.dnsFilter.start()]);
-      // The operator updates the blocklist in place; dnsmasq re-reads the servers-file on SIGHUP.
-      fsSync.watchFile(
-        this.c.blocklist,
-        { interval: 2000 },
-        () => void this.loadBlocklist(serversFile).then((changed) => changed && this.dnsFilter?.signal('SIGHUP')),
-      );
-      this.log('info', 'resolvers started', { plain: [this.c.dnsPlain, ...this.c.wgDns], filter: this.c.dnsFilter });
+      await this.dnsPlain.start();
+      this.responder = new DnsResponder({
+        maskForSource: (a) => this.choices.maskOfSource(a),
+        match: (name) => this.lists.match(name),
+        upstream: { host: this.c.dnsPlain, port: 53 },
+      });
+      await listenRetrying(this.responder, this.bindings());
+      // The operator updates the lists in place: re-read, swapped in whole, no restart.
+      this.lists.watch();
+      this.log('info', 'resolvers started', {
+        plain: this.c.dnsPlain,
+        perPeer: this.c.wgDns,
+        filter: this.c.dnsFilter,
+        categories: `${this.categoryAddress(1)}-${this.categoryAddress(ALL_CATEGORIES)}`,
+      });
     }
   }
 
-  private async loadBlocklist(serversFile: string): Promise<boolean> {
-    let text = '';
-    try {
-      text = await fs.readFile(this.c.blocklist, 'utf8');
-    } catch (err) {
-      this.log('warn', 'blocklist unreadable; filtering resolver blocks nothing', {
-        file: this.c.blocklist,
-        error: (err as Error).message,
-      });
-    }
-    const names = parseBlocklist(text);
-    const sig = names.join('\n');
-    if (sig === this.blocklistSig) return false;
-    this.blocklistSig = sig;
-    await writeAtomic(serversFile, renderServersFile(names), 0o644);
-    this.log('info', 'blocklist loaded', { names: names.length });
-    return true;
+  /** The responder's counters (no names, no addresses). */
+  dnsStats() {
+    return this.responder?.stats;
   }
 
   /** The agent's applier: called with every desired-state answer after WireGuard was applied. */
   apply = async (answer: DesiredState): Promise<void> => {
+    // The WireGuard peers' choices first: a switch is live for their next query.
+    this.choices.apply(answer);
     if (answer.full || this.material === undefined) await this.refreshMaterial();
     const next = nextServiceUsers(answer.full ? null : this.users, answer);
     const d = diffServiceUsers(this.users, next);
-    for (const u of d.write) {
+    const written = new Set(d.write.map((u) => u.username));
+    const dnsOf = new Map<string, string>();
+    for (const u of next.values()) {
+      const dns = this.resolverFor(this.blocksOf(u));
+      dnsOf.set(u.username, dns);
+      if (this.dnsOf.get(u.username) !== dns) written.add(u.username);
+    }
+    for (const u of next.values()) {
+      if (!written.has(u.username)) continue;
+      // OpenVPN's helper pushes `dns` at connect (a choice changes from the next connection).
       await writeAtomic(
         path.join(this.usersDir, `${u.username}.json`),
-        JSON.stringify({ verifier: u.verifier, openvpn: u.openvpn, socks: u.socks, adblock: u.adblock }),
+        JSON.stringify({
+          verifier: u.verifier,
+          openvpn: u.openvpn,
+          socks: u.socks,
+          adblock: u.adblock,
+          dns: dnsOf.get(u.username),
+        }),
       );
     }
+    this.dnsOf = dnsOf;
     for (const name of d.remove) await fs.rm(path.join(this.usersDir, `${name}.json`), { force: true });
     if (answer.full) {
       // Drop files of users the state no longer has (e.g. left over from before a restart).
@@ -195,13 +244,13 @@ export class NodeServicesRuntime {
         if (f.endsWith('.json') && !keep.has(f)) await fs.rm(path.join(this.usersDir, f), { force: true });
     }
     this.users = next;
-    this.byName = new Map([...next.values()].map((u) => [u.username, u]));
+    this.byName = new Map([...next.values()].filter((u) => u.socks).map((u) => [u.username, u]));
     const ended = this.socks?.endSessions(d.endSocks) ?? 0;
     await Promise.all(this.openvpn.map((o) => killOpenVpnSessions(o.mgmt, d.endOpenvpn)));
-    if (d.write.length || d.remove.length)
+    if (written.size || d.remove.length)
       this.log('info', 'service users applied', {
         users: next.size,
-        written: d.write.length,
+        written: written.size,
         removed: d.remove.length,
         endedOpenvpn: d.endOpenvpn.length,
         endedSocks: ended,
@@ -262,11 +311,15 @@ export class NodeServicesRuntime {
   private async startSocks(port: number): Promise<void> {
     await this.socks?.close();
     const plain = resolverAt(this.c.dns ? this.c.dnsPlain : undefined);
-    const filter = resolverAt(this.c.dns ? this.c.dnsFilter : undefined);
     this.socks = new SocksServer({
-      lookupUser: (name) => this.byName.get(name),
+      // The choice is read when the user connects: a switch holds from the next connection.
+      lookupUser: (name) => {
+        const u = this.byName.get(name);
+        return u && { verifier: u.verifier, socks: u.socks, blocks: this.blocksOf(u) };
+      },
       checkPassword: (v, p) => this.cache.check(v, p),
-      resolve: (host, adblock) => (adblock ? filter(host) : plain(host)),
+      // A name on one of the user's lists is no such name, as the resolver answers it; the rest resolve plainly.
+      resolve: (host, blocks) => (blocks && this.lists.match(host) & blocks ? Promise.resolve(undefined) : plain(host)),
       denied: defaultDenied,
       log: this.log,
     });
@@ -276,12 +329,28 @@ export class NodeServicesRuntime {
   }
 
   async stop(): Promise<void> {
-    fsSync.unwatchFile(this.c.blocklist);
+    this.lists.unwatch();
     await Promise.all([
       ...this.openvpn.map((o) => o.proc.stop()),
       this.dnsPlain?.stop(),
-      this.dnsFilter?.stop(),
+      this.responder?.close(),
       this.socks?.close(),
     ]);
+  }
+}
+
+/**
+ * Binds the responder, retrying for a few seconds: a WireGuard gateway's IPv6 address may still be
+ * tentative (duplicate address detection) right after the interface came up.
+ */
+async function listenRetrying(r: DnsResponder, bindings: Binding[], tries = 20): Promise<void> {
+  for (let i = 1; ; i++) {
+    try {
+      return await r.listen(bindings);
+    } catch (err) {
+      await r.close();
+      if (i >= tries || (err as NodeJS.ErrnoException).code !== 'EADDRNOTAVAIL') throw err;
+      await new Promise((resolve) => setTimeout(resolve, 500));
+    }
   }
 }

@@ -115,9 +115,9 @@ describe('SOCKS5 server', () => {
   let socks: SocksServer;
   let port: number;
   const users = new Map([
-    ['wpaid00001', { verifier: verifier('good'), socks: true, adblock: false }],
-    ['wblock0001', { verifier: verifier('good'), socks: true, adblock: true }],
-    ['wfree00001', { verifier: verifier('good'), socks: false, adblock: false }],
+    ['wpaid00001', { verifier: verifier('good'), socks: true, blocks: 0 }],
+    ['wblock0001', { verifier: verifier('good'), socks: true, blocks: 3 }],
+    ['wfree00001', { verifier: verifier('good'), socks: false, blocks: 0 }],
   ]);
 
   beforeAll(async () => {
@@ -128,8 +128,8 @@ describe('SOCKS5 server', () => {
       lookupUser: (n) => users.get(n),
       checkPassword: (v, p) => checkPassword(v, p),
       // The "filtering resolver": ads.test is blocked for ad-blocker users.
-      resolve: async (host, adblock) =>
-        host === 'ads.test' && adblock ? undefined : host.endsWith('.test') ? '127.0.0.1' : undefined,
+      resolve: async (host, blocks) =>
+        host === 'ads.test' && blocks ? undefined : host.endsWith('.test') ? '127.0.0.1' : undefined,
       denied: (ip) => ip === '127.0.0.2',
     });
     await socks.listen(0, '127.0.0.1');

@@ -13,14 +13,15 @@ import net from 'node:net';
 export interface SocksUser {
   verifier: string;
   socks: boolean;
-  adblock: boolean;
+  /** The ad blocker's category bits (dns/blocklists.ts), read when the user connects; 0: blocks nothing. */
+  blocks: number;
 }
 
 export interface SocksOptions {
   lookupUser(username: string): SocksUser | undefined;
   checkPassword(verifier: string, password: string): Promise<boolean>;
-  /** Resolves a name for a user; undefined = no such name (NXDOMAIN or blocked). */
-  resolve(host: string, adblock: boolean): Promise<string | undefined>;
+  /** Resolves a name for a user with these category bits; undefined = no such name (NXDOMAIN or blocked). */
+  resolve(host: string, blocks: number): Promise<string | undefined>;
   /** Destinations nobody may reach through the proxy (the node's own loopback and the like). */
   denied(ip: string): boolean;
   handshakeTimeoutMs?: number;
@@ -208,7 +209,7 @@ export class SocksServer {
       let ip: string | undefined = net.isIP(host) ? host : undefined;
       if (!ip) {
         if (!/^[A-Za-z0-9_.-]{1,253}$/.test(host)) return void client.end(reply(REPLY.hostUnreachable));
-        ip = await this.o.resolve(host, user.adblock).catch(() => undefined);
+        ip = await this.o.resolve(host, user.blocks).catch(() => undefined);
         if (!ip) return void client.end(reply(REPLY.hostUnreachable));
       }
       if (this.o.denied(ip) || port === 0) return void client.end(reply(REPLY.notAllowed));
