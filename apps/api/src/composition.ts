@@ -279,7 +279,16 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     providers,
     sandbox,
     users,
-    profiles: profileService({ db, keys, mailer, limiter, defer, productName: brandName, security }),
+    profiles: profileService({
+      db,
+      keys,
+      mailer,
+      limiter,
+      defer,
+      productName: brandName,
+      security,
+      endStaffSessions: (userId) => staffRepository(db).endSessionsOf(userId),
+    }),
     features: featuresService(db),
     affiliate: affiliateService(db, {
       commissionPercent: config.affiliateCommissionPercent,

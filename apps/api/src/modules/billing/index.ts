@@ -41,7 +41,6 @@ export interface BillingDeps {
   onPaymentOutcome?: ReconcileDeps['onPaymentOutcome'];
   /** A renewal charge's outcome, by provider (metrics). */
   onRenewal?: RenewalsDeps['onRenewal'];
-  onSubscriptionChanged?: (userId: number) => Promise<void>;
   /** Signs the discount windows' first-visit cookies (the app secret). */
   secret: string;
   testHooks?: BillingTestHooks;
@@ -79,7 +78,6 @@ export function billingServices(deps: BillingDeps) {
     brandName: deps.brandName,
     onPaymentApplied: deps.onPaymentApplied,
     onPaymentOutcome: deps.onPaymentOutcome,
-    onSubscriptionChanged: deps.onSubscriptionChanged,
     testHooks: deps.testHooks,
     now,
     renewals: () => late.renewals!,

@@ -32,7 +32,6 @@ export interface ReconcileDeps {
   onPaymentApplied?: (payment: PaymentRow, firstPurchase: boolean) => Promise<void>;
   /** Called once when a payment newly fails or is refunded (metrics count outcomes by provider). */
   onPaymentOutcome?: (payment: PaymentRow, outcome: 'failed' | 'refunded') => void;
-  onSubscriptionChanged?: (userId: number) => Promise<void>;
   /** Renewals (renewals.ts): the receipt mail, and what an applied payment or a refund means for the next renewal. */
   renewals?: () => {
     sendReceipt(p: PaymentRow): Promise<void>;
@@ -112,7 +111,6 @@ export function reconciliationService(deps: ReconcileDeps) {
     let stale: PaymentRow | undefined;
     let failed = false;
     let firstPurchase = false;
-    let changed = false;
     // Read the catalogue before the transaction: on PGlite a query outside the transaction waits for it (deadlock).
     const tariff = (await prices.tariffById(payment.tariff_id))!;
     const switchFrom =
@@ -160,7 +158,6 @@ export function reconciliationService(deps: ReconcileDeps) {
         const expiresAt = new Date(end.getTime() + Number(current.switch_carried_ms ?? 0));
         await plans.savePlan(current.user_id, { tariffKey: tariff.key, tariffName: tariff.name, expiresAt }, true);
         applied = row;
-        changed = true;
         return;
       }
       if (target === 'succeeded') {
@@ -184,7 +181,6 @@ export function reconciliationService(deps: ReconcileDeps) {
         if (current.promo_code) await payments.usePromo(current.promo_code);
         firstPurchase = current.provider !== 'grant' && (await payments.countPurchases(current.user_id)) === 1;
         applied = row;
-        changed = true;
         return;
       }
       // refunded
@@ -193,7 +189,6 @@ export function reconciliationService(deps: ReconcileDeps) {
         const start = current.period_start ? new Date(current.period_start) : now();
         const end = current.period_end === null && tariff.is_lifetime ? null : new Date(current.period_end ?? start);
         await plans.savePlan(current.user_id, revoke(sub, { start, end }, now(), freePlanName), false);
-        changed = true;
       }
       await payments.markRefunded(current.id);
       refunded = current;
@@ -226,7 +221,6 @@ export function reconciliationService(deps: ReconcileDeps) {
       if (firstPurchase) deps.defer(() => queuePostbacks(p));
       if (deps.onPaymentApplied) await deps.onPaymentApplied(p, firstPurchase);
     }
-    if (changed && deps.onSubscriptionChanged) await deps.onSubscriptionChanged(payment.user_id);
     // Which transition this call made (parallel calls with one payment: exactly one of them makes it).
     return { applied: !!applied, refunded: !!refund };
   }
@@ -310,7 +304,6 @@ export function reconciliationService(deps: ReconcileDeps) {
     /** The scheduled job: lapsed subscriptions return to the free plan (as of `asOf`, default now: `renew-due --as-of`). */
     async expireSubscriptions(asOf: Date = now()): Promise<number[]> {
       const ids = await userPlansRepository(db).expireLapsed(await prices.freeName(), asOf);
-      if (deps.onSubscriptionChanged) for (const id of ids) await deps.onSubscriptionChanged(id);
       return ids;
     },
   };

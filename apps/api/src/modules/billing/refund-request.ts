@@ -35,7 +35,7 @@ export interface RefundRequestDeps {
 /**
  * The money-back guarantee from the dashboard: inside the window, once per payment, through the
  * provider; then the operator's refund takes back exactly the period that payment bought, and
- * the plan and VPN access follow at once (onSubscriptionChanged).
+ * the plan and VPN access follow at once (the users row's trigger writes the VPN change log).
  */
 export function refundRequestService(deps: RefundRequestDeps) {
   const repo = billingRepository(deps.db);

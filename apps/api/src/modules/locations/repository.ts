@@ -140,11 +140,8 @@ export function locationsRepository(
       );
     },
 
-    /**
-     * Inserts missing locations (by slug); with `demoNodes` (outside production) gives every location
-     * without nodes one demo node (<slug>-1 at <slug>-1.<nodeDomain>, marked demo). Idempotent.
-     */
-    async seed(seeds: LocationSeed[], nodeDomain: string, demoNodes: boolean): Promise<number> {
+    /** Inserts missing locations (by slug). Idempotent; the demo nodes are the nodes repository's (`seedDemoNodes`). */
+    async seed(seeds: LocationSeed[]): Promise<number> {
       if (!seeds.length) return 0;
       const rows = await db.query<{ id: number }>(
         `insert into vpn_locations (slug, country_code, country_en, country_ru, country_zh, city_en, city_ru, city_zh, latitude, longitude, premium, dash_visible)
@@ -166,21 +163,6 @@ export function locationsRepository(
           seeds.map((s) => s.dashVisible),
         ],
       );
-      const bare = await db.query<{ id: number; slug: string }>(
-        `select l.id, l.slug from vpn_locations l where not exists (select 1 from vpn_nodes n where n.location_id = l.id)`,
-      );
-      if (bare.length && demoNodes) {
-        await db.query(
-          `insert into vpn_nodes (location_id, name, endpoint_host, public_key, demo)
-           select *, true from unnest($1::int[], $2::text[], $3::text[], $4::text[]) on conflict (name) do nothing`,
-          [
-            bare.map((b) => b.id),
-            bare.map((b) => `${b.slug}-1`),
-            bare.map((b) => `${b.slug}-1.${nodeDomain}`),
-            bare.map(() => placeholderKey()),
-          ],
-        );
-      }
       return rows.length;
     },
 

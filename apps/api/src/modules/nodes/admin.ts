@@ -88,6 +88,13 @@ export async function setNode(
   if (!(await nodesRepository(db).update(name, patch))) throw new NotFoundError(`No node named ${name}.`);
 }
 
+/** Switches every node of a location on or off (the console's location switch). */
+export async function setLocationNodes(db: Queryable, slug: string, enabled: boolean): Promise<void> {
+  if ((await locationsRepository(db).locationIdBySlug(slug)) === undefined)
+    throw new NotFoundError(`No location with the slug ${slug}.`);
+  await nodesRepository(db).setLocationEnabled(slug, enabled);
+}
+
 export async function listNodes(db: Queryable) {
   return locationsRepository(db).operatorList();
 }

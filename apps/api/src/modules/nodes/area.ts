@@ -19,6 +19,7 @@ import {
   listNodes,
   setLocation,
   setNode,
+  setLocationNodes,
 } from './admin.js';
 import { VPN_CHANGES_CHANNEL, nodesRepository } from './repository.js';
 import { nodesService } from './service.js';
@@ -81,6 +82,7 @@ export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
       issueNodeToken: (name: string) => issueNodeToken(db, name),
       setLocation: (slug: string, patch: Parameters<typeof setLocation>[2]) => poked(setLocation(db, slug, patch)),
       setNode: (name: string, patch: Parameters<typeof setNode>[2]) => poked(setNode(db, name, patch)),
+      setLocationNodes: (slug: string, enabled: boolean) => poked(setLocationNodes(db, slug, enabled)),
       list: () => listNodes(db),
     },
     /**
@@ -98,9 +100,10 @@ export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
     async seed(): Promise<void> {
       if (!vpn.seed) return;
       const seeds = loadLocationSeeds(vpn.locationsFile);
-      await db.exclusive(727_004, (tx) =>
-        locationsRepository(tx).seed(seeds.locations, seeds.nodeDomain, vpn.demoNodes),
-      );
+      await db.exclusive(727_004, async (tx) => {
+        await locationsRepository(tx).seed(seeds.locations);
+        if (vpn.demoNodes) await nodesRepository(tx).seedDemoNodes(seeds.nodeDomain);
+      });
     },
   };
 }

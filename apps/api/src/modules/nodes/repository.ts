@@ -1,6 +1,6 @@
 import type { NodeWireguardCapacity } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
-import { nodeFullSql } from '../locations/repository.js';
+import { nodeFullSql, placeholderKey } from '../locations/repository.js';
 
 /** The channel the change log's writer (vpn_note_change, migration 0020) notifies, with its schema as the payload. */
 export const VPN_CHANGES_CHANNEL = 'warren_vpn_changes';
@@ -25,6 +25,30 @@ export interface PeerSourceRow {
 
 export function nodesRepository(db: Queryable) {
   return {
+    /** Every node of a location on or off. */
+    async setLocationEnabled(slug: string, enabled: boolean): Promise<void> {
+      await db.query(
+        `update vpn_nodes set enabled = $2 where location_id = (select id from vpn_locations where slug = $1) and enabled <> $2`,
+        [slug, enabled],
+      );
+    },
+    /** Gives every location without nodes one demo node (<slug>-1 at <slug>-1.<nodeDomain>, marked demo; outside production). Idempotent. */
+    async seedDemoNodes(nodeDomain: string): Promise<void> {
+      const bare = await db.query<{ id: number; slug: string }>(
+        `select l.id, l.slug from vpn_locations l where not exists (select 1 from vpn_nodes n where n.location_id = l.id)`,
+      );
+      if (!bare.length) return;
+      await db.query(
+        `insert into vpn_nodes (location_id, name, endpoint_host, public_key, demo)
+         select *, true from unnest($1::int[], $2::text[], $3::text[], $4::text[]) on conflict (name) do nothing`,
+        [
+          bare.map((b) => b.id),
+          bare.map((b) => `${b.slug}-1`),
+          bare.map((b) => `${b.slug}-1.${nodeDomain}`),
+          bare.map(() => placeholderKey()),
+        ],
+      );
+    },
     /** Inserts a node; undefined when the name is taken. */
     async add(n: {
       locationId: number;

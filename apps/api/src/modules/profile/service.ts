@@ -31,6 +31,8 @@ export function profileService(deps: {
   productName: (brandId: string) => string;
   /** The two-factor notices; the composition always passes it (tests that never touch two-factor may not). */
   security?: SecurityMails;
+  /** Ends the account's operator-console sessions (the staff repository's, their one writer): sign-out-everywhere ends them too. */
+  endStaffSessions?: (userId: number) => Promise<unknown>;
 }) {
   const { db, keys, limiter } = deps;
   const users = usersRepository(db);
@@ -85,7 +87,7 @@ export function profileService(deps: {
     get: profileOf,
 
     async update(user: UserRow, body: { firstName?: string; secondName?: string; language?: string }): Promise<void> {
-      await profiles.updateNames(user.id, body);
+      await users.updateNames(user.id, body);
     },
 
     /** The update, answered with the profile as it now is (the plain and the restricted call). */
@@ -93,7 +95,7 @@ export function profileService(deps: {
       user: UserRow,
       body: { firstName?: string; secondName?: string; language?: string },
     ): Promise<Profile> {
-      await profiles.updateNames(user.id, body);
+      await users.updateNames(user.id, body);
       return profileOf({
         ...user,
         first_name: body.firstName ?? user.first_name,
@@ -129,7 +131,7 @@ export function profileService(deps: {
     },
 
     async setMarketingEmails(userId: number, enabled: boolean): Promise<void> {
-      await profiles.setMarketingEmails(userId, enabled);
+      await users.setMarketingEmails(userId, enabled);
     },
 
     /** One-click unsubscribe link for marketing emails (RFC 8058): signed, so it needs no sign-in. */
@@ -138,7 +140,7 @@ export function profileService(deps: {
     },
     async unsubscribeBySignature(userId: number, sig: string): Promise<boolean> {
       if (!keys.appSecrets().some((secret) => safeEqual(unsubscribeSignature(userId, secret), sig))) return false;
-      await profiles.setMarketingEmails(userId, false);
+      await users.setMarketingEmails(userId, false);
       return true;
     },
 
@@ -155,17 +157,18 @@ export function profileService(deps: {
     /** Sign out everywhere else: other sessions and every outstanding sign-in or reset link. */
     async revokeOthers(user: UserRow, current: TokenRow) {
       await users.deleteTokensOf(user.id, current.id);
+      await deps.endStaffSessions?.(user.id);
       await users.invalidateCredentialTokens(user.id);
     },
     async revokeSession(user: UserRow, id: number) {
-      if (!(await profiles.deleteSession(user.id, id))) throw new NotFoundError('No such session.');
+      if (!(await users.deleteSessionOf(user.id, id))) throw new NotFoundError('No such session.');
     },
 
     // --- two-factor ---------------------------------------------------------------------
     async startTwoFactor(user: UserRow) {
       if (user.totp_enabled) throw new ValidationError({ code: ['Two-factor sign-in is already on.'] });
       const secret = newTotpSecret();
-      await profiles.setPendingTotpSecret(user.id, sealSecret(keys, secret));
+      await users.setPendingTotpSecret(user.id, sealSecret(keys, secret));
       return { secret, otpauthUrl: otpauthUrl(secret, deps.productName(user.brand), user.email) };
     },
     async enableTwoFactor(user: UserRow, code: string, ctx: RequestContext) {
@@ -181,7 +184,7 @@ export function profileService(deps: {
           .replace(/(.{4})(?!$)/g, '$1-'),
       );
       await db.transaction(async (tx) =>
-        profileRepository(tx).enableTotp(
+        usersRepository(tx).enableTotp(
           user.id,
           codes.map((c) => hashToken(normaliseRecoveryCode(c))),
         ),
@@ -197,7 +200,7 @@ export function profileService(deps: {
       await spend(limiter, LIMITS.secondFactorPerUser, String(user.id));
       if (!(await factor.check(user, code))) throw new ValidationError({ code: [BAD_CODE] });
       await limiter.reset(LIMITS.secondFactorPerUser, String(user.id));
-      await db.transaction(async (tx) => profileRepository(tx).disableTotp(user.id));
+      await db.transaction(async (tx) => usersRepository(tx).disableTotp(user.id));
       await users.invalidateCredentialTokens(user.id);
       deps.security?.twoFactorChanged(user, false, ctx);
     },

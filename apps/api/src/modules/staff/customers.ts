@@ -11,11 +11,11 @@ import type { CustomerRow, StaffRepository } from './repository.js';
 export interface StaffCustomersDeps {
   repo: Pick<
     StaffRepository,
-    'customer' | 'search' | 'devices' | 'serviceCredentials' | 'activeSessions' | 'mails' | 'signOutAll' | 'setDisabled'
+    'customer' | 'search' | 'devices' | 'serviceCredentials' | 'activeSessions' | 'mails' | 'endSessionsOf'
   >;
   audit: Pick<StaffAudit, 'record'>;
-  /** The customer's account: reloaded for a resent verification mail or a new OpenVPN/SOCKS5 password. */
-  accounts: Pick<UsersService, 'reload' | 'resendVerification'>;
+  /** The customer's account (the users module, the one writer of users and auth_tokens): reloaded, disabled, signed out. */
+  accounts: Pick<UsersService, 'reload' | 'resendVerification' | 'signOutEverywhere' | 'setDisabled'>;
   /** The account deletion the customer's own uses (every area's personal data, README: the data map). */
   erasure: Pick<AccountErasure, 'erase'>;
   /** The same billing operations as the customer's and the CLI's: a grant or a refund here is theirs. */
@@ -229,7 +229,8 @@ export function staffCustomers(deps: StaffCustomersDeps) {
 
     async signOutAll(actor: StaffActor, id: number, reason: string) {
       const c = await targetOf(actor, id);
-      const sessions = await repo.signOutAll(id);
+      const sessions = await deps.accounts.signOutEverywhere(id);
+      await repo.endSessionsOf(id);
       await audit.record(actor, 'sign-out-all', { userId: id, text: c.email }, { sessions, reason });
       return answer(id);
     },
@@ -254,12 +255,13 @@ export function staffCustomers(deps: StaffCustomersDeps) {
 
     async setDisabled(actor: StaffActor, id: number, disabled: boolean, reason: string) {
       const c = await customerRow(id);
-      if (!(await repo.setDisabled(id, disabled)))
+      if (!(await deps.accounts.setDisabled(id, disabled)))
         throw new ValidationError({
           status: [disabled ? 'The account is disabled already.' : 'The account is not disabled.'],
         });
       // A disabled account is signed out everywhere (and cannot sign in: users service).
-      if (disabled) await repo.signOutAll(id);
+      // (Its console sessions end by trigger: staff_credentials_changed.)
+      if (disabled) await deps.accounts.signOutEverywhere(id);
       await audit.record(
         actor,
         disabled ? 'disable' : 'enable',

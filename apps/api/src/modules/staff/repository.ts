@@ -309,22 +309,9 @@ export function staffRepository(db: Queryable) {
         limit,
       ]);
     },
-    /** Customer sessions end (sign out everywhere); staff sessions of the account end with them. */
-    async signOutAll(userId: number): Promise<number> {
-      const rows = await db.query(`delete from auth_tokens where user_id = $1 returning id`, [userId]);
-      await db.query(`delete from staff_sessions where user_id = $1`, [userId]);
-      return rows.length;
-    },
-    /** Suspended (disable) or back to what the account had earned (enable); answers whether it changed. */
-    async setDisabled(userId: number, disabled: boolean): Promise<boolean> {
-      const rows = await db.query(
-        disabled
-          ? `update users set account_status = 'Suspended', updated_at = now() where id = $1 and deleted_at is null and account_status <> 'Suspended' returning id`
-          : `update users set account_status = case when verified or tariff_key <> 'free-plan' then 'Active' else 'Inactive' end, updated_at = now()
-             where id = $1 and deleted_at is null and account_status = 'Suspended' returning id`,
-        [userId],
-      );
-      return rows.length === 1;
+    /** The account's console sessions end (sign-out-everywhere from the console or the customer's profile). */
+    async endSessionsOf(userId: number): Promise<number> {
+      return (await db.query(`delete from staff_sessions where user_id = $1 returning id`, [userId])).length;
     },
 
     // --- nodes -------------------------------------------------------------------------------
@@ -370,12 +357,6 @@ export function staffRepository(db: Queryable) {
           [name],
         )
       )[0]?.slug;
-    },
-    async setLocationNodesEnabled(slug: string, enabled: boolean): Promise<void> {
-      await db.query(
-        `update vpn_nodes set enabled = $2 where location_id = (select id from vpn_locations where slug = $1) and enabled <> $2`,
-        [slug, enabled],
-      );
     },
   };
 }

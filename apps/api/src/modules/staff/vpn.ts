@@ -13,13 +13,15 @@ import type { StaffActor, StaffAudit } from './audit.js';
 import type { StaffRepository } from './repository.js';
 
 export interface StaffVpnDeps {
-  repo: Pick<StaffRepository, 'locationsWithNodes' | 'locationExists' | 'nodeLocation' | 'setLocationNodesEnabled'>;
+  repo: Pick<StaffRepository, 'locationsWithNodes' | 'locationExists' | 'nodeLocation'>;
   audit: Pick<StaffAudit, 'record'>;
-  /** The operator's node commands (the CLI's), the stealth cores' reports, the long polls to wake, the high-water mark. */
+  /** The operator's node commands (the CLI's; they wake the long polls), the stealth cores' reports, the high-water mark. */
   vpn: {
-    admin: Pick<VpnServices['admin'], 'addLocation' | 'setLocation' | 'addNode' | 'setNode' | 'issueNodeToken'>;
+    admin: Pick<
+      VpnServices['admin'],
+      'addLocation' | 'setLocation' | 'setLocationNodes' | 'addNode' | 'setNode' | 'issueNodeToken'
+    >;
     stealthNodes: Pick<VpnServices['stealthNodes'], 'nodeGauges'>;
-    watcher: Pick<VpnServices['watcher'], 'poke'>;
     highWaterPercent: VpnServices['highWaterPercent'];
   };
   now: () => Date;
@@ -143,8 +145,7 @@ export function staffVpn(deps: StaffVpnDeps) {
         await vpn.admin.setLocation(slug, { premium: patch.premium, dashVisible: patch.visible });
       }
       if (patch.enabled !== undefined) {
-        await repo.setLocationNodesEnabled(slug, patch.enabled);
-        vpn.watcher.poke();
+        await vpn.admin.setLocationNodes(slug, patch.enabled);
       }
       await audit.record(actor, 'location-update', { text: slug }, patch);
       return location(slug);

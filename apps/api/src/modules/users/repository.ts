@@ -262,13 +262,28 @@ export function usersRepository(db: Queryable) {
       await db.query(`delete from auth_tokens where id = $1`, [id]);
     },
 
-    /** Signs out every other session (sign-out-everywhere, password change or reset): the account's staff sessions end too. */
-    async deleteTokensOf(userId: number, exceptId?: number): Promise<void> {
-      await db.query(`delete from auth_tokens where user_id = $1 and id <> coalesce($2, -1)`, [
-        userId,
-        exceptId ?? null,
-      ]);
-      await db.query(`delete from staff_sessions where user_id = $1`, [userId]);
+    /**
+     * Signs out every other session (sign-out-everywhere, password change or reset); answers how many
+     * ended. The account's console sessions are the staff repository's (a new password ends them by
+     * trigger; sign-out-everywhere through the staff sessions' `endSessionsOf`).
+     */
+    async deleteTokensOf(userId: number, exceptId?: number): Promise<number> {
+      const rows = await db.query(
+        `delete from auth_tokens where user_id = $1 and id <> coalesce($2, -1) returning id`,
+        [userId, exceptId ?? null],
+      );
+      return rows.length;
+    },
+    /** Suspended (disable) or back to what the account had earned (enable); answers whether it changed. */
+    async setDisabled(userId: number, disabled: boolean): Promise<boolean> {
+      const rows = await db.query(
+        disabled
+          ? `update users set account_status = 'Suspended', updated_at = now() where id = $1 and deleted_at is null and account_status <> 'Suspended' returning id`
+          : `update users set account_status = case when verified or tariff_key <> 'free-plan' then 'Active' else 'Inactive' end, updated_at = now()
+             where id = $1 and deleted_at is null and account_status = 'Suspended' returning id`,
+        [userId],
+      );
+      return rows.length === 1;
     },
 
     // --- single-use email tokens ---------------------------------------------------------
@@ -339,6 +354,51 @@ export function usersRepository(db: Queryable) {
         `update email_tokens set used_at = now() where user_id = $1 and purpose in ('reset', 'onetime') and used_at is null`,
         [userId],
       );
+    },
+
+    // --- the profile's changes (modules/profile) ------------------------------------------
+
+    async updateNames(
+      userId: number,
+      body: { firstName?: string; secondName?: string; language?: string },
+    ): Promise<void> {
+      await db.query(
+        `update users set first_name = coalesce($2, first_name), second_name = coalesce($3, second_name), language = coalesce($4, language), updated_at = now() where id = $1`,
+        [userId, body.firstName ?? null, body.secondName ?? null, body.language ?? null],
+      );
+    },
+
+    async setMarketingEmails(userId: number, enabled: boolean): Promise<void> {
+      await db.query('update users set marketing_emails = $2, updated_at = now() where id = $1', [userId, enabled]);
+    },
+
+    async deleteSessionOf(userId: number, id: number): Promise<boolean> {
+      const rows = await db.query('delete from auth_tokens where id = $1 and user_id = $2 returning id', [id, userId]);
+      return rows.length > 0;
+    },
+
+    async setPendingTotpSecret(userId: number, sealed: string): Promise<void> {
+      await db.query('update users set totp_pending_secret = $2 where id = $1', [userId, sealed]);
+    },
+
+    /** Turns two-factor on with the pending secret and a fresh set of recovery codes, in one transaction. */
+    async enableTotp(userId: number, codeHashes: string[]): Promise<void> {
+      await db.query(
+        'update users set totp_secret = totp_pending_secret, totp_pending_secret = null, totp_enabled = true where id = $1',
+        [userId],
+      );
+      await db.query('delete from recovery_codes where user_id = $1', [userId]);
+      for (const h of codeHashes)
+        await db.query('insert into recovery_codes (user_id, code_hash) values ($1, $2)', [userId, h]);
+    },
+
+    /** Off, and the secret forgotten; the last used step stays, so an old code of a re-enabled secret cannot come back. */
+    async disableTotp(userId: number): Promise<void> {
+      await db.query(
+        'update users set totp_enabled = false, totp_secret = null, totp_pending_secret = null where id = $1',
+        [userId],
+      );
+      await db.query('delete from recovery_codes where user_id = $1', [userId]);
     },
 
     /** Whether this exact token was ever issued to the user for this purpose (used or expired). */

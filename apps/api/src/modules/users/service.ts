@@ -406,6 +406,13 @@ export function usersService({
       if (!row) throw new UnauthorizedError();
       return row;
     },
+
+    // --- the operator console's account actions (modules/staff/customers.ts) ---------------
+
+    /** Every customer session of the account ends (the console's "sign out everywhere"); answers how many. */
+    signOutEverywhere: (userId: number): Promise<number> => repo.deleteTokensOf(userId),
+    /** Suspended (disable) or back to what the account had earned (enable); answers whether it changed. */
+    setDisabled: (userId: number, disabled: boolean): Promise<boolean> => repo.setDisabled(userId, disabled),
   };
 }
 export type UsersService = ReturnType<typeof usersService>;
