@@ -29,6 +29,8 @@ const IF_WG = `wss${id}`;
 const VETH_SRV = `wsv${id}s`;
 const VETH_CLI = `wsv${id}c`;
 const NODE_IP = '10.202.0.1';
+// The agent's Prometheus listener, inside the node's namespace.
+const METRICS = '127.0.0.1:9471';
 const CLIENT_IP = '10.202.0.2';
 /** The "internet", on the server namespace's loopback: a web page and the authoritative DNS for the test names. */
 const WEB_IP = '10.250.0.80';
@@ -163,7 +165,7 @@ beforeAll(async () => {
   const [node, ...agentArgs] = setup.start;
   agent = await background(
     'ip',
-    ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '5', '--wait', '25'],
+    ['netns', 'exec', NS_SRV, node!, ...agentArgs, '--report-interval', '5', '--wait', '25', '--metrics', METRICS],
     /"msg":"applied"/,
     60_000,
   );
@@ -250,6 +252,15 @@ async function connect(
   return { ok, pushedDns, proc, ms: Date.now() - started };
 }
 
+/** The agent's warren_agent_sessions{protocol="openvpn"}, scraped inside the node's namespace. */
+async function openvpnSessions(): Promise<number | undefined> {
+  const text = await inNs(NS_SRV, 'curl', ['-sS', '--max-time', '3', `http://${METRICS}/metrics`], {
+    timeoutMs: 8000,
+  }).catch(() => '');
+  const m = /^warren_agent_sessions\{protocol="openvpn"\} (\d+)$/m.exec(text);
+  return m ? Number(m[1]) : undefined;
+}
+
 async function fetchInClient(url: string): Promise<string | undefined> {
   const script = `fetch(${JSON.stringify(url)}, { signal: AbortSignal.timeout(3000) }).then((r) => r.text()).then((t) => process.stdout.write(t), () => process.exit(3))`;
   return inNs(NS_CLI, process.execPath, ['-e', script], { timeoutMs: 8000 }).catch(() => undefined);
@@ -312,9 +323,16 @@ describe('OpenVPN through a real node', () => {
       // Ad blocker off: the plain resolver is pushed and resolves everything.
       expect(c.pushedDns).toBe(DNS_PLAIN);
       expect(await resolveInClient(DNS_PLAIN, 'ads.warren.test')).toBe(WEB_IP);
+      // The node's metrics count the session (issue 22: OpenVPN sessions were not counted).
+      expect(
+        await until('one OpenVPN session in the metrics', async () => (await openvpnSessions()) === 1, 10_000),
+      ).toBe(true);
     } finally {
       await c.proc.stop();
     }
+    expect(await until('no OpenVPN session in the metrics', async () => (await openvpnSessions()) === 0, 20_000)).toBe(
+      true,
+    );
   });
 
   it('connects over TCP too', async () => {

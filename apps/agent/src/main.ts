@@ -94,6 +94,8 @@ async function main(): Promise<void> {
   const appliers = [...(services ? [services.apply] : []), ...(stealth ? [stealth.apply] : [])];
   if (metrics && services?.socksSessions() !== undefined)
     metrics.sessions('socks5', () => services?.socksSessions() ?? 0);
+  if (metrics && services) metrics.sessions('openvpn', () => services!.openvpnSessions());
+  if (metrics && stealth) metrics.sessions('stealth', () => stealth!.activeSessions());
   const agent = new Agent(
     api,
     wg,

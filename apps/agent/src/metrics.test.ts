@@ -261,4 +261,19 @@ describe('per-node figures (issue 22)', () => {
     expect(after).toContain('warren_agent_wireguard_peers{age="under_3m"} 1');
     expect(after).toContain('warren_agent_wireguard_transfer_bytes{direction="tx"} 7');
   });
+
+  it('reads OpenVPN and stealth sessions at each scrape; a source that cannot answer keeps its last value', async () => {
+    const { createAgentMetrics } = await import('./metrics.js');
+    const m = createAgentMetrics();
+    let openvpn: number | undefined = 4;
+    m.sessions('openvpn', async () => openvpn);
+    m.sessions('stealth', () => 2);
+    const first = await m.registry.metrics();
+    expect(first).toContain('warren_agent_sessions{protocol="openvpn"} 4');
+    expect(first).toContain('warren_agent_sessions{protocol="stealth"} 2');
+    openvpn = undefined;
+    expect(await m.registry.metrics()).toContain('warren_agent_sessions{protocol="openvpn"} 4');
+    openvpn = 0;
+    expect(await m.registry.metrics()).toContain('warren_agent_sessions{protocol="openvpn"} 0');
+  });
 });

@@ -17,7 +17,7 @@ export const HANDSHAKE_AGES = ['under_3m', 'under_1h', 'under_1d', 'older', 'nev
 export type HandshakeAge = (typeof HANDSHAKE_AGES)[number];
 
 /** The protocols a node serves sessions on (warren_agent_sessions). */
-export const SESSION_PROTOCOLS = ['wireguard', 'socks5'] as const;
+export const SESSION_PROTOCOLS = ['wireguard', 'openvpn', 'stealth', 'socks5'] as const;
 export type SessionProtocol = (typeof SESSION_PROTOCOLS)[number];
 
 /** Where a peer's latest handshake puts it (unix seconds; 0 = never). */
@@ -123,16 +123,22 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
     registers: [registry],
   });
   /** Live sessions by protocol: WireGuard's are the peers with a handshake in the last 3 minutes; others come from their servers when they run here. */
-  const sessionSources = new Map<SessionProtocol, () => number>();
+  const sessionSources = new Map<SessionProtocol, () => number | undefined | Promise<number | undefined>>();
   let wgActive = 0;
   new Gauge({
     name: 'warren_agent_sessions',
-    help: 'Live sessions on the node by protocol (wireguard: peers with a handshake in the last 3 minutes; socks5: open proxied connections)',
+    help: 'Live sessions on the node by protocol (wireguard: peers with a handshake in the last 3 minutes; openvpn: connected clients; stealth: credentials that moved bytes in the last 3 minutes; socks5: open proxied connections)',
     labelNames: ['protocol'] as const,
     registers: [registry],
-    collect() {
+    async collect() {
       this.set({ protocol: 'wireguard' }, wgActive);
-      for (const [protocol, read] of sessionSources) this.set({ protocol }, read());
+      // A source that cannot answer now (an OpenVPN server restarting) leaves its last value.
+      await Promise.all(
+        [...sessionSources].map(async ([protocol, read]) => {
+          const n = await Promise.resolve(read()).catch(() => undefined);
+          if (n !== undefined) this.set({ protocol }, n);
+        }),
+      );
     },
   });
 
@@ -178,8 +184,11 @@ export function createAgentMetrics(opts: { defaults?: boolean } = {}) {
   return {
     registry,
     observer,
-    /** A protocol's live sessions, read at each scrape (main.ts: the SOCKS5 server when it runs here). */
-    sessions(protocol: Exclude<SessionProtocol, 'wireguard'>, read: () => number) {
+    /** A protocol's live sessions, read at each scrape (main.ts: the OpenVPN servers, the stealth core and the SOCKS5 server that run here). */
+    sessions(
+      protocol: Exclude<SessionProtocol, 'wireguard'>,
+      read: () => number | undefined | Promise<number | undefined>,
+    ) {
       sessionSources.set(protocol, read);
     },
   };

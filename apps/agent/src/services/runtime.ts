@@ -2,7 +2,6 @@ import { execFile } from 'node:child_process';
 import fs from 'node:fs/promises';
 import http from 'node:http';
 import https from 'node:https';
-import net from 'node:net';
 import path from 'node:path';
 import { type DesiredState, NODE_SERVICES_PATH, type NodeServices, envelope, nodeServices } from '@warren/contract';
 import { ADS_AND_TRACKERS, ALL_CATEGORIES, Blocklists } from '../dns/blocklists.js';
@@ -12,6 +11,7 @@ import { type Binding, DnsResponder } from '../dns/responder.js';
 import { renderOpenVpnServer } from '../openvpn/render.js';
 import { SocksServer, defaultDenied, resolverAt } from '../socks/server.js';
 import type { ServicesConfig } from './config.js';
+import { connectedClients, killSessions } from './openvpn-management.js';
 import { Supervised } from './supervisor.js';
 import { type ServiceUsers, VerifyCache, diffServiceUsers, nextServiceUsers } from './users.js';
 
@@ -72,27 +72,6 @@ const run = (cmd: string, args: string[]) =>
     ),
   );
 
-/** Asks an OpenVPN server (management socket) to end every session of these users. */
-function killOpenVpnSessions(socket: string, usernames: string[]): Promise<void> {
-  if (!usernames.length) return Promise.resolve();
-  return new Promise((resolve) => {
-    const c = net.connect(socket);
-    const done = () => {
-      clearTimeout(t);
-      c.destroy();
-      resolve();
-    };
-    const t = setTimeout(done, 2000);
-    c.on('error', done);
-    let seen = 0;
-    c.on('data', (d: Buffer) => {
-      seen += (d.toString().match(/^(SUCCESS|ERROR):/gm) ?? []).length;
-      if (seen >= usernames.length) done();
-    });
-    c.on('connect', () => c.write(usernames.map((u) => `kill ${u}\n`).join('')));
-  });
-}
-
 /**
  * The node's OpenVPN servers (UDP and TCP), SOCKS5 proxy and resolvers, kept equal to the API's
  * desired state. Hooked into the agent's loop as an applier: each answer updates the service users
@@ -115,6 +94,16 @@ export class NodeServicesRuntime {
   /** Open SOCKS5 connections now; undefined when this node serves no SOCKS5. */
   socksSessions(): number | undefined {
     return this.c.socks ? (this.socks?.liveConnections() ?? 0) : undefined;
+  }
+  /**
+   * Connected OpenVPN clients now, UDP and TCP together (their management sockets' client lists);
+   * undefined when this node serves no OpenVPN or no server answered.
+   */
+  async openvpnSessions(): Promise<number | undefined> {
+    if (!this.c.openvpn || !this.openvpn.length) return undefined;
+    const counts = await Promise.all(this.openvpn.map((o) => connectedClients(o.mgmt)));
+    const known = counts.filter((n): n is number => n !== undefined);
+    return known.length ? known.reduce((a, b) => a + b, 0) : undefined;
   }
   private socksPort?: number;
   private readonly usersDir: string;
@@ -246,7 +235,7 @@ export class NodeServicesRuntime {
     this.users = next;
     this.byName = new Map([...next.values()].filter((u) => u.socks).map((u) => [u.username, u]));
     const ended = this.socks?.endSessions(d.endSocks) ?? 0;
-    await Promise.all(this.openvpn.map((o) => killOpenVpnSessions(o.mgmt, d.endOpenvpn)));
+    await Promise.all(this.openvpn.map((o) => killSessions(o.mgmt, d.endOpenvpn)));
     if (written.size || d.remove.length)
       this.log('info', 'service users applied', {
         users: next.size,

@@ -7,7 +7,7 @@ import type { DesiredState, NodeStealthUser } from '@warren/contract';
 import type { StealthConfig } from './config.js';
 import { loadStealthConfig } from './config.js';
 import { type CoreApi, addUserRequest, decode, parseUserStats, removeUserRequest } from './core-api.js';
-import { StealthRuntime, WATCH, certNotAfter, emailOf, parseCoreVersion } from './runtime.js';
+import { ACTIVE_MS, StealthRuntime, WATCH, certNotAfter, emailOf, parseCoreVersion } from './runtime.js';
 import { SITE_PAGE } from './site.js';
 
 const answer = (a: Partial<DesiredState>): DesiredState => ({
@@ -110,6 +110,27 @@ async function runtime(core: FakeCore, now?: () => number, restartCore?: (reason
 }
 
 describe('StealthRuntime', () => {
+  it('counts as live sessions the credentials that moved bytes in the last 3 minutes (warren_agent_sessions{protocol="stealth"})', async () => {
+    const core = new FakeCore();
+    let t = 1_000_000;
+    const r = await runtime(core, () => t);
+    await r.apply(answer({ stealthUsers: [user(1), user(2), user(3)] }));
+    expect(r.activeSessions()).toBe(0);
+    core.traffic(e(1));
+    core.traffic(e(2));
+    await r.collect();
+    expect(r.activeSessions()).toBe(2);
+    t += ACTIVE_MS - 1000;
+    core.traffic(e(2));
+    await r.collect();
+    expect(r.activeSessions()).toBe(2);
+    t += 2000; // owner 1 quiet for over 3 minutes; owner 2 moved 2 s ago
+    await r.collect();
+    expect(r.activeSessions()).toBe(1);
+    t += ACTIVE_MS;
+    expect(r.activeSessions()).toBe(0);
+  });
+
   it('loads the first state, then applies deltas on the running core: adds, removes, rotates, touching no one else', async () => {
     const core = new FakeCore();
     const r = await runtime(core);

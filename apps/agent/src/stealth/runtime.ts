@@ -20,6 +20,8 @@ type Log = (level: 'debug' | 'info' | 'warn' | 'error', msg: string, fields?: Re
 
 /** How often the core is looked at (up, restarted): a restarted core has lost its users and gets them back within this. */
 export const CORE_CHECK_MS = 2000;
+/** A stealth session is live while its credential moved bytes within this long (WireGuard's 3 minutes). */
+export const ACTIVE_MS = 180_000;
 /** How the open connections of an ended customer are found and ended (README: Stealth, "When access ends"). */
 export const WATCH = {
   /** How often the counters of removed credentials are read. */
@@ -85,6 +87,8 @@ export class StealthRuntime {
   private version: string | null = null;
   private pending = new Map<number, { rx: number; tx: number }>();
   private sent?: Map<number, { rx: number; tx: number }>;
+  /** When each credential last moved bytes (activeSessions). */
+  private lastActive = new Map<string, number>();
   /** Removed credentials whose connections may still be open, by email: since when, and whether they moved after the grace. */
   private watched = new Map<string, { owner: number; since: number; live: boolean }>();
   private watchTimer?: NodeJS.Timeout;
@@ -363,6 +367,7 @@ export class StealthRuntime {
       e.rx += s.up;
       e.tx += s.down;
       this.pending.set(owner, e);
+      this.lastActive.set(email, at);
       const w = this.watched.get(email);
       if (w && at - w.since >= WATCH.graceMs) w.live = true;
     }
@@ -410,6 +415,17 @@ export class StealthRuntime {
         this.timer = setTimeout(this.checkLoop, WATCH.restartCheckMs);
       }
     });
+  }
+
+  /**
+   * Credentials that moved bytes in the last 3 minutes (what a WireGuard session is on this node: a
+   * handshake in the last 3 minutes). The core counts bytes, not connections; the counters are read
+   * at each report and when a removed credential is watched. Only the time is kept, per credential.
+   */
+  activeSessions(): number {
+    const since = this.now() - ACTIVE_MS;
+    for (const [email, at] of this.lastActive) if (at < since) this.lastActive.delete(email);
+    return this.lastActive.size;
   }
 
   /** The report's part: the core's status and the bytes counted since the last accepted report. */
