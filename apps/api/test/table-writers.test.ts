@@ -60,8 +60,8 @@ const WRITERS: Record<string, string[]> = {
 /** Tables no SQL of apps/api/src writes, and who writes them instead. */
 const OTHER_WRITERS: Record<string, string> = {
   affiliate_counts:
-    'triggers affiliate_on_user, affiliate_on_payment, affiliate_on_click (migration 0028_affiliate_totals)',
-  affiliate_paid: 'trigger affiliate_on_payment (migration 0028_affiliate_totals)',
+    'triggers affiliate_on_user, affiliate_on_payment, affiliate_on_click (migration 0029_affiliate_totals)',
+  affiliate_paid: 'trigger affiliate_on_payment (migration 0029_affiliate_totals)',
   staff_audit_head: 'trigger staff_audit_chain (migration 0014)',
   features: 'the migration that made it (0005): a catalogue, read only',
   rate_limits: "rate-limiter-flexible's own SQL (lib/rate-limit.ts, tableName 'rate_limits')",

@@ -1,6 +1,6 @@
 import { z } from 'zod';
 import { UNIX_SECONDS_MAX, dbBigint, dbInt } from './numbers.js';
-import { wgPublicKey } from './setup.js';
+import { wgPublicKey } from './wireguard.js';
 import { nodeServiceUser } from './services.js';
 import { nodeStealthStatus, nodeStealthTraffic, nodeStealthUser } from './stealth.js';
 

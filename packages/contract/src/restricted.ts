@@ -9,7 +9,7 @@ import {
 } from './account-extras.js';
 import { createPaymentBody } from './billing.js';
 import { openvpnConfigQuery } from './services.js';
-import { langCodeQuery } from './setup.js';
+import { langCodeQuery } from './locations.js';
 
 /**
  * Bodies of the restricted calls (README: Restricted hosts). On a brand with mainProduct false

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { setupLocation } from './setup.js';
+import { setupLocation } from './locations.js';
 
 /**
  * OpenVPN configuration files, router configurations and the SOCKS5 proxy (spec section 2:

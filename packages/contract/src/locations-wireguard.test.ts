@@ -1,13 +1,6 @@
 import { describe, expect, it } from 'vitest';
-import {
-  isWgKey,
-  mayUseLocation,
-  platformOf,
-  renderWgConfig,
-  langCodeQuery,
-  vpnAccess,
-  wgConfigFileName,
-} from './setup.js';
+import { langCodeQuery, mayUseLocation, platformOf, vpnAccess } from './locations.js';
+import { isWgKey, renderWgConfig, wgConfigFileName } from './wireguard.js';
 
 const NOW = new Date('2025-06-01T12:00:00Z');
 const base = {

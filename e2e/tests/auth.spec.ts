@@ -2,7 +2,7 @@ import { expect, test } from '@playwright/test';
 import { PASSWORD, SignInPage, SignUpPage, linkFromMail, logOut, snap, uniqueEmail } from './helpers';
 import { BASE_URL } from '../playwright.config';
 
-test.describe('accounts', () => {
+test.describe('auth: sign-up, sign-in, verification, reset', () => {
   test(
     'sign up, verify by the emailed link, sign in, land on the dashboard',
     { tag: '@phone' },
