@@ -109,14 +109,14 @@ test.describe('the logged-in product', () => {
         await expect(page.getByTestId('floating-upgrade')).toHaveCount(0);
       }
       await expect(
-        page.getByRole('button', { name: 'The ad blocker supports all protocols except WireGuard' }),
+        page.getByRole('button', { name: 'The ad blocker works with every protocol, WireGuard included' }),
       ).toBeVisible();
       await expect(page.getByTestId('feature-list').getByRole('img', { name: 'Premium feature' })).toBeVisible();
       await shot(page, info, 'dashboard-free');
 
       // The tooltip, by keyboard.
-      await page.getByRole('button', { name: 'The ad blocker supports all protocols except WireGuard' }).focus();
-      await expect(page.getByRole('tooltip')).toHaveText('The ad blocker supports all protocols except WireGuard');
+      await page.getByRole('button', { name: 'The ad blocker works with every protocol, WireGuard included' }).focus();
+      await expect(page.getByRole('tooltip')).toHaveText('The ad blocker works with every protocol, WireGuard included');
 
       // A free user's switch: the upgrade dialog, and the switch flips back.
       await expect(dashboard.adBlocker).not.toBeChecked();

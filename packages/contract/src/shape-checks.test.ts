@@ -3,7 +3,7 @@ import { authResult, user } from './account.js';
 import { publicBrand } from './brand.js';
 import { envelope, errorBody } from './errors.js';
 import { PROVIDERS, currencies, ipInfo, landingPriceList, paymentMethods, planInfo } from './billing.js';
-import { featureList, featureStateResult } from './account-extras.js';
+import { adBlockSettings, featureList, featureStateResult } from './account-extras.js';
 import {
   asPublicBrand,
   isAuthResultShape,
@@ -12,6 +12,7 @@ import {
   isIpInfoShape,
   isLandingPriceListShape,
   isPaymentMethodsShape,
+  isAdBlockSettingsAnswer,
   isFeatureListAnswer,
   isFeatureStateResultShape,
   isPlanInfoShape,
@@ -155,6 +156,16 @@ describe('zod-free shape checks agree with the zod schemas', () => {
     const state = { result: true, data: { id: 1, isEnabled: true } };
     for (const s of variants(state))
       expect(isFeatureStateResultShape(s), JSON.stringify(s)).toBe(featureStateResult.safeParse(s).success);
+    // The ad blocker's categories (issue 23).
+    const settings = { enabled: true, categories: ['ads', 'malware'] };
+    const answer = envelope(adBlockSettings);
+    for (const s of [
+      ...variants(settings).map((d) => ({ data: d })),
+      { data: { enabled: false, categories: [] } },
+      { data: { enabled: true, categories: ['crypto'] } },
+      { data: { enabled: true, categories: [1] } },
+    ])
+      expect(isAdBlockSettingsAnswer(s), JSON.stringify(s)).toBe(answer.safeParse(s).success);
   });
 
   it("the checkout's first screen: currencies, country, payment methods, price list", () => {

@@ -9,7 +9,7 @@ import type { PublicBrand } from './brand.js';
 import type { ErrorBody } from './errors.js';
 import type { z } from 'zod';
 import type { PlanInfo, currencies, ipInfo, landingPriceList, paymentMethods } from './billing.js';
-import type { Feature } from './account-extras.js';
+import { AD_BLOCK_CATEGORIES, type AdBlockSettings, type Feature } from './account-extras.js';
 import { LANGUAGES, PROVIDERS } from './constants.js';
 
 type Obj = Record<string, unknown>;
@@ -127,6 +127,17 @@ export function isFeatureStateResultShape(
   v: unknown,
 ): v is { result: boolean; data: { id: number; isEnabled: boolean } } {
   return isObj(v) && isBool(v.result) && isObj(v.data) && isNum(v.data.id) && isBool(v.data.isEnabled);
+}
+
+/** The answer of setup/features/categories (the ad blocker's switch and categories). */
+export function isAdBlockSettingsAnswer(v: unknown): v is { data: AdBlockSettings } {
+  return (
+    isObj(v) &&
+    isObj(v.data) &&
+    isBool(v.data.enabled) &&
+    Array.isArray(v.data.categories) &&
+    v.data.categories.every((c) => (AD_BLOCK_CATEGORIES as readonly unknown[]).includes(c))
+  );
 }
 
 const isNumOrNull = (v: unknown) => v === null || isNum(v);

@@ -1,4 +1,4 @@
-import { Suspense, lazy, useState } from 'react';
+import { Fragment, Suspense, lazy, useState } from 'react';
 import { ActionIcon, Card, Group, Switch, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/Switch.layer.css';
 import { useTranslation } from 'react-i18next';
@@ -14,6 +14,8 @@ import classes from './features.module.css';
 
 // Only free users who try a premium switch see it: load it then, not with the dashboard.
 const UpgradeDialog = lazy(() => import('./UpgradeDialog').then((m) => ({ default: m.UpgradeDialog })));
+// The ad blocker's categories: below the first screen's switch, loaded after it.
+const AdBlockCategories = lazy(() => import('./AdBlockCategories').then((m) => ({ default: m.AdBlockCategories })));
 
 /** The feature list panel (spec section 2): one row per feature with its switch. */
 export function FeatureListPanel() {
@@ -68,53 +70,71 @@ export function FeatureListPanel() {
           const checked = pending[f.id] ?? f.isEnabled;
           const tipId = `feature-tip-${f.id}`;
           return (
-            <div key={f.id} className={classes.row} data-testid={`feature-${f.id}`}>
-              <div className={classes.name}>
-                {f.premium && (
-                  <LazyTooltip label={t('features.premium')} withArrow>
-                    <span className={classes.crown} role="img" aria-label={t('features.premium')}>
-                      <IconCrown size={18} />
-                    </span>
-                  </LazyTooltip>
-                )}
-                <Text fw={600} truncate>
-                  {label(f)}
-                </Text>
-                {isAdBlocker(f) && (
-                  <LazyTooltip
-                    label={t('features.adBlockerTip')}
-                    id={tipId}
-                    multiline
-                    w={240}
-                    withArrow
-                    events={{ hover: true, focus: true, touch: true }}
-                  >
-                    <ActionIcon
-                      variant="subtle"
-                      color="gray"
-                      size="sm"
-                      radius="xl"
-                      aria-label={t('features.adBlockerTip')}
-                      className={classes.info}
+            <Fragment key={f.id}>
+              <div className={classes.row} data-testid={`feature-${f.id}`}>
+                <div className={classes.name}>
+                  {f.premium && (
+                    <LazyTooltip label={t('features.premium')} withArrow>
+                      <span className={classes.crown} role="img" aria-label={t('features.premium')}>
+                        <IconCrown size={18} />
+                      </span>
+                    </LazyTooltip>
+                  )}
+                  <Text fw={600} truncate>
+                    {label(f)}
+                  </Text>
+                  {isAdBlocker(f) && (
+                    <LazyTooltip
+                      label={t('features.adBlockerTip')}
+                      id={tipId}
+                      multiline
+                      w={240}
+                      withArrow
+                      events={{ hover: true, focus: true, touch: true }}
                     >
-                      <IconInfo size={16} />
-                    </ActionIcon>
-                  </LazyTooltip>
-                )}
+                      <ActionIcon
+                        variant="subtle"
+                        color="gray"
+                        size="sm"
+                        radius="xl"
+                        aria-label={t('features.adBlockerTip')}
+                        className={classes.info}
+                      >
+                        <IconInfo size={16} />
+                      </ActionIcon>
+                    </LazyTooltip>
+                  )}
+                </div>
+                <Group gap={8} wrap="nowrap">
+                  <Text
+                    size="sm"
+                    c={checked ? undefined : 'dimmed'}
+                    className={checked ? classes.on : undefined}
+                    aria-hidden
+                  >
+                    {checked ? t('features.on') : t('features.off')}
+                  </Text>
+                  <Switch
+                    size="md"
+                    checked={checked}
+                    onChange={(e) => void toggle(f, e.currentTarget.checked)}
+                    aria-label={label(f)}
+                    data-testid={`feature-switch-${f.id}`}
+                  />
+                </Group>
               </div>
-              <Group gap={8} wrap="nowrap">
-                <Text size="sm" c={checked ? 'teal.7' : 'dimmed'} aria-hidden>
-                  {checked ? t('features.on') : t('features.off')}
-                </Text>
-                <Switch
-                  size="md"
-                  checked={checked}
-                  onChange={(e) => void toggle(f, e.currentTarget.checked)}
-                  aria-label={label(f)}
-                  data-testid={`feature-switch-${f.id}`}
-                />
-              </Group>
-            </div>
+              {isAdBlocker(f) && !f.fallback && (
+                <Suspense fallback={null}>
+                  <AdBlockCategories
+                    enabled={checked}
+                    onUpgrade={() => {
+                      setUpgradeLoaded(true);
+                      setUpgradeOpen(true);
+                    }}
+                  />
+                </Suspense>
+              )}
+            </Fragment>
           );
         })
       )}
