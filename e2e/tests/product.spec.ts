@@ -116,7 +116,9 @@ test.describe('the logged-in product', () => {
 
       // The tooltip, by keyboard.
       await page.getByRole('button', { name: 'The ad blocker works with every protocol, WireGuard included' }).focus();
-      await expect(page.getByRole('tooltip')).toHaveText('The ad blocker works with every protocol, WireGuard included');
+      await expect(page.getByRole('tooltip')).toHaveText(
+        'The ad blocker works with every protocol, WireGuard included',
+      );
 
       // A free user's switch: the upgrade dialog, and the switch flips back.
       await expect(dashboard.adBlocker).not.toBeChecked();
