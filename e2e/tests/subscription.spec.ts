@@ -235,7 +235,7 @@ test.describe('subscription page', () => {
       await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
       await expect(page.locator('body')).toContainText(charge.replace('$', ''));
       await page.getByRole('button', { name: 'Pay', exact: true }).click();
-      await expect(page).toHaveURL(/\/subscription\?switch=done$/);
+      await expect(page).toHaveURL(/\/subscription\?switch=done&redirect_status=succeeded$/);
       await expect(page.getByTestId('switch-back')).toBeVisible();
       await expect(page.getByTestId('subscription-card').getByRole('heading', { name: '1 Year' })).toBeVisible();
       await expect(page.getByTestId('next-charge')).toContainText('$59.99');
@@ -263,6 +263,16 @@ test.describe('subscription page', () => {
       await page.reload();
       await expect(page.getByTestId('subscription-card').getByRole('heading', { name: '1 Year' })).toBeVisible();
       await expect(page.getByTestId('scheduled-change')).toHaveCount(0);
+
+      // Change the card without buying again: the sandbox's own page, nothing to pay.
+      await page.getByTestId('change-card').click();
+      await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}/);
+      await expect(page.getByTestId('amount')).toHaveText('0.00 USD');
+      await page.getByRole('button', { name: 'Save card', exact: true }).click();
+      await expect(page).toHaveURL(/\/subscription\?method=updated&redirect_status=succeeded$/);
+      await expect(page.getByText('Your new card is saved: renewals use it from now on.')).toBeVisible();
+      await expect(page.getByTestId('payment-method')).toContainText('Sandbox Visa •••• 4242');
+      await expect(rows).toHaveCount(2); // nothing charged
     },
   );
 });

@@ -396,3 +396,46 @@ describe('attacks on the one-period rule', () => {
     expect(switches.filter((p) => !p.applied).every((p) => p.status === 'refunded')).toBe(true);
   });
 });
+
+describe('changing the card without buying again', () => {
+  it("through the sandbox's own page: nothing charged, the renewal uses the new card; stale and foreign confirms change nothing", async () => {
+    const { c, user } = await monthlyMember(1);
+    const before = await sub(c);
+    expect(before).toMatchObject({ canUpdateMethod: true, paymentMethod: { provider: 'sandbox' } });
+    const [old] = await t.app.db.query<{ method_ref: string }>(
+      'select method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
+    // Nothing open yet: a confirm is a 409.
+    expect((await c.post('/api/billing/subscription/paymentMethod/confirm', {})).statusCode).toBe(409);
+    const start = await c.post('/api/billing/subscription/paymentMethod/update', {});
+    expect(start.statusCode, start.body).toBe(200);
+    const url = new URL(start.json().data.redirectUrl);
+    const pageHtml = await t.app.inject({ method: 'GET', url: url.pathname });
+    expect(pageHtml.body).toContain('Save card');
+    expect(pageHtml.body).toContain('0.00 USD');
+    // Back before saving: not saved, nothing changes.
+    expect((await c.post('/api/billing/subscription/paymentMethod/confirm', {})).statusCode).toBe(409);
+    await payPage(url.pathname.split('/').pop()!);
+    // Another member confirming changes nothing of this one's.
+    const other = await monthlyMember(1);
+    expect((await other.c.post('/api/billing/subscription/paymentMethod/confirm', {})).statusCode).toBe(409);
+    const confirmed = await Promise.all(
+      [0, 1].map(() => c.post('/api/billing/subscription/paymentMethod/confirm', {})),
+    );
+    expect(confirmed.map((r) => r.statusCode).sort()).toContain(200);
+    const [now] = await t.app.db.query<{ method_ref: string; method_update_ref: string | null }>(
+      'select method_ref, method_update_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
+    expect(now!.method_ref).not.toBe(old!.method_ref);
+    expect(now!.method_update_ref).toBeNull();
+    // Nothing was charged: still one payment.
+    expect(await paymentsOf(user.id)).toHaveLength(1);
+    // The old card is told to decline: the renewal uses the new one and goes through.
+    await t.app.services.sandbox!.setCard(old!.method_ref, { unusable: true });
+    const until = new Date((await sub(c)).paidUntil!);
+    const r = await pass(new Date(until.getTime() - 2 * DAY));
+    expect(r.renewals.find((x) => x.userId === user.id)?.outcome).toBe('renewed');
+  });
+});

@@ -27,6 +27,8 @@ export const subscriptionInfo = z.object({
   paymentMethod: z.object({ provider: z.string(), label: z.string() }).nullable(),
   /** Why the last renewal attempt failed (the provider's message), while it is unresolved. */
   lastRenewalError: z.string().nullable(),
+  /** The saved method can be changed without buying again (the provider has its own page for it: Stripe, the sandbox). */
+  canUpdateMethod: z.boolean().default(false),
   /**
    * A move to a shorter period, taken at the next renewal (issue 23): the plan it becomes, when, and
    * what that renewal charges. Cancellable (POST /api/billing/subscription/switch/cancel).
@@ -130,3 +132,7 @@ export const switchPlanResult = z.discriminatedUnion('kind', [
   z.object({ kind: z.literal('scheduled'), quote: switchQuote, subscription: subscriptionInfo }),
 ]);
 export type SwitchPlanResult = z.infer<typeof switchPlanResult>;
+
+/** POST /api/billing/subscription/paymentMethod/update: the provider's page to save a new card (nothing charged). */
+export const methodUpdateStart = z.object({ redirectUrl: z.string() });
+export type MethodUpdateStart = z.infer<typeof methodUpdateStart>;

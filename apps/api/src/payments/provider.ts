@@ -50,6 +50,19 @@ export interface SavedMethod {
   label: string;
 }
 
+export interface MethodUpdateInput {
+  /** Our reference for the update (echoed back, and the provider's idempotency key). */
+  reference: string;
+  /** The provider's customer the new method belongs to (Stripe). */
+  customerRef?: string;
+  customerEmail: string;
+  /** The currency of the plan it will pay for (Stripe's setup mode needs one for some methods). */
+  currency: string;
+  returnUrl: string;
+  pageOrigin?: string;
+  language?: string;
+}
+
 export interface ChargeSavedInput extends PaymentRequest {
   method: SavedMethod;
 }
@@ -117,6 +130,14 @@ export interface PaymentProvider {
    * to charge the customer again. Providers that keep nothing, or offer no such call, lack it.
    */
   forgetMethod?(method: SavedMethod): Promise<void>;
+  /**
+   * Starts the provider's own page where the customer saves a new method for renewals without
+   * paying (issue 23: "change the card"): Stripe Checkout in setup mode, the sandbox's page with no
+   * charge. Providers without such a flow (Payssion, Cardlink) lack it, and the UI says so.
+   */
+  startMethodUpdate?(input: MethodUpdateInput): Promise<{ providerRef: string; redirectUrl: string }>;
+  /** The method a finished update saved; null while it is not finished (or was abandoned). */
+  methodOfUpdate?(providerRef: string): Promise<SavedMethod | null>;
   /** Body the provider expects as acknowledgement. */
   readonly ack: { contentType: string; body: string };
 }

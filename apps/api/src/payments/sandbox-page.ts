@@ -10,6 +10,8 @@ const TEXTS = {
   en: {
     badge: 'Sandbox · no real money',
     pay: 'Pay',
+    saveCard: 'Save card',
+    saveNote: 'Nothing is charged now: the test card is kept for this plan’s renewals.',
     decline: 'Decline',
     payTitle: 'Pay {amount}',
     payment: 'Payment {id}',
@@ -30,6 +32,8 @@ const TEXTS = {
   ru: {
     badge: 'Песочница · без реальных денег',
     pay: 'Оплатить',
+    saveCard: 'Сохранить карту',
+    saveNote: 'Сейчас ничего не списывается: тестовая карта сохраняется для продлений тарифа.',
     decline: 'Отклонить',
     payTitle: 'Оплата {amount}',
     payment: 'Платёж {id}',
@@ -49,6 +53,8 @@ const TEXTS = {
   zh: {
     badge: '沙盒 · 不涉及真实资金',
     pay: '支付',
+    saveCard: '保存卡片',
+    saveNote: '现在不会扣款：测试卡将保存用于此套餐的续订。',
     decline: '拒绝',
     payTitle: '支付 {amount}',
     payment: '付款 {id}',

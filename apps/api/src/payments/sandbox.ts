@@ -9,6 +9,7 @@ import {
 import { hmac, safeEqual } from '../lib/secrets.js';
 import {
   type ChargeSavedInput,
+  type MethodUpdateInput,
   type ChargeSavedResult,
   type CreatePaymentInput,
   type PaymentProvider,
@@ -64,6 +65,8 @@ export function sandboxProvider(
   savedMethodOf(providerRef: string): Promise<{ methodRef: string; label: string } | null>;
   chargeSaved(input: ChargeSavedInput): Promise<ChargeSavedResult>;
   forgetMethod(method: SavedMethod): Promise<void>;
+  startMethodUpdate(input: MethodUpdateInput): Promise<{ providerRef: string; redirectUrl: string }>;
+  methodOfUpdate(providerRef: string): Promise<SavedMethod | null>;
 } {
   const repo = sandboxRepository(db);
   const find = repo.find;
@@ -152,6 +155,29 @@ export function sandboxProvider(
         result.row = (await repo.attachCard(id, cardId)) ?? result.row;
       }
       return result;
+    },
+    /** The sandbox's card update: its hosted page with nothing to pay, which keeps a new test card when the customer saves it. */
+    async startMethodUpdate(input) {
+      const row = await repo.insert({
+        id: `sbx_${randomUUID().replace(/-/g, '')}`,
+        amountMinor: 0,
+        currency: input.currency,
+        description: 'Save a new card for renewals',
+        notifyUrl: '',
+        returnUrl: input.returnUrl,
+        merchantRef: input.reference,
+        idempotencyKey: input.reference,
+        saveCard: true,
+      });
+      const page = new URL(`/sandbox/checkout/${row.id}`, input.pageOrigin ?? pageBaseUrl());
+      if (input.language && SANDBOX_LANGUAGES.includes(input.language)) page.searchParams.set('lang', input.language);
+      return { providerRef: row.id, redirectUrl: page.href };
+    },
+    async methodOfUpdate(providerRef) {
+      const row = await find(providerRef);
+      if (!row || row.amount_minor !== 0 || !row.card_id || row.status !== 'paid') return null;
+      const card = await repo.card(row.card_id);
+      return card && !card.unusable ? { methodRef: card.id, label: card.label } : null;
     },
     card: repo.card,
     setCard: repo.setCard,

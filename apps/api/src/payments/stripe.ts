@@ -180,6 +180,41 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
       return { eventId: event.id, kind: event.type, providerRef, merchantRef };
     },
 
+    /**
+     * Changing the card without paying: Stripe Checkout in setup mode for the customer renewals
+     * charge (a SetupIntent behind it); the browser comes back with the session id's status read
+     * by methodOfUpdate.
+     */
+    async startMethodUpdate(input) {
+      const session = await stripe.checkout.sessions.create(
+        {
+          mode: 'setup',
+          currency: input.currency.toLowerCase(),
+          ...(input.customerRef ? { customer: input.customerRef } : { customer_creation: 'always' as const }),
+          client_reference_id: input.reference,
+          success_url: input.returnUrl,
+          cancel_url: input.returnUrl,
+          metadata: { merchant_ref: input.reference },
+          setup_intent_data: { metadata: { merchant_ref: input.reference } },
+        },
+        { idempotencyKey: input.reference },
+      );
+      if (!session.url) throw new Error('Stripe answered no page for the card update');
+      return { providerRef: session.id, redirectUrl: session.url };
+    },
+    async methodOfUpdate(providerRef: string): Promise<SavedMethod | null> {
+      const session = await stripe.checkout.sessions.retrieve(providerRef, {
+        expand: ['setup_intent.payment_method'],
+      });
+      const si = typeof session.setup_intent === 'object' ? session.setup_intent : null;
+      if (session.status !== 'complete' || !si || si.status !== 'succeeded') return null;
+      const customer = typeof si.customer === 'string' ? si.customer : si.customer?.id;
+      const pm = si.payment_method;
+      const methodRef = typeof pm === 'string' ? pm : pm?.id;
+      if (!customer || !methodRef) return null;
+      return { customerRef: customer, methodRef, label: cardLabel(pm) };
+    },
+
     async savedMethodOf(providerRef: string): Promise<SavedMethod | null> {
       let pi: Stripe.PaymentIntent | null;
       if (providerRef.startsWith('cs_')) {

@@ -20,6 +20,9 @@ export interface RenewalRow {
   unusable: boolean;
   /** A move to a shorter period, taken at the next renewal (issue 23). */
   scheduled_tariff_id?: number | null;
+  /** An open card update at the provider (issue 23). */
+  method_update_ref?: string | null;
+  method_update_at?: Date | string | null;
 }
 
 /** A renewal to charge now: the renewal row with the member's plan; `attempts` counts only this period's failures. */
@@ -131,6 +134,31 @@ export function renewalsRepository(db: Queryable) {
         `update subscription_renewals set tariff_id = $2, price_list = coalesce($3, price_list), scheduled_tariff_id = null, updated_at = now() where user_id = $1`,
         [userId, tariffId, priceList],
       );
+    },
+    /** Remembers the card update opened at the provider; only the latest counts. */
+    async openMethodUpdate(userId: number, ref: string): Promise<void> {
+      await db.query(
+        'update subscription_renewals set method_update_ref = $2, method_update_at = now() where user_id = $1',
+        [userId, ref],
+      );
+    },
+    /**
+     * The new method replaces the saved one, only for the update still open (a replayed or stale
+     * return changes nothing); a method the provider called unusable is usable again, and the failures
+     * of the period are kept (the next retry uses the new card). True when this call made the change.
+     */
+    async takeMethodUpdate(
+      userId: number,
+      ref: string,
+      m: { customerRef: string | null; methodRef: string; label: string },
+    ): Promise<boolean> {
+      const rows = await db.query(
+        `update subscription_renewals set customer_ref = coalesce($3, customer_ref), method_ref = $4, method_label = $5, unusable = false,
+           method_update_ref = null, method_update_at = null, updated_at = now()
+         where user_id = $1 and method_update_ref = $2 returning user_id`,
+        [userId, ref, m.customerRef, m.methodRef, m.label],
+      );
+      return rows.length === 1;
     },
     async setAutoRenew(userId: number, enabled: boolean): Promise<void> {
       await db.query('update subscription_renewals set auto_renew = $2, updated_at = now() where user_id = $1', [

@@ -94,6 +94,11 @@ export function renewalsService(deps: RenewalsDeps) {
     const p = providerId && Object.hasOwn(deps.providers, providerId) ? deps.providers[providerId] : undefined;
     return p?.chargeSaved && p.savedMethodOf ? p : undefined;
   };
+  /** A provider with its own page to change the saved method without paying (issue 23). */
+  const methodUpdater = (providerId: string | null | undefined) => {
+    const p = canCharge(providerId);
+    return p?.startMethodUpdate && p.methodOfUpdate ? p : undefined;
+  };
   const renews = (t: TariffRow | undefined) => !!t && !t.is_free && !t.is_lifetime && !t.is_trial && !!t.period_days;
 
   /** What the next renewal buys: a scheduled move to a shorter period (issue 23), else the plan that renews. */
@@ -232,6 +237,7 @@ export function renewalsService(deps: RenewalsDeps) {
       paymentMethod:
         r?.method_ref && !r.unusable && r.provider ? { provider: r.provider, label: await methodLabel(r) } : null,
       lastRenewalError: failing ?? null,
+      canUpdateMethod: !!r?.method_ref && !!r.provider && !!methodUpdater(r.provider),
       scheduledChange:
         scheduled && expires
           ? {
@@ -306,6 +312,53 @@ export function renewalsService(deps: RenewalsDeps) {
       );
     }
     await repo.setAutoRenew(user.id, enabled);
+    return info(user);
+  }
+
+  /**
+   * Change the card (issue 23): opens the provider's own page to save a new method for the renewals,
+   * with nothing charged. Providers without such a page (Payssion, Cardlink) answer 409, which the
+   * page says beforehand (canUpdateMethod).
+   */
+  async function startMethodUpdate(
+    user: Member & { email: string; language: string },
+    ctx: { origin: string; returnUrl: string; language?: string },
+  ): Promise<{ redirectUrl: string }> {
+    const r = await repo.get(user.id);
+    if (!r?.method_ref || !r.provider)
+      throw new ConflictError('There is no saved payment method to change. It is saved when you pay by card.');
+    const provider = methodUpdater(r.provider);
+    if (!provider)
+      throw new ConflictError(
+        'This payment method cannot be changed without a new purchase. Pay by card at your next purchase to save a new one.',
+      );
+    const reference = `mu_${randomUUID().replace(/-/g, '')}`;
+    const opened = await provider.startMethodUpdate!({
+      reference,
+      customerRef: r.customer_ref ?? undefined,
+      customerEmail: user.email,
+      currency: r.currency ?? 'USD',
+      returnUrl: ctx.returnUrl,
+      pageOrigin: ctx.origin,
+      language: ctx.language ?? user.language,
+    });
+    await repo.openMethodUpdate(user.id, opened.providerRef);
+    return { redirectUrl: opened.redirectUrl };
+  }
+
+  /** Back from the provider's page: the saved method is the new one once the provider says it was saved. */
+  async function confirmMethodUpdate(user: Member): Promise<SubscriptionInfo> {
+    const r = await repo.get(user.id);
+    if (!r?.method_update_ref || !r.provider) throw new ConflictError('No card change is open.');
+    const provider = methodUpdater(r.provider);
+    if (!provider) throw new ConflictError('No card change is open.');
+    const method = await provider.methodOfUpdate!(r.method_update_ref);
+    if (!method) throw new ConflictError('The new card was not saved. Please try again.');
+    await repo.takeMethodUpdate(user.id, r.method_update_ref, {
+      customerRef: method.customerRef ?? null,
+      methodRef: method.methodRef,
+      label: method.label,
+    });
     return info(user);
   }
 
@@ -440,6 +493,8 @@ export function renewalsService(deps: RenewalsDeps) {
   return {
     info,
     setAutoRenew,
+    startMethodUpdate,
+    confirmMethodUpdate,
     /** The same, by user id (the CLI). */
     infoOf: async (userId: number) => info(await memberOf(userId)),
     setAutoRenewOf: async (userId: number, enabled: boolean) => setAutoRenew(await memberOf(userId), enabled),

@@ -3,6 +3,7 @@ import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   envelope,
   languageFromTag,
+  methodUpdateStart,
   setAutoRenewBody,
   subscriptionInfo,
   switchOptions,
@@ -109,6 +110,49 @@ export async function subscriptionRoutes(fastify: FastifyInstance, deps: Subscri
     async (request, reply) => {
       reply.header('cache-control', 'private, no-store');
       return { data: await switching.cancelScheduled(userOf(request)) };
+    },
+  );
+
+  app.post(
+    '/api/billing/subscription/paymentMethod/update',
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        response: { 200: envelope(methodUpdateStart) },
+        description:
+          "Change the card without buying again: the provider's own page to save a new method (Stripe Checkout in setup mode, the sandbox's). 409 when there is no saved method or its provider has no such page.",
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      const origin = deps.originOf(request);
+      const accept = request.headers['accept-language'];
+      const user = userOf(request);
+      return {
+        data: await renewals.startMethodUpdate(user, {
+          origin,
+          returnUrl: new URL('/subscription?method=updated', origin).href,
+          language: accept ? languageFromTag(accept) : undefined,
+        }),
+      };
+    },
+  );
+
+  app.post(
+    '/api/billing/subscription/paymentMethod/confirm',
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        response: { 200: envelope(subscriptionInfo) },
+        description:
+          'Back from the card update: the new method replaces the saved one once the provider says it was saved (409 otherwise).',
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await renewals.confirmMethodUpdate(userOf(request)) };
     },
   );
 }

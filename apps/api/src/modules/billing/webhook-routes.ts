@@ -115,8 +115,8 @@ if(window.opener&&ok){window.close();}location.replace(url);})();`),
       page(
         fill(tx.payTitle, { amount }),
         `<span class="badge">${escapeHtml(tx.badge)}</span><h1>${escapeHtml(row.description)}</h1><div class="amount" data-testid="amount">${escapeHtml(amount)}</div>
-<form method="post" class="row"><button class="pay" name="outcome" value="pay">${escapeHtml(tx.pay)}</button><button class="decline" name="outcome" value="decline">${escapeHtml(tx.decline)}</button></form>
-${row.save_card ? `<p class="muted" data-testid="saves-card">${escapeHtml(tx.savesCard)}</p>` : ''}<p class="muted">${escapeHtml(fill(tx.payment, { id: row.id }))}</p>`,
+<form method="post" class="row"><button class="pay" name="outcome" value="pay">${escapeHtml(row.amount_minor === 0 ? tx.saveCard : tx.pay)}</button><button class="decline" name="outcome" value="decline">${escapeHtml(tx.decline)}</button></form>
+${row.save_card ? `<p class="muted" data-testid="saves-card">${escapeHtml(row.amount_minor === 0 ? tx.saveNote : tx.savesCard)}</p>` : ''}<p class="muted">${escapeHtml(fill(tx.payment, { id: row.id }))}</p>`,
         lang,
       ),
     );

@@ -11,6 +11,7 @@ import { snackbar } from '../../../lib/notify';
 import { planDisplayName } from '../../../lib/plan';
 import { useCancelSwitch } from '../api/cancel-switch';
 import { useSetAutoRenew } from '../api/set-auto-renew';
+import { useUpdatePaymentMethod } from '../api/update-payment-method';
 import { formatDate, formatMoney } from '../lib/format';
 
 const STATUS_COLOR = { active: 'teal', expired: 'red', free: 'gray' } as const;
@@ -37,6 +38,12 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
   const lang = i18n.language;
   const setAutoRenew = useSetAutoRenew();
   const cancelSwitch = useCancelSwitch();
+  const updateMethod = useUpdatePaymentMethod();
+  const changeCard = () =>
+    updateMethod.mutate(undefined, {
+      onSuccess: (r) => window.location.assign(r.redirectUrl),
+      onError: (err) => snackbar(errorText(errorBodyOf(err), t('subscription.method.failed')), { kind: 'error' }),
+    });
   const date = (iso: string | null) => (iso ? formatDate(iso, lang) : '—');
   const paid = info.status === 'active' && !info.plan.lifetime;
 
@@ -135,6 +142,26 @@ export function SubscriptionCard({ info }: { info: SubscriptionInfo }) {
             {info.paymentMethod?.label ?? t('subscription.noMethod')}
           </Fact>
         </SimpleGrid>
+      )}
+
+      {paid && info.paymentMethod && (
+        <Group gap="sm" mb="md" data-testid="method-change">
+          {info.canUpdateMethod ? (
+            <Button
+              variant="default"
+              size="xs"
+              onClick={changeCard}
+              loading={updateMethod.isPending}
+              data-testid="change-card"
+            >
+              {t('subscription.method.change')}
+            </Button>
+          ) : (
+            <Text size="sm" c="dimmed" data-testid="cannot-change-card">
+              {t('subscription.method.cannot')}
+            </Text>
+          )}
+        </Group>
       )}
 
       {paid && !info.autoRenew && (

@@ -1,5 +1,7 @@
 import { Alert, Button, Card, Group, Radio, Stack, Table, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/Radio.layer.css';
+import '@mantine/core/styles/RadioCard.layer.css';
+import '@mantine/core/styles/RadioIndicator.layer.css';
 import '@mantine/core/styles/Table.layer.css';
 import type { SubscriptionInfo, SwitchOptions } from '@warren/contract';
 import { useState } from 'react';

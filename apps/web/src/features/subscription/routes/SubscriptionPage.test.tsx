@@ -19,6 +19,7 @@ const renewing: SubscriptionInfo = {
   paymentMethod: { provider: 'sandbox', label: 'Test card •••• 4242' },
   lastRenewalError: null,
   scheduledChange: null,
+  canUpdateMethod: true,
 };
 const paid: PaymentHistoryItem = {
   id: 'pay_1',

@@ -1,8 +1,12 @@
 import { Alert, Stack } from '@mantine/core';
+import { useEffect, useRef } from 'react';
 import { useTranslation } from 'react-i18next';
 import { useSearchParams } from 'react-router';
 import { QueryState } from '../../../components/QueryState';
+import { useConfirmPaymentMethod } from '../api/confirm-payment-method';
 import { useSubscription } from '../api/get-subscription';
+import { errorBodyOf, errorText } from '../../../lib/http-error';
+import { snackbar } from '../../../lib/notify';
 import { PaymentHistoryCard } from '../components/PaymentHistoryCard';
 import { SubscriptionCard } from '../components/SubscriptionCard';
 import { SwitchPlanCard } from '../components/SwitchPlanCard';
@@ -14,11 +18,24 @@ export function SubscriptionPage() {
   // Back from the provider's page after paying for a switch (issue 23).
   const [params] = useSearchParams();
   const back = params.get('switch') === 'done';
+  const backFailed = back && params.get('redirect_status') === 'failed';
+  // Back from the provider's card update: the new card replaces the saved one once the provider confirms it.
+  const confirm = useConfirmPaymentMethod();
+  const confirmed = useRef(false);
+  const methodBack = params.get('method') === 'updated';
+  useEffect(() => {
+    if (!methodBack || confirmed.current) return;
+    confirmed.current = true;
+    confirm.mutate(undefined, {
+      onSuccess: () => snackbar(t('subscription.method.updated'), { kind: 'success' }),
+      onError: (err) => snackbar(errorText(errorBodyOf(err), t('subscription.method.failed')), { kind: 'error' }),
+    });
+  }, [methodBack, confirm, t]);
   return (
     <Stack gap="lg" maw={960}>
       {back && (
-        <Alert color="teal" variant="light" data-testid="switch-back">
-          {t('subscription.switch.back')}
+        <Alert color={backFailed ? 'yellow' : 'teal'} variant="light" data-testid="switch-back">
+          {t(backFailed ? 'subscription.switch.backFailed' : 'subscription.switch.back')}
         </Alert>
       )}
       <QueryState query={subscription} loading={t('subscription.loading')} error={t('subscription.loadFailed')}>
