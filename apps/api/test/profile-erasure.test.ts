@@ -167,6 +167,18 @@ async function fullyUsedAccount(admin: TestClient) {
   ).json().data;
   second.token = signedIn.token;
 
+  // A billing address with a VAT number (issue 23): on the account and copied onto the receipt.
+  const street = `${tag} Quibblewick Lane 7`;
+  ok(
+    await c.post('/api/billing/address', {
+      name: `${first} ${last}`,
+      line1: street,
+      city: 'Berlin',
+      postalCode: '10115',
+      country: 'DE',
+      vatNumber: 'DE123456789',
+    }),
+  );
   // A monthly plan with the sandbox card kept for renewals, auto-renew on.
   const created = ok(
     await c.post('/api/billing/createPayment', {
@@ -249,6 +261,7 @@ async function fullyUsedAccount(admin: TestClient) {
     ...keys,
     cardRef,
     creds!.username,
+    street,
     secret,
     referralId,
     ...recoveryCodes.map((code) => hashToken(normaliseRecoveryCode(code))),

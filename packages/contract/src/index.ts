@@ -17,6 +17,7 @@ export * from './nodes.js';
 export * from './account-extras.js';
 export * from './services.js';
 export * from './subscription.js';
+export * from './billing-address.js';
 export * from './payment-history.js';
 export * from './staff.js';
 export * from './stealth.js';

@@ -118,7 +118,7 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     receipt: {
       subject: 'Your {product} receipt',
       heading: 'Thank you for your payment',
-      body: 'Plan: {plan}. Amount: {amount}. Paid until: {until}. Payment: {payment}. You can ask for a refund within 7 days. The receipt (PDF) and your payment history are on your Subscription page.',
+      body: 'Plan: {plan}. Amount: {amount}. Paid until: {until}. Payment: {payment}. You can ask for a refund within 7 days. The receipt (PDF) and your payment history are on your Subscription page.{billedTo}',
       button: 'Open Subscription',
       footer: 'Keep this email for your records.',
     },
@@ -219,7 +219,7 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     receipt: {
       subject: 'Чек {product}',
       heading: 'Спасибо за оплату',
-      body: 'Тариф: {plan}. Сумма: {amount}. Оплачено до: {until}. Платёж: {payment}. Вернуть деньги можно в течение 7 дней. Чек (PDF) и история платежей — на странице «Подписка».',
+      body: 'Тариф: {plan}. Сумма: {amount}. Оплачено до: {until}. Платёж: {payment}. Вернуть деньги можно в течение 7 дней. Чек (PDF) и история платежей — на странице «Подписка».{billedTo}',
       button: 'Открыть «Подписку»',
       footer: 'Сохраните это письмо.',
     },
@@ -320,7 +320,7 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
     receipt: {
       subject: '您的 {product} 收据',
       heading: '感谢您的付款',
-      body: '套餐：{plan}。金额：{amount}。有效期至：{until}。付款编号：{payment}。7 天内可申请退款。收据（PDF）和付款记录见“订阅”页面。',
+      body: '套餐：{plan}。金额：{amount}。有效期至：{until}。付款编号：{payment}。7 天内可申请退款。收据（PDF）和付款记录见“订阅”页面。{billedTo}',
       button: '打开“订阅”',
       footer: '请保留此邮件以备查询。',
     },
@@ -454,6 +454,25 @@ export function switchAmountLabel(
     return `${v.amount} (${v.plan}: ${v.price}, минус зачёт ${v.credit} за неиспользованную часть тарифа ${v.from})`;
   if (language === 'zh') return `${v.amount}（${v.plan}：${v.price}，减去 ${v.from} 未使用部分的抵扣 ${v.credit}）`;
   return `${v.amount} (${v.plan}: ${v.price}, less ${v.credit} credit for the unused part of ${v.from})`;
+}
+
+/** The receipt mail's billing address line (issue 23): empty when the member keeps none. */
+export function billedToLabel(
+  language: Language,
+  a: { name: string; lines: string[]; country: string; vatNumber: string } | undefined,
+): string {
+  if (!a) return '';
+  const address = [a.name, ...a.lines, a.country].filter(Boolean).join(', ');
+  const vat = a.vatNumber
+    ? language === 'ru'
+      ? ` НДС: ${a.vatNumber}.`
+      : language === 'zh'
+        ? ` 税号：${a.vatNumber}。`
+        : ` VAT: ${a.vatNumber}.`
+    : '';
+  if (language === 'ru') return ` Покупатель: ${address}.${vat}`;
+  if (language === 'zh') return ` 购买方：${address}。${vat}`;
+  return ` Billed to: ${address}.${vat}`;
 }
 
 export const NO_MORE_RETRIES: Record<Language, string> = {

@@ -13,6 +13,7 @@ import { type BillingTestHooks, type ReconcileDeps, reconciliationService } from
 import { type RenewalsDeps, type RenewalsService, renewalsService } from './renewals.js';
 import type { PaymentRow } from './repository.js';
 import { switchingService } from './switching.js';
+import { billingAddressService } from './billing-address.js';
 
 /**
  * The billing module as other modules and the composition see it. Inside: prices.ts (plans,
@@ -96,6 +97,7 @@ export function billingServices(deps: BillingDeps) {
     onRenewal: deps.onRenewal,
     onPaymentOutcome: deps.onPaymentOutcome,
     receiptPdf: (userId, publicId, language) => receipts.pdf(userId, publicId, language),
+    billedTo: (userId, publicId) => receipts.billedTo(userId, publicId).catch(() => undefined),
   }));
   const operator = operatorService({
     db: deps.db,
@@ -130,7 +132,9 @@ export function billingServices(deps: BillingDeps) {
     isKnownHost: deps.isKnownHost,
     now,
   });
-  return { prices, checkout, reconciliation, operator, history, receipts, refunds, renewals, switching };
+  // The billing address and VAT number printed on receipts (issue 23).
+  const addresses = billingAddressService(deps.db);
+  return { prices, checkout, reconciliation, operator, history, receipts, refunds, renewals, switching, addresses };
 }
 export type BillingServices = ReturnType<typeof billingServices>;
 

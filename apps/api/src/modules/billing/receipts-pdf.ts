@@ -37,6 +37,7 @@ const TEXT = {
     issued: 'Issued',
     seller: 'Seller',
     taxId: 'Tax ID',
+    vat: 'VAT / tax ID',
     buyer: 'Billed to',
     payment: 'Payment',
     paidAt: 'Paid on',
@@ -57,6 +58,7 @@ const TEXT = {
     issued: 'Выдана',
     seller: 'Продавец',
     taxId: 'Налоговый номер',
+    vat: 'НДС / налоговый номер',
     buyer: 'Покупатель',
     payment: 'Платёж',
     paidAt: 'Дата оплаты',
@@ -77,6 +79,7 @@ const TEXT = {
     issued: '开具日期',
     seller: '销售方',
     taxId: '税号',
+    vat: '增值税号 / 税号',
     buyer: '购买方',
     payment: '付款编号',
     paidAt: '付款日期',
@@ -103,6 +106,15 @@ const PROVIDER_NAMES: Record<string, string> = {
 
 export function receiptNumber(prefix: string, number: number): string {
   return `${prefix}-${String(number).padStart(6, '0')}`;
+}
+
+/** A country's name in the receipt's language (ICU), its code when unknown. */
+function countryName(code: string, language: ReceiptLanguage): string {
+  try {
+    return new Intl.DisplayNames([language], { type: 'region' }).of(code) ?? code;
+  } catch {
+    return code;
+  }
 }
 
 const money = (minor: number, currency: string) => `${(minor / 100).toFixed(2)} ${currency}`;
@@ -162,7 +174,11 @@ export async function renderReceiptPdf(
   };
   field(t.issued, day(doc.issuedAt));
   // An erased account's receipt has no buyer left to name.
-  if (data.buyerEmail) field(t.buyer, data.buyerEmail);
+  if (data.billedTo) {
+    const country = countryName(data.billedTo.country, language);
+    field(t.buyer, [data.billedTo.name, ...data.billedTo.lines, country, data.buyerEmail].filter(Boolean).join('\n'));
+    if (data.billedTo.vatNumber) field(t.vat, data.billedTo.vatNumber);
+  } else if (data.buyerEmail) field(t.buyer, data.buyerEmail);
   field(t.payment, data.paymentId);
   field(t.paidAt, day(data.paidAt));
   field(t.paidWith, PROVIDER_NAMES[data.provider] ?? data.provider);

@@ -19,6 +19,8 @@ export interface ReceiptData {
   provider: string;
   paymentId: string;
   paidAt: string;
+  /** The buyer's billing address and VAT number as they were when the receipt was issued (issue 23); gone with the account. */
+  billedTo?: { name: string; lines: string[]; country: string; vatNumber: string };
   /** A plan switch (issue 23): the new plan's price, and the credit for the unused part of the plan it replaced (amountMinor = price − credit). */
   credit?: { listAmountMinor: number; creditMinor: number; fromTariffKey: string; fromTariffName: string };
 }
@@ -66,7 +68,7 @@ export function receiptsRepository(db: Database) {
 /** An erased account's receipts keep what accounting needs (number, date, seller, plan, amount, tax) and lose the buyer's email. */
 export async function forgetReceiptBuyer(db: Queryable, userId: number): Promise<void> {
   await db.query(
-    `update receipts set data = data - 'buyerEmail' where payment_id in (select id from payments where user_id = $1)`,
+    `update receipts set data = data - 'buyerEmail' - 'billedTo' where payment_id in (select id from payments where user_id = $1)`,
     [userId],
   );
 }

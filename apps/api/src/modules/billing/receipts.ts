@@ -3,7 +3,7 @@ import { ConflictError, NotFoundError } from '../../lib/errors.js';
 import type { Brand } from '../../brands/registry.js';
 import { userPlansRepository } from '../users/index.js';
 import type { PricesService } from './prices.js';
-import { type PaymentRow, billingRepository } from './repository.js';
+import { type PaymentRow, billingAddressRepository, billingRepository } from './repository.js';
 import { type ReceiptLanguage, receiptNumber, renderReceiptPdf } from './receipts-pdf.js';
 import { type ReceiptData, receiptsRepository } from './receipts-repository.js';
 
@@ -75,6 +75,8 @@ export function receiptsService(deps: ReceiptsDeps) {
         payment.kind === 'switch' && payment.switch_from_tariff_id
           ? await deps.prices.tariffById(Number(payment.switch_from_tariff_id))
           : undefined;
+      // A copy of the address as it is now: a later change leaves this receipt as issued.
+      const address = await billingAddressRepository(deps.db).get(userId);
       const data: ReceiptData = {
         seller: {
           id: seller.id,
@@ -85,6 +87,20 @@ export function receiptsService(deps: ReceiptsDeps) {
           prefix: seller.prefix,
         },
         buyerEmail: user.email,
+        ...(address
+          ? {
+              billedTo: {
+                name: address.name,
+                lines: [
+                  address.line1,
+                  address.line2,
+                  [address.postalCode, address.city].filter(Boolean).join(' '),
+                ].filter(Boolean),
+                country: address.country,
+                vatNumber: address.vatNumber,
+              },
+            }
+          : {}),
         productName: brand.productName,
         tariffName: tariff?.name ?? '',
         tariffKey: tariff?.key ?? '',
@@ -116,6 +132,11 @@ export function receiptsService(deps: ReceiptsDeps) {
 
   return {
     issue,
+    /** The billing address the payment's receipt shows (issued now if it was not): the receipt mail prints the same. */
+    async billedTo(userId: number, publicId: string) {
+      const { row } = await issue(userId, publicId);
+      return row.data.billedTo;
+    },
     /** The receipt as a PDF in the given language (the member's own when none): bytes and a file name. */
     async pdf(userId: number, publicId: string, language?: ReceiptLanguage) {
       const { payment, row, number } = await issue(userId, publicId);

@@ -240,6 +240,7 @@ export function reconciliationService(deps: ReconcileDeps) {
         amount: formatAmount(p.amount_minor, p.currency),
         payment: p.public_id,
         until: u.subscription_expires_at ? new Date(u.subscription_expires_at).toISOString().slice(0, 10) : '∞',
+        billedTo: '',
       },
     });
     await deps.mailer.send({ to: u.email, ...mail });

@@ -9,6 +9,7 @@ import {
   NO_MORE_RETRIES,
   notYouLinks,
   renderMail,
+  billedToLabel,
   switchAmountLabel,
   timeLabel,
 } from '../../mail/templates.js';
@@ -57,6 +58,11 @@ export interface RenewalsDeps {
   reminderDays?: { yearly: number; other: number };
   /** Where providers notify us about renewal charges. */
   notifyUrl: (providerId: string) => string;
+  /** The billing address a payment's receipt shows (receipts.ts: the receipt's own copy). */
+  billedTo?: (
+    userId: number,
+    publicId: string,
+  ) => Promise<{ name: string; lines: string[]; country: string; vatNumber: string } | undefined>;
   /** The receipt PDF of a payment (receipts.ts): the receipt mail carries the same file as the dashboard. */
   receiptPdf?: (userId: number, publicId: string, language: Language) => Promise<{ pdf: Buffer; filename: string }>;
   /** Each renewal charge tried (not 'not-due'), by provider and outcome (metrics). */
@@ -576,6 +582,7 @@ export function renewalsService(deps: RenewalsDeps) {
           planKey: tariff?.key ?? '',
           amount,
           payment: p.public_id,
+          billedTo: billedToLabel(lang, await deps.billedTo?.(p.user_id, p.public_id)),
           until: u.subscription_expires_at ? day(u.subscription_expires_at) : '∞',
         },
         paidOn(p) ?? undefined,

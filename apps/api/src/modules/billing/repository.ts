@@ -550,9 +550,63 @@ export function sandboxRepository(db: Queryable) {
  * person goes: saved mandates, affiliate postbacks (receipts: receipts-repository.ts).
  * Answers the sandbox cards the account's payments saved (forgotten after the commit).
  */
+/** The member's billing address (billing_addresses): the only SQL on it. */
+export function billingAddressRepository(db: Queryable) {
+  type Row = {
+    name: string;
+    line1: string;
+    line2: string;
+    city: string;
+    postal_code: string;
+    country: string;
+    vat_number: string;
+  };
+  const toAddress = (r: Row) => ({
+    name: r.name,
+    line1: r.line1,
+    line2: r.line2,
+    city: r.city,
+    postalCode: r.postal_code,
+    country: r.country,
+    vatNumber: r.vat_number,
+  });
+  return {
+    async get(userId: number) {
+      const [row] = await db.query<Row>('select * from billing_addresses where user_id = $1', [userId]);
+      return row ? toAddress(row) : null;
+    },
+    async save(
+      userId: number,
+      a: {
+        name: string;
+        line1: string;
+        line2: string;
+        city: string;
+        postalCode: string;
+        country: string;
+        vatNumber: string;
+      },
+    ) {
+      const [row] = await db.query<Row>(
+        `insert into billing_addresses (user_id, name, line1, line2, city, postal_code, country, vat_number)
+         values ($1, $2, $3, $4, $5, $6, $7, $8)
+         on conflict (user_id) do update set name = excluded.name, line1 = excluded.line1, line2 = excluded.line2, city = excluded.city,
+           postal_code = excluded.postal_code, country = excluded.country, vat_number = excluded.vat_number, updated_at = now()
+         returning *`,
+        [userId, a.name, a.line1, a.line2, a.city, a.postalCode, a.country, a.vatNumber],
+      );
+      return toAddress(row!);
+    },
+    async remove(userId: number): Promise<void> {
+      await db.query('delete from billing_addresses where user_id = $1', [userId]);
+    },
+  };
+}
+
 export function billingErasureRepository(db: Queryable) {
   return {
     async erase(userId: number): Promise<{ sandboxCards: string[] }> {
+      await db.query('delete from billing_addresses where user_id = $1', [userId]);
       await db.query(`delete from payment_mandates where user_id = $1`, [userId]);
       await db.query(`delete from conversion_postbacks where user_id = $1`, [userId]);
       const cards = await db.query<{ card_id: string }>(

@@ -35,6 +35,7 @@ import type { ReceiptsService } from './receipts.js';
 import type { RefundRequestService } from './refund-request.js';
 import type { RenewalsService } from './renewals.js';
 import type { SwitchingService } from './switching.js';
+import type { BillingAddressService } from './billing-address.js';
 
 export interface BillingRoutesDeps {
   /** The billing services the routes call (index.ts builds them; named by their own files, so index.ts and the routes don't import each other). */
@@ -46,6 +47,7 @@ export interface BillingRoutesDeps {
     refunds: RefundRequestService;
     renewals: RenewalsService;
     switching: SwitchingService;
+    addresses: BillingAddressService;
   };
   /** The signed-in member when the request carries a good token; public calls say more to them. */
   optionalUser: (request: FastifyRequest) => Promise<UserRow | undefined>;

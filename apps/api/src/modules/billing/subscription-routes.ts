@@ -1,6 +1,8 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
+  billingAddressBody,
+  billingAddressResult,
   envelope,
   languageFromTag,
   methodUpdateStart,
@@ -13,9 +15,10 @@ import {
 import { userOf } from '../../plugins/auth.js';
 import type { RenewalsService } from './renewals.js';
 import type { SwitchingService } from './switching.js';
+import type { BillingAddressService } from './billing-address.js';
 
 export interface SubscriptionRoutesDeps {
-  billing: { renewals: RenewalsService; switching: SwitchingService };
+  billing: { renewals: RenewalsService; switching: SwitchingService; addresses: BillingAddressService };
   auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
   /** The origin of the request's brand host (plugins/context.ts contextOf): the provider's return address. */
   originOf: (request: FastifyRequest) => string;
@@ -26,7 +29,7 @@ const tags = ['billing'];
 /** The member's own subscription: what renews, when, at what price and with what; auto-renew on or off. */
 export async function subscriptionRoutes(fastify: FastifyInstance, deps: SubscriptionRoutesDeps) {
   const { auth } = deps;
-  const { renewals, switching } = deps.billing;
+  const { renewals, switching, addresses } = deps.billing;
   const app = fastify.withTypeProvider<ZodTypeProvider>();
 
   app.get(
@@ -153,6 +156,42 @@ export async function subscriptionRoutes(fastify: FastifyInstance, deps: Subscri
     async (request, reply) => {
       reply.header('cache-control', 'private, no-store');
       return { data: await renewals.confirmMethodUpdate(userOf(request)) };
+    },
+  );
+
+  app.get(
+    '/api/billing/address',
+    { preHandler: auth, schema: { tags, response: { 200: envelope(billingAddressResult) } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await addresses.get(userOf(request).id) };
+    },
+  );
+
+  app.post(
+    '/api/billing/address',
+    {
+      preHandler: auth,
+      schema: {
+        tags,
+        body: billingAddressBody,
+        response: { 200: envelope(billingAddressResult) },
+        description:
+          'Saves the billing address and VAT number printed on the receipts issued from now on (a VAT number is checked by its format per EU country, not against VIES).',
+      },
+    },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await addresses.save(userOf(request).id, request.body) };
+    },
+  );
+
+  app.post(
+    '/api/billing/address/remove',
+    { preHandler: auth, schema: { tags, response: { 200: envelope(billingAddressResult) } } },
+    async (request, reply) => {
+      reply.header('cache-control', 'private, no-store');
+      return { data: await addresses.remove(userOf(request).id) };
     },
   );
 }
