@@ -299,7 +299,7 @@ export const EU_VAT_FORMATS: Readonly<Record<string, { prefix: string; pattern: 
 };
 
 /** A VAT number as it is stored: upper case, without spaces, dots or dashes. */
-export const normalizeVatNumber = (raw: string) => raw.toUpperCase().replace(/[\s.\-]/g, '');
+export const normalizeVatNumber = (raw: string) => raw.toUpperCase().replace(/[\s.-]/g, '');
 
 /**
  * The problem with a VAT number for an address in `country`, or null: an EU country's number
