@@ -371,6 +371,19 @@ test.describe('operator console', () => {
       await snap(customerPage, info, 'wg-server-retiring-dark');
       if (isMobile)
         expect(await customerPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
+      // Its only node draining, the OpenVPN page names the location with why (it vanished before, issue 22).
+      await customerPage.emulateMedia({ colorScheme: 'light' });
+      await customerPage.goto('/setup/configuration-files');
+      await expect(customerPage.getByTestId('ovpn-unavailable-locations')).toContainText(
+        'Leipzig, Germany: Its servers are being retired: choose another location.',
+      );
+      a11y.push(...(await axe(customerPage, 'openvpn files, location retiring')));
+      await snap(customerPage, info, 'ovpn-location-retiring');
+      await customerPage.emulateMedia({ colorScheme: 'dark' });
+      a11y.push(...(await axe(customerPage, 'openvpn files, location retiring, dark')));
+      await snap(customerPage, info, 'ovpn-location-retiring-dark');
+      if (isMobile)
+        expect(await customerPage.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(390);
       await customerContext.close();
 
       await page.getByRole('link', { name: 'Jobs' }).click();

@@ -61,6 +61,10 @@ async function customer() {
   await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [user.id]);
   return c;
 }
+const servicesLocation = async (c: TestClient) =>
+  ((await c.get('/api/setup/services/get')).json().data.locations as { slug: string }[]).find(
+    (l) => l.slug === 'dr-test',
+  );
 const wgLocation = async (c: TestClient) =>
   ((await c.get('/api/setup/wg/get')).json().data as WgOverview).locations.find((l) => l.slug === 'dr-test');
 const devices = async (c: TestClient) => ((await c.get('/api/setup/wg/get')).json().data as WgOverview).devices;
@@ -145,6 +149,10 @@ describe('draining a node', () => {
     await patchNode(admin, 'dr-2', { draining: true });
     expect(await wgLocation(c)).toMatchObject({ available: false, endpoint: null, unavailable: 'retiring' });
     expect(await serverItem(c)).toMatchObject({ city: 'Дренвиль', unavailable: 'retiring' });
+    // The OpenVPN page lists it too, with no servers and why (it vanished before); its file is refused.
+    expect(await servicesLocation(c)).toMatchObject({ nodes: [], unavailable: 'retiring' });
+    const file = await c.get('/api/setup/openvpn/config?location=dr-test&protocol=udp');
+    expect(file.statusCode, file.body).toBe(404);
 
     // Undrained: back as before.
     await patchNode(admin, 'dr-2', { draining: false });
@@ -163,11 +171,13 @@ describe('draining a node', () => {
     expect(off.statusCode, off.body).toBe(200);
     expect(await serverItem(c)).toMatchObject({ unavailable: 'off' });
     expect(await wgLocation(c)).toMatchObject({ available: false, endpoint: null, unavailable: 'off' });
+    expect(await servicesLocation(c)).toMatchObject({ nodes: [], unavailable: 'off' });
     expect((await devices(c)).find((d) => d.id === device.id)!.serverRetiring).toMatchObject({
       city: 'Drainville',
       why: 'off',
     });
     await patch(admin, '/api/staff/locations/dr-test', { enabled: true });
     expect(await serverItem(c)).toMatchObject({ unavailable: null });
+    expect(await servicesLocation(c)).toMatchObject({ unavailable: null });
   });
 });

@@ -1,5 +1,5 @@
 import { z } from 'zod';
-import { setupLocation } from './locations.js';
+import { locationUnavailable, setupLocation } from './locations.js';
 
 /**
  * OpenVPN configuration files, router configurations and the SOCKS5 proxy (spec section 2:
@@ -34,7 +34,11 @@ export const serviceNode = z.object({
 });
 export type ServiceNode = z.infer<typeof serviceNode>;
 
-export const servicesLocation = setupLocation.extend({ nodes: z.array(serviceNode) });
+export const servicesLocation = setupLocation.extend({
+  nodes: z.array(serviceNode),
+  /** Why a location customers knew takes no one now (every node switched off or being retired); null when it serves. */
+  unavailable: locationUnavailable.nullable().optional(),
+});
 export type ServicesLocation = z.infer<typeof servicesLocation>;
 
 export const servicesOverview = z.object({

@@ -20,6 +20,8 @@ export interface ServiceLocationRow {
   city_zh: string;
   premium: boolean;
   nodes: { host: string; udpPort: number; tcpPort: number; socksPort: number }[];
+  /** Set when no node takes anyone (then `nodes` is empty): every node switched off, or being retired. */
+  unavailable: 'off' | 'retiring' | null;
 }
 
 /** `offerUnreported`: as in locations/repository.ts (off in production: only nodes that have reported are offered). */
@@ -58,15 +60,23 @@ export function openvpnSocks5Repository(
       return rows.length > 0;
     },
 
-    /** Offered locations (visible, with an enabled node that has reported and is not being drained) with those nodes (hosts and service ports), or one by slug. */
+    /**
+     * Offered locations (visible, with an enabled node that has reported and is not being drained)
+     * with those nodes (hosts and service ports), or one by slug. A visible location whose nodes are
+     * all switched off or being drained is listed too, without nodes and with why (`unavailable`), as
+     * the WireGuard page and the server list do: customers who used it see why it is gone.
+     */
     async locations(slug?: string): Promise<ServiceLocationRow[]> {
       const rows = await db.query<Omit<ServiceLocationRow, 'nodes'> & { nodes: string }>(
         `select l.id, l.slug, l.country_code, l.country_en, l.country_ru, l.country_zh, l.city_en, l.city_ru, l.city_zh, l.premium,
            coalesce((select json_agg(json_build_object('host', n.endpoint_host, 'udpPort', n.openvpn_udp_port, 'tcpPort', n.openvpn_tcp_port, 'socksPort', n.socks_port) order by n.id)
-                     from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $2::bool)), '[]')::text as nodes
+                     from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $2::bool)), '[]')::text as nodes,
+           case when not exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and (n.last_seen_at is not null or $2::bool)) then 'off'
+                when not exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $2::bool)) then 'retiring'
+           end as unavailable
          from vpn_locations l
          where l.dash_visible and ($1::text is null or l.slug = $1)
-           and exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $2::bool))
+           and exists (select 1 from vpn_nodes n where n.location_id = l.id and (n.last_seen_at is not null or $2::bool))
          order by l.premium, l.country_en, l.city_en`,
         [slug ?? null, offerUnreported],
       );

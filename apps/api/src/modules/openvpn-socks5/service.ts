@@ -111,6 +111,7 @@ export function openvpnSocks5Service({
             premium: l.premium,
             available,
             nodes: available ? l.nodes : [],
+            unavailable: l.unavailable,
           };
         }),
       };

@@ -72,6 +72,32 @@ function LocationCard({ loc }: { loc: ServicesLocation }) {
   );
 }
 
+/**
+ * Locations customers knew that take no one now (every node switched off or being retired): named
+ * with why, as the WireGuard page does, instead of vanishing from the list.
+ */
+function UnavailableLocations({ locations }: { locations: ServicesLocation[] }) {
+  const { t } = useTranslation();
+  const gone = locations.filter((l) => l.unavailable);
+  if (!gone.length) return null;
+  return (
+    <Alert
+      color="orange"
+      variant="light"
+      title={t('services.unavailableTitle')}
+      data-testid="ovpn-unavailable-locations"
+    >
+      <Stack gap={2}>
+        {gone.map((l) => (
+          <Text size="sm" key={l.slug}>
+            {l.city}, {l.country}: {t(l.unavailable === 'off' ? 'setup.locationOff' : 'setup.locationRetiring')}
+          </Text>
+        ))}
+      </Stack>
+    </Alert>
+  );
+}
+
 /** /setup/configuration-files: one .ovpn per location and protocol, and the credentials to sign in with. */
 export function ConfigurationFilesPage() {
   const { t, i18n } = useTranslation();
@@ -80,6 +106,7 @@ export function ConfigurationFilesPage() {
   const [q, setQ] = useState('');
   const needle = q.trim().toLowerCase();
   const locations = (data?.locations ?? [])
+    .filter((l) => !l.unavailable)
     .filter((l) => !needle || `${l.country} ${l.city}`.toLowerCase().includes(needle))
     .sort((a, b) => Number(b.available) - Number(a.available));
   return (
@@ -94,6 +121,7 @@ export function ConfigurationFilesPage() {
       {(data) => (
         <>
           {data.access === 'none' && <Alert color="red">{t('services.inactive')}</Alert>}
+          <UnavailableLocations locations={data.locations} />
           <CredentialsCard credentials={data.credentials} />
           <Card withBorder padding="md">
             <Stack gap={6}>
