@@ -1,5 +1,11 @@
 import { type DesiredState, isWgKey } from '@warren/contract';
-import type { PeerDiff } from './wg/diff.js';
+
+/** What changes between two peer sets: wg/diff.ts computes it, PeerState.applyDelta answers it. */
+export interface PeerDiff {
+  add: { publicKey: string; allowedIps: string[] }[];
+  update: { publicKey: string; allowedIps: string[] }[];
+  remove: string[];
+}
 
 /** The peers a node should have, by public key. */
 export type DesiredPeers = Map<string, { allowedIps: string[]; owner: number }>;

@@ -1,10 +1,6 @@
-import type { DesiredPeers } from '../state.js';
+import type { DesiredPeers, PeerDiff } from '../state.js';
 
-export interface PeerDiff {
-  add: { publicKey: string; allowedIps: string[] }[];
-  update: { publicKey: string; allowedIps: string[] }[];
-  remove: string[];
-}
+export type { PeerDiff };
 
 const sameIps = (a: readonly string[], b: readonly string[]) => {
   if (a.length !== b.length) return false;

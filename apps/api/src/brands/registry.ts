@@ -1,7 +1,7 @@
 import fs from 'node:fs';
 import { z } from 'zod';
 import type { PublicBrand } from '@warren/contract';
-import { parseHost } from './origins.js';
+import { parseHost } from './host.js';
 
 const scriptSnippet = z.object({
   kind: z.enum(['analytics', 'session-recording', 'tag-manager', 'help-chat', 'web-analytics']),

@@ -3,6 +3,7 @@ import type { Queryable } from '../db/client.js';
 import {
   type SandboxCardRow,
   type SandboxEvent,
+  type SandboxHost,
   type SandboxRow,
   sandboxRepository,
 } from '../modules/billing/index.js';
@@ -52,22 +53,18 @@ export function sandboxProvider(
   secret: string,
   pageBaseUrl: () => string,
   now: () => number = Date.now,
-): PaymentProvider & {
-  find(id: string): Promise<SandboxRow | undefined>;
-  complete(id: string, outcome: 'pay' | 'decline'): Promise<{ row: SandboxRow | undefined; event?: SandboxEvent }>;
-  refund(id: string): Promise<SandboxEvent | undefined>;
-  acknowledge(id: string, eventId: string): Promise<void>;
-  undelivered(): Promise<{ row: SandboxRow; event: SandboxEvent }[]>;
-  signedDelivery(event: SandboxEvent): { body: string; signature: string };
-  card(id: string): Promise<SandboxCardRow | undefined>;
-  /** Test controls of a saved card: decline its next charge, or report it unusable (lost) from now on. */
-  setCard(id: string, change: { declineNext?: boolean; unusable?: boolean }): Promise<boolean>;
-  savedMethodOf(providerRef: string): Promise<{ methodRef: string; label: string } | null>;
-  chargeSaved(input: ChargeSavedInput): Promise<ChargeSavedResult>;
-  forgetMethod(method: SavedMethod): Promise<void>;
-  startMethodUpdate(input: MethodUpdateInput): Promise<{ providerRef: string; redirectUrl: string }>;
-  methodOfUpdate(providerRef: string): Promise<SavedMethod | null>;
-} {
+): PaymentProvider &
+  SandboxHost & {
+    refund(id: string): Promise<SandboxEvent | undefined>;
+    card(id: string): Promise<SandboxCardRow | undefined>;
+    /** Test controls of a saved card: decline its next charge, or report it unusable (lost) from now on. */
+    setCard(id: string, change: { declineNext?: boolean; unusable?: boolean }): Promise<boolean>;
+    savedMethodOf(providerRef: string): Promise<{ methodRef: string; label: string } | null>;
+    chargeSaved(input: ChargeSavedInput): Promise<ChargeSavedResult>;
+    forgetMethod(method: SavedMethod): Promise<void>;
+    startMethodUpdate(input: MethodUpdateInput): Promise<{ providerRef: string; redirectUrl: string }>;
+    methodOfUpdate(providerRef: string): Promise<SavedMethod | null>;
+  } {
   const repo = sandboxRepository(db);
   const find = repo.find;
   const transition = async (

@@ -1,6 +1,6 @@
 import type { FastifyReply, FastifyRequest } from 'fastify';
 import { UnauthorizedError } from '../lib/errors.js';
-import type { TokenRow, UserRow, UsersService } from '../modules/users/index.js';
+import type { TokenRow, UserRow } from '../types/account.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -20,7 +20,9 @@ export function bearerToken(request: FastifyRequest): string | undefined {
  * preHandler for routes that need a signed-in user. When the token is old enough a fresh one
  * goes back in the Authorization response header; the old one lasts a short grace period.
  */
-export function requireUser(users: UsersService) {
+export function requireUser(users: {
+  authenticate(token: string): Promise<{ user: UserRow; tokenRow: TokenRow; rotatedTo?: string } | undefined>;
+}) {
   return async (request: FastifyRequest, reply: FastifyReply) => {
     const token = bearerToken(request);
     const session = token ? await users.authenticate(token) : undefined;

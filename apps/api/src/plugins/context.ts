@@ -2,7 +2,6 @@ import type { FastifyInstance, FastifyRequest } from 'fastify';
 import { type BrandOrigins, type ParsedHost, parseHost } from '../brands/origins.js';
 import type { Brand, BrandRegistry } from '../brands/registry.js';
 import { BadRequestError } from '../lib/errors.js';
-import type { RequestContext } from '../modules/users/index.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -40,6 +39,17 @@ export function registerBrandResolution(app: FastifyInstance, brands: BrandRegis
  * referral links, payment return and callback URLs): from the brand registry and the
  * configuration only (brands/origins.ts), never from the Host header's text.
  */
+/** Who asks, from where, for which brand: what a service needs of a request (mail links, budgets, notices). */
+export interface RequestContext {
+  brand: Brand;
+  ip: string;
+  userAgent: string;
+  /** Origin for links in emails: always a host of the brand registry, never an arbitrary Host header. */
+  origin: string;
+  /** This browser's id (plugins/browser-id.ts); asking for it sets the cookie on the answer. Absent outside a browser's request (staff, CLI). */
+  browserId?: () => string;
+}
+
 export function contextOf(request: FastifyRequest, origins: BrandOrigins): RequestContext {
   return {
     brand: request.brand,

@@ -139,7 +139,7 @@ export function billingServices(deps: BillingDeps) {
 export type BillingServices = ReturnType<typeof billingServices>;
 
 export type { BillingTestHooks } from './reconcile.js';
-export type { PaymentRow, TariffRow } from './repository.js';
+export type { PaymentRow, SandboxHost, TariffRow } from './repository.js';
 // What the payment providers (payments/) keep in billing's tables: the sandbox's payments and
 // cards, the answers cached for providers without idempotency keys, Payssion's mandates, and the
 // member a payment reference belongs to.

@@ -3,7 +3,7 @@ import { PgBoss, fromPglite } from 'pg-boss';
 import type { FastifyBaseLogger } from 'fastify';
 import type { Config } from '../../config.js';
 import { type Database, pgliteOf } from '../../db/client.js';
-import type { SandboxProvider } from '../../payments/sandbox.js';
+import type { SandboxHost } from './repository.js';
 import type { PassResult, RenewalsService } from './renewals.js';
 import type { ReconciliationService } from './reconcile.js';
 import { postbackRepository } from './repository.js';
@@ -83,7 +83,7 @@ export async function sendDuePostbacks(db: Database, fetchImpl: typeof fetch = f
 
 /** The sandbox provider re-sends webhooks the merchant has not acknowledged, like a real provider. */
 export async function redeliverSandboxWebhooks(
-  sandbox: SandboxProvider,
+  sandbox: SandboxHost,
   deliver: (body: string, signature: string) => Promise<number>,
 ): Promise<number> {
   let delivered = 0;
@@ -124,7 +124,7 @@ export interface JobEngineDeps {
   database: Config['database'];
   renewals: RenewalsService;
   reconciliation: ReconciliationService;
-  sandbox?: SandboxProvider;
+  sandbox?: SandboxHost;
   /** Renewal jobs worked at once by this instance (JOBS_RENEW_CONCURRENCY). */
   renewConcurrency?: number;
   /** Renewals queued per statement (QUEUE_BATCH; tests make it small). */

@@ -458,6 +458,19 @@ export interface SandboxEvent {
   data: { id: string; merchant_ref: string };
 }
 
+/**
+ * What billing uses of the built-in sandbox provider (payments/sandbox.ts implements it): its hosted
+ * page (webhook-routes.ts) and its webhook re-sending (jobs.ts). Declared here, so billing needs no
+ * import of payments/ (which imports billing for these rows).
+ */
+export interface SandboxHost {
+  find(id: string): Promise<SandboxRow | undefined>;
+  complete(id: string, outcome: 'pay' | 'decline'): Promise<{ row: SandboxRow | undefined; event?: SandboxEvent }>;
+  acknowledge(id: string, eventId: string): Promise<void>;
+  undelivered(): Promise<{ row: SandboxRow; event: SandboxEvent }[]>;
+  signedDelivery(event: SandboxEvent): { body: string; signature: string };
+}
+
 export function sandboxRepository(db: Queryable) {
   return {
     find: async (id: string) => (await db.query<SandboxRow>('select * from sandbox_payments where id = $1', [id]))[0],

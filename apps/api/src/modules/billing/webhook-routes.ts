@@ -2,7 +2,7 @@ import type { FastifyInstance } from 'fastify';
 import { z } from 'zod';
 import { NotFoundError } from '../../lib/errors.js';
 import { escapeHtml } from '../../lib/html.js';
-import type { SandboxProvider } from '../../payments/sandbox.js';
+import type { SandboxHost } from './repository.js';
 import { fill, sandboxLanguage, sandboxTexts } from '../../payments/sandbox-page.js';
 import type { ReconciliationService } from './reconcile.js';
 
@@ -14,7 +14,7 @@ export async function webhookRoutes(
   app: FastifyInstance,
   opts: {
     reconciliation: ReconciliationService;
-    sandbox?: SandboxProvider;
+    sandbox?: SandboxHost;
     deliverSandbox: (body: string, signature: string) => Promise<number>;
     /** The providers this deployment has configured: any other name in the path is a 404. */
     providerIds: ReadonlySet<string>;

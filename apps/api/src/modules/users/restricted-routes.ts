@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
 import {
   loginBody,
   onetimeLoginBody,
@@ -14,8 +14,17 @@ import { UnauthorizedError } from '../../lib/errors.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
 import { restrictedRoute } from '../../plugins/restricted.js';
-import type { UsersRoutesDeps } from './routes.js';
-import { toUserDto } from './service.js';
+import type { BrandOrigins } from '../../brands/origins.js';
+import type { CaptchaVerifier } from '../../lib/captcha.js';
+import { type UsersService, toUserDto } from './service.js';
+
+/** What the users routes (routes.ts and these) are given by app.ts. */
+export interface UsersRoutesDeps {
+  users: UsersService;
+  origins: BrandOrigins;
+  captcha: CaptchaVerifier;
+  auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
+}
 
 export const RESET_SENT = 'If an account exists for this email, we have sent a link to reset its password.';
 

@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from 'fastify';
+import type { FastifyInstance, FastifyRequest } from 'fastify';
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import { z } from 'zod';
 import {
@@ -17,20 +17,13 @@ import {
   user,
   verifyUserBody,
 } from '@warren/contract';
-import type { BrandOrigins } from '../../brands/origins.js';
-import type { CaptchaVerifier } from '../../lib/captcha.js';
 import { userOf } from '../../plugins/auth.js';
 import { contextOf } from '../../plugins/context.js';
 import { mainProductOnly } from '../../plugins/restricted.js';
-import { RESET_SENT, usersRestrictedRoutes } from './restricted-routes.js';
-import { type UsersService, toUserDto } from './service.js';
+import { RESET_SENT, type UsersRoutesDeps, usersRestrictedRoutes } from './restricted-routes.js';
+import { toUserDto } from './service.js';
 
-export interface UsersRoutesDeps {
-  users: UsersService;
-  origins: BrandOrigins;
-  captcha: CaptchaVerifier;
-  auth: (request: FastifyRequest, reply: FastifyReply) => Promise<void>;
-}
+export type { UsersRoutesDeps };
 
 const tags = ['users'];
 

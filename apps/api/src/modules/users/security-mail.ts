@@ -13,7 +13,7 @@ import {
 } from '../../mail/templates.js';
 import { LIMITS } from './limits.js';
 import { knownBrowsersRepository, usersRepository } from './repository.js';
-import type { RequestContext } from './service.js';
+import type { RequestContext } from '../../plugins/context.js';
 
 /** How a sign-in was proved: the password alone, with an authenticator code, with a recovery code, or an emailed/one-time link. */
 export type SignInMethod = 'password' | 'totp' | 'recovery' | 'link';

@@ -1,6 +1,6 @@
 import type { AuthResult, LoginBody, RegisterBody, User, VerifyUserBody } from '@warren/contract';
 import { LANGUAGES } from '@warren/contract';
-import type { Brand } from '../../brands/registry.js';
+import type { RequestContext } from '../../plugins/context.js';
 import type { Config } from '../../config.js';
 import type { Keyring } from '../../lib/keyring.js';
 import type { Database } from '../../db/client.js';
@@ -17,15 +17,8 @@ import { type TokenRow, type UserRow, usersRepository } from './repository.js';
 import { secondFactor } from './second-factor.js';
 import type { SecurityMails, SignInMethod } from './security-mail.js';
 
-export interface RequestContext {
-  brand: Brand;
-  ip: string;
-  userAgent: string;
-  /** Origin for links in emails: always a host of the brand registry, never an arbitrary Host header. */
-  origin: string;
-  /** This browser's id (plugins/browser-id.ts); asking for it sets the cookie on the answer. Absent outside a browser's request (staff, CLI). */
-  browserId?: () => string;
-}
+/** Who asks, from where (plugins/context.ts builds it). */
+export type { RequestContext };
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
