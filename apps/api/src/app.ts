@@ -19,6 +19,7 @@ import { affiliateRoutes } from './modules/affiliate/index.js';
 import { featuresRoutes } from './modules/ad-blocker/index.js';
 import { geoRoutes } from './modules/geo/index.js';
 import { profileRoutes } from './modules/profile/index.js';
+import { passkeyRoutes, relyingPartyOf } from './modules/passkeys/index.js';
 import { rewardsRoutes } from './modules/rewards/index.js';
 import { systemRoutes } from './modules/system/index.js';
 import { staffModule } from './modules/staff/index.js';
@@ -322,6 +323,11 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     auth,
     context: (request) => contextOf(request, origins),
   });
+  await app.register(passkeyRoutes, {
+    passkeys: services.customerPasskeys,
+    auth,
+    context: (request) => contextOf(request, origins),
+  });
   await app.register(affiliateRoutes, { affiliate: services.affiliate, origins, auth, optionalUser });
   await app.register(rewardsRoutes, { rewards: services.rewards, origins, auth });
   await app.register(geoRoutes, { geo, currencyFor: billing.prices.currencyFor });
@@ -347,7 +353,21 @@ export async function buildApp(config: Config, overrides: Partial<AppDeps> = {})
     secureCookies: config.isProduction,
     availableProviders: Object.keys(providers) as PaymentProviderId[],
   });
-  await app.register(staffModule, { staff: services.staff, secureCookies: config.isProduction });
+  await app.register(staffModule, {
+    staff: services.staff,
+    secureCookies: config.isProduction,
+    passkeys: {
+      passkeys: services.passkeys,
+      users,
+      security: services.security,
+      limiter: services.limiter,
+      rpOf: (request) => {
+        const ctx = contextOf(request, origins);
+        return relyingPartyOf(ctx.origin, ctx.brand.productName);
+      },
+      contextOf: (request) => contextOf(request, origins),
+    },
+  });
   await app.register(webhookRoutes, {
     reconciliation: countRejectedWebhooks(billing.reconciliation, services.metrics),
     sandbox,

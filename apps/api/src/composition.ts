@@ -30,7 +30,8 @@ import { eraseStaffData, logMail, staffRepository, staffService } from './module
 import { eraseStealthData, stealthService } from './modules/stealth/index.js';
 import { secretsService } from './modules/secrets/index.js';
 import { systemRepository } from './modules/system/index.js';
-import { accountErasure, securityMails, usersService } from './modules/users/index.js';
+import { accountErasure, perIpRules, securityMails, usersService } from './modules/users/index.js';
+import { customerPasskeys, erasePasskeyData, passkeySecondFactor, passkeysService } from './modules/passkeys/index.js';
 import { buildProviders } from './payments/index.js';
 
 export interface ServiceDeps {
@@ -169,11 +170,14 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
       eraseRewardsData,
       eraseStaffData,
       eraseStealthData,
+      erasePasskeyData,
       billingErasure(providers),
     ],
     forgetMail: mailer.forget ? (email) => mailer.forget!(email) : undefined,
     log: deps.log,
   });
+  // Passkeys (issue 23): the WebAuthn part, then the customer's flows on top of the accounts service.
+  const passkeys = passkeysService({ db, limiter, appSecret: config.appSecret });
   const users = usersService({
     db,
     keys,
@@ -186,6 +190,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     metrics,
     security,
     erasure,
+    passkeyFactor: passkeySecondFactor(passkeys),
   });
   const rewards = rewardsService(db, { daysPerFriend: config.rewardDays });
   const billing = billingServices({
@@ -279,6 +284,17 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     providers,
     sandbox,
     users,
+    /** Security notices (two-factor, passkeys, new browsers). */
+    security,
+    /** Passkeys: the WebAuthn core (the operator console's too) and the customer's flows. */
+    passkeys,
+    customerPasskeys: customerPasskeys({
+      passkeys,
+      users,
+      security,
+      limiter,
+      loginPerIp: perIpRules(config.perIpLimits).login,
+    }),
     profiles: profileService({
       db,
       keys,

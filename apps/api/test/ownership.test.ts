@@ -11,6 +11,7 @@ import {
   type TestApp,
 } from './helpers.js';
 import { openApiOperations, rowsOf, SAFE_METHODS } from './route-suites.js';
+import { createPasskey } from './webauthn-authenticator.js';
 
 /**
  * Ownership matrix (issue 11): every route that takes an id, called by user B with user A's ids,
@@ -86,6 +87,7 @@ const A: {
   paymentId?: string;
   resetToken?: string;
   idempotencyKey: string;
+  passkeyId?: number;
 } = { idempotencyKey: 'owner-a-key-123456' };
 
 beforeAll(async () => {
@@ -105,6 +107,14 @@ beforeAll(async () => {
   expect((await a2.post('/api/users/login', { email: aEmail, password: PASSWORD })).statusCode).toBe(200);
   const sessions = (await a.get('/api/profile/sessions')).json().data.items as { id: number; current: boolean }[];
   A.sessionId = sessions.find((s) => !s.current)!.id;
+  // A passkey of A's (a software authenticator, test/webauthn-authenticator.ts).
+  const pkOptions = (await a.post('/api/profile/passkeys/register/options', { password: PASSWORD })).json().data;
+  const pk = await a.post('/api/profile/passkeys/register/verify', {
+    response: createPasskey(pkOptions, { origin: 'http://localhost' }).response,
+    name: 'A key',
+  });
+  expect(pk.statusCode, pk.body).toBe(200);
+  A.passkeyId = pk.json().data.id;
   const payment = await a.post('/api/billing/createPayment', {
     tariffId: 2,
     currency: 'USD',
@@ -152,6 +162,9 @@ const COVERED: Record<string, (tokens: Awaited<ReturnType<typeof bTokens>>) => C
     { body: { name: 'same key', publicKey: A.publicKey }, expected: [409, 422] },
   ],
   'POST /api/profile/sessions/revoke': () => [{ body: { id: A.sessionId }, expected: [404] }],
+  'POST /api/profile/passkeys/rename': () => [{ body: { id: A.passkeyId, name: 'pwned' }, expected: [404] }],
+  'POST /api/profile/passkeys/remove': () => [{ body: { id: A.passkeyId, password: PASSWORD }, expected: [404] }],
+  'POST /api/staff/passkeys/remove': () => staffCase({ id: A.passkeyId, password: PASSWORD }),
   'POST /api/users/resetPassword': (tk) => [
     {
       body: { userId: aId, token: tk.reset, password: 'taken over 123', password_confirmation: 'taken over 123' },

@@ -17,6 +17,7 @@ import {
   uniqueEmail,
   type TestApp,
 } from './helpers.js';
+import { createPasskey } from './webauthn-authenticator.js';
 
 /**
  * Account deletion (issue 20, finding 4; README "Personal data: the data map"): an account used in
@@ -226,6 +227,12 @@ async function fullyUsedAccount(admin: TestClient) {
   ok(await c.post('/api/setup/features/state', { id: 1, state: true }));
   ok(await c.get('/api/setup/stealth/get'));
   expect(await t.app.db.query('select 1 from stealth_credentials where user_id = $1', [user.id])).toHaveLength(1);
+  // A passkey named after the person (a software authenticator, test/webauthn-authenticator.ts), and a ceremony left in flight.
+  const passkeyName = `${first}'s phone`;
+  const pkOptions = ok(await c.post('/api/profile/passkeys/register/options', { password: PASSWORD })).json().data;
+  const made = createPasskey(pkOptions, { origin: 'http://localhost' });
+  ok(await c.post('/api/profile/passkeys/register/verify', { response: made.response, name: passkeyName }));
+  ok(await c.post('/api/profile/passkeys/register/options', { password: PASSWORD }));
 
   // An affiliate partner: a click on the link, a referred member who pays.
   const referralId = ok(await c.get('/api/affiliate/stats')).json().data.referralId as string;
@@ -266,6 +273,8 @@ async function fullyUsedAccount(admin: TestClient) {
     referralId,
     ...recoveryCodes.map((code) => hashToken(normaliseRecoveryCode(code))),
     ...tokenHashes,
+    passkeyName,
+    made.response.id as string,
   ];
   // The card's label is one every sandbox card has: it must be gone from the account's renewal (searched below).
   void services;

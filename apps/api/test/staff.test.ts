@@ -98,6 +98,24 @@ function samples(customerId: number): Record<string, { url: string; body?: unkno
     },
     'PATCH /api/staff/nodes/:name': { url: '/api/staff/nodes/matrix-1', body: { enabled: false } },
     'POST /api/staff/nodes/:name/token': { url: '/api/staff/nodes/matrix-1/token', body: {} },
+    'GET /api/staff/passkeys': { url: '/api/staff/passkeys' },
+    'POST /api/staff/passkeys/register/options': {
+      url: '/api/staff/passkeys/register/options',
+      body: { password: 'role matrix' },
+    },
+    'POST /api/staff/passkeys/register/verify': {
+      url: '/api/staff/passkeys/register/verify',
+      body: {
+        response: {
+          id: 'AAAA',
+          rawId: 'AAAA',
+          type: 'public-key',
+          response: { clientDataJSON: 'AAAA', attestationObject: 'AAAA' },
+          clientExtensionResults: {},
+        },
+      },
+    },
+    'POST /api/staff/passkeys/remove': { url: '/api/staff/passkeys/remove', body: { id: 1, password: 'role matrix' } },
     'GET /api/staff/jobs': { url: '/api/staff/jobs?state=failed' },
     'POST /api/staff/jobs/:queue/:id/retry': {
       url: '/api/staff/jobs/billing-renew/00000000-0000-4000-8000-000000000000/retry',

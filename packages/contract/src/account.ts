@@ -1,6 +1,7 @@
 import { z } from 'zod';
 import { dbId } from './numbers.js';
 import { ATTRIBUTION_MAX, EMAIL_MAX, LANGUAGES, NAME_MAX, PASSWORD_MAX, PASSWORD_MIN } from './constants.js';
+import { authenticationResponse } from './passkeys.js';
 
 const attribution = z.string().trim().max(ATTRIBUTION_MAX).optional();
 const captchaResponse = z.string().max(4096).optional();
@@ -79,6 +80,8 @@ export const loginBody = z.object({
   gaCid: attribution,
   /** Second factor, asked for when the account has two-factor sign-in on. */
   otp: z.string().trim().max(32).optional(),
+  /** Or the second factor as a passkey assertion (issue 23), for a challenge from users/passkey/options. */
+  passkey: authenticationResponse.optional(),
 });
 export type LoginBody = z.infer<typeof loginBody>;
 

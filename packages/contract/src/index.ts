@@ -23,3 +23,4 @@ export * from './staff.js';
 export * from './stealth.js';
 export * from './user-agent.js';
 export * from './restricted.js';
+export * from './passkeys.js';

@@ -2,6 +2,7 @@ import { z } from 'zod';
 import { dbId, dbInt } from './numbers.js';
 import { EMAIL_MAX, LANGUAGES, PASSWORD_MAX } from './constants.js';
 import { accountStatus } from './account.js';
+import { authenticationResponse } from './passkeys.js';
 import { paymentHistoryItem, paymentPublicId } from './payment-history.js';
 import { subscriptionInfo } from './subscription.js';
 
@@ -118,24 +119,32 @@ export type StaffAuditAction = (typeof STAFF_AUDIT_ACTIONS)[number];
 
 // --- requests ------------------------------------------------------------------------------
 
-export const staffSignInBody = z.object({
-  email: z
-    .string({ error: 'The email is required.' })
-    .trim()
-    .toLowerCase()
-    .min(1, { error: 'The email is required.' })
-    .max(EMAIL_MAX),
-  password: z
-    .string({ error: 'The password is required.' })
-    .min(1, { error: 'The password is required.' })
-    .max(PASSWORD_MAX),
-  /** A current authenticator (TOTP) code or an unused recovery code. */
-  code: z
-    .string({ error: 'Enter a code from your authenticator app or a recovery code.' })
-    .trim()
-    .min(6, { error: 'Enter a code from your authenticator app or a recovery code.' })
-    .max(32, { error: 'Enter a code from your authenticator app or a recovery code.' }),
-});
+export const staffSignInBody = z
+  .object({
+    email: z
+      .string({ error: 'The email is required.' })
+      .trim()
+      .toLowerCase()
+      .min(1, { error: 'The email is required.' })
+      .max(EMAIL_MAX),
+    password: z
+      .string({ error: 'The password is required.' })
+      .min(1, { error: 'The password is required.' })
+      .max(PASSWORD_MAX),
+    /** A current authenticator (TOTP) code or an unused recovery code; or else `passkey`. */
+    code: z
+      .string({ error: 'Enter a code from your authenticator app or a recovery code.' })
+      .trim()
+      .min(6, { error: 'Enter a code from your authenticator app or a recovery code.' })
+      .max(32, { error: 'Enter a code from your authenticator app or a recovery code.' })
+      .optional(),
+    /** The second step as a passkey of the member's account (issue 23), instead of a code. */
+    passkey: authenticationResponse.optional(),
+  })
+  .refine((b) => b.code !== undefined || b.passkey !== undefined, {
+    path: ['code'],
+    error: 'Enter a code from your authenticator app or a recovery code.',
+  });
 export type StaffSignInBody = z.infer<typeof staffSignInBody>;
 
 /** Why the staff member does it: stored in the audit log. */

@@ -24,7 +24,8 @@ export type MailKind =
  * mails they are about the account itself and carry no unsubscribe link. They carry no codes and
  * no tokens, only links to pages.
  */
-export type SecurityMailKind = 'twoFactorOn' | 'twoFactorOff' | 'recoveryCodeUsed' | 'newSignIn' | 'refund';
+export type SecurityMailKind =
+  'twoFactorOn' | 'twoFactorOff' | 'recoveryCodeUsed' | 'newSignIn' | 'refund' | 'passkeyAdded' | 'passkeyRemoved';
 type Kind = MailKind;
 // Billing mails (receipt, grant, renewal reminder, renewal failed, plan ended) are transactional: they
 // carry no marketing unsubscribe link and go whatever the member's news setting; each links to
@@ -156,6 +157,18 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       body: 'Two-factor sign-in was turned on for your {product} account. When: {time}. From now on, signing in asks for a code from your authenticator app. Keep your recovery codes somewhere safe.',
       footer: SECURITY_FOOTER.en,
     },
+    passkeyAdded: {
+      subject: 'A passkey was added to your {product} account',
+      heading: 'A passkey was added',
+      body: 'A passkey named “{name}” was added to your {product} account. When: {time}. Browser: {browser}. It can sign in to your account without a password.',
+      footer: SECURITY_FOOTER.en,
+    },
+    passkeyRemoved: {
+      subject: 'A passkey was removed from your {product} account',
+      heading: 'A passkey was removed',
+      body: 'The passkey named “{name}” was removed from your {product} account and can no longer sign in. When: {time}. Browser: {browser}.',
+      footer: SECURITY_FOOTER.en,
+    },
     twoFactorOff: {
       subject: 'Two-factor sign-in is off for your {product} account',
       heading: 'Two-factor sign-in turned off',
@@ -257,6 +270,18 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       body: 'Для вашего аккаунта {product} включён двухфакторный вход. Время: {time}. Теперь при входе нужен код из приложения-аутентификатора. Храните резервные коды в надёжном месте.',
       footer: SECURITY_FOOTER.ru,
     },
+    passkeyAdded: {
+      subject: 'К аккаунту {product} добавлен ключ доступа',
+      heading: 'Добавлен ключ доступа',
+      body: 'К вашему аккаунту {product} добавлен ключ доступа «{name}». Время: {time}. Браузер: {browser}. С ним можно войти в аккаунт без пароля.',
+      footer: SECURITY_FOOTER.ru,
+    },
+    passkeyRemoved: {
+      subject: 'Из аккаунта {product} удалён ключ доступа',
+      heading: 'Удалён ключ доступа',
+      body: 'Ключ доступа «{name}» удалён из вашего аккаунта {product}, войти с ним больше нельзя. Время: {time}. Браузер: {browser}.',
+      footer: SECURITY_FOOTER.ru,
+    },
     twoFactorOff: {
       subject: 'Двухфакторный вход в {product} отключён',
       heading: 'Двухфакторный вход отключён',
@@ -356,6 +381,18 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       subject: '您的 {product} 账户已开启两步验证',
       heading: '两步验证已开启',
       body: '您的 {product} 账户已开启两步验证。时间：{time}。今后登录时需要输入身份验证器应用中的验证码。请妥善保管您的恢复码。',
+      footer: SECURITY_FOOTER.zh,
+    },
+    passkeyAdded: {
+      subject: '您的 {product} 账户已添加通行密钥',
+      heading: '已添加通行密钥',
+      body: '您的 {product} 账户已添加名为“{name}”的通行密钥。时间：{time}。浏览器：{browser}。它无需密码即可登录您的账户。',
+      footer: SECURITY_FOOTER.zh,
+    },
+    passkeyRemoved: {
+      subject: '您的 {product} 账户已移除通行密钥',
+      heading: '已移除通行密钥',
+      body: '名为“{name}”的通行密钥已从您的 {product} 账户中移除，无法再用于登录。时间：{time}。浏览器：{browser}。',
       footer: SECURITY_FOOTER.zh,
     },
     twoFactorOff: {

@@ -41,6 +41,7 @@ import { xsrfKeyCookie } from '../../plugins/xsrf.js';
 import { STAFF_DEVICE_DAYS } from './device.js';
 import type { StaffService } from './service.js';
 import type { StaffSession } from './sessions.js';
+import { type StaffPasskeysDeps, staffPasskeyRoutes, staffPasskeySignIn } from './passkeys.js';
 
 declare module 'fastify' {
   interface FastifyRequest {
@@ -72,7 +73,15 @@ const SAFE = new Set(['GET', 'HEAD', 'OPTIONS']);
  */
 export async function staffRoutes(
   fastify: FastifyInstance,
-  { staff, secureCookies }: { staff: StaffService; secureCookies: boolean },
+  {
+    staff,
+    secureCookies,
+    passkeys,
+  }: {
+    staff: StaffService;
+    secureCookies: boolean;
+    /** Passkeys (issue 23, ./passkeys.ts). */ passkeys?: StaffPasskeysDeps;
+  },
 ) {
   const app = fastify.withTypeProvider<ZodTypeProvider>();
   const tags = ['staff'];
@@ -126,6 +135,7 @@ export async function staffRoutes(
         // Present: the XSRF check of this very call needed it.
         xsrfKey: request.cookies[keyCookie] ?? '',
         device: request.cookies[STAFF_DEVICE_COOKIE],
+        passkey: passkeys && staffPasskeySignIn(passkeys, request, request.cookies[keyCookie] ?? ''),
       });
       reply.setCookie(STAFF_COOKIE, token, { ...cookieOpts, maxAge: STAFF_ABSOLUTE_HOURS * 3600 });
       // Kept after sign-out: it names the browser, not a session (modules/staff/device.ts).
@@ -151,6 +161,16 @@ export async function staffRoutes(
     as('GET', '/api/staff/me', 'support', { response: { 200: envelope(staffMe) } }),
     async (request) => ({ data: staff.me(actor(request)) }),
   );
+
+  if (passkeys) {
+    routes.push({ method: 'POST', url: '/api/staff/session/passkey-options', role: null });
+    await staffPasskeyRoutes(fastify, {
+      deps: passkeys,
+      as,
+      actor,
+      xsrfKeyOf: (request) => request.cookies[keyCookie] ?? '',
+    });
+  }
 
   // --- customers -------------------------------------------------------------------------------
   app.get(

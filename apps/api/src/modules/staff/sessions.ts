@@ -4,6 +4,7 @@ import {
   type StaffMe,
   type StaffRole,
   type StaffSignInBody,
+  type AuthenticationResponse,
 } from '@warren/contract';
 import type { BrandRegistry } from '../../brands/registry.js';
 import { DomainError, ForbiddenError, ValidationError } from '../../lib/errors.js';
@@ -89,7 +90,14 @@ export function staffSessions(deps: StaffSessionsDeps) {
      */
     async signIn(
       body: StaffSignInBody,
-      ctx: { ip: string; userAgent: string; xsrfKey: string; device?: string },
+      ctx: {
+        ip: string;
+        userAgent: string;
+        xsrfKey: string;
+        device?: string;
+        /** Verifies a passkey of the account as the second step (./passkeys.ts); false when it does not. */
+        passkey?: (userId: number, response: AuthenticationResponse) => Promise<boolean>;
+      },
     ): Promise<{ token: string; me: StaffMe; device: string }> {
       const email = body.email.toLowerCase();
       // The account's one budget, shared with the customer sign-in. Beyond it the account is slowed
@@ -132,13 +140,16 @@ export function staffSessions(deps: StaffSessionsDeps) {
         await failed('disabled', row.id, role);
         throw new ForbiddenError(ACCOUNT_DISABLED);
       }
-      if (!row.totp_enabled) {
+      // A passkey of the account is a second factor too (issue 23, ./passkeys.ts), with or without TOTP on.
+      if (!row.totp_enabled && !body.passkey) {
         await failed('two-factor-off', row.id, role);
         throw new DomainError(403, NEEDS_TWO_FACTOR, { code: [NEEDS_TWO_FACTOR] });
       }
       await spend(limiter, LIMITS.secondFactorPerUser, String(row.id));
       // A recovery code is spent here as at the customer sign-in (one conditional UPDATE: good once, for both).
-      const secondFactorUsed = await deps.secondFactor.check(row, body.code);
+      const secondFactorUsed = body.passkey
+        ? !!(await ctx.passkey?.(row.id, body.passkey)) && ('passkey' as const)
+        : await deps.secondFactor.check(row, body.code ?? '');
       if (!secondFactorUsed) {
         await failed('code', row.id, role);
         throw new ValidationError({ email: [BAD_CREDENTIALS] });
@@ -160,7 +171,7 @@ export function staffSessions(deps: StaffSessionsDeps) {
       const detail =
         secondFactorUsed === 'recovery'
           ? { secondFactor: 'recovery', recoveryCodesLeft: await deps.accounts.recoveryCodesLeft(row.id) }
-          : { secondFactor: 'totp' };
+          : { secondFactor: secondFactorUsed };
       await audit.append({
         actorUserId: row.id,
         actor: row.email,

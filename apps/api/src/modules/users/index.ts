@@ -12,7 +12,7 @@ export {
   userIdByEmail,
   userReferralsRepository,
 } from './repository.js';
-export { LIMITS, spend, spendSignIn } from './limits.js';
+export { LIMITS, perIpRules, spend, spendSignIn } from './limits.js';
 export { secondFactor, type SecondFactor } from './second-factor.js';
 export { securityMails, type SecurityMails } from './security-mail.js';
 export { accountErasure, type AccountErasure, type ErasedAccount, type ErasurePart } from './erasure.js';

@@ -15,8 +15,8 @@ import { LIMITS } from './limits.js';
 import { knownBrowsersRepository, usersRepository } from './repository.js';
 import type { RequestContext } from '../../plugins/context.js';
 
-/** How a sign-in was proved: the password alone, with an authenticator code, with a recovery code, or an emailed/one-time link. */
-export type SignInMethod = 'password' | 'totp' | 'recovery' | 'link';
+/** How a sign-in was proved: the password alone, with an authenticator code, with a recovery code, an emailed/one-time link, or a passkey (alone or after the password). */
+export type SignInMethod = 'password' | 'totp' | 'recovery' | 'link' | 'passkey';
 
 type Account = { id: number; email: string; language: string };
 
@@ -123,6 +123,13 @@ export function securityMails(deps: SecurityMailDeps) {
         if (!(await deps.limiter.consume(LIMITS.newBrowserMailPerAccount, String(account.id))).allowed) return;
         return send(account, 'newSignIn', ctx, sighting);
       });
+    },
+
+    /** A passkey was added to or removed from the account (issue 23): named in the mail, with the time. */
+    passkeyChanged(account: Account, added: boolean, name: string, ctx: RequestContext): void {
+      const language = asLanguage(account.language);
+      const vars = { time: timeLabel(language, new Date()), name, browser: sightingOf(ctx, language).browser };
+      deps.defer(() => send(account, added ? 'passkeyAdded' : 'passkeyRemoved', ctx, vars));
     },
 
     /** This browser belongs to the account from now on, without a mail (sign-up, the verification link). */

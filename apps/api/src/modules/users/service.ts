@@ -1,4 +1,11 @@
-import type { AuthResult, LoginBody, RegisterBody, User, VerifyUserBody } from '@warren/contract';
+import type {
+  AuthResult,
+  AuthenticationResponse,
+  LoginBody,
+  RegisterBody,
+  User,
+  VerifyUserBody,
+} from '@warren/contract';
 import { LANGUAGES } from '@warren/contract';
 import type { RequestContext } from '../../plugins/context.js';
 import type { Config } from '../../config.js';
@@ -94,6 +101,11 @@ export interface UsersServiceDeps {
   security: SecurityMails;
   /** Deletes an account with every area's personal data (erasure.ts, built by the composition root). */
   erasure: AccountErasure;
+  /**
+   * A passkey of the account as the second step after the password (modules/passkeys, issue 23):
+   * true when the assertion is the account's and verifies; throws a field error otherwise.
+   */
+  passkeyFactor?: (userId: number, response: AuthenticationResponse, ctx: RequestContext) => Promise<boolean>;
 }
 
 export function usersService({
@@ -108,6 +120,7 @@ export function usersService({
   metrics,
   security,
   erasure,
+  passkeyFactor,
 }: UsersServiceDeps) {
   const repo = usersRepository(db);
   const factor = secondFactor(repo, keys);
@@ -205,13 +218,17 @@ export function usersService({
       if (row.account_status === 'Suspended') throw new ForbiddenError(ACCOUNT_DISABLED);
       let how: SignInMethod = 'password';
       if (row.totp_enabled) {
-        if (!body.otp) {
+        if (!body.otp && !(body.passkey && passkeyFactor)) {
           // The right password and no code yet: the web app asks for the code next; no try is used up.
           await giveBack();
           throw new ValidationError({ otp: ['Enter the code from your authenticator app.'] });
         }
         await spend(limiter, LIMITS.secondFactorPerUser, String(row.id));
-        const used = await factor.check(row, body.otp);
+        // A passkey of this account is accepted as the second step too (issue 23); it answers its own field errors.
+        const used =
+          body.passkey && passkeyFactor
+            ? (await passkeyFactor(row.id, body.passkey, ctx)) && ('passkey' as const)
+            : await factor.check(row, body.otp ?? '');
         if (!used) throw new ValidationError({ otp: ['The code is not valid. Try the current one.'] });
         how = used;
         await limiter.reset(LIMITS.secondFactorPerUser, String(row.id));
@@ -364,6 +381,19 @@ export function usersService({
         url: `${ctx.origin}/auth?userID=${user.id}&token=${encodeURIComponent(token)}${promo}`,
         expiresAt: expiresAt.toISOString(),
       };
+    },
+
+    /**
+     * A passkey sign-in (modules/passkeys verified the assertion): a passkey is multi-factor by itself
+     * (something held, unlocked by biometrics or a PIN), so it satisfies two-factor sign-in.
+     */
+    async signInWithPasskey(userId: number, ctx: RequestContext): Promise<AuthResult> {
+      const row = await repo.findById(userId);
+      if (!row) throw new ValidationError({ response: ['This passkey is not registered for this account.'] });
+      if (row.account_status === 'Suspended') throw new ForbiddenError(ACCOUNT_DISABLED);
+      const token = await issueToken(row.id, ctx.userAgent);
+      security.signedIn(row, ctx, 'passkey');
+      return { user: toUserDto(row, ctx.brand), token };
     },
 
     async onetimeLogin(userId: number, token: string, ctx: RequestContext): Promise<AuthResult> {

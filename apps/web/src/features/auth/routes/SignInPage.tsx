@@ -1,5 +1,6 @@
 import { useEffect, useRef, useState } from 'react';
-import { Alert, Anchor, Button, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import { Alert, Anchor, Button, Divider, PasswordInput, Stack, Text, TextInput } from '@mantine/core';
+import '@mantine/core/styles/Divider.layer.css';
 import '@mantine/core/styles/PasswordInput.layer.css';
 import { useForm } from 'react-hook-form';
 import { Link, useLocation, useNavigate, useSearchParams } from 'react-router';
@@ -21,6 +22,17 @@ import { storage } from '../../../lib/storage';
 import { translateValidation } from '../../../lib/validation';
 import { EmailInput } from '../../../components/EmailInput';
 import { captchaErrorText, useCaptcha } from '../../../lib/captcha';
+import { usesRestrictedCalls } from '../../../lib/restricted-call';
+import { IconKey } from '../../../components/icons';
+import { passkeyAssertion, passkeySignIn } from '../api/passkey-sign-in';
+import type { AuthResult } from '@warren/contract';
+
+/** The browser can use passkeys (WebAuthn); the restricted hosts' encrypted calls have none. */
+const passkeysAvailable = () =>
+  typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function' && !usesRestrictedCalls();
+/** The browser's refusal (cancelled, timed out, no passkey here) is the customer's choice, not an error to shout about. */
+const isCeremonyRefusal = (err: unknown) =>
+  ['NotAllowedError', 'AbortError', 'InvalidStateError'].includes((err as { name?: string } | null)?.name ?? '');
 
 type VerifyState =
   | { kind: 'idle' }
@@ -105,6 +117,78 @@ export function SignInPage() {
   };
 
   const captcha = useCaptcha();
+  const [passkeyBusy, setPasskeyBusy] = useState(false);
+  const [canPasskey, setCanPasskey] = useState(false);
+
+  const finish = (result: AuthResult) => {
+    session.signedIn(result);
+    navigate(pathAfterLogin(result.user, storage.get(STORAGE_KEYS.firstPathname)), { replace: true });
+  };
+
+  /**
+   * "Sign in with a passkey" (issue 23): no email, no password; the passkey is two factors by itself.
+   * With `autofill` it is conditional UI: the browser lists the passkeys in the email field's
+   * suggestions and nothing shows until one is picked; the button's request aborts that one.
+   */
+  const signInWithPasskey = async (autofill = false) => {
+    if (!autofill) setPasskeyBusy(true);
+    try {
+      const response = await passkeyAssertion(autofill);
+      setPasskeyBusy(true);
+      finish(await passkeySignIn(response));
+    } catch (err) {
+      if (isCeremonyRefusal(err)) {
+        if (!autofill) snackbar(t('auth.passkey.cancelled'));
+        return;
+      }
+      snackbar(errorText(errorBodyOf(err), t('auth.passkey.failed')));
+    } finally {
+      setPasskeyBusy(false);
+    }
+  };
+
+  // Conditional UI where the browser has it (Chrome, Safari, Edge): started once, on the sign-in page only.
+  useEffect(() => {
+    if (!passkeysAvailable()) return;
+    setCanPasskey(true);
+    if (pathname !== '/sign-in') return;
+    let live = true;
+    void import('@simplewebauthn/browser').then(async (m) => {
+      if (live && (await m.browserSupportsWebAuthnAutofill())) void signInWithPasskey(true);
+    });
+    return () => {
+      live = false;
+    };
+    // eslint-disable-next-line react-hooks/exhaustive-deps -- once per page
+  }, [pathname]);
+
+  /** The second step after the password with a passkey of the account instead of a code. */
+  const secondStepWithPasskey = async () => {
+    const values = form.getValues();
+    setPasskeyBusy(true);
+    try {
+      const passkey = await passkeyAssertion(false);
+      finish(
+        await loginMutation.mutateAsync({
+          ...values,
+          otp: undefined,
+          passkey: passkey as unknown as LoginBody['passkey'],
+          ...loginAttribution(),
+          'g-recaptcha-response': await captcha.take(),
+        }),
+      );
+    } catch (err) {
+      if (isCeremonyRefusal(err)) snackbar(t('auth.passkey.cancelled'));
+      else {
+        const body = errorBodyOf(err);
+        if (body?.errors?.otp) setError('otp', { type: 'server', message: body.errors.otp.join(' ') });
+        else snackbar(errorText(body, t('auth.passkey.failed')));
+      }
+    } finally {
+      setPasskeyBusy(false);
+    }
+  };
+
   const onSubmit = handleSubmit(async (values) => {
     session.setLoading(true);
     try {
@@ -115,8 +199,7 @@ export function SignInPage() {
         ...loginAttribution(),
         'g-recaptcha-response': await captcha.take(),
       });
-      session.signedIn(result);
-      navigate(pathAfterLogin(result.user, storage.get(STORAGE_KEYS.firstPathname)), { replace: true });
+      finish(result);
     } catch (err) {
       session.setLoading(false);
       const captchaText = captchaErrorText(err, t);
@@ -179,7 +262,13 @@ export function SignInPage() {
       )}
       <form onSubmit={onSubmit} noValidate>
         <Stack gap="md">
-          <EmailInput error={fieldError('email')} disabled={linkBusy} {...register('email')} />
+          <EmailInput
+            error={fieldError('email')}
+            disabled={linkBusy}
+            // "webauthn": the browser may offer this site's passkeys here (conditional UI).
+            autoComplete={canPasskey ? 'username webauthn' : 'email'}
+            {...register('email')}
+          />
           <div>
             <PasswordInput
               label={t('auth.fields.password')}
@@ -207,12 +296,40 @@ export function SignInPage() {
               }}
             />
           )}
+          {needsOtp && canPasskey && (
+            <Button
+              variant="default"
+              leftSection={<IconKey size={18} />}
+              onClick={() => void secondStepWithPasskey()}
+              loading={passkeyBusy}
+              data-testid="otp-passkey"
+            >
+              {t('auth.passkey.instead')}
+            </Button>
+          )}
           {captcha.element}
           <Button type="submit" size="md" fullWidth loading={formState.isSubmitting || linkBusy} mt={4}>
             {t('auth.signIn.submit')}
           </Button>
         </Stack>
       </form>
+      {canPasskey && !needsOtp && (
+        <>
+          <Divider label={t('auth.passkey.or')} labelPosition="center" my="md" />
+          <Button
+            variant="default"
+            size="md"
+            fullWidth
+            leftSection={<IconKey size={18} />}
+            onClick={() => void signInWithPasskey(false)}
+            loading={passkeyBusy}
+            disabled={linkBusy}
+            data-testid="passkey-sign-in"
+          >
+            {t('auth.passkey.signIn')}
+          </Button>
+        </>
+      )}
     </AuthLayout>
   );
 }

@@ -11,8 +11,10 @@ import { PasswordCard } from '../components/PasswordCard';
 import { PersonalCard } from '../components/PersonalCard';
 import { SessionsCard } from '../components/SessionsCard';
 import { TwoFactorCard } from '../components/TwoFactorCard';
+import { PasskeysCard } from '../components/PasskeysCard';
+import { usesRestrictedCalls } from '../../../lib/restricted-call';
 
-/** /profile: names, email, language, password, email preferences, two-factor sign-in, sessions, deletion. */
+/** /profile: names, email, language, password, email preferences, two-factor sign-in, passkeys, sessions, deletion. */
 export function ProfilePage() {
   const { t } = useTranslation();
   const profile = useProfile();
@@ -43,6 +45,8 @@ export function ProfilePage() {
       </Card>
       <PasswordCard />
       <TwoFactorCard profile={p} />
+      {/* Passkeys are the main product's (the restricted hosts' encrypted calls have none). */}
+      {!usesRestrictedCalls() && <PasskeysCard />}
       <SessionsCard />
       <EmailPreferencesCard marketing={p.marketingEmails} />
       <AppearanceCard />
