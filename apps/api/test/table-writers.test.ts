@@ -17,6 +17,8 @@ const WRITERS: Record<string, string[]> = {
   conversion_postbacks: ['modules/billing/repository.ts'],
   email_tokens: ['modules/users/repository.ts'],
   known_browsers: ['modules/users/repository.ts'],
+  passkeys: ['modules/passkeys/repository.ts'],
+  webauthn_challenges: ['modules/passkeys/repository.ts'],
   mail_log: ['modules/staff/repository.ts'],
   openvpn_node_certs: ['modules/openvpn-socks5/repository.ts'],
   openvpn_pki: ['modules/openvpn-socks5/repository.ts'],
