@@ -17,7 +17,7 @@ export interface PasskeyRow {
 
 export type ChallengePurpose = 'register' | 'sign-in' | 'staff-sign-in';
 
-/** The passkeys and webauthn_challenges tables (migration 0031): their only home. */
+/** The passkeys and webauthn_challenges tables (migration 0033): their only home. */
 export function passkeysRepository(db: Queryable) {
   return {
     async list(userId: number): Promise<PasskeyRow[]> {
