@@ -273,6 +273,25 @@ test.describe('subscription page', () => {
       await expect(page.getByText('Your new card is saved: renewals use it from now on.')).toBeVisible();
       await expect(page.getByTestId('payment-method')).toContainText('Sandbox Visa •••• 4242');
       await expect(rows).toHaveCount(2); // nothing charged
+
+      // The billing address with a VAT number, for the receipts: validated by its format, kept on the account.
+      const form = page.getByTestId('billing-address-form');
+      await form.getByLabel('Name or company').fill('Acme Widgets GmbH');
+      await form.getByLabel('Street address').fill('Hauptstraße 1');
+      await form.getByLabel('Postal code').fill('10115');
+      await form.getByLabel('City').fill('Berlin');
+      await page.getByTestId('billing-country').fill('Germ');
+      await page.getByRole('option', { name: 'Germany' }).click();
+      await form.getByLabel(/VAT number/).fill('DE12345');
+      await page.getByTestId('billing-address-save').click();
+      await expect(form).toContainText("This is not a VAT number of the address's country (for example DE123456789).");
+      await form.getByLabel(/VAT number/).fill('DE 123 456 789');
+      await page.getByTestId('billing-address-save').click();
+      await expect(page.getByText('Your billing address is saved: new receipts show it.')).toBeVisible();
+      await lightAndDarkShots(page, info, 'subscription-billing-address', SHOTS);
+      await page.reload();
+      await expect(form.getByLabel(/VAT number/)).toHaveValue('DE123456789');
+      await expect(page.getByTestId('billing-country')).toHaveValue('Germany');
     },
   );
 });

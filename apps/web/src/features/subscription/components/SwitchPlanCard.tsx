@@ -131,7 +131,7 @@ export function SwitchPlanCard({ info }: { info: SubscriptionInfo }) {
                     plan: planDisplayName(t, selected.tariffKey, selected.tariffName),
                   })}
                 </Table.Td>
-                <Table.Td ta="right" data-testid="switch-price">
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="switch-price">
                   {money(selected.quote.priceMinor, selected.quote.currency)}
                 </Table.Td>
               </Table.Tr>
@@ -141,13 +141,13 @@ export function SwitchPlanCard({ info }: { info: SubscriptionInfo }) {
                     plan: planDisplayName(t, info.plan.tariffKey, info.plan.tariffName),
                   })}
                 </Table.Td>
-                <Table.Td ta="right" data-testid="switch-credit">
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="switch-credit">
                   −{money(selected.quote.creditMinor, selected.quote.currency)}
                 </Table.Td>
               </Table.Tr>
               <Table.Tr fw={700}>
                 <Table.Td>{t('subscription.switch.dueToday')}</Table.Td>
-                <Table.Td ta="right" data-testid="switch-charge">
+                <Table.Td ta="right" style={{ whiteSpace: 'nowrap' }} data-testid="switch-charge">
                   {money(selected.quote.chargeMinor, selected.quote.currency)}
                 </Table.Td>
               </Table.Tr>

@@ -68,6 +68,7 @@ const noSwitch = {
     providers: [],
   }),
   'GET billing/paymentMethods': ok({ country: 'US', currency: 'USD', methods: [] }),
+  'GET billing/address': ok({ address: null }),
 };
 
 describe('subscription page', () => {

@@ -7,6 +7,7 @@ import { useConfirmPaymentMethod } from '../api/confirm-payment-method';
 import { useSubscription } from '../api/get-subscription';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
+import { BillingAddressCard } from '../components/BillingAddressCard';
 import { PaymentHistoryCard } from '../components/PaymentHistoryCard';
 import { SubscriptionCard } from '../components/SubscriptionCard';
 import { SwitchPlanCard } from '../components/SwitchPlanCard';
@@ -47,6 +48,7 @@ export function SubscriptionPage() {
         )}
       </QueryState>
       <PaymentHistoryCard />
+      <BillingAddressCard />
     </Stack>
   );
 }
