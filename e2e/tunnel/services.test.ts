@@ -2,7 +2,7 @@ import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import type { ServiceCredentials, ServicesOverview } from '@warren/contract';
+import { AD_BLOCK_PATHS, type ServiceCredentials, type ServicesOverview } from '@warren/contract';
 import { TestClient, createTestApp, registerUser, type TestApp } from '../../apps/api/test/helpers.js';
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
 import { type Background, background, hasTool, inNs, run, setupNode, stopWireguardGo, until } from './netns.js';
@@ -54,6 +54,8 @@ const nodeEntry = (username: string) => {
     return JSON.parse(fs.readFileSync(path.join(usersDir(), `${username}.json`), 'utf8')) as {
       adblock: boolean;
       verifier: string;
+      /** The resolver OpenVPN pushes: the user's categories' (issue 23). */
+      dns?: string;
     };
   } catch {
     return undefined;
@@ -117,6 +119,8 @@ beforeAll(async () => {
         '--user=root',
         `--address=/page.warren.test/${WEB_IP}`,
         `--address=/ads.warren.test/${WEB_IP}`,
+        // The shipped lists' check names (<category>.check.warren.test) exist upstream: a block is the node's doing.
+        `--address=/check.warren.test/${WEB_IP}`,
       ],
       /started, version/,
     ),
@@ -421,6 +425,31 @@ describe('ad blocker', () => {
       await c.proc.stop();
     }
     expect(await curlSocks(creds, 'ads.warren.test')).toBe(NONCE);
+  });
+
+  it("with categories chosen (issue 23), OpenVPN gets that choice's resolver and SOCKS5 resolves by it", async () => {
+    const chose = await user.post(AD_BLOCK_PATHS.categories, { categories: ['malware', 'gambling'] });
+    expect(chose.statusCode, chose.body).toBe(200);
+    await setAdblock(true);
+    // malware (bit 4) + gambling (bit 16) = 20: the category resolver .20 of WARREN_DNS_CATEGORIES.
+    await until('the choice on the node', async () => nodeEntry(creds.username)?.dns === '10.255.54.20', 10_000);
+    const c = await connect(await download('udp'), creds);
+    try {
+      expect(c.ok, c.proc.output().slice(-2000)).toBe(true);
+      expect(c.pushedDns).toBe('10.255.54.20');
+      expect(await resolveInClient(c.pushedDns!, 'malware.check.warren.test')).toBe('ENOTFOUND');
+      expect(await resolveInClient(c.pushedDns!, 'www.gambling.check.warren.test')).toBe('ENOTFOUND');
+      expect(await resolveInClient(c.pushedDns!, 'ads.check.warren.test')).toBe(WEB_IP);
+      expect(await resolveInClient(c.pushedDns!, 'ads.warren.test')).toBe(WEB_IP);
+    } finally {
+      await c.proc.stop();
+    }
+    expect(await curlSocks(creds, 'malware.check.warren.test')).toMatch(/curl failed/);
+    expect(await curlSocks(creds, 'ads.warren.test')).toBe(NONCE);
+    // Back to the switch's classic meaning for the tests after this one.
+    expect((await user.post(AD_BLOCK_PATHS.categories, { categories: ['ads', 'trackers'] })).statusCode).toBe(200);
+    await until('ads + trackers on the node', async () => nodeEntry(creds.username)?.dns === DNS_FILTER, 10_000);
+    await setAdblock(false);
   });
 });
 
