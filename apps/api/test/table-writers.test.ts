@@ -13,6 +13,7 @@ const src = path.join(api, 'src');
 const WRITERS: Record<string, string[]> = {
   affiliate_sessions: ['modules/affiliate/repository.ts'],
   auth_tokens: ['modules/users/repository.ts'],
+  billing_addresses: ['modules/billing/repository.ts'],
   billing_notices: ['modules/billing/renewals-repository.ts'],
   conversion_postbacks: ['modules/billing/repository.ts'],
   email_tokens: ['modules/users/repository.ts'],
