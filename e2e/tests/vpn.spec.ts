@@ -228,6 +228,15 @@ test.describe('VPN pages', { tag: '@phone' }, () => {
       expect(shown).toMatch(/Endpoint\s*=\s*\S+:\d+/);
       // Nothing is clipped: the long keys wrap inside the block, also on a phone.
       expect(await text.evaluate((el) => el.scrollWidth <= el.clientWidth)).toBe(true);
+      // IPv4 only (issue 23): the file loses its IPv6 address; IPv6 stays routed into the tunnel (blocked there).
+      expect(shown).toMatch(/Address = [\d.]+\/32, [0-9a-f:]+\/128/);
+      await fresh.getByRole('switch', { name: /^IPv4 only/ }).check();
+      await expect(text).toContainText(/Address = [\d.]+\/32\s/);
+      await expect(text).not.toContainText('/128');
+      await expect(text).toContainText('AllowedIPs = 0.0.0.0/0, ::/0');
+      expect(await axeViolations(page)).toEqual([]);
+      await snap(page, info, 'vpn-wg-ipv4-only');
+      await fresh.getByRole('switch', { name: /^IPv4 only/ }).uncheck();
       await snap(page, info, 'vpn-wg-device');
 
       // Another free location: the endpoint changes, the private key stays.

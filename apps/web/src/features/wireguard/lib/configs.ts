@@ -1,18 +1,31 @@
 import { renderWgConfig, wgConfigFileName, type WgDevice, type WgLocation, type WgOverview } from '@warren/contract';
 
+/** How the customer wants the file (Mullvad's generator offers the same choice). */
+export interface ConfigOptions {
+  /**
+   * IPv4 only: no IPv6 address and no IPv6 resolver in the file, for networks and apps that
+   * misbehave with IPv6. AllowedIPs keep `::/0`, so the device's IPv6 traffic still enters the
+   * tunnel, where it has no address and goes nowhere: blocked, never leaked outside the VPN
+   * (dropping `::/0` would send it around the tunnel). Apps fall back to IPv4.
+   */
+  ipv4Only?: boolean;
+}
+
 /** Config files of a freshly added device, one per available location, built in the browser. */
 export function configFor(
   device: WgDevice,
   privateKey: string,
   loc: WgLocation,
   o: Pick<WgOverview, 'dns' | 'allowedIps'>,
+  options: ConfigOptions = {},
 ): { name: string; text: string } {
+  const v4 = (a: string) => !a.includes(':');
   return {
     name: wgConfigFileName(loc),
     text: renderWgConfig({
       privateKey,
-      addresses: [device.ipv4, device.ipv6],
-      dns: o.dns,
+      addresses: options.ipv4Only ? [device.ipv4] : [device.ipv4, device.ipv6],
+      dns: options.ipv4Only ? o.dns.filter(v4) : o.dns,
       serverPublicKey: loc.publicKey!,
       endpoint: loc.endpoint!,
       allowedIps: o.allowedIps,

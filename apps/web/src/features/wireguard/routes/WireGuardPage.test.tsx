@@ -48,11 +48,12 @@ const location = (slug: string, city: string, available = true): WgLocation => (
   endpoint: available ? `${slug}.nodes.test:51820` : null,
   publicKey: available ? KEY : null,
 });
+let overviewDns = ['10.64.0.1'];
 const overviewOf = (devices: WgDevice[], recommended: string | null): WgOverview => ({
   access: 'free',
   devices,
   limit: 1,
-  dns: ['10.64.0.1'],
+  dns: overviewDns,
   allowedIps: ['0.0.0.0/0', '::/0'],
   locations: [
     location('au-syd', 'Sydney'),
@@ -125,6 +126,21 @@ describe('a fresh device on a phone and on a wide screen', () => {
     expect(fresh).toHaveAttribute('data-layout', 'wide');
     expect(screen.getByTestId('download-conf')).toHaveTextContent('Download .conf');
     expect(screen.getByTestId('config-qr-block')).toHaveTextContent('Scan with the WireGuard mobile app');
+  });
+
+  it('IPv4 only (issue 23): the file loses its IPv6 address and resolver but keeps ::/0, so IPv6 stays blocked in the tunnel', async () => {
+    overviewDns = ['10.64.0.1', 'fd77::1'];
+    await addDevice(1280);
+    await userEvent.click(screen.getByRole('button', { name: 'Show configuration' }));
+    const text = () => screen.getByTestId('config-text').textContent!;
+    expect(text()).toContain('Address = 10.64.0.7/32, fd77::7/128');
+    expect(text()).toContain('DNS = 10.64.0.1, fd77::1');
+    await userEvent.click(screen.getByRole('switch', { name: /^IPv4 only/ }));
+    expect(text()).toContain('Address = 10.64.0.7/32\n');
+    expect(text()).toContain('DNS = 10.64.0.1\n');
+    expect(text()).toContain('AllowedIPs = 0.0.0.0/0, ::/0');
+    expect(text()).not.toContain('fd77');
+    overviewDns = ['10.64.0.1'];
   });
 });
 

@@ -8,6 +8,7 @@ import {
   Select,
   SimpleGrid,
   Stack,
+  Switch,
   Text,
   TextInput,
   Title,
@@ -15,6 +16,7 @@ import {
 import '@mantine/core/styles/Badge.layer.css';
 import '@mantine/core/styles/Code.layer.css';
 import '@mantine/core/styles/SimpleGrid.layer.css';
+import '@mantine/core/styles/Switch.layer.css';
 import { useMediaQuery } from '@mantine/hooks';
 import { useMemo, useState } from 'react';
 import { useTranslation } from 'react-i18next';
@@ -58,10 +60,11 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
   const phone = useMediaQuery('(max-width: 36em)', undefined, { getInitialValueInEffect: false }) ?? false;
   const available = overview.locations.filter((l) => l.available);
   const [slug, setSlug] = useState(() => initialLocation(overview));
+  const [ipv4Only, setIpv4Only] = useState(false);
   const loc = available.find((l) => l.slug === slug) ?? available[0];
   const conf = useMemo(
-    () => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview) : null),
-    [fresh, loc, overview],
+    () => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview, { ipv4Only }) : null),
+    [fresh, loc, overview, ipv4Only],
   );
   const [showText, setShowText] = useState(false);
   if (!loc || !conf) return null;
@@ -70,7 +73,9 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
   const zipAll = async () =>
     saveFile(
       `warren-${fresh.device.name.replace(/[^A-Za-z0-9-]+/g, '-')}.zip`,
-      (await zipConfigs(available.map((l) => configFor(fresh.device, fresh.privateKey, l, overview)))) as BlobPart,
+      (await zipConfigs(
+        available.map((l) => configFor(fresh.device, fresh.privateKey, l, overview, { ipv4Only })),
+      )) as BlobPart,
       'application/zip',
     );
 
@@ -97,6 +102,13 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
           </Text>
         </Group>
       )}
+      <Switch
+        label={t('setup.wg.ipv4Only')}
+        description={t('setup.wg.ipv4OnlyHint')}
+        checked={ipv4Only}
+        onChange={(e) => setIpv4Only(e.currentTarget.checked)}
+        data-testid="ipv4-only"
+      />
     </Stack>
   );
   /** The zip of every format and the config as text, beside the main download on both layouts. */
