@@ -2,8 +2,12 @@
 // from the DevTools protocol (a platform authenticator with resident keys and user verification),
 // against the compiled server: add a passkey in Profile, sign out, sign in with it (no email, no
 // password), remove it, and the removed passkey no longer signs in.
+import { execFile } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { promisify } from 'node:util';
+import { Secret, TOTP } from 'otpauth';
 import { expect, test, type CDPSession, type Page } from '@playwright/test';
 import { PASSWORD, SignUpPage, lightAndDarkShots, linkFromMail, logOut, uniqueEmail } from './helpers';
 
@@ -106,4 +110,64 @@ test('a customer adds a passkey in Profile, signs in with it alone, and removes 
   await page.getByTestId('passkey-sign-in').click();
   await expect(page.getByText('This passkey is not registered for this account.').first()).toBeVisible();
   await expect(page).toHaveURL(/\/sign-in$/);
+});
+
+const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+test('a staff member registers a passkey in the console and signs in with it instead of a code', async ({
+  page,
+  context,
+}, info) => {
+  // An account with two-factor on (through the API), then the role from the CLI (the running server's admin socket).
+  await page.goto(`${ORIGIN}/sign-up`);
+  const xsrf = async () => (await context.cookies(ORIGIN)).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const email = uniqueEmail('staff-passkey', info);
+  const signUp = await page.request.post(`${ORIGIN}/api/users/register`, {
+    headers: { 'x-xsrf-token': await xsrf() },
+    data: { name: 'Staff Member', email, password: PASSWORD, password_confirmation: PASSWORD },
+  });
+  expect(signUp.status()).toBe(201);
+  const headers = { authorization: `Bearer ${(await signUp.json()).data.token}`, 'x-xsrf-token': await xsrf() };
+  const secret = (await (await page.request.post(`${ORIGIN}/api/profile/2fa/setup`, { headers, data: {} })).json()).data
+    .secret as string;
+  const totp = new TOTP({ algorithm: 'SHA1', digits: 6, period: 30, secret: Secret.fromBase32(secret) });
+  const enable = await page.request.post(`${ORIGIN}/api/profile/2fa/enable`, {
+    headers,
+    data: { code: totp.generate({ timestamp: Date.now() - 30_000 }) },
+  });
+  expect(enable.status()).toBe(200);
+  await promisify(execFile)(
+    process.execPath,
+    [path.join(repo, 'apps/api/dist/cli.js'), 'staff', 'grant', email, '--role', 'support'],
+    {
+      env: { ...process.env, DATA_DIR: process.env.WARREN_E2E_DATA_DIR },
+      cwd: repo,
+    },
+  );
+
+  await page.goto(`${ORIGIN}/staff/sign-in`);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('textbox', { name: 'Authenticator or recovery code' }).fill(totp.generate());
+  await page.getByRole('button', { name: 'Sign in to the console' }).click();
+  await expect(page).toHaveURL(/\/staff\/customers$/);
+
+  const authenticator = await virtualAuthenticator(page);
+  await page.getByRole('link', { name: 'Passkeys' }).click();
+  await page.getByTestId('staff-add-passkey').click();
+  const dialog = page.getByRole('dialog', { name: 'Add a passkey' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Console key');
+  await dialog.getByLabel('Your password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Create passkey' }).click();
+  await expect(page.getByTestId('staff-passkeys')).toContainText('Console key');
+  expect(await authenticator.credentials()).toHaveLength(1);
+  await lightAndDarkShots(page, info, 'staff-passkeys', SHOTS);
+
+  await page.getByRole('button', { name: 'Sign out' }).click();
+  await expect(page).toHaveURL(/\/staff\/sign-in/);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByTestId('staff-passkey').click();
+  await expect(page).toHaveURL(/\/staff\/customers$/);
+  await expect(page.getByTestId('staff-me')).toContainText(email);
 });

@@ -83,6 +83,7 @@ const staff = {
   nodes: () => import('../features/staff/routes/NodesPage').then((m) => ({ Component: m.NodesPage })),
   jobs: () => import('../features/staff/routes/JobsPage').then((m) => ({ Component: m.JobsPage })),
   audit: () => import('../features/staff/routes/AuditPage').then((m) => ({ Component: m.AuditPage })),
+  passkeys: () => import('../features/staff/routes/PasskeysPage').then((m) => ({ Component: m.PasskeysPage })),
 };
 /** Console routes say so in their handle: the customer-page audits (e2e/tests/routes.ts) leave them to the staff spec. */
 const staffHandle = (titleKey: string) => ({ titleKey: `staff:titles.${titleKey}`, staff: true });
@@ -104,6 +105,7 @@ const staffRoutes: RouteObject = {
         { path: 'nodes', lazy: staff.nodes, handle: staffHandle('nodes') },
         { path: 'jobs', lazy: staff.jobs, handle: staffHandle('jobs') },
         { path: 'audit', lazy: staff.audit, handle: staffHandle('audit') },
+        { path: 'passkeys', lazy: staff.passkeys, handle: staffHandle('passkeys') },
       ],
     },
   ],

@@ -48,6 +48,8 @@ export function StaffConsole() {
     { to: '/staff/nodes', label: t('nav.nodes') },
     { to: '/staff/jobs', label: t('nav.jobs') },
     { to: '/staff/audit', label: t('nav.audit') },
+    // The member's own passkeys (issue 23): the second step of this sign-in.
+    { to: '/staff/passkeys', label: t('nav.passkeys') },
   ];
   return (
     <>

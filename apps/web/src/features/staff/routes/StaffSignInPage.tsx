@@ -3,8 +3,10 @@ import { Alert, Anchor, Button, Card, PasswordInput, Stack, Text, TextInput, Tit
 import '@mantine/core/styles/PasswordInput.layer.css';
 import { Link, useNavigate, useSearchParams } from 'react-router';
 import { useTranslation } from 'react-i18next';
+import type { StaffSignInBody } from '@warren/contract';
 import { errorBodyOf, errorStatus, errorText } from '../../../lib/http-error';
 import { useSignIn } from '../api/sign-in';
+import { staffPasskeyAssertion } from '../api/passkey-sign-in';
 import { isSecondFactorCode } from '../lib/format';
 import { STAFF_NS } from '../lib/i18n';
 import classes from './staff.module.css';
@@ -16,7 +18,7 @@ export function safeNext(next: string | null): string {
     : '/staff/customers';
 }
 
-/** /staff/sign-in: email, password and the authenticator's 6-digit code or one of the account's recovery codes; two-factor is required for staff. */
+/** /staff/sign-in: email, password and the authenticator's 6-digit code, one of the account's recovery codes or a passkey of the account; two-factor is required for staff. */
 export function StaffSignInPage() {
   const { t } = useTranslation(STAFF_NS);
   const [params] = useSearchParams();
@@ -28,7 +30,28 @@ export function StaffSignInPage() {
   const [tried, setTried] = useState(false);
   const expired = params.get('expired') === '1';
 
+  const [passkeyNote, setPasskeyNote] = useState<string | null>(null);
   const codeError = tried && !isSecondFactorCode(code) ? t('signIn.codeInvalid') : null;
+  const canPasskey = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+
+  /** A passkey of the account instead of the code (issue 23): the email and password first, then the browser's ceremony. */
+  const withPasskey = async () => {
+    setPasskeyNote(null);
+    if (!email.trim() || !password) {
+      setTried(true);
+      setPasskeyNote(t('signIn.passkeyNeedsPassword'));
+      return;
+    }
+    try {
+      const passkey = await staffPasskeyAssertion();
+      signIn.mutate(
+        { email: email.trim(), password, passkey: passkey as unknown as StaffSignInBody['passkey'] },
+        { onSuccess: () => navigate(safeNext(params.get('next')), { replace: true }) },
+      );
+    } catch {
+      setPasskeyNote(t('signIn.passkeyCancelled'));
+    }
+  };
   const submit = (e: FormEvent) => {
     e.preventDefault();
     setTried(true);
@@ -115,6 +138,16 @@ export function StaffSignInPage() {
             <Button type="submit" loading={signIn.isPending} fullWidth>
               {t('signIn.submit')}
             </Button>
+            {canPasskey && (
+              <Button variant="default" fullWidth onClick={() => void withPasskey()} data-testid="staff-passkey">
+                {t('signIn.passkey')}
+              </Button>
+            )}
+            {passkeyNote && (
+              <Text size="sm" c="dimmed" role="status">
+                {passkeyNote}
+              </Text>
+            )}
           </Stack>
         </form>
       </Card>

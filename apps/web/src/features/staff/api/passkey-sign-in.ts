@@ -1,0 +1,19 @@
+import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
+import { PASSKEY_PATHS } from '@warren/contract';
+import { staffApi } from './client';
+import { staffPasskeyPath } from './passkeys';
+
+/**
+ * POST staff/session/passkey-options, then the browser's assertion: a passkey of the member's account
+ * as the sign-in's second step (sent with the email and password to POST staff/session).
+ */
+export async function staffPasskeyAssertion(): Promise<AuthenticationResponseJSON> {
+  const res = await staffApi
+    .post(staffPasskeyPath(PASSKEY_PATHS.staffSignInOptions), {
+      json: {},
+      context: { silent: true, skipAuthHandling: true },
+    })
+    .json<{ data: PublicKeyCredentialRequestOptionsJSON }>();
+  const { startAuthentication } = await import('@simplewebauthn/browser');
+  return startAuthentication({ optionsJSON: res.data });
+}
