@@ -132,6 +132,14 @@ describe("the ad blocker's categories (issue 23)", () => {
       expect(res.body).toMatch(/categor/i);
     }
     expect((await c.get(AD_BLOCK_PATHS.categories)).json().data.categories).toEqual(['trackers']);
+    // Twenty different choices at once: every one answers 200, and what is kept is one of them, whole.
+    const sets = Array.from({ length: 20 }, (_, i) =>
+      (['ads', 'trackers', 'malware', 'adult', 'gambling'] as const).filter((_, b) => ((i + 1) >> b) & 1),
+    );
+    const answers = await Promise.all(sets.map((categories) => c.post(AD_BLOCK_PATHS.categories, { categories })));
+    expect(answers.map((a) => a.statusCode)).toEqual(sets.map(() => 200));
+    const kept = (await c.get(AD_BLOCK_PATHS.categories)).json().data.categories;
+    expect(sets.map((x) => JSON.stringify(x))).toContain(JSON.stringify(kept));
     // Signed out: 401, nothing read.
     expect((await t.app.inject({ method: 'GET', url: AD_BLOCK_PATHS.categories })).statusCode).toBe(401);
   });
