@@ -1,6 +1,5 @@
 import type { Queryable } from '../db/client.js';
 import { billingRepository, mandateRepository } from '../modules/billing/index.js';
-import { ConflictError } from '../lib/errors.js';
 import {
   type ChargeSavedInput,
   type ChargeSavedResult,
@@ -15,18 +14,26 @@ import {
   type WebhookRequest,
 } from './provider.js';
 import {
-  ProviderRefused,
   ProviderUnavailable,
   callJson,
   checkoutCache,
-  fromDecimal,
   hmacSha256Hex,
   sameSignature,
   singleFlight,
   text,
   toDecimal,
 } from './provider-http.js';
-import { PAYSSION_DEFAULT_PM_ID, type PayssionConfig, payssionStatus } from './payssion.js';
+import {
+  PAYSSION_ACK,
+  PAYSSION_DEFAULT_PM_ID,
+  type PayssionConfig,
+  type PayssionTransaction,
+  earlierPayment,
+  payssionNotification,
+  payssionState,
+  payssionStatus,
+  refuseOrFail,
+} from './payssion.js';
 
 /** The order fields of a v2 payment (a first payment that asks for a mandate, or a charge on one). */
 const orderFields = (input: PaymentRequest) => ({
@@ -71,15 +78,6 @@ export function payssionV2Signature(secretKey: string, fields: Record<string, st
   return hmacSha256Hex(secretKey, canonical);
 }
 
-interface V2Transaction {
-  transaction_id?: string;
-  order_id?: string;
-  state?: string;
-  amount?: string | number;
-  currency?: string;
-  mandate_id?: string;
-}
-
 export function payssionV2Provider(
   config: PayssionConfig,
   db: Queryable,
@@ -112,35 +110,29 @@ export function payssionV2Provider(
   async function details(transactionId: string, orderId: string) {
     const body = await call('/api/v2/payment/details', { transaction_id: transactionId, order_id: orderId });
     if (body.result_code !== 200) return undefined;
-    const tx = body.transaction as V2Transaction | undefined;
+    const tx = body.transaction as PayssionTransaction | undefined;
     if (!tx || typeof tx !== 'object' || typeof tx.transaction_id !== 'string') return undefined;
     const mandate = body.mandate as { mandate_id?: string; state?: string } | undefined;
     return { tx, mandate };
   }
 
-  const refuseOrFail = (code: number): never => {
-    if (REFUSALS.has(code)) throw new ProviderRefused();
-    throw new ProviderUnavailable();
-  };
-
   /** A charge the provider took on a mandate: remembered against our payment, so a retry finds it. */
   async function keepCharge(merchantRef: string, body: Record<string, unknown>) {
-    const tx = body.transaction as V2Transaction | undefined;
+    const tx = body.transaction as PayssionTransaction | undefined;
     if (!tx?.transaction_id) throw new ProviderUnavailable();
     await cache.put(merchantRef, tx.transaction_id, undefined);
     return { providerRef: tx.transaction_id, status: payssionStatus(text(tx.state)) };
   }
 
   async function createOnce(input: CreatePaymentInput): Promise<CreatePaymentResult> {
-    const cached = await cache.get(input.merchantRef);
-    if (cached) return { providerRef: cached.provider_ref, redirectUrl: cached.redirect_url ?? undefined };
-    const existing = await details('', input.merchantRef);
-    if (existing) {
-      const status = payssionStatus(text(existing.tx.state));
-      if (status === 'pending' && !existing.tx.mandate_id)
-        throw new ConflictError('This payment is already open at the payment provider. Please start a new checkout.');
-      return { providerRef: existing.tx.transaction_id!, status };
-    }
+    // A charge on a mandate has no page: pending there is no open page to lose.
+    const earlier = await earlierPayment(
+      cache,
+      input.merchantRef,
+      async (orderId) => (await details('', orderId))?.tx,
+      (tx) => payssionStatus(text(tx.state)) === 'pending' && !tx.mandate_id,
+    );
+    if (earlier) return earlier;
     const userId = await userOf(input.merchantRef);
     if (userId === undefined) throw new ProviderUnavailable();
     const common = orderFields(input);
@@ -164,7 +156,7 @@ export function payssionV2Provider(
     });
     const code = Number(body.result_code);
     if (code !== 200) refuseOrFail(code);
-    const tx = body.transaction as V2Transaction | undefined;
+    const tx = body.transaction as PayssionTransaction | undefined;
     const mandate = body.mandate as { mandate_id?: string } | undefined;
     const redirectUrl = text(body.redirect_url);
     if (!tx?.transaction_id || !mandate?.mandate_id || !/^https?:\/\//.test(redirectUrl))
@@ -176,7 +168,7 @@ export function payssionV2Provider(
 
   return {
     id: 'payssionv2',
-    ack: { contentType: 'text/plain; charset=utf-8', body: 'ok' },
+    ack: PAYSSION_ACK,
 
     create: (input) => once(input.merchantRef, () => createOnce(input)),
 
@@ -188,21 +180,11 @@ export function payssionV2Provider(
       const timestamp = Number(fields.timestamp);
       if (!Number.isInteger(timestamp) || Math.abs(now() / 1000 - timestamp) > WEBHOOK_TOLERANCE_S)
         throw new WebhookRejected('stale notification');
-      const { transaction_id: transactionId, order_id: orderId, state } = fields;
-      if (!transactionId || !orderId || !state) throw new WebhookRejected('malformed notification');
-      return {
-        eventId: `${transactionId}:${state}:${timestamp}`,
-        kind: `payment.${state}`,
-        providerRef: transactionId,
-        merchantRef: orderId,
-        state: {
-          providerRef: transactionId,
-          merchantRef: orderId,
-          status: payssionStatus(state),
-          amountMinor: fromDecimal(fields.amount),
-          currency: fields.currency?.toUpperCase(),
-        },
-      };
+      const { transaction_id: transactionId = '', order_id: orderId = '', state = '' } = fields;
+      return payssionNotification(
+        { transactionId, orderId, state, amount: fields.amount, currency: fields.currency },
+        `${transactionId}:${state}:${timestamp}`,
+      );
     },
 
     /** The customer's active mandate is what renews (the provider's name is its label: Payssion reports no card). */
@@ -243,13 +225,7 @@ export function payssionV2Provider(
       const found = await details(providerRef, orderId);
       if (!found) throw new WebhookRejected('unknown payment');
       const { tx, mandate } = found;
-      const state: ProviderPaymentState = {
-        providerRef: tx.transaction_id!,
-        merchantRef: tx.order_id || undefined,
-        status: payssionStatus(text(tx.state)),
-        amountMinor: fromDecimal(tx.amount),
-        currency: tx.currency ? text(tx.currency).toUpperCase() : undefined,
-      };
+      const state = payssionState(tx);
       // The provider's word on the mandate, read from its own object (never from the notification body).
       const mandateId = mandate?.mandate_id ?? tx.mandate_id;
       const mandateState = text(mandate?.state);

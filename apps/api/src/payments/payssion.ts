@@ -5,6 +5,7 @@ import {
   type PaymentProvider,
   type ProviderPaymentState,
   type ProviderPaymentStatus,
+  type VerifiedWebhook,
   WebhookRejected,
   type WebhookRequest,
 } from './provider.js';
@@ -78,12 +79,82 @@ export function payssionSignatures(config: PayssionConfig) {
   };
 }
 
-interface PayssionTransaction {
+/** A transaction as both Payssion APIs answer it (v2 adds the mandate). */
+export interface PayssionTransaction {
   transaction_id?: string;
   order_id?: string;
   state?: string;
   amount?: string | number;
   currency?: string;
+  mandate_id?: string;
+}
+
+// --- what both Payssion providers (v1 here, v2 with mandates in payssion-v2.ts) share ------------
+
+/** Payssion's sample answers an empty 200; we answer `ok` as text/plain. */
+export const PAYSSION_ACK = { contentType: 'text/plain; charset=utf-8', body: 'ok' } as const;
+
+/** A result code other than 200: the customer's payment refused (ProviderRefused), else our setup is broken (details stay in our logs). */
+export function refuseOrFail(code: number): never {
+  if (REFUSALS.has(code)) throw new ProviderRefused();
+  throw new ProviderUnavailable();
+}
+
+/** The payment state of a transaction the provider answered. */
+export const payssionState = (tx: PayssionTransaction): ProviderPaymentState => ({
+  providerRef: tx.transaction_id!,
+  merchantRef: tx.order_id || undefined,
+  status: payssionStatus(text(tx.state)),
+  amountMinor: fromDecimal(tx.amount),
+  currency: tx.currency ? text(tx.currency).toUpperCase() : undefined,
+});
+
+/** A verified notification's event (its signature checked by the caller), refused when it names no transaction, order or state. */
+export function payssionNotification(
+  f: {
+    transactionId: string;
+    orderId: string;
+    state: string;
+    amount: string | undefined;
+    currency: string | undefined;
+  },
+  eventId: string,
+): VerifiedWebhook {
+  if (!f.transactionId || !f.orderId || !f.state) throw new WebhookRejected('malformed notification');
+  return {
+    eventId,
+    kind: `payment.${f.state}`,
+    providerRef: f.transactionId,
+    merchantRef: f.orderId,
+    state: {
+      providerRef: f.transactionId,
+      merchantRef: f.orderId,
+      status: payssionStatus(f.state),
+      amountMinor: fromDecimal(f.amount),
+      currency: f.currency?.toUpperCase(),
+    },
+  };
+}
+
+/**
+ * The payment already made for this order, if any: our cache of the answer, else the provider's own
+ * lookup by order id (Payssion takes no idempotency key, so a retry never makes a second payment).
+ * One still open at the provider whose page we cannot send the browser back to (`open`) is a 409.
+ */
+export async function earlierPayment(
+  cache: ReturnType<typeof checkoutCache>,
+  merchantRef: string,
+  lookUp: (orderId: string) => Promise<PayssionTransaction | undefined>,
+  open: (tx: PayssionTransaction) => boolean,
+): Promise<CreatePaymentResult | undefined> {
+  const cached = await cache.get(merchantRef);
+  if (cached) return { providerRef: cached.provider_ref, redirectUrl: cached.redirect_url ?? undefined };
+  const existing = await lookUp(merchantRef);
+  if (!existing) return undefined;
+  // Made by an earlier attempt whose answer we did not keep (crash, another instance).
+  if (open(existing))
+    throw new ConflictError('This payment is already open at the payment provider. Please start a new checkout.');
+  return { providerRef: existing.transaction_id!, status: payssionStatus(text(existing.state)) };
 }
 
 export function payssionProvider(
@@ -116,26 +187,15 @@ export function payssionProvider(
     return tx && typeof tx === 'object' && typeof tx.transaction_id === 'string' ? tx : undefined;
   }
 
-  const toState = (tx: PayssionTransaction): ProviderPaymentState => ({
-    providerRef: tx.transaction_id!,
-    merchantRef: tx.order_id || undefined,
-    status: payssionStatus(text(tx.state)),
-    amountMinor: fromDecimal(tx.amount),
-    currency: tx.currency ? text(tx.currency).toUpperCase() : undefined,
-  });
-
   async function createOnce(input: CreatePaymentInput): Promise<CreatePaymentResult> {
-    const cached = await cache.get(input.merchantRef);
-    if (cached) return { providerRef: cached.provider_ref, redirectUrl: cached.redirect_url ?? undefined };
-    // No idempotency header at Payssion: look the order up first, so a retry never makes a second payment.
-    const existing = await details('', input.merchantRef);
-    if (existing) {
-      // Made by an earlier attempt whose answer we did not keep (crash, another instance): we cannot send
-      // the browser back to its page, but we must not open a second one either.
-      if (payssionStatus(text(existing.state)) === 'pending')
-        throw new ConflictError('This payment is already open at the payment provider. Please start a new checkout.');
-      return { providerRef: existing.transaction_id! };
-    }
+    const earlier = await earlierPayment(
+      cache,
+      input.merchantRef,
+      (orderId) => details('', orderId),
+      (tx) => payssionStatus(text(tx.state)) === 'pending',
+    );
+    // v1 reports no status with an earlier payment: the notification or a fetchState settles it.
+    if (earlier) return { providerRef: earlier.providerRef, redirectUrl: earlier.redirectUrl };
     const fields = {
       api_key: config.apiKey,
       pm_id: input.method || PAYSSION_DEFAULT_PM_ID,
@@ -153,10 +213,7 @@ export function payssionProvider(
       fetchImpl,
     );
     const code = Number(body.result_code);
-    if (code !== 200) {
-      if (REFUSALS.has(code)) throw new ProviderRefused();
-      throw new ProviderUnavailable(); // bad credentials or signature: our setup, not the customer's fault; details stay in our logs
-    }
+    if (code !== 200) refuseOrFail(code);
     const tx = body.transaction as PayssionTransaction | undefined;
     const redirectUrl = text(body.redirect_url);
     if (!tx?.transaction_id || !/^https?:\/\//.test(redirectUrl)) throw new ProviderUnavailable();
@@ -166,7 +223,7 @@ export function payssionProvider(
 
   return {
     id: 'payssion',
-    ack: { contentType: 'text/plain; charset=utf-8', body: 'ok' },
+    ack: PAYSSION_ACK,
 
     create: (input) => once(input.merchantRef, () => createOnce(input)),
 
@@ -182,27 +239,17 @@ export function payssionProvider(
       const transactionId = text(f.transaction_id);
       if (!f.notify_sig) throw new WebhookRejected('missing signature');
       if (!sameSignature(sig.notify(fields), f.notify_sig)) throw new WebhookRejected('bad signature');
-      if (!transactionId || !fields.order_id || !fields.state) throw new WebhookRejected('malformed notification');
-      return {
-        eventId: `${transactionId}:${fields.state}`,
-        kind: `payment.${fields.state}`,
-        providerRef: transactionId,
-        merchantRef: fields.order_id,
-        state: {
-          providerRef: transactionId,
-          merchantRef: fields.order_id,
-          status: payssionStatus(fields.state),
-          amountMinor: fromDecimal(fields.amount),
-          currency: fields.currency.toUpperCase(),
-        },
-      };
+      return payssionNotification(
+        { ...fields, transactionId, orderId: fields.order_id },
+        `${transactionId}:${fields.state}`,
+      );
     },
 
     async fetchState(providerRef: string) {
       const orderId = (await cache.merchantRefOf(providerRef)) ?? '';
       const tx = await details(providerRef, orderId);
       if (!tx) throw new WebhookRejected('unknown payment');
-      return toState(tx);
+      return payssionState(tx);
     },
   };
 }
