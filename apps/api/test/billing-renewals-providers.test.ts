@@ -60,6 +60,51 @@ const renewalsOf = (userId: number) =>
 const passFor = async (userId: number, asOf: Date) =>
   (await t.app.services.jobs.runPass(asOf)).renewals.filter((r) => r.userId === userId);
 
+describe('Stripe: changing the card (issue 23)', () => {
+  it('Checkout in setup mode for the renewal customer, nothing charged; the renewal charges the new card', async () => {
+    const { c, user } = await customer();
+    const res = await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'stripe',
+      returnPath: '/thank-you',
+      autoRenew: true,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const session = [...stripe.sessions.values()].find((s) => s.metadata.merchant_ref === res.json().data.paymentId)!;
+    await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id));
+    expect(await sub(c)).toMatchObject({ canUpdateMethod: true, paymentMethod: { label: 'Visa •••• 4242' } });
+    const [before] = await t.app.db.query<{ customer_ref: string; method_ref: string }>(
+      'select customer_ref, method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
+    const createdBefore = stripe.createdCount();
+    const start = await c.post('/api/billing/subscription/paymentMethod/update', {});
+    expect(start.statusCode, start.body).toBe(200);
+    const setup = stripe.requests.findLast((r) => r.method === 'POST' && r.path === '/v1/checkout/sessions')!;
+    expect(setup.form.get('mode')).toBe('setup');
+    expect(setup.form.get('customer')).toBe(before!.customer_ref);
+    expect(stripe.createdCount()).toBe(createdBefore); // no payment
+    const csId = new URL(start.json().data.redirectUrl).pathname.split('/').pop()!;
+    // Back before saving: nothing changes.
+    expect((await c.post('/api/billing/subscription/paymentMethod/confirm', {})).statusCode).toBe(409);
+    const pm = stripe.completeSetup(csId);
+    const done = await c.post('/api/billing/subscription/paymentMethod/confirm', {});
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data.paymentMethod).toEqual({ provider: 'stripe', label: 'Mastercard •••• 0005' });
+    const [after] = await t.app.db.query<{ customer_ref: string; method_ref: string }>(
+      'select customer_ref, method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
+    expect(after).toEqual({ customer_ref: before!.customer_ref, method_ref: pm });
+    // The renewal charges the new card off-session.
+    const until = new Date((await sub(c)).paidUntil!);
+    expect((await passFor(user.id, new Date(until.getTime() - 2 * DAY)))[0]?.outcome).toBe('renewed');
+    const charge = stripe.requests.findLast((r) => r.method === 'POST' && r.path === '/v1/payment_intents')!;
+    expect(charge.form.get('payment_method')).toBe(pm);
+  });
+});
+
 describe('Stripe renewals', () => {
   it('Checkout saves the card; the renewal is an off-session charge, once; a decline is retried; an expired card is never tried again', async () => {
     const { c, user } = await customer();

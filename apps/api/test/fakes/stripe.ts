@@ -48,8 +48,11 @@ interface FakeCharge {
 interface FakeSession {
   id: string;
   object: 'checkout.session';
-  mode: 'payment';
+  mode: 'payment' | 'setup';
   status: 'open' | 'complete' | 'expired';
+  /** Setup mode (changing the card): the SetupIntent behind the page and the customer it saves to. */
+  setup_intent?: string | null;
+  customer?: string | null;
   payment_status: 'unpaid' | 'paid';
   amount_total: number;
   currency: string;
@@ -72,6 +75,10 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
   const customers = new Map<string, { id: string; object: 'customer'; email: string | null }>();
   const paymentMethods = new Map<string, FakePaymentMethod>();
   const behaviours = new Map<string, CardBehaviour>();
+  const setupIntents = new Map<
+    string,
+    { id: string; object: 'setup_intent'; status: 'succeeded'; customer: string; payment_method: string }
+  >();
   const idempotency = new Map<string, { fingerprint: string; status: number; json: unknown }>();
   const sdk = new Stripe(opts.secretKey);
   let created = 0;
@@ -236,6 +243,36 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
         if (seen) return { status: seen.status, json: seen.json, headers: { 'idempotent-replayed': 'true' } };
       }
       const f = req.form;
+      if (f.get('mode') === 'setup') {
+        // Checkout in setup mode: a page that saves a card on the customer, nothing charged.
+        const customer = f.get('customer');
+        if (!f.get('currency') || (customer && !customers.has(customer)))
+          return error(400, 'invalid_request_error', 'Invalid setup session.');
+        const csId = id('cs');
+        const session: FakeSession = {
+          id: csId,
+          object: 'checkout.session',
+          mode: 'setup',
+          status: 'open',
+          payment_status: 'unpaid',
+          amount_total: 0,
+          currency: f.get('currency')!,
+          url: `${server.url}/setup/${csId}`,
+          success_url: f.get('success_url') ?? '',
+          cancel_url: f.get('cancel_url') ?? '',
+          client_reference_id: f.get('client_reference_id'),
+          metadata: { merchant_ref: f.get('metadata[merchant_ref]') ?? '' },
+          intentMetadata: {},
+          payment_intent: null,
+          saveCard: false,
+          setup_intent: null,
+          customer: customer ?? null,
+        };
+        sessions.set(csId, session);
+        const { intentMetadata: _m, saveCard: _s, ...json } = session;
+        if (typeof key === 'string') idempotency.set(key, { fingerprint, status: 200, json });
+        return { json };
+      }
       const amount = Number(f.get('line_items[0][price_data][unit_amount]'));
       if (f.get('mode') !== 'payment' || !Number.isInteger(amount) || amount < 50)
         return error(400, 'invalid_request_error', 'Invalid session.');
@@ -280,6 +317,19 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
             ? { ...pi, payment_method: pi.payment_method ? (paymentMethods.get(pi.payment_method) ?? null) : null }
             : pi;
       const { intentMetadata: _m, saveCard: _s, ...json } = session;
+      if (session.mode === 'setup') {
+        const si = session.setup_intent ? setupIntents.get(session.setup_intent) : undefined;
+        const expanded =
+          si && expand.includes('setup_intent.payment_method')
+            ? { ...si, payment_method: paymentMethods.get(si.payment_method) ?? null }
+            : si;
+        return {
+          json: {
+            ...json,
+            setup_intent: expand.some((e) => e.startsWith('setup_intent')) ? (expanded ?? null) : session.setup_intent,
+          },
+        };
+      }
       return {
         json: {
           ...json,
@@ -366,6 +416,30 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       return event('payment_intent.succeeded', pi);
     },
     sessions,
+    /** The customer saves a new card on a setup-mode Checkout page: a succeeded SetupIntent with a new card on the customer. */
+    completeSetup(csId: string, last4 = '0005') {
+      const session = sessions.get(csId)!;
+      const customer = session.customer!;
+      const pm: FakePaymentMethod = {
+        id: id('pm'),
+        object: 'payment_method',
+        type: 'card',
+        customer,
+        card: { brand: 'mastercard', last4, exp_month: 1, exp_year: 2031 },
+      };
+      paymentMethods.set(pm.id, pm);
+      const si = {
+        id: id('seti'),
+        object: 'setup_intent' as const,
+        status: 'succeeded' as const,
+        customer,
+        payment_method: pm.id,
+      };
+      setupIntents.set(si.id, si);
+      session.setup_intent = si.id;
+      session.status = 'complete';
+      return pm.id;
+    },
     /** The customer pays on the hosted Checkout page: a succeeded intent with a charge; returns checkout.session.completed. */
     paySession(csId: string) {
       const session = sessions.get(csId)!;
