@@ -1,9 +1,7 @@
 /**
- * The node's resolvers: two Debian dnsmasq instances, one plain and one filtering (the ad blocker).
- * OpenVPN pushes one or the other per user at connect time; the SOCKS5 server resolves through one
- * or the other per user. The filtering one reads the operator's blocklist through a servers-file,
- * which dnsmasq re-reads on SIGHUP, so a blocklist update needs no restart: blocked names (and
- * their subdomains) get NXDOMAIN.
+ * The node's plain resolver: Debian's dnsmasq (cache, upstreams) on WARREN_DNS_PLAIN. The ad
+ * blocker is the agent's own responder in front of it (responder.ts, issue 23), which reads the
+ * operator's lists with parseBlocklist below and forwards every name it does not block here.
  */
 const NAME = /^(?=.{1,253}$)(?:[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?\.)*[a-z0-9_](?:[a-z0-9_-]{0,61}[a-z0-9_])?$/;
 const NEVER_BLOCK = new Set(['localhost', 'local', 'arpa', 'in-addr.arpa', 'ip6.arpa']);
@@ -26,18 +24,11 @@ export function parseBlocklist(text: string): string[] {
   return [...names].sort();
 }
 
-/** dnsmasq servers-file: `server=/name/` with no address means "answer locally", i.e. NXDOMAIN. */
-export function renderServersFile(blocked: string[]): string {
-  return `# Written by warren-agent from the blocklist.\n${blocked.map((n) => `server=/${n}/`).join('\n')}\n`;
-}
-
 export interface DnsmasqInput {
   /** Addresses to answer on (the first is the resolver's own address on lo). */
   listen: string[];
   /** Upstream resolvers; empty: the system's (resolv.conf). */
   upstream: string[];
-  /** Only for the filtering instance. */
-  serversFile?: string;
 }
 
 export function dnsmasqArgs(o: DnsmasqInput): string[] {
@@ -53,6 +44,5 @@ export function dnsmasqArgs(o: DnsmasqInput): string[] {
     '--user=root',
     '--cache-size=10000',
     ...(o.upstream.length ? ['--no-resolv', ...o.upstream.map((s) => `--server=${s}`)] : []),
-    ...(o.serversFile ? [`--servers-file=${o.serversFile}`] : []),
   ];
 }

@@ -203,6 +203,30 @@ describe('the per-peer resolver', () => {
     }
   });
 
+  it('over TCP, closes a connection that announces more than a query, and holds at most maxConnections', async () => {
+    r = new DnsResponder({
+      maskForSource: () => 0,
+      match: () => 0,
+      upstream: { host: '127.0.0.1', port: upstreamPort },
+      maxConnections: 2,
+    });
+    await r.listen([{ address: '127.0.0.1', port: 0 }]);
+    const port = ((r as unknown as { servers: net.Server[] }).servers[0]!.address() as net.AddressInfo).port;
+    const closed = (c: net.Socket) => new Promise<void>((resolve) => c.on('close', () => resolve()));
+    // A 65,535-byte length prefix: closed at once, nothing buffered for it.
+    const big = net.connect(port, '127.0.0.1');
+    big.on('error', () => {});
+    big.write(Buffer.from([0xff, 0xff, 1, 2, 3]));
+    await closed(big);
+    // Two idle connections fill the server; a third is refused (closed by the server).
+    const idle = [net.connect(port, '127.0.0.1'), net.connect(port, '127.0.0.1')];
+    await Promise.all(idle.map((c) => new Promise((resolve) => c.on('connect', resolve))));
+    const third = net.connect(port, '127.0.0.1');
+    third.on('error', () => {});
+    await closed(third);
+    for (const c of idle) c.destroy();
+  });
+
   it('drops malformed, oversized and non-query packets, and keeps answering', async () => {
     r = new DnsResponder({
       maskForSource: () => 0,
