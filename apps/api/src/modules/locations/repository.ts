@@ -19,6 +19,9 @@ export interface LocationRow {
   dash_visible: boolean;
 }
 
+/** The country and city names of a location row, in each language. */
+export type LocationNames = 'country_en' | 'country_ru' | 'country_zh' | 'city_en' | 'city_ru' | 'city_zh';
+
 export interface LocationWithNodes extends LocationRow {
   /** Average load of online nodes; null when none is online. */
   load: number | null;

@@ -1,5 +1,6 @@
 import { type NodeServiceUser, mayUseLocation, vpnAccess } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
+import type { LocationNames, LocationRow } from '../locations/repository.js';
 
 export interface CredentialRow {
   user_id: number;
@@ -8,17 +9,11 @@ export interface CredentialRow {
   verifier: string;
 }
 
-export interface ServiceLocationRow {
-  id: number;
-  slug: string;
-  country_code: string;
-  country_en: string;
-  country_ru: string;
-  country_zh: string;
-  city_en: string;
-  city_ru: string;
-  city_zh: string;
-  premium: boolean;
+/** A location (the locations repository's row, its names and plan) with the nodes that serve OpenVPN/SOCKS5. */
+export interface ServiceLocationRow extends Pick<
+  LocationRow,
+  'id' | 'slug' | 'country_code' | LocationNames | 'premium'
+> {
   nodes: { host: string; udpPort: number; tcpPort: number; socksPort: number }[];
   /** Set when no node takes anyone (then `nodes` is empty): every node switched off, or being retired. */
   unavailable: 'off' | 'retiring' | null;

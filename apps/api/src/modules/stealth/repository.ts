@@ -1,5 +1,6 @@
 import type { NodeStealthStatus, NodeStealthTraffic } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
+import type { LocationNames, LocationRow } from '../locations/repository.js';
 
 export interface StealthCredentialRow {
   user_id: number;
@@ -27,15 +28,8 @@ export interface StealthNodeRow {
   load: number | null;
 }
 
-export interface StealthLocationRow {
-  slug: string;
-  country_en: string;
-  country_ru: string;
-  country_zh: string;
-  city_en: string;
-  city_ru: string;
-  city_zh: string;
-  premium: boolean;
+/** A location (the locations repository's row, its names and plan) with its stealth nodes. */
+export interface StealthLocationRow extends Pick<LocationRow, 'slug' | LocationNames | 'premium'> {
   nodes: StealthNodeRow[];
 }
 
