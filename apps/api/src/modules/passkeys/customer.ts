@@ -46,6 +46,11 @@ export function customerPasskeys(deps: {
   loginPerIp: LimitRule;
 }) {
   const { passkeys, users, security, limiter } = deps;
+  // Every sign-in page view in a browser with conditional UI asks for one: four times the address's sign-in budget.
+  const optionsPerIp: LimitRule = {
+    ...PASSKEY_OPTIONS_PER_IP,
+    max: Math.max(PASSKEY_OPTIONS_PER_IP.max, 4 * deps.loginPerIp.max),
+  };
 
   return {
     list: (user: UserRow): Promise<Passkey[]> => passkeys.list(user.id),
@@ -75,7 +80,7 @@ export function customerPasskeys(deps: {
     },
 
     async signInOptions(ctx: RequestContext) {
-      await spend(limiter, PASSKEY_OPTIONS_PER_IP, ctx.ip);
+      await spend(limiter, optionsPerIp, ctx.ip);
       return passkeys.assertionOptions('sign-in', browserBinding(ctx, 'response'), rpOf(ctx));
     },
 

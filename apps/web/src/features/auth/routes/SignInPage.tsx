@@ -22,14 +22,11 @@ import { storage } from '../../../lib/storage';
 import { translateValidation } from '../../../lib/validation';
 import { EmailInput } from '../../../components/EmailInput';
 import { captchaErrorText, useCaptcha } from '../../../lib/captcha';
-import { usesRestrictedCalls } from '../../../lib/restricted-call';
+import { passkeysUsableHere } from '../../../lib/passkeys';
 import { IconKey } from '../../../components/icons';
 import { passkeyAssertion, passkeySignIn } from '../api/passkey-sign-in';
 import type { AuthResult } from '@warren/contract';
 
-/** The browser can use passkeys (WebAuthn); the restricted hosts' encrypted calls have none. */
-const passkeysAvailable = () =>
-  typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function' && !usesRestrictedCalls();
 /** The browser's refusal (cancelled, timed out, no passkey here) is the customer's choice, not an error to shout about. */
 const isCeremonyRefusal = (err: unknown) =>
   ['NotAllowedError', 'AbortError', 'InvalidStateError'].includes((err as { name?: string } | null)?.name ?? '');
@@ -137,8 +134,12 @@ export function SignInPage() {
       setPasskeyBusy(true);
       finish(await passkeySignIn(response));
     } catch (err) {
+      // The autofill request is the page's own, unasked for: it never shouts (a refused budget, an
+      // aborted request, a browser without a passkey here). A passkey picked from it that fails
+      // verification is shown, like the button's.
+      if (autofill && !(errorBodyOf(err) && errorStatus(err) === 422)) return;
       if (isCeremonyRefusal(err)) {
-        if (!autofill) snackbar(t('auth.passkey.cancelled'));
+        snackbar(t('auth.passkey.cancelled'));
         return;
       }
       snackbar(errorText(errorBodyOf(err), t('auth.passkey.failed')));
@@ -149,7 +150,7 @@ export function SignInPage() {
 
   // Conditional UI where the browser has it (Chrome, Safari, Edge): started once, on the sign-in page only.
   useEffect(() => {
-    if (!passkeysAvailable()) return;
+    if (!passkeysUsableHere()) return;
     setCanPasskey(true);
     if (pathname !== '/sign-in') return;
     let live = true;

@@ -24,15 +24,12 @@ import { PASSKEY_NAME_MAX, describeUserAgent } from '@warren/contract';
 import { IconKey } from '../../../components/icons';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { snackbar } from '../../../lib/notify';
+import { passkeysUsableHere } from '../../../lib/passkeys';
 import { useAddPasskey } from '../api/passkey-register-verify';
 import { useRemovePasskey } from '../api/passkey-remove';
 import { useRenamePasskey } from '../api/passkey-rename';
 import { usePasskeys, type Passkey } from '../api/passkeys';
 import { PasswordConfirmDialog } from './PasswordConfirmDialog';
-
-/** The browser can make passkeys (WebAuthn); false on the server and in old browsers. */
-export const passkeysSupported = () =>
-  typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
 
 /** What the browser's own refusal means to the customer (WebAuthn's DOMException names). */
 function ceremonyError(err: unknown, t: (k: string) => string): string | null {
@@ -202,7 +199,7 @@ function RenameDialog({ passkey, onClose }: { passkey: Passkey | null; onClose: 
  */
 export function PasskeysCard() {
   const { t, i18n } = useTranslation();
-  const supported = passkeysSupported();
+  const supported = passkeysUsableHere();
   const passkeys = usePasskeys();
   const remove = useRemovePasskey();
   const [adding, setAdding] = useState(false);

@@ -6,6 +6,7 @@ import { useTranslation } from 'react-i18next';
 import type { StaffSignInBody } from '@warren/contract';
 import { errorBodyOf, errorStatus, errorText } from '../../../lib/http-error';
 import { useSignIn } from '../api/sign-in';
+import { passkeysUsableHere } from '../../../lib/passkeys';
 import { staffPasskeyAssertion } from '../api/passkey-sign-in';
 import { isSecondFactorCode } from '../lib/format';
 import { STAFF_NS } from '../lib/i18n';
@@ -32,7 +33,7 @@ export function StaffSignInPage() {
 
   const [passkeyNote, setPasskeyNote] = useState<string | null>(null);
   const codeError = tried && !isSecondFactorCode(code) ? t('signIn.codeInvalid') : null;
-  const canPasskey = typeof window !== 'undefined' && typeof window.PublicKeyCredential === 'function';
+  const canPasskey = passkeysUsableHere();
 
   /** A passkey of the account instead of the code (issue 23): the email and password first, then the browser's ceremony. */
   const withPasskey = async () => {
