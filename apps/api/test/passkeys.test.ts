@@ -47,7 +47,7 @@ async function addPasskey(c: TestClient, name?: string, o: { origin?: string; rp
 }
 
 async function signInOptions(browser: TestClient) {
-  const res = await browser.post(P.options, {});
+  const res = await browser.post(P.options, { use: 'sign-in' });
   expect(res.statusCode, res.body).toBe(200);
   return res.json().data as { challenge: string; rpId: string; allowCredentials?: unknown[]; userVerification: string };
 }
@@ -300,7 +300,7 @@ describe('signing in with a passkey', () => {
     await t.app.db.query(`update users set account_status = 'Suspended' where id = $1`, [id]);
     expect((await passkeySignIn(new TestClient(t.app), passkey)).statusCode).toBe(403);
     await t.app.db.query(`update users set account_status = 'Active' where id = $1`, [id]);
-    await c.post(P.options, {});
+    await c.post(P.options, { use: 'sign-in' });
     expect((await c.post('/api/users/annihilation', { password: PASSWORD })).statusCode).toBe(200);
     expect(await t.app.db.query('select id from passkeys where user_id = $1', [id])).toEqual([]);
     expect(await t.app.db.query('select user_id from webauthn_challenges where user_id = $1', [id])).toEqual([]);
@@ -403,7 +403,7 @@ describe('staff sign-in with a passkey', () => {
       passkey: assert(made.passkey, customerOptions, { origin: ORIGIN }),
     });
     expect(wrongPurpose.statusCode).toBe(422);
-    const options = (await fresh.post('/api/staff/session/passkey-options', {})).json().data;
+    const options = (await fresh.post('/api/staff/session/passkey-options', { use: 'second-step' })).json().data;
     const response = assert(made.passkey, options, { origin: ORIGIN });
     const ok = await fresh.post('/api/staff/session', { email, password: PASSWORD, passkey: response });
     expect(ok.statusCode, ok.body).toBe(200);
@@ -425,7 +425,7 @@ describe('staff sign-in with a passkey', () => {
 describe('where the relying party comes from', () => {
   it('a forged Host header gets the registry brand origin, never its own', async () => {
     const forged = new TestClient(t.app, { host: 'evil.example' });
-    const res = await forged.post(P.options, {});
+    const res = await forged.post(P.options, { use: 'sign-in' });
     expect(res.statusCode, res.body).toBe(200);
     expect(res.json().data.rpId).toBe('localhost');
     const { c } = await customer();
@@ -460,7 +460,7 @@ describe('where the relying party comes from', () => {
       expect((await c.post(P.regVerify, { response: made.response, name: 'Prod key' })).statusCode).toBe(200);
 
       const browser = new TestClient(prod.app);
-      const options = await browser.post(P.options, {});
+      const options = await browser.post(P.options, { use: 'sign-in' });
       expect(options.statusCode, options.body).toBe(200);
       const cookie = ([] as string[])
         .concat(options.headers['set-cookie'] ?? [])
@@ -472,7 +472,7 @@ describe('where the relying party comes from', () => {
         (await browser.post(P.login, { response: assert(made.passkey, data, { origin: 'http://localhost' }) }))
           .statusCode,
       ).toBe(422);
-      const again = (await browser.post(P.options, {})).json().data as { challenge: string };
+      const again = (await browser.post(P.options, { use: 'sign-in' })).json().data as { challenge: string };
       const ok = await browser.post(P.login, {
         response: assert(made.passkey, again, { origin: 'https://localhost' }),
       });

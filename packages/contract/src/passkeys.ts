@@ -107,8 +107,13 @@ export const passkeyRegisterVerifyBody = z.object({
 export const passkeyRenameBody = z.object({ id: passkeyId, name: passkeyName });
 export const passkeyRemoveBody = z.object({ id: passkeyId, password });
 export const passkeySignInBody = z.object({ response: authenticationResponse });
-/** The options calls take nothing: an empty object (anything else is refused, so junk never stores a challenge). */
-export const passkeyOptionsBody = z.strictObject({});
+/**
+ * The options calls say what the challenge is for (the same challenge either way; a body that says
+ * nothing, or anything else, is refused, so junk never stores a challenge).
+ */
+export const passkeyOptionsBody = z.strictObject({
+  use: z.enum(['sign-in', 'autofill', 'second-step'], { error: 'Say what the passkey is for.' }),
+});
 
 /** The options the browser passes to navigator.credentials (opaque to the contract). */
 export const passkeyOptions = z.record(z.string(), z.unknown());

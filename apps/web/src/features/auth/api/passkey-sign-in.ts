@@ -16,8 +16,11 @@ export async function passkeySignIn(response: AuthenticationResponseJSON): Promi
  * The browser's assertion for a fresh challenge. `autofill`: conditional UI (the passkeys show in the
  * email field's suggestions and the promise waits until one is picked); a later call aborts it.
  */
-export async function passkeyAssertion(autofill = false): Promise<AuthenticationResponseJSON> {
-  const optionsJSON = await passkeySignInOptions();
+export async function passkeyAssertion(
+  autofill = false,
+  use: 'sign-in' | 'second-step' = 'sign-in',
+): Promise<AuthenticationResponseJSON> {
+  const optionsJSON = await passkeySignInOptions(autofill ? 'autofill' : use);
   const { startAuthentication } = await import('@simplewebauthn/browser');
   return startAuthentication({ optionsJSON, useBrowserAutofill: autofill });
 }

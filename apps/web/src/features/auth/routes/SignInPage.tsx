@@ -168,7 +168,7 @@ export function SignInPage() {
     const values = form.getValues();
     setPasskeyBusy(true);
     try {
-      const passkey = await passkeyAssertion(false);
+      const passkey = await passkeyAssertion(false, 'second-step');
       finish(
         await loginMutation.mutateAsync({
           ...values,

@@ -10,7 +10,7 @@ import { staffPasskeyPath } from './passkeys';
 export async function staffPasskeyAssertion(): Promise<AuthenticationResponseJSON> {
   const res = await staffApi
     .post(staffPasskeyPath(PASSKEY_PATHS.staffSignInOptions), {
-      json: {},
+      json: { use: 'second-step' },
       context: { silent: true, skipAuthHandling: true },
     })
     .json<{ data: PublicKeyCredentialRequestOptionsJSON }>();
