@@ -271,13 +271,23 @@ export function jobEngine(deps: JobEngineDeps) {
       await b.work<
         RenewJob,
         unknown,
-        { pollingIntervalSeconds: number; batchSize: number; burstWhenBatchFull: true; perJobResults: true }
+        {
+          pollingIntervalSeconds: number;
+          batchSize: number;
+          burstWhenBatchFull: true;
+          burstWhenReadyExceeds: number;
+          perJobResults: true;
+        }
       >(
         QUEUES.renew,
         {
           pollingIntervalSeconds: 5,
           batchSize: deps.renewConcurrency ?? 4,
           burstWhenBatchFull: true,
+          // pg-boss ignores burstWhenBatchFull at batchSize 1 (JOBS_RENEW_CONCURRENCY=1): there a
+          // backlog was worked one job per 5 s poll (0.2/s, the data-scale bench's one-worker run).
+          // Burst while its queue stats say more than one job is ready, at any batch size.
+          burstWhenReadyExceeds: 1,
           perJobResults: true,
         },
         async (jobs) =>
