@@ -165,6 +165,19 @@ test.describe('operator console', () => {
       const after = await customerPaidUntil(page, customer.token);
       expect(after - before).toBe(30 * 86_400_000);
 
+      // The affiliate portal (issue 23: only the CLI could grant it): a reasoned switch in the account card.
+      await expect(page.getByTestId('customer-affiliate-portal')).toContainText('Off');
+      await page.getByTestId('action-affiliate-portal').click();
+      const portal = page.getByRole('dialog', { name: 'Turn on the affiliate portal?' });
+      await portal.getByTestId('reason').fill('Partner agreement (e2e)');
+      await portal.getByRole('button', { name: 'Turn on affiliate portal' }).click();
+      await expect(portal).toBeHidden();
+      await expect(page.getByText('Affiliate portal on.')).toBeVisible();
+      await expect(page.getByTestId('customer-affiliate-portal')).toContainText('On');
+      await expect(page.getByTestId('action-affiliate-portal')).toHaveText('Turn off affiliate portal');
+      a11y.push(...(await axe(page, 'customer, affiliate portal on')));
+      await snap(page, info, 'staff-customer-affiliate-portal');
+
       // Refund the purchase (inside the money-back window).
       const paid = page.locator('[data-testid^="payment-"]', {
         hasText: 'Purchase',
@@ -193,6 +206,7 @@ test.describe('operator console', () => {
       await expect(page.getByTestId('audit-table')).toBeVisible();
       await expect(page.getByTestId('audit-grant-days').first()).toContainText('Outage compensation (e2e)');
       await expect(page.getByTestId('audit-refund').first()).toContainText('Customer asked (e2e)');
+      await expect(page.getByTestId('audit-affiliate-portal').first()).toContainText('Partner agreement (e2e)');
       await expect(page.getByTestId('audit-table')).toContainText(admin.email);
       // In words (issue 22), the customer a link inside the sentence.
       await expect(page.getByTestId('audit-grant-days').first()).toContainText(

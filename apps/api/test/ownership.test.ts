@@ -211,6 +211,7 @@ const COVERED: Record<string, (tokens: Awaited<ReturnType<typeof bTokens>>) => C
   'POST /api/staff/customers/:id/reset-service-credentials': () => staffCase({ id: aId, reason: 'reset A' }),
   'POST /api/staff/customers/:id/disable': () => staffCase({ id: aId, reason: 'disable A' }),
   'POST /api/staff/customers/:id/enable': () => staffCase({ id: aId, reason: 'enable A' }),
+  'POST /api/staff/customers/:id/affiliate-portal': () => staffCase({ id: aId, enabled: true, reason: 'portal for A' }),
   'POST /api/staff/customers/:id/delete': () => staffCase({ id: aId, reason: 'delete A' }),
   'GET /api/staff/audit': () => staffCase({ targetUserId: aId }),
   'PATCH /api/staff/locations/:slug': () => staffCase({ slug: 'de-frankfurt', premium: false }),

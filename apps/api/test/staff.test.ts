@@ -76,6 +76,10 @@ function samples(customerId: number): Record<string, { url: string; body?: unkno
     'POST /api/staff/customers/:id/reset-service-credentials': customer('reset-service-credentials'),
     'POST /api/staff/customers/:id/disable': customer('disable'),
     'POST /api/staff/customers/:id/enable': customer('enable'),
+    'POST /api/staff/customers/:id/affiliate-portal': customer('affiliate-portal', {
+      enabled: true,
+      reason: 'role matrix',
+    }),
     'POST /api/staff/customers/:id/delete': customer('delete'),
     'GET /api/staff/audit': { url: `/api/staff/audit?targetUserId=${customerId}` },
     'GET /api/staff/locations': { url: '/api/staff/locations' },
@@ -698,6 +702,28 @@ describe('customer view and actions', () => {
     )[0]!;
     expect(after.verifier).not.toBe(creds!.verifier);
     await act(supportBrowser, 'sign-out-all', { reason: 'lost phone' });
+    // The affiliate-portal flag (issue 23: the CLI was the only tool): admins only, the customer's menu follows.
+    const portalUrl = `/api/staff/customers/${member.id}/affiliate-portal`;
+    expect((await supportBrowser.post(portalUrl, { enabled: true, reason: 'partner deal' })).statusCode).toBe(403);
+    expect((await adminBrowser.post(portalUrl, { enabled: true })).statusCode).toBe(422);
+    expect((await adminBrowser.post(portalUrl, { enabled: 'yes', reason: 'partner deal' })).statusCode).toBe(422);
+    const on = await act(adminBrowser, 'affiliate-portal', { enabled: true, reason: 'partner deal' });
+    expect(on.account.affiliatePortal).toBe(true);
+    const [flag] = await t.app.db.query<{ on: boolean }>(
+      'select is_post_affiliate_available as on from users where id = $1',
+      [member.id],
+    );
+    expect(flag!.on).toBe(true);
+    const again = await adminBrowser.post(portalUrl, { enabled: true, reason: 'twice' });
+    expect(again.statusCode, again.body).toBe(422);
+    expect(again.json().errors.enabled[0]).toMatch(/on already/);
+    expect(
+      (await adminBrowser.post(`/api/staff/customers/999999999/affiliate-portal`, { enabled: true, reason: 'nobody' }))
+        .statusCode,
+    ).toBe(404);
+    expect(
+      (await act(adminBrowser, 'affiliate-portal', { enabled: false, reason: 'deal ended' })).account.affiliatePortal,
+    ).toBe(false);
     expect((await member.customer.get('/api/users/info/get')).statusCode).toBe(401);
     await act(adminBrowser, 'disable', { reason: 'chargeback fraud' });
     const login = await new TestClient(t.app).post('/api/users/login', {

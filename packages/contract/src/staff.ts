@@ -84,6 +84,7 @@ export const STAFF_CUSTOMER_ACTIONS = {
   disable: 'admin',
   enable: 'admin',
   delete: 'admin',
+  'affiliate-portal': 'admin',
 } as const satisfies Record<string, StaffRole>;
 export type StaffCustomerAction = keyof typeof STAFF_CUSTOMER_ACTIONS;
 
@@ -325,6 +326,8 @@ export const staffCustomer = z.object({
     brand: z.string(),
     /** The account's own staff role, if it has one. */
     staffRole: staffRole.nullable(),
+    /** The affiliate-portal flag: the menu's affiliate link opens the brand's partner portal (spec). */
+    affiliatePortal: z.boolean(),
   }),
   subscription: subscriptionInfo,
   /** Newest first (the customer's own history, with what staff may do). */
@@ -344,6 +347,10 @@ export const staffCustomer = z.object({
 export type StaffCustomer = z.infer<typeof staffCustomer>;
 
 /** What every customer action answers: the customer view after it (null after delete). */
+/** The console's affiliate-portal switch (admins): on or off, with the reason the audit log keeps. */
+export const staffAffiliatePortalBody = z.object({ enabled: z.boolean(), reason: staffReason });
+export type StaffAffiliatePortalBody = z.infer<typeof staffAffiliatePortalBody>;
+
 export const staffCustomerAnswer = z.object({ customer: staffCustomer.nullable() });
 export type StaffCustomerAnswer = z.infer<typeof staffCustomerAnswer>;
 

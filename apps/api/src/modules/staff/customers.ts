@@ -15,7 +15,10 @@ export interface StaffCustomersDeps {
   >;
   audit: Pick<StaffAudit, 'record'>;
   /** The customer's account (the users module, the one writer of users and auth_tokens): reloaded, disabled, signed out. */
-  accounts: Pick<UsersService, 'reload' | 'resendVerification' | 'signOutEverywhere' | 'setDisabled'>;
+  accounts: Pick<
+    UsersService,
+    'reload' | 'resendVerification' | 'signOutEverywhere' | 'setDisabled' | 'setAffiliatePortal'
+  >;
   /** The account deletion the customer's own uses (every area's personal data, README: the data map). */
   erasure: Pick<AccountErasure, 'erase'>;
   /** The same billing operations as the customer's and the CLI's: a grant or a refund here is theirs. */
@@ -119,6 +122,7 @@ export function staffCustomers(deps: StaffCustomersDeps) {
         language: asLanguage(row.language),
         brand: row.brand,
         staffRole: row.staff_role,
+        affiliatePortal: row.is_post_affiliate_available,
       },
       subscription,
       payments: history.items.map((item) => {
@@ -268,6 +272,23 @@ export function staffCustomers(deps: StaffCustomersDeps) {
         { userId: id, text: c.email },
         { reason, previousStatus: c.account_status },
       );
+      return answer(id);
+    },
+
+    /**
+     * The affiliate-portal flag (the spec's portal rule: the menu's affiliate link opens the brand's
+     * partner portal), as `npx warren affiliate portal` sets it; audited with the reason. Asking for
+     * the value it already has is refused (422), so the log holds only changes made here.
+     */
+    async setCustomerAffiliatePortal(actor: StaffActor, id: number, enabled: boolean, reason: string) {
+      const c = await customerRow(id);
+      const previous = await deps.accounts.setAffiliatePortal(id, enabled);
+      if (previous === null) throw new NotFoundError('No such customer.');
+      if (previous === enabled)
+        throw new ValidationError({
+          enabled: [enabled ? 'The affiliate portal is on already.' : 'The affiliate portal is off already.'],
+        });
+      await audit.record(actor, 'affiliate-portal', { userId: id, text: c.email }, { reason, enabled, previous });
       return answer(id);
     },
 

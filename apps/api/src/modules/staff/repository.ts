@@ -58,6 +58,7 @@ export interface CustomerRow {
   tariff_name: string;
   subscription_expires_at: Date | string | null;
   staff_role: StaffRole | null;
+  is_post_affiliate_available: boolean;
 }
 
 /** Staff roles, sessions, the audit log and the reads of the customer view. The only SQL of the staff module. */
@@ -252,7 +253,7 @@ export function staffRepository(db: Queryable) {
       // Part of an email: LIKE with its wildcards escaped, so `_` and `%` match themselves.
       const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
       return db.query<CustomerRow>(
-        `select u.id, u.email, u.verified, u.account_status, u.created_at, u.totp_enabled, u.language, u.brand, u.tariff_name, u.subscription_expires_at, m.role as staff_role
+        `select u.id, u.email, u.verified, u.account_status, u.created_at, u.totp_enabled, u.language, u.brand, u.tariff_name, u.subscription_expires_at, u.is_post_affiliate_available, m.role as staff_role
          from users u left join staff_members m on m.user_id = u.id
          where u.deleted_at is null and (u.id = $1 or lower(u.email) like $2)
          order by (u.id = $1) desc nulls last, (lower(u.email) = lower($3)) desc, u.id limit $4`,
@@ -262,7 +263,7 @@ export function staffRepository(db: Queryable) {
     async customer(id: number): Promise<CustomerRow | undefined> {
       return (
         await db.query<CustomerRow>(
-          `select u.id, u.email, u.verified, u.account_status, u.created_at, u.totp_enabled, u.language, u.brand, u.tariff_name, u.subscription_expires_at, m.role as staff_role
+          `select u.id, u.email, u.verified, u.account_status, u.created_at, u.totp_enabled, u.language, u.brand, u.tariff_name, u.subscription_expires_at, u.is_post_affiliate_available, m.role as staff_role
            from users u left join staff_members m on m.user_id = u.id where u.id = $1 and u.deleted_at is null`,
           [id],
         )

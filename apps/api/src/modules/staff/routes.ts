@@ -31,6 +31,7 @@ import {
   staffOptionalReasonBody,
   staffPatchLocationBody,
   staffPatchNodeBody,
+  staffAffiliatePortalBody,
   staffReasonBody,
   staffRefundBody,
   staffSignInBody,
@@ -220,6 +221,9 @@ export async function staffRoutes(
   );
   customerAction('disable', 'admin', staffReasonBody, (s, id, b) => staff.setDisabled(s, id, true, b.reason));
   customerAction('enable', 'admin', staffReasonBody, (s, id, b) => staff.setDisabled(s, id, false, b.reason));
+  customerAction('affiliate-portal', 'admin', staffAffiliatePortalBody, (s, id, b) =>
+    staff.setCustomerAffiliatePortal(s, id, b.enabled, b.reason),
+  );
   customerAction('delete', 'admin', staffReasonBody, (s, id, b) => staff.deleteCustomer(s, id, b.reason));
 
   // --- audit -----------------------------------------------------------------------------------

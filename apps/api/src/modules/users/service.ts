@@ -436,6 +436,8 @@ export function usersService({
     signOutEverywhere: (userId: number): Promise<number> => repo.deleteTokensOf(userId),
     /** Suspended (disable) or back to what the account had earned (enable); answers whether it changed. */
     setDisabled: (userId: number, disabled: boolean): Promise<boolean> => repo.setDisabled(userId, disabled),
+    /** The affiliate-portal flag (the spec's portal rule): the value it had, null when no such account. */
+    setAffiliatePortal: (userId: number, on: boolean): Promise<boolean | null> => repo.setAffiliatePortal(userId, on),
   };
 }
 export type UsersService = ReturnType<typeof usersService>;

@@ -17,6 +17,7 @@ import { useGrantDays } from '../api/grant-days';
 import { useRefundPayment } from '../api/refund-payment';
 import { useResendVerification } from '../api/resend-verification';
 import { useResetServiceCredentials } from '../api/reset-service-credentials';
+import { useSetAffiliatePortal } from '../api/set-affiliate-portal';
 import { useSignOutAll } from '../api/sign-out-all';
 import { useTurnOffAutoRenew } from '../api/turn-off-auto-renew';
 import type { CustomerActionVars } from '../api/customer-mutation';
@@ -36,6 +37,7 @@ const REASON_ACTIONS = {
   'reset-service-credentials': { required: true, danger: true },
   disable: { required: true, danger: true },
   enable: { required: true, danger: false },
+  'affiliate-portal': { required: true, danger: false },
 } as const;
 type ReasonAction = keyof typeof REASON_ACTIONS;
 
@@ -119,6 +121,7 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
     disable: useDisableCustomer() as never,
     enable: useEnableCustomer() as never,
     delete: useDeleteCustomer() as never,
+    'affiliate-portal': useSetAffiliatePortal() as never,
   };
   const a = c.account;
   const s = c.subscription;
@@ -143,10 +146,13 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
       },
     );
   const open = (kind: ReasonAction | 'grant-days' | 'delete') => setDialog({ kind } as Dialog);
+  /** The texts of an action: the affiliate portal's say which way it switches (on when off, off when on). */
+  const textKey = (kind: ReasonAction) =>
+    kind === 'affiliate-portal' ? `affiliate-portal-${a.affiliatePortal ? 'off' : 'on'}` : kind;
   const actionButton = (kind: ReasonAction, color?: string) =>
     allowed(kind) && (
       <Button size="compact-sm" variant="light" color={color} onClick={() => open(kind)} data-testid={`action-${kind}`}>
-        {t(`actions.${kind}`)}
+        {t(`actions.${textKey(kind)}`)}
       </Button>
     );
 
@@ -211,6 +217,12 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
             <Field label={t('customer.language')}>{a.language}</Field>
             <Field label={t('customer.brand')}>{a.brand}</Field>
             <Field label={t('customer.twoFactor')}>{a.twoFactorEnabled ? t('common.on') : t('common.off')}</Field>
+            <Field label={t('customer.affiliatePortal')} testId="customer-affiliate-portal">
+              <Group gap="xs" component="span" wrap="wrap">
+                <span>{a.affiliatePortal ? t('common.on') : t('common.off')}</span>
+                {actionButton('affiliate-portal')}
+              </Group>
+            </Field>
           </SimpleGrid>
         </Section>
 
@@ -438,13 +450,18 @@ function CustomerView({ customerId, c }: { customerId: string; c: StaffCustomer 
           onClose={close}
           pending={!!current?.isPending}
           error={current?.error}
-          title={t(`dialogs.titles.${dialog.kind}`)}
-          body={t(`dialogs.bodies.${dialog.kind}`, { email: a.email })}
-          confirmLabel={t(`actions.${dialog.kind}`)}
+          title={t(`dialogs.titles.${textKey(dialog.kind as ReasonAction)}`)}
+          body={t(`dialogs.bodies.${textKey(dialog.kind as ReasonAction)}`, { email: a.email })}
+          confirmLabel={t(`actions.${textKey(dialog.kind as ReasonAction)}`)}
           danger={REASON_ACTIONS[dialog.kind as ReasonAction].danger}
           reasonRequired={REASON_ACTIONS[dialog.kind as ReasonAction].required}
           testId={`dialog-${dialog.kind}`}
-          onSubmit={(v) => run(v, t(`done.${dialog.kind}`))}
+          onSubmit={(v) =>
+            run(
+              dialog.kind === 'affiliate-portal' ? { ...v, enabled: !a.affiliatePortal } : v,
+              t(`done.${textKey(dialog.kind as ReasonAction)}`),
+            )
+          }
         />
       )}
     </>
