@@ -21,12 +21,19 @@ export const PASSKEY_PATHS = {
   signInOptions: '/api/users/passkey/options',
   /** Signed out: the assertion alone signs in (a passkey is two factors by itself). */
   signIn: '/api/users/passkey/login',
-  /** Operator console: the challenge for a passkey as the second step of staff sign-in. */
-  staffSignInOptions: '/api/staff/session/passkey-options',
-  staffList: '/api/staff/passkeys',
-  staffRegisterOptions: '/api/staff/passkeys/register/options',
-  staffRegisterVerify: '/api/staff/passkeys/register/verify',
-  staffRemove: '/api/staff/passkeys/remove',
+} as const;
+
+/**
+ * The operator console's passkey calls: an object of their own, so the customer's bundle (which
+ * imports PASSKEY_PATHS) carries no console path (staff.spec: a customer's pages load no console code).
+ */
+export const STAFF_PASSKEY_PATHS = {
+  /** The challenge for a passkey as the second step of staff sign-in. */
+  signInOptions: '/api/staff/session/passkey-options',
+  list: '/api/staff/passkeys',
+  registerOptions: '/api/staff/passkeys/register/options',
+  registerVerify: '/api/staff/passkeys/register/verify',
+  remove: '/api/staff/passkeys/remove',
 } as const;
 
 export const PASSKEY_NAME_MAX = 64;

@@ -2,7 +2,7 @@ import type { FastifyInstance, FastifyRequest, RouteShorthandOptions } from 'fas
 import type { ZodTypeProvider } from 'fastify-type-provider-zod';
 import {
   type AuthenticationResponse,
-  PASSKEY_PATHS,
+  STAFF_PASSKEY_PATHS,
   type StaffRole,
   envelope,
   passkey,
@@ -93,7 +93,7 @@ export async function staffPasskeyRoutes(
 
   // No session yet: a challenge for the sign-in's second step, counted per address.
   app.post(
-    PASSKEY_PATHS.staffSignInOptions,
+    STAFF_PASSKEY_PATHS.signInOptions,
     { schema: { tags, body: passkeyOptionsBody, response: { 200: envelope(passkeyOptions) } } },
     async (request) => {
       await spend(deps.limiter, PASSKEY_OPTIONS_PER_IP, request.ip);
@@ -108,14 +108,14 @@ export async function staffPasskeyRoutes(
   );
 
   app.get(
-    PASSKEY_PATHS.staffList,
-    as('GET', PASSKEY_PATHS.staffList, 'support', { response: { 200: envelope(passkeyList) } }),
+    STAFF_PASSKEY_PATHS.list,
+    as('GET', STAFF_PASSKEY_PATHS.list, 'support', { response: { 200: envelope(passkeyList) } }),
     async (request) => ({ data: { items: await deps.passkeys.list(actor(request).userId) } }),
   );
 
   app.post(
-    PASSKEY_PATHS.staffRegisterOptions,
-    as('POST', PASSKEY_PATHS.staffRegisterOptions, 'support', {
+    STAFF_PASSKEY_PATHS.registerOptions,
+    as('POST', STAFF_PASSKEY_PATHS.registerOptions, 'support', {
       body: passkeyRegisterOptionsBody,
       response: { 200: envelope(passkeyOptions) },
     }),
@@ -128,8 +128,8 @@ export async function staffPasskeyRoutes(
   );
 
   app.post(
-    PASSKEY_PATHS.staffRegisterVerify,
-    as('POST', PASSKEY_PATHS.staffRegisterVerify, 'support', {
+    STAFF_PASSKEY_PATHS.registerVerify,
+    as('POST', STAFF_PASSKEY_PATHS.registerVerify, 'support', {
       body: passkeyRegisterVerifyBody,
       response: { 200: envelope(passkey) },
     }),
@@ -149,8 +149,11 @@ export async function staffPasskeyRoutes(
   );
 
   app.post(
-    PASSKEY_PATHS.staffRemove,
-    as('POST', PASSKEY_PATHS.staffRemove, 'support', { body: passkeyRemoveBody, response: { 200: envelope(staffOk) } }),
+    STAFF_PASSKEY_PATHS.remove,
+    as('POST', STAFF_PASSKEY_PATHS.remove, 'support', {
+      body: passkeyRemoveBody,
+      response: { 200: envelope(staffOk) },
+    }),
     async (request) => {
       const s = actor(request);
       const body = request.body as { id: number; password: string };

@@ -1,18 +1,16 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
 import type { RegistrationResponseJSON } from '@simplewebauthn/browser';
-import { PASSKEY_PATHS, envelope, passkey, type Passkey } from '@warren/contract';
+import { envelope, passkey, type Passkey } from '@warren/contract';
 import { staffApi } from './client';
 import { staffPasskeyRegisterOptions } from './passkey-register-options';
-import { staffPasskeyPath, staffPasskeysQuery } from './passkeys';
+import { staffPasskeysQuery } from './passkeys';
 
 /** POST staff/passkeys/register/verify {response, name}. Silent: the dialog shows errors. */
 export async function staffPasskeyRegisterVerify(body: {
   response: RegistrationResponseJSON;
   name?: string;
 }): Promise<Passkey> {
-  const res = await staffApi
-    .post(staffPasskeyPath(PASSKEY_PATHS.staffRegisterVerify), { json: body, context: { silent: true } })
-    .json();
+  const res = await staffApi.post('passkeys/register/verify', { json: body, context: { silent: true } }).json();
   return envelope(passkey).parse(res).data;
 }
 

@@ -1,11 +1,10 @@
 import { useMutation, useQueryClient } from '@tanstack/react-query';
-import { PASSKEY_PATHS } from '@warren/contract';
 import { staffApi } from './client';
-import { staffPasskeyPath, staffPasskeysQuery } from './passkeys';
+import { staffPasskeysQuery } from './passkeys';
 
 /** POST staff/passkeys/remove {id, password}. Silent: the dialog shows errors. */
 export async function removeStaffPasskey(body: { id: number; password: string }): Promise<void> {
-  await staffApi.post(staffPasskeyPath(PASSKEY_PATHS.staffRemove), { json: body, context: { silent: true } });
+  await staffApi.post('passkeys/remove', { json: body, context: { silent: true } });
 }
 
 export function useRemoveStaffPasskey() {

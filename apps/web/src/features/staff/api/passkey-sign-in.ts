@@ -1,7 +1,5 @@
 import type { AuthenticationResponseJSON, PublicKeyCredentialRequestOptionsJSON } from '@simplewebauthn/browser';
-import { PASSKEY_PATHS } from '@warren/contract';
 import { staffApi } from './client';
-import { staffPasskeyPath } from './passkeys';
 
 /**
  * POST staff/session/passkey-options, then the browser's assertion: a passkey of the member's account
@@ -9,7 +7,7 @@ import { staffPasskeyPath } from './passkeys';
  */
 export async function staffPasskeyAssertion(): Promise<AuthenticationResponseJSON> {
   const res = await staffApi
-    .post(staffPasskeyPath(PASSKEY_PATHS.staffSignInOptions), {
+    .post('session/passkey-options', {
       json: { use: 'second-step' },
       context: { silent: true, skipAuthHandling: true },
     })
