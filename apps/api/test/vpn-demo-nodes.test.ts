@@ -109,7 +109,9 @@ describe('in production', () => {
       endpoint: null,
       unavailable: 'off',
     });
-    expect((await services(c)).locations).toEqual([]);
+    // The OpenVPN page lists it the same way, with no server to connect to; its file is refused.
+    expect((await services(c)).locations).toMatchObject([{ slug: 'de-fra', nodes: [], unavailable: 'off' }]);
+    expect((await c.get('/api/setup/openvpn/config?location=de-fra&protocol=udp')).statusCode).toBe(404);
   });
 });
 

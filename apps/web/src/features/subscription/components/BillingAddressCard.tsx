@@ -1,5 +1,5 @@
 import { Button, Group, Select, SimpleGrid, Stack, Text, TextInput } from '@mantine/core';
-import '@mantine/core/styles/Combobox.layer.css';
+import '@mantine/core/styles/SimpleGrid.layer.css';
 import { zodResolver } from '@hookform/resolvers/zod';
 import { COUNTRY_CODES, EU_VAT_FORMATS, billingAddressBody, type BillingAddress } from '@warren/contract';
 import { useEffect, useMemo } from 'react';

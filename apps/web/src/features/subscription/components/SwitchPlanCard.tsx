@@ -1,4 +1,4 @@
-import { Alert, Button, Card, Group, Radio, Stack, Table, Text, Title } from '@mantine/core';
+import { Alert, Button, Card, Group, Radio, RadioCard, RadioIndicator, Stack, Table, Text, Title } from '@mantine/core';
 import '@mantine/core/styles/Radio.layer.css';
 import '@mantine/core/styles/RadioCard.layer.css';
 import '@mantine/core/styles/RadioIndicator.layer.css';
@@ -98,7 +98,7 @@ export function SwitchPlanCard({ info }: { info: SubscriptionInfo }) {
       <Radio.Group value={chosen} onChange={setChosen} aria-labelledby="switch-plan-title">
         <Stack gap="xs">
           {list.map((o) => (
-            <Radio.Card
+            <RadioCard
               key={o.tariffKey}
               value={o.tariffKey}
               disabled={o.quote.kind === 'refused'}
@@ -108,7 +108,7 @@ export function SwitchPlanCard({ info }: { info: SubscriptionInfo }) {
               aria-label={planDisplayName(t, o.tariffKey, o.tariffName)}
             >
               <Group wrap="nowrap" align="flex-start">
-                <Radio.Indicator disabled={o.quote.kind === 'refused'} />
+                <RadioIndicator disabled={o.quote.kind === 'refused'} />
                 <div>
                   <Text fw={600}>{planDisplayName(t, o.tariffKey, o.tariffName)}</Text>
                   <Text size="sm" c={o.quote.kind === 'refused' ? 'dimmed' : undefined}>
@@ -116,7 +116,7 @@ export function SwitchPlanCard({ info }: { info: SubscriptionInfo }) {
                   </Text>
                 </div>
               </Group>
-            </Radio.Card>
+            </RadioCard>
           ))}
         </Stack>
       </Radio.Group>
