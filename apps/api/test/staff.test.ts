@@ -724,6 +724,14 @@ describe('customer view and actions', () => {
     expect(
       (await act(adminBrowser, 'affiliate-portal', { enabled: false, reason: 'deal ended' })).account.affiliatePortal,
     ).toBe(false);
+    // Two admins at once: one switch, one refusal, one audit row (the flag is read and set in one statement).
+    const rowsBefore = (await auditRows("action = 'affiliate-portal'")).length;
+    const both = await Promise.all([
+      adminBrowser.post(portalUrl, { enabled: true, reason: 'first admin' }),
+      adminBrowser.post(portalUrl, { enabled: true, reason: 'second admin' }),
+    ]);
+    expect(both.map((r) => r.statusCode).sort()).toEqual([200, 422]);
+    expect((await auditRows("action = 'affiliate-portal'")).length).toBe(rowsBefore + 1);
     expect((await member.customer.get('/api/users/info/get')).statusCode).toBe(401);
     await act(adminBrowser, 'disable', { reason: 'chargeback fraud' });
     const login = await new TestClient(t.app).post('/api/users/login', {
