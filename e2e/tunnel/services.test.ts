@@ -3,9 +3,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AD_BLOCK_PATHS, type ServiceCredentials, type ServicesOverview } from '@warren/contract';
-import { TestClient, createTestApp, registerUser, type TestApp } from '../../apps/api/test/helpers.js';
+import { type TestClient, createTestApp, type TestApp } from '../../apps/api/test/helpers.js';
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
 import { type Background, background, hasTool, inNs, run, setupNode, stopWireguardGo, until } from './netns.js';
+import { payingUser } from './paying-user.js';
 
 /** The agent reads its node token from a file (mode 600): a command line is visible to every user in ps. */
 function writeToken(dir: string, token: string): string {
@@ -175,23 +176,7 @@ beforeAll(async () => {
   );
 
   // A user who registers and pays through the sandbox, then opens the OpenVPN page.
-  user = new TestClient(t.app);
-  await registerUser(user);
-  const pay = await user.post('/api/billing/createPayment', {
-    tariffId: 3,
-    currency: 'USD',
-    provider: 'sandbox',
-    returnPath: '/thank-you',
-  });
-  expect(pay.statusCode, pay.body).toBe(200);
-  const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-  const done = await t.app.inject({
-    method: 'POST',
-    url: `/sandbox/checkout/${sandboxId}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'outcome=pay',
-  });
-  expect(done.statusCode).toBeLessThan(400);
+  user = await payingUser(t.app);
   const o = (await user.get('/api/setup/services/get')).json().data as ServicesOverview;
   expect(o).toMatchObject({ access: 'paid', socksAvailable: true });
   expect(o.locations.find((l) => l.slug === 'zz-svc')).toMatchObject({

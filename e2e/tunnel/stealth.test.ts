@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type StealthOverview, type WgDevice, type WgOverview, renderWgConfig } from '@warren/contract';
-import { TestClient, createTestApp, registerUser, type TestApp } from '../../apps/api/test/helpers.js';
+import { type TestClient, createTestApp, type TestApp } from '../../apps/api/test/helpers.js';
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
 import { type Background, background, hasTool, inNs, run, setupNode, stopWireguardGo, until } from './netns.js';
+import { payingUser } from './paying-user.js';
 import { clientConfigFromLink, decodeSubscription } from './stealth-client.js';
 
 /**
@@ -338,26 +339,6 @@ function watchRestartTrigger(file: string): fs.FSWatcher {
 }
 
 /** A customer who registered and paid through the sandbox. */
-async function payingUser(): Promise<TestClient> {
-  const user = new TestClient(t.app);
-  await registerUser(user);
-  const pay = await user.post('/api/billing/createPayment', {
-    tariffId: 3,
-    currency: 'USD',
-    provider: 'sandbox',
-    returnPath: '/thank-you',
-  });
-  expect(pay.statusCode, pay.body).toBe(200);
-  const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-  const done = await t.app.inject({
-    method: 'POST',
-    url: `/sandbox/checkout/${sandboxId}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'outcome=pay',
-  });
-  expect(done.statusCode).toBeLessThan(400);
-  return user;
-}
 
 /** What an app does with the subscription URL: fetch it, base64-decode it, one link a line. */
 async function subscription(user: TestClient): Promise<string[]> {
@@ -435,7 +416,7 @@ const linkOf = (links: string[], protocol: 'vless' | 'trojan') => {
 
 describe('the censor', () => {
   it('blocks WireGuard, OpenVPN over UDP and TCP, SOCKS5 and plain HTTP proxying', async () => {
-    const user = await payingUser();
+    const user = await payingUser(t.app);
     // WireGuard: a device as the web page makes it, brought up in the client namespace.
     const { publicKey, privateKey } = generateKeyPairSync('x25519');
     const pub = publicKey.export({ format: 'der', type: 'spki' }).subarray(-32).toString('base64');
@@ -609,7 +590,7 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
   let trojan: { port: number; proc: Background };
 
   beforeAll(async () => {
-    user = await payingUser();
+    user = await payingUser(t.app);
     links = await until(
       'links in the subscription',
       async () => {
@@ -713,7 +694,7 @@ describe('VLESS and Trojan through the censor, configured only from the subscrip
     streamer.stdout!.on('data', (c: Buffer) => (got += c.toString()));
     const exited = new Promise<number | null>((r) => (streamer as ChildProcess).once('exit', (code) => r(code)));
     await until('stream started', async () => got.includes('line 1'), 10_000, 50);
-    const other = await payingUser();
+    const other = await payingUser(t.app);
     const otherLinks = await until(
       'second customer in the subscription',
       async () => {
@@ -814,7 +795,7 @@ function openStream(port: number) {
 
 describe('when access ends on a connection already open', () => {
   it("the ended customer's streaming download stops within 5 s; another customer's open connection is cut by the core's restart and their app is usable again", async () => {
-    const [a, b] = [await payingUser(), await payingUser()];
+    const [a, b] = [await payingUser(t.app), await payingUser(t.app)];
     const both = (l: string[]) =>
       l.some((x) => x.startsWith('vless://')) && l.some((x) => x.startsWith('trojan://')) ? l : undefined;
     const linksA = await until('A in the subscription', async () => both(await subscription(a)), 10_000, 250);

@@ -5,9 +5,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { renderWgConfig, type WgDevice, type WgOverview } from '@warren/contract';
-import { TestClient, createTestApp, registerUser, type TestApp } from '../../apps/api/test/helpers.js';
+import { type TestClient, createTestApp, type TestApp } from '../../apps/api/test/helpers.js';
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
 import { type Background, background, hasTool, inNs, run, setupNode, stopWireguardGo, until } from './netns.js';
+import { payingUser } from './paying-user.js';
 
 /** The agent reads its node token from a file (mode 600): a command line is visible to every user in ps. */
 function writeToken(dir: string, token: string): string {
@@ -298,23 +299,7 @@ beforeAll(async () => {
   page = await background('ip', ['netns', 'exec', NS_SRV, process.execPath, '-e', pageScript], /page listening/);
 
   // A user who registers and pays through the API (sandbox provider: the hosted page, then a signed webhook).
-  user = new TestClient(t.app);
-  await registerUser(user);
-  const pay = await user.post('/api/billing/createPayment', {
-    tariffId: 3,
-    currency: 'USD',
-    provider: 'sandbox',
-    returnPath: '/thank-you',
-  });
-  expect(pay.statusCode, pay.body).toBe(200);
-  const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-  const done = await t.app.inject({
-    method: 'POST',
-    url: `/sandbox/checkout/${sandboxId}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'outcome=pay',
-  });
-  expect(done.statusCode).toBeLessThan(400);
+  user = await payingUser(t.app);
   const me = (await user.get('/api/users/info/get')).json().data;
   expect(me).toMatchObject({ accountStatus: 'Active', subscriptionData: { tariffKey: '1-year' } });
 

@@ -4,9 +4,10 @@ import os from 'node:os';
 import path from 'node:path';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { AD_BLOCK_PATHS, renderWgConfig, type WgDevice, type WgOverview } from '@warren/contract';
-import { TestClient, createTestApp, registerUser, type TestApp } from '../../apps/api/test/helpers.js';
+import { type TestClient, createTestApp, type TestApp } from '../../apps/api/test/helpers.js';
 import { addLocation, addNode } from '../../apps/api/src/modules/nodes/admin.js';
 import { type Background, background, hasTool, inNs, run, setupNode, stopWireguardGo, until } from './netns.js';
+import { payingUser } from './paying-user.js';
 
 /**
  * The ad blocker on WireGuard, per customer (issue 23), end to end in network namespaces made for
@@ -89,27 +90,6 @@ async function resolveIn(c: Client, name: string, server = GATEWAY4, from?: stri
 async function handshakes(): Promise<string> {
   const lines = (await inNs(NS_SRV, 'wg', ['show', IF_SRV, 'latest-handshakes'])).trim().split('\n');
   return lines.sort().join('\n');
-}
-
-async function paidUser(): Promise<TestClient> {
-  const user = new TestClient(t.app);
-  await registerUser(user);
-  const pay = await user.post('/api/billing/createPayment', {
-    tariffId: 3,
-    currency: 'USD',
-    provider: 'sandbox',
-    returnPath: '/thank-you',
-  });
-  expect(pay.statusCode, pay.body).toBe(200);
-  const sandboxId = new URL(pay.json().data.redirectUrl as string).pathname.split('/').pop()!;
-  const done = await t.app.inject({
-    method: 'POST',
-    url: `/sandbox/checkout/${sandboxId}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'outcome=pay',
-  });
-  expect(done.statusCode).toBeLessThan(400);
-  return user;
 }
 
 /** The customer's side: a key pair, the device added, the config as downloaded, brought up in the client's namespace. */
@@ -254,8 +234,8 @@ beforeAll(async () => {
   );
 
   // Two paying customers: A keeps the switch's classic meaning (ads + trackers), B chose adult and gambling.
-  A.user = await paidUser();
-  B.user = await paidUser();
+  A.user = await payingUser(t.app);
+  B.user = await payingUser(t.app);
   for (const c of clients)
     expect((await c.user.post('/api/setup/features/state', { id: 1, state: true })).statusCode).toBe(200);
   const chose = await B.user.post(AD_BLOCK_PATHS.categories, { categories: ['adult', 'gambling'] });
