@@ -294,6 +294,7 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
       security,
       limiter,
       loginPerIp: perIpRules(config.perIpLimits).login,
+      changed: (user, change, ctx) => staff.profilePasskeyChanged(user, change, ctx),
     }),
     profiles: profileService({
       db,

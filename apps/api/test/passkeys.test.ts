@@ -422,6 +422,73 @@ describe('staff sign-in with a passkey', () => {
   });
 });
 
+describe("a staff member's passkeys in the staff audit log", () => {
+  type Row = { action: string; actor: string; role: string; detail: { name: string; where: string }; ip: string };
+  const rows = async (userId: number) =>
+    t.app.db.query<Row>(
+      `select action, actor, role, detail, ip from staff_audit
+        where target_user_id = $1 and action like 'passkey-%' order by seq`,
+      [userId],
+    );
+
+  it("adding and removing one in the console or the profile is audited; a customer's is not", async () => {
+    const member = new TestClient(t.app);
+    const email = uniqueEmail('staffpkaudit');
+    const { user } = await registerUser(member, email);
+    const secret = (await member.post('/api/profile/2fa/setup')).json().data.secret;
+    const enabled = await member.post('/api/profile/2fa/enable', { code: totpCode(secret, Date.now() - 30_000) });
+    const recovery = enabled.json().data.recoveryCodes as string[];
+    await t.app.services.staff.grantRole(email, 'support');
+    const consoleBrowser = new TestClient(t.app);
+    expect(
+      (await consoleBrowser.post('/api/staff/session', { email, password: PASSWORD, code: recovery[0] })).statusCode,
+    ).toBe(200);
+
+    // In the console.
+    const opt = await consoleBrowser.post('/api/staff/passkeys/register/options', { password: PASSWORD });
+    const made = createPasskey(opt.json().data, { origin: ORIGIN });
+    const reg = await consoleBrowser.post('/api/staff/passkeys/register/verify', {
+      response: made.response,
+      name: 'Console key',
+    });
+    expect(reg.statusCode, reg.body).toBe(200);
+    // In the profile (the same account's passkeys: a second step of the console's sign-in too).
+    const fromProfile = await addPasskey(member, 'Phone');
+    expect(fromProfile.verify.statusCode).toBe(200);
+    const wrongPassword = await consoleBrowser.post('/api/staff/passkeys/remove', {
+      id: fromProfile.verify.json().data.id,
+      password: 'not the password',
+    });
+    expect(wrongPassword.statusCode).toBe(422);
+    const removed = await consoleBrowser.post('/api/staff/passkeys/remove', {
+      id: fromProfile.verify.json().data.id,
+      password: PASSWORD,
+    });
+    expect(removed.statusCode, removed.body).toBe(200);
+    expect((await member.post(P.remove, { id: reg.json().data.id, password: PASSWORD })).statusCode).toBe(200);
+
+    expect((await rows(user.id)).map((r) => [r.action, r.detail.name, r.detail.where, r.actor, r.role])).toEqual([
+      ['passkey-add', 'Console key', 'console', email, 'support'],
+      ['passkey-add', 'Phone', 'profile', email, 'support'],
+      ['passkey-remove', 'Phone', 'console', email, 'support'],
+      ['passkey-remove', 'Console key', 'profile', email, 'support'],
+    ]);
+    // The console's audit view lists them (its words: apps/web/src/features/staff/lib/audit-words.ts).
+    const page = await consoleBrowser.get(`/api/staff/audit?targetUserId=${user.id}`);
+    expect(page.statusCode, page.body).toBe(200);
+    expect(
+      (page.json().data.items as { action: string }[]).filter((e) => e.action.startsWith('passkey-')),
+    ).toHaveLength(4);
+    // The chain still verifies with the new rows.
+    expect((await t.app.services.staff.verifyAudit()).ok).toBe(true);
+
+    // A customer's passkeys are not staff business.
+    const c = await customer();
+    expect((await addPasskey(c.c, 'Laptop')).verify.statusCode).toBe(200);
+    expect(await rows(c.id)).toEqual([]);
+  });
+});
+
 describe('where the relying party comes from', () => {
   it('a forged Host header gets the registry brand origin, never its own', async () => {
     const forged = new TestClient(t.app, { host: 'evil.example' });

@@ -113,6 +113,9 @@ export const STAFF_AUDIT_ACTIONS = [
   'role-revoke',
   /** The affiliate-portal flag switched by the operator (npx warren affiliate portal); detail: { enabled, previous }. */
   'affiliate-portal',
+  /** A staff member's passkey added or removed (issue 23), in the console or the profile; detail: { name, where }. */
+  'passkey-add',
+  'passkey-remove',
   /** Personal fields of earlier rows erased on purpose (account deletion, the retention of staff addresses); detail says which. */
   'pseudonymise',
 ] as const;

@@ -44,6 +44,8 @@ export function customerPasskeys(deps: {
   limiter: RateLimiter;
   /** The customer sign-in's per-address budget (LIMIT_LOGIN_PER_IP): a passkey sign-in spends it as a password does. */
   loginPerIp: LimitRule;
+  /** Each added or removed passkey, after it is stored: the staff audit log keeps a staff member's (staff/passkey-audit.ts). */
+  changed?: (user: UserRow, change: { added: boolean; name: string }, ctx: RequestContext) => Promise<unknown>;
 }) {
   const { passkeys, users, security, limiter } = deps;
   // Every sign-in page view in a browser with conditional UI asks for one: four times the address's sign-in budget.
@@ -67,6 +69,7 @@ export function customerPasskeys(deps: {
       ctx: RequestContext,
     ): Promise<Passkey> {
       const added = await passkeys.register(user.id, sessionBinding(token), rpOf(ctx), body.response, body.name);
+      await deps.changed?.(user, { added: true, name: added.name }, ctx);
       security.passkeyChanged(user, true, added.name, ctx);
       return added;
     },
@@ -76,6 +79,7 @@ export function customerPasskeys(deps: {
     async remove(user: UserRow, token: TokenRow, id: number, password: string, ctx: RequestContext): Promise<void> {
       await passkeys.checkPassword(user, reauthKey(user, token), password);
       const name = await passkeys.remove(user.id, id);
+      await deps.changed?.(user, { added: false, name }, ctx);
       security.passkeyChanged(user, false, name, ctx);
     },
 

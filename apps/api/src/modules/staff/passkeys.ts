@@ -18,6 +18,7 @@ import { DomainError } from '../../lib/errors.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { PASSKEY_OPTIONS_PER_IP, type PasskeysService, type RelyingParty } from '../passkeys/index.js';
 import { type SecurityMails, type UsersService, spend } from '../users/index.js';
+import type { PasskeyChange } from './passkey-audit.js';
 import type { StaffSession } from './sessions.js';
 
 /**
@@ -26,6 +27,8 @@ import type { StaffSession } from './sessions.js';
  * same table and list as Profile → Passkeys; the owner is mailed for each change either way).
  * Adding and removing one need the password again, as in the profile: a staff session is short
  * (15 minutes idle) but may still be someone else's browser.
+ *
+ * Each added or removed passkey is a row of the staff audit log (./passkey-audit.ts).
  *
  * Challenge bindings: a staff sign-in's to the console's XSRF key cookie (httpOnly, the one the
  * session will be bound to), a registration's to the staff session.
@@ -83,6 +86,8 @@ export async function staffPasskeyRoutes(
     deps: StaffPasskeysDeps;
     as: As;
     actor: (request: FastifyRequest) => StaffSession;
+    /** The audit row of a change (the staff service's consolePasskeyChanged). */
+    audited: (actor: StaffSession, change: PasskeyChange) => Promise<unknown>;
     /** The console's XSRF key cookie of the request (present: the XSRF check of a POST needed it). */
     xsrfKeyOf: (request: FastifyRequest) => string;
   },
@@ -143,6 +148,7 @@ export async function staffPasskeyRoutes(
         body.response,
         body.name,
       );
+      await o.audited(s, { added: true, name: added.name });
       deps.security?.passkeyChanged(await deps.users.reload(s.userId), true, added.name, deps.contextOf(request));
       return { data: added };
     },
@@ -160,6 +166,7 @@ export async function staffPasskeyRoutes(
       const user = await deps.users.reload(s.userId);
       await deps.passkeys.checkPassword(user, reauthKey(s), body.password);
       const name = await deps.passkeys.remove(s.userId, body.id);
+      await o.audited(s, { added: false, name });
       deps.security?.passkeyChanged(user, false, name, deps.contextOf(request));
       return { data: { ok: true as const } };
     },

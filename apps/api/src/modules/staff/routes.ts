@@ -169,6 +169,7 @@ export async function staffRoutes(
       deps: passkeys,
       as,
       actor,
+      audited: staff.consolePasskeyChanged,
       xsrfKeyOf: (request) => request.cookies[keyCookie] ?? '',
     });
   }

@@ -5,6 +5,7 @@ import type { Metrics } from '../../lib/metrics.js';
 import type { RateLimiter } from '../../lib/rate-limit.js';
 import { type SecurityMails, secondFactor, usersRepository } from '../users/index.js';
 import { staffAudit } from './audit.js';
+import { staffPasskeyAudit } from './passkey-audit.js';
 import { type StaffCustomersDeps, staffCustomers } from './customers.js';
 import { type StaffJobsDeps, staffJobs } from './jobs.js';
 import { staffOperator } from './operator.js';
@@ -85,6 +86,7 @@ export function staffService(deps: StaffDeps) {
     ...staffVpn({ repo, audit, vpn: deps.vpn, now }),
     ...staffJobs({ engine: deps.jobs, audit, now }),
     ...staffOperator({ repo, audit, accounts }),
+    ...staffPasskeyAudit({ repo, audit }),
   };
 }
 export type StaffService = ReturnType<typeof staffService>;

@@ -86,6 +86,16 @@ describe('audit entries in words (issue 22)', () => {
     expect(say(entry('affiliate-portal', { enabled: false, previous: true }))).toBe(
       'Turned the affiliate portal off for ann@example.com',
     );
+    expect(say(entry('passkey-add', { name: 'YubiKey', where: 'console' }))).toBe(
+      'Added the passkey “YubiKey” to their account in the console',
+    );
+    expect(say(entry('passkey-remove', { name: 'Phone', where: 'profile' }))).toBe(
+      'Removed the passkey “Phone” from their account in their profile',
+    );
+    expect(say(entry('passkey-add', { name: 'Phone', where: 'profile' }), 'ru')).toBe(
+      'Добавил ключ доступа «Phone» к своему аккаунту в профиле',
+    );
+    expect(say(entry('sign-in', { secondFactor: 'passkey' }))).toBe('Signed in to the console with a passkey');
   });
 
   it('every action has its sentence in en, ru and zh, also with an empty detail', () => {

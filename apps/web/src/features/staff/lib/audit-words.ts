@@ -36,6 +36,7 @@ export function auditWords(e: StaffAuditEntry, language: string): AuditWords {
   switch (e.action) {
     case 'sign-in':
       if (d.secondFactor === 'recovery') return say('sign-in-recovery', { count: num(d.recoveryCodesLeft) ?? 0 });
+      if (d.secondFactor === 'passkey') return say('sign-in-passkey');
       return say(d.secondFactor === 'totp' ? 'sign-in-totp' : 'sign-in');
     case 'sign-in-failed': {
       const why = str(d.why);
@@ -100,6 +101,9 @@ export function auditWords(e: StaffAuditEntry, language: string): AuditWords {
       return say('role-revoke', { role: str(d.role) ?? '' });
     case 'affiliate-portal':
       return say(bool(d.enabled) === false ? 'affiliate-portal-off' : 'affiliate-portal-on');
+    case 'passkey-add':
+    case 'passkey-remove':
+      return say(`${e.action}${d.where === 'profile' ? '-profile' : ''}`, { name: str(d.name) ?? '—' });
     case 'pseudonymise':
       return say(num(d.userId) !== null ? 'pseudonymise-account' : 'pseudonymise-addresses', {
         count: num(d.rows) ?? 0,
