@@ -494,6 +494,21 @@ describe('customer view and actions', () => {
     expect(part.map((c: { id: number }) => c.id)).toContain(member.id);
     expect((await supportBrowser.get('/api/staff/customers?q=%25')).json().data.items.length).toBe(0);
 
+    // The index is asked for q's rarest trigrams only (email-search.ts): a row holding those but not q is not found.
+    const stamp = Date.now().toString(36);
+    const wanted = `zq${stamp}abc123@search.invalid`;
+    await registerUser(new TestClient(t.app), wanted);
+    await registerUser(new TestClient(t.app), `zq${stamp}xyzc123abc@search.invalid`);
+    for (const q of [`zq${stamp}abc123`, `ZQ${stamp.toUpperCase()}ABC123@`, wanted]) {
+      const found = (await supportBrowser.get(`/api/staff/customers?q=${encodeURIComponent(q)}`)).json().data.items;
+      expect(
+        found.map((c: { email: string }) => c.email),
+        q,
+      ).toEqual([wanted]);
+    }
+    expect((await supportBrowser.get(`/api/staff/customers?q=zq${stamp}`)).json().data.items).toHaveLength(2);
+    expect((await supportBrowser.get(`/api/staff/customers?q=zq${stamp}_`)).json().data.items).toHaveLength(0);
+
     await t.app.settle(); // mails go out in the background
     const view = await supportBrowser.get(`/api/staff/customers/${member.id}`);
     expect(view.statusCode, view.body).toBe(200);

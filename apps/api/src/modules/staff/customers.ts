@@ -6,12 +6,20 @@ import type { VpnServices } from '../nodes/index.js';
 import type { StealthService } from '../stealth/index.js';
 import type { AccountErasure, UsersService } from '../users/index.js';
 import type { StaffActor, StaffAudit } from './audit.js';
+import { rarestTrigrams } from './email-search.js';
 import type { CustomerRow, StaffRepository } from './repository.js';
 
 export interface StaffCustomersDeps {
   repo: Pick<
     StaffRepository,
-    'customer' | 'search' | 'devices' | 'serviceCredentials' | 'activeSessions' | 'mails' | 'endSessionsOf'
+    | 'customer'
+    | 'search'
+    | 'emailSample'
+    | 'devices'
+    | 'serviceCredentials'
+    | 'activeSessions'
+    | 'mails'
+    | 'endSessionsOf'
   >;
   audit: Pick<StaffAudit, 'record'>;
   /** The customer's account (the users module, the one writer of users and auth_tokens): reloaded, disabled, signed out. */
@@ -38,6 +46,10 @@ export interface StaffCustomersDeps {
   now: () => Date;
 }
 
+/** How many addresses tell the common parts of addresses from the rare ones, and for how long they do (an hour). */
+const EMAIL_SAMPLE_SIZE = 2000;
+const EMAIL_SAMPLE_MS = 60 * 60 * 1000;
+
 const iso = (d: Date | string) => new Date(d).toISOString();
 const isoOrNull = (d: Date | string | null | undefined) => (d === null || d === undefined ? null : iso(d));
 const asLanguage = (l: string) =>
@@ -54,6 +66,21 @@ const isWithinMoneyBackWindow = (p: PaymentRow, at: Date, days: number) =>
  */
 export function staffCustomers(deps: StaffCustomersDeps) {
   const { repo, audit, billing, now } = deps;
+
+  // Per instance, taken on the first search: what the search's index lookups avoid (email-search.ts).
+  let sample: { at: number; emails: Promise<string[]> } | undefined;
+  function emailSample(): Promise<string[]> {
+    const at = now().getTime();
+    if (!sample || at - sample.at > EMAIL_SAMPLE_MS) {
+      const emails = repo.emailSample(EMAIL_SAMPLE_SIZE);
+      sample = { at, emails };
+      // A failed read is not kept: the next search tries again.
+      emails.catch(() => {
+        if (sample?.emails === emails) sample = undefined;
+      });
+    }
+    return sample.emails;
+  }
 
   async function customerRow(id: number): Promise<CustomerRow> {
     const row = await repo.customer(id);
@@ -145,7 +172,8 @@ export function staffCustomers(deps: StaffCustomersDeps) {
 
   return {
     async search(q: string): Promise<StaffCustomerSummary[]> {
-      return (await repo.search(q, STAFF_SEARCH_LIMIT)).map(summaryOf);
+      const lookFor = rarestTrigrams(q, await emailSample());
+      return (await repo.search(q, lookFor, STAFF_SEARCH_LIMIT)).map(summaryOf);
     },
     async customer(actor: StaffActor, id: number): Promise<StaffCustomer> {
       const c = await view(id);

@@ -1,6 +1,7 @@
 import type { StaffRole } from '@warren/contract';
 import type { Queryable } from '../../db/client.js';
 import { type ChainRow, GENESIS_HASH, PSEUDONYMISE } from './audit-chain.js';
+import { containsPattern } from './email-search.js';
 
 /** The chain's newest row: what is exported (metric, log line) so a deletion of the newest rows shows. */
 export interface AuditHead {
@@ -248,17 +249,36 @@ export function staffRepository(db: Queryable) {
     },
 
     // --- customers ---------------------------------------------------------------------------
-    async search(q: string, limit: number): Promise<CustomerRow[]> {
+    /**
+     * Accounts by numeric id or by part of the email. `lookFor` are the fragments the trigram index is
+     * asked for (the rarest of q: `email-search.ts`); the whole of q is then checked on what they find.
+     */
+    async search(q: string, lookFor: string[], limit: number): Promise<CustomerRow[]> {
       const id = /^\d{1,10}$/.test(q) && Number(q) <= 2 ** 31 - 1 ? Number(q) : null;
-      // Part of an email: LIKE with its wildcards escaped, so `_` and `%` match themselves.
-      const like = `%${q.toLowerCase().replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
+      const lowered = q.toLowerCase();
+      // Two index conditions (the same one twice when there is one); LIKE ALL over an array would not use the index.
+      const [a, b] = lookFor.length ? [lookFor[0]!, lookFor[1] ?? lookFor[0]!] : [lowered, lowered];
       return db.query<CustomerRow>(
         `select u.id, u.email, u.verified, u.account_status, u.created_at, u.totp_enabled, u.language, u.brand, u.tariff_name, u.subscription_expires_at, u.is_post_affiliate_available, m.role as staff_role
          from users u left join staff_members m on m.user_id = u.id
-         where u.deleted_at is null and (u.id = $1 or lower(u.email) like $2)
-         order by (u.id = $1) desc nulls last, (lower(u.email) = lower($3)) desc, u.id limit $4`,
-        [id, like, q, limit],
+         where u.deleted_at is null
+           and (u.id = $1 or (lower(u.email) like $2 and lower(u.email) like $3 and strpos(lower(u.email), $4) > 0))
+         order by (u.id = $1) desc nulls last, (lower(u.email) = $4) desc, u.id limit $5`,
+        [id, containsPattern(a), containsPattern(b), lowered, limit],
       );
+    },
+    /**
+     * Up to `size` lowered addresses picked at random (row-level sampling), for telling the common
+     * parts of addresses from the rare ones. Reads the table once; the caller keeps it for a while.
+     */
+    async emailSample(size: number): Promise<string[]> {
+      const rows = await db.query<{ email: string }>(
+        `select lower(email) as email from users
+           tablesample bernoulli (least(100, $1 * 100.0 / greatest((select reltuples from pg_class where oid = 'users'::regclass), 1)))
+         where deleted_at is null limit $1`,
+        [size],
+      );
+      return rows.map((r) => r.email);
     },
     async customer(id: number): Promise<CustomerRow | undefined> {
       return (
