@@ -280,6 +280,30 @@ describe('agent', () => {
     expect(api.reports[3]).not.toHaveProperty('agentVersion');
   });
 
+  it('reports the extra WireGuard ports in place for the port the interface listens on; a failed check reports none (issue 23)', async () => {
+    const api = new FakeApi();
+    const wg = new FakeWg();
+    const asked: number[] = [];
+    let fail = false;
+    const agent = new Agent(api, wg, {
+      ...options,
+      extraPorts: async (listenPort) => {
+        asked.push(listenPort);
+        if (fail) throw new Error('nft: Operation not permitted');
+        return [53, 443];
+      },
+    });
+    await agent.reportOnce();
+    expect(asked).toEqual([51820]);
+    expect(api.reports[0]!.wgExtraPorts).toEqual([53, 443]);
+    fail = true;
+    await agent.reportOnce();
+    expect(api.reports[1]!.wgExtraPorts).toEqual([]);
+    // Without a checker (an embedding that has none) the field is left out.
+    await new Agent(api, wg, options).reportOnce();
+    expect(api.reports[2]).not.toHaveProperty('wgExtraPorts');
+  });
+
   it('keeps the public key the API accepted in its state dir, for setup (issue 22); a failed report keeps nothing', async () => {
     const stateDir = fs.mkdtempSync(path.join(os.tmpdir(), 'warren-agent-key-'));
     try {

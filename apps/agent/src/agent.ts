@@ -1,5 +1,11 @@
 import os from 'node:os';
-import { type DesiredState, MAX_REPORTED_PEERS, type NodeReport, type WgKind } from '@warren/contract';
+import {
+  type DesiredState,
+  MAX_REPORTED_PEERS,
+  type NodeReport,
+  WG_EXTRA_PORTS_MAX,
+  type WgKind,
+} from '@warren/contract';
 import type { Dump } from './wg/dump.js';
 import { PeerBudget, isPeerCapError } from './wg/capacity.js';
 import { type PeerDiff, diffPeers, diffSize, wgSetArgs } from './wg/diff.js';
@@ -40,6 +46,11 @@ export interface AgentOptions {
   version?: string;
   /** Where the public key the API accepted is kept for `warren-agent setup` (wg/reported-key.ts); none: not kept. */
   stateDir?: string;
+  /**
+   * The extra public UDP ports whose redirect to `listenPort` is in place (wg/extra-ports.ts),
+   * reported as wgExtraPorts; absent: not reported (tests; the API then offers none).
+   */
+  extraPorts?: (listenPort: number) => Promise<number[]>;
 }
 
 export type ApplyMode = 'none' | 'set' | 'syncconf';
@@ -224,6 +235,16 @@ export class Agent {
       .slice(0, MAX_REPORTED_PEERS);
     const parts: Partial<NodeReport>[] = [];
     for (const part of this.o.reportParts ?? []) parts.push(await part.collect());
+    if (this.o.extraPorts && dump.iface.listenPort) {
+      let wgExtraPorts: number[] = [];
+      try {
+        wgExtraPorts = (await this.o.extraPorts(dump.iface.listenPort)).slice(0, WG_EXTRA_PORTS_MAX);
+      } catch (err) {
+        // Not verified is not in place: the API then offers none of them.
+        this.log('warn', 'could not check the extra WireGuard ports', { error: (err as Error).message });
+      }
+      parts.push({ wgExtraPorts });
+    }
     const report: NodeReport = {
       ...Object.assign({}, ...parts),
       ...(dump.iface.publicKey ? { publicKey: dump.iface.publicKey } : {}),

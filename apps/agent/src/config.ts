@@ -30,6 +30,10 @@ export interface AgentConfig {
   tokenFile?: string;
   /** The Prometheus listener (`--metrics`); undefined: off. */
   metrics?: { host: string; port: number };
+  /** The extra public UDP ports setup redirected to WireGuard (`--wg-extra-ports`); reported when their rule is in place. */
+  wgExtraPorts: number[];
+  /** The nft tool the agent lists that rule with. */
+  nftBin: string;
 }
 
 /** Where the node token is read from when neither --token-file nor an environment variable names one. */
@@ -58,6 +62,9 @@ export const HELP = `Usage: warren-agent [run] [options]
   --max-peers N          peers the interface may hold at most WARREN_MAX_PEERS (default: the implementation's
                          cap, wireguard-go 65,536, the kernel 1,048,576); desired peers beyond it are
                          refused (reported, never retried in a loop) and the API gives the node no new device
+  --wg-extra-ports LIST  public UDP ports setup redirects to WireGuard WARREN_WG_EXTRA_PORTS (setup writes it;
+                         default none): each report names those whose nftables rule is in place
+  --nft PATH             the nft tool                        WARREN_NFT_BIN (default nft)
   --log-level LEVEL      debug | info | warn | error         WARREN_LOG_LEVEL (default info)
 `;
 
@@ -117,6 +124,8 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
       'max-set-changes': { type: 'string' },
       'max-peers': { type: 'string' },
       'log-level': { type: 'string' },
+      'wg-extra-ports': { type: 'string' },
+      nft: { type: 'string' },
       help: { type: 'boolean', short: 'h' },
     },
   });
@@ -160,6 +169,10 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
   const logLevel = pick(values['log-level'], 'WARREN_LOG_LEVEL') ?? 'info';
   if (!['debug', 'info', 'warn', 'error'].includes(logLevel))
     problems.push('--log-level must be debug, info, warn or error');
+  const extra = pick(values['wg-extra-ports'], 'WARREN_WG_EXTRA_PORTS');
+  const wgExtraPorts = extra === undefined || extra === 'none' ? [] : extra.split(',').map((x) => Number(x.trim()));
+  if (wgExtraPorts.some((n) => !Number.isInteger(n) || n < 1 || n > 65535))
+    problems.push('--wg-extra-ports must be ports in 1..65535, comma-separated (or none)');
   const config: AgentConfig = {
     apiUrl: apiUrl ?? '',
     apiSocket: pick(values['api-socket'], 'WARREN_API_SOCKET'),
@@ -194,6 +207,8 @@ export function loadAgentConfig(argv: string[], env: NodeJS.ProcessEnv = process
     logLevel: logLevel as AgentConfig['logLevel'],
     tokenFile,
     metrics,
+    wgExtraPorts,
+    nftBin: pick(values.nft, 'WARREN_NFT_BIN') ?? 'nft',
   };
   if (problems.length)
     throw new AgentConfigError(`Invalid agent configuration:\n${problems.map((p) => `  - ${p}`).join('\n')}`);

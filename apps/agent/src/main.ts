@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { AgentConfigError, HELP, loadAgentConfig, takeEnvFile } from './config.js';
 import { createAgentMetrics, startMetricsServer } from './metrics.js';
 import { Wg, execWg } from './wg/wg.js';
+import { extraPortsChecker, listWgPortsChain } from './wg/extra-ports.js';
 import { loadServicesConfig } from './services/config.js';
 import { NodeServicesRuntime } from './services/runtime.js';
 import { loadStealthConfig } from './stealth/config.js';
@@ -104,6 +105,8 @@ async function main(): Promise<void> {
       stateDir: config.stateDir,
       appliers,
       reportParts: stealth ? [stealth] : [],
+      // The extra WireGuard ports setup configured: reported only while their redirect is in place ([] when none).
+      extraPorts: extraPortsChecker(config.wgExtraPorts, config.iface, () => listWgPortsChain(config.nftBin)),
       observer: metrics?.observer,
       version: AGENT_VERSION,
     },

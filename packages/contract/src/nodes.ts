@@ -119,6 +119,9 @@ export function nodeIsFull(
   return c.refused > 0 || c.peers + c.refused >= nodePeerLimit(c.maxPeers, highWaterPercent);
 }
 
+/** At most this many extra WireGuard ports per node (setup refuses more). */
+export const WG_EXTRA_PORTS_MAX = 8;
+
 export const nodeReport = z.object({
   /** The interface's public key and port, so configs handed to users match the node. */
   publicKey: wgPublicKey.optional(),
@@ -130,6 +133,13 @@ export const nodeReport = z.object({
   agentVersion: z.string().max(64).optional(),
   /** The last error applying the desired state, null once an apply succeeded (optional: older agents do not send it). */
   lastApplyError: z.string().max(2000).nullable().optional(),
+  /**
+   * Public UDP ports besides listenPort that the node redirects to its WireGuard port (issue 23,
+   * `warren-agent setup --wg-extra-ports`): only those whose redirect rule the agent found in place
+   * (nftables chain inet warren wg-ports). Absent: the agent does not check (older agents, or no
+   * extra ports configured); [] means none is in place.
+   */
+  wgExtraPorts: z.array(dbInt().min(1).max(65535)).max(WG_EXTRA_PORTS_MAX).optional(),
   /** The interface's capacity (issue 22; optional: older agents do not send it). */
   wireguard: nodeWireguardCapacity.optional(),
   /** Peers whose counters changed since the last report. No endpoints: client IPs are never sent. */

@@ -9,6 +9,7 @@ describe('setup options', () => {
     expect(o).toMatchObject({
       iface: 'wg0',
       port: 51820,
+      wgExtraPorts: [53, 443],
       etcDir: '/etc/warren',
       tokenFile: '/etc/warren/node-token',
       stateDir: '/var/lib/warren-agent',
@@ -111,5 +112,19 @@ describe('pools', () => {
     expect(canonicalIp('2001:db8:0:1:0:0:1:1')).toBe('2001:db8:0:1::1:1');
     expect(canonicalIp('1:0:1:0:1:0:1:0')).toBe('1:0:1:0:1:0:1:0');
     expect(canonicalIp('10.64.0.1')).toBe('10.64.0.1');
+  });
+
+  it('--wg-extra-ports: a list (sorted), or none; a bad, repeated or listen port is refused with what is wrong', () => {
+    const o = (...a: string[]) => parseSetupArgs(['--api', 'https://a', ...a]);
+    expect(o('--wg-extra-ports', '443, 53,1194')).toMatchObject({ wgExtraPorts: [53, 443, 1194] });
+    expect(o('--wg-extra-ports', 'none')).toMatchObject({ wgExtraPorts: [] });
+    expect(() => o('--wg-extra-ports', '53,0')).toThrow(/--wg-extra-ports: "0" is not a port in 1\.\.65535/);
+    expect(() => o('--wg-extra-ports', '53,x')).toThrow(/"x" is not a port/);
+    expect(() => o('--wg-extra-ports', '')).toThrow(/"" is not a port/);
+    expect(() => o('--wg-extra-ports', '70000')).toThrow(/not a port/);
+    expect(() => o('--wg-extra-ports', '443,443')).toThrow(/443 is listed twice/);
+    expect(() => o('--port', '443')).toThrow(/443 is the WireGuard listen port/);
+    expect(o('--port', '443', '--wg-extra-ports', '53')).toMatchObject({ port: 443, wgExtraPorts: [53] });
+    expect(() => o('--wg-extra-ports', '1,2,3,4,5,6,7,8,9')).toThrow(/at most 8 ports/);
   });
 });

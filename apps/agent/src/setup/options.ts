@@ -1,6 +1,7 @@
 import net from 'node:net';
 import path from 'node:path';
 import { parseArgs } from 'node:util';
+import { WG_EXTRA_PORTS_MAX } from '@warren/contract';
 import { type Pool, parsePool } from './net.js';
 
 /**
@@ -19,6 +20,11 @@ export interface SetupOptions {
   tokenFile: string;
   iface: string;
   port: number;
+  /**
+   * Public UDP ports redirected to the WireGuard port (issue 23: through networks that let only
+   * DNS or HTTPS ports out); default 53 and 443; [] with --wg-extra-ports none.
+   */
+  wgExtraPorts: number[];
   v4: Pool;
   v6: Pool;
   services: Record<Service, boolean>;
@@ -58,6 +64,11 @@ Running it again changes nothing; after a change of options it applies only the 
                          replaces a key otherwise: a missing key file on a node that has a key, or a new
                          --interface beside another interface's key, is refused with what to do
   --port N               WireGuard listen port (default 51820; the port given to add-node)
+  --wg-extra-ports LIST  more public UDP ports WireGuard is reached on, comma-separated (default 53,443),
+                         or none: nftables redirects them to the listen port (table inet warren, chain
+                         wg-ports), only for packets from outside the tunnels to this machine's own
+                         addresses, so the resolver the tunnels use (port 53 inside) and the stealth
+                         core (TCP 443) are untouched; the agent reports the ports whose rule is in place
   --ipv4-pool CIDR       the API's WG_IPV4_POOL (default ${DEFAULT_IPV4_POOL}); the node takes its first address
   --ipv6-pool CIDR       the API's WG_IPV6_POOL (default ${DEFAULT_IPV6_POOL})
   --services LIST        besides WireGuard: openvpn,socks,dns (default all three), or none
@@ -109,6 +120,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
         'token-file': { type: 'string' },
         interface: { type: 'string' },
         port: { type: 'string' },
+        'wg-extra-ports': { type: 'string' },
         'ipv4-pool': { type: 'string' },
         'ipv6-pool': { type: 'string' },
         services: { type: 'string' },
@@ -148,6 +160,24 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
     problems.push('--interface must be a valid interface name (up to 15 characters)');
   const port = Number(values.port ?? 51820);
   if (!Number.isInteger(port) || port < 1 || port > 65535) problems.push('--port must be an integer in 1..65535');
+  const extraRaw = values['wg-extra-ports'] ?? '53,443';
+  const wgExtraPorts: number[] = [];
+  if (extraRaw !== 'none') {
+    for (const item of extraRaw.split(',').map((x) => x.trim())) {
+      const n = /^\d{1,5}$/.test(item) ? Number(item) : NaN;
+      if (!Number.isInteger(n) || n < 1 || n > 65535)
+        problems.push(
+          `--wg-extra-ports: ${JSON.stringify(item)} is not a port in 1..65535 (a list such as 53,443, or none)`,
+        );
+      else if (n === port)
+        problems.push(`--wg-extra-ports: ${n} is the WireGuard listen port (--port) itself; list only other ports`);
+      else if (wgExtraPorts.includes(n)) problems.push(`--wg-extra-ports: ${n} is listed twice`);
+      else wgExtraPorts.push(n);
+    }
+    if (wgExtraPorts.length > WG_EXTRA_PORTS_MAX)
+      problems.push(`--wg-extra-ports: at most ${WG_EXTRA_PORTS_MAX} ports`);
+    wgExtraPorts.sort((a, b) => a - b);
+  }
   const pool = (v: string, family: 4 | 6) => {
     try {
       return parsePool(v, family);
@@ -233,6 +263,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
     tokenFile: dir(values['token-file'], path.join(etcDir, 'node-token')),
     iface,
     port,
+    wgExtraPorts,
     v4,
     v6,
     services: { openvpn: chosen.includes('openvpn'), socks: chosen.includes('socks'), dns: chosen.includes('dns') },

@@ -132,11 +132,34 @@ describe('setup plan', () => {
     expect(steps.every((s) => s.actions.length === 0)).toBe(true);
   });
 
-  it('a new port changes the interface and its unit, nothing else', () => {
+  it('a new port changes the interface and its unit, and the redirect of the extra ports to it; nothing else', () => {
     const before = opts();
     const steps = plan(opts('--port', '51000'), converged(before), AGENT);
-    expect(changed(steps)).toEqual(['unit warren-wg0.service', 'key and port']);
-    expect(execs(steps)).toEqual(['/usr/bin/wg set wg0 private-key /etc/warren/wg0.key listen-port 51000']);
+    expect(changed(steps)).toEqual(['unit warren-wg0.service', 'key and port', 'nat (nftables table inet warren)']);
+    expect(execs(steps)).toEqual([
+      '/usr/bin/wg set wg0 private-key /etc/warren/wg0.key listen-port 51000',
+      '/usr/sbin/nft -f /etc/warren/warren.nft',
+    ]);
+    expect(steps.find((s) => s.name.startsWith('nat'))!.detail).toContain(
+      'WireGuard also on UDP 53, 443 (redirected to 51000)',
+    );
+    // Without extra ports the port is the interface's alone.
+    const bare = opts('--wg-extra-ports', 'none');
+    const only = plan(opts('--wg-extra-ports', 'none', '--port', '51000'), converged(bare), AGENT);
+    expect(changed(only)).toEqual(['unit warren-wg0.service', 'key and port']);
+  });
+
+  it('--wg-extra-ports is shown in the plan; a second run with the same list changes nothing, another list only the table', () => {
+    const o = opts('--wg-extra-ports', '443');
+    const same = plan(o, converged(o), AGENT);
+    expect(same.every((s) => s.actions.length === 0)).toBe(true);
+    expect(same.find((s) => s.name.startsWith('nat'))!.detail).toContain(
+      'WireGuard also on UDP 443 (redirected to 51820)',
+    );
+    const other = plan(opts('--wg-extra-ports', '53,443'), converged(o), AGENT);
+    expect(changed(other)).toEqual(
+      ['nat (nftables table inet warren)', 'agent settings', 'services'].filter((n) => other.some((s) => s.name === n)),
+    );
   });
 
   it('another pool moves the gateways (the old ones go), the NAT rules and the resolver addresses', () => {

@@ -338,6 +338,9 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
   // NAT: reload when the file changes, the table is missing, or it differs from what setup loaded (drift).
   const nft = renderNft(o);
   const nftChanged = obs.files[p.nftFile] !== nft;
+  const extraPorts = o.wgExtraPorts.length
+    ? `; WireGuard also on UDP ${o.wgExtraPorts.join(', ')} (redirected to ${o.port})`
+    : '; no extra WireGuard ports';
   const drifted = obs.nftTable === undefined || obs.nftTable !== obs.files[p.nftListing];
   steps.push(
     step(
@@ -349,12 +352,12 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
             { kind: 'snapshotNft', path: p.nftListing },
           ]
         : [],
-      `${p.nftFile} loaded`,
-      nftChanged
+      `${p.nftFile} loaded${extraPorts}`,
+      (nftChanged
         ? `write ${p.nftFile} and load it`
         : obs.nftTable === undefined
           ? 'load the table (missing)'
-          : 'reload the table (it was changed outside setup)',
+          : 'reload the table (it was changed outside setup)') + extraPorts,
     ),
   );
 

@@ -103,3 +103,26 @@ describe('systemd units', () => {
     ]);
   });
 });
+
+describe('extra WireGuard ports (--wg-extra-ports, issue 23)', () => {
+  it('by default redirects UDP 53 and 443 to the listen port, only from outside the tunnels and to local addresses', () => {
+    const text = renderNft(opts('--port', '51821'));
+    expect(text).toContain('chain wg-ports {\n\t\ttype nat hook prerouting priority dstnat; policy accept;');
+    expect(text).toContain(
+      'iifname != { "wg0", "wovpn-udp", "wovpn-tcp" } fib daddr type local udp dport { 53, 443 } redirect to :51821',
+    );
+    // UDP only: the stealth core's TCP 443 is never taken.
+    expect(text).not.toMatch(/tcp dport|meta l4proto/);
+    expect(renderAgentEnv(opts())).toContain('\nWARREN_WG_EXTRA_PORTS=53,443\n');
+  });
+
+  it('names one port without a set, and none leaves out the chain and the setting', () => {
+    expect(renderNft(opts('--wg-extra-ports', '443', '--services', 'none'))).toContain(
+      'iifname != { "wg0" } fib daddr type local udp dport 443 redirect to :51820',
+    );
+    const none = renderNft(opts('--wg-extra-ports', 'none'));
+    expect(none).not.toContain('wg-ports');
+    expect(none).not.toContain('redirect');
+    expect(renderAgentEnv(opts('--wg-extra-ports', 'none'))).not.toContain('WARREN_WG_EXTRA_PORTS');
+  });
+});

@@ -1,4 +1,5 @@
 import path from 'node:path';
+import { WG_PORTS_CHAIN } from '../wg/extra-ports.js';
 import type { SetupOptions } from './options.js';
 
 /**
@@ -106,7 +107,25 @@ table inet warren {
 \t\ttype nat hook postrouting priority srcnat; policy accept;
 ${nat.map((l) => `\t\t${l}`).join('\n')}
 \t}
+${renderWgPortsChain(o)}}
+`;
 }
+
+/**
+ * WireGuard on more public UDP ports (issue 23): a packet to one of them is redirected to the one
+ * port the interface listens on; conntrack gives the answers the port the client used. Only
+ * packets that arrive from outside the tunnels (never a client's packet to the resolver on the
+ * gateway address, port 53 inside the tunnel) and are for this machine's own addresses (never
+ * forwarded traffic); UDP only, so the stealth core's TCP 443 is untouched. Empty with none.
+ */
+export function renderWgPortsChain(o: SetupOptions): string {
+  if (!o.wgExtraPorts.length) return '';
+  const ports = o.wgExtraPorts.length === 1 ? String(o.wgExtraPorts[0]) : `{ ${o.wgExtraPorts.join(', ')} }`;
+  return `\t# WireGuard also on UDP ${o.wgExtraPorts.join(', ')} (--wg-extra-ports): redirected to its port ${o.port}.
+\tchain ${WG_PORTS_CHAIN} {
+\t\ttype nat hook prerouting priority dstnat; policy accept;
+\t\tiifname != { ${clientInterfaces(o).map(q).join(', ')} } fib daddr type local udp dport ${ports} redirect to :${o.port}
+\t}
 `;
 }
 
@@ -133,6 +152,8 @@ export function renderAgentEnv(o: SetupOptions, stealthWsPath?: string): string 
     ['WARREN_API_SOCKET', o.apiSocket],
     ['WARREN_NODE_TOKEN_FILE', o.tokenFile],
     ['WARREN_WG_INTERFACE', o.iface],
+    // The agent reports which of these have their redirect in place (wg/extra-ports.ts).
+    ['WARREN_WG_EXTRA_PORTS', o.wgExtraPorts.length ? o.wgExtraPorts.join(',') : undefined],
     ['WARREN_STATE_DIR', o.stateDir],
     ['WARREN_METRICS_LISTEN', o.metrics],
     ['WARREN_SERVICES', services.join(',') || undefined],

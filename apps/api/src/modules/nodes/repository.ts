@@ -293,13 +293,16 @@ export function nodesRepository(db: Queryable) {
         agentVersion?: string;
         lastApplyError?: string | null;
         wireguard?: NodeWireguardCapacity;
+        /** Absent (an older agent): none offered, never a stale list kept. */
+        wgExtraPorts?: number[];
       },
     ): Promise<void> {
       const wg = r.wireguard;
       await db.query(
         `update vpn_nodes set load = $2, active_peers = $3, last_seen_at = now(), demo = false, public_key = coalesce($4, public_key), listen_port = coalesce($5, listen_port),
            agent_version = coalesce($6, agent_version), last_apply_error = case when $7 then $8 else last_apply_error end,
-           wg_kind = coalesce($9, wg_kind), wg_max_peers = coalesce($10, wg_max_peers), wg_peers = coalesce($11, wg_peers), wg_refused = coalesce($12, wg_refused)
+           wg_kind = coalesce($9, wg_kind), wg_max_peers = coalesce($10, wg_max_peers), wg_peers = coalesce($11, wg_peers), wg_refused = coalesce($12, wg_refused),
+           wg_extra_ports = $13::int[]
          where id = $1`,
         [
           nodeId,
@@ -314,6 +317,7 @@ export function nodesRepository(db: Queryable) {
           wg?.maxPeers ?? null,
           wg?.peers ?? null,
           wg?.refused ?? null,
+          r.wgExtraPorts ? `{${[...new Set(r.wgExtraPorts)].sort((a, b) => a - b).join(',')}}` : null,
         ],
       );
     },
