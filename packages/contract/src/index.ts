@@ -13,6 +13,7 @@ export * from './checkout.js';
 export * from './attribution.js';
 export * from './locations.js';
 export * from './wireguard.js';
+export * from './wireguard-ports.js';
 export * from './nodes.js';
 export * from './account-extras.js';
 export * from './services.js';

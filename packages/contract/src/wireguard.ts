@@ -50,6 +50,12 @@ export const wgLocation = setupLocation.extend({
   publicKey: z.string().nullable(),
   /** Why a location customers knew takes no one now (see serverListItem.unavailable); null when it serves. */
   unavailable: locationUnavailable.nullable().optional(),
+  /**
+   * The UDP ports a config for this location may name (issue 23, wireguard-ports.ts): the
+   * endpoint's own first (the default), then the extra ports every server of the location takes.
+   * Empty when not available; absent from older APIs (the endpoint's port alone).
+   */
+  ports: z.array(z.number().int()).optional(),
 });
 export type WgLocation = z.infer<typeof wgLocation>;
 

@@ -37,6 +37,12 @@ export interface LocationWithNodes extends LocationRow {
    * WireGuard names none of them (best_node_* null) while OpenVPN and SOCKS5 still serve.
    */
   wg_full: boolean;
+  /**
+   * The extra WireGuard ports (issue 23) every node a configuration may name takes: enabled, not
+   * draining, with a key, reported (or a demo node where those are offered), full or not, so the
+   * offer does not flip with load. A node that reported none (an older agent) leaves none.
+   */
+  wg_extra_ports: number[];
 }
 
 /**
@@ -209,7 +215,13 @@ export function locationsRepository(
            end as unavailable,
            (exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $3::bool))
              and not exists (select 1 from vpn_nodes n where n.location_id = l.id and n.enabled and n.draining_since is null and (n.last_seen_at is not null or $3::bool)
-                               and not ${nodeFullSql('n', '$4')})) as wg_full
+                               and not ${nodeFullSql('n', '$4')})) as wg_full,
+           coalesce((select array_to_json(array_agg(u.p order by u.p)) from (
+               select distinct unnest(n.wg_extra_ports) as p from vpn_nodes n
+               where n.location_id = l.id and n.enabled and n.draining_since is null and n.public_key is not null and (n.last_seen_at is not null or $3::bool)) u
+             where not exists (select 1 from vpn_nodes m
+               where m.location_id = l.id and m.enabled and m.draining_since is null and m.public_key is not null and (m.last_seen_at is not null or $3::bool)
+                 and not (u.p = any(coalesce(m.wg_extra_ports, '{}'::int[]))))), '[]'::json) as wg_extra_ports
          from vpn_locations l
          left join lateral (
            select n.endpoint_host, n.listen_port, n.public_key from vpn_nodes n

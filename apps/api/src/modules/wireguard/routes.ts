@@ -4,13 +4,13 @@ import { z } from 'zod';
 import {
   addWgDeviceBody,
   envelope,
-  langCodeQuery,
   okMessage,
   renameWgDeviceBody,
   revokeWgDeviceBody,
   SETUP_PATHS,
   wgDevice,
   wgOverview,
+  wgOverviewQuery,
 } from '@warren/contract';
 import { ForbiddenError } from '../../lib/errors.js';
 import { userOf } from '../../plugins/auth.js';
@@ -36,9 +36,14 @@ export async function wireguardRoutes(fastify: FastifyInstance, { wireguard, aut
 
   app.get(
     SETUP_PATHS.wg,
-    { preHandler: section, schema: { tags, querystring: langCodeQuery, response: { 200: envelope(wgOverview) } } },
+    { preHandler: section, schema: { tags, querystring: wgOverviewQuery, response: { 200: envelope(wgOverview) } } },
     async (request) => ({
-      data: await wireguard.overview(userOf(request), request.query.langCode, countryOf(request.ip)),
+      data: await wireguard.overview(
+        userOf(request),
+        request.query.langCode,
+        countryOf(request.ip),
+        request.query.port,
+      ),
     }),
   );
 

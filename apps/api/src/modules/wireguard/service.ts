@@ -5,6 +5,7 @@ import {
   type WgLocation,
   type WgOverview,
   mayUseLocation,
+  offeredWgPorts,
 } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { ConflictError, ForbiddenError, NotFoundError, ValidationError } from '../../lib/errors.js';
@@ -73,14 +74,33 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
   };
 
   return {
-    /** The devices, limit and locations; `country` (the request's, from its address) picks the recommended location. */
-    async overview(user: UserRow, lang: Language, country: string): Promise<WgOverview> {
+    /**
+     * The devices, limit and locations; `country` (the request's, from its address) picks the
+     * recommended location. With `port` (issue 23), only the locations that take that port are
+     * available, their endpoints on it; a port no location offers is a 422 (`port`).
+     */
+    async overview(user: UserRow, lang: Language, country: string, port?: number): Promise<WgOverview> {
       const access = accessOf(user);
       const [devices, locations] = await Promise.all([
         repo.listOf(user.id),
         locationsRepo.listWithNodes(vpn.nodeOnlineSeconds, true),
       ]);
-      const usable = (l: (typeof locations)[number]) => mayUseLocation(access, l.premium) && l.best_node_key !== null;
+      const portsOf = (l: (typeof locations)[number]) =>
+        l.best_node_port === null ? [] : offeredWgPorts(l.best_node_port, l.wg_extra_ports ?? []);
+      const reachable = (l: (typeof locations)[number]) =>
+        mayUseLocation(access, l.premium) && l.best_node_key !== null;
+      if (port !== undefined && !locations.some((l) => reachable(l) && portsOf(l).includes(port))) {
+        const offered = [...new Set(locations.filter(reachable).flatMap(portsOf))].sort((a, b) => a - b);
+        throw new ValidationError({
+          port: [
+            offered.length
+              ? `No location takes port ${port}. Choose one of ${offered.join(', ')}.`
+              : `No location takes port ${port}.`,
+          ],
+        });
+      }
+      const usable = (l: (typeof locations)[number]) =>
+        reachable(l) && (port === undefined || portsOf(l).includes(port));
       const recommended = recommendedLocation(
         countryPosition(country),
         locations.map((l) => ({
@@ -108,8 +128,9 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
             ...localName(l, lang),
             premium: l.premium,
             available,
-            endpoint: available ? `${host}:${l.best_node_port}` : null,
+            endpoint: available ? `${host}:${port ?? l.best_node_port}` : null,
             publicKey: available ? l.best_node_key : null,
+            ports: available ? portsOf(l) : [],
             unavailable: l.unavailable ?? (l.wg_full ? 'full' : null),
           };
         }),
