@@ -1,4 +1,11 @@
-import { renderWgConfig, wgConfigFileName, type WgDevice, type WgLocation, type WgOverview } from '@warren/contract';
+import {
+  endpointWithPort,
+  renderWgConfig,
+  wgConfigFileName,
+  type WgDevice,
+  type WgLocation,
+  type WgOverview,
+} from '@warren/contract';
 
 /** How the customer wants the file (Mullvad's generator offers the same choice). */
 export interface ConfigOptions {
@@ -9,7 +16,16 @@ export interface ConfigOptions {
    * (dropping `::/0` would send it around the tunnel). Apps fall back to IPv4.
    */
   ipv4Only?: boolean;
+  /**
+   * The port the Endpoint names (issue 23): one the location offers (`ports`); absent or not
+   * offered there, the location's own port, as before.
+   */
+  port?: number | null;
 }
+
+/** Whether a location's file can name this port (null: the default, always). */
+export const takesPort = (loc: Pick<WgLocation, 'ports'>, port: number | null | undefined): boolean =>
+  port === null || port === undefined || (loc.ports ?? []).includes(port);
 
 /** Config files of a freshly added device, one per available location, built in the browser. */
 export function configFor(
@@ -27,7 +43,10 @@ export function configFor(
       addresses: options.ipv4Only ? [device.ipv4] : [device.ipv4, device.ipv6],
       dns: options.ipv4Only ? o.dns.filter(v4) : o.dns,
       serverPublicKey: loc.publicKey!,
-      endpoint: loc.endpoint!,
+      endpoint:
+        options.port != null && takesPort(loc, options.port)
+          ? endpointWithPort(loc.endpoint!, options.port)
+          : loc.endpoint!,
       allowedIps: o.allowedIps,
       title: `${loc.country}, ${loc.city} (${device.name})`,
     }),

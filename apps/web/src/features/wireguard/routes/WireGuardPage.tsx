@@ -31,7 +31,8 @@ import { snackbar } from '../../../lib/notify';
 import { openConfirm } from '../../../lib/confirm';
 import { useAddWgDevice, useRenameWgDevice, useRevokeWgDevice } from '../api/wg-devices';
 import { useWgOverview } from '../api/wg-overview';
-import { configFor, saveFile, zipConfigs } from '../lib/configs';
+import { configFor, saveFile, takesPort, zipConfigs } from '../lib/configs';
+import { WgPortSelect } from '../components/WgPortSelect';
 import { generateWgKeyPair } from '../lib/wg-keys';
 import classes from './wireguard.module.css';
 
@@ -61,20 +62,25 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
   const available = overview.locations.filter((l) => l.available);
   const [slug, setSlug] = useState(() => initialLocation(overview));
   const [ipv4Only, setIpv4Only] = useState(false);
+  const [chosenPort, setPort] = useState<number | null>(null);
   const loc = available.find((l) => l.slug === slug) ?? available[0];
+  // A port the newly picked location does not take falls back to its own.
+  const port = loc && takesPort(loc, chosenPort) ? chosenPort : null;
   const conf = useMemo(
-    () => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview, { ipv4Only }) : null),
-    [fresh, loc, overview, ipv4Only],
+    () => (loc ? configFor(fresh.device, fresh.privateKey, loc, overview, { ipv4Only, port }) : null),
+    [fresh, loc, overview, ipv4Only, port],
   );
   const [showText, setShowText] = useState(false);
   if (!loc || !conf) return null;
   const recommended = overview.recommended;
   const download = () => saveFile(conf.name, conf.text, 'text/plain');
+  // With a port chosen, the zip holds the locations that take it (a file on another port would not connect).
+  const zipped = available.filter((l) => takesPort(l, port));
   const zipAll = async () =>
     saveFile(
       `warren-${fresh.device.name.replace(/[^A-Za-z0-9-]+/g, '-')}.zip`,
       (await zipConfigs(
-        available.map((l) => configFor(fresh.device, fresh.privateKey, l, overview, { ipv4Only })),
+        zipped.map((l) => configFor(fresh.device, fresh.privateKey, l, overview, { ipv4Only, port })),
       )) as BlobPart,
       'application/zip',
     );
@@ -109,13 +115,16 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
         onChange={(e) => setIpv4Only(e.currentTarget.checked)}
         data-testid="ipv4-only"
       />
+      <WgPortSelect location={loc} value={port} onChange={setPort} />
     </Stack>
   );
   /** The zip of every format and the config as text, beside the main download on both layouts. */
   const otherDownloads = (
     <>
-      <Button variant="light" onClick={zipAll}>
-        {t('setup.wg.downloadZip')}
+      <Button variant="light" onClick={zipAll} data-testid="download-zip">
+        {port !== null && zipped.length < available.length
+          ? t('setup.wg.downloadZipPort', { count: zipped.length, port })
+          : t('setup.wg.downloadZip')}
       </Button>
       <Button variant="subtle" onClick={() => setShowText((v) => !v)}>
         {t('setup.wg.showConfig')}
