@@ -228,6 +228,15 @@ const CALLS: Call[] = [
     run: async (s, i) => [await time(() => s.staff.get(`/api/staff/customers?q=omer${1000 + i * 37}`), 'staff search')],
   },
   {
+    name: '  … a whole address pasted',
+    run: async (s, i) => [
+      await time(
+        () => s.staff.get(`/api/staff/customers?q=${encodeURIComponent(`customer${1000 + i * 37}@scale.invalid`)}`),
+        'staff search, whole address',
+      ),
+    ],
+  },
+  {
     name: 'GET /api/users/info/get',
     run: async (s) => [await time(() => s.customers[0]!.get('/api/users/info/get'), 'info')],
   },
