@@ -97,11 +97,77 @@ describe('Stripe: changing the card (issue 23)', () => {
       [user.id],
     );
     expect(after).toEqual({ customer_ref: before!.customer_ref, method_ref: pm });
+    // The old card is detached from the customer at Stripe (POST /v1/payment_methods/:id/detach); the new one stays.
+    expect(
+      stripe.requests.filter(
+        (r) => r.method === 'POST' && r.path === `/v1/payment_methods/${before!.method_ref}/detach`,
+      ),
+    ).toHaveLength(1);
+    expect(stripe.paymentMethods.get(before!.method_ref)?.customer).toBeNull();
+    expect(stripe.paymentMethods.get(pm)?.customer).toBe(before!.customer_ref);
     // The renewal charges the new card off-session.
     const until = new Date((await sub(c)).paidUntil!);
     expect((await passFor(user.id, new Date(until.getTime() - 2 * DAY)))[0]?.outcome).toBe('renewed');
     const charge = stripe.requests.findLast((r) => r.method === 'POST' && r.path === '/v1/payment_intents')!;
     expect(charge.form.get('payment_method')).toBe(pm);
+  });
+});
+
+describe('Stripe: the old card after a card change', () => {
+  const detachesOf = (methodRef: string) =>
+    t.app.db.query<{ attempts: number; next_at: Date | null; last_error: string }>(
+      'select attempts, next_at, last_error from payment_method_detaches where method_ref = $1',
+      [methodRef],
+    );
+
+  it('Stripe down at the detach: the new card is kept, the detach waits and the pass makes it later', async () => {
+    const { c, user } = await customer();
+    const res = await c.post('/api/billing/createPayment', {
+      tariffId: 2,
+      currency: 'USD',
+      provider: 'stripe',
+      returnPath: '/thank-you',
+      autoRenew: true,
+    });
+    const session = [...stripe.sessions.values()].find((s) => s.metadata.merchant_ref === res.json().data.paymentId)!;
+    await stripe.send(`http://${origin}/api/billing/webhooks/stripe`, stripe.paySession(session.id));
+    const [before] = await t.app.db.query<{ method_ref: string }>(
+      'select method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
+    const start = await c.post('/api/billing/subscription/paymentMethod/update', {});
+    const pm = stripe.completeSetup(new URL(start.json().data.redirectUrl).pathname.split('/').pop()!, '1881');
+    stripe.failDetaches(1000);
+    const done = await c.post('/api/billing/subscription/paymentMethod/confirm', {});
+    expect(done.statusCode, done.body).toBe(200);
+    expect(done.json().data.paymentMethod).toEqual({ provider: 'stripe', label: 'Mastercard •••• 1881' });
+    expect(stripe.paymentMethods.get(before!.method_ref)?.customer).not.toBeNull();
+    const [queued] = await detachesOf(before!.method_ref);
+    expect(queued).toMatchObject({ attempts: 1, last_error: expect.stringMatching(/unknown error/) });
+    const firstTry = new Date(queued!.next_at!);
+
+    // Still down at the first retry: tried again later (backoff), nothing else changes.
+    await t.app.services.jobs.runPass(firstTry);
+    const [again] = await detachesOf(before!.method_ref);
+    expect(again!.attempts).toBe(2);
+    expect(new Date(again!.next_at!).getTime()).toBe(firstTry.getTime() + 3_600_000);
+    // Not due yet: not tried.
+    const calls = stripe.requests.filter((r) => r.path.endsWith('/detach')).length;
+    await t.app.services.jobs.runPass(new Date(firstTry.getTime() + 60_000));
+    expect(stripe.requests.filter((r) => r.path.endsWith('/detach')).length).toBe(calls);
+
+    // Stripe is back: the next pass detaches it and the note goes.
+    stripe.failDetaches(0);
+    await t.app.services.jobs.runPass(new Date(again!.next_at!));
+    expect(stripe.paymentMethods.get(before!.method_ref)?.customer).toBeNull();
+    expect(await detachesOf(before!.method_ref)).toEqual([]);
+    const [renewal] = await t.app.db.query<{ method_ref: string }>(
+      'select method_ref from subscription_renewals where user_id = $1',
+      [user.id],
+    );
+    expect(renewal!.method_ref).toBe(pm);
+    // Out of the later tests' renewal passes (they count every charge the fake makes).
+    expect((await c.post('/api/billing/subscription/autoRenew', { enabled: false })).statusCode).toBe(200);
   });
 });
 

@@ -432,8 +432,12 @@ describe('changing the card without buying again', () => {
     expect(now!.method_update_ref).toBeNull();
     // Nothing was charged: still one payment.
     expect(await paymentsOf(user.id)).toHaveLength(1);
-    // The old card is told to decline: the renewal uses the new one and goes through.
-    await t.app.services.sandbox!.setCard(old!.method_ref, { unusable: true });
+    // The old card is gone at the provider (the sandbox's store): it cannot be charged any more.
+    expect(await t.app.services.sandbox!.card(old!.method_ref)).toBeUndefined();
+    expect(await t.app.services.sandbox!.card(now!.method_ref)).toBeDefined();
+    expect(
+      await t.app.db.query('select 1 from payment_method_detaches where method_ref = $1', [old!.method_ref]),
+    ).toEqual([]);
     const until = new Date((await sub(c)).paidUntil!);
     const r = await pass(new Date(until.getTime() - 2 * DAY));
     expect(r.renewals.find((x) => x.userId === user.id)?.outcome).toBe('renewed');

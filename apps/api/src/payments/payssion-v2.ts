@@ -187,6 +187,12 @@ export function payssionV2Provider(
       );
     },
 
+    /*
+     * No startMethodUpdate, hence no detachMethod (issue 23, the card change): Payssion has no page
+     * to replace a mandate without paying, so the card change is not offered for it (the page says
+     * so), and the v2 API as we know it has no call to cancel a mandate at the provider either. A
+     * mandate we stop using is only marked revoked in our table (payment_mandates).
+     */
     /** The customer's active mandate is what renews (the provider's name is its label: Payssion reports no card). */
     async savedMethodOf(_providerRef: string, userId: number): Promise<SavedMethod | null> {
       const mandateId = await activeMandate(userId);

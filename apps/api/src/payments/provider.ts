@@ -131,6 +131,12 @@ export interface PaymentProvider {
    */
   forgetMethod?(method: SavedMethod): Promise<void>;
   /**
+   * Takes one saved method off the customer it was saved on, the customer staying (issue 23: the
+   * old card after a card change). Already gone at the provider counts as done. Providers whose
+   * methods cannot be changed (no startMethodUpdate) lack it.
+   */
+  detachMethod?(method: { methodRef: string; customerRef?: string | null }): Promise<void>;
+  /**
    * Starts the provider's own page where the customer saves a new method for renewals without
    * paying (issue 23: "change the card"): Stripe Checkout in setup mode, the sandbox's page with no
    * charge. Providers without such a flow (Payssion, Cardlink) lack it, and the UI says so.

@@ -62,6 +62,7 @@ export function sandboxProvider(
     savedMethodOf(providerRef: string): Promise<{ methodRef: string; label: string } | null>;
     chargeSaved(input: ChargeSavedInput): Promise<ChargeSavedResult>;
     forgetMethod(method: SavedMethod): Promise<void>;
+    detachMethod(method: { methodRef: string }): Promise<void>;
     startMethodUpdate(input: MethodUpdateInput): Promise<{ providerRef: string; redirectUrl: string }>;
     methodOfUpdate(providerRef: string): Promise<SavedMethod | null>;
   } {
@@ -218,6 +219,10 @@ export function sandboxProvider(
     },
     /** Deletes the saved card (its label and every reference to it), as a real provider deletes a customer's method. */
     async forgetMethod(method) {
+      await repo.forgetCard(method.methodRef);
+    },
+    /** The old card after a card change: the sandbox's test card is deleted (a card it no longer has is fine). */
+    async detachMethod(method) {
       await repo.forgetCard(method.methodRef);
     },
     async refund(id) {

@@ -276,6 +276,24 @@ export function stripeProvider(config: StripeConfig): PaymentProvider {
      * The account was deleted: the customer made for renewals (it holds the email) is deleted, which
      * detaches its saved methods; a method without a customer is detached on its own.
      */
+    /**
+     * The old card after a card change: the PaymentMethod detached from the customer (the customer
+     * keeps the new one). A method Stripe no longer has, or that is attached to no customer any
+     * more, is already what we want.
+     */
+    async detachMethod(method) {
+      try {
+        await stripe.paymentMethods.detach(method.methodRef);
+      } catch (err) {
+        if (
+          err instanceof Stripe.errors.StripeInvalidRequestError &&
+          (err.code === 'resource_missing' || /not attached/i.test(err.message))
+        )
+          return;
+        throw err;
+      }
+    },
+
     async forgetMethod(method: SavedMethod): Promise<void> {
       if (method.customerRef) await stripe.customers.del(method.customerRef);
       else await stripe.paymentMethods.detach(method.methodRef);

@@ -31,7 +31,8 @@ interface FakePaymentMethod {
   id: string;
   object: 'payment_method';
   type: 'card';
-  customer: string;
+  /** null once detached. */
+  customer: string | null;
   card: { brand: string; last4: string; exp_month: number; exp_year: number };
 }
 /** sca: the bank wants the cardholder to confirm (Stripe's 402 authentication_required for an off-session charge). */
@@ -83,6 +84,8 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
   const sdk = new Stripe(opts.secretKey);
   let created = 0;
   let refunds = 0;
+  /** Detach calls answered 500 before the fake detaches again (tests: a provider down). */
+  let detachFailures = 0;
 
   const error = (status: number, type: string, message: string) => ({ status, json: { error: { type, message } } });
 
@@ -339,6 +342,34 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
         },
       };
     }
+    // Detaching a saved card from its customer (POST /v1/payment_methods/:id/detach), as Stripe answers it.
+    const detach = /^\/v1\/payment_methods\/([A-Za-z0-9_]+)\/detach$/.exec(req.path);
+    if (req.method === 'POST' && detach) {
+      if (detachFailures > 0) {
+        detachFailures--;
+        return error(500, 'api_error', 'An unknown error occurred.');
+      }
+      const pm = paymentMethods.get(detach[1]!);
+      if (!pm)
+        return {
+          status: 404,
+          json: {
+            error: {
+              type: 'invalid_request_error',
+              code: 'resource_missing',
+              message: `No such PaymentMethod: '${detach[1]}'`,
+            },
+          },
+        };
+      if (!pm.customer)
+        return error(
+          400,
+          'invalid_request_error',
+          'The payment method you provided is not attached to a customer so detachment is impossible.',
+        );
+      pm.customer = null;
+      return { json: pm };
+    }
     const m = /^\/v1\/payment_intents\/([A-Za-z0-9_]+)$/.exec(req.path);
     if (req.method === 'GET' && m) {
       const pi = intents.get(m[1]!);
@@ -482,6 +513,10 @@ export async function startFakeStripe(opts: { webhookSecret: string; secretKey: 
       return event('checkout.session.completed', object);
     },
     paymentMethods,
+    /** The next `n` detach calls fail with a 500 (Stripe down). */
+    failDetaches(n: number) {
+      detachFailures = n;
+    },
     /** How a saved card answers its next off-session charges (default ok). */
     setCard(pmId: string, behaviour: CardBehaviour) {
       behaviours.set(pmId, behaviour);

@@ -19,7 +19,8 @@ import { postbackRepository } from './repository.js';
  *
  * Queues:
  * - billing-pass (scheduled every minute): the renewal pass as of now — reminders, one
- *   billing-renew job per due renewal, "plan ended" mails and lapsed plans to free, mails to resend.
+ *   billing-renew job per due renewal, "plan ended" mails and lapsed plans to free, mails to resend,
+ *   old cards' detaches to try again.
  * - billing-renew: one renewal charge, queued soonest expiry first. Its job id is derived from
  *   (member, paid-until, attempt), so passes run twice or on several instances queue it once, and
  *   a pass reads only renewals not queued yet (subscription_renewals.queued_key); the charge itself is idempotent
@@ -205,6 +206,8 @@ export function jobEngine(deps: JobEngineDeps) {
     const reminders = await deps.renewals.sendReminders(asOf);
     const queued = await queueDue(asOf);
     const ended = await deps.renewals.endLapsed(asOf);
+    // Old cards a card change could not detach at the provider at once (issue 23).
+    await deps.renewals.retryDetaches(asOf);
     return { asOf: asOf.toISOString(), reminders, queued, ended, resent };
   }
 

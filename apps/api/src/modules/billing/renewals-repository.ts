@@ -145,20 +145,66 @@ export function renewalsRepository(db: Queryable) {
     /**
      * The new method replaces the saved one, only for the update still open (a replayed or stale
      * return changes nothing); a method the provider called unusable is usable again, and the failures
-     * of the period are kept (the next retry uses the new card). True when this call made the change.
+     * of the period are kept (the next retry uses the new card). Answers the method it replaced when
+     * this call made the change (the old one is detached at the provider), else null.
      */
     async takeMethodUpdate(
       userId: number,
       ref: string,
       m: { customerRef: string | null; methodRef: string; label: string },
-    ): Promise<boolean> {
-      const rows = await db.query(
-        `update subscription_renewals set customer_ref = coalesce($3, customer_ref), method_ref = $4, method_label = $5, unusable = false,
+    ): Promise<{ provider: string | null; customerRef: string | null; methodRef: string | null } | null> {
+      const rows = await db.query<{ provider: string | null; customer_ref: string | null; method_ref: string | null }>(
+        `with old as (
+           select user_id, provider, customer_ref, method_ref from subscription_renewals
+            where user_id = $1 and method_update_ref = $2 for update)
+         update subscription_renewals s set customer_ref = coalesce($3, s.customer_ref), method_ref = $4, method_label = $5, unusable = false,
            method_update_ref = null, method_update_at = null, updated_at = now()
-         where user_id = $1 and method_update_ref = $2 returning user_id`,
+         from old where s.user_id = old.user_id and s.method_update_ref = $2
+         returning old.provider, old.customer_ref, old.method_ref`,
         [userId, ref, m.customerRef, m.methodRef, m.label],
       );
-      return rows.length === 1;
+      const [old] = rows;
+      return old ? { provider: old.provider, customerRef: old.customer_ref, methodRef: old.method_ref } : null;
+    },
+
+    // --- old methods to detach at the provider (payment_method_detaches) --------------------------
+    /** A detach the provider did not make: tried again at `nextAt` (null: given up, kept as the note). */
+    async queueDetach(d: {
+      provider: string;
+      customerRef: string | null;
+      methodRef: string;
+      error: string;
+      nextAt: Date | null;
+    }): Promise<void> {
+      await db.query(
+        `insert into payment_method_detaches (provider, customer_ref, method_ref, last_error, next_at) values ($1, $2, $3, $4, $5)`,
+        [d.provider, d.customerRef, d.methodRef, d.error.slice(0, 500), d.nextAt],
+      );
+    },
+    /**
+     * The detaches due as of `asOf`, each claimed by moving its next try to `claimUntil` (so a pass
+     * running twice at once tries each once).
+     */
+    async claimDetaches(
+      asOf: Date,
+      claimUntil: Date,
+      limit: number,
+    ): Promise<{ id: string; provider: string; customer_ref: string | null; method_ref: string; attempts: number }[]> {
+      return db.query(
+        `update payment_method_detaches set next_at = $2
+          where id in (select id from payment_method_detaches where next_at <= $1 order by next_at limit $3 for update skip locked)
+          returning id, provider, customer_ref, method_ref, attempts`,
+        [asOf, claimUntil, limit],
+      );
+    },
+    async detached(id: string): Promise<void> {
+      await db.query('delete from payment_method_detaches where id = $1', [id]);
+    },
+    async detachFailed(id: string, error: string, nextAt: Date | null): Promise<void> {
+      await db.query(
+        'update payment_method_detaches set attempts = attempts + 1, last_error = $2, next_at = $3 where id = $1',
+        [id, error.slice(0, 500), nextAt],
+      );
     },
     async setAutoRenew(userId: number, enabled: boolean): Promise<void> {
       await db.query('update subscription_renewals set auto_renew = $2, updated_at = now() where user_id = $1', [

@@ -73,6 +73,14 @@ export interface RenewalsDeps {
 }
 
 const DAY_MS = 86_400_000;
+/**
+ * An old card's detach the provider did not make (issue 23, the card change) is tried again by the
+ * billing pass after these waits (15 min, 1 h, 6 h, 1 day, 1 day); after the last, the row stays as
+ * the operator's note (payment_method_detaches with no next try).
+ */
+export const DETACH_RETRY_MS = [15 * 60_000, 3_600_000, 6 * 3_600_000, DAY_MS, DAY_MS] as const;
+const DETACH_BATCH = 50;
+const errorText = (err: unknown) => (err instanceof Error ? err.message : String(err)).slice(0, 500);
 /** One-time offers never renew at their price: a renewal uses the regular list. */
 const ONE_TIME_LISTS = /^(discount-\d+|special-offer)$/;
 const LANGS: readonly Language[] = ['en', 'ru', 'zh'];
@@ -360,12 +368,59 @@ export function renewalsService(deps: RenewalsDeps) {
     if (!provider) throw new ConflictError('No card change is open.');
     const method = await provider.methodOfUpdate!(r.method_update_ref);
     if (!method) throw new ConflictError('The new card was not saved. Please try again.');
-    await repo.takeMethodUpdate(user.id, r.method_update_ref, {
+    const replaced = await repo.takeMethodUpdate(user.id, r.method_update_ref, {
       customerRef: method.customerRef ?? null,
       methodRef: method.methodRef,
       label: method.label,
     });
+    // The old card goes at the provider (a saved card we no longer charge is only a risk). The
+    // update stands whatever the provider answers: a failed detach is queued for the pass to retry.
+    if (replaced?.methodRef && replaced.provider && replaced.methodRef !== method.methodRef)
+      await detachOld(replaced.provider, { methodRef: replaced.methodRef, customerRef: replaced.customerRef });
     return info(user);
+  }
+
+  /** Detaches a replaced method now; on failure it waits in payment_method_detaches for the pass. */
+  async function detachOld(providerId: string, m: { methodRef: string; customerRef: string | null }): Promise<void> {
+    const provider = canCharge(providerId);
+    // Providers without detachMethod have no card change either (Payssion, Cardlink: see payments/).
+    if (!provider?.detachMethod) return;
+    try {
+      await provider.detachMethod(m);
+    } catch (err) {
+      await repo.queueDetach({
+        provider: providerId,
+        ...m,
+        error: errorText(err),
+        nextAt: new Date(now().getTime() + DETACH_RETRY_MS[0]),
+      });
+    }
+  }
+
+  /**
+   * The pass's retry of old cards' detaches due as of `asOf` (each claimed first, so two passes at
+   * once try it once). Answers how many were detached.
+   */
+  async function retryDetaches(asOf: Date): Promise<number> {
+    const due = await repo.claimDetaches(asOf, new Date(asOf.getTime() + DETACH_RETRY_MS[0]), DETACH_BATCH);
+    let done = 0;
+    for (const d of due) {
+      const provider = canCharge(d.provider);
+      const wait = DETACH_RETRY_MS[d.attempts]; // attempts so far, the inline one included
+      const next = wait === undefined ? null : new Date(asOf.getTime() + wait);
+      if (!provider?.detachMethod) {
+        await repo.detachFailed(d.id, `the provider ${d.provider} is not configured`, next);
+        continue;
+      }
+      try {
+        await provider.detachMethod({ methodRef: d.method_ref, customerRef: d.customer_ref });
+        await repo.detached(d.id);
+        done++;
+      } catch (err) {
+        await repo.detachFailed(d.id, errorText(err), next);
+      }
+    }
+    return done;
   }
 
   /** Charges one due renewal as of `asOf` (a job). Safe to run twice or on two instances at once. */
@@ -501,6 +556,7 @@ export function renewalsService(deps: RenewalsDeps) {
     setAutoRenew,
     startMethodUpdate,
     confirmMethodUpdate,
+    retryDetaches,
     /** The same, by user id (the CLI). */
     infoOf: async (userId: number) => info(await memberOf(userId)),
     setAutoRenewOf: async (userId: number, enabled: boolean) => setAutoRenew(await memberOf(userId), enabled),
