@@ -113,3 +113,47 @@ export async function lightAndDarkShots(page: Page, info: TestInfo, name: string
   await page.evaluate(() => document.documentElement.setAttribute('data-mantine-color-scheme', 'light'));
   await page.emulateMedia({ colorScheme: 'light' });
 }
+
+/** A new user signs up and opens the emailed link while signed in: verified, on the dashboard. */
+export async function newVerifiedUser(page: Page, request: APIRequestContext, email: string, name = 'Hedy Lamarr') {
+  const signUp = new SignUpPage(page);
+  await signUp.open();
+  await signUp.fill(name, email, PASSWORD);
+  await signUp.submit();
+  await expect(page).toHaveURL(/\/plans$/);
+  const link = await linkFromMail(request, email, '/sign-in');
+  // Opened while signed in, the link verifies and goes on to the dashboard.
+  await page.goto(link);
+  await expect(page).toHaveURL(/\/dashboard$/);
+}
+
+/** A signed-in user buys the 1-year plan at /plans with the sandbox provider: back on /thank-you, the plan active. */
+export async function payWithSandbox(page: Page) {
+  await page.goto('/plans');
+  await page.getByTestId('plan-1-year').click();
+  await page.getByRole('radio', { name: /sandbox/i }).click();
+  await page.getByTestId('pay-button').click();
+  await expect(page).toHaveURL(/\/sandbox\/checkout\/sbx_[a-f0-9]{32}\?lang=en$/);
+  await page.getByRole('button', { name: 'Pay', exact: true }).click();
+  // Back from the provider (the return page, then /thank-you), the plan is active.
+  await expect(page).not.toHaveURL(/\/sandbox\//);
+  await expect(page.getByTestId('thank-you-plan')).toHaveText('1 Year', { timeout: 15_000 });
+}
+
+/** axe (WCAG 2.0-2.2 A and AA, as a11y.spec.ts) on the page as it is now: the rule ids that fail, with every target. */
+export async function axeViolations(page: Page): Promise<string[]> {
+  const result = await new AxeBuilder({ page })
+    .withTags(['wcag2a', 'wcag2aa', 'wcag21a', 'wcag21aa', 'wcag22aa'])
+    .analyze();
+  return result.violations.map((v) => `${v.id}: ${v.nodes.map((n) => n.target.join(' ')).join(', ')}`);
+}
+
+/** The same state in the dark scheme (the app follows the system's): no axe violation, a screenshot, then light again. */
+export async function checkDark(page: Page, info: TestInfo, name: string) {
+  await page.emulateMedia({ colorScheme: 'dark' });
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'dark');
+  expect(await axeViolations(page)).toEqual([]);
+  await snap(page, info, `${name}-dark`);
+  await page.emulateMedia({ colorScheme: 'light' });
+  await expect(page.locator('html')).toHaveAttribute('data-mantine-color-scheme', 'light');
+}

@@ -1,27 +1,15 @@
 import fs from 'node:fs';
-import { expect, test, type Page } from '@playwright/test';
-import { PASSWORD, SignUpPage, linkFromMail, snap, uniqueEmail } from './helpers';
+import { expect, test } from '@playwright/test';
+import { PASSWORD, linkFromMail, newVerifiedUser, snap, uniqueEmail } from './helpers';
 
 /** The three OpenVPN/SOCKS5 pages, as a new user meets them: first on the free plan, then paid. */
-async function newVerifiedUser(page: Page, request: Parameters<typeof linkFromMail>[0], email: string) {
-  const signUp = new SignUpPage(page);
-  await signUp.open();
-  await signUp.fill('Grace Hopper', email, PASSWORD);
-  await signUp.submit();
-  await expect(page).toHaveURL(/\/plans$/);
-  const link = await linkFromMail(request, email, '/sign-in');
-  // Opened while signed in, the link verifies and goes on to the dashboard.
-  await page.goto(link);
-  await expect(page).toHaveURL(/\/dashboard$/);
-}
-
 test.describe('OpenVPN and SOCKS5 pages', () => {
   test('a free user downloads an OpenVPN file, resets the password, reads a router guide and is offered an upgrade for SOCKS5', async ({
     page,
     request,
   }, info) => {
     const email = uniqueEmail('services', info);
-    await newVerifiedUser(page, request, email);
+    await newVerifiedUser(page, request, email, 'Grace Hopper');
 
     // /setup/configuration-files: credentials, free locations downloadable, premium ones locked.
     await page.goto('/setup/configuration-files');
