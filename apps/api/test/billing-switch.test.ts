@@ -397,6 +397,39 @@ describe('attacks on the one-period rule', () => {
   });
 });
 
+describe("a switch's money-back undoes it (plan-switch.ts switchRefundTakesBack)", () => {
+  it('gives back what was charged and keeps the days the credit paid for, on the month, renewing the month', async () => {
+    const { c, user } = await monthlyMember(15);
+    const before = await userRow(user.id);
+    const started = await startSwitch(c, { tariffId: 3, expectedChargeMinor: 5350 });
+    expect(started.statusCode, started.body).toBe(200);
+    await payPage(sandboxIdOf(started.json().data.payment.redirectUrl));
+    expect((await sub(c)).plan.tariffKey).toBe('1-year');
+    const sw = (await paymentsOf(user.id)).find((p) => p.kind === 'switch')!;
+
+    const refund = await c.post(`/api/billing/payments/${sw.public_id}/refund`, {});
+    expect(refund.statusCode, refund.body).toBe(200);
+    await t.app.settle();
+    const rows = await paymentsOf(user.id);
+    expect(rows.find((p) => p.kind === 'switch')!.status).toBe('refunded');
+    // Back on the month with the paid-until it had: the 15 days its credit stood for are not lost.
+    const after = await userRow(user.id);
+    expect(after.tariff_key).toBe('1-month');
+    expect(new Date(after.subscription_expires_at).getTime()).toBe(new Date(before.subscription_expires_at).getTime());
+    // The month is live again: credited again by the next switch, at what is left of it then.
+    const month = rows.find((p) => p.kind === 'purchase')!;
+    expect(month.superseded_by).toBeNull();
+    const again = await quoteOf(c, '1-year');
+    expect(again).toMatchObject({ kind: 'now', creditMinor: 649, chargeMinor: 5350 });
+    // The renewal is the month's again (auto-renew is off after a refund, as for any refund).
+    const [renewal] = await t.app.db.query<{ tariff_id: number; auto_renew: boolean }>(
+      'select tariff_id, auto_renew from subscription_renewals where user_id = $1',
+      [user.id],
+    );
+    expect(renewal).toEqual({ tariff_id: 2, auto_renew: false });
+  });
+});
+
 describe('changing the card without buying again', () => {
   it("through the sandbox's own page: nothing charged, the renewal uses the new card; stale and foreign confirms change nothing", async () => {
     const { c, user } = await monthlyMember(1);

@@ -1,5 +1,13 @@
 import { describe, expect, it } from 'vitest';
-import { DAY_MS, type LivePeriod, type SwitchTariff, mulDivFloor, quoteSwitch, unusedCredit } from './plan-switch.js';
+import {
+  DAY_MS,
+  type LivePeriod,
+  type SwitchTariff,
+  mulDivFloor,
+  quoteSwitch,
+  switchRefundTakesBack,
+  unusedCredit,
+} from './plan-switch.js';
 
 const T = (id: number, key: string, periodDays: number | null, extra: Partial<SwitchTariff> = {}): SwitchTariff => ({
   id,
@@ -272,5 +280,153 @@ describe('money arithmetic', () => {
     // Two overlapping records of one month: the month is credited once.
     expect(r.creditMinor).toBe(1299);
     expect(r.carriedMs).toBe(0);
+  });
+});
+
+describe('edges: the first day, the last day, twice in a row, back and forth', () => {
+  const quote = (o: Partial<Parameters<typeof quoteSwitch>[0]> & { periods: LivePeriod[]; expiresAt: Date }) =>
+    quoteSwitch({
+      now: NOW,
+      current: MONTH,
+      target: YEAR,
+      targetPriceMinor: 5999,
+      currency: 'USD',
+      renews: true,
+      ...o,
+    });
+
+  it('on the first day: the whole month is credited, to the cent', () => {
+    const q = quote({ expiresAt: at(30), periods: [period(1299, 'USD', 0, 30)] });
+    expect(q).toMatchObject({ kind: 'now', creditMinor: 1299, chargeMinor: 4700, carriedMs: 0 });
+    // A minute in: 1299 × (30 d − 1 min) / 30 d = 1298.97 → 1298 (never a fraction not paid).
+    const later = quoteSwitch({
+      now: new Date(NOW.getTime() + 60_000),
+      current: MONTH,
+      target: YEAR,
+      targetPriceMinor: 5999,
+      currency: 'USD',
+      renews: true,
+      expiresAt: at(30),
+      periods: [period(1299, 'USD', 0, 30)],
+    });
+    expect(later).toMatchObject({ kind: 'now', creditMinor: 1298, chargeMinor: 4701 });
+  });
+
+  it('on the last day: a day left is 1/30 of the month, its last second nothing', () => {
+    // 1299 / 30 = 43.3 → 43.
+    expect(quote({ expiresAt: at(1), periods: [period(1299, 'USD', 29, 30)] })).toMatchObject({
+      kind: 'now',
+      creditMinor: 43,
+      chargeMinor: 5956,
+    });
+    const lastSecond = new Date(NOW.getTime() + 1000);
+    expect(
+      quote({
+        expiresAt: lastSecond,
+        periods: [
+          { valueMinor: 1299, currency: 'USD', start: new Date(lastSecond.getTime() - 30 * DAY_MS), end: lastSecond },
+        ],
+      }),
+    ).toMatchObject({ kind: 'now', creditMinor: 0, chargeMinor: 5999 });
+  });
+
+  it('twice in a row at the first instant costs what the longest plan costs bought at once', () => {
+    const first = quote({ expiresAt: at(30), periods: [period(1299, 'USD', 0, 30)] });
+    if (first.kind !== 'now') throw new Error(first.kind);
+    // Applied: one year from now, worth the year's full price (paid 4700 + 1299 of credit).
+    const second = quoteSwitch({
+      now: NOW,
+      current: YEAR,
+      target: TWO_YEARS,
+      targetPriceMinor: 8999,
+      currency: 'USD',
+      renews: true,
+      expiresAt: first.periodEnd,
+      periods: [{ valueMinor: first.priceMinor, currency: 'USD', start: first.periodStart, end: first.periodEnd }],
+    });
+    expect(second).toMatchObject({ kind: 'now', creditMinor: 5999, chargeMinor: 3000 });
+    expect(1299 + first.chargeMinor + (second.kind === 'now' ? second.chargeMinor : 0)).toBe(8999);
+    // Switching to what they have now is refused, not charged again.
+    expect(
+      quoteSwitch({
+        now: NOW,
+        current: YEAR,
+        target: YEAR,
+        targetPriceMinor: 5999,
+        currency: 'USD',
+        renews: true,
+        expiresAt: first.periodEnd,
+        periods: [],
+      }),
+    ).toEqual({ kind: 'refused', reason: 'same-plan' });
+  });
+
+  it('twice in a row with time between: each credit is the unused part at its own quote', () => {
+    const first = quote({ expiresAt: at(15), periods: [period(1299, 'USD', 15, 30)] });
+    expect(first).toMatchObject({ creditMinor: 649, chargeMinor: 5350 });
+    // 100 days later, the year (worth 5999) has 265 days left: 5999 × 265/365 = 4355.4 → 4355.
+    const later = new Date(NOW.getTime() + 100 * DAY_MS);
+    const second = quoteSwitch({
+      now: later,
+      current: YEAR,
+      target: TWO_YEARS,
+      targetPriceMinor: 8999,
+      currency: 'USD',
+      renews: true,
+      expiresAt: at(365),
+      periods: [{ valueMinor: 5999, currency: 'USD', start: NOW, end: at(365) }],
+    });
+    expect(second).toMatchObject({ kind: 'now', creditMinor: 4355, chargeMinor: 4644 });
+  });
+
+  it('back and forth: a year back to a month waits for the renewal; nothing is paid back for it', () => {
+    const back = quoteSwitch({
+      now: at(10),
+      current: YEAR,
+      target: MONTH,
+      targetPriceMinor: 1299,
+      currency: 'USD',
+      renews: true,
+      expiresAt: at(365),
+      periods: [{ valueMinor: 5999, currency: 'USD', start: NOW, end: at(365) }],
+    });
+    expect(back).toEqual({ kind: 'scheduled', currency: 'USD', effectiveAt: at(365), nextChargeMinor: 1299 });
+  });
+});
+
+describe("switchRefundTakesBack: a switch's money-back undoes it", () => {
+  it("takes back the new period less the time the credit paid for: the member keeps the old plan's days", () => {
+    // A month with 15 days left switched to a year at NOW; refunded: 350 days go, the 15 stay.
+    expect(switchRefundTakesBack({ start: NOW, end: at(365), basisExpires: at(15), carriedMs: 0 })).toBe(350 * DAY_MS);
+    // On the first day: the whole month stays.
+    expect(switchRefundTakesBack({ start: NOW, end: at(365), basisExpires: at(30), carriedMs: 0 })).toBe(335 * DAY_MS);
+  });
+  it('time carried over as time (a grant) is neither credited nor taken back', () => {
+    // 12 granted days, no money: the whole year goes; the 12 days (after it) stay.
+    expect(switchRefundTakesBack({ start: NOW, end: at(365), basisExpires: at(12), carriedMs: 12 * DAY_MS })).toBe(
+      365 * DAY_MS,
+    );
+    // 10 paid days and 12 granted ones.
+    expect(switchRefundTakesBack({ start: NOW, end: at(365), basisExpires: at(22), carriedMs: 12 * DAY_MS })).toBe(
+      355 * DAY_MS,
+    );
+  });
+  it('back and forth: refunded, then switched again later, the month is credited for what is left of it then', () => {
+    // Refunded: back to the month ending at(15); five days later, 10 days are left: 1299 × 10/30 = 433.
+    const q = quoteSwitch({
+      now: at(5),
+      current: MONTH,
+      target: YEAR,
+      targetPriceMinor: 5999,
+      currency: 'USD',
+      renews: true,
+      expiresAt: at(15),
+      periods: [period(1299, 'USD', 15, 30)],
+    });
+    expect(q).toMatchObject({ kind: 'now', creditMinor: 433, chargeMinor: 5566 });
+  });
+  it('never more than the period, never negative', () => {
+    expect(switchRefundTakesBack({ start: NOW, end: at(365), basisExpires: at(-1), carriedMs: 0 })).toBe(365 * DAY_MS);
+    expect(switchRefundTakesBack({ start: NOW, end: at(365), basisExpires: at(400), carriedMs: 0 })).toBe(0);
   });
 });

@@ -23,6 +23,16 @@
  *   time carried by an earlier switch) carries over as time: it is added after the new period.
  * - charge = price − credit. A credit that would cover the whole price is refused (the customer
  *   would be owed money; support handles it): in practice a longer period always costs more.
+ * - Shown before paying: the options list each longer period's price, credit and charge (the
+ *   /subscription page prints "59.99 − 6.49 credit = 53.50"), the checkout charges exactly the
+ *   quoted amount (a quote that moved is refused), and the receipt and its mail print the credit.
+ *
+ * The decision on the money-back of a switch (issue 23 leftover): it UNDOES the switch. The money
+ * charged goes back; of the new period, only what that money bought is taken back, not the part
+ * the credit paid for: that part is the credited periods' unused time at the quote, and the member
+ * is back on the plan they switched from with the paid-until they had (moved by whatever came
+ * after). Before, the refund took back the whole new period, so the credited days were lost: money
+ * the member had paid for the old plan and never got back (switchRefundTakesBack).
  */
 
 export const DAY_MS = 86_400_000;
@@ -149,4 +159,16 @@ export function quoteSwitch(i: SwitchInput): SwitchQuote {
     periodStart: i.now,
     periodEnd: new Date(i.now.getTime() + to * DAY_MS + carriedMs),
   };
+}
+
+/**
+ * What the money-back of an applied switch takes back, in ms from the end of the time the member
+ * holds (see the decision above): the new period less the time its credit stood for. The credited
+ * time is the paid-until at the quote (`basisExpires`) less the quote instant less the time that
+ * carried over as time (it was added after the new period and is not taken back either).
+ */
+export function switchRefundTakesBack(s: { start: Date; end: Date; basisExpires: Date; carriedMs: number }): number {
+  const length = s.end.getTime() - s.start.getTime();
+  const creditedMs = Math.max(0, s.basisExpires.getTime() - s.start.getTime() - Math.max(0, s.carriedMs));
+  return Math.max(0, length - creditedMs);
 }

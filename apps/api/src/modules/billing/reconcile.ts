@@ -6,7 +6,7 @@ import type { PaymentProvider, ProviderPaymentState, WebhookRequest } from '../.
 import { WebhookRejected } from '../../payments/provider.js';
 import { userPlansRepository } from '../users/index.js';
 import type { PricesService } from './prices.js';
-import { DAY_MS } from './plan-switch.js';
+import { DAY_MS, switchRefundTakesBack } from './plan-switch.js';
 import { refundRequestRepository } from './refund-request-repository.js';
 import { type PaymentRow, billingRepository, lockSubscription, postbackRepository } from './repository.js';
 import { type SubscriptionState, extend, revoke } from './subscription.js';
@@ -188,7 +188,24 @@ export function reconciliationService(deps: ReconcileDeps) {
         const sub = await subscriptionOf(plans, current.user_id);
         const start = current.period_start ? new Date(current.period_start) : now();
         const end = current.period_end === null && tariff.is_lifetime ? null : new Date(current.period_end ?? start);
-        await plans.savePlan(current.user_id, revoke(sub, { start, end }, now(), freePlanName), false);
+        const basis = current.switch_basis_expires ? new Date(current.switch_basis_expires as string) : null;
+        if (current.kind === 'switch' && end && basis && switchFrom) {
+          // A switch's money-back undoes it (plan-switch.ts): the time its credit paid for stays, on
+          // the plan switched from, and the payments it credited are live again (their own money-back).
+          const takesBack = switchRefundTakesBack({
+            start,
+            end,
+            basisExpires: basis,
+            carriedMs: Number(current.switch_carried_ms ?? 0),
+          });
+          const next = revoke(sub, { start: new Date(end.getTime() - takesBack), end }, now(), freePlanName);
+          const back =
+            next.tariffKey === sub.tariffKey && sub.tariffKey === tariff.key
+              ? { ...next, tariffKey: switchFrom.key, tariffName: switchFrom.name }
+              : next;
+          await plans.savePlan(current.user_id, back, false);
+          await payments.unsupersede(current.user_id, current.id);
+        } else await plans.savePlan(current.user_id, revoke(sub, { start, end }, now(), freePlanName), false);
       }
       await payments.markRefunded(current.id);
       refunded = current;

@@ -314,6 +314,13 @@ export function renewalsService(deps: RenewalsDeps) {
 
   async function afterRefund(p: PaymentRow): Promise<void> {
     await repo.setAutoRenew(p.user_id, false);
+    // A switch's money-back undoes it (plan-switch.ts): the plan switched from is what renews again.
+    if (p.kind === 'switch' && p.applied && p.switch_from_tariff_id)
+      await repo.renewAs(
+        p.user_id,
+        Number(p.switch_from_tariff_id),
+        ONE_TIME_LISTS.test(p.price_list) ? 'default' : p.price_list,
+      );
   }
 
   async function setAutoRenew(user: Member, enabled: boolean): Promise<SubscriptionInfo> {

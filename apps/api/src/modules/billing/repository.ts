@@ -251,6 +251,13 @@ export function billingRepository(db: Queryable) {
         [userId, switchId, at],
       );
     },
+    /** A switch refunded (its money-back undoes it): the payments it credited are live again. */
+    async unsupersede(userId: number, switchId: number): Promise<void> {
+      await db.query('update payments set superseded_by = null where user_id = $1 and superseded_by = $2', [
+        userId,
+        switchId,
+      ]);
+    },
     /** A switch paid after its basis changed: succeeded at the provider, never applied; its money goes back. */
     async markPaidNotApplied(id: number, reason: string) {
       const [row] = await db.query<PaymentRow>(
