@@ -38,6 +38,7 @@ export function WgPortSelect({
       value={value !== null && extra.includes(value) ? String(value) : 'default'}
       onChange={(v) => onChange(v === null || v === 'default' ? null : Number(v))}
       allowDeselect={false}
+      mt="xs"
       data-testid="wg-port"
     />
   );
