@@ -225,7 +225,9 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     },
   });
 
-  // The job engine (pg-boss on this database): renewals, mails, postbacks, sandbox webhooks. Started lazily; app.ts starts its workers when JOBS is on.
+  const vpn = vpnServices({ db, vpn: config.vpn, keys, log: deps.log, mail: { mailer, originOf, brandName } });
+
+  // The job engine (pg-boss on this database): renewals, mails, postbacks, sandbox webhooks, WireGuard key reminders. Started lazily; app.ts starts its workers when JOBS is on.
   const jobs = jobEngine({
     db,
     database: config.database,
@@ -233,9 +235,8 @@ export async function buildServices(config: Config, deps: ServiceDeps) {
     reconciliation: billing.reconciliation,
     sandbox,
     renewConcurrency: config.renewConcurrency,
+    wgKeyReminders: vpn.wgKeyReminders,
   });
-
-  const vpn = vpnServices({ db, vpn: config.vpn, keys, log: deps.log });
 
   // Stealth protocols (issue 21): credentials, links and the subscription URL; the nodes' side lives in the VPN area.
   const stealth = stealthService({

@@ -62,6 +62,43 @@ it(
       'billing-pass',
       'postbacks',
       'sandbox-webhooks',
+      'wg-key-reminders',
     ]);
+  },
+);
+
+it(
+  'the wg-key-reminders queue mails a WireGuard key that expires within a day, once',
+  { timeout: 60_000 },
+  async () => {
+    const c = new TestClient(t.app);
+    const { user } = await registerUser(c);
+    await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [user.id]);
+    const { generateKeyPairSync } = await import('node:crypto');
+    const publicKey = generateKeyPairSync('x25519')
+      .publicKey.export({ format: 'der', type: 'spki' })
+      .subarray(-32)
+      .toString('base64');
+    const added = await c.post('/api/setup/wg/devices/add', { name: 'Laptop', publicKey });
+    expect(added.statusCode, added.body).toBe(201);
+    const id = added.json().data.device.id as number;
+    expect((await c.post('/api/setup/wg/devices/lifetime', { id, days: 2 })).statusCode).toBe(200);
+    await t.app.db.query(`update wg_devices set key_expires_at = now() + interval '20 hours' where id = $1`, [id]);
+    const [{ email }] = await t.app.db.query<{ email: string }>('select email from users where id = $1', [user.id]);
+    const boss = await t.app.services.jobs.boss();
+    await boss.send('wg-key-reminders', {});
+    const mails = await until(async () => {
+      const m = t.app.services.mailer.list!(email).filter((x) => /WireGuard/.test(x.subject));
+      return m.length ? m : undefined;
+    });
+    expect(mails.map((m) => m.subject)).toEqual(['The WireGuard key of “Laptop” expires soon']);
+    await boss.send('wg-key-reminders', {});
+    await until(async () => {
+      const done = (await t.app.services.jobs.list({ all: true })).filter(
+        (j) => j.queue === 'wg-key-reminders' && j.state === 'completed',
+      );
+      return done.length >= 2 ? done : undefined;
+    });
+    expect(t.app.services.mailer.list!(email).filter((x) => /WireGuard/.test(x.subject))).toHaveLength(1);
   },
 );

@@ -157,6 +157,11 @@ type Case = {
 const COVERED: Record<string, (tokens: Awaited<ReturnType<typeof bTokens>>) => Case[]> = {
   'POST /api/setup/wg/devices/rename': () => [{ body: { id: A.deviceId, name: 'pwned' }, expected: [404] }],
   'POST /api/setup/wg/devices/revoke': () => [{ body: { id: A.deviceId }, expected: [404] }],
+  // B may not put a key of B's choosing on A's device (issue 23), nor change how long A's key lives.
+  'POST /api/setup/wg/devices/rotate': () => [
+    { body: { id: A.deviceId, previousKey: A.publicKey, publicKey: wgKey() }, expected: [404] },
+  ],
+  'POST /api/setup/wg/devices/lifetime': () => [{ body: { id: A.deviceId, days: 1 }, expected: [404] }],
   // Another account may not register A's WireGuard key: the node would route A's tunnel to B's peer.
   'POST /api/setup/wg/devices/add': () => [
     { body: { name: 'same key', publicKey: A.publicKey }, expected: [409, 422] },

@@ -115,6 +115,8 @@ const SAMPLE: Record<string, { query?: string; body?: () => unknown }> = {
   'POST /api/setup/wg/devices/add': { body: () => ({ name: 'Laptop', publicKey: wgKey() }) },
   'POST /api/setup/wg/devices/rename': { body: () => ({ id: 1, name: 'Phone' }) },
   'POST /api/setup/wg/devices/revoke': { body: () => ({ id: 1 }) },
+  'POST /api/setup/wg/devices/rotate': { body: () => ({ id: 1, previousKey: wgKey(), publicKey: wgKey() }) },
+  'POST /api/setup/wg/devices/lifetime': { body: () => ({ id: 1, days: 7 }) },
   'POST /api/setup/features/state': { body: () => ({ id: 1, state: true }) },
   'POST /api/billing/createPayment': { body: () => ({ tariffId: 3, currency: 'USD', provider: 'sandbox' }) },
   'POST /api/billing/subscription/autoRenew': { body: () => ({ enabled: false }) },

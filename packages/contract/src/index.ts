@@ -14,6 +14,7 @@ export * from './attribution.js';
 export * from './locations.js';
 export * from './wireguard.js';
 export * from './wireguard-ports.js';
+export * from './wireguard-keys.js';
 export * from './nodes.js';
 export * from './account-extras.js';
 export * from './services.js';

@@ -148,4 +148,6 @@ export const SETUP_PATHS = {
   wgAdd: '/api/setup/wg/devices/add',
   wgRename: '/api/setup/wg/devices/rename',
   wgRevoke: '/api/setup/wg/devices/revoke',
+  wgRotate: '/api/setup/wg/devices/rotate',
+  wgLifetime: '/api/setup/wg/devices/lifetime',
 } as const;

@@ -42,6 +42,10 @@ export const wgDevice = z.object({
    * name in the customer's language; null when its server is fine.
    */
   serverRetiring: z.object({ country: z.string(), city: z.string(), why: locationUnavailable }).nullable().optional(),
+  /** The key's lifetime in days (issue 23; wireguard-keys.ts); null: the key never expires. */
+  keyLifetimeDays: z.number().int().nullable().optional(),
+  /** When the current key stops working (its peer leaves the nodes until a rotation); null: never. */
+  keyExpiresAt: z.string().nullable().optional(),
 });
 export type WgDevice = z.infer<typeof wgDevice>;
 

@@ -17,6 +17,7 @@ export type MailKind =
   | 'renewalReminder'
   | 'renewalFailed'
   | 'planEnded'
+  | 'wgKeyExpiring'
   | SecurityMailKind;
 /**
  * Security notices (issue 20): what changed on the account, when, and what to do if it was not
@@ -151,6 +152,14 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       button: 'Renew my plan',
       footer: 'Thank you for using {product}.',
     },
+    wgKeyExpiring: {
+      subject: 'The WireGuard key of “{device}” expires soon',
+      heading: 'A WireGuard key expires soon',
+      body: 'The key of your WireGuard device “{device}” expires on {time}, at the end of the key lifetime you chose. After that the device cannot connect until you rotate its key: open the WireGuard page in your browser, choose “Rotate key” for the device and load the new configuration into its app. The device keeps its name and addresses.',
+      button: 'Rotate the key',
+      footer:
+        'You get this email because you set a key lifetime for this device. You can change it to “never” on the WireGuard page.',
+    },
     twoFactorOn: {
       subject: 'Two-factor sign-in is on for your {product} account',
       heading: 'Two-factor sign-in turned on',
@@ -264,6 +273,14 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       button: 'Продлить тариф',
       footer: 'Спасибо, что пользуетесь {product}.',
     },
+    wgKeyExpiring: {
+      subject: 'Ключ WireGuard устройства «{device}» скоро истечёт',
+      heading: 'Скоро истекает ключ WireGuard',
+      body: 'Ключ вашего устройства WireGuard «{device}» истекает {time}: так задан срок действия ключа. После этого устройство не сможет подключиться, пока вы не смените ключ: откройте в браузере страницу WireGuard, выберите для устройства «Сменить ключ» и загрузите новую конфигурацию в приложение. Название и адреса устройства сохранятся.',
+      button: 'Сменить ключ',
+      footer:
+        'Вы получили это письмо, потому что задали срок действия ключа для этого устройства. Его можно сменить на «бессрочно» на странице WireGuard.',
+    },
     twoFactorOn: {
       subject: 'Двухфакторный вход в {product} включён',
       heading: 'Двухфакторный вход включён',
@@ -376,6 +393,13 @@ const COPY: Record<Language, Record<Kind, Copy>> = {
       body: '您的 {plan} 套餐已于 {until} 结束且未续订，{product} 访问已停止。您可以随时在“订阅”页面购买新套餐。',
       button: '续订套餐',
       footer: '感谢您使用 {product}。',
+    },
+    wgKeyExpiring: {
+      subject: '设备“{device}”的 WireGuard 密钥即将过期',
+      heading: 'WireGuard 密钥即将过期',
+      body: '按照您设置的密钥有效期，您的 WireGuard 设备“{device}”的密钥将于 {time} 过期。过期后该设备将无法连接，直到您更换密钥：在浏览器中打开 WireGuard 页面，为该设备选择“更换密钥”，并将新配置导入其应用。设备的名称和地址保持不变。',
+      button: '更换密钥',
+      footer: '您收到此邮件，是因为您为此设备设置了密钥有效期。您可以在 WireGuard 页面将其改为“永不过期”。',
     },
     twoFactorOn: {
       subject: '您的 {product} 账户已开启两步验证',

@@ -28,6 +28,8 @@ import { postbackRepository } from './repository.js';
  *   retried by pg-boss with backoff; a refused card is not an error (the renewal schedule retries).
  * - postbacks (every minute): conversion postbacks that are due (their own backoff in the table).
  * - sandbox-webhooks (every minute): the sandbox re-sends unacknowledged webhooks.
+ * - wg-key-reminders (every minute): the mail about a WireGuard key that expires within a day
+ *   (issue 23; modules/wireguard/key-reminders.ts), once per key.
  * Every instance may run the workers: pg-boss hands each job to one of them (SKIP LOCKED), and a
  * cron slot makes one job however many instances schedule it.
  */
@@ -36,6 +38,7 @@ export const QUEUES = {
   renew: 'billing-renew',
   postbacks: 'postbacks',
   sandbox: 'sandbox-webhooks',
+  wgKeyReminders: 'wg-key-reminders',
 } as const;
 const QUEUE_OPTIONS: Record<
   string,
@@ -45,6 +48,7 @@ const QUEUE_OPTIONS: Record<
   [QUEUES.renew]: { retryLimit: 5, retryDelay: 60, retryBackoff: true, expireInSeconds: 300 },
   [QUEUES.postbacks]: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300 },
   [QUEUES.sandbox]: { retryLimit: 1, retryDelay: 15, retryBackoff: false, expireInSeconds: 300 },
+  [QUEUES.wgKeyReminders]: { retryLimit: 1, retryDelay: 30, retryBackoff: false, expireInSeconds: 300 },
 };
 
 const MAX_POSTBACK_ATTEMPTS = 8;
@@ -130,6 +134,8 @@ export interface JobEngineDeps {
   renewConcurrency?: number;
   /** Renewals queued per statement (QUEUE_BATCH; tests make it small). */
   queueBatch?: number;
+  /** The WireGuard key reminders (the VPN area's; issue 23): mails due as of a moment, answers how many went. */
+  wgKeyReminders?: { sendDue(asOf: Date): Promise<number> };
 }
 
 export function jobEngine(deps: JobEngineDeps) {
@@ -323,6 +329,15 @@ export function jobEngine(deps: JobEngineDeps) {
           guard(QUEUES.sandbox, () => redeliverSandboxWebhooks(sandbox, opts.deliverSandbox)),
         );
         await b.schedule(QUEUES.sandbox, '* * * * *');
+      }
+      if (deps.wgKeyReminders) {
+        const reminders = deps.wgKeyReminders;
+        await b.work(
+          QUEUES.wgKeyReminders,
+          { pollingIntervalSeconds: 5 },
+          guard(QUEUES.wgKeyReminders, () => reminders.sendDue(new Date())),
+        );
+        await b.schedule(QUEUES.wgKeyReminders, '* * * * *');
       }
       await b.schedule(QUEUES.pass, '* * * * *');
       await b.schedule(QUEUES.postbacks, '* * * * *');

@@ -2,6 +2,7 @@ import type { Database } from '../../db/client.js';
 import type { VpnConfig } from '../../config.js';
 import type { Keyring } from '../../lib/keyring.js';
 import { wireguardService } from '../wireguard/service.js';
+import { type KeyRemindersDeps, keyReminders } from '../wireguard/key-reminders.js';
 import { loadDownloads, loadLocationSeeds } from '../locations/catalogue.js';
 import { locationsRepository } from '../locations/repository.js';
 import { locationsService } from '../locations/service.js';
@@ -33,6 +34,8 @@ export interface VpnServicesDeps {
   keys: Keyring;
   /** Where a failed read of the change log is reported. */
   log?: { warn: (obj: object, msg: string) => void };
+  /** What the WireGuard key reminders mail with (issue 23): the mailer and the brand's origin and name. */
+  mail?: Omit<KeyRemindersDeps, 'db'>;
 }
 
 /**
@@ -40,7 +43,7 @@ export interface VpnServicesDeps {
  * WireGuard devices, the node API, OpenVPN/SOCKS5 services and the operator's actions. One change
  * watcher wakes this instance's long polls: devices and operator actions poke it after they commit.
  */
-export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
+export function vpnServices({ db, vpn, keys, log, mail }: VpnServicesDeps) {
   const watcher = createChangeWatcher(
     () => nodesRepository(db).version(),
     vpn.changePollMs,
@@ -63,6 +66,8 @@ export function vpnServices({ db, vpn, keys, log }: VpnServicesDeps) {
     /** VPN_NODE_HIGH_WATER_PERCENT: the share of a node's WireGuard cap at which it takes no new device (the console shows it). */
     highWaterPercent: vpn.highWaterPercent,
     wireguard: wireguardService({ db, vpn, locationsRepo: locations.repo, changed: () => watcher.poke() }),
+    /** The mail about a WireGuard key that expires within a day (the job engine runs it every minute); absent without a mailer. */
+    wgKeyReminders: mail ? keyReminders({ db, ...mail }) : undefined,
     nodes,
     pki,
     /** The stealth credentials' key (stealth/credentials.ts) and the stealth module's node side (the console and metrics read its figures). */

@@ -21,6 +21,8 @@ export interface PeerSourceRow {
   tariff_key: string;
   subscription_expires_at: Date | string | null;
   deleted_at: Date | string | null;
+  /** The device key's end (issue 23, ms); null: the key never expires. */
+  key_expires_ms: number | null;
 }
 
 export function nodesRepository(db: Queryable) {
@@ -201,24 +203,29 @@ export function nodesRepository(db: Queryable) {
       return rows.map((r) => r.user_id!);
     },
 
-    /** Users whose paid time ran out in (fromMs, toMs]: their access changed by the clock alone. */
+    /** Users whose paid time or a device key (issue 23) ran out in (fromMs, toMs]: their peers changed by the clock alone. */
     async expiredBetween(fromMs: number, toMs: number): Promise<number[]> {
       const rows = await db.query<{ id: number }>(
-        `select id from users where subscription_expires_at > to_timestamp($1::float8 / 1000) and subscription_expires_at <= to_timestamp($2::float8 / 1000)`,
+        `select id from users where subscription_expires_at > to_timestamp($1::float8 / 1000) and subscription_expires_at <= to_timestamp($2::float8 / 1000)
+         union
+         select user_id from wg_devices where key_expires_at > to_timestamp($1::float8 / 1000) and key_expires_at <= to_timestamp($2::float8 / 1000)`,
         [fromMs, toMs],
       );
       return rows.map((r) => r.id);
     },
 
     /**
-     * Earliest paid expiry after `afterMs` (ms) among accounts that could have peers, rounded up:
+     * Earliest paid expiry or device key expiry (issue 23) after `afterMs` (ms) among accounts that could have peers, rounded up:
      * expiries carry microseconds, and a long poll woken at the floored millisecond would evaluate
      * just before the expiry and send an empty delta (the account then changed one poll later).
      */
     async nextExpiry(afterMs: number): Promise<number | null> {
       const [row] = await db.query<{ t: number | null }>(
-        `select ceil(extract(epoch from min(subscription_expires_at)) * 1000)::float8 as t from users
-         where subscription_expires_at > to_timestamp($1::float8 / 1000) and deleted_at is null and account_status = 'Active' and tariff_key <> 'free-plan'`,
+        `select ceil(extract(epoch from least(
+           (select min(subscription_expires_at) from users
+             where subscription_expires_at > to_timestamp($1::float8 / 1000) and deleted_at is null and account_status = 'Active' and tariff_key <> 'free-plan'),
+           (select min(d.key_expires_at) from wg_devices d join users u on u.id = d.user_id
+             where d.key_expires_at > to_timestamp($1::float8 / 1000) and u.deleted_at is null and u.account_status = 'Active'))) * 1000)::float8 as t`,
         [afterMs],
       );
       return row?.t ?? null;
@@ -232,22 +239,24 @@ export function nodesRepository(db: Queryable) {
       // One JSON value instead of 10k rows: row decoding dominates on PGlite (~3x faster this way).
       const [row] = await db.query<{ j: string }>(
         `select coalesce(json_agg(json_build_array(d.user_id, d.public_key, d.addr_index, u.account_status, u.tariff_key,
-                  floor(extract(epoch from u.subscription_expires_at) * 1000), u.deleted_at is not null))::text, '[]') as j
+                  floor(extract(epoch from u.subscription_expires_at) * 1000), u.deleted_at is not null,
+                  floor(extract(epoch from d.key_expires_at) * 1000)))::text, '[]') as j
          from wg_devices d join users u on u.id = d.user_id
          where u.deleted_at is null and u.account_status = 'Active' and ($1::int[] is null or d.user_id = any($1::int[]))`,
         [owners],
       );
-      return (JSON.parse(row!.j) as [number, string, number, string, string, number | null, boolean][]).map(
-        ([user_id, public_key, addr_index, account_status, tariff_key, expires, deleted]) => ({
-          user_id,
-          public_key,
-          addr_index,
-          account_status,
-          tariff_key,
-          subscription_expires_at: expires === null ? null : new Date(expires),
-          deleted_at: deleted ? new Date(0) : null,
-        }),
-      );
+      return (
+        JSON.parse(row!.j) as [number, string, number, string, string, number | null, boolean, number | null][]
+      ).map(([user_id, public_key, addr_index, account_status, tariff_key, expires, deleted, keyExpires]) => ({
+        user_id,
+        public_key,
+        addr_index,
+        account_status,
+        tariff_key,
+        subscription_expires_at: expires === null ? null : new Date(expires),
+        deleted_at: deleted ? new Date(0) : null,
+        key_expires_ms: keyExpires,
+      }));
     },
 
     /**
@@ -257,24 +266,38 @@ export function nodesRepository(db: Queryable) {
      */
     async peerSourcesPage(afterId: number, limit: number): Promise<{ rows: PeerSourceRow[]; lastId: number | null }> {
       const [row] = await db.query<{ j: string }>(
-        `select coalesce(json_agg(json_build_array(s.user_id, s.public_key, s.addr_index, s.account_status, s.tariff_key, s.expires, s.deleted, s.id) order by s.id)::text, '[]') as j
+        `select coalesce(json_agg(json_build_array(s.user_id, s.public_key, s.addr_index, s.account_status, s.tariff_key, s.expires, s.deleted, s.id, s.key_expires) order by s.id)::text, '[]') as j
          from (select d.id, d.user_id, d.public_key, d.addr_index, u.account_status, u.tariff_key,
-                 floor(extract(epoch from u.subscription_expires_at) * 1000) as expires, u.deleted_at is not null as deleted
+                 floor(extract(epoch from u.subscription_expires_at) * 1000) as expires, u.deleted_at is not null as deleted,
+                 floor(extract(epoch from d.key_expires_at) * 1000) as key_expires
                from wg_devices d join users u on u.id = d.user_id
                where u.deleted_at is null and u.account_status = 'Active' and d.id > $1 order by d.id limit $2) s`,
         [afterId, limit],
       );
-      const list = JSON.parse(row!.j) as [number, string, number, string, string, number | null, boolean, number][];
+      const list = JSON.parse(row!.j) as [
+        number,
+        string,
+        number,
+        string,
+        string,
+        number | null,
+        boolean,
+        number,
+        number | null,
+      ][];
       return {
-        rows: list.map(([user_id, public_key, addr_index, account_status, tariff_key, expires, deleted]) => ({
-          user_id,
-          public_key,
-          addr_index,
-          account_status,
-          tariff_key,
-          subscription_expires_at: expires === null ? null : new Date(expires),
-          deleted_at: deleted ? new Date(0) : null,
-        })),
+        rows: list.map(
+          ([user_id, public_key, addr_index, account_status, tariff_key, expires, deleted, , keyExpires]) => ({
+            user_id,
+            public_key,
+            addr_index,
+            account_status,
+            tariff_key,
+            subscription_expires_at: expires === null ? null : new Date(expires),
+            deleted_at: deleted ? new Date(0) : null,
+            key_expires_ms: keyExpires,
+          }),
+        ),
         lastId: list.length ? list[list.length - 1]![7] : null,
       };
     },

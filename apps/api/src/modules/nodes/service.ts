@@ -6,6 +6,7 @@ import {
   type NodeReport,
   mayUseLocation,
   vpnAccess,
+  wgKeyExpired,
 } from '@warren/contract';
 import type { Database } from '../../db/client.js';
 import { hashToken } from '../../lib/secrets.js';
@@ -78,19 +79,22 @@ export function nodesService({ db, vpn, watcher, stealth }: NodesServiceDeps) {
     let peers: NodePeer[] = [];
     const toPeers = (rows: PeerSourceRow[]) =>
       rows
-        .filter((r) =>
-          mayUseLocation(
-            vpnAccess(
-              {
-                accountStatus: r.account_status,
-                tariffKey: r.tariff_key,
-                subscriptionExpiresAt: r.subscription_expires_at,
-                deletedAt: r.deleted_at,
-              },
-              now,
+        .filter(
+          (r) =>
+            // A device whose key ran out (issue 23) is off every node until the browser rotates it.
+            !wgKeyExpired(r.key_expires_ms, now) &&
+            mayUseLocation(
+              vpnAccess(
+                {
+                  accountStatus: r.account_status,
+                  tariffKey: r.tariff_key,
+                  subscriptionExpiresAt: r.subscription_expires_at,
+                  deletedAt: r.deleted_at,
+                },
+                now,
+              ),
+              head.premium,
             ),
-            head.premium,
-          ),
         )
         .map((r) => ({
           publicKey: r.public_key,

@@ -7,6 +7,8 @@ import {
   okMessage,
   renameWgDeviceBody,
   revokeWgDeviceBody,
+  rotateWgKeyBody,
+  setWgKeyLifetimeBody,
   SETUP_PATHS,
   wgDevice,
   wgOverview,
@@ -82,5 +84,34 @@ export async function wireguardRoutes(fastify: FastifyInstance, { wireguard, aut
       await wireguard.revoke(userOf(request), request.body.id);
       return { data: { ok: true as const }, message: 'Device revoked.' };
     },
+  );
+
+  app.post(
+    SETUP_PATHS.wgRotate,
+    {
+      preHandler: section,
+      schema: { tags, body: rotateWgKeyBody, response: { 200: envelope(z.object({ device: wgDevice })) } },
+    },
+    async (request) => ({
+      data: {
+        device: await wireguard.rotate(
+          userOf(request),
+          request.body.id,
+          request.body.previousKey,
+          request.body.publicKey,
+        ),
+      },
+    }),
+  );
+
+  app.post(
+    SETUP_PATHS.wgLifetime,
+    {
+      preHandler: section,
+      schema: { tags, body: setWgKeyLifetimeBody, response: { 200: envelope(z.object({ device: wgDevice })) } },
+    },
+    async (request) => ({
+      data: { device: await wireguard.setLifetime(userOf(request), request.body.id, request.body.days) },
+    }),
   );
 }

@@ -63,6 +63,8 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
       lastHandshakeAt: iso(d.last_handshake_at),
       rxBytes: Number(d.rx_bytes),
       txBytes: Number(d.tx_bytes),
+      keyLifetimeDays: d.key_lifetime_days ?? null,
+      keyExpiresAt: iso(d.key_expires_at ?? null),
       serverRetiring: leaving
         ? {
             country: leaving[`country_${lang}`] || leaving.country_en,
@@ -177,6 +179,56 @@ export function wireguardService({ db, vpn, locationsRepo, changed }: WireguardS
 
     async rename(user: UserRow, id: number, name: string): Promise<void> {
       if (!(await repo.rename(user.id, id, name))) throw new NotFoundError('Device not found.');
+    },
+
+    /**
+     * A new key for one of the user's devices (issue 23), made in the browser: same name and
+     * addresses, a new lifetime from now; the nodes drop the old key and take the new one (the
+     * change log). `previousKey` is the key the browser saw: of two rotations at once one wins and
+     * the other gets 409; the same rotation again (the device already has `publicKey`) answers the
+     * device as it is. Works on an expired key: that is how a device comes back.
+     */
+    async rotate(user: UserRow, id: number, previousKey: string, publicKey: string): Promise<WgDevice> {
+      const row = await db
+        .transaction(async (tx) => {
+          const r = wireguardRepository(tx);
+          const current = await r.lockDevice(user.id, id);
+          if (!current) throw new NotFoundError('Device not found.');
+          if (current.public_key === publicKey) return { row: current, changed: false };
+          if (current.public_key !== previousKey)
+            throw new ConflictError('This device got a new key meanwhile. Reload the page and try again.', {
+              previousKey: ['This is no longer the device’s key.'],
+            });
+          if (await r.keyTaken(publicKey))
+            throw new ValidationError({ publicKey: ['This key is already registered. Generate a new one.'] });
+          return { row: (await r.rotate(user.id, id, publicKey))!, changed: true };
+        })
+        .catch((err: unknown) => {
+          if ((err as { code?: string }).code === '23505')
+            throw new ValidationError({ publicKey: ['This key is already registered. Generate a new one.'] });
+          throw err;
+        });
+      if (row.changed) changed();
+      return toDto(row.row);
+    },
+
+    /**
+     * The key's lifetime: null never expires, 1-30 days start now. An expired key keeps its end
+     * (409): only a rotation brings the device back, never a longer life for the key that ran out.
+     */
+    async setLifetime(user: UserRow, id: number, days: number | null): Promise<WgDevice> {
+      const row = await db.transaction(async (tx) => {
+        const r = wireguardRepository(tx);
+        const current = await r.lockDevice(user.id, id);
+        if (!current) throw new NotFoundError('Device not found.');
+        if (current.expired)
+          throw new ConflictError('This key has expired. Rotate it to use the device again.', {
+            days: ['This key has expired. Rotate it to use the device again.'],
+          });
+        return (await r.setLifetime(user.id, id, days))!;
+      });
+      changed();
+      return toDto(row);
     },
 
     async revoke(user: UserRow, id: number): Promise<void> {
