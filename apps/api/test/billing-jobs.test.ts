@@ -84,7 +84,8 @@ it(
     const id = added.json().data.device.id as number;
     expect((await c.post('/api/setup/wg/devices/lifetime', { id, days: 2 })).statusCode).toBe(200);
     await t.app.db.query(`update wg_devices set key_expires_at = now() + interval '20 hours' where id = $1`, [id]);
-    const [{ email }] = await t.app.db.query<{ email: string }>('select email from users where id = $1', [user.id]);
+    const email = (await t.app.db.query<{ email: string }>('select email from users where id = $1', [user.id]))[0]!
+      .email;
     const boss = await t.app.services.jobs.boss();
     await boss.send('wg-key-reminders', {});
     const mails = await until(async () => {
