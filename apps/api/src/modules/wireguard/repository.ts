@@ -10,7 +10,7 @@ export interface DeviceRow {
   last_handshake_at: Date | string | null;
   rx_bytes: number;
   tx_bytes: number;
-  /** The key's lifetime (issue 23, migration 0035): null is never; then key_expires_at is null too. */
+  /** The key's lifetime (issue 23, migration 0036): null is never; then key_expires_at is null too. */
   key_lifetime_days: number | null;
   key_expires_at: Date | string | null;
   /**
