@@ -4,7 +4,7 @@ import net from 'node:net';
 import os from 'node:os';
 import path from 'node:path';
 import dnsPacket from 'dns-packet';
-import { afterAll, afterEach, beforeAll, describe, expect, it } from 'vitest';
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from 'vitest';
 import { AD_BLOCK_CATEGORIES } from '@warren/contract';
 import { ADS_AND_TRACKERS, Blocklists, CATEGORY_BIT, DEFAULT_LISTS_DIR, maskOf } from './blocklists.js';
 import { DnsChoices, canonical, hostAddress } from './choices.js';
@@ -303,6 +303,38 @@ describe('the per-peer resolver', () => {
     global.gc?.();
     expect(process.memoryUsage().heapUsed - before).toBeLessThan(8 * 1024 * 1024);
     expect(r.inFlight).toBe(0);
+    // 220,000 answers: 4-6 s on a machine shared by several runs, over the default 5 s.
+  }, 30_000);
+});
+
+describe('a budget per source', () => {
+  it("one peer's flood is dropped at its own budget; another peer is still answered", async () => {
+    r = new DnsResponder({
+      maskForSource: () => 0,
+      match: () => 0,
+      upstream: { host: '127.0.0.1', port: upstreamPort },
+      perSource: { perSecond: 1, burst: 10 },
+    });
+    await r.listen([{ address: '127.0.0.1', port: 0 }]);
+    const port = r.portOf(0);
+    // 60 queries from one address at once (few enough for the socket's receive buffer: none lost).
+    const flooder = dgram.createSocket('udp4');
+    let answered = 0;
+    flooder.on('message', () => answered++);
+    await new Promise<void>((resolve) => flooder.bind(0, '127.0.0.2', resolve));
+    for (let i = 0; i < 60; i++) flooder.send(query(`f${i}.example`, i), port, '127.0.0.1');
+    await vi.waitFor(() => expect(r!.stats.queries).toBe(60), { timeout: 5000 });
+    await vi.waitFor(() => expect(answered).toBe(r!.stats.forwarded), { timeout: 5000 });
+    flooder.close();
+    // Its burst (and at most a refill or two meanwhile) got through; the rest was dropped unread.
+    expect(answered).toBeGreaterThanOrEqual(10);
+    expect(answered).toBeLessThanOrEqual(15);
+    expect(r.stats.limited).toBe(60 - answered);
+    // Another peer asking at the same moment is answered.
+    const other = await ask(port, query('other.example', 77), '127.0.0.3');
+    expect(other?.answers?.[0]).toMatchObject({ name: 'other.example', data: '192.0.2.7' });
+    // The flooder is still over its budget.
+    expect(await ask(port, query('again.example', 78), '127.0.0.2', 300)).toBeUndefined();
   });
 });
 

@@ -2,6 +2,7 @@ import { randomInt } from 'node:crypto';
 import dgram from 'node:dgram';
 import net from 'node:net';
 import dnsPacket from 'dns-packet';
+import { DNS_PER_SOURCE, SourceBuckets, type SourceBucketOptions } from './source-buckets.js';
 
 /**
  * The node's per-customer resolver (issue 23): answers on the WireGuard gateways (the DNS address in
@@ -14,6 +15,8 @@ import dnsPacket from 'dns-packet';
  *
  * Hostile input: a datagram that is not exactly one question of a standard query is dropped, as is
  * anything over MAX_QUERY bytes; a flood finds the in-flight table full and is dropped, not queued.
+ * Each source address has its own budget (source-buckets.ts: 100 queries a second, bursts of 500),
+ * so one peer's flood is dropped at its own door and never fills the in-flight table for the others.
  */
 export const MAX_QUERY = 4096;
 const RD = 0x100;
@@ -32,6 +35,8 @@ export interface ResponderOptions {
   timeoutMs?: number;
   /** TCP connections at most. */
   maxConnections?: number;
+  /** Each source address's budget (DNS_PER_SOURCE by default). */
+  perSource?: SourceBucketOptions;
 }
 
 /** Where to answer: by the asker's source address, or with fixed bits (an OpenVPN category address). */
@@ -43,7 +48,9 @@ export interface Binding {
 }
 
 export class DnsResponder {
-  readonly stats = { queries: 0, blocked: 0, forwarded: 0, dropped: 0 };
+  /** `limited`: dropped because its source was over its budget (counted in `dropped` too). */
+  readonly stats = { queries: 0, blocked: 0, forwarded: 0, dropped: 0, limited: 0 };
+  private readonly buckets: SourceBuckets;
   private readonly pending = new Map<number, { done: (b: Buffer | undefined) => void; timer: NodeJS.Timeout }>();
   private upstreamReady?: Promise<dgram.Socket>;
   private sockets: dgram.Socket[] = [];
@@ -56,6 +63,16 @@ export class DnsResponder {
   constructor(private readonly o: ResponderOptions) {
     this.maxPending = o.maxPending ?? 2048;
     this.timeoutMs = o.timeoutMs ?? 4000;
+    this.buckets = new SourceBuckets(o.perSource ?? DNS_PER_SOURCE);
+  }
+
+  /** Whether `source` may ask once more now; counts the query as dropped when not. */
+  private admit(source: string): boolean {
+    if (this.buckets.take(source)) return true;
+    this.stats.queries++;
+    this.stats.dropped++;
+    this.stats.limited++;
+    return false;
   }
 
   get inFlight(): number {
@@ -68,6 +85,7 @@ export class DnsResponder {
       const v6 = net.isIPv6(b.address);
       const sock = dgram.createSocket({ type: v6 ? 'udp6' : 'udp4', ipv6Only: v6 });
       sock.on('message', (msg, rinfo) => {
+        if (!this.admit(rinfo.address)) return;
         const mask = b.mask ?? this.o.maskForSource(rinfo.address);
         void this.answer(msg, mask).then((reply) => {
           if (reply) sock.send(reply, rinfo.port, rinfo.address, () => {});
@@ -202,6 +220,8 @@ export class DnsResponder {
         const len = buf.readUInt16BE(0);
         const q = buf.subarray(2, 2 + len);
         buf = buf.subarray(2 + len);
+        // Over budget: the connection goes (a TCP client retries later, as after a timeout).
+        if (!this.admit(c.remoteAddress ?? '')) return void c.destroy();
         const a = await this.answer(Buffer.from(q), mask, true);
         if (!a || c.destroyed) return void c.destroy();
         const head = Buffer.alloc(2);

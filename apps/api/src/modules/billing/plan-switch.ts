@@ -24,7 +24,8 @@
  * - charge = price − credit. A credit that would cover the whole price is refused (the customer
  *   would be owed money; support handles it): in practice a longer period always costs more.
  * - Shown before paying: the options list each longer period's price, credit and charge (the
- *   /subscription page prints "59.99 − 6.49 credit = 53.50"), the checkout charges exactly the
+ *   /subscription page shows the price, the credit line and what is charged today before the
+ *   checkout; SwitchPlanCard), the checkout charges exactly the
  *   quoted amount (a quote that moved is refused), and the receipt and its mail print the credit.
  *
  * The decision on the money-back of a switch (issue 23 leftover): it UNDOES the switch. The money
