@@ -16,6 +16,7 @@ describe('setup options', () => {
       systemdDir: '/etc/systemd/system',
       sysctlDir: '/etc/sysctl.d',
       blocklist: '/etc/warren/blocklist.txt',
+      blocklistDir: '/etc/warren/blocklists',
       services: { openvpn: true, socks: true, dns: true },
       wireguard: 'auto',
       start: true,
@@ -39,12 +40,16 @@ describe('setup options', () => {
     expect(o).toMatchObject({
       tokenFile: '/tmp/x/node-token',
       blocklist: '/tmp/x/blocklist.txt',
+      blocklistDir: '/tmp/x/blocklists',
       services: { openvpn: false, socks: false, dns: false },
       start: false,
       dryRun: true,
     });
     expect(parseSetupArgs(['--api-socket', '/s', '--token-file', 'rel/token'])).toMatchObject({
       tokenFile: expect.stringMatching(/^\/.*rel\/token$/),
+    });
+    expect(parseSetupArgs(['--api-socket', '/s', '--blocklist-dir', '/srv/dns-lists/'])).toMatchObject({
+      blocklistDir: '/srv/dns-lists',
     });
   });
 
@@ -88,6 +93,7 @@ describe('setup options', () => {
       ['--state-dir', '/var/lib/%n'],
       ['--api-socket', '/run/x.sock\nWARREN_NODE_TOKEN=x'],
       ['--blocklist', '/etc/"q"'],
+      ['--blocklist-dir', '/etc/my lists'],
     ]) {
       expect(() => parseSetupArgs(['--api', 'https://a', ...bad]), bad.join(' ')).toThrow(/not a plain path/);
     }

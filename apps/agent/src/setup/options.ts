@@ -30,6 +30,8 @@ export interface SetupOptions {
   services: Record<Service, boolean>;
   dnsUpstream: string[];
   blocklist: string;
+  /** The ad blocker's category lists, one file per category (the agent's WARREN_BLOCKLIST_DIR). */
+  blocklistDir: string;
   openvpnUdpNet: string;
   openvpnTcpNet: string;
   metrics?: string;
@@ -74,6 +76,9 @@ Running it again changes nothing; after a change of options it applies only the 
   --services LIST        besides WireGuard: openvpn,socks,dns (default all three), or none
   --dns-upstream LIST    resolvers the node's resolver asks, comma-separated (default the system's)
   --blocklist PATH       the ad blocker's list (default <etc-dir>/blocklist.txt, created empty)
+  --blocklist-dir DIR    the ad blocker's category lists, one file each: ads.txt, trackers.txt, malware.txt,
+                         adult.txt, gambling.txt (default <etc-dir>/blocklists, created empty; a missing file
+                         is the small default the agent ships); replaced in place, reloaded without a restart
   --openvpn-udp-net CIDR client pool of the OpenVPN UDP server (default 10.130.0.0/16)
   --openvpn-tcp-net CIDR client pool of the OpenVPN TCP server (default 10.131.0.0/16)
   --metrics [HOST:]PORT  the agent's Prometheus metrics (default off)
@@ -126,6 +131,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
         services: { type: 'string' },
         'dns-upstream': { type: 'string' },
         blocklist: { type: 'string' },
+        'blocklist-dir': { type: 'string' },
         'openvpn-udp-net': { type: 'string' },
         'openvpn-tcp-net': { type: 'string' },
         metrics: { type: 'string' },
@@ -269,6 +275,7 @@ export function parseSetupArgs(argv: string[]): SetupOptions | 'help' {
     services: { openvpn: chosen.includes('openvpn'), socks: chosen.includes('socks'), dns: chosen.includes('dns') },
     dnsUpstream,
     blocklist: dir(values.blocklist, path.join(etcDir, 'blocklist.txt')),
+    blocklistDir: dir(values['blocklist-dir'], path.join(etcDir, 'blocklists')),
     openvpnUdpNet: udp,
     openvpnTcpNet: tcp,
     metrics: values.metrics,

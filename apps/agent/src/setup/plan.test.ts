@@ -70,6 +70,7 @@ function converged(o: SetupOptions, over: Partial<Observed> = {}): Observed {
     sysctl: { 'net.ipv4.ip_forward': '1', 'net.ipv6.conf.all.forwarding': '1' },
     nftTable: 'table inet warren {}\n',
     blocklistExists: true,
+    blocklistDirExists: true,
     ...over,
   };
 }
@@ -94,6 +95,7 @@ describe('setup plan', () => {
       'nat (nftables table inet warren)',
       'agent settings',
       'blocklist',
+      'category lists',
     ]);
     expect(steps.find((s) => s.name === 'node token')).toMatchObject({
       status: 'todo',
@@ -160,6 +162,26 @@ describe('setup plan', () => {
     expect(changed(other)).toEqual(
       ['nat (nftables table inet warren)', 'agent settings', 'services'].filter((n) => other.some((s) => s.name === n)),
     );
+  });
+
+  it('--blocklist-dir is shown in the plan: created when missing, nothing on a second run, another one moves the settings', () => {
+    const o = opts('--blocklist-dir', '/srv/dns-lists');
+    const first = plan(o, { ...converged(o), blocklistDirExists: false }, AGENT);
+    expect(changed(first)).toEqual(['category lists']);
+    expect(first.find((s) => s.name === 'category lists')).toMatchObject({
+      detail: expect.stringContaining('create /srv/dns-lists'),
+      actions: [{ kind: 'mkdir', path: '/srv/dns-lists', mode: 0o755 }],
+    });
+    const again = plan(o, converged(o), AGENT);
+    expect(again.every((s) => s.actions.length === 0)).toBe(true);
+    expect(again.find((s) => s.name === 'category lists')!.detail).toMatch(/^\/srv\/dns-lists \(ads, trackers/);
+    // Another directory: the agent's settings name it (and it is made).
+    const moved = plan(opts('--blocklist-dir', '/srv/other'), { ...converged(o), blocklistDirExists: false }, AGENT);
+    expect(changed(moved)).toEqual(
+      ['agent settings', 'category lists', 'services'].filter((n) => moved.some((s) => s.name === n)),
+    );
+    // Without the resolver there are no lists to keep.
+    expect(plan(opts('--services', 'none'), fresh(), AGENT).some((s) => s.name === 'category lists')).toBe(false);
   });
 
   it('another pool moves the gateways (the old ones go), the NAT rules and the resolver addresses', () => {

@@ -49,6 +49,8 @@ export interface Observed {
   /** systemd units: enabled and active (only observed when systemd runs). */
   units: Record<string, { enabled: boolean; active: boolean }>;
   blocklistExists: boolean;
+  /** The category lists' directory (--blocklist-dir) is there; undefined: not looked at (missing). */
+  blocklistDirExists?: boolean;
   /** With --stealth-host: the certificate and key files' text (undefined: unreadable), the WebSocket path kept from an earlier run, and a fresh one for a first run. */
   stealth?: { certPem?: string; keyPem?: string; wsPath?: string; newWsPath: string; now: number };
 }
@@ -412,6 +414,15 @@ export function plan(o: SetupOptions, obs: Observed, agentCommand: string[]): St
             ],
         o.blocklist,
         `create ${o.blocklist} (empty)`,
+      ),
+    );
+    // The category lists (dns/blocklists.ts): the operator's files; until there are some, the shipped defaults.
+    steps.push(
+      step(
+        'category lists',
+        obs.blocklistDirExists ? [] : [{ kind: 'mkdir', path: o.blocklistDir, mode: 0o755 }],
+        `${o.blocklistDir} (ads, trackers, malware, adult, gambling .txt; a missing file: the shipped default)`,
+        `create ${o.blocklistDir} (empty: the shipped default lists until ads.txt, trackers.txt, malware.txt, adult.txt, gambling.txt are put there)`,
       ),
     );
   }

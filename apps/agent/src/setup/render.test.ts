@@ -60,6 +60,10 @@ describe('sysctl and the agent settings', () => {
     expect(env).toContain('WARREN_DNS_WG=10.64.0.1,fd77:6172:7265::1\n');
     expect(env).toContain('WARREN_DNS_UPSTREAM=9.9.9.9,1.1.1.1\n');
     expect(env).toContain('WARREN_METRICS_LISTEN=9465\n');
+    expect(env).toContain('WARREN_BLOCKLIST_DIR=/etc/warren/blocklists\n');
+    expect(renderAgentEnv(opts('--blocklist-dir', '/srv/dns-lists'))).toContain(
+      'WARREN_BLOCKLIST_DIR=/srv/dns-lists\n',
+    );
     const bare = renderAgentEnv(opts('--services', 'none'));
     expect(bare).not.toMatch(/WARREN_SERVICES|WARREN_DNS|WARREN_OPENVPN|WARREN_BLOCKLIST/);
     // Lines process.loadEnvFile reads as they are: KEY=VALUE or comments.

@@ -160,6 +160,7 @@ export function renderAgentEnv(o: SetupOptions, stealthWsPath?: string): string 
     ['WARREN_DNS_WG', o.services.dns ? `${o.v4.gateway},${o.v6.gateway}` : undefined],
     ['WARREN_DNS_UPSTREAM', o.services.dns && o.dnsUpstream.length ? o.dnsUpstream.join(',') : undefined],
     ['WARREN_BLOCKLIST', o.services.dns ? o.blocklist : undefined],
+    ['WARREN_BLOCKLIST_DIR', o.services.dns ? o.blocklistDir : undefined],
     ['WARREN_OPENVPN_UDP_NET', o.services.openvpn ? o.openvpnUdpNet : undefined],
     ['WARREN_OPENVPN_TCP_NET', o.services.openvpn ? o.openvpnTcpNet : undefined],
     // The stealth core (stealth/config.ts): what the agent reports so the API's links match this node.

@@ -218,6 +218,7 @@ export async function observe(
     nftTable,
     units,
     blocklistExists: fs.existsSync(o.blocklist),
+    blocklistDirExists: fs.existsSync(o.blocklistDir),
     stealth,
   };
 }
