@@ -5,7 +5,7 @@ import { useTranslation } from 'react-i18next';
 import { STAFF_GRANT_DAYS_MAX, STAFF_REASON_MAX, type StaffPayment } from '@warren/contract';
 import { errorBodyOf, errorText } from '../../../lib/http-error';
 import { STAFF_NS } from '../lib/i18n';
-import { ActionDialog } from './ActionDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 
 /** The contract's shortest reason (staffReason): the dialog says so before the server does. */
 const REASON_MIN = 3;
@@ -78,7 +78,8 @@ export function ReasonDialog({
   const [reason, setReason] = useState('');
   const [tried, setTried] = useState(false);
   return (
-    <ActionDialog
+    <ConfirmDialog
+      cancelLabel={t('common.cancel')}
       opened
       {...p}
       error={refusal(p.error, t('dialogs.failed'))}
@@ -86,14 +87,14 @@ export function ReasonDialog({
       confirmLabel={confirmLabel}
       danger={danger}
       testId={testId}
-      onSubmit={() => {
+      onConfirm={() => {
         setTried(true);
         if (reasonOk(reason, reasonRequired)) onSubmit(reason.trim() ? { reason: reason.trim() } : {});
       }}
     >
       <Text size="sm">{body}</Text>
       <ReasonField value={reason} onChange={setReason} tried={tried} required={reasonRequired} />
-    </ActionDialog>
+    </ConfirmDialog>
   );
 }
 
@@ -108,14 +109,15 @@ export function GrantDaysDialog({
   const n = Number(days);
   const daysOk = days.trim() !== '' && Number.isInteger(n) && n >= 1 && n <= STAFF_GRANT_DAYS_MAX;
   return (
-    <ActionDialog
+    <ConfirmDialog
+      cancelLabel={t('common.cancel')}
       opened
       {...p}
       error={refusal(p.error, t('dialogs.failed'))}
       title={t('dialogs.grantTitle')}
       confirmLabel={daysOk ? t('dialogs.grantConfirm', { count: n }) : t('actions.grant-days')}
       testId="grant-dialog"
-      onSubmit={() => {
+      onConfirm={() => {
         setTried(true);
         if (daysOk && reasonOk(reason, true)) onSubmit({ days: n, reason: reason.trim() });
       }}
@@ -133,7 +135,7 @@ export function GrantDaysDialog({
         data-testid="grant-days-input"
       />
       <ReasonField value={reason} onChange={setReason} tried={tried} required />
-    </ActionDialog>
+    </ConfirmDialog>
   );
 }
 
@@ -153,7 +155,8 @@ export function RefundDialog({
   const [tried, setTried] = useState(false);
   const needsOutside = !payment.insideWindow;
   return (
-    <ActionDialog
+    <ConfirmDialog
+      cancelLabel={t('common.cancel')}
       opened
       {...p}
       error={refusal(p.error, t('dialogs.failed'))}
@@ -162,7 +165,7 @@ export function RefundDialog({
       danger
       canSubmit={!needsOutside || outside}
       testId="refund-dialog"
-      onSubmit={() => {
+      onConfirm={() => {
         setTried(true);
         if (reasonOk(reason, true)) onSubmit({ reason: reason.trim(), ...(outside ? { outsideWindow: true } : {}) });
       }}
@@ -180,7 +183,7 @@ export function RefundDialog({
         onChange={(e) => setOutside(e.currentTarget.checked)}
         data-testid="outside-window"
       />
-    </ActionDialog>
+    </ConfirmDialog>
   );
 }
 
@@ -195,7 +198,8 @@ export function DeleteDialog({
   const [tried, setTried] = useState(false);
   const matches = typed.trim().toLowerCase() === email.toLowerCase();
   return (
-    <ActionDialog
+    <ConfirmDialog
+      cancelLabel={t('common.cancel')}
       opened
       {...p}
       error={refusal(p.error, t('dialogs.failed'))}
@@ -204,7 +208,7 @@ export function DeleteDialog({
       danger
       canSubmit={matches}
       testId="delete-dialog"
-      onSubmit={() => {
+      onConfirm={() => {
         setTried(true);
         if (reasonOk(reason, true) && matches) onSubmit({ reason: reason.trim() });
       }}
@@ -221,6 +225,6 @@ export function DeleteDialog({
         spellCheck={false}
         data-testid="delete-confirm"
       />
-    </ActionDialog>
+    </ConfirmDialog>
   );
 }

@@ -13,7 +13,7 @@ import {
   type StaffLocation,
 } from '@warren/contract';
 import { STAFF_NS } from '../lib/i18n';
-import { ActionDialog } from './ActionDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { refusal } from './CustomerDialogs';
 
 const HOST = /^[A-Za-z0-9.:-]{1,253}$/;
@@ -83,7 +83,8 @@ export function AddLocationDialog({ onSubmit, ...p }: DialogProps & { onSubmit: 
     lon: lon.trim() !== '' && Number.isFinite(lonN) && Math.abs(lonN) <= 180,
   };
   return (
-    <ActionDialog
+    <ConfirmDialog
+      cancelLabel={t('common.cancel')}
       opened
       size="lg"
       {...p}
@@ -91,7 +92,7 @@ export function AddLocationDialog({ onSubmit, ...p }: DialogProps & { onSubmit: 
       title={t('nodes.addLocation')}
       confirmLabel={t('nodes.addLocationConfirm')}
       testId="add-location-dialog"
-      onSubmit={() => {
+      onConfirm={() => {
         setTried(true);
         if (ok.slug && ok.code && ok.lat && ok.lon && namesOk(country) && namesOk(city)) {
           onSubmit({
@@ -159,7 +160,7 @@ export function AddLocationDialog({ onSubmit, ...p }: DialogProps & { onSubmit: 
       </Group>
       <Checkbox label={t('nodes.premium')} checked={premium} onChange={(e) => setPremium(e.currentTarget.checked)} />
       <Checkbox label={t('nodes.visible')} checked={visible} onChange={(e) => setVisible(e.currentTarget.checked)} />
-    </ActionDialog>
+    </ConfirmDialog>
   );
 }
 
@@ -183,14 +184,15 @@ export function AddNodeDialog({
     port: Number.isInteger(portN) && portN >= 1 && portN <= 65535,
   };
   return (
-    <ActionDialog
+    <ConfirmDialog
+      cancelLabel={t('common.cancel')}
       opened
       {...p}
       error={refusal(p.error, t('dialogs.failed'))}
       title={t('nodes.addNode')}
       confirmLabel={t('nodes.addNodeConfirm')}
       testId="add-node-dialog"
-      onSubmit={() => {
+      onConfirm={() => {
         setTried(true);
         if (ok.loc && ok.name && ok.host && ok.port)
           onSubmit({ location: loc, name, endpointHost: host, listenPort: portN });
@@ -232,6 +234,6 @@ export function AddNodeDialog({
           error={tried && !ok.port ? t('nodes.portInvalid') : null}
         />
       </Group>
-    </ActionDialog>
+    </ConfirmDialog>
   );
 }

@@ -8,7 +8,7 @@ import { snackbar } from '../../../lib/notify';
 import { useAddStaffPasskey } from '../api/passkey-register-verify';
 import { useRemoveStaffPasskey } from '../api/passkey-remove';
 import { useStaffPasskeys } from '../api/passkeys';
-import { ActionDialog } from '../components/ActionDialog';
+import { ConfirmDialog } from '../../../components/ConfirmDialog';
 import { formatWhen } from '../lib/format';
 import { STAFF_NS } from '../lib/i18n';
 
@@ -86,7 +86,8 @@ export function PasskeysPage() {
           </Stack>
         )}
       </Card>
-      <ActionDialog
+      <ConfirmDialog
+        cancelLabel={t('common.cancel')}
         opened={adding}
         onClose={close}
         title={t('passkeys.add')}
@@ -94,7 +95,7 @@ export function PasskeysPage() {
         pending={add.isPending}
         error={error}
         canSubmit={!!name.trim() && !!password}
-        onSubmit={() =>
+        onConfirm={() =>
           add.mutate(
             { name: name.trim(), password },
             {
@@ -120,8 +121,9 @@ export function PasskeysPage() {
           value={password}
           onChange={(e) => setPassword(e.currentTarget.value)}
         />
-      </ActionDialog>
-      <ActionDialog
+      </ConfirmDialog>
+      <ConfirmDialog
+        cancelLabel={t('common.cancel')}
         opened={removing !== null}
         onClose={close}
         title={t('passkeys.removeTitle')}
@@ -130,7 +132,7 @@ export function PasskeysPage() {
         pending={remove.isPending}
         error={error}
         canSubmit={!!password}
-        onSubmit={() =>
+        onConfirm={() =>
           removing &&
           remove.mutate(
             { id: removing.id, password },
@@ -153,7 +155,7 @@ export function PasskeysPage() {
           value={password}
           onChange={(e) => setPassword(e.currentTarget.value)}
         />
-      </ActionDialog>
+      </ConfirmDialog>
     </Stack>
   );
 }
