@@ -66,7 +66,7 @@ afterAll(async () => {
 
 describe('WireGuard ports (issue 23)', () => {
   it('stores what each node reports; a malformed list is refused with field messages and changes nothing', async () => {
-    expect((await report('port-1', 10, [443, 53])).statusCode).toBe(200);
+    expect((await report('port-1', 10, [443, 53, 443])).statusCode).toBe(200);
     expect(await stored('port-1')).toEqual([53, 443]);
     for (const bad of [[0], [65536], [53.5], ['53'], 443, [1, 2, 3, 4, 5, 6, 7, 8, 9], null]) {
       const res = await report('port-1', 10, bad);
@@ -118,6 +118,12 @@ describe('WireGuard ports (issue 23)', () => {
       expect(res.statusCode, q).toBe(422);
       expect(res.json().errors.port, q).toEqual(['The port must be a whole number from 1 to 65535.']);
     }
+    // The path spelled another way, a number too long for any port, digits of another script: never a 5xx, never a port.
+    const odd = await customer.get('/%61pi/setup/wg/get?port=0');
+    expect(odd.statusCode).toBeLessThan(500);
+    expect(odd.statusCode).not.toBe(200);
+    for (const q of ['?port=99999999999999999999', '?port=%D9%A4%D9%A4%D9%A3', '?port=0x1bb', '?port=443%00'])
+      expect((await get(q)).statusCode, q).toBe(422);
     // A port no location offers: 422, naming the ports there are.
     const res = await get('?port=8443');
     expect(res.statusCode).toBe(422);
