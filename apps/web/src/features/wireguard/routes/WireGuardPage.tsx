@@ -34,11 +34,14 @@ import { useWgOverview } from '../api/wg-overview';
 import { configFor, saveFile, takesPort, zipConfigs } from '../lib/configs';
 import { WgPortSelect } from '../components/WgPortSelect';
 import { generateWgKeyPair } from '../lib/wg-keys';
+import { type RotatedKey, WgDeviceKey } from '../components/WgDeviceKey';
 import classes from './wireguard.module.css';
 
 interface Fresh {
   device: WgDevice;
   privateKey: string;
+  /** A new key for a device already listed (WgDeviceKey), not a new device. */
+  rotated?: boolean;
 }
 
 /**
@@ -149,7 +152,7 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
     <Card withBorder padding="lg" data-testid="fresh-config" data-layout={phone ? 'phone' : 'wide'}>
       <Stack gap="md">
         <Title order={3} fz={18}>
-          {t('setup.wg.newDevice', { name: fresh.device.name })}
+          {t(fresh.rotated ? 'setup.wgKey.newKey' : 'setup.wg.newDevice', { name: fresh.device.name })}
         </Title>
         <Alert color="yellow" variant="light" icon={<IconLock size={16} />}>
           {t('setup.wg.saveNow')}
@@ -237,7 +240,15 @@ function UnavailableLocations({ locations }: { locations: WgOverview['locations'
   );
 }
 
-function DeviceRow({ d, onRevoke }: { d: WgDevice; onRevoke: (d: WgDevice) => void }) {
+function DeviceRow({
+  d,
+  onRevoke,
+  onRotated,
+}: {
+  d: WgDevice;
+  onRevoke: (d: WgDevice) => void;
+  onRotated: (r: RotatedKey) => void;
+}) {
   const { t, i18n } = useTranslation();
   const rename = useRenameWgDevice();
   const [editing, setEditing] = useState(false);
@@ -304,6 +315,7 @@ function DeviceRow({ d, onRevoke }: { d: WgDevice; onRevoke: (d: WgDevice) => vo
           </Group>
         )}
       </Group>
+      <WgDeviceKey device={d} onRotated={onRotated} />
     </Card>
   );
 }
@@ -344,6 +356,14 @@ export function WireGuardPage() {
     } finally {
       setBusy(false);
     }
+  };
+
+  // A rotated key's configuration is shown like a new device's, above the list: brought into view.
+  const onRotated = (r: RotatedKey) => {
+    setFresh({ ...r, rotated: true });
+    requestAnimationFrame(() =>
+      document.querySelector('[data-testid="fresh-config"]')?.scrollIntoView?.({ block: 'start', behavior: 'smooth' }),
+    );
   };
 
   const onRevoke = (d: WgDevice) =>
@@ -436,7 +456,7 @@ export function WireGuardPage() {
             ) : (
               <SimpleGrid cols={1} spacing="sm">
                 {data.devices.map((d) => (
-                  <DeviceRow key={d.id} d={d} onRevoke={onRevoke} />
+                  <DeviceRow key={d.id} d={d} onRevoke={onRevoke} onRotated={onRotated} />
                 ))}
               </SimpleGrid>
             )}
