@@ -112,9 +112,78 @@ test('a customer adds a passkey in Profile, signs in with it alone, and removes 
   await expect(page).toHaveURL(/\/sign-in$/);
 });
 
+test('at the code step after the password, "Use a passkey instead" signs in with a passkey of the account @phone', async ({
+  page,
+  context,
+  request,
+}, info) => {
+  const email = uniqueEmail('passkey-2fa', info);
+  await page.goto(`${ORIGIN}/sign-up`);
+  const signUp = new SignUpPage(page);
+  await signUp.fill('Grace Hopper', email, PASSWORD);
+  await signUp.submit();
+  await expect(page).toHaveURL(/\/plans$/);
+  await page.goto(`${ORIGIN}${await linkFromMail(request, email, '/sign-in')}`);
+  await expect(page).toHaveURL(/\/dashboard$/);
+
+  // A passkey added in Profile.
+  const authenticator = await virtualAuthenticator(page);
+  await page.goto(`${ORIGIN}/profile`);
+  const card = page.getByTestId('passkeys-card');
+  await card.getByTestId('add-passkey').click();
+  const dialog = page.getByRole('dialog', { name: 'Add a passkey' });
+  await dialog.getByRole('textbox', { name: 'Name' }).fill('Phone');
+  await dialog.getByLabel('Current password').fill(PASSWORD);
+  await dialog.getByRole('button', { name: 'Create passkey' }).click();
+  await expect(card.getByTestId('passkey-name')).toHaveText('Phone');
+  // Two-factor sign-in on, through the API with this browser's session.
+  const token = await page.evaluate(() => localStorage.getItem('token'));
+  const xsrf = (await context.cookies(ORIGIN)).find((c) => c.name === 'XSRF-TOKEN')?.value ?? '';
+  const headers = { authorization: `Bearer ${token}`, 'x-xsrf-token': xsrf };
+  const setup = await page.request.post(`${ORIGIN}/api/profile/2fa/setup`, { headers, data: {} });
+  expect(setup.status()).toBe(200);
+  const totp = new TOTP({
+    algorithm: 'SHA1',
+    digits: 6,
+    period: 30,
+    secret: Secret.fromBase32((await setup.json()).data.secret as string),
+  });
+  const enable = await page.request.post(`${ORIGIN}/api/profile/2fa/enable`, {
+    headers,
+    data: { code: totp.generate({ timestamp: Date.now() - 30_000 }) },
+  });
+  expect(enable.status()).toBe(200);
+  await logOut(page);
+
+  // Unplugged while the sign-in page loads (its conditional UI would sign in with the passkey at once).
+  const [saved] = await authenticator.credentials();
+  await authenticator.remove();
+  await page.goto(`${ORIGIN}/sign-in`);
+  await page.getByRole('textbox', { name: 'Email' }).fill(email);
+  await page.getByRole('textbox', { name: 'Password', exact: true }).fill(PASSWORD);
+  await page.getByRole('button', { name: 'Sign in', exact: true }).click();
+  const instead = page.getByTestId('otp-passkey');
+  await expect(instead).toHaveText('Use a passkey instead');
+  await lightAndDarkShots(page, info, 'sign-in-code-step', SHOTS);
+  const again = await virtualAuthenticator(page, authenticator.cdp);
+  await again.cdp.send('WebAuthn.addCredential', { authenticatorId: again.authenticatorId, credential: saved! });
+  // The second step: the password sign-in again (POST users/login) with the passkey's assertion in
+  // place of a code; never the passkey-alone sign-in (users/passkey/login) of the page's autofill.
+  const paths: string[] = [];
+  page.on('request', (r) => {
+    if (r.method() === 'POST' && r.url().includes('/api/users/')) paths.push(new URL(r.url()).pathname);
+  });
+  await instead.click();
+  await expect(page).toHaveURL(/\/dashboard$/);
+  expect(paths).toEqual(['/api/users/passkey/options', '/api/users/login']);
+  // The passkey was the one used: Profile says when.
+  await page.goto(`${ORIGIN}/profile`);
+  await expect(card.getByText(/last used/)).toBeVisible();
+});
+
 const repo = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
 
-test('a staff member registers a passkey in the console and signs in with it instead of a code', async ({
+test('a staff member registers a passkey in the console and signs in with it instead of a code @phone', async ({
   page,
   context,
 }, info) => {

@@ -61,7 +61,7 @@ export function PasskeysPage() {
           <Stack gap="sm" data-testid="staff-passkeys">
             {(list.data ?? []).map((p) => (
               <Group key={p.id} justify="space-between" wrap="nowrap">
-                <div style={{ minWidth: 0 }}>
+                <div style={{ flex: 1, minWidth: 0 }}>
                   <Text fw={600} truncate>
                     {p.name}
                   </Text>
@@ -72,10 +72,12 @@ export function PasskeysPage() {
                       : t('passkeys.never')}
                   </Text>
                 </div>
+                {/* Never squeezed by a long date line on a phone (it was cut to "Remov" at 390 px). */}
                 <Button
                   variant="subtle"
                   color="red"
                   size="compact-sm"
+                  style={{ flexShrink: 0 }}
                   onClick={() => setRemoving(p)}
                   aria-label={`${t('passkeys.remove')}: ${p.name}`}
                 >
