@@ -407,6 +407,52 @@ describe('WireGuard tunnel through a real node', () => {
     expect(await serverPeers()).not.toContain(device.publicKey);
   });
 
+  it('a rotated key works at once and the old one stops within 5 s; an expired key stops within 5 s of its end (issue 23)', async () => {
+    const { device, conf } = await newDevice('Tablet');
+    await useConfig(conf);
+    await until(
+      'page through the tunnel with the first key',
+      async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE),
+      10_000,
+      50,
+    );
+    // The browser's rotation: a new key pair for the same device, the public key to the API.
+    const keys = keyPair();
+    const rotatedAt = Date.now();
+    const res = await user.post('/api/setup/wg/devices/rotate', {
+      id: device.id,
+      previousKey: device.publicKey,
+      publicKey: keys.publicKey,
+    });
+    expect(res.statusCode, res.body).toBe(200);
+    const oldStopped = await timeUntilTrafficStops(rotatedAt);
+    log.push(`rotate → the old key's traffic stopped after ${oldStopped} ms`);
+    expect(oldStopped).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    expect(await serverPeers()).not.toContain(device.publicKey);
+    // The new file: the same addresses, the new private key.
+    await useConfig(conf.replace(/^PrivateKey = .*$/m, `PrivateKey = ${keys.privateKey}`));
+    await until(
+      'page through the tunnel with the rotated key',
+      async () => (await fetchThroughTunnel(GATEWAY4))?.includes(NONCE),
+      10_000,
+      50,
+    );
+    expect(await serverPeers()).toContain(keys.publicKey);
+
+    // A lifetime, then time passes: the key ends in 2 seconds (the clock alone drops the peer).
+    expect((await user.post('/api/setup/wg/devices/lifetime', { id: device.id, days: 1 })).statusCode).toBe(200);
+    const [{ ends }] = (await t.app.db.query<{ ends: number }>(
+      `update wg_devices set key_expires_at = now() + interval '2 seconds' where id = $1
+       returning floor(extract(epoch from key_expires_at) * 1000)::float8 as ends`,
+      [device.id],
+    )) as [{ ends: number }];
+    expect(await fetchThroughTunnel(GATEWAY4, 1000)).toContain(NONCE); // not yet
+    const expiredAfter = await timeUntilTrafficStops(ends);
+    log.push(`key expiry → traffic stopped ${expiredAfter} ms after the key's end`);
+    expect(expiredAfter).toBeLessThanOrEqual(STOP_WITHIN_MS);
+    expect(await serverPeers()).not.toContain(keys.publicKey);
+  });
+
   it('stops carrying traffic within 5 s of the subscription running out', async () => {
     const { device, conf } = await newDevice('Phone');
     await useConfig(conf);

@@ -67,6 +67,15 @@ describe('key lifetime', () => {
     const other = await user('paid');
     expect((await lifetime(other.c, d.id, 7)).statusCode).toBe(404);
     expect((await rotate(other.c, d.id, d.publicKey)).statusCode).toBe(404);
+    // The path spelled other ways reaches the same route and the same refusal, or no route at all.
+    for (const path of [
+      '/%61pi/setup/wg/devices/rotate',
+      '/api/setup/wg/devices/rot%61te',
+      '/API/setup/wg/devices/rotate',
+    ]) {
+      const res = await other.c.post(path, { id: d.id, previousKey: d.publicKey, publicKey: wgKey() });
+      expect([404, 405], `${path}: ${res.body}`).toContain(res.statusCode);
+    }
     expect((await overview(c)).devices[0]).toMatchObject({ keyLifetimeDays: null, publicKey: d.publicKey });
   });
 });
