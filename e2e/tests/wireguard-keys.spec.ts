@@ -51,8 +51,11 @@ test.describe('WireGuard key lifetime and rotation', { tag: '@phone' }, () => {
       await device.getByTestId('rotate-key').click();
       await expect(page.getByRole('dialog')).toContainText(`Rotate the key of ${name}?`);
       await page.getByTestId('confirm-rotate').click();
-      await expect(fresh.getByRole('heading', { name: `New configuration for ${name}` })).toBeVisible();
+      const title = fresh.getByRole('heading', { name: `New configuration for ${name}` });
+      await expect(title).toBeVisible();
       await expect(fresh).toBeInViewport();
+      // The focus follows: a keyboard or screen reader user is taken to the new configuration.
+      await expect(title).toBeFocused();
       await expect(fresh.getByTestId('config-qr')).toBeVisible();
       const second = await configText();
       const keyLine = (s: string) => /PrivateKey = (\S+)/.exec(s)![1];

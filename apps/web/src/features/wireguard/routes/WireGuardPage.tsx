@@ -151,7 +151,7 @@ function FreshConfig({ fresh, overview }: { fresh: Fresh; overview: WgOverview }
   return (
     <Card withBorder padding="lg" data-testid="fresh-config" data-layout={phone ? 'phone' : 'wide'}>
       <Stack gap="md">
-        <Title order={3} fz={18}>
+        <Title order={3} fz={18} tabIndex={-1} data-testid="fresh-config-title">
           {t(fresh.rotated ? 'setup.wgKey.newKey' : 'setup.wg.newDevice', { name: fresh.device.name })}
         </Title>
         <Alert color="yellow" variant="light" icon={<IconLock size={16} />}>
@@ -358,12 +358,15 @@ export function WireGuardPage() {
     }
   };
 
-  // A rotated key's configuration is shown like a new device's, above the list: brought into view.
+  // A rotated key's configuration is shown like a new device's, above the list: brought into view,
+  // and the focus (left on the rotate button, far below) moved to its title.
   const onRotated = (r: RotatedKey) => {
     setFresh({ ...r, rotated: true });
-    requestAnimationFrame(() =>
-      document.querySelector('[data-testid="fresh-config"]')?.scrollIntoView?.({ block: 'start', behavior: 'smooth' }),
-    );
+    requestAnimationFrame(() => {
+      const title = document.querySelector<HTMLElement>('[data-testid="fresh-config-title"]');
+      title?.focus({ preventScroll: true });
+      document.querySelector('[data-testid="fresh-config"]')?.scrollIntoView?.({ block: 'start', behavior: 'smooth' });
+    });
   };
 
   const onRevoke = (d: WgDevice) =>
