@@ -1,7 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { commands as billingCommands } from '../src/cli/billing.js';
 import type { CliContext } from '../src/cli/command.js';
-import { TestClient, createTestApp, mailTo, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  TestClient,
+  createTestApp,
+  mailTo,
+  payWithSandbox,
+  registerUser,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 
 /**
  * What a support grant triggers (decided in modules/billing/operator.ts): the plan and a mail saying so
@@ -36,18 +44,7 @@ async function cli(command: string, flags: Record<string, string | boolean>) {
   return lines.join('\n');
 }
 
-async function pay(c: TestClient, tariffId = 2) {
-  const created = (
-    await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })
-  ).json().data;
-  const id = new URL(created.redirectUrl).pathname.split('/').pop();
-  await t.app.inject({
-    method: 'POST',
-    url: `/sandbox/checkout/${id}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'outcome=pay',
-  });
-}
+const pay = (c: TestClient, tariffId = 2) => payWithSandbox(t.app, c, tariffId);
 
 const count = async (sql: string, params: unknown[]) =>
   ((await t.app.db.query<{ n: number }>(sql, params))[0] as { n: number }).n;

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { signSandbox } from '../src/payments/sandbox.js';
 import { hmac } from '../src/lib/secrets.js';
-import { TestClient, createTestApp, mailTo, registerUser, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, mailTo, registerUser, signedUpClient, type TestApp } from './helpers.js';
 
 let t: TestApp;
 beforeAll(async () => {
@@ -10,12 +10,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await t?.close();
 });
-
-async function payingUser() {
-  const c = new TestClient(t.app);
-  const { user } = await registerUser(c);
-  return { c, user };
-}
 
 async function createSandboxPayment(c: TestClient, body: Record<string, unknown> = {}) {
   const res = await c.post('/api/billing/createPayment', {
@@ -82,7 +76,7 @@ describe('catalogue', () => {
 
 describe('sandbox payment', () => {
   it('goes from checkout to an active plan through the hosted page and a signed webhook', async () => {
-    const { c, user } = await payingUser();
+    const { c, user } = await signedUpClient(t.app);
     const payment = await createSandboxPayment(c);
     expect(payment.amount).toBe(1299);
     const page = await t.app.inject({ method: 'GET', url: new URL(payment.redirectUrl).pathname });
@@ -105,7 +99,7 @@ describe('sandbox payment', () => {
   });
 
   it('a decline fails the payment and returns with redirect_status=failed', async () => {
-    const { c } = await payingUser();
+    const { c } = await signedUpClient(t.app);
     const payment = await createSandboxPayment(c);
     const done = await pressOnSandboxPage(sandboxIdOf(payment.redirectUrl), 'decline');
     expect(done.body).toContain('redirect_status=failed');
@@ -113,7 +107,7 @@ describe('sandbox payment', () => {
   });
 
   it('20 concurrent checkouts with one idempotency key make one payment', async () => {
-    const { c, user } = await payingUser();
+    const { c, user } = await signedUpClient(t.app);
     const results = await Promise.all(
       Array.from({ length: 20 }, () =>
         c.post('/api/billing/createPayment', {
@@ -139,7 +133,7 @@ describe('sandbox payment', () => {
   });
 
   it('refuses return addresses off this site', async () => {
-    const { c } = await payingUser();
+    const { c } = await signedUpClient(t.app);
     for (const returnPath of ['https://evil.example/', '//evil.example', 'javascript:alert(1)']) {
       const res = await c.post('/api/billing/createPayment', {
         tariffId: 2,
@@ -153,7 +147,7 @@ describe('sandbox payment', () => {
   });
 
   it('quotes and sells the special offer to a member whose first payment was the monthly plan', async () => {
-    const { c } = await payingUser();
+    const { c } = await signedUpClient(t.app);
     const anonymousQuote = (
       await new TestClient(t.app).get('/api/billing/getGuestPriceData?tariffId=3&currency=USD&priceList=special-offer')
     ).json().data;
@@ -181,7 +175,7 @@ describe('sandbox payment', () => {
   });
 
   it('does not sell the special offer to someone who does not qualify', async () => {
-    const { c } = await payingUser();
+    const { c } = await signedUpClient(t.app);
     const res = await c.post('/api/billing/createPayment', {
       tariffId: 3,
       currency: 'USD',
@@ -203,7 +197,7 @@ describe('webhooks', () => {
     });
 
   async function paidEvent() {
-    const { c, user } = await payingUser();
+    const { c, user } = await signedUpClient(t.app);
     const payment = await createSandboxPayment(c);
     const sandboxId = sandboxIdOf(payment.redirectUrl);
     // The customer pays, but the provider's notification is lost: we replay it by hand.
@@ -271,7 +265,7 @@ describe('webhooks', () => {
 
 describe('subscriptions', () => {
   it('a refund within the money-back window takes the period back; later it needs --force', async () => {
-    const { c } = await payingUser();
+    const { c } = await signedUpClient(t.app);
     const payment = await createSandboxPayment(c);
     await pressOnSandboxPage(sandboxIdOf(payment.redirectUrl), 'pay');
     expect((await subscription(c)).tariffKey).toBe('1-month');
@@ -288,7 +282,7 @@ describe('subscriptions', () => {
   });
 
   it('payments stack from the current expiry, and expiry returns the user to the free plan', async () => {
-    const { c, user } = await payingUser();
+    const { c, user } = await signedUpClient(t.app);
     for (let i = 0; i < 2; i++) {
       const p = await createSandboxPayment(c);
       await pressOnSandboxPage(sandboxIdOf(p.redirectUrl), 'pay');
@@ -351,7 +345,7 @@ describe('prices as the buyer reads them', () => {
 
 describe('payments never lock a payer out', () => {
   it('plan info names the last checkout; an abandoned attempt stops counting as processing once a later one has an outcome', async () => {
-    const { c } = await payingUser();
+    const { c } = await signedUpClient(t.app);
     expect((await c.get('/api/billing/getPlanInfo')).json().data).toMatchObject({
       paymentStatus: 'processed',
       lastPayment: null,
@@ -384,8 +378,8 @@ describe('payments never lock a payer out', () => {
   });
 
   it("another user's payment never shows in my plan info", async () => {
-    const a = await payingUser();
-    const b = await payingUser();
+    const a = await signedUpClient(t.app);
+    const b = await signedUpClient(t.app);
     await createSandboxPayment(a.c);
     expect((await b.c.get('/api/billing/getPlanInfo')).json().data.lastPayment).toBeNull();
   });

@@ -328,16 +328,57 @@ export async function signedUpClient(app: FastifyInstance, extra: Record<string,
   return { c, user };
 }
 
-/** Buys a plan with the sandbox provider and presses Pay on its hosted page. */
+/** Buys a plan with the sandbox provider and presses Pay on its hosted page; returns that page's answer. */
 export async function payWithSandbox(app: FastifyInstance, c: TestClient, tariffId = 2) {
-  const created = (
-    await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' })
-  ).json().data;
-  const id = new URL(created.redirectUrl).pathname.split('/').pop();
-  await app.inject({
+  const res = await c.post('/api/billing/createPayment', { tariffId, currency: 'USD', provider: 'sandbox' });
+  if (res.statusCode !== 200) throw new Error(`createPayment failed: ${res.statusCode} ${res.body}`);
+  const id = new URL(res.json().data.redirectUrl).pathname.split('/').pop();
+  return app.inject({
     method: 'POST',
     url: `/sandbox/checkout/${id}`,
     headers: { 'content-type': 'application/x-www-form-urlencoded' },
     payload: 'outcome=pay',
   });
+}
+
+export type CustomerPlan = 'free' | 'paid' | 'lapsed' | 'lifetime' | 'inactive';
+
+let signUpAddress = 0;
+
+/**
+ * A customer whose plan is set in the database, for the tests that are not about paying: verified
+ * and active on 'free', 'paid' (1 Year, a year left), 'lapsed' (1 Year, ended yesterday) or
+ * 'lifetime'; 'inactive' is the sign-up as it is (unverified). Each signs up from an address of
+ * its own: the per-IP sign-up limit is not what these tests are about.
+ */
+export async function customerOnPlan(
+  app: FastifyInstance,
+  plan: CustomerPlan = 'free',
+  { tag = 'user', name = 'Test User', language }: { tag?: string; name?: string; language?: string } = {},
+): Promise<{ c: TestClient; id: number; email: string }> {
+  const c = new TestClient(app);
+  const email = uniqueEmail(tag);
+  const n = ++signUpAddress;
+  const res = await c.post(
+    '/api/users/register',
+    { name, email, password: PASSWORD, password_confirmation: PASSWORD },
+    { remoteAddress: `10.9.${n >> 8}.${n & 255}` },
+  );
+  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
+  const id = res.json().data.user.id as number;
+  c.token = res.json().data.token;
+  if (plan !== 'inactive')
+    await app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [id]);
+  if (language) await app.db.query(`update users set language = $2 where id = $1`, [id, language]);
+  if (plan === 'lifetime')
+    await app.db.query(
+      `update users set tariff_key = 'lifetime', tariff_name = 'Lifetime', subscription_expires_at = null where id = $1`,
+      [id],
+    );
+  else if (plan === 'paid' || plan === 'lapsed')
+    await app.db.query(
+      `update users set tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + ($2::text)::interval where id = $1`,
+      [id, plan === 'paid' ? '1 year' : '-1 day'],
+    );
+  return { c, id, email };
 }

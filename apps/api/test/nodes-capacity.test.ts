@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { type ServerListItem, type StaffLocation, WG_MAX_PEERS, type WgOverview } from '@warren/contract';
 import { totpCode } from '../src/lib/totp.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
-import { PASSWORD, TestClient, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  PASSWORD,
+  TestClient,
+  createTestApp,
+  customerOnPlan,
+  registerUser,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 
 /**
  * A node's WireGuard capacity (issue 22): each agent reports its implementation, its cap (wireguard-go
@@ -31,12 +39,7 @@ async function report(node: string, load: number, wireguard?: unknown) {
 }
 const wg = (peers: number, refused = 0, maxPeers = 100) => ({ kind: 'userspace', maxPeers, peers, refused });
 
-async function customer() {
-  const c = new TestClient(t.app);
-  const { user } = await registerUser(c, uniqueEmail('cap-customer'));
-  await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [user.id]);
-  return c;
-}
+const customer = async () => (await customerOnPlan(t.app, 'free', { tag: 'cap-customer' })).c;
 const overview = async (c: TestClient) => (await c.get('/api/setup/wg/get')).json().data as WgOverview;
 const capLocation = async (c: TestClient) => (await overview(c)).locations.find((l) => l.slug === 'cap-test');
 const addDevice = (c: TestClient, body: Record<string, unknown>) =>

@@ -3,7 +3,15 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import type { DesiredState, ServerListItem, WgDevice, WgOverview } from '@warren/contract';
 import { totpCode } from '../src/lib/totp.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
-import { PASSWORD, TestClient, createTestApp, registerUser, uniqueEmail, type TestApp } from './helpers.js';
+import {
+  PASSWORD,
+  TestClient,
+  createTestApp,
+  customerOnPlan,
+  registerUser,
+  uniqueEmail,
+  type TestApp,
+} from './helpers.js';
 
 /**
  * Draining a node (issue 22): an admin marks it draining in the console; from then on no new
@@ -55,12 +63,7 @@ const desired = async (node: string) =>
     })
   ).json().data as DesiredState;
 
-async function customer() {
-  const c = new TestClient(t.app);
-  const { user } = await registerUser(c, uniqueEmail('drain-customer'));
-  await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [user.id]);
-  return c;
-}
+const customer = async () => (await customerOnPlan(t.app, 'free', { tag: 'drain-customer' })).c;
 const servicesLocation = async (c: TestClient) =>
   ((await c.get('/api/setup/services/get')).json().data.locations as { slug: string }[]).find(
     (l) => l.slug === 'dr-test',

@@ -2,7 +2,7 @@ import type { DesiredState, NodeServiceUser, ServicesOverview } from '@warren/co
 import { afterAll, afterEach, beforeAll, expect, it } from 'vitest';
 import { checkVerifier } from '../src/modules/openvpn-socks5/credentials.js';
 import { SYNC_WAIT_MS } from '../src/modules/nodes/service.js';
-import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { createTestApp, customerOnPlan, type TestApp } from './helpers.js';
 
 /**
  * New OpenVPN/SOCKS5 credentials reach the nodes before the API shows them (issue 15): the API
@@ -89,15 +89,10 @@ afterAll(async () => {
   expect(loopError).toBeUndefined();
 });
 
-async function paidCustomer() {
-  const c = new TestClient(t.app);
-  const { user } = await registerUser(c);
-  await t.app.db.query(
-    `update users set account_status = 'Active', verified = true, tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + interval '1 year' where id = $1`,
-    [user.id],
-  );
-  return { c, id: user.id };
-}
+const paidCustomer = async () => {
+  const { c, id } = await customerOnPlan(t.app, 'paid');
+  return { c, id };
+};
 const lastFor = (owner: number) => received.filter((u) => u.owner === owner).at(-1);
 
 it(

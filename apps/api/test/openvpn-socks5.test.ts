@@ -7,11 +7,10 @@ import { addLocation, addNode } from '../src/modules/nodes/admin.js';
 import { checkVerifier } from '../src/modules/openvpn-socks5/credentials.js';
 import { PkiSecretError, pkiStore } from '../src/modules/openvpn-socks5/pki.js';
 import { renderOvpn } from '../src/modules/openvpn-socks5/render.js';
-import { PASSWORD, TestClient, createTestApp, uniqueEmail, type TestApp } from './helpers.js';
+import { PASSWORD, TestClient, createTestApp, customerOnPlan, type TestApp } from './helpers.js';
 
 /** OpenVPN and SOCKS5 on the API side: credentials, the PKI, .ovpn files, what nodes receive. */
 let t: TestApp;
-let ip = 0;
 let freeNodeToken: string;
 let paidNodeToken: string;
 
@@ -48,25 +47,10 @@ afterAll(async () => {
   await t?.close();
 });
 
-async function user(plan: 'free' | 'paid' | 'lapsed' = 'free') {
-  const c = new TestClient(t.app);
-  const res = await c.post(
-    '/api/users/register',
-    { name: 'Test User', email: uniqueEmail('svc'), password: PASSWORD, password_confirmation: PASSWORD },
-    { remoteAddress: `10.8.${++ip >> 8}.${ip & 255}` },
-  );
-  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  const id = res.json().data.user.id as number;
-  c.token = res.json().data.token;
-  await t.app.db.query(`update users set verified = true, account_status = 'Active' where id = $1`, [id]);
-  if (plan !== 'free') {
-    await t.app.db.query(
-      `update users set tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + ($2::text)::interval where id = $1`,
-      [id, plan === 'paid' ? '1 year' : '-1 day'],
-    );
-  }
+const user = async (plan: 'free' | 'paid' | 'lapsed' = 'free') => {
+  const { c, id } = await customerOnPlan(t.app, plan, { tag: 'svc' });
   return { c, id };
-}
+};
 
 const overview = async (c: TestClient) => {
   const res = await c.get('/api/setup/services/get');

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { sendDuePostbacks } from '../src/modules/billing/jobs.js';
 import { type FakeServer, startFake } from './fakes/http.js';
-import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, payWithSandbox as pay, registerUser, type TestApp } from './helpers.js';
 
 /** Conversion postbacks on a user's first payment, sent to a local fake tracker that fails once. */
 let t: TestApp;
@@ -22,15 +22,7 @@ afterAll(async () => {
 });
 
 async function payWithSandbox(c: TestClient) {
-  const res = await c.post('/api/billing/createPayment', { tariffId: 2, currency: 'USD', provider: 'sandbox' });
-  expect(res.statusCode, res.body).toBe(200);
-  const sandboxId = new URL(res.json().data.redirectUrl).pathname.split('/').pop()!;
-  const done = await t.app.inject({
-    method: 'POST',
-    url: `/sandbox/checkout/${sandboxId}`,
-    headers: { 'content-type': 'application/x-www-form-urlencoded' },
-    payload: 'outcome=pay',
-  });
+  const done = await pay(t.app, c);
   expect(done.body).toContain('redirect_status=succeeded');
   await t.app.settle(); // postbacks are queued in the background after the payment applies
 }

@@ -9,7 +9,7 @@ import {
 } from '@warren/contract';
 import { redactUrl } from '../src/app.js';
 import { addLocation, addNode } from '../src/modules/nodes/admin.js';
-import { PASSWORD, TestClient, createTestApp, uniqueEmail, type TestApp } from './helpers.js';
+import { TestClient, createTestApp, customerOnPlan, type CustomerPlan, type TestApp } from './helpers.js';
 
 /**
  * Stealth (issue 21) on the API side: who gets credentials and links, what nodes receive, the
@@ -18,7 +18,6 @@ import { PASSWORD, TestClient, createTestApp, uniqueEmail, type TestApp } from '
  */
 let t: TestApp;
 const logLines: string[] = [];
-let ip = 0;
 let paidNode: string;
 let paidNode2: string;
 let freeNode: string;
@@ -128,33 +127,10 @@ const desired = async (token: string, q = '') => {
 };
 const since = (d: DesiredState) => `?since=${d.version}&at=${d.evaluatedAt}`;
 
-async function user(plan: 'free' | 'paid' | 'lapsed' | 'lifetime' = 'paid', language = 'en') {
-  const c = new TestClient(t.app);
-  const res = await c.post(
-    '/api/users/register',
-    { name: 'Stealth User', email: uniqueEmail('stealth'), password: PASSWORD, password_confirmation: PASSWORD },
-    { remoteAddress: `10.21.${++ip >> 8}.${ip & 255}` },
-  );
-  if (res.statusCode !== 201) throw new Error(`register failed: ${res.statusCode} ${res.body}`);
-  const id = res.json().data.user.id as number;
-  c.token = res.json().data.token;
-  await t.app.db.query(`update users set verified = true, account_status = 'Active', language = $2 where id = $1`, [
-    id,
-    language,
-  ]);
-  if (plan === 'lifetime')
-    await t.app.db.query(
-      `update users set tariff_key = 'lifetime', tariff_name = 'Lifetime', subscription_expires_at = null where id = $1`,
-      [id],
-    );
-  else if (plan !== 'free') {
-    await t.app.db.query(
-      `update users set tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + ($2::text)::interval where id = $1`,
-      [id, plan === 'paid' ? '1 year' : '-1 day'],
-    );
-  }
+const user = async (plan: Exclude<CustomerPlan, 'inactive'> = 'paid', language = 'en') => {
+  const { c, id } = await customerOnPlan(t.app, plan, { tag: 'stealth', name: 'Stealth User', language });
   return { c, id };
-}
+};
 
 const overview = async (c: TestClient) => {
   const res = await c.get('/api/setup/stealth/get');

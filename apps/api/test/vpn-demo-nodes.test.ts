@@ -1,7 +1,7 @@
 import crypto from 'node:crypto';
 import type { ServerListItem, ServicesOverview, WgOverview } from '@warren/contract';
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { TestClient, createTestApp, registerUser, type TestApp } from './helpers.js';
+import { createTestApp, customerOnPlan, type TestApp, type TestClient } from './helpers.js';
 
 /**
  * Seeded locations and their nodes (issue 15). In production the seed brings locations without
@@ -16,15 +16,7 @@ const wgKey = () =>
     .subarray(-32)
     .toString('base64');
 
-async function paidCustomer(t: TestApp) {
-  const c = new TestClient(t.app);
-  const { user } = await registerUser(c);
-  await t.app.db.query(
-    `update users set account_status = 'Active', verified = true, tariff_key = '1-year', tariff_name = '1 Year', subscription_expires_at = now() + interval '1 year' where id = $1`,
-    [user.id],
-  );
-  return c;
-}
+const paidCustomer = async (t: TestApp) => (await customerOnPlan(t.app, 'paid')).c;
 const servers = async (c: TestClient) =>
   (await c.get('/api/setup/servers/get')).json().data.serverList as ServerListItem[];
 const wg = async (c: TestClient) => (await c.get('/api/setup/wg/get')).json().data as WgOverview;
