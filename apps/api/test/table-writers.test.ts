@@ -24,6 +24,7 @@ const WRITERS: Record<string, string[]> = {
   openvpn_node_certs: ['modules/openvpn-socks5/repository.ts'],
   openvpn_pki: ['modules/openvpn-socks5/repository.ts'],
   payment_mandates: ['modules/billing/repository.ts'],
+  payment_method_detaches: ['modules/billing/renewals-repository.ts'],
   // Billing's renewal charges are created and failed by the renewals' own repository (one module).
   payments: ['modules/billing/renewals-repository.ts', 'modules/billing/repository.ts'],
   postback_attempts: ['modules/billing/repository.ts'],
