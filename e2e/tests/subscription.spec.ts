@@ -212,6 +212,9 @@ test.describe('subscription page', () => {
     'a monthly customer switches to a year (the price difference shown before paying, through the sandbox), then schedules a month back and cancels it',
     { tag: '@phone' },
     async ({ page, request }, info) => {
+      // Two purchases, a schedule and its cancel, with light and dark screens of each: past the
+      // default minute on a loaded phone run (it ran out at its last screenshot once).
+      test.setTimeout(120_000);
       await customer(page, info, request);
       await page.goto('/subscription');
       const card = page.getByTestId('switch-card');
