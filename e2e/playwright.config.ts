@@ -1,4 +1,4 @@
-import { defineConfig, devices, type Project } from '@playwright/test';
+import { defineConfig, devices } from '@playwright/test';
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
@@ -29,34 +29,6 @@ const chromium = {
   ],
 };
 
-// CI runs the suite in two parts at once, each with its own server (.ci/run): E2E_PART=phone is
-// the phone project, E2E_PART=rest every other one (so a project added later runs too); each
-// part writes its report and artifacts under E2E_RESULTS_DIR. Unset, everything runs.
-const PART = process.env.E2E_PART;
-if (PART && PART !== 'phone' && PART !== 'rest') throw new Error(`E2E_PART=${PART}: phone or rest`);
-const RESULTS = process.env.E2E_RESULTS_DIR ?? 'test-results';
-
-const PROJECTS: Project[] = [
-  { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
-  {
-    // The phone runs the tests tagged @phone: every page's audit (a11y), the layouts a phone
-    // changes (drawer, floating button, QR codes, iOS pages) and one walk through each product
-    // flow. The rest (validation, payment outcomes, captcha, staff roles...) is the same logic
-    // at another width, and ran twice for nothing: it doubled the browser suite's time.
-    // E2E_ALL_ON_PHONE=1 runs everything on the phone too.
-    name: 'mobile',
-    grep: process.env.E2E_ALL_ON_PHONE ? undefined : /@phone/,
-    use: {
-      browserName: 'chromium',
-      viewport: { width: 390, height: 844 },
-      deviceScaleFactor: 2,
-      isMobile: true,
-      hasTouch: true,
-      userAgent: devices['iPhone 13']!.userAgent,
-    },
-  },
-];
-
 export default defineConfig({
   testDir: './tests',
   timeout: 60_000,
@@ -69,15 +41,34 @@ export default defineConfig({
   // One retry on CI only: a browser test that fails once under a loaded 2-core machine does not
   // stop everything from landing, and scripts/ci-summary.mjs names it FLAKY so it gets fixed.
   retries: process.env.CI ? 1 : 0,
-  reporter: [['list'], ['json', { outputFile: `${RESULTS}/results.json` }]],
-  outputDir: `${RESULTS}/artifacts`,
+  reporter: [['list'], ['json', { outputFile: 'test-results/results.json' }]],
+  outputDir: 'test-results/artifacts',
   use: {
     baseURL: BASE_URL,
     trace: 'retain-on-failure',
     screenshot: 'only-on-failure',
     launchOptions: chromium,
   },
-  projects: PROJECTS.filter((p) => !PART || (PART === 'phone') === (p.name === 'mobile')),
+  projects: [
+    { name: 'desktop', use: { browserName: 'chromium', viewport: { width: 1280, height: 800 } } },
+    {
+      // The phone runs the tests tagged @phone: every page's audit (a11y), the layouts a phone
+      // changes (drawer, floating button, QR codes, iOS pages) and one walk through each product
+      // flow. The rest (validation, payment outcomes, captcha, staff roles...) is the same logic
+      // at another width, and ran twice for nothing: it doubled the browser suite's time.
+      // E2E_ALL_ON_PHONE=1 runs everything on the phone too.
+      name: 'mobile',
+      grep: process.env.E2E_ALL_ON_PHONE ? undefined : /@phone/,
+      use: {
+        browserName: 'chromium',
+        viewport: { width: 390, height: 844 },
+        deviceScaleFactor: 2,
+        isMobile: true,
+        hasTouch: true,
+        userAgent: devices['iPhone 13']!.userAgent,
+      },
+    },
+  ],
   webServer: {
     // The production build (`npm run build` made it): the path an operator runs is the path tested.
     command: 'node ../apps/api/dist/server.js',

@@ -46,8 +46,7 @@ function failedTitles(report) {
 let passed = 0;
 let failed = 0;
 let skipped = 0;
-// e2e.json: the browser tests but the phone's (lane A); e2e-phone.json: the phone project (lane B).
-const expected = ['unit.json', 'api-pg.json', 'e2e.json', 'e2e-phone.json', 'tunnel.json'];
+const expected = ['unit.json', 'api-pg.json', 'e2e.json', 'tunnel.json'];
 for (const name of expected) {
   const file = path.join(dir, name);
   if (!fs.existsSync(file)) {
