@@ -6,7 +6,7 @@ import type { VpnServices } from '../nodes/index.js';
 import type { StealthService } from '../stealth/index.js';
 import type { AccountErasure, UsersService } from '../users/index.js';
 import type { StaffActor, StaffAudit } from './audit.js';
-import { rarestTrigrams } from './email-search.js';
+import { rarestTrigrams, trigramCounts } from './email-search.js';
 import type { CustomerRow, StaffRepository } from './repository.js';
 
 export interface StaffCustomersDeps {
@@ -68,18 +68,18 @@ export function staffCustomers(deps: StaffCustomersDeps) {
   const { repo, audit, billing, now } = deps;
 
   // Per instance, taken on the first search: what the search's index lookups avoid (email-search.ts).
-  let sample: { at: number; emails: Promise<string[]> } | undefined;
-  function emailSample(): Promise<string[]> {
+  let sample: { at: number; counts: Promise<Map<string, number>> } | undefined;
+  function trigramSample(): Promise<Map<string, number>> {
     const at = now().getTime();
     if (!sample || at - sample.at > EMAIL_SAMPLE_MS) {
-      const emails = repo.emailSample(EMAIL_SAMPLE_SIZE);
-      sample = { at, emails };
+      const counts = repo.emailSample(EMAIL_SAMPLE_SIZE).then(trigramCounts);
+      sample = { at, counts };
       // A failed read is not kept: the next search tries again.
-      emails.catch(() => {
-        if (sample?.emails === emails) sample = undefined;
+      counts.catch(() => {
+        if (sample?.counts === counts) sample = undefined;
       });
     }
-    return sample.emails;
+    return sample.counts;
   }
 
   async function customerRow(id: number): Promise<CustomerRow> {
@@ -172,7 +172,7 @@ export function staffCustomers(deps: StaffCustomersDeps) {
 
   return {
     async search(q: string): Promise<StaffCustomerSummary[]> {
-      const lookFor = rarestTrigrams(q, await emailSample());
+      const lookFor = rarestTrigrams(q, await trigramSample());
       return (await repo.search(q, lookFor, STAFF_SEARCH_LIMIT)).map(summaryOf);
     },
     async customer(actor: StaffActor, id: number): Promise<StaffCustomer> {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { containsPattern, rarestTrigrams, trigramsOf } from './email-search.js';
+import { containsPattern, rarestTrigrams, trigramCounts, trigramsOf } from './email-search.js';
 
 describe('trigramsOf', () => {
   it('takes three letters or digits in a row, lowered, once each', () => {
@@ -15,7 +15,12 @@ describe('trigramsOf', () => {
 });
 
 describe('rarestTrigrams', () => {
-  const sample = ['customer1@scale.invalid', 'customer2@scale.invalid', 'customer1037@scale.invalid', 'anna@gmail.com'];
+  const sample = trigramCounts([
+    'customer1@scale.invalid',
+    'customer2@scale.invalid',
+    'customer1037@scale.invalid',
+    'anna@gmail.com',
+  ]);
 
   it('leaves out the trigrams most addresses share', () => {
     const picked = rarestTrigrams('customer1037@scale.invalid', sample);
@@ -30,7 +35,17 @@ describe('rarestTrigrams', () => {
     expect(rarestTrigrams('ab', sample)).toEqual([]);
   });
   it('works without a sample (a new, empty database)', () => {
-    expect(rarestTrigrams('anna@x', [])).toEqual(['nna', 'ann']);
+    expect(rarestTrigrams('anna@x', new Map())).toEqual(['nna', 'ann']);
+  });
+});
+
+describe('trigramCounts', () => {
+  it('counts an address once per trigram it holds, across its words', () => {
+    const counts = trigramCounts(['aaaa@bbb.com', 'xaaa@com.de']);
+    expect(counts.get('aaa')).toBe(2);
+    expect(counts.get('com')).toBe(2);
+    expect(counts.get('bbb')).toBe(1);
+    expect(counts.has('a@b')).toBe(false);
   });
 });
 
